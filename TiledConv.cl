@@ -1,0 +1,331 @@
+/*
+ * TiledConv.cl - separable convolution of a float plane, from a source ROI (sROI) into a target
+ * ROI (tROI) of the same size, three ways:
+ *
+ *   tiled_conv            the article's tiled convolution (8 x 8 work-items, 4 x 4 pixels each)
+ *   one_pass_conv         the classic one-pass local-memory convolution (16 x 16, one pixel each)
+ *   rows_transposed_conv  one pass of the classic two-pass convolution (filter rows, transpose)
+ *
+ * Everything is in ROI coordinates: (x, y) with 0 <= x < w, 0 <= y < h is the pixel at
+ * (sL + x, sT + y) of the source and (tL + x, tT + y) of the target. A read outside the sROI
+ * takes the sROI pixel nearest to it (each coordinate clamped to the sROI's edge), so no pixel
+ * outside the sROI is ever read; no pixel outside the tROI is ever written.
+ *
+ * The geometry comes from the host as -D options, from tc_config.h, so host and kernels cannot
+ * disagree: RADIUS, GROUP_X, GROUP_Y, BLOCK_X, BLOCK_Y, ONEPASS_GROUP, TWOPASS_TILE.
+ * The coefficients kx (along rows) and ky (along columns) are __constant arguments: every
+ * work-item reads the same one at the same time, which is what the constant cache serves best.
+ */
+
+#if !defined(RADIUS) || !defined(GROUP_X) || !defined(GROUP_Y) || !defined(BLOCK_X) || \
+    !defined(BLOCK_Y) || !defined(ONEPASS_GROUP) || !defined(TWOPASS_TILE)
+#error "build TiledConv.cl with the -D options that convolve.c passes"
+#endif
+
+#define TAPS (2 * RADIUS + 1)
+
+/* ------------------------------------------------------------------------------------------ */
+/* tiled_conv: the article's algorithm                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Ownership. A work-group of GROUP_X x GROUP_Y work-items produces one tile of
+ * TILE_W x TILE_H output pixels (32 x 32 with the article's 8 x 8 groups of 4 x 4 blocks).
+ * Work-item (lx, ly) of the group whose tile starts at (l, t) owns the block of
+ * BLOCK_X x BLOCK_Y pixels starting at (l + lx * BLOCK_X, t + ly * BLOCK_Y).
+ *
+ * To filter its block vertically a work-item needs the horizontally filtered rows of its block
+ * plus RADIUS rows above and RADIUS below. It filters its own rows horizontally, in registers;
+ * the rows above are the last RADIUS rows of its upper neighbour's block, the rows below the
+ * first RADIUS rows of its lower neighbour's: every work-item publishes those two sets in local
+ * memory and takes its neighbours' from there. Only the top and bottom work-items of a group,
+ * whose neighbours are in other groups, filter their extra RADIUS rows themselves.
+ * This needs RADIUS <= BLOCK_Y, which the host checks.
+ */
+#define TILE_W (GROUP_X * BLOCK_X)
+#define TILE_H (GROUP_Y * BLOCK_Y)
+#define HROWS (BLOCK_Y + 2 * RADIUS) /* horizontally filtered rows a work-item needs */
+#define SEG_W (BLOCK_X + 2 * RADIUS) /* raw pixels in one row segment of a block */
+
+/* Class 2's copy of the tile's neighbourhood: (TILE_H + 2r) x (TILE_W + 2r) raw pixels. */
+#define RAW_W (TILE_W + 2 * RADIUS)
+#define RAW_H (TILE_H + 2 * RADIUS)
+#define RAW_SIZE (RAW_W * RAW_H)
+
+/* The published rows: for each row of work-items, RADIUS rows of TILE_W values at the top of
+ * their blocks and RADIUS at the bottom. */
+#define EDGE_SIZE (GROUP_Y * RADIUS * TILE_W)
+#define SHARED_SIZE (2 * EDGE_SIZE)
+
+/* Class 2 groups reuse the raw copy's memory for the published rows once nobody reads raw
+ * pixels any more, so one allocation of the larger size serves both. */
+#define LOCAL_SIZE (RAW_SIZE > SHARED_SIZE ? RAW_SIZE : SHARED_SIZE)
+
+/* One row segment filtered horizontally: the BLOCK_X outputs from SEG_W inputs. */
+inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
+                           float out[BLOCK_X])
+{
+#pragma unroll
+    for (int c = 0; c < BLOCK_X; c++) {
+        float acc = 0.0f;
+#pragma unroll
+        for (int i = 0; i < TAPS; i++)
+            acc = fma(kx[i], seg[c + i], acc);
+        out[c] = acc;
+    }
+}
+
+/* Class 1: the segment of ROI row y starting at ROI column x - RADIUS, straight from global
+ * memory. No check: the group's class guarantees that all of it lies inside the sROI, and the
+ * 4 x 4 blocks of neighbouring work-items overlap their segments, which the L1 cache shares. */
+inline void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x, int y,
+                           __constant const float *kx, float out[BLOCK_X])
+{
+    __global const float *row = src + (sT + y) * pitch + (sL + x - RADIUS);
+    float seg[SEG_W];
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = row[i];
+    filter_segment(seg, kx, out);
+}
+
+/* Class 2: the same segment from the group's clamped copy of its neighbourhood; (x, y) are
+ * relative to the tile's corner, so the segment starts at raw column x (= tile x - RADIUS). */
+inline void hfilter_local(__local const float *raw, int x, int y, __constant const float *kx,
+                          float out[BLOCK_X])
+{
+    __local const float *row = raw + (y + RADIUS) * RAW_W + x;
+    float seg[SEG_W];
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = row[i];
+    filter_segment(seg, kx, out);
+}
+
+__kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
+void tiled_conv(__global const float *src, __global float *dst, int pitch,
+                int sL, int sT, int tL, int tT, int w, int h,
+                __constant const float *kx, __constant const float *ky)
+{
+    __local float lmem[LOCAL_SIZE];
+
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int l = get_group_id(0) * TILE_W; /* the tile's corner in ROI coordinates */
+    const int t = get_group_id(1) * TILE_H;
+    const int bx = l + lx * BLOCK_X; /* this work-item's block */
+    const int by = t + ly * BLOCK_Y;
+
+    /*
+     * The article's classes. Both tests depend only on the group's position and the kernel's
+     * arguments, never on the work-item, so every work-item of a group takes the same branch:
+     * the barriers inside the branches below are reached by all work-items of the group or by
+     * none, as OpenCL requires.
+     *   class 1 (free on read):  the tile's neighbourhood, RADIUS pixels around it, lies inside
+     *                            the sROI, so its reads need no checks;
+     *   class 2 (otherwise):     some read would leave the sROI: load the clamped neighbourhood
+     *                            into local memory once, cooperatively, and compute from there;
+     *   class 3 (free on write): the whole tile lies inside the tROI: write without checks;
+     *   class 4 (otherwise):     the tile reaches past the tROI's right or bottom edge: guard
+     *                            each write.
+     */
+    const bool free_on_read = l >= RADIUS && t >= RADIUS && l + TILE_W + RADIUS <= w &&
+                              t + TILE_H + RADIUS <= h;
+    const bool free_on_write = l + TILE_W <= w && t + TILE_H <= h;
+
+    /* hrow[RADIUS + r] is row by + r filtered horizontally, for -RADIUS <= r < BLOCK_Y + RADIUS. */
+    float hrow[HROWS][BLOCK_X];
+
+    if (free_on_read) {
+        /* Class 1. */
+#pragma unroll
+        for (int r = 0; r < BLOCK_Y; r++)
+            hfilter_global(src, pitch, sL, sT, bx, by + r, kx, hrow[RADIUS + r]);
+        if (ly == 0) /* the rows above the tile belong to the group above: filter them here */
+#pragma unroll
+            for (int r = 0; r < RADIUS; r++)
+                hfilter_global(src, pitch, sL, sT, bx, by - RADIUS + r, kx, hrow[r]);
+        if (ly == GROUP_Y - 1) /* likewise the rows below the tile */
+#pragma unroll
+            for (int r = 0; r < RADIUS; r++)
+                hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, kx,
+                               hrow[RADIUS + BLOCK_Y + r]);
+    } else {
+        /* Class 2. Each of the GROUP_X * GROUP_Y work-items copies every (GROUP_X * GROUP_Y)-th
+         * pixel of the neighbourhood, clamping its coordinates into the sROI: consecutive
+         * work-items read consecutive pixels of a row, so the reads stay coalesced. */
+        const int lid = ly * GROUP_X + lx;
+        for (int i = lid; i < RAW_SIZE; i += GROUP_X * GROUP_Y) {
+            const int rx = clamp(l - RADIUS + i % RAW_W, 0, w - 1);
+            const int ry = clamp(t - RADIUS + i / RAW_W, 0, h - 1);
+            lmem[i] = src[(sT + ry) * pitch + sL + rx];
+        }
+        /* The copy is complete before anyone filters from it. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        const int tx = lx * BLOCK_X, ty = ly * BLOCK_Y; /* the block, relative to the tile */
+#pragma unroll
+        for (int r = -RADIUS; r < BLOCK_Y + RADIUS; r++) {
+            /* The raw copy holds the halo rows too, so the top and bottom work-items can
+             * filter their extra rows from it like any other row. */
+            const bool needed = (r >= 0 && r < BLOCK_Y) || (r < 0 && ly == 0) ||
+                                (r >= BLOCK_Y && ly == GROUP_Y - 1);
+            if (needed)
+                hfilter_local(lmem, tx, ty + r, kx, hrow[RADIUS + r]);
+        }
+        /* Everyone has finished reading raw pixels: the memory can now take the published
+         * rows. Without this barrier a fast work-item could overwrite raw pixels that a slow
+         * one has yet to read. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* Publish this block's first RADIUS filtered rows (for the upper neighbour) and its last
+     * RADIUS (for the lower one). top[ly][r][column], bottom[ly][r][column]. */
+    __local float *top = lmem;
+    __local float *bottom = lmem + EDGE_SIZE;
+    const int col = lx * BLOCK_X;
+#pragma unroll
+    for (int r = 0; r < RADIUS; r++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++) {
+            top[(ly * RADIUS + r) * TILE_W + col + c] = hrow[RADIUS + r][c];
+            bottom[(ly * RADIUS + r) * TILE_W + col + c] = hrow[BLOCK_Y + r][c];
+        }
+    /* Every block's rows are published before any neighbour reads them. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (ly > 0) /* rows above: the upper neighbour's last RADIUS rows */
+#pragma unroll
+        for (int r = 0; r < RADIUS; r++)
+#pragma unroll
+            for (int c = 0; c < BLOCK_X; c++)
+                hrow[r][c] = bottom[((ly - 1) * RADIUS + r) * TILE_W + col + c];
+    if (ly < GROUP_Y - 1) /* rows below: the lower neighbour's first RADIUS rows */
+#pragma unroll
+        for (int r = 0; r < RADIUS; r++)
+#pragma unroll
+            for (int c = 0; c < BLOCK_X; c++)
+                hrow[RADIUS + BLOCK_Y + r][c] = top[((ly + 1) * RADIUS + r) * TILE_W + col + c];
+
+    /* The vertical pass, all in registers. */
+    float out[BLOCK_Y][BLOCK_X];
+#pragma unroll
+    for (int r = 0; r < BLOCK_Y; r++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++) {
+            float acc = 0.0f;
+#pragma unroll
+            for (int j = 0; j < TAPS; j++)
+                acc = fma(ky[j], hrow[r + j][c], acc);
+            out[r][c] = acc;
+        }
+
+    /* Writes. Class 3: the tile is inside the tROI, so is every block. Class 4: guard each
+     * pixel. (The article's class 4 instead redirects an outside pixel's write to the tile's
+     * corner pixel, which is always inside; a guarded store costs no more on current GPUs and
+     * never writes a pixel twice.) */
+    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
+    if (free_on_write) {
+#pragma unroll
+        for (int r = 0; r < BLOCK_Y; r++)
+#pragma unroll
+            for (int c = 0; c < BLOCK_X; c++)
+                out_row[r * pitch + c] = out[r][c];
+    } else {
+#pragma unroll
+        for (int r = 0; r < BLOCK_Y; r++)
+#pragma unroll
+            for (int c = 0; c < BLOCK_X; c++)
+                if (bx + c < w && by + r < h)
+                    out_row[r * pitch + c] = out[r][c];
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* one_pass_conv: the classic one-pass local-memory convolution                                */
+/* ------------------------------------------------------------------------------------------ */
+
+#define OP_RAW (ONEPASS_GROUP + 2 * RADIUS)
+
+/* Work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly). The group
+ * copies its (16 + 2r) x (16 + 2r) neighbourhood into local memory, clamped into the sROI, then
+ * every work-item sums all TAPS x TAPS products from there. */
+__kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
+void one_pass_conv(__global const float *src, __global float *dst, int pitch,
+                   int sL, int sT, int tL, int tT, int w, int h,
+                   __constant const float *kx, __constant const float *ky)
+{
+    __local float raw[OP_RAW * OP_RAW];
+
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
+
+    for (int i = ly * ONEPASS_GROUP + lx; i < OP_RAW * OP_RAW; i += ONEPASS_GROUP * ONEPASS_GROUP) {
+        const int rx = clamp(x0 - RADIUS + i % OP_RAW, 0, w - 1);
+        const int ry = clamp(y0 - RADIUS + i / OP_RAW, 0, h - 1);
+        raw[i] = src[(sT + ry) * pitch + sL + rx];
+    }
+    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
+     * work-item: the guard on the write below comes after it. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int x = x0 + lx, y = y0 + ly;
+    if (x < w && y < h) {
+        float acc = 0.0f;
+#pragma unroll
+        for (int j = 0; j < TAPS; j++)
+#pragma unroll
+            for (int i = 0; i < TAPS; i++)
+                acc = fma(ky[j] * kx[i], raw[(ly + j) * OP_RAW + lx + i], acc);
+        dst[(tT + y) * pitch + tL + x] = acc;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* rows_transposed_conv: one pass of the classic two-pass convolution                          */
+/* ------------------------------------------------------------------------------------------ */
+
+#define TP TWOPASS_TILE
+#define TP_RAW (TP + 2 * RADIUS)
+
+/*
+ * Filters the rows of a w x h region of src (starting at (sL, sT), row pitch src_pitch, reads
+ * clamped into the region) with k and writes the result transposed: region pixel (x, y) lands at
+ * dst(tL + y, tT + x), row pitch dst_pitch. Run twice - rows of the sROI into a temporary
+ * h x w buffer with kx, then rows of that buffer (the original columns) into the tROI with ky -
+ * it computes the separable filter and restores the orientation.
+ *
+ * Work-item (lx, ly) of a TP x TP group filters region pixel (x0 + lx, y0 + ly). The group
+ * stages TP rows of TP + 2r raw pixels and then its TP x TP results in local memory, so that
+ * both the reads (along src rows) and the transposed writes (along dst rows) are coalesced.
+ */
+__kernel __attribute__((reqd_work_group_size(TP, TP, 1)))
+void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int sT,
+                          __global float *dst, int dst_pitch, int tL, int tT, int w, int h,
+                          __constant const float *k)
+{
+    __local float raw[TP][TP_RAW];
+    __local float result[TP][TP + 1]; /* + 1: the transposed reads hit distinct banks */
+
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * TP, y0 = get_group_id(1) * TP;
+    const int y = min(y0 + ly, h - 1); /* rows past the region repeat its last row, unused */
+
+    for (int i = lx; i < TP_RAW; i += TP)
+        raw[ly][i] = src[(sT + y) * src_pitch + sL + clamp(x0 - RADIUS + i, 0, w - 1)];
+    /* The row segments are complete before anyone filters them. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    float acc = 0.0f;
+#pragma unroll
+    for (int i = 0; i < TAPS; i++)
+        acc = fma(k[i], raw[ly][lx + i], acc);
+    result[ly][lx] = acc;
+    /* All results are in before they are read back transposed. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Work-item (lx, ly) now writes region pixel (x0 + ly, y0 + lx): consecutive lx, consecutive
+     * addresses along a dst row. */
+    const int ox = x0 + ly, oy = y0 + lx;
+    if (ox < w && oy < h)
+        dst[(tT + ox) * dst_pitch + tL + oy] = result[lx][ly];
+}

@@ -1,0 +1,53 @@
+/*
+ * bmp.h - reading any well-formed BMP into RGB, writing 8-bit grayscale and 24-bit BMPs.
+ *
+ * The API follows stb_image: a loader returns a caller-owned buffer and leaves its
+ * out-parameter untouched on failure, and every failure comes with one line saying why.
+ * The decoder never trusts a header field: sizes are overflow-checked and bounded before any
+ * allocation, and every read is bounded by the length of the file.
+ */
+#ifndef TILEDCONV_BMP_H
+#define TILEDCONV_BMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The largest image the reader accepts: a documented limit, so that a hostile header cannot make
+ * us allocate gigabytes. 2^28 pixels is 16384 x 16384; either side may be at most 2^16. */
+#define BMP_MAX_SIDE 65536
+#define BMP_MAX_PIXELS (1L << 28)
+
+/* Decoded pixels: 3 bytes per pixel in R, G, B order, row 0 is the top row of the picture. */
+typedef struct {
+    int width;
+    int height;
+    uint8_t *rgb;
+} bmp_image;
+
+/* Decode a BMP held in memory. Returns 0 and fills *img, or -1 with a one-line reason (no file
+ * name, no trailing newline) in err, *img untouched. This is what the fuzzer drives. */
+int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size);
+
+/* bmp_decode with a lower pixel limit (max_pixels <= 0 or above BMP_MAX_PIXELS means
+ * BMP_MAX_PIXELS): for callers that know how large an image they can use, and for the fuzzer,
+ * which would otherwise spend its time on RLE files that describe 2^28 pixels in a few bytes. */
+int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
+                       char *err, size_t err_size);
+
+/* Read and decode a file. On failure err holds "PATH: reason". */
+int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size);
+
+void bmp_free(bmp_image *img);
+
+/* Write a width x height 8-bit grayscale BMP (BITMAPINFOHEADER, 256-entry gray palette,
+ * bottom-up rows padded to 4 bytes). gray[0] is the top-left pixel, rows are packed.
+ * The file is written to a temporary name in the same folder and renamed into place, so a
+ * failure leaves no partial file. Returns 0, or -1 with "PATH: reason" in err. */
+int bmp_write_gray8(const char *path, const uint8_t *gray, int width, int height, char *err,
+                    size_t err_size);
+
+/* The same for a 24-bit BMP from packed R, G, B bytes (row 0 on top). */
+int bmp_write_rgb24(const char *path, const uint8_t *rgb, int width, int height, char *err,
+                    size_t err_size);
+
+#endif

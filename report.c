@@ -1,0 +1,166 @@
+/* report.c - printing the figures. Every derived figure says what it counts. */
+#include "report.h"
+
+#include <string.h>
+
+void report_fill_timing(tc_result *r, const tc_run_stats *stats, double copy_ms)
+{
+    const int n = stats->iterations;
+    const double pixels = (double)r->roi_width * (double)r->roi_height;
+    double min = stats->kernel_ms[0], sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (stats->kernel_ms[i] < min)
+            min = stats->kernel_ms[i];
+        sum += stats->kernel_ms[i];
+    }
+    r->timed = 1;
+    r->iterations = n;
+    r->kernel_ms_min = min;
+    r->kernel_ms_median = tc_median(stats->kernel_ms, n);
+    r->kernel_ms_mean = sum / n;
+    for (int p = 0; p < 2; p++)
+        r->pass_ms_median[p] = stats->pass_ms[p] ? tc_median(stats->pass_ms[p], n) : 0.0;
+    r->build_ms = stats->build_ms;
+    r->h2d_ms = stats->h2d_ms;
+    r->d2h_ms = stats->d2h_ms;
+    r->copy_ms = copy_ms;
+    r->mpixels_per_s = pixels / (r->kernel_ms_median * 1e-3) / 1e6;
+    r->gbytes_per_s = 8.0 * pixels / (r->kernel_ms_median * 1e-3) / 1e9;
+    r->copy_gbytes_per_s = 8.0 * pixels / (copy_ms * 1e-3) / 1e9;
+    r->copy_fraction = copy_ms / r->kernel_ms_median;
+}
+
+void report_timing(FILE *out, const tc_result *r)
+{
+    fprintf(out, "timing, %s (ms; %d timed iteration%s after 1 warm-up, from profiling events):\n",
+            r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
+    fprintf(out, "  kernel           min %10.4f   median %10.4f   mean %10.4f\n",
+            r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean);
+    if (r->pass_ms_median[0] > 0.0)
+        fprintf(out, "    pass 1 (rows)              median %10.4f\n"
+                     "    pass 2 (columns)           median %10.4f\n",
+                r->pass_ms_median[0], r->pass_ms_median[1]);
+    fprintf(out, "  copy floor                  median %10.4f   (clEnqueueCopyBuffer of the "
+                 "ROI's %.2f MB)\n",
+            r->copy_ms, 4.0 * r->roi_width * (double)r->roi_height / 1e6);
+    fprintf(out, "  program build    %10.2f%s\n", r->build_ms,
+            r->build_ms == 0.0 ? "   (already built in this process)" : "");
+    fprintf(out, "  host to device   %10.4f   (input plane and coefficients)\n", r->h2d_ms);
+    fprintf(out, "  device to host   %10.4f   (output plane)\n", r->d2h_ms);
+    fprintf(out, "throughput, %s (median kernel time):\n", r->algorithm);
+    fprintf(out, "  %10.2f MPixels/s of the target ROI\n", r->mpixels_per_s);
+    fprintf(out, "  %10.2f GB/s effective, counting 8 bytes per pixel (one float read, one "
+                 "written)\n", r->gbytes_per_s);
+    fprintf(out, "  %10.1f %% of the device's copy bandwidth (%.2f GB/s for the same bytes)\n",
+            100.0 * r->copy_fraction, r->copy_gbytes_per_s);
+    /* One line in the form of NVIDIA's convolutionSeparable sample, for scripts that grep. */
+    fprintf(out, "Throughput = %.4f MPixels/sec, Time = %.5f s, Size = %ld Pixels\n",
+            r->mpixels_per_s, r->kernel_ms_median * 1e-3,
+            (long)r->roi_width * (long)r->roi_height);
+}
+
+static const char *verdict(const tc_result *r)
+{
+    return r->verified < 0 ? "not checked" : r->verified ? "PASSED" : "FAILED";
+}
+
+void report_comparison(FILE *out, const tc_result *rows, int count)
+{
+    fprintf(out, "\n%d x %d image, %d x %d ROI, %d taps, %d iterations; times in ms from "
+                 "profiling events; copy floor %.4f ms\n",
+            rows[0].width, rows[0].height, rows[0].roi_width, rows[0].roi_height, rows[0].taps,
+            rows[0].iterations, rows[0].copy_ms);
+    fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
+            "MPixels/s", "GB/s", "% copy", "vs tiled", "verification");
+    for (int i = 0; i < count; i++) {
+        const tc_result *r = &rows[i];
+        fprintf(out, "%-9s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n", r->algorithm,
+                r->kernel_ms_median, r->kernel_ms_min, r->mpixels_per_s, r->gbytes_per_s,
+                100.0 * r->copy_fraction, r->kernel_ms_median / rows[0].kernel_ms_median,
+                verdict(r));
+        if (r->pass_ms_median[0] > 0.0)
+            fprintf(out, "%-9s %10.4f %10s %11s %9s %8s %9s  %s\n", "  pass 1",
+                    r->pass_ms_median[0], "", "", "", "", "", "");
+        if (r->pass_ms_median[1] > 0.0)
+            fprintf(out, "%-9s %10.4f %10s %11s %9s %8s %9s  %s\n", "  pass 2",
+                    r->pass_ms_median[1], "", "", "", "", "", "");
+    }
+    fprintf(out, "GB/s counts 8 bytes per target pixel; %% copy is the copy floor's time over "
+                 "the median; 'vs tiled' is the median over tiled's median.\n");
+}
+
+void report_csv_header(FILE *out)
+{
+    fputs("algorithm,taps,width,height,roi_width,roi_height,iterations,kernel_ms_min,"
+          "kernel_ms_median,kernel_ms_mean,pass1_ms_median,pass2_ms_median,copy_ms,"
+          "build_ms,h2d_ms,d2h_ms,mpixels_per_s,gbytes_per_s,copy_fraction,device,verified\n",
+          out);
+}
+
+/* The device name in CSV: quoted, with inner quotes doubled. */
+static void csv_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void report_csv(FILE *out, const tc_result *r)
+{
+    fprintf(out, "%s,%d,%d,%d,%d,%d,%d,", r->algorithm, r->taps, r->width, r->height,
+            r->roi_width, r->roi_height, r->iterations);
+    if (r->timed)
+        fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.3f,%.4f,",
+                r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean, r->pass_ms_median[0],
+                r->pass_ms_median[1], r->copy_ms, r->build_ms, r->h2d_ms, r->d2h_ms,
+                r->mpixels_per_s, r->gbytes_per_s, r->copy_fraction);
+    else
+        fputs(",,,,,,,,,,,,", out);
+    csv_string(out, r->device);
+    fprintf(out, ",%s\n", r->verified < 0 ? "" : r->verified ? "true" : "false");
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void report_json(FILE *out, const tc_result *r)
+{
+    fputs("{\"algorithm\": ", out);
+    json_string(out, r->algorithm);
+    fprintf(out, ", \"taps\": %d, \"width\": %d, \"height\": %d, \"roi_width\": %d, "
+                 "\"roi_height\": %d, \"iterations\": %d",
+            r->taps, r->width, r->height, r->roi_width, r->roi_height, r->iterations);
+    if (r->timed)
+        fprintf(out, ", \"kernel_ms_min\": %.6f, \"kernel_ms_median\": %.6f, "
+                     "\"kernel_ms_mean\": %.6f, \"pass1_ms_median\": %.6f, "
+                     "\"pass2_ms_median\": %.6f, \"copy_ms\": %.6f, \"build_ms\": %.3f, "
+                     "\"h2d_ms\": %.6f, \"d2h_ms\": %.6f, \"mpixels_per_s\": %.3f, "
+                     "\"gbytes_per_s\": %.3f, \"copy_fraction\": %.4f",
+                r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean, r->pass_ms_median[0],
+                r->pass_ms_median[1], r->copy_ms, r->build_ms, r->h2d_ms, r->d2h_ms,
+                r->mpixels_per_s, r->gbytes_per_s, r->copy_fraction);
+    else
+        fputs(", \"kernel_ms_min\": null, \"kernel_ms_median\": null, \"kernel_ms_mean\": null, "
+              "\"copy_ms\": null, \"mpixels_per_s\": null, \"gbytes_per_s\": null, "
+              "\"copy_fraction\": null", out);
+    fputs(", \"device\": ", out);
+    json_string(out, r->device);
+    fprintf(out, ", \"verified\": %s}\n",
+            r->verified < 0 ? "null" : r->verified ? "true" : "false");
+}

@@ -1,0 +1,45 @@
+/* report.h - the figures of one run, and how they are printed: an aligned table for people,
+ * CSV and JSON records for scripts. */
+#ifndef TILEDCONV_REPORT_H
+#define TILEDCONV_REPORT_H
+
+#include <stdio.h>
+
+#include "convolve.h"
+
+typedef struct {
+    const char *algorithm;
+    const char *device;
+    int taps;
+    int width, height;         /* the image */
+    int roi_width, roi_height; /* the ROI */
+    int iterations;
+    int timed;                 /* -t given: the figures below are filled */
+    double kernel_ms_min, kernel_ms_median, kernel_ms_mean;
+    double pass_ms_median[2];  /* twopass: each pass; 0 otherwise */
+    double copy_ms;            /* clEnqueueCopyBuffer of the ROI's bytes, median */
+    double build_ms, h2d_ms, d2h_ms;
+    double mpixels_per_s;      /* target ROI pixels per second, millions */
+    double gbytes_per_s;       /* 8 bytes per target pixel (one float read, one written) */
+    double copy_gbytes_per_s;  /* the same bytes over copy_ms */
+    double copy_fraction;      /* copy_ms / kernel_ms_median: 1.0 is the copy's speed */
+    int verified;              /* 1 passed, 0 failed, -1 not checked */
+    long mismatches;
+    double tolerance, max_error;
+} tc_result;
+
+/* Fills the timing fields of r from a run's statistics and the measured copy time. */
+void report_fill_timing(tc_result *r, const tc_run_stats *stats, double copy_ms);
+
+/* Timing for one algorithm, as aligned lines (the -t output). */
+void report_timing(FILE *out, const tc_result *r);
+
+/* The -a all table: one row per algorithm, times relative to the first row (tiled). */
+void report_comparison(FILE *out, const tc_result *rows, int count);
+
+/* Machine-readable records. The CSV header is printed once, before the first record. */
+void report_csv_header(FILE *out);
+void report_csv(FILE *out, const tc_result *r);
+void report_json(FILE *out, const tc_result *r);
+
+#endif

@@ -1,0 +1,20 @@
+/* test_util.h - what every cmocka suite includes, in the order cmocka requires. */
+#ifndef TILEDCONV_TEST_UTIL_H
+#define TILEDCONV_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* The repository root, so that suites find images/ and tests/data/ from any working directory.
+ * The Makefile runs the suites from the root; TILEDCONV_ROOT overrides. */
+#include <stdlib.h>
+static inline const char *test_root(void)
+{
+    const char *root = getenv("TILEDCONV_ROOT");
+    return root ? root : ".";
+}
+
+#endif
