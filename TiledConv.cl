@@ -150,14 +150,16 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
                 hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, kx,
                                hrow[RADIUS + BLOCK_Y + r]);
     } else {
-        /* Class 2. Each of the GROUP_X * GROUP_Y work-items copies every (GROUP_X * GROUP_Y)-th
-         * pixel of the neighbourhood, clamping its coordinates into the sROI: consecutive
-         * work-items read consecutive pixels of a row, so the reads stay coalesced. */
-        const int lid = ly * GROUP_X + lx;
-        for (int i = lid; i < RAW_SIZE; i += GROUP_X * GROUP_Y) {
-            const int rx = clamp(l - RADIUS + i % RAW_W, 0, w - 1);
-            const int ry = clamp(t - RADIUS + i / RAW_W, 0, h - 1);
-            lmem[i] = src[(sT + ry) * pitch + sL + rx];
+        /* Class 2. Work-item (lx, ly) copies the pixels of the neighbourhood whose row is
+         * ly modulo GROUP_Y and whose column is lx modulo GROUP_X, clamping each coordinate
+         * into the sROI: consecutive work-items read consecutive pixels of a row, so the reads
+         * stay coalesced. (Two loops rather than one index split by / and %: no division, and
+         * oclgrind's uninitialised-value checker cannot follow the "freeze" LLVM emits for a
+         * paired / and %.) */
+        for (int y = ly; y < RAW_H; y += GROUP_Y) {
+            const int ry = clamp(t - RADIUS + y, 0, h - 1);
+            for (int x = lx; x < RAW_W; x += GROUP_X)
+                lmem[y * RAW_W + x] = src[(sT + ry) * pitch + sL + clamp(l - RADIUS + x, 0, w - 1)];
         }
         /* The copy is complete before anyone filters from it. */
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -259,10 +261,12 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
 
-    for (int i = ly * ONEPASS_GROUP + lx; i < OP_RAW * OP_RAW; i += ONEPASS_GROUP * ONEPASS_GROUP) {
-        const int rx = clamp(x0 - RADIUS + i % OP_RAW, 0, w - 1);
-        const int ry = clamp(y0 - RADIUS + i / OP_RAW, 0, h - 1);
-        raw[i] = src[(sT + ry) * pitch + sL + rx];
+    /* Work-item (lx, ly) copies the rows ly, ly + 16, ... and in each the columns lx, lx + 16,
+     * ..., clamped into the sROI (see tiled_conv for why two loops). */
+    for (int y = ly; y < OP_RAW; y += ONEPASS_GROUP) {
+        const int ry = clamp(y0 - RADIUS + y, 0, h - 1);
+        for (int x = lx; x < OP_RAW; x += ONEPASS_GROUP)
+            raw[y * OP_RAW + x] = src[(sT + ry) * pitch + sL + clamp(x0 - RADIUS + x, 0, w - 1)];
     }
     /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
      * work-item: the guard on the write below comes after it. */

@@ -8,6 +8,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* A new name must be in an existing folder, so that a typo fails before any work is done. */
+static int check_folder(const char *path, char *err, size_t err_size)
+{
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    char folder[4096];
+    if (!slash)
+        return 0; /* the working directory */
+    size_t len = slash == path ? 1 : (size_t)(slash - path);
+    if (len >= sizeof folder) {
+        snprintf(err, err_size, "-o %s: the path is too long", path);
+        return -1;
+    }
+    memcpy(folder, path, len);
+    folder[len] = '\0';
+    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "-o %s: the folder %s does not exist", path, folder);
+        return -1;
+    }
+    return 0;
+}
+
 int outfile_check(const char *out_path, const char *in_path, char *err, size_t err_size)
 {
     struct stat out_st, in_st;
@@ -17,7 +39,7 @@ int outfile_check(const char *out_path, const char *in_path, char *err, size_t e
     }
     if (stat(out_path, &out_st) != 0) {
         if (errno == ENOENT)
-            return 0; /* a new name; a missing folder is reported when writing */
+            return check_folder(out_path, err, err_size); /* a new name */
         snprintf(err, err_size, "-o %s: %s", out_path, strerror(errno));
         return -1;
     }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Runs every algorithm (-a all: tiled, twopass, onepass) with both filter lengths under
+# oclgrind, which simulates an OpenCL device and reports out-of-bounds accesses, data races and
+# reads of uninitialised memory. A case fails on any such report (anything on stderr), on a
+# verification failure (-e), or on a non-zero exit status.
+#
+# The cases cover every kind of edge the four classes of work-groups must handle; images stay
+# under 100 x 100 so that the whole check takes a few minutes.
+# Usage: sh tests/kernel-check.sh ./tiledconv
+set -u
+bin=${1:-./tiledconv}
+command -v oclgrind >/dev/null 2>&1 || { echo "kernel-check: oclgrind is not installed" >&2; exit 1; }
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+passed=0
+failed=0
+
+# Each line: a label, then the tool's arguments (image and ROIs).
+cases() {
+    cat <<'CASES'
+smaller-than-a-tile-1x1       -g 1x1
+smaller-than-a-tile-2x2       -g 2x2
+smaller-than-a-tile-5x5       -g 5x5
+one-column                    -g 1x71
+one-row                       -g 71x1
+narrow-2x45                   -g 2x45
+odd-5x33                      -g 5x33
+odd-31x33                     -g 31x33
+odd-33x31                     -g 33x31
+odd-45x71                     -g 45x71
+odd-71x45                     -g 71x45
+roi-1x1-top-left              -g 45x33 -W 1 -H 1
+roi-1x1-bottom-right          -g 45x33 -sL 44 -sT 32 -tL 44 -tT 32
+roi-1x1-moved                 -g 45x33 -sL 44 -sT 0 -tL 0 -tT 32 -W 1 -H 1
+roi-touches-left              -g 71x45 -sL 0 -sT 5 -tL 0 -tT 5 -W 40 -H 30
+roi-touches-right             -g 71x45 -sL 31 -sT 5 -tL 31 -tT 5 -W 40 -H 30
+roi-touches-top               -g 71x45 -sL 9 -sT 0 -tL 9 -tT 0 -W 40 -H 30
+roi-touches-bottom            -g 71x45 -sL 9 -sT 15 -tL 9 -tT 15 -W 40 -H 30
+roi-corner-top-left           -g 71x45 -W 37 -H 35
+roi-corner-top-right          -g 71x45 -sL 34 -tL 34 -W 37 -H 35
+roi-corner-bottom-left        -g 71x45 -sT 10 -tT 10 -W 37 -H 35
+roi-corner-bottom-right       -g 71x45 -sL 34 -sT 10 -tL 34 -tT 10
+source-and-target-differ      -g 71x45 -sL 3 -sT 3 -tL 2 -tT 2
+source-left-target-right      -g 71x45 -sL 0 -tL 31 -W 40
+source-top-target-bottom      -g 71x45 -sT 0 -tT 12 -H 33
+source-bottom-right-target-top-left -g 71x45 -sL 31 -sT 12 -tL 0 -tT 0
+class-boundary-exact-r1       -g 99x99 -sL 1 -sT 1 -tL 1 -tT 1 -W 66 -H 66
+class-boundary-minus-one      -g 99x99 -sL 1 -sT 1 -tL 0 -tT 0 -W 65 -H 65
+class-boundary-exact-r2       -g 99x99 -sL 2 -sT 2 -tL 2 -tT 2 -W 68 -H 68
+tiles-exact-64x64             -g 64x64
+tiles-plus-one-65x65          -g 65x65
+tiles-minus-one-63x63         -g 63x63
+CASES
+}
+
+cases > "$log.cases"
+while read -r label args; do
+    for taps in 3 5; do
+        # shellcheck disable=SC2086 # the arguments are meant to split
+        if oclgrind --data-races --uninitialized "$bin" $args -f "$taps" -a all -e -q \
+               --no-output >"$log" 2>&1 \
+           && [ "$(grep -c PASSED "$log")" -eq 3 ] && ! grep -qv PASSED "$log"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "not ok - $label, $taps taps: oclgrind $bin $args -f $taps -a all -e"
+            sed 's/^/    /' "$log" | head -30
+        fi
+    done
+done < "$log.cases"
+rm -f "$log.cases"
+echo "kernel-check: $((passed * 3)) kernel runs under oclgrind ($passed cases x 3 algorithms)"
+echo "kernel-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

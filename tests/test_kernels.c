@@ -1,0 +1,212 @@
+/*
+ * test_kernels.c - every algorithm against the CPU reference, through one table of cases run
+ * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries, and
+ * 300 seeded random ROI combinations, for both filter lengths.
+ *
+ * Runs on the default OpenCL device (PoCL's CPU device in CI). Every pixel of the whole plane
+ * is compared, so a write outside the target ROI fails as surely as a wrong value inside it.
+ */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convolve.h"
+#include "reference.h"
+
+#define RANDOM_CASES 300
+#define TILE 32 /* TC_TILED_GROUP_X * TC_TILED_BLOCK_X */
+
+static ocl_env env;
+static tc_session session;
+static long tiled_classes_seen[4]; /* summed over every tiled case run */
+static long cases_run[TC_ALG_COUNT];
+
+/* A small deterministic generator (the tests must be repeatable, rand() differs by libc). */
+static uint64_t rng_state;
+static uint32_t rng_next(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(rng_state >> 33);
+}
+static int rng_range(int lo, int hi) /* inclusive */
+{
+    return lo + (int)(rng_next() % (uint32_t)(hi - lo + 1));
+}
+
+/* Random values with a fractional part, so that rounding and misplaced taps both show. */
+static void fill_random(tc_plane *p)
+{
+    for (size_t i = 0; i < (size_t)p->width * (size_t)p->height; i++)
+        p->px[i] = (float)(rng_next() % 25600) / 100.0f;
+}
+
+/* Runs one algorithm on one case and compares the whole plane with the reference. */
+static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
+                       const char *label)
+{
+    tc_plane in, out, expected;
+    tc_filter f;
+    tc_run_stats stats;
+    assert_int_equal(tc_plane_alloc(&in, width, height), 0);
+    assert_int_equal(tc_plane_alloc(&out, width, height), 0);
+    assert_int_equal(tc_plane_alloc(&expected, width, height), 0);
+    fill_random(&in);
+    tc_filter_binomial(&f, taps);
+    if (rng_next() % 2) { /* half the cases with asymmetric, unequal row and column filters */
+        for (int i = 0; i < taps; i++) {
+            f.kx[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
+            f.ky[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
+        }
+    }
+    memset(out.px, 0xff, (size_t)width * height * sizeof(float)); /* NaN: a missed pixel shows */
+
+    int rc = tc_algorithm_run(alg)(&session, &in, &roi, &f, 1, &out, &stats);
+    if (rc != 0)
+        fail_msg("%s %s: run failed", tc_algorithm_name(alg), label);
+    reference_convolve(&in, &roi, &f, &expected);
+    tc_verify_result v = reference_compare(&expected, &out, &roi,
+                                           reference_tolerance(&in, &f), stderr, 3);
+    if (v.mismatches)
+        fail_msg("%s, %d taps, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), %d x %d: %ld "
+                 "mismatches", tc_algorithm_name(alg), taps, label, width, height, roi.src_left,
+                 roi.src_top, roi.dst_left, roi.dst_top, roi.width, roi.height, v.mismatches);
+    if (alg == TC_ALG_TILED)
+        for (int c = 0; c < 4; c++)
+            tiled_classes_seen[c] += stats.classes[c];
+    cases_run[alg]++;
+    tc_run_stats_free(&stats);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+    tc_plane_free(&expected);
+}
+
+static tc_algorithm alg_of(void **state)
+{
+    return *(const tc_algorithm *)*state;
+}
+
+/* Whole images of sizes that are and are not multiples of 4 and 32. */
+static void test_image_sizes(void **state)
+{
+    static const int sizes[][2] = {{1, 1},  {3, 2},   {31, 33}, {32, 32}, {33, 31},
+                                   {97, 65}, {257, 130}, {4, 4},  {64, 1},  {1, 64}};
+    for (int taps = 3; taps <= 5; taps += 2)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            tc_roi roi = {0, 0, 0, 0, sizes[i][0], sizes[i][1]};
+            check_case(alg_of(state), sizes[i][0], sizes[i][1], roi, taps, "whole image");
+        }
+}
+
+/* ROIs whose edges fall exactly on tile and class boundaries: widths and heights of k * 32 and
+ * k * 32 +- 1, +- r, offsets of r, r - 1 and r + 1, where the class tests change their answer. */
+static void test_class_boundaries(void **state)
+{
+    static const int extents[] = {1, 2, 31, 32, 33, 34, 35, 62, 63, 64, 65, 66, 67, 96, 97};
+    static const int offsets[] = {0, 1, 2, 3};
+    for (int taps = 3; taps <= 5; taps += 2)
+        for (size_t e = 0; e < sizeof extents / sizeof extents[0]; e++)
+            for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+                int w = extents[e], h = extents[(e + o) % (sizeof extents / sizeof extents[0])];
+                int off = offsets[o];
+                /* The sROI sits at off; the tROI at the other corner, against the far edges. */
+                int width = w + 2 * off + 1, height = h + 2 * off + 1;
+                tc_roi roi = {off, off, width - w, height - h, w, h};
+                check_case(alg_of(state), width, height, roi, taps, "class boundary");
+            }
+}
+
+/* Seeded random images and ROI pairs: both filter lengths, ROIs anywhere, of any size. */
+static void test_random_rois(void **state)
+{
+    rng_state = 20261121; /* the same cases every run, for every algorithm */
+    for (int i = 0; i < RANDOM_CASES; i++) {
+        int taps = i % 2 ? 5 : 3;
+        int width = rng_range(1, 140), height = rng_range(1, 110);
+        tc_roi roi;
+        roi.src_left = rng_range(0, width - 1);
+        roi.dst_left = rng_range(0, width - 1);
+        roi.src_top = rng_range(0, height - 1);
+        roi.dst_top = rng_range(0, height - 1);
+        int max_w = width - (roi.src_left > roi.dst_left ? roi.src_left : roi.dst_left);
+        int max_h = height - (roi.src_top > roi.dst_top ? roi.src_top : roi.dst_top);
+        /* A third of the cases take the largest ROI, as the tool's default does. */
+        roi.width = i % 3 == 0 ? max_w : rng_range(1, max_w);
+        roi.height = i % 3 == 0 ? max_h : rng_range(1, max_h);
+        char label[32];
+        snprintf(label, sizeof label, "random case %d", i);
+        check_case(alg_of(state), width, height, roi, taps, label);
+    }
+}
+
+/* The tiled cases above must have exercised all four of the article's classes, or the class
+ * paths are not what was tested. Runs after the tiled cases (cmocka keeps the order). */
+static void test_all_classes_occurred(void **state)
+{
+    (void)state;
+    print_message("tiled work-groups run: class 1 %ld, class 2 %ld, class 3 %ld, class 4 %ld\n",
+                  tiled_classes_seen[0], tiled_classes_seen[1], tiled_classes_seen[2],
+                  tiled_classes_seen[3]);
+    for (int c = 0; c < 4; c++)
+        assert_true(tiled_classes_seen[c] > 0);
+}
+
+/* The class arithmetic on a known case: a 100 x 70 ROI with radius 1 has 4 x 3 tiles; only
+ * tiles (1,1) and (2,1)... are free on read: l >= 1, t >= 1, l + 33 <= 100, t + 33 <= 70. */
+static void test_class_counts_by_hand(void **state)
+{
+    (void)state;
+    long classes[4];
+    tc_roi roi = {0, 0, 0, 0, 100, 70};
+    tc_tiled_classes(&roi, 1, classes);
+    /* tiles at l = 0, 32, 64, 96 and t = 0, 32, 64. Free on read: l in {32, 64}? 64 + 33 = 97
+     * <= 100 yes; t = 32: 32 + 33 = 65 <= 70 yes. So (32, 32) and (64, 32): 2 of 12. Free on
+     * write: l + 32 <= 100 (l = 0, 32, 64) and t + 32 <= 70 (t = 0, 32): 6 of 12. */
+    assert_int_equal(classes[0], 2);
+    assert_int_equal(classes[1], 10);
+    assert_int_equal(classes[2], 6);
+    assert_int_equal(classes[3], 6);
+}
+
+static int open_device(void **state)
+{
+    (void)state;
+    ocl_selection sel = {-1, -1, OCL_TYPE_DEFAULT};
+    if (ocl_env_open(&env, &sel) != 0)
+        return -1;
+    tc_session_init(&session, &env);
+    print_message("device: %s\n", env.device_name);
+    return 0;
+}
+
+static int close_device(void **state)
+{
+    (void)state;
+    for (int a = 0; a < TC_ALG_COUNT; a++)
+        print_message("%s: %ld cases compared pixel by pixel\n",
+                      tc_algorithm_name((tc_algorithm)a), cases_run[a]);
+    tc_session_release(&session);
+    ocl_env_close(&env);
+    return 0;
+}
+
+static const tc_algorithm algorithms[TC_ALG_COUNT] = {TC_ALG_TILED, TC_ALG_TWOPASS,
+                                                      TC_ALG_ONEPASS};
+
+#define FOR_ALGORITHM(a)                                                                       \
+    cmocka_unit_test_prestate(test_image_sizes, (void *)&algorithms[a]),                     \
+        cmocka_unit_test_prestate(test_class_boundaries, (void *)&algorithms[a]),            \
+        cmocka_unit_test_prestate(test_random_rois, (void *)&algorithms[a])
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_class_counts_by_hand),
+        FOR_ALGORITHM(TC_ALG_TILED),
+        cmocka_unit_test(test_all_classes_occurred),
+        FOR_ALGORITHM(TC_ALG_TWOPASS),
+        FOR_ALGORITHM(TC_ALG_ONEPASS),
+    };
+    return cmocka_run_group_tests_name("kernels", tests, open_device, close_device);
+}

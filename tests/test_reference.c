@@ -1,0 +1,204 @@
+/* test_reference.c - the CPU reference against values computed by hand, and the comparison. */
+#include "test_util.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "reference.h"
+
+static tc_plane make_plane(int w, int h, const float *values)
+{
+    tc_plane p;
+    assert_int_equal(tc_plane_alloc(&p, w, h), 0);
+    memcpy(p.px, values, (size_t)w * (size_t)h * sizeof(float));
+    return p;
+}
+
+static tc_roi full_roi(int w, int h)
+{
+    tc_roi r = {0, 0, 0, 0, w, h};
+    return r;
+}
+
+/* 1/4 1/2 1/4 along a row of three: the ends repeat the edge pixel. Height 1: the vertical
+ * pass sees the same row three times and, the weights summing to 1, leaves it. */
+static void test_binomial3_row_with_replicated_edges(void **state)
+{
+    (void)state;
+    const float in_px[] = {0, 4, 8};
+    tc_plane in = make_plane(3, 1, in_px), out;
+    tc_filter f;
+    tc_roi roi = full_roi(3, 1);
+    tc_filter_binomial(&f, 3);
+    assert_int_equal(tc_plane_alloc(&out, 3, 1), 0);
+    reference_convolve(&in, &roi, &f, &out);
+    /* 0.25*0 + 0.5*0 + 0.25*4 = 1; 0.25*0 + 0.5*4 + 0.25*8 = 4; 0.25*4 + 0.5*8 + 0.25*8 = 7 */
+    assert_true(out.px[0] == 1.0f);
+    assert_true(out.px[1] == 4.0f);
+    assert_true(out.px[2] == 7.0f);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* An impulse of 16 in the middle of a 5 x 5 image spreads into 16 * k k^T. */
+static void test_impulse_gives_outer_product(void **state)
+{
+    (void)state;
+    float px[25] = {0};
+    px[12] = 16.0f;
+    tc_plane in = make_plane(5, 5, px), out;
+    tc_filter f;
+    tc_roi roi = full_roi(5, 5);
+    tc_filter_binomial(&f, 3);
+    assert_int_equal(tc_plane_alloc(&out, 5, 5), 0);
+    reference_convolve(&in, &roi, &f, &out);
+    const float expected[25] = {0, 0, 0, 0, 0, /**/ 0, 1, 2, 1, 0, /**/ 0, 2, 4, 2, 0,
+                                /**/ 0, 1, 2, 1, 0, /**/ 0, 0, 0, 0, 0};
+    for (int i = 0; i < 25; i++)
+        assert_true(out.px[i] == expected[i]);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* 5 taps: 1 4 6 4 1 / 16 of an impulse of 256 at the centre of a 9 x 1 row: 16 64 96 64 16. */
+static void test_binomial5_impulse(void **state)
+{
+    (void)state;
+    float px[9] = {0};
+    px[4] = 256.0f;
+    tc_plane in = make_plane(9, 1, px), out;
+    tc_filter f;
+    tc_roi roi = full_roi(9, 1);
+    tc_filter_binomial(&f, 5);
+    assert_true(f.kx[0] == 1.0f / 16 && f.kx[1] == 4.0f / 16 && f.kx[2] == 6.0f / 16);
+    assert_int_equal(tc_plane_alloc(&out, 9, 1), 0);
+    reference_convolve(&in, &roi, &f, &out);
+    const float expected[9] = {0, 0, 16, 64, 96, 64, 16, 0, 0};
+    for (int i = 0; i < 9; i++)
+        assert_true(out.px[i] == expected[i]);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* The clamp is to the source ROI, not to the image: pixel 0 (100) is outside the sROI and must
+ * not leak in; the target ROI starts at 0; pixel 3 is outside the tROI and keeps its input. */
+static void test_clamps_to_source_roi_and_keeps_outside_pixels(void **state)
+{
+    (void)state;
+    const float px[4] = {100, 0, 4, 8};
+    tc_plane in = make_plane(4, 1, px), out;
+    tc_filter f;
+    tc_roi roi = {1, 0, 0, 0, 3, 1};
+    tc_filter_binomial(&f, 3);
+    assert_int_equal(tc_plane_alloc(&out, 4, 1), 0);
+    reference_convolve(&in, &roi, &f, &out);
+    assert_true(out.px[0] == 1.0f);
+    assert_true(out.px[1] == 4.0f);
+    assert_true(out.px[2] == 7.0f);
+    assert_true(out.px[3] == 8.0f);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* Correlation, not convolution: an asymmetric kernel is not flipped. 0 0 1 picks the right
+ * neighbour: out(x) = in(x + 1), the last pixel repeating itself. */
+static void test_correlation_not_flipped(void **state)
+{
+    (void)state;
+    const float px[4] = {1, 2, 3, 4};
+    tc_plane in = make_plane(4, 1, px), out;
+    tc_filter f = {3, {0, 0, 1}, {0, 1, 0}};
+    tc_roi roi = full_roi(4, 1);
+    assert_int_equal(tc_plane_alloc(&out, 4, 1), 0);
+    reference_convolve(&in, &roi, &f, &out);
+    assert_true(out.px[0] == 2.0f && out.px[1] == 3.0f && out.px[2] == 4.0f &&
+                out.px[3] == 4.0f);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* Separate kx and ky: kx picks the left neighbour, ky the pixel below. */
+static void test_separate_row_and_column_filters(void **state)
+{
+    (void)state;
+    const float px[6] = {1, 2, 3, /**/ 4, 5, 6};
+    tc_plane in = make_plane(3, 2, px), out;
+    tc_filter f = {3, {1, 0, 0}, {0, 0, 1}};
+    tc_roi roi = full_roi(3, 2);
+    assert_int_equal(tc_plane_alloc(&out, 3, 2), 0);
+    reference_convolve(&in, &roi, &f, &out);
+    const float expected[6] = {4, 4, 5, /**/ 4, 4, 5};
+    for (int i = 0; i < 6; i++)
+        assert_true(out.px[i] == expected[i]);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+static void test_tolerance_formula(void **state)
+{
+    (void)state;
+    const float px[2] = {255, -10};
+    tc_plane in = make_plane(2, 1, px);
+    tc_filter f;
+    tc_filter_binomial(&f, 3);
+    /* 2 * (2 * 3) * FLT_EPSILON * 255 * 1 * 1 */
+    assert_true(fabs(reference_tolerance(&in, &f) - 12.0 * FLT_EPSILON * 255.0) < 1e-12);
+    tc_plane_free(&in);
+}
+
+static void test_compare_counts_and_is_exact_outside(void **state)
+{
+    (void)state;
+    const float e_px[4] = {1, 2, 3, 4};
+    float a_px[4] = {1, 2, 3, 4};
+    tc_plane e = make_plane(4, 1, e_px), a;
+    tc_roi roi = {0, 0, 1, 0, 2, 1}; /* target: x = 1, 2 */
+    assert_int_equal(tc_plane_alloc(&a, 4, 1), 0);
+
+    memcpy(a.px, a_px, sizeof a_px);
+    a.px[1] += 0.001f; /* inside, within 0.01 */
+    tc_verify_result v = reference_compare(&e, &a, &roi, 0.01, NULL, 0);
+    assert_int_equal(v.mismatches, 0);
+
+    a.px[2] += 0.5f;                                  /* inside, outside the tolerance */
+    a.px[3] = nextafterf(a.px[3], 10.0f);             /* outside the tROI: one ulp is too much */
+    v = reference_compare(&e, &a, &roi, 0.01, NULL, 0);
+    assert_int_equal(v.mismatches, 2);
+
+    a.px[2] = NAN; /* NaN never passes */
+    v = reference_compare(&e, &a, &roi, 1e9, NULL, 0);
+    assert_int_equal(v.mismatches, 2);
+    tc_plane_free(&e);
+    tc_plane_free(&a);
+}
+
+static void test_binomial_filters_sum_to_one(void **state)
+{
+    (void)state;
+    for (int taps = TC_MIN_TAPS; taps <= TC_MAX_TAPS; taps += 2) {
+        tc_filter f;
+        double sum = 0.0;
+        tc_filter_binomial(&f, taps);
+        for (int i = 0; i < taps; i++)
+            sum += f.kx[i];
+        assert_true(sum == 1.0);
+        assert_true(f.kx[0] == f.kx[taps - 1]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_binomial3_row_with_replicated_edges),
+        cmocka_unit_test(test_impulse_gives_outer_product),
+        cmocka_unit_test(test_binomial5_impulse),
+        cmocka_unit_test(test_clamps_to_source_roi_and_keeps_outside_pixels),
+        cmocka_unit_test(test_correlation_not_flipped),
+        cmocka_unit_test(test_separate_row_and_column_filters),
+        cmocka_unit_test(test_tolerance_formula),
+        cmocka_unit_test(test_compare_counts_and_is_exact_outside),
+        cmocka_unit_test(test_binomial_filters_sum_to_one),
+    };
+    return cmocka_run_group_tests_name("reference", tests, NULL, NULL);
+}
