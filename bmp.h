@@ -25,7 +25,8 @@ typedef struct {
 } bmp_image;
 
 /* Decode a BMP held in memory. Returns 0 and fills *img, or -1 with a one-line reason (no file
- * name, no trailing newline) in err, *img untouched. This is what the fuzzer drives. */
+ * name, no trailing newline) in err, *img untouched. err may be NULL. This is what the fuzzer
+ * drives. What is read and what is refused: bmp.c's opening comment and docs-bmp-support.md. */
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size);
 
 /* bmp_decode with a lower pixel limit (max_pixels <= 0 or above BMP_MAX_PIXELS means
@@ -41,8 +42,12 @@ void bmp_free(bmp_image *img);
 
 /* Write a width x height 8-bit grayscale BMP (BITMAPINFOHEADER, 256-entry gray palette,
  * bottom-up rows padded to 4 bytes). gray[0] is the top-left pixel, rows are packed.
- * The file is written to a temporary name in the same folder and renamed into place, so a
- * failure leaves no partial file. Returns 0, or -1 with "PATH: reason" in err. */
+ * The file is written to a temporary name (".NAME.XXXXXX") in the same folder, flushed and
+ * synced, given the mode a new file gets (0666 & ~umask), and renamed into place, so a failure
+ * leaves no partial file and an existing file is replaced whole or not at all. A target that
+ * exists and is not a regular file (a device, a FIFO, a folder) is refused, not replaced.
+ * The size is limited only by the format's 32-bit size fields, not by BMP_MAX_PIXELS.
+ * Returns 0, or -1 with "PATH: reason" in err. */
 int bmp_write_gray8(const char *path, const uint8_t *gray, int width, int height, char *err,
                     size_t err_size);
 

@@ -1,0 +1,867 @@
+/*
+ * bmp.c - the BMP reader and writer behind bmp.h.
+ *
+ * Reading follows stb_image's discipline: every header field is checked against a whitelist or a
+ * bound before it is used, every size is computed in 64 bits and bounded before it becomes a
+ * size_t, and every byte read is first checked against the length of the file. A file that breaks
+ * the format is refused with a reason that names the defect; nothing is guessed.
+ *
+ * Decisions where the format leaves room (docs-bmp-support.md lists them with the bmpsuite files
+ * they affect):
+ *   - Pixels an RLE stream never sets (skipped by a delta, an early end-of-line or end-of-bitmap)
+ *     take the colour of palette entry 0, as if the index plane started zeroed; bmpsuite's
+ *     "-0" reference images show the same choice.
+ *   - Bitfield masks must be non-zero, contiguous, inside the pixel, and must not overlap one
+ *     another; the alpha mask is not used and therefore not checked.
+ *   - A palette that the header declares (biClrUsed != 0) must fit before the pixel data; a palette
+ *     that is only implied (OS/2 headers, biClrUsed == 0) is cut to the room there is, and then
+ *     every index is checked against the entries actually present.
+ *   - The last row's padding may be missing: those bytes carry no pixels.
+ */
+#include "bmp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* BITMAPFILEHEADER is 14 bytes; the info header that follows starts with its own size. */
+#define FILE_HEADER_SIZE 14u
+
+/* Compression codes of the Windows headers. */
+enum {
+    BI_RGB = 0,
+    BI_RLE8 = 1,
+    BI_RLE4 = 2,
+    BI_BITFIELDS = 3,
+    BI_JPEG = 4,
+    BI_PNG = 5,
+    BI_ALPHABITFIELDS = 6
+};
+
+/* The largest file bmp_load reads: far above any image within BMP_MAX_PIXELS at 32 bits per
+ * pixel (1 GiB), and low enough that a size never approaches the limits of 32-bit arithmetic. */
+#define BMP_MAX_FILE_SIZE ((size_t)2 << 30)
+
+/* Everything the headers say that decoding needs. */
+typedef struct {
+    uint32_t offbits;     /* where the pixel data starts */
+    uint32_t hsize;       /* size of the info header */
+    uint32_t compression; /* BI_RGB, BI_RLE8, BI_RLE4 or BI_BITFIELDS (ALPHABITFIELDS folded in) */
+    unsigned bpp;
+    int width;
+    int height;  /* always positive; topdown says which way the rows run */
+    int topdown;
+    size_t headers_end;   /* first byte after the headers and any bitfield masks */
+    uint32_t masks[3];    /* red, green, blue; used for 16 and 32 bits per pixel */
+    unsigned shift[3];    /* lowest set bit of each mask */
+    uint32_t maxval[3];   /* each mask shifted down: the channel's full-scale value */
+    size_t npal;          /* palette entries present (bpp <= 8) */
+    uint8_t palette[256][3]; /* R, G, B */
+} bmp_info;
+
+static int set_err(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err && err_size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_size, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* The callers have checked that p[0..1] or p[0..3] lie inside the buffer. */
+static uint16_t read_u16le(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t read_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+/* Two's complement read without relying on implementation-defined conversion of values above
+ * INT32_MAX. */
+static int32_t read_i32le(const uint8_t *p)
+{
+    uint32_t u = read_u32le(p);
+    if (u <= (uint32_t)INT32_MAX)
+        return (int32_t)u;
+    return (int32_t)(u - 0x80000000u) + INT32_MIN;
+}
+
+static void put_u16le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v & 0xff);
+    p[1] = (uint8_t)((v >> 8) & 0xff);
+}
+
+static void put_u32le(uint8_t *p, uint32_t v)
+{
+    put_u16le(p, v & 0xffff);
+    put_u16le(p + 2, v >> 16);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Header checks
+ * ------------------------------------------------------------------------------------------- */
+
+/* The header sizes of every BMP version we know the layout of: OS/2 1.x (12), OS/2 2.x in its
+ * short (16) and full (64) forms, Windows 3 (40), the undocumented V2 (52) and V3 (56) that add
+ * masks to the header, V4 (108) and V5 (124). Anything else is a layout we would have to guess. */
+static int check_header_size(uint32_t hsize, char *err, size_t err_size)
+{
+    switch (hsize) {
+    case 12: case 16: case 40: case 52: case 56: case 64: case 108: case 124:
+        return 0;
+    default:
+        return set_err(err, err_size, "unknown BMP info header size %lu", (unsigned long)hsize);
+    }
+}
+
+/* Width and height come from signed fields; a hostile header must not make us allocate
+ * gigabytes or overflow width * height. */
+static int check_dimensions(int32_t w, int32_t h, long max_pixels, bmp_info *info, char *err,
+                            size_t err_size)
+{
+    /* A zero-sized image has no pixels to filter; treating it as valid would only move the
+     * problem to every caller. */
+    if (w == 0)
+        return set_err(err, err_size, "image width is zero");
+    /* Only the height's sign has a meaning (top-down rows); a negative width is a broken file. */
+    if (w < 0)
+        return set_err(err, err_size, "negative image width %ld", (long)w);
+    if (h == 0)
+        return set_err(err, err_size, "image height is zero");
+    /* -INT32_MIN does not exist in 32 bits, so this height cannot be a top-down image. */
+    if (h == INT32_MIN)
+        return set_err(err, err_size, "image height %ld is out of range", (long)h);
+    info->topdown = h < 0;
+    if (h < 0)
+        h = -h;
+    if (w > BMP_MAX_SIDE || h > BMP_MAX_SIDE)
+        return set_err(err, err_size, "image size %ld x %ld exceeds the limit of %d pixels a side",
+                       (long)w, (long)h, BMP_MAX_SIDE);
+    if ((uint64_t)w * (uint64_t)h > (uint64_t)max_pixels)
+        return set_err(err, err_size, "image size %ld x %ld exceeds the limit of %ld pixels",
+                       (long)w, (long)h, max_pixels);
+    info->width = (int)w;
+    info->height = (int)h;
+    return 0;
+}
+
+/* Which compressions and bit depths go together. OS/2 2.x reuses codes 3 and 4 for its own
+ * Huffman 1D and RLE24 schemes, so the code means something else there. */
+static int check_format(uint32_t hsize, uint32_t comp, unsigned bpp, bmp_info *info, char *err,
+                        size_t err_size)
+{
+    if (hsize == 64 && comp == 3)
+        return set_err(err, err_size, "OS/2 Huffman 1D compression is not supported");
+    if (hsize == 64 && comp == 4)
+        return set_err(err, err_size, "OS/2 RLE24 compression is not supported");
+    switch (comp) {
+    case BI_RGB:
+        /* 2 bits per pixel is Windows CE's, and costs nothing to read with the same code. */
+        if (bpp != 1 && bpp != 2 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
+            return set_err(err, err_size, "unsupported bit depth %u", bpp);
+        break;
+    case BI_RLE8:
+        if (bpp != 8)
+            return set_err(err, err_size, "RLE8 compression needs 8 bits per pixel, not %u", bpp);
+        break;
+    case BI_RLE4:
+        if (bpp != 4)
+            return set_err(err, err_size, "RLE4 compression needs 4 bits per pixel, not %u", bpp);
+        break;
+    case BI_BITFIELDS:
+    case BI_ALPHABITFIELDS:
+        if (bpp != 16 && bpp != 32)
+            return set_err(err, err_size, "bitfields need 16 or 32 bits per pixel, not %u", bpp);
+        break;
+    case BI_JPEG:
+        return set_err(err, err_size, "BMP with embedded JPEG data (compression 4) is not supported");
+    case BI_PNG:
+        return set_err(err, err_size, "BMP with embedded PNG data (compression 5) is not supported");
+    default:
+        return set_err(err, err_size, "unknown compression %lu", (unsigned long)comp);
+    }
+    /* Run-length data is decoded bottom-up by definition; the format forbids top-down RLE, and
+     * a decoder that accepted it would have to guess where rows go. */
+    if ((comp == BI_RLE8 || comp == BI_RLE4) && info->topdown)
+        return set_err(err, err_size, "RLE compression in a top-down BMP is not allowed");
+    info->compression = comp == BI_ALPHABITFIELDS ? BI_BITFIELDS : comp;
+    info->bpp = bpp;
+    return 0;
+}
+
+static unsigned lowest_bit(uint32_t m)
+{
+    unsigned s = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        s++;
+    }
+    return s;
+}
+
+/* Each colour mask must select some bits (a channel with no bits has no defined value), lie
+ * inside the pixel, be one run of bits (so "scale to full range" has one meaning), and not share
+ * bits with another channel (which would make the colours depend on each other). */
+static int check_masks(bmp_info *info, char *err, size_t err_size)
+{
+    static const char *const names[3] = {"red", "green", "blue"};
+    for (int c = 0; c < 3; c++) {
+        uint32_t m = info->masks[c];
+        if (m == 0)
+            return set_err(err, err_size, "the %s bitfield mask is zero", names[c]);
+        if (info->bpp < 32 && (m >> info->bpp) != 0)
+            return set_err(err, err_size, "the %s bitfield mask 0x%08lx lies outside the %u-bit pixel",
+                           names[c], (unsigned long)m, info->bpp);
+        unsigned s = lowest_bit(m);
+        uint32_t v = m >> s;
+        if ((v & (v + 1u)) != 0) /* v + 1 is a power of two only for a run of ones */
+            return set_err(err, err_size, "the %s bitfield mask 0x%08lx is not contiguous",
+                           names[c], (unsigned long)m);
+        info->shift[c] = s;
+        info->maxval[c] = v;
+    }
+    if ((info->masks[0] & info->masks[1]) || (info->masks[0] & info->masks[2]) ||
+        (info->masks[1] & info->masks[2]))
+        return set_err(err, err_size, "bitfield masks overlap (red 0x%08lx, green 0x%08lx, blue 0x%08lx)",
+                       (unsigned long)info->masks[0], (unsigned long)info->masks[1],
+                       (unsigned long)info->masks[2]);
+    return 0;
+}
+
+/* Where the masks come from: the defaults for BI_RGB, the header itself for 52-byte and longer
+ * headers, or 12 (16 with alpha) bytes after a 40-byte header. */
+static int read_masks(const uint8_t *data, size_t size, uint32_t comp_raw, bmp_info *info,
+                      char *err, size_t err_size)
+{
+    if (info->compression != BI_BITFIELDS) {
+        if (info->bpp == 16) { /* the documented default: 5-5-5 with the top bit unused */
+            info->masks[0] = 0x7c00u;
+            info->masks[1] = 0x03e0u;
+            info->masks[2] = 0x001fu;
+        } else { /* 32 bits: 8-8-8 with the top byte unused */
+            info->masks[0] = 0x00ff0000u;
+            info->masks[1] = 0x0000ff00u;
+            info->masks[2] = 0x000000ffu;
+        }
+    } else if (info->hsize >= 52) {
+        const uint8_t *p = data + FILE_HEADER_SIZE + 40; /* inside the header, already bounded */
+        for (int c = 0; c < 3; c++)
+            info->masks[c] = read_u32le(p + 4 * c);
+    } else {
+        /* Only the 40-byte header gets here: the 12- and 16-byte ones have no compression field
+         * and the 64-byte one gives codes 3 and 4 to OS/2 schemes. */
+        size_t extra = comp_raw == BI_ALPHABITFIELDS ? 16 : 12;
+        if (size - info->headers_end < extra)
+            return set_err(err, err_size, "file too short for the bitfield masks after the header");
+        for (int c = 0; c < 3; c++)
+            info->masks[c] = read_u32le(data + info->headers_end + 4 * c);
+        info->headers_end += extra;
+    }
+    return check_masks(info, err, err_size);
+}
+
+/* The colour table. Its length is biClrUsed, or 2^bpp when that is 0 or the header has no such
+ * field. */
+static int read_palette(const uint8_t *data, uint32_t clr_used, bmp_info *info, char *err,
+                        size_t err_size)
+{
+    size_t entry = info->hsize == 12 ? 3 : 4; /* OS/2 1.x stores B, G, R without a pad byte */
+    size_t maxn = (size_t)1 << info->bpp;
+    int declared = info->hsize >= 40 && clr_used != 0;
+    size_t room = (info->offbits - info->headers_end) / entry;
+    size_t n = declared ? clr_used : maxn;
+
+    /* Indices cannot reach past 2^bpp; a longer table is a header that contradicts itself. */
+    if (declared && clr_used > maxn)
+        return set_err(err, err_size, "palette of %lu colours, but %u bits per pixel can index only %lu",
+                       (unsigned long)clr_used, info->bpp, (unsigned long)maxn);
+    if (n > room) {
+        /* The palette lies between the headers and the pixel data; a declared length that does
+         * not fit there means the palette is truncated or the offset is wrong. */
+        if (declared)
+            return set_err(err, err_size,
+                           "palette of %lu colours does not fit before the pixel data (room for %lu)",
+                           (unsigned long)n, (unsigned long)room);
+        /* An implied length is only a maximum: short palettes are common in OS/2 files. */
+        n = room;
+    }
+    if (n == 0)
+        return set_err(err, err_size, "no room for a palette before the pixel data");
+    const uint8_t *p = data + info->headers_end;
+    for (size_t i = 0; i < n; i++, p += entry) {
+        info->palette[i][0] = p[2];
+        info->palette[i][1] = p[1];
+        info->palette[i][2] = p[0];
+    }
+    info->npal = n;
+    return 0;
+}
+
+/* Every check of the headers, in file order, so that the reason given is the first defect. */
+static int parse_headers(const uint8_t *data, size_t size, long max_pixels, bmp_info *info,
+                         char *err, size_t err_size)
+{
+    int32_t w, h;
+    unsigned planes, bpp;
+    uint32_t comp = BI_RGB, clr_used = 0;
+
+    /* The file header and the info header's size field are the least any BMP has. */
+    if (size < FILE_HEADER_SIZE + 4)
+        return set_err(err, err_size, "file too short for a BMP header (%lu bytes)",
+                       (unsigned long)size);
+    if (data[0] == 'B' && data[1] == 'A')
+        return set_err(err, err_size, "OS/2 bitmap arrays ('BA' signature) are not supported");
+    if (data[0] != 'B' || data[1] != 'M')
+        return set_err(err, err_size, "not a BMP file (no 'BM' signature)");
+    info->offbits = read_u32le(data + 10);
+    info->hsize = read_u32le(data + 14);
+    if (check_header_size(info->hsize, err, err_size))
+        return -1;
+    if (size - FILE_HEADER_SIZE < info->hsize)
+        return set_err(err, err_size, "file too short for its %lu-byte info header",
+                       (unsigned long)info->hsize);
+    info->headers_end = FILE_HEADER_SIZE + info->hsize;
+
+    const uint8_t *ih = data + FILE_HEADER_SIZE;
+    if (info->hsize == 12) { /* OS/2 1.x: unsigned 16-bit sizes */
+        w = read_u16le(ih + 4);
+        h = read_u16le(ih + 6);
+        planes = read_u16le(ih + 8);
+        bpp = read_u16le(ih + 10);
+    } else {
+        w = read_i32le(ih + 4);
+        h = read_i32le(ih + 8);
+        planes = read_u16le(ih + 12);
+        bpp = read_u16le(ih + 14);
+        if (info->hsize >= 40) { /* the 16-byte OS/2 2.x header stops before these */
+            comp = read_u32le(ih + 16);
+            clr_used = read_u32le(ih + 32);
+        }
+    }
+    /* Planes has been 1 since Windows 3; another value is a corrupt or non-BMP file. */
+    if (planes != 1)
+        return set_err(err, err_size, "number of planes is %u, must be 1", planes);
+    if (check_dimensions(w, h, max_pixels, info, err, err_size) ||
+        check_format(info->hsize, comp, bpp, info, err, err_size))
+        return -1;
+    if (bpp >= 16 && read_masks(data, size, comp, info, err, err_size))
+        return -1;
+    /* The pixel data must start after everything the headers occupy and inside the file. */
+    if (info->offbits < info->headers_end)
+        return set_err(err, err_size, "pixel data offset %lu lies inside the headers (which end at %lu)",
+                       (unsigned long)info->offbits, (unsigned long)info->headers_end);
+    if (info->offbits >= size)
+        return set_err(err, err_size, "pixel data offset %lu is past the end of the file (%lu bytes)",
+                       (unsigned long)info->offbits, (unsigned long)size);
+    if (bpp <= 8 && read_palette(data, clr_used, info, err, err_size))
+        return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Pixel decoding
+ * ------------------------------------------------------------------------------------------- */
+
+/* Scale a channel so that its full-scale value becomes 255, rounding to nearest: v << 3 would
+ * turn 5-bit white into 248. 64 bits because a 32-bit channel times 255 does not fit in 32. */
+static uint8_t scale_channel(uint32_t pixel, const bmp_info *info, int c)
+{
+    uint64_t v = (pixel & info->masks[c]) >> info->shift[c];
+    uint64_t max = info->maxval[c];
+    return (uint8_t)((v * 255u + max / 2u) / max);
+}
+
+/* Uncompressed rows of any depth. The caller has checked that every byte read is in the file. */
+static int decode_plain(const uint8_t *data, const bmp_info *info, size_t stride, uint8_t *rgb,
+                        char *err, size_t err_size)
+{
+    const unsigned bpp = info->bpp;
+    const size_t w = (size_t)info->width;
+    for (size_t y = 0; y < (size_t)info->height; y++) {
+        /* Row 0 of the output is the top of the picture, which bottom-up files store last. */
+        size_t src_row = info->topdown ? y : (size_t)info->height - 1 - y;
+        const uint8_t *row = data + info->offbits + src_row * stride;
+        uint8_t *out = rgb + y * w * 3;
+        for (size_t x = 0; x < w; x++, out += 3) {
+            if (bpp <= 8) {
+                size_t bit = x * bpp;
+                unsigned idx = (row[bit / 8] >> (8 - bpp - bit % 8)) & ((1u << bpp) - 1u);
+                /* A short palette leaves indices that name no colour: the file is broken. */
+                if (idx >= info->npal)
+                    return set_err(err, err_size,
+                                   "palette index %u at (%lu, %lu) is past the %lu-entry palette",
+                                   idx, (unsigned long)x, (unsigned long)y,
+                                   (unsigned long)info->npal);
+                memcpy(out, info->palette[idx], 3);
+            } else if (bpp == 24) {
+                const uint8_t *p = row + x * 3;
+                out[0] = p[2];
+                out[1] = p[1];
+                out[2] = p[0];
+            } else {
+                uint32_t v = bpp == 16 ? read_u16le(row + x * 2) : read_u32le(row + x * 4);
+                for (int c = 0; c < 3; c++)
+                    out[c] = scale_channel(v, info, c);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Paint one palette index at column x of bottom-up row y. */
+static int rle_put(const bmp_info *info, uint8_t *rgb, size_t x, size_t y, unsigned idx,
+                   char *err, size_t err_size)
+{
+    if (idx >= info->npal)
+        return set_err(err, err_size, "RLE palette index %u is past the %lu-entry palette", idx,
+                       (unsigned long)info->npal);
+    size_t out_row = (size_t)info->height - 1 - y;
+    memcpy(rgb + (out_row * (size_t)info->width + x) * 3, info->palette[idx], 3);
+    return 0;
+}
+
+/* The picture row (0 = top) of bottom-up row y, for messages that match the rest of the API. */
+static unsigned long top_row(const bmp_info *info, size_t y)
+{
+    return (unsigned long)((size_t)info->height - 1 - y);
+}
+
+/* RLE8 and RLE4 (bottom-up only). Every run, delta and absolute run is checked against the image
+ * before it writes, and every byte against the end of the file. */
+static int decode_rle(const uint8_t *data, size_t size, const bmp_info *info, uint8_t *rgb,
+                      char *err, size_t err_size)
+{
+    const int rle4 = info->compression == BI_RLE4;
+    const size_t w = (size_t)info->width, h = (size_t)info->height;
+    size_t p = info->offbits, x = 0, y = 0;
+
+    /* Pixels no code sets keep palette entry 0 (see the top of this file). */
+    for (size_t i = 0; i < w * h; i++)
+        memcpy(rgb + i * 3, info->palette[0], 3);
+
+    for (;;) {
+        if (size - p < 2) {
+            /* A stream that has filled every row may omit the end-of-bitmap marker; one that
+             * stops earlier is truncated. */
+            if (y >= h)
+                return 0;
+            return set_err(err, err_size, "RLE data ends at row %lu before the end-of-bitmap marker",
+                           top_row(info, y));
+        }
+        unsigned a = data[p], b = data[p + 1];
+        p += 2;
+        if (a > 0) { /* encoded run: a pixels of index b (RLE4: its two nibbles alternating) */
+            if (y >= h)
+                return set_err(err, err_size, "RLE run below the last row of the image");
+            if (a > w - x)
+                return set_err(err, err_size, "RLE run of %u pixels at (%lu, %lu) passes the end of the row (width %lu)",
+                               a, (unsigned long)x, top_row(info, y), (unsigned long)w);
+            for (unsigned i = 0; i < a; i++, x++) {
+                unsigned idx = rle4 ? ((i & 1u) ? (b & 15u) : (b >> 4)) : b;
+                if (rle_put(info, rgb, x, y, idx, err, err_size))
+                    return -1;
+            }
+        } else if (b == 0) { /* end of line */
+            if (y >= h)
+                return set_err(err, err_size, "RLE end-of-line below the last row of the image");
+            x = 0;
+            y++;
+        } else if (b == 1) { /* end of bitmap */
+            return 0;
+        } else if (b == 2) { /* delta: move right dx and up dy */
+            if (size - p < 2)
+                return set_err(err, err_size, "RLE delta truncated by the end of the file");
+            unsigned dx = data[p], dy = data[p + 1];
+            p += 2;
+            if (dx > w - x || y >= h || dy > h - 1 - y)
+                return set_err(err, err_size, "RLE delta (%u, %u) from (%lu, %lu) leaves the %lu x %lu image",
+                               dx, dy, (unsigned long)x, top_row(info, y), (unsigned long)w,
+                               (unsigned long)h);
+            x += dx;
+            y += dy;
+        } else { /* absolute run of b literal indices, padded to a 16-bit boundary */
+            size_t nbytes = rle4 ? (b + 1u) / 2u : b;
+            size_t padded = nbytes + (nbytes & 1u);
+            if (y >= h)
+                return set_err(err, err_size, "RLE absolute run below the last row of the image");
+            if (b > w - x)
+                return set_err(err, err_size, "RLE absolute run of %u pixels at (%lu, %lu) passes the end of the row (width %lu)",
+                               b, (unsigned long)x, top_row(info, y), (unsigned long)w);
+            if (size - p < nbytes)
+                return set_err(err, err_size, "RLE absolute run truncated by the end of the file");
+            for (unsigned i = 0; i < b; i++, x++) {
+                unsigned idx = rle4 ? ((i & 1u) ? (data[p + i / 2] & 15u) : (data[p + i / 2] >> 4))
+                                    : data[p + i];
+                if (rle_put(info, rgb, x, y, idx, err, err_size))
+                    return -1;
+            }
+            /* The pad byte of the last run may be cut off by the end of the file. */
+            p += padded <= size - p ? padded : nbytes;
+        }
+    }
+}
+
+int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
+                       char *err, size_t err_size)
+{
+    bmp_info info;
+    uint8_t *rgb = NULL;
+    size_t stride = 0, npix;
+    int rc = -1;
+
+    memset(&info, 0, sizeof info);
+    if (!data || !img) {
+        set_err(err, err_size, "no data to decode");
+        goto done;
+    }
+    if (max_pixels <= 0 || max_pixels > BMP_MAX_PIXELS)
+        max_pixels = BMP_MAX_PIXELS;
+    if (parse_headers(data, size, max_pixels, &info, err, err_size))
+        goto done;
+
+    if (info.compression == BI_RGB || info.compression == BI_BITFIELDS) {
+        /* Bounded by BMP_MAX_SIDE * 32 bits, so none of these overflow 64 bits; the product is
+         * compared with what the file holds before anything is allocated. */
+        uint64_t row_bits = (uint64_t)info.width * info.bpp;
+        uint64_t stride64 = (row_bits + 31u) / 32u * 4u;
+        uint64_t need = stride64 * (uint64_t)(info.height - 1) + (row_bits + 7u) / 8u;
+        uint64_t avail = size - info.offbits;
+        if (need > avail) {
+            set_err(err, err_size, "pixel data truncated: %llu bytes needed from offset %lu, %llu in the file",
+                    (unsigned long long)need, (unsigned long)info.offbits,
+                    (unsigned long long)avail);
+            goto done;
+        }
+        stride = (size_t)stride64; /* fits: it is at most avail, a size_t */
+    }
+    /* width * height <= BMP_MAX_PIXELS, but a 32-bit size_t still needs the check for * 3. */
+    npix = (size_t)info.width * (size_t)info.height;
+    if (npix > SIZE_MAX / 3) {
+        set_err(err, err_size, "image of %lu pixels too large for this machine", (unsigned long)npix);
+        goto done;
+    }
+    rgb = malloc(npix * 3);
+    if (!rgb) {
+        set_err(err, err_size, "out of memory for a %d x %d image", info.width, info.height);
+        goto done;
+    }
+    if (info.compression == BI_RLE8 || info.compression == BI_RLE4) {
+        if (decode_rle(data, size, &info, rgb, err, err_size))
+            goto done;
+    } else if (decode_plain(data, &info, stride, rgb, err, err_size)) {
+        goto done;
+    }
+    img->width = info.width;
+    img->height = info.height;
+    img->rgb = rgb;
+    rgb = NULL;
+    rc = 0;
+done:
+    free(rgb);
+    return rc;
+}
+
+int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size)
+{
+    return bmp_decode_limited(data, size, BMP_MAX_PIXELS, img, err, err_size);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Loading
+ * ------------------------------------------------------------------------------------------- */
+
+/* Read the whole of f. Grows the buffer as it goes rather than trusting a size from fstat, so that
+ * pipes and files that change under us are read correctly; the size hint only saves copies. */
+static int read_all(FILE *f, uint8_t **out, size_t *out_size, char *err, size_t err_size)
+{
+    struct stat st;
+    size_t cap = 65536, len = 0;
+    uint8_t *buf = NULL;
+    int rc = -1;
+
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+        if ((uint64_t)st.st_size > BMP_MAX_FILE_SIZE) {
+            set_err(err, err_size, "file is larger than the %lu MiB limit",
+                    (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
+            goto done;
+        }
+        cap = (size_t)st.st_size + 1; /* +1 so that reaching EOF needs no extra growth */
+    }
+    buf = malloc(cap);
+    if (!buf) {
+        set_err(err, err_size, "out of memory reading the file");
+        goto done;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap > BMP_MAX_FILE_SIZE) {
+                set_err(err, err_size, "file is larger than the %lu MiB limit",
+                        (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
+                goto done;
+            }
+            size_t ncap = cap * 2 > BMP_MAX_FILE_SIZE + 1 ? BMP_MAX_FILE_SIZE + 1 : cap * 2;
+            uint8_t *nbuf = realloc(buf, ncap);
+            if (!nbuf) {
+                set_err(err, err_size, "out of memory reading the file");
+                goto done;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                set_err(err, err_size, "read error: %s", strerror(errno));
+                goto done;
+            }
+            break;
+        }
+    }
+    *out = buf;
+    *out_size = len;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    return rc;
+}
+
+int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size)
+{
+    char why[256] = "";
+    FILE *f = NULL;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    int rc = -1;
+
+    f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, sizeof why, "%s", strerror(errno));
+        goto done;
+    }
+    if (read_all(f, &data, &size, why, sizeof why))
+        goto done;
+    rc = bmp_decode(data, size, img, why, sizeof why);
+done:
+    if (rc != 0)
+        set_err(err, err_size, "%s: %s", path, why);
+    free(data);
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+void bmp_free(bmp_image *img)
+{
+    if (!img)
+        return;
+    free(img->rgb);
+    img->rgb = NULL;
+    img->width = 0;
+    img->height = 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Writing
+ * ------------------------------------------------------------------------------------------- */
+
+/* The file mode that fopen() would give a new file: 0666 less the umask (0644 under the usual
+ * umask 022). umask() can only be read by setting it, so it is set back at once; the tool writes
+ * from one thread. */
+static mode_t default_file_mode(void)
+{
+    mode_t mask = umask(022);
+    umask(mask);
+    return (mode_t)(0666 & ~mask);
+}
+
+/* Write bottom-up rows of bpp 8 (gray, palette) or 24 (BGR) to f. */
+static int write_body(FILE *f, const uint8_t *pixels, int width, int height, unsigned bpp,
+                      uint32_t offbits, uint32_t image_bytes, size_t stride, const char *path,
+                      char *err, size_t err_size)
+{
+    uint8_t hdr[54];
+    uint8_t *row = NULL;
+    int rc = -1;
+
+    memset(hdr, 0, sizeof hdr);
+    hdr[0] = 'B';
+    hdr[1] = 'M';
+    put_u32le(hdr + 2, offbits + image_bytes); /* fits: checked by the caller */
+    put_u32le(hdr + 10, offbits);
+    put_u32le(hdr + 14, 40);                    /* BITMAPINFOHEADER */
+    put_u32le(hdr + 18, (uint32_t)width);
+    put_u32le(hdr + 22, (uint32_t)height);      /* positive: rows stored bottom-up */
+    put_u16le(hdr + 26, 1);                     /* planes */
+    put_u16le(hdr + 28, bpp);
+    put_u32le(hdr + 30, BI_RGB);
+    put_u32le(hdr + 34, image_bytes);
+    put_u32le(hdr + 38, 2835);                  /* 72 dpi, as most writers put */
+    put_u32le(hdr + 42, 2835);
+    put_u32le(hdr + 46, bpp == 8 ? 256 : 0);    /* colours used */
+    if (fwrite(hdr, 1, sizeof hdr, f) != sizeof hdr)
+        goto io_error;
+    if (bpp == 8) {
+        uint8_t pal[256 * 4];
+        for (unsigned i = 0; i < 256; i++) {
+            pal[i * 4 + 0] = pal[i * 4 + 1] = pal[i * 4 + 2] = (uint8_t)i;
+            pal[i * 4 + 3] = 0;
+        }
+        if (fwrite(pal, 1, sizeof pal, f) != sizeof pal)
+            goto io_error;
+    }
+    row = calloc(stride, 1); /* calloc: the padding bytes stay zero */
+    if (!row) {
+        set_err(err, err_size, "%s: out of memory", path);
+        goto done;
+    }
+    for (int y = height - 1; y >= 0; y--) {
+        size_t w = (size_t)width;
+        if (bpp == 8) {
+            memcpy(row, pixels + (size_t)y * w, w);
+        } else {
+            const uint8_t *src = pixels + (size_t)y * w * 3;
+            for (size_t x = 0; x < w; x++) {
+                row[x * 3 + 0] = src[x * 3 + 2];
+                row[x * 3 + 1] = src[x * 3 + 1];
+                row[x * 3 + 2] = src[x * 3 + 0];
+            }
+        }
+        if (fwrite(row, 1, stride, f) != stride)
+            goto io_error;
+    }
+    /* Flush and sync before the rename, so that the name never points at data not yet on disk. */
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        goto io_error;
+    rc = 0;
+    goto done;
+io_error:
+    set_err(err, err_size, "%s: write error: %s", path, strerror(errno));
+done:
+    free(row);
+    return rc;
+}
+
+static int write_bmp(const char *path, const uint8_t *pixels, int width, int height, unsigned bpp,
+                     char *err, size_t err_size)
+{
+    char *tmp = NULL;
+    FILE *f = NULL;
+    int fd = -1;
+    int created = 0; /* tmp names a file of ours that a failure must remove */
+    int rc = -1;
+    struct stat st;
+    uint64_t stride64, image64;
+    uint32_t offbits = 54u + (bpp == 8 ? 1024u : 0u);
+    const char *slash, *name;
+    size_t dir_len, tmp_len;
+
+    if (!path || !*path) {
+        set_err(err, err_size, "(no file name): cannot write a BMP");
+        goto done;
+    }
+    if (!pixels || width <= 0 || height <= 0) {
+        set_err(err, err_size, "%s: no image to write (%d x %d)", path, width, height);
+        goto done;
+    }
+    /* The size fields of the format are 32 bits: a larger image cannot be written as a BMP. */
+    stride64 = ((uint64_t)width * bpp + 31u) / 32u * 4u;
+    image64 = stride64 * (uint64_t)height;
+    if (image64 > UINT32_MAX - offbits) {
+        set_err(err, err_size, "%s: %d x %d image too large for a BMP file", path, width, height);
+        goto done;
+    }
+    /* rename() would replace a device node (say /dev/null) or a folder's entry with a regular
+     * file; only a regular file or a new name may be replaced. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        set_err(err, err_size, "%s: not a regular file, refusing to replace it", path);
+        goto done;
+    }
+    /* The temporary lives in the target's folder, so that rename() stays on one file system and
+     * is atomic: a reader sees the old file or the new one, never a partial one. */
+    slash = strrchr(path, '/');
+    dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    name = path + dir_len;
+    if (!*name) {
+        set_err(err, err_size, "%s: names a folder, not a file", path);
+        goto done;
+    }
+    tmp_len = strlen(path) + sizeof "..XXXXXX";
+    tmp = malloc(tmp_len);
+    if (!tmp) {
+        set_err(err, err_size, "%s: out of memory", path);
+        goto done;
+    }
+    snprintf(tmp, tmp_len, "%.*s.%s.XXXXXX", (int)dir_len, path, name);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        set_err(err, err_size, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        goto done;
+    }
+    created = 1;
+    /* mkstemp makes the file 0600; the result should have the mode any new file gets. */
+    if (fchmod(fd, default_file_mode()) != 0) {
+        set_err(err, err_size, "%s: cannot set permissions: %s", path, strerror(errno));
+        goto done;
+    }
+    f = fdopen(fd, "wb");
+    if (!f) {
+        set_err(err, err_size, "%s: %s", path, strerror(errno));
+        goto done;
+    }
+    fd = -1; /* owned by f from here */
+    if (write_body(f, pixels, width, height, bpp, offbits, (uint32_t)image64, (size_t)stride64,
+                   path, err, err_size))
+        goto done;
+    /* fclose reports errors that delayed writes hit (a full disk, an NFS server gone). It closes
+     * the stream whatever it returns, so f is dropped first. */
+    {
+        FILE *to_close = f;
+        f = NULL;
+        if (fclose(to_close) != 0) {
+            set_err(err, err_size, "%s: write error: %s", path, strerror(errno));
+            goto done;
+        }
+    }
+    if (rename(tmp, path) != 0) {
+        set_err(err, err_size, "%s: cannot rename the temporary file into place: %s", path,
+                strerror(errno));
+        goto done;
+    }
+    created = 0; /* the temporary is the target now */
+    rc = 0;
+done:
+    if (f)
+        fclose(f);
+    if (fd >= 0)
+        close(fd);
+    if (created)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int bmp_write_gray8(const char *path, const uint8_t *gray, int width, int height, char *err,
+                    size_t err_size)
+{
+    return write_bmp(path, gray, width, height, 8, err, err_size);
+}
+
+int bmp_write_rgb24(const char *path, const uint8_t *rgb, int width, int height, char *err,
+                    size_t err_size)
+{
+    return write_bmp(path, rgb, width, height, 24, err, err_size);
+}
