@@ -8,8 +8,9 @@
  *
  * Everything is in ROI coordinates: (x, y) with 0 <= x < w, 0 <= y < h is the pixel at
  * (sL + x, sT + y) of the source and (tL + x, tT + y) of the target. A read outside the sROI
- * takes the sROI pixel nearest to it (each coordinate clamped to the sROI's edge), so no pixel
- * outside the sROI is ever read; no pixel outside the tROI is ever written.
+ * is mapped back into it by the border rule (BORDER, below; by default the nearest sROI pixel,
+ * each coordinate clamped to the sROI's edge), so no pixel outside the sROI is ever read; no
+ * pixel outside the tROI is ever written.
  *
  * The geometry comes from the host as -D options, from tc_config.h, so host and kernels cannot
  * disagree: RADIUS, GROUP_X, GROUP_Y, BLOCK_X, BLOCK_Y, ONEPASS_GROUP, TWOPASS_TILE.
@@ -18,11 +19,59 @@
  */
 
 #if !defined(RADIUS) || !defined(GROUP_X) || !defined(GROUP_Y) || !defined(BLOCK_X) || \
-    !defined(BLOCK_Y) || !defined(ONEPASS_GROUP) || !defined(TWOPASS_TILE)
+    !defined(BLOCK_Y) || !defined(ONEPASS_GROUP) || !defined(TWOPASS_TILE) || !defined(BORDER)
 #error "build TiledConv.cl with the -D options that convolve.c passes"
 #endif
 
 #define TAPS (2 * RADIUS + 1)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Border rules (filter.h's tc_border_mode, OpenCV's meanings), chosen at build time            */
+/* ------------------------------------------------------------------------------------------ */
+
+#define BORDER_REPLICATE 0  /* aaa|abcd|ddd */
+#define BORDER_CONSTANT 1   /* vvv|abcd|vvv */
+#define BORDER_REFLECT101 2 /* dcb|abcd|cba */
+#define BORDER_REFLECT 3    /* cba|abcd|dcb */
+#define BORDER_WRAP 4       /* bcd|abcd|abc */
+
+/* Maps coordinate p into 0 .. n - 1 (n >= 1) by the border rule, as OpenCV's
+ * borderInterpolate does; -1 for BORDER_CONSTANT outside. A radius larger than the ROI can
+ * reflect more than once, hence the loop. */
+inline int border_index(int p, int n)
+{
+    if (p >= 0 && p < n)
+        return p;
+#if BORDER == BORDER_REPLICATE
+    return clamp(p, 0, n - 1);
+#elif BORDER == BORDER_CONSTANT
+    return -1;
+#elif BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT
+    const int delta = BORDER == BORDER_REFLECT101;
+    if (n == 1)
+        return 0;
+    do
+        p = p < 0 ? -p - 1 + delta : 2 * n - 1 - p - delta;
+    while (p < 0 || p >= n);
+    return p;
+#elif BORDER == BORDER_WRAP
+    p %= n;
+    return p < 0 ? p + n : p;
+#else
+#error "unknown BORDER"
+#endif
+}
+
+/* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
+ * pixel, or value for BORDER_CONSTANT. Only these reads may start outside the sROI. */
+inline float read_bordered(__global const float *src, int pitch, int sL, int sT, int x, int y,
+                           int w, int h, float value)
+{
+    const int bx = border_index(x, w), by = border_index(y, h);
+    if (BORDER == BORDER_CONSTANT && (bx < 0 || by < 0))
+        return value;
+    return src[(sT + by) * pitch + sL + bx];
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* tiled_conv: the article's algorithm                                                         */
@@ -75,17 +124,69 @@ inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
     }
 }
 
+/* Whole float4 loads and stores where the addresses allow them (TC_VECTOR_IO=0 turns them off,
+ * for measuring what they bring). A block's columns start at a multiple of BLOCK_X, itself a
+ * multiple of 4, so a row of the block is 16-byte aligned exactly when the ROI's left edge and
+ * the row pitch are multiples of 4: a test on kernel arguments, the same for every work-item. */
+#ifndef TC_VECTOR_IO
+#define TC_VECTOR_IO 1
+#endif
+#if BLOCK_X % 4 != 0
+#error "BLOCK_X must be a multiple of 4"
+#endif
+
+/* With a radius of 2 to 4, the horizontal halo of an aligned row segment is read as one float4
+ * on each side, which reaches 4 pixels out whatever the radius: the apron that class 1 must
+ * have inside the sROI is then 4 columns, not RADIUS (convolve.c's tc_tiled_classes agrees). */
+#if TC_VECTOR_IO && RADIUS >= 2 && RADIUS <= 4
+#define HALO_VEC 1
+#else
+#define HALO_VEC 0
+#endif
+
 /* Class 1: the segment of ROI row y starting at ROI column x - RADIUS, straight from global
  * memory. No check: the group's class guarantees that all of it lies inside the sROI, and the
- * 4 x 4 blocks of neighbouring work-items overlap their segments, which the L1 cache shares. */
+ * blocks of neighbouring work-items overlap their segments, which the L1 cache shares. */
 inline void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x, int y,
-                           __constant const float *kx, float out[BLOCK_X])
+                           bool aligned, __constant const float *kx, float out[BLOCK_X])
 {
-    __global const float *row = src + (sT + y) * pitch + (sL + x - RADIUS);
+    __global const float *row = src + (sT + y) * pitch + (sL + x);
     float seg[SEG_W];
+    if (TC_VECTOR_IO && aligned) {
+        __global const float4 *row4 = (__global const float4 *)row;
+        /* A cast, not vload4: vload4 promises only 4-byte alignment, so a compiler may split
+         * it; the pointer type tells it the 16 bytes are aligned, as tested. */
 #pragma unroll
-    for (int i = 0; i < SEG_W; i++)
-        seg[i] = row[i];
+        for (int v = 0; v < BLOCK_X / 4; v++) {
+            const float4 q = row4[v];
+            seg[RADIUS + 4 * v + 0] = q.x;
+            seg[RADIUS + 4 * v + 1] = q.y;
+            seg[RADIUS + 4 * v + 2] = q.z;
+            seg[RADIUS + 4 * v + 3] = q.w;
+        }
+#if HALO_VEC
+        /* The halo as the float4 on each side (see APRON_X): two wide loads instead of
+         * 2 * RADIUS narrow ones. */
+        const float4 left = row4[-1], right = row4[BLOCK_X / 4];
+        const float lv[4] = {left.x, left.y, left.z, left.w};
+        const float rv[4] = {right.x, right.y, right.z, right.w};
+#pragma unroll
+        for (int i = 0; i < RADIUS; i++) {
+            seg[i] = lv[4 - RADIUS + i];
+            seg[RADIUS + BLOCK_X + i] = rv[i];
+        }
+#else
+#pragma unroll
+        for (int i = 0; i < RADIUS; i++) {
+            seg[i] = row[i - RADIUS];
+            seg[RADIUS + BLOCK_X + i] = row[BLOCK_X + i];
+        }
+#endif
+    } else {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = row[i - RADIUS];
+    }
     filter_segment(seg, kx, out);
 }
 
@@ -105,9 +206,12 @@ inline void hfilter_local(__local const float *raw, int x, int y, __constant con
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void tiled_conv(__global const float *src, __global float *dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
-                __constant const float *kx, __constant const float *ky)
+                __constant const float *kx, __constant const float *ky, float border_value)
 {
-    __local float lmem[LOCAL_SIZE];
+    /* Declared as float4 so that the published rows can be written and read 16 bytes at a
+     * time; TILE_W and every block's first column are multiples of 4. */
+    __local float4 lmem4[(LOCAL_SIZE + 3) / 4];
+    __local float *lmem = (__local float *)lmem4;
 
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int l = get_group_id(0) * TILE_W; /* the tile's corner in ROI coordinates */
@@ -122,13 +226,17 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
      * none, as OpenCL requires.
      *   class 1 (free on read):  the tile's neighbourhood, RADIUS pixels around it, lies inside
      *                            the sROI, so its reads need no checks;
-     *   class 2 (otherwise):     some read would leave the sROI: load the clamped neighbourhood
+     *   class 2 (otherwise):     some read would leave the sROI: load the neighbourhood, its
+     *                            coordinates mapped into the sROI by the border rule,
      *                            into local memory once, cooperatively, and compute from there;
      *   class 3 (free on write): the whole tile lies inside the tROI: write without checks;
      *   class 4 (otherwise):     the tile reaches past the tROI's right or bottom edge: guard
      *                            each write.
      */
-    const bool free_on_read = l >= RADIUS && t >= RADIUS && l + TILE_W + RADIUS <= w &&
+    const bool aligned_in = ((sL | pitch) & 3) == 0;
+    const bool aligned_out = ((tL | pitch) & 3) == 0;
+    const int apron_x = HALO_VEC && aligned_in ? 4 : RADIUS; /* columns read beside the tile */
+    const bool free_on_read = l >= apron_x && t >= RADIUS && l + TILE_W + apron_x <= w &&
                               t + TILE_H + RADIUS <= h;
     const bool free_on_write = l + TILE_W <= w && t + TILE_H <= h;
 
@@ -139,28 +247,27 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
         /* Class 1. */
 #pragma unroll
         for (int r = 0; r < BLOCK_Y; r++)
-            hfilter_global(src, pitch, sL, sT, bx, by + r, kx, hrow[RADIUS + r]);
+            hfilter_global(src, pitch, sL, sT, bx, by + r, aligned_in, kx, hrow[RADIUS + r]);
         if (ly == 0) /* the rows above the tile belong to the group above: filter them here */
 #pragma unroll
             for (int r = 0; r < RADIUS; r++)
-                hfilter_global(src, pitch, sL, sT, bx, by - RADIUS + r, kx, hrow[r]);
+                hfilter_global(src, pitch, sL, sT, bx, by - RADIUS + r, aligned_in, kx, hrow[r]);
         if (ly == GROUP_Y - 1) /* likewise the rows below the tile */
 #pragma unroll
             for (int r = 0; r < RADIUS; r++)
-                hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, kx,
+                hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, aligned_in, kx,
                                hrow[RADIUS + BLOCK_Y + r]);
     } else {
         /* Class 2. Work-item (lx, ly) copies the pixels of the neighbourhood whose row is
-         * ly modulo GROUP_Y and whose column is lx modulo GROUP_X, clamping each coordinate
-         * into the sROI: consecutive work-items read consecutive pixels of a row, so the reads
-         * stay coalesced. (Two loops rather than one index split by / and %: no division, and
+         * ly modulo GROUP_Y and whose column is lx modulo GROUP_X, mapping each coordinate
+         * into the sROI by the border rule: consecutive work-items read consecutive pixels of
+         * a row, so the reads stay coalesced. (Two loops rather than one index split by / and %: no division, and
          * oclgrind's uninitialised-value checker cannot follow the "freeze" LLVM emits for a
          * paired / and %.) */
-        for (int y = ly; y < RAW_H; y += GROUP_Y) {
-            const int ry = clamp(t - RADIUS + y, 0, h - 1);
+        for (int y = ly; y < RAW_H; y += GROUP_Y)
             for (int x = lx; x < RAW_W; x += GROUP_X)
-                lmem[y * RAW_W + x] = src[(sT + ry) * pitch + sL + clamp(l - RADIUS + x, 0, w - 1)];
-        }
+                lmem[y * RAW_W + x] = read_bordered(src, pitch, sL, sT, l - RADIUS + x,
+                                                    t - RADIUS + y, w, h, border_value);
         /* The copy is complete before anyone filters from it. */
         barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -181,16 +288,20 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
     }
 
     /* Publish this block's first RADIUS filtered rows (for the upper neighbour) and its last
-     * RADIUS (for the lower one). top[ly][r][column], bottom[ly][r][column]. */
-    __local float *top = lmem;
-    __local float *bottom = lmem + EDGE_SIZE;
-    const int col = lx * BLOCK_X;
+     * RADIUS (for the lower one): top[ly][r][column], bottom[ly][r][column], TILE_W columns
+     * per row, written and read as float4. */
+    __local float4 *top = lmem4;
+    __local float4 *bottom = lmem4 + EDGE_SIZE / 4;
+    const int col4 = lx * (BLOCK_X / 4);
 #pragma unroll
     for (int r = 0; r < RADIUS; r++)
 #pragma unroll
-        for (int c = 0; c < BLOCK_X; c++) {
-            top[(ly * RADIUS + r) * TILE_W + col + c] = hrow[RADIUS + r][c];
-            bottom[(ly * RADIUS + r) * TILE_W + col + c] = hrow[BLOCK_Y + r][c];
+        for (int v = 0; v < BLOCK_X / 4; v++) {
+            const int at = (ly * RADIUS + r) * (TILE_W / 4) + col4 + v;
+            /* vload4 from the private rows, not a (float4)(a, b, c, d) literal: the same
+             * code, but oclgrind reads the literal as a store of an undefined vector. */
+            top[at] = vload4(v, hrow[RADIUS + r]);
+            bottom[at] = vload4(v, hrow[BLOCK_Y + r]);
         }
     /* Every block's rows are published before any neighbour reads them. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -199,14 +310,24 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 #pragma unroll
         for (int r = 0; r < RADIUS; r++)
 #pragma unroll
-            for (int c = 0; c < BLOCK_X; c++)
-                hrow[r][c] = bottom[((ly - 1) * RADIUS + r) * TILE_W + col + c];
+            for (int v = 0; v < BLOCK_X / 4; v++) {
+                const float4 q = bottom[((ly - 1) * RADIUS + r) * (TILE_W / 4) + col4 + v];
+                hrow[r][4 * v] = q.x;
+                hrow[r][4 * v + 1] = q.y;
+                hrow[r][4 * v + 2] = q.z;
+                hrow[r][4 * v + 3] = q.w;
+            }
     if (ly < GROUP_Y - 1) /* rows below: the lower neighbour's first RADIUS rows */
 #pragma unroll
         for (int r = 0; r < RADIUS; r++)
 #pragma unroll
-            for (int c = 0; c < BLOCK_X; c++)
-                hrow[RADIUS + BLOCK_Y + r][c] = top[((ly + 1) * RADIUS + r) * TILE_W + col + c];
+            for (int v = 0; v < BLOCK_X / 4; v++) {
+                const float4 q = top[((ly + 1) * RADIUS + r) * (TILE_W / 4) + col4 + v];
+                hrow[RADIUS + BLOCK_Y + r][4 * v] = q.x;
+                hrow[RADIUS + BLOCK_Y + r][4 * v + 1] = q.y;
+                hrow[RADIUS + BLOCK_Y + r][4 * v + 2] = q.z;
+                hrow[RADIUS + BLOCK_Y + r][4 * v + 3] = q.w;
+            }
 
     /* The vertical pass, all in registers. */
     float out[BLOCK_Y][BLOCK_X];
@@ -226,7 +347,13 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
      * corner pixel, which is always inside; a guarded store costs no more on current GPUs and
      * never writes a pixel twice.) */
     __global float *out_row = dst + (tT + by) * pitch + tL + bx;
-    if (free_on_write) {
+    if (free_on_write && TC_VECTOR_IO && aligned_out) {
+#pragma unroll
+        for (int r = 0; r < BLOCK_Y; r++)
+#pragma unroll
+            for (int v = 0; v < BLOCK_X / 4; v++)
+                ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+    } else if (free_on_write) {
 #pragma unroll
         for (int r = 0; r < BLOCK_Y; r++)
 #pragma unroll
@@ -249,12 +376,12 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 #define OP_RAW (ONEPASS_GROUP + 2 * RADIUS)
 
 /* Work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly). The group
- * copies its (16 + 2r) x (16 + 2r) neighbourhood into local memory, clamped into the sROI, then
+ * copies its (16 + 2r) x (16 + 2r) neighbourhood into local memory, mapped into the sROI, then
  * every work-item sums all TAPS x TAPS products from there. */
 __kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
 void one_pass_conv(__global const float *src, __global float *dst, int pitch,
                    int sL, int sT, int tL, int tT, int w, int h,
-                   __constant const float *kx, __constant const float *ky)
+                   __constant const float *kx, __constant const float *ky, float border_value)
 {
     __local float raw[OP_RAW * OP_RAW];
 
@@ -262,12 +389,11 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
     const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
 
     /* Work-item (lx, ly) copies the rows ly, ly + 16, ... and in each the columns lx, lx + 16,
-     * ..., clamped into the sROI (see tiled_conv for why two loops). */
-    for (int y = ly; y < OP_RAW; y += ONEPASS_GROUP) {
-        const int ry = clamp(y0 - RADIUS + y, 0, h - 1);
+     * ..., mapped into the sROI by the border rule (see tiled_conv for why two loops). */
+    for (int y = ly; y < OP_RAW; y += ONEPASS_GROUP)
         for (int x = lx; x < OP_RAW; x += ONEPASS_GROUP)
-            raw[y * OP_RAW + x] = src[(sT + ry) * pitch + sL + clamp(x0 - RADIUS + x, 0, w - 1)];
-    }
+            raw[y * OP_RAW + x] = read_bordered(src, pitch, sL, sT, x0 - RADIUS + x,
+                                                y0 - RADIUS + y, w, h, border_value);
     /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
      * work-item: the guard on the write below comes after it. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -293,10 +419,11 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
 
 /*
  * Filters the rows of a w x h region of src (starting at (sL, sT), row pitch src_pitch, reads
- * clamped into the region) with k and writes the result transposed: region pixel (x, y) lands at
+ * mapped into the region by the border rule) with k and writes the result transposed: region pixel (x, y) lands at
  * dst(tL + y, tT + x), row pitch dst_pitch. Run twice - rows of the sROI into a temporary
  * h x w buffer with kx, then rows of that buffer (the original columns) into the tROI with ky -
- * it computes the separable filter and restores the orientation.
+ * it computes the separable filter and restores the orientation. (With BORDER_CONSTANT, pass 2's
+ * border_value is the constant filtered by kx, since its rows are already filtered ones.)
  *
  * Work-item (lx, ly) of a TP x TP group filters region pixel (x0 + lx, y0 + ly). The group
  * stages TP rows of TP + 2r raw pixels and then its TP x TP results in local memory, so that
@@ -305,7 +432,7 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
 __kernel __attribute__((reqd_work_group_size(TP, TP, 1)))
 void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int sT,
                           __global float *dst, int dst_pitch, int tL, int tT, int w, int h,
-                          __constant const float *k)
+                          __constant const float *k, float border_value)
 {
     __local float raw[TP][TP_RAW];
     __local float result[TP][TP + 1]; /* + 1: the transposed reads hit distinct banks */
@@ -315,7 +442,8 @@ void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int 
     const int y = min(y0 + ly, h - 1); /* rows past the region repeat its last row, unused */
 
     for (int i = lx; i < TP_RAW; i += TP)
-        raw[ly][i] = src[(sT + y) * src_pitch + sL + clamp(x0 - RADIUS + i, 0, w - 1)];
+        raw[ly][i] = read_bordered(src, src_pitch, sL, sT, x0 - RADIUS + i, y, w, h,
+                                   border_value);
     /* The row segments are complete before anyone filters them. */
     barrier(CLK_LOCAL_MEM_FENCE);
 

@@ -20,14 +20,30 @@ void tc_session_init(tc_session *s, ocl_env *env)
 {
     memset(s, 0, sizeof *s);
     s->env = env;
+    s->block_x = TC_TILED_BLOCK_X;
+    s->block_y = TC_TILED_BLOCK_Y;
+    s->vector_io = 1;
+}
+
+int tc_session_set_tiled(tc_session *s, int block_x, int block_y, int vector_io)
+{
+    if (block_x % 4 != 0 || block_x < 4 || block_x > 8 || block_y < 1 || block_y > 16)
+        return -1;
+    /* Programs built for another geometry are dropped: the geometry is compiled in. */
+    tc_session_release(s);
+    s->block_x = block_x;
+    s->block_y = block_y;
+    s->vector_io = vector_io != 0;
+    return 0;
 }
 
 void tc_session_release(tc_session *s)
 {
     for (int a = 0; a < TC_ALG_COUNT; a++)
         for (int r = 0; r <= TC_MAX_RADIUS; r++)
-            if (s->programs[a][r])
-                clReleaseProgram(s->programs[a][r]);
+            for (int b = 0; b < TC_BORDER_COUNT; b++)
+                if (s->programs[a][r][b])
+                    clReleaseProgram(s->programs[a][r][b]);
     memset(s->programs, 0, sizeof s->programs);
 }
 
@@ -44,15 +60,21 @@ static long ceil_div(long a, long b)
     return (a + b - 1) / b;
 }
 
-void tc_tiled_classes(const tc_roi *roi, int radius, long classes[4])
+static int tiled_block_y(const tc_session *s, int radius);
+
+void tc_tiled_classes(const tc_session *s, const tc_roi *roi, int pitch, int radius,
+                      long classes[4])
 {
-    const long tile_w = TC_TILED_GROUP_X * TC_TILED_BLOCK_X;
-    const long tile_h = TC_TILED_GROUP_Y * TC_TILED_BLOCK_Y;
+    const long tile_w = TC_TILED_GROUP_X * s->block_x;
+    const long tile_h = TC_TILED_GROUP_Y * tiled_block_y(s, radius);
     const long w = roi->width, h = roi->height;
+    /* TiledConv.cl's HALO_VEC: aligned rows read their halo as whole float4s. */
+    const int aligned_in = ((roi->src_left | pitch) & 3) == 0;
+    const long apron_x = s->vector_io && aligned_in && radius >= 2 && radius <= 4 ? 4 : radius;
     memset(classes, 0, 4 * sizeof classes[0]);
     for (long t = 0; t < h; t += tile_h)
         for (long l = 0; l < w; l += tile_w) {
-            int free_on_read = l >= radius && t >= radius && l + tile_w + radius <= w &&
+            int free_on_read = l >= apron_x && t >= radius && l + tile_w + apron_x <= w &&
                                t + tile_h + radius <= h;
             int free_on_write = l + tile_w <= w && t + tile_h <= h;
             classes[free_on_read ? 0 : 1]++;
@@ -60,24 +82,38 @@ void tc_tiled_classes(const tc_roi *roi, int radius, long classes[4])
         }
 }
 
-/* The program for this algorithm and radius, built on first use with the shared geometry. */
-static int get_program(tc_session *s, tc_algorithm alg, int radius, cl_program *program,
-                       double *build_ms)
+/* The tiled kernel's block height: the session's, raised to the radius where that is larger,
+ * since a work-item takes the RADIUS rows above and below its block from its two vertical
+ * neighbours' blocks. */
+static int tiled_block_y(const tc_session *s, int radius)
+{
+    return s->block_y >= radius ? s->block_y : radius;
+}
+
+/* The program for this algorithm, radius and border rule, built on first use with the shared
+ * geometry. */
+static int get_program(tc_session *s, tc_algorithm alg, int radius, tc_border_mode border,
+                       cl_program *program, double *build_ms)
 {
     *build_ms = 0.0;
-    if (!s->programs[alg][radius]) {
-        char options[512];
+    if (!s->programs[alg][radius][border]) {
+        char options[1024];
+        /* For kernel experiments (bench/): extra build options, appended. */
+        const char *extra = getenv("TILEDCONV_CL_OPTIONS");
         snprintf(options, sizeof options,
-                 "-cl-std=CL1.2 -D RADIUS=%d -D GROUP_X=%d -D GROUP_Y=%d -D BLOCK_X=%d "
-                 "-D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d",
-                 radius, TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_TILED_BLOCK_X, TC_TILED_BLOCK_Y,
-                 TC_ONEPASS_GROUP, TC_TWOPASS_TILE);
+                 "-cl-std=CL1.2 -D RADIUS=%d -D BORDER=%d -D GROUP_X=%d -D GROUP_Y=%d "
+                 "-D BLOCK_X=%d -D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
+                 "-D TC_VECTOR_IO=%d %s",
+                 radius, (int)border, TC_TILED_GROUP_X, TC_TILED_GROUP_Y, s->block_x,
+                 tiled_block_y(s, radius), TC_ONEPASS_GROUP, TC_TWOPASS_TILE, s->vector_io,
+                 extra ? extra : "");
         if (ocl_build_program(s->env, tiledconv_cl_lines, tiledconv_cl_line_count, options,
-                              &s->programs[alg][radius], &s->build_ms[alg][radius]))
+                              &s->programs[alg][radius][border],
+                              &s->build_ms[alg][radius][border]))
             return 1;
-        *build_ms = s->build_ms[alg][radius];
+        *build_ms = s->build_ms[alg][radius][border];
     }
-    *program = s->programs[alg][radius];
+    *program = s->programs[alg][radius][border];
     return 0;
 }
 
@@ -145,6 +181,8 @@ typedef struct {
     cl_mem src, dst, tmp, kx, ky;
     cl_kernel kernel;
     const tc_roi *roi;
+    const tc_filter *filter;
+    int radius;
     int pitch;      /* the image width: planes are packed */
     size_t local[2];
     size_t global[2];
@@ -157,30 +195,35 @@ typedef struct {
     size_t local[2];
     int passes;
     /* Global size for this ROI. */
-    void (*geometry)(const tc_roi *roi, size_t global[2]);
+    void (*geometry)(const tc_session *s, const tc_roi *roi, int radius, size_t global[2]);
     /* Sets the arguments that do not change between iterations; 0 or 1 (reported). */
     int (*set_args)(launch_state *ls);
     /* Enqueues one complete filter run; events[p] receives pass p's event. 0 or 1. */
     int (*enqueue)(tc_session *s, launch_state *ls, cl_event events[2]);
 } algorithm_desc;
 
-static void tiled_geometry(const tc_roi *roi, size_t global[2])
+static void tiled_geometry(const tc_session *s, const tc_roi *roi, int radius, size_t global[2])
 {
-    global[0] = (size_t)ceil_div(roi->width, TC_TILED_GROUP_X * TC_TILED_BLOCK_X) *
-                TC_TILED_GROUP_X;
-    global[1] = (size_t)ceil_div(roi->height, TC_TILED_GROUP_Y * TC_TILED_BLOCK_Y) *
+    global[0] = (size_t)ceil_div(roi->width, TC_TILED_GROUP_X * s->block_x) * TC_TILED_GROUP_X;
+    global[1] = (size_t)ceil_div(roi->height, TC_TILED_GROUP_Y * tiled_block_y(s, radius)) *
                 TC_TILED_GROUP_Y;
 }
 
-static void one_pass_geometry(const tc_roi *roi, size_t global[2])
+static void one_pass_geometry(const tc_session *s, const tc_roi *roi, int radius,
+                              size_t global[2])
 {
+    (void)s;
+    (void)radius;
     global[0] = (size_t)ceil_div(roi->width, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
     global[1] = (size_t)ceil_div(roi->height, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
 }
 
 /* Pass 1 covers the ROI; pass 2 the transposed ROI, whose global size run_algorithm derives. */
-static void two_pass_geometry(const tc_roi *roi, size_t global[2])
+static void two_pass_geometry(const tc_session *s, const tc_roi *roi, int radius,
+                              size_t global[2])
 {
+    (void)s;
+    (void)radius;
     global[0] = (size_t)ceil_div(roi->width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
     global[1] = (size_t)ceil_div(roi->height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
 }
@@ -192,7 +235,8 @@ static int direct_set_args(launch_state *ls)
     const kernel_arg args[] = {KARG(ls->src),     KARG(ls->dst),     KARG(ls->pitch),
                                KARG(r->src_left), KARG(r->src_top),  KARG(r->dst_left),
                                KARG(r->dst_top),  KARG(r->width),    KARG(r->height),
-                               KARG(ls->kx),      KARG(ls->ky)};
+                               KARG(ls->kx),      KARG(ls->ky),
+                               KARG(ls->filter->border_value)};
     return set_args(ls->kernel, "tiled_conv/one_pass_conv", args,
                     (int)(sizeof args / sizeof args[0]));
 }
@@ -218,17 +262,23 @@ static int two_pass_enqueue(tc_session *s, launch_state *ls, cl_event events[2])
     int status = 0;
     const tc_roi *r = ls->roi;
     const int zero = 0;
+    /* Pass 2 filters rows that pass 1 already filtered with kx, so a constant border there is
+     * the constant filtered by kx. */
+    float pass2_value = 0.0f;
+    for (int i = 0; i < ls->filter->taps; i++)
+        pass2_value += ls->filter->kx[i] * ls->filter->border_value;
     /* Pass 1: rows of the sROI, filtered with kx, into tmp transposed (h x w, pitch h). */
     const kernel_arg pass1[] = {KARG(ls->src),   KARG(ls->pitch),   KARG(r->src_left),
                                 KARG(r->src_top), KARG(ls->tmp),    KARG(r->height),
                                 KARG(zero),       KARG(zero),       KARG(r->width),
-                                KARG(r->height),  KARG(ls->kx)};
+                                KARG(r->height),  KARG(ls->kx),
+                                KARG(ls->filter->border_value)};
     /* Pass 2: rows of tmp (the original columns), filtered with ky, into the tROI transposed
      * back. tmp is a region r->height wide and r->width high. */
     const kernel_arg pass2[] = {KARG(ls->tmp),    KARG(r->height),   KARG(zero),
                                 KARG(zero),       KARG(ls->dst),     KARG(ls->pitch),
                                 KARG(r->dst_left), KARG(r->dst_top), KARG(r->height),
-                                KARG(r->width),   KARG(ls->ky)};
+                                KARG(r->width),   KARG(ls->ky),     KARG(pass2_value)};
     size_t global2[2] = {(size_t)ceil_div(r->height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE,
                          (size_t)ceil_div(r->width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE};
     const int n = (int)(sizeof pass1 / sizeof pass1[0]);
@@ -302,26 +352,30 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
     memset(stats, 0, sizeof *stats);
     stats->iterations = iterations;
     ls.roi = roi;
+    ls.filter = f;
+    ls.radius = radius;
     ls.pitch = in->width;
     ls.local[0] = d->local[0];
     ls.local[1] = d->local[1];
-    d->geometry(roi, ls.global);
+    d->geometry(s, roi, radius, ls.global);
     stats->global[0] = ls.global[0];
     stats->global[1] = ls.global[1];
     stats->local[0] = ls.local[0];
     stats->local[1] = ls.local[1];
     if (alg == TC_ALG_TILED)
-        tc_tiled_classes(roi, radius, stats->classes);
+    {
+        tc_tiled_classes(s, roi, in->width, radius, stats->classes);
+        stats->block[0] = s->block_x;
+        stats->block[1] = tiled_block_y(s, radius);
+    }
 
     if (f->taps < TC_MIN_TAPS || f->taps > TC_MAX_TAPS || f->taps % 2 == 0) {
         fprintf(stderr, "tiledconv: %d taps: the filter length must be odd, %d..%d\n", f->taps,
                 TC_MIN_TAPS, TC_MAX_TAPS);
         return 1;
     }
-    if (alg == TC_ALG_TILED && radius > TC_TILED_BLOCK_Y) {
-        fprintf(stderr, "tiledconv: tiled: a radius of %d exceeds the block height %d; the "
-                        "rows shared between neighbours would not cover it\n",
-                radius, TC_TILED_BLOCK_Y);
+    if (f->border >= TC_BORDER_COUNT) {
+        fprintf(stderr, "tiledconv: unknown border mode %d\n", (int)f->border);
         return 1;
     }
 
@@ -338,7 +392,7 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
         goto cleanup;
     }
 
-    if (get_program(s, alg, radius, &program, &stats->build_ms)) {
+    if (get_program(s, alg, radius, f->border, &program, &stats->build_ms)) {
         status = 1;
         goto cleanup;
     }
@@ -377,13 +431,22 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
         status = 1;
         goto cleanup;
     }
-    /* The warm-up (events[0..1]) and the timed runs, back to back: the timing comes from each
-     * kernel's own profiling counters, so nothing on the host sits inside a timed region. */
-    for (int i = 0; i < runs; i++)
+    /* The warm-up (events[0..1]), then the timed runs back to back: the kernel times come from
+     * each kernel's own profiling counters. The host's wall clock around the timed batch gives
+     * the time per iteration launches included, which is what small images are limited by. */
+    if (d->enqueue(s, &ls, &events[0])) {
+        status = 1;
+        goto cleanup;
+    }
+    OCL_CALL(clFinish(s->env->queue));
+    double wall0 = ocl_wall_ms();
+    for (int i = 1; i < runs; i++)
         if (d->enqueue(s, &ls, &events[2 * i])) {
             status = 1;
             goto cleanup;
         }
+    OCL_CALL(clFinish(s->env->queue));
+    stats->wall_ms_per_iteration = (ocl_wall_ms() - wall0) / iterations;
     OCL_CALL(clEnqueueReadBuffer(s->env->queue, ls.dst, CL_FALSE, 0, plane_bytes, out->px, 0,
                                  NULL, &download));
     OCL_CALL(clFinish(s->env->queue));

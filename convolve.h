@@ -16,16 +16,23 @@ typedef enum { TC_ALG_TILED, TC_ALG_TWOPASS, TC_ALG_ONEPASS, TC_ALG_COUNT } tc_a
 /* "tiled", "twopass", "onepass". */
 const char *tc_algorithm_name(tc_algorithm alg);
 
-/* An opened device and the programs built on it so far, one per algorithm and radius, so that
- * a process filtering many images (the tests, -a all) builds each program once. */
+/* An opened device and the programs built on it so far, one per algorithm, radius and border
+ * rule, so that a process filtering many images (the tests, -a all) builds each one once. */
 typedef struct {
     ocl_env *env;
-    cl_program programs[TC_ALG_COUNT][TC_MAX_RADIUS + 1];
-    double build_ms[TC_ALG_COUNT][TC_MAX_RADIUS + 1];
+    int block_x, block_y; /* tiled: pixels per work-item (tc_config.h's by default) */
+    int vector_io;        /* tiled: float4 loads and stores where aligned (default 1) */
+    cl_program programs[TC_ALG_COUNT][TC_MAX_RADIUS + 1][TC_BORDER_COUNT];
+    double build_ms[TC_ALG_COUNT][TC_MAX_RADIUS + 1][TC_BORDER_COUNT];
 } tc_session;
 
 void tc_session_init(tc_session *s, ocl_env *env);
 void tc_session_release(tc_session *s);
+
+/* tiled: the block of pixels each work-item produces (block_x 4 or 8, whole float4s;
+ * block_y 1..16) and whether aligned rows use float4 loads and stores. Returns 0, or -1 for a
+ * block the kernel does not support. */
+int tc_session_set_tiled(tc_session *s, int block_x, int block_y, int vector_io);
 
 typedef struct {
     int iterations;
@@ -34,10 +41,14 @@ typedef struct {
     double build_ms;     /* building the program (host wall time); 0 when it was cached */
     double h2d_ms;       /* uploading the input plane and the coefficients */
     double d2h_ms;       /* reading the output plane back */
+    double wall_ms_per_iteration; /* host wall clock over the timed batch / iterations:
+                                   * kernel time plus launch overhead and gaps */
     size_t global[2], local[2];
     /* tiled only: work-groups in the article's classes 1 (free on read), 2 (checks reads),
      * 3 (free on write), 4 (checks writes). Every group is in one of 1/2 and one of 3/4. */
     long classes[4];
+    int block[2]; /* tiled only: the block each work-item produced (the height may have been
+                   * raised to the radius) */
 } tc_run_stats;
 
 void tc_run_stats_free(tc_run_stats *stats);
@@ -57,9 +68,10 @@ int run_one_pass(tc_session *s, const tc_plane *in, const tc_roi *roi, const tc_
 
 tc_run_fn tc_algorithm_run(tc_algorithm alg);
 
-/* The article's class of each tiled work-group for this ROI and radius, counted; the same
- * tests as tiled_conv in TiledConv.cl. */
-void tc_tiled_classes(const tc_roi *roi, int radius, long classes[4]);
+/* The article's class of each tiled work-group for this ROI, image pitch and radius, counted;
+ * the same tests as tiled_conv in TiledConv.cl. */
+void tc_tiled_classes(const tc_session *s, const tc_roi *roi, int pitch, int radius,
+                      long classes[4]);
 
 /* The median of count values (a copy is sorted); -1 for none. */
 double tc_median(const double *values, int count);

@@ -324,6 +324,26 @@ void ocl_env_close(ocl_env *env)
     env->context = NULL;
 }
 
+/* For kernel studies: TILEDCONV_DUMP_PROGRAM=FILE writes the built program's binary (PTX on
+ * NVIDIA) to FILE, so that register use and the machine code can be read off the device. */
+static void dump_binary(cl_program prog)
+{
+    const char *path = getenv("TILEDCONV_DUMP_PROGRAM");
+    size_t size = 0;
+    unsigned char *bin = NULL;
+    FILE *f = NULL;
+    if (!path || clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+                     CL_SUCCESS || size == 0 || !(bin = malloc(size)))
+        return;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS &&
+        (f = fopen(path, "wb")) != NULL) {
+        if (fwrite(bin, 1, size, f) != size)
+            fprintf(stderr, "tiledconv: %s: could not write the program binary\n", path);
+        fclose(f);
+    }
+    free(bin);
+}
+
 int ocl_build_program(ocl_env *env, const char *const *lines, unsigned line_count,
                       const char *options, cl_program *program, double *build_ms)
 {
@@ -351,6 +371,7 @@ int ocl_build_program(ocl_env *env, const char *const *lines, unsigned line_coun
         goto cleanup;
     }
     *build_ms = ocl_wall_ms() - t0;
+    dump_binary(prog);
     *program = prog;
     prog = NULL;
 cleanup:

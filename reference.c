@@ -8,9 +8,30 @@
 #include <math.h>
 #include <string.h>
 
-static int clamp_int(int v, int lo, int hi)
+/* Maps coordinate p into 0 .. n - 1 by the border rule, as OpenCV's borderInterpolate does;
+ * -1 for a constant border outside. */
+static int border_index(int p, int n, tc_border_mode mode)
 {
-    return v < lo ? lo : v > hi ? hi : v;
+    if (p >= 0 && p < n)
+        return p;
+    switch (mode) {
+    case TC_BORDER_REPLICATE:
+        return p < 0 ? 0 : n - 1;
+    case TC_BORDER_REFLECT101:
+    case TC_BORDER_REFLECT: {
+        const int delta = mode == TC_BORDER_REFLECT101;
+        if (n == 1)
+            return 0;
+        while (p < 0 || p >= n)
+            p = p < 0 ? -p - 1 + delta : 2 * n - 1 - p - delta;
+        return p;
+    }
+    case TC_BORDER_WRAP:
+        p %= n;
+        return p < 0 ? p + n : p;
+    default: /* TC_BORDER_CONSTANT */
+        return -1;
+    }
 }
 
 void reference_convolve(const tc_plane *in, const tc_roi *roi, const tc_filter *f,
@@ -23,13 +44,14 @@ void reference_convolve(const tc_plane *in, const tc_roi *roi, const tc_filter *
         for (int x = 0; x < roi->width; x++) {
             double sum = 0.0;
             for (int j = -r; j <= r; j++) {
-                int sy = clamp_int(roi->src_top + y + j, roi->src_top,
-                                   roi->src_top + roi->height - 1);
+                int sy = border_index(y + j, roi->height, f->border);
                 for (int i = -r; i <= r; i++) {
-                    int sx = clamp_int(roi->src_left + x + i, roi->src_left,
-                                       roi->src_left + roi->width - 1);
-                    sum += (double)f->ky[j + r] * (double)f->kx[i + r] *
-                           (double)in->px[(size_t)sy * (size_t)in->width + (size_t)sx];
+                    int sx = border_index(x + i, roi->width, f->border);
+                    double s = sx < 0 || sy < 0
+                                   ? (double)f->border_value
+                                   : (double)in->px[(size_t)(roi->src_top + sy) * (size_t)in->width +
+                                                    (size_t)(roi->src_left + sx)];
+                    sum += (double)f->ky[j + r] * (double)f->kx[i + r] * s;
                 }
             }
             out->px[(size_t)(roi->dst_top + y) * (size_t)out->width + (size_t)(roi->dst_left + x)] =
@@ -40,7 +62,7 @@ void reference_convolve(const tc_plane *in, const tc_roi *roi, const tc_filter *
 
 double reference_tolerance(const tc_plane *in, const tc_filter *f)
 {
-    double max_in = 0.0, sum_kx = 0.0, sum_ky = 0.0;
+    double max_in = fabs(f->border_value), sum_kx = 0.0, sum_ky = 0.0;
     size_t n = (size_t)in->width * (size_t)in->height;
     for (size_t i = 0; i < n; i++)
         if (fabs(in->px[i]) > max_in)

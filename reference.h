@@ -9,8 +9,9 @@
 #include "filter.h"
 
 /* out = in everywhere, then every target-ROI pixel is the SPEC.md formula evaluated in double:
- * out(tL + x, tT + y) = sum_j sum_i ky[j] kx[i] S(clamp(sL + x + i - r), clamp(sT + y + j - r)),
- * coordinates clamped to the source ROI. out must be as large as in. */
+ * out(tL + x, tT + y) = sum_j sum_i ky[j] kx[i] S(x + i - r, y + j - r), S the source ROI with
+ * coordinates outside it mapped by f->border (clamped to its edge by default, SPEC.md's rule).
+ * out must be as large as in. */
 void reference_convolve(const tc_plane *in, const tc_roi *roi, const tc_filter *f,
                         tc_plane *out);
 

@@ -51,6 +51,18 @@ class-boundary-exact-r2       -g 99x99 -sL 2 -sT 2 -tL 2 -tT 2 -W 68 -H 68
 tiles-exact-64x64             -g 64x64
 tiles-plus-one-65x65          -g 65x65
 tiles-minus-one-63x63         -g 63x63
+aligned-96x72                 -g 96x72
+aligned-roi-float4-paths      -g 100x100 -sL 4 -sT 3 -tL 8 -tT 5 -W 92 -H 90
+aligned-source-unaligned-target -g 96x96 -sL 8 -sT 1 -tL 3 -tT 2 -W 85 -H 90
+block-4x8                     -g 96x80 -sL 4 -tL 1 --block 4x8
+block-8x4                     -g 96x80 -sT 4 -tT 1 --block 8x4
+block-4x2                     -g 72x72 --block 4x2
+scalar-io                     -g 96x72 -sL 4 -tT 3 --scalar-io
+border-constant               -g 45x33 -sL 2 -tL 5 -tT 1 --border constant=7
+border-reflect101             -g 45x33 -sT 2 -tL 5 --border reflect101
+border-reflect                -g 64x40 -sL 4 -tT 3 --border reflect
+border-wrap                   -g 33x45 -sL 1 -sT 2 --border wrap
+border-tiny-roi               -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --border reflect101
 CASES
 }
 
@@ -69,6 +81,22 @@ while read -r label args; do
         fi
     done
 done < "$log.cases"
+# Longer filters (issue 7): the radius reaches past a 4-row block, so the tiled kernel raises
+# its block height; each length once on an aligned and an unaligned image.
+for taps in 7 15; do
+    for args in "-g 96x80 -sL 4 -tT 3" "-g 45x71 -sL 1 -tL 2 --border reflect"; do
+        # shellcheck disable=SC2086
+        if oclgrind --data-races --uninitialized "$bin" $args -f "$taps" -a all -e -q \
+               --no-output >"$log" 2>&1 \
+           && [ "$(grep -c PASSED "$log")" -eq 3 ] && ! grep -qv PASSED "$log"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "not ok - $args, $taps taps"
+            sed 's/^/    /' "$log" | head -30
+        fi
+    done
+done
 rm -f "$log.cases"
 echo "kernel-check: $((passed * 3)) kernel runs under oclgrind ($passed cases x 3 algorithms)"
 echo "kernel-check: $passed passed, $failed failed"

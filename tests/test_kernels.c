@@ -1,7 +1,8 @@
 /*
  * test_kernels.c - every algorithm against the CPU reference, through one table of cases run
- * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries, and
- * 300 seeded random ROI combinations, for both filter lengths.
+ * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries,
+ * 300 seeded random ROI combinations for both of SPEC.md's filter lengths, and every border
+ * rule with lengths up to 15; plus the tiled kernel's other block geometries.
  *
  * Runs on the default OpenCL device (PoCL's CPU device in CI). Every pixel of the whole plane
  * is compared, so a write outside the target ROI fails as surely as a wrong value inside it.
@@ -16,7 +17,6 @@
 #include "reference.h"
 
 #define RANDOM_CASES 300
-#define TILE 32 /* TC_TILED_GROUP_X * TC_TILED_BLOCK_X */
 
 static ocl_env env;
 static tc_session session;
@@ -43,8 +43,8 @@ static void fill_random(tc_plane *p)
 }
 
 /* Runs one algorithm on one case and compares the whole plane with the reference. */
-static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
-                       const char *label)
+static void check_case_border(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
+                              tc_border_mode border, const char *label)
 {
     tc_plane in, out, expected;
     tc_filter f;
@@ -54,6 +54,8 @@ static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int 
     assert_int_equal(tc_plane_alloc(&expected, width, height), 0);
     fill_random(&in);
     tc_filter_binomial(&f, taps);
+    f.border = border;
+    f.border_value = (float)(rng_next() % 256);
     if (rng_next() % 2) { /* half the cases with asymmetric, unequal row and column filters */
         for (int i = 0; i < taps; i++) {
             f.kx[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
@@ -69,9 +71,10 @@ static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int 
     tc_verify_result v = reference_compare(&expected, &out, &roi,
                                            reference_tolerance(&in, &f), stderr, 3);
     if (v.mismatches)
-        fail_msg("%s, %d taps, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), %d x %d: %ld "
-                 "mismatches", tc_algorithm_name(alg), taps, label, width, height, roi.src_left,
-                 roi.src_top, roi.dst_left, roi.dst_top, roi.width, roi.height, v.mismatches);
+        fail_msg("%s, %d taps, %s border, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), "
+                 "%d x %d: %ld mismatches", tc_algorithm_name(alg), taps, tc_border_name(border),
+                 label, width, height, roi.src_left, roi.src_top, roi.dst_left, roi.dst_top,
+                 roi.width, roi.height, v.mismatches);
     if (alg == TC_ALG_TILED)
         for (int c = 0; c < 4; c++)
             tiled_classes_seen[c] += stats.classes[c];
@@ -80,6 +83,34 @@ static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int 
     tc_plane_free(&in);
     tc_plane_free(&out);
     tc_plane_free(&expected);
+}
+
+static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
+                       const char *label)
+{
+    check_case_border(alg, width, height, roi, taps, TC_BORDER_REPLICATE, label);
+}
+
+/* A random image size and ROI pair; align4 puts the sROI's left edge and the pitch on
+ * multiples of 4, where the tiled kernel takes its float4 paths. */
+static void random_case(int max_w, int max_h, int align4, int *width, int *height, tc_roi *roi,
+                        int largest)
+{
+    int w = rng_range(1, max_w), h = rng_range(1, max_h);
+    if (align4)
+        w = (w + 3) / 4 * 4;
+    roi->src_left = rng_range(0, w - 1);
+    if (align4)
+        roi->src_left &= ~3;
+    roi->dst_left = rng_range(0, w - 1);
+    roi->src_top = rng_range(0, h - 1);
+    roi->dst_top = rng_range(0, h - 1);
+    int max_rw = w - (roi->src_left > roi->dst_left ? roi->src_left : roi->dst_left);
+    int max_rh = h - (roi->src_top > roi->dst_top ? roi->src_top : roi->dst_top);
+    roi->width = largest ? max_rw : rng_range(1, max_rw);
+    roi->height = largest ? max_rh : rng_range(1, max_rh);
+    *width = w;
+    *height = h;
 }
 
 static tc_algorithm alg_of(void **state)
@@ -122,22 +153,59 @@ static void test_random_rois(void **state)
 {
     rng_state = 20261121; /* the same cases every run, for every algorithm */
     for (int i = 0; i < RANDOM_CASES; i++) {
-        int taps = i % 2 ? 5 : 3;
-        int width = rng_range(1, 140), height = rng_range(1, 110);
+        int width, height;
         tc_roi roi;
-        roi.src_left = rng_range(0, width - 1);
-        roi.dst_left = rng_range(0, width - 1);
-        roi.src_top = rng_range(0, height - 1);
-        roi.dst_top = rng_range(0, height - 1);
-        int max_w = width - (roi.src_left > roi.dst_left ? roi.src_left : roi.dst_left);
-        int max_h = height - (roi.src_top > roi.dst_top ? roi.src_top : roi.dst_top);
-        /* A third of the cases take the largest ROI, as the tool's default does. */
-        roi.width = i % 3 == 0 ? max_w : rng_range(1, max_w);
-        roi.height = i % 3 == 0 ? max_h : rng_range(1, max_h);
+        /* A third of the cases take the largest ROI, as the tool's default does; a quarter put
+         * the sROI's left edge and the pitch on multiples of 4 (the float4 paths). */
+        random_case(140, 110, i % 4 == 0, &width, &height, &roi, i % 3 == 0);
         char label[32];
         snprintf(label, sizeof label, "random case %d", i);
-        check_case(alg_of(state), width, height, roi, taps, label);
+        check_case(alg_of(state), width, height, roi, i % 2 ? 5 : 3, label);
     }
+}
+
+/* Every border rule with filter lengths from 3 to 15, on random ROIs (some smaller than the
+ * radius, where reflections repeat). */
+static void test_borders_and_lengths(void **state)
+{
+    static const int lengths[] = {3, 5, 7, 9, 11, 15};
+    rng_state = 7;
+    for (int b = 0; b < TC_BORDER_COUNT; b++)
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+            for (int i = 0; i < 10; i++) {
+                int width, height;
+                tc_roi roi;
+                random_case(i < 3 ? 12 : 110, i < 3 ? 12 : 90, i % 2, &width, &height, &roi,
+                            i % 3 == 0);
+                char label[48];
+                snprintf(label, sizeof label, "border/length case %d", i);
+                check_case_border(alg_of(state), width, height, roi, lengths[l],
+                                  (tc_border_mode)b, label);
+            }
+}
+
+/* The tiled kernel with other blocks per work-item and without float4 I/O: the tuning options
+ * must compute the same function. */
+static void test_tiled_geometries(void **state)
+{
+    (void)state;
+    static const int blocks[][3] = {{4, 4, 0}, {4, 2, 1}, {4, 8, 1}, {8, 4, 1}, {8, 8, 1},
+                                    {4, 1, 1}, {8, 16, 0}};
+    rng_state = 99;
+    for (size_t g = 0; g < sizeof blocks / sizeof blocks[0]; g++) {
+        assert_int_equal(tc_session_set_tiled(&session, blocks[g][0], blocks[g][1],
+                                              blocks[g][2]), 0);
+        for (int i = 0; i < 24; i++) {
+            int width, height;
+            tc_roi roi;
+            random_case(200, 150, i % 2, &width, &height, &roi, i % 3 == 0);
+            char label[64];
+            snprintf(label, sizeof label, "block %dx%d%s case %d", blocks[g][0], blocks[g][1],
+                     blocks[g][2] ? "" : " scalar", i);
+            check_case(TC_ALG_TILED, width, height, roi, i % 2 ? 5 : 3, label);
+        }
+    }
+    assert_int_equal(tc_session_set_tiled(&session, TC_TILED_BLOCK_X, TC_TILED_BLOCK_Y, 1), 0);
 }
 
 /* The tiled cases above must have exercised all four of the article's classes, or the class
@@ -159,7 +227,7 @@ static void test_class_counts_by_hand(void **state)
     (void)state;
     long classes[4];
     tc_roi roi = {0, 0, 0, 0, 100, 70};
-    tc_tiled_classes(&roi, 1, classes);
+    tc_tiled_classes(&session, &roi, 100, 1, classes);
     /* tiles at l = 0, 32, 64, 96 and t = 0, 32, 64. Free on read: l in {32, 64}? 64 + 33 = 97
      * <= 100 yes; t = 32: 32 + 33 = 65 <= 70 yes. So (32, 32) and (64, 32): 2 of 12. Free on
      * write: l + 32 <= 100 (l = 0, 32, 64) and t + 32 <= 70 (t = 0, 32): 6 of 12. */
@@ -197,13 +265,15 @@ static const tc_algorithm algorithms[TC_ALG_COUNT] = {TC_ALG_TILED, TC_ALG_TWOPA
 #define FOR_ALGORITHM(a)                                                                       \
     cmocka_unit_test_prestate(test_image_sizes, (void *)&algorithms[a]),                     \
         cmocka_unit_test_prestate(test_class_boundaries, (void *)&algorithms[a]),            \
-        cmocka_unit_test_prestate(test_random_rois, (void *)&algorithms[a])
+        cmocka_unit_test_prestate(test_random_rois, (void *)&algorithms[a]),                 \
+        cmocka_unit_test_prestate(test_borders_and_lengths, (void *)&algorithms[a])
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
         FOR_ALGORITHM(TC_ALG_TILED),
+        cmocka_unit_test(test_tiled_geometries),
         cmocka_unit_test(test_all_classes_occurred),
         FOR_ALGORITHM(TC_ALG_TWOPASS),
         FOR_ALGORITHM(TC_ALG_ONEPASS),

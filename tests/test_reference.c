@@ -108,7 +108,7 @@ static void test_correlation_not_flipped(void **state)
     (void)state;
     const float px[4] = {1, 2, 3, 4};
     tc_plane in = make_plane(4, 1, px), out;
-    tc_filter f = {3, {0, 0, 1}, {0, 1, 0}};
+    tc_filter f = {3, {0, 0, 1}, {0, 1, 0}, TC_BORDER_REPLICATE, 0.0f};
     tc_roi roi = full_roi(4, 1);
     assert_int_equal(tc_plane_alloc(&out, 4, 1), 0);
     reference_convolve(&in, &roi, &f, &out);
@@ -124,13 +124,82 @@ static void test_separate_row_and_column_filters(void **state)
     (void)state;
     const float px[6] = {1, 2, 3, /**/ 4, 5, 6};
     tc_plane in = make_plane(3, 2, px), out;
-    tc_filter f = {3, {1, 0, 0}, {0, 0, 1}};
+    tc_filter f = {3, {1, 0, 0}, {0, 0, 1}, TC_BORDER_REPLICATE, 0.0f};
     tc_roi roi = full_roi(3, 2);
     assert_int_equal(tc_plane_alloc(&out, 3, 2), 0);
     reference_convolve(&in, &roi, &f, &out);
     const float expected[6] = {4, 4, 5, /**/ 4, 4, 5};
     for (int i = 0; i < 6; i++)
         assert_true(out.px[i] == expected[i]);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* Each border rule on the row "abcd" = 1 2 3 4, read two pixels to the left (kx picks x - 2)
+ * and two to the right (x + 2), against OpenCV's pictures written out by hand:
+ * replicate aa|abcd|dd, constant vv|abcd|vv, reflect101 cb|abcd|cb, reflect ba|abcd|dc,
+ * wrap cd|abcd|ab. */
+static void test_border_rules_by_hand(void **state)
+{
+    (void)state;
+    static const struct {
+        tc_border_mode mode;
+        float left[4], right[4];
+    } cases[] = {
+        {TC_BORDER_REPLICATE, {1, 1, 1, 2}, {3, 4, 4, 4}},
+        {TC_BORDER_CONSTANT, {9, 9, 1, 2}, {3, 4, 9, 9}},
+        {TC_BORDER_REFLECT101, {3, 2, 1, 2}, {3, 4, 3, 2}},
+        {TC_BORDER_REFLECT, {2, 1, 1, 2}, {3, 4, 4, 3}},
+        {TC_BORDER_WRAP, {3, 4, 1, 2}, {3, 4, 1, 2}},
+    };
+    const float px[4] = {1, 2, 3, 4};
+    tc_plane in = make_plane(4, 1, px), out;
+    tc_roi roi = full_roi(4, 1);
+    assert_int_equal(tc_plane_alloc(&out, 4, 1), 0);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tc_filter f = {5, {1, 0, 0, 0, 0}, {0, 0, 1, 0, 0}, cases[c].mode, 9.0f};
+        reference_convolve(&in, &roi, &f, &out);
+        for (int x = 0; x < 4; x++)
+            if (out.px[x] != cases[c].left[x])
+                fail_msg("%s, left, x = %d: %g, expected %g", tc_border_name(cases[c].mode), x,
+                         out.px[x], cases[c].left[x]);
+        f.kx[0] = 0;
+        f.kx[4] = 1;
+        reference_convolve(&in, &roi, &f, &out);
+        for (int x = 0; x < 4; x++)
+            if (out.px[x] != cases[c].right[x])
+                fail_msg("%s, right, x = %d: %g, expected %g", tc_border_name(cases[c].mode), x,
+                         out.px[x], cases[c].right[x]);
+    }
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* A constant border is constant in both directions: the corner beyond both edges is v, and a
+ * radius larger than the ROI reflects more than once (OpenCV's borderInterpolate loops). */
+static void test_border_corners_and_long_reach(void **state)
+{
+    (void)state;
+    const float px[4] = {1, 2, /**/ 3, 4};
+    tc_plane in = make_plane(2, 2, px), out;
+    tc_roi roi = full_roi(2, 2);
+    assert_int_equal(tc_plane_alloc(&out, 2, 2), 0);
+    /* (x - 1, y - 1): only (1, 1) reads inside the ROI. */
+    tc_filter f = {3, {1, 0, 0}, {1, 0, 0}, TC_BORDER_CONSTANT, 7.0f};
+    reference_convolve(&in, &roi, &f, &out);
+    assert_true(out.px[0] == 7 && out.px[1] == 7 && out.px[2] == 7 && out.px[3] == 1);
+    /* Row "ab" read 5 to the left. reflect101 repeats with period 2: ... a b a b | a b, so
+     * x - 5 = -5 -> b and -4 -> a. reflect repeats "abba": ... a a b b a | a b, so -5 -> a and
+     * -4 -> a. */
+    tc_filter g = {11, {1}, {0, 0, 0, 0, 0, 1}, TC_BORDER_REFLECT101, 0.0f};
+    reference_convolve(&in, &roi, &g, &out);
+    assert_true(out.px[0] == 2 && out.px[1] == 1);
+    g.border = TC_BORDER_REFLECT;
+    reference_convolve(&in, &roi, &g, &out);
+    assert_true(out.px[0] == 1 && out.px[1] == 1);
+    g.border = TC_BORDER_WRAP; /* -5 mod 2 = 1 -> b; -4 -> a */
+    reference_convolve(&in, &roi, &g, &out);
+    assert_true(out.px[0] == 2 && out.px[1] == 1);
     tc_plane_free(&in);
     tc_plane_free(&out);
 }
@@ -196,6 +265,8 @@ int main(void)
         cmocka_unit_test(test_clamps_to_source_roi_and_keeps_outside_pixels),
         cmocka_unit_test(test_correlation_not_flipped),
         cmocka_unit_test(test_separate_row_and_column_filters),
+        cmocka_unit_test(test_border_rules_by_hand),
+        cmocka_unit_test(test_border_corners_and_long_reach),
         cmocka_unit_test(test_tolerance_formula),
         cmocka_unit_test(test_compare_counts_and_is_exact_outside),
         cmocka_unit_test(test_binomial_filters_sum_to_one),
