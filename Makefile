@@ -37,7 +37,7 @@ DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind
 O   ?= build/obj
 BIN ?= tiledconv
 LIB_SRCS := bmp.c ocl_util.c reference.c filter.c convolve.c cli.c report.c synth.c \
-            outfile.c
+            outfile.c filters.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/TiledConv_cl.o
 LIB      := $(O)/libtiledconv.a
 HEADERS  := $(wildcard *.h) tests/test_util.h

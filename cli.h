@@ -27,10 +27,18 @@ typedef struct {
     const char *output;     /* -o */
     int write_output;       /* 0 with --no-output */
     tc_roi_request roi;
-    tc_filter filter;
-    int coefficients_given; /* -c */
+    tc_filter filter;       /* -f, -c, --cx, --cy, --filter, --sigma, --border resolved */
+    int coefficients_given; /* -c, --cx or --cy */
+    int named_filter;       /* --filter: a tc_named_filter, or -1 for coefficients */
+    double sigma;           /* --sigma (gauss); 0 when not given */
+    double out_scale;       /* --scale S: the image gets v * S + V (default 1) */
+    double out_offset;      /* --offset V (default 0) */
+    int color;              /* --color: filter the R, G and B planes, write a 24-bit BMP */
+    const char *raw_output; /* --raw FILE: the float32 plane(s); NULL when not given */
     int all_algorithms;     /* -a all */
     tc_algorithm algorithm;
+    int block_x, block_y;   /* --block: the tiled kernel's pixels per work-item */
+    int scalar_io;          /* --scalar-io: the tiled kernel without float4 loads/stores */
     int verify;             /* -e */
     int timing;             /* -t */
     int iterations;         /* -i */

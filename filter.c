@@ -78,6 +78,8 @@ void tc_filter_binomial(tc_filter *f, int taps)
             row[i] += row[i - 1];
     double sum = (double)(1L << (taps - 1));
     f->taps = taps;
+    f->border = TC_BORDER_REPLICATE;
+    f->border_value = 0.0f;
     for (int i = 0; i < TC_MAX_TAPS; i++) {
         f->kx[i] = i < taps ? (float)(row[i] / sum) : 0.0f;
         f->ky[i] = f->kx[i];
@@ -103,4 +105,18 @@ void tc_plane_from_rgb(tc_plane *p, const unsigned char *rgb)
     size_t n = (size_t)p->width * (size_t)p->height;
     for (size_t i = 0; i < n; i++)
         p->px[i] = (float)(0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2]);
+}
+
+const char *tc_border_name(tc_border_mode mode)
+{
+    static const char *const names[TC_BORDER_COUNT] = {"replicate", "constant", "reflect101",
+                                                       "reflect", "wrap"};
+    return mode < TC_BORDER_COUNT ? names[mode] : "?";
+}
+
+void tc_plane_from_channel(tc_plane *p, const unsigned char *rgb, int channel)
+{
+    size_t n = (size_t)p->width * (size_t)p->height;
+    for (size_t i = 0; i < n; i++)
+        p->px[i] = (float)rgb[3 * i + (size_t)channel];
 }

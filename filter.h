@@ -23,11 +23,29 @@ typedef struct {
     int width, height;
 } tc_roi;
 
-/* A separable filter: kx runs along rows, ky along columns (the tool's -c sets both). */
+/* What a read outside the source ROI returns, with OpenCV's meanings, for a ROI "abcd":
+ * replicate aaa|abcd|ddd (SPEC.md's default), constant vvv|abcd|vvv, reflect101 dcb|abcd|cba,
+ * reflect cba|abcd|dcb, wrap bcd|abcd|abc. */
+typedef enum {
+    TC_BORDER_REPLICATE,
+    TC_BORDER_CONSTANT,
+    TC_BORDER_REFLECT101,
+    TC_BORDER_REFLECT,
+    TC_BORDER_WRAP,
+    TC_BORDER_COUNT
+} tc_border_mode;
+
+/* "replicate", "constant", "reflect101", "reflect", "wrap". */
+const char *tc_border_name(tc_border_mode mode);
+
+/* A separable filter: kx runs along rows, ky along columns (the tool's -c sets both), and the
+ * border rule for reads outside the source ROI. */
 typedef struct {
     int taps;
     float kx[TC_MAX_TAPS];
     float ky[TC_MAX_TAPS];
+    tc_border_mode border;
+    float border_value; /* TC_BORDER_CONSTANT's value */
 } tc_filter;
 
 /* What the user asked for on the command line; -1 means "not given". */
@@ -53,5 +71,8 @@ void tc_plane_free(tc_plane *p);
 /* SPEC.md's intensity plane of packed R, G, B bytes (row 0 on top):
  * I = 0.299 R + 0.587 G + 0.114 B, unrounded. The plane must be allocated to the same size. */
 void tc_plane_from_rgb(tc_plane *p, const unsigned char *rgb);
+
+/* One colour channel (0 R, 1 G, 2 B) of packed R, G, B bytes as floats 0..255, for --color. */
+void tc_plane_from_channel(tc_plane *p, const unsigned char *rgb, int channel);
 
 #endif

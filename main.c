@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "convolve.h"
 #include "filter.h"
+#include "filters.h"
 #include "ocl_util.h"
 #include "outfile.h"
 #include "reference.h"
@@ -22,20 +23,54 @@
 /* How many mismatches -e prints before it only counts them. */
 #define MAX_REPORTED_MISMATCHES 10
 
-/* The input plane from -s or -g. Returns 0, or 2 (reported): the input cannot be used. */
-static int load_input(const tc_options *o, tc_plane *plane)
+/* The planes a run filters: the intensity plane, or with --color the R, G and B planes. */
+#define MAX_PLANES 3
+typedef struct {
+    int count;
+    tc_plane p[MAX_PLANES];
+} plane_set;
+
+static const char *const plane_names[MAX_PLANES] = {"R", "G", "B"};
+
+static void planes_free(plane_set *s)
+{
+    for (int i = 0; i < MAX_PLANES; i++)
+        tc_plane_free(&s->p[i]);
+}
+
+/* count planes of width x height; 0, or -1 (out of memory, the caller reports). */
+static int planes_alloc(plane_set *s, int count, int width, int height)
+{
+    s->count = count;
+    for (int i = 0; i < count; i++)
+        if (tc_plane_alloc(&s->p[i], width, height))
+            return -1;
+    return 0;
+}
+
+/* The synthetic image of -g. It is gray, so with --color its three planes are equal: that
+ * still times and checks three runs, which is what a colour sweep wants. */
+static int load_synthetic(const tc_options *o, plane_set *in)
+{
+    if (planes_alloc(in, o->color ? 3 : 1, o->synth_width, o->synth_height)) {
+        fprintf(stderr, "tiledconv: -g %dx%d: out of host memory\n", o->synth_width,
+                o->synth_height);
+        return 2;
+    }
+    synth_fill(&in->p[0]);
+    for (int c = 1; c < in->count; c++)
+        memcpy(in->p[c].px, in->p[0].px,
+               (size_t)o->synth_width * (size_t)o->synth_height * sizeof(float));
+    return 0;
+}
+
+/* The input planes from -s or -g. Returns 0, or 2 (reported): the input cannot be used. */
+static int load_input(const tc_options *o, plane_set *in)
 {
     char err[512];
     bmp_image img;
-    if (o->synth_width) {
-        if (tc_plane_alloc(plane, o->synth_width, o->synth_height)) {
-            fprintf(stderr, "tiledconv: -g %dx%d: out of host memory\n", o->synth_width,
-                    o->synth_height);
-            return 2;
-        }
-        synth_fill(plane);
-        return 0;
-    }
+    if (o->synth_width)
+        return load_synthetic(o, in);
     if (bmp_load(o->input, &img, err, sizeof err)) {
         struct stat st;
         if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
@@ -45,13 +80,17 @@ static int load_input(const tc_options *o, tc_plane *plane)
             fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    if (tc_plane_alloc(plane, img.width, img.height)) {
+    if (planes_alloc(in, o->color ? 3 : 1, img.width, img.height)) {
         fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", o->input, img.width,
                 img.height);
         bmp_free(&img);
         return 2;
     }
-    tc_plane_from_rgb(plane, img.rgb);
+    if (o->color)
+        for (int c = 0; c < 3; c++)
+            tc_plane_from_channel(&in->p[c], img.rgb, c);
+    else
+        tc_plane_from_rgb(&in->p[0], img.rgb);
     bmp_free(&img);
     return 0;
 }
@@ -82,21 +121,56 @@ static void inject_test_fault(tc_plane *out)
         out->px[(size_t)y * (size_t)out->width + (size_t)x] += 1.0f;
 }
 
-static void print_header(const tc_options *o, const ocl_env *env, const tc_plane *in,
+/* One row of coefficients, space-separated. */
+static void print_coefficients(const float *k, int taps)
+{
+    for (int i = 0; i < taps; i++)
+        printf(" %g", k[i]);
+}
+
+static void print_filter(const tc_options *o)
+{
+    const tc_filter *f = &o->filter;
+    printf("filter: ");
+    if (o->named_filter >= 0)
+        printf("%s, ", tc_named_filter_name((tc_named_filter)o->named_filter));
+    printf("%d taps", f->taps);
+    if (o->named_filter == TC_NAMED_GAUSS)
+        printf(", sigma %g", o->sigma > 0.0 ? o->sigma : tc_gauss_default_sigma(f->taps));
+    if (memcmp(f->kx, f->ky, sizeof f->kx) == 0) {
+        printf(":");
+        print_coefficients(f->kx, f->taps);
+        printf(" (rows and columns)");
+    } else {
+        printf(": rows");
+        print_coefficients(f->kx, f->taps);
+        printf("; columns");
+        print_coefficients(f->ky, f->taps);
+    }
+    printf("; border %s", tc_border_name(f->border));
+    if (f->border == TC_BORDER_CONSTANT)
+        printf(" %g", f->border_value);
+    printf("\n");
+}
+
+static void print_header(const tc_options *o, const ocl_env *env, const plane_set *in,
                          const tc_roi *roi)
 {
+    const tc_plane *p = &in->p[0];
     printf("device: %s [platform %d: %s]\n", env->device_name, env->platform_index,
            env->platform_name);
     if (o->synth_width)
-        printf("input: synthetic %d x %d\n", in->width, in->height);
+        printf("input: synthetic %d x %d\n", p->width, p->height);
     else
-        printf("input: %s (%d x %d)\n", o->input, in->width, in->height);
+        printf("input: %s (%d x %d)\n", o->input, p->width, p->height);
+    if (in->count == 3)
+        printf("planes: R, G and B, each filtered on its own (--color)\n");
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
            roi->src_left, roi->src_top, roi->dst_left, roi->dst_top);
-    printf("filter: %d taps,", o->filter.taps);
-    for (int i = 0; i < o->filter.taps; i++)
-        printf(" %g", o->filter.kx[i]);
-    printf(" (rows and columns)\n");
+    print_filter(o);
+    if (o->out_scale != 1.0 || o->out_offset != 0.0)
+        printf("image mapping: v * %g + %g inside the target ROI, before the 8-bit conversion "
+               "(-e and --raw see v)\n", o->out_scale, o->out_offset);
 }
 
 static void print_geometry(const tc_run_stats *st, tc_algorithm alg, int radius)
@@ -105,24 +179,152 @@ static void print_geometry(const tc_run_stats *st, tc_algorithm alg, int radius)
            tc_algorithm_name(alg), st->global[0], st->global[1], st->local[0], st->local[1],
            (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
     if (alg == TC_ALG_TILED)
-        printf("  work-group classes (radius %d): class 1 (free on read) %ld, class 2 (checks "
-               "reads) %ld, class 3 (free on write) %ld, class 4 (checks writes) %ld\n",
-               radius, st->classes[0], st->classes[1], st->classes[2], st->classes[3]);
+        printf("  blocks of %d x %d pixels per work-item; work-group classes (radius %d): "
+               "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
+               "%ld, class 4 (checks writes) %ld\n",
+               st->block[0], st->block[1], radius, st->classes[0], st->classes[1],
+               st->classes[2], st->classes[3]);
 }
 
-/* Writes the output image; 0, or 1 when it cannot be written (a run-time failure: the input
- * and the options were fine, the file system said no). */
-static int write_output(const char *path, const tc_plane *out)
+/* Adds one plane's run to the running totals: the kernel (and pass) times of iteration i are
+ * summed, so that a colour run's "per iteration" is the time to filter all three planes. */
+static void add_stats(tc_run_stats *total, const tc_run_stats *one)
+{
+    for (int i = 0; i < total->iterations; i++) {
+        total->kernel_ms[i] += one->kernel_ms[i];
+        for (int k = 0; k < 2; k++)
+            if (total->pass_ms[k] && one->pass_ms[k])
+                total->pass_ms[k][i] += one->pass_ms[k][i];
+    }
+    total->build_ms += one->build_ms;
+    total->h2d_ms += one->h2d_ms;
+    total->d2h_ms += one->d2h_ms;
+    total->wall_ms_per_iteration += one->wall_ms_per_iteration;
+}
+
+/* Runs one algorithm on every plane, one after another with the same filter. Returns the
+ * launcher's status; *total holds the summed statistics (freed on failure). */
+static int run_planes(tc_session *s, tc_algorithm alg, const plane_set *in, const tc_roi *roi,
+                      const tc_filter *f, int iterations, plane_set *out, tc_run_stats *total)
+{
+    for (int c = 0; c < in->count; c++) {
+        tc_run_stats one;
+        int status = tc_algorithm_run(alg)(s, &in->p[c], roi, f, iterations, &out->p[c], &one);
+        if (status) {
+            if (c > 0)
+                tc_run_stats_free(total);
+            return status;
+        }
+        if (c == 0) {
+            *total = one; /* owns the arrays from here */
+        } else {
+            add_stats(total, &one);
+            tc_run_stats_free(&one);
+        }
+    }
+    return 0;
+}
+
+/* -e for one algorithm: every plane against its CPU reference. Fills r's verification fields
+ * and returns the number of mismatching pixels over all planes. */
+static long verify_planes(const tc_options *o, const plane_set *expected,
+                          const plane_set *out, const double *tolerance, const tc_roi *roi,
+                          tc_result *r)
+{
+    const int machine = o->format != TC_FORMAT_TABLE;
+    const int chatty = !o->quiet && !machine;
+    const int w = out->p[0].width, h = out->p[0].height;
+    long total = 0;
+    char failed_planes[16] = "";
+
+    r->max_error = 0.0;
+    r->tolerance = 0.0;
+    if (chatty && out->count == 1)
+        printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
+               "(tolerance %.3g inside the target ROI, exact outside)\n",
+               r->algorithm, w, h, tolerance[0]);
+    else if (chatty)
+        printf("verification, %s: every pixel of the R, G and B planes of the %d x %d output "
+               "against the CPU reference (exact outside the target ROI)\n", r->algorithm, w, h);
+    for (int c = 0; c < out->count; c++) {
+        tc_verify_result v = reference_compare(&expected->p[c], &out->p[c], roi, tolerance[c],
+                                               machine ? stderr : stdout,
+                                               MAX_REPORTED_MISMATCHES);
+        if (out->count > 1 && chatty)
+            printf("  plane %s: %s, %ld mismatches (tolerance %.3g, largest difference %.3g)\n",
+                   plane_names[c], v.mismatches ? "FAILED" : "ok", v.mismatches, tolerance[c],
+                   v.max_error);
+        if (v.mismatches) {
+            if (failed_planes[0])
+                strcat(failed_planes, ", ");
+            strcat(failed_planes, plane_names[c]);
+        }
+        total += v.mismatches;
+        if (v.max_error > r->max_error)
+            r->max_error = v.max_error;
+        if (tolerance[c] > r->tolerance)
+            r->tolerance = tolerance[c];
+    }
+    r->verified = total == 0;
+    r->mismatches = total;
+    if (!machine) {
+        if (total == 0)
+            printf("PASSED (largest difference %.3g)\n", r->max_error);
+        else
+            printf("FAILED: %ld of %ld pixels%s differ (largest difference %.3g)\n", total,
+                   (long)w * h * out->count, out->count > 1 ? " of the 3 planes" : "",
+                   r->max_error);
+    }
+    if (total) {
+        if (out->count > 1)
+            fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches (planes %s)\n",
+                    r->algorithm, total, failed_planes);
+        else
+            fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches\n",
+                    r->algorithm, total);
+    }
+    return total;
+}
+
+/* Checks, before any work, that -o and --raw may be written. Returns 0, or 2 (reported). */
+static int check_outputs(const tc_options *o)
 {
     char err[512];
-    uint8_t *gray = outfile_gray8(out);
+    const char *in_path = o->synth_width ? NULL : o->input;
+    if (o->write_output && outfile_check(o->output, in_path, err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 2;
+    }
+    if (o->raw_output && outfile_check_flag("--raw", o->raw_output, in_path, err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 2;
+    }
+    if (o->raw_output && o->write_output && outfile_same(o->raw_output, o->output)) {
+        fprintf(stderr, "tiledconv: --raw %s: the same file as -o; give each its own name\n",
+                o->raw_output);
+        return 2;
+    }
+    return 0;
+}
+
+/* Writes the output image, grayscale or (--color) 24-bit, with --scale/--offset applied to
+ * the target ROI; 0, or 1 when it cannot be written (a run-time failure: the input and the
+ * options were fine, the file system said no). */
+static int write_image(const tc_options *o, const plane_set *out, const tc_roi *roi)
+{
+    char err[512];
+    const tc_plane *p = &out->p[0];
+    uint8_t *bytes = out->count == 3
+                         ? outfile_rgb24(out->p, roi, o->out_scale, o->out_offset)
+                         : outfile_gray8(p, roi, o->out_scale, o->out_offset);
     int rc;
-    if (!gray) {
-        fprintf(stderr, "tiledconv: %s: out of host memory\n", path);
+    if (!bytes) {
+        fprintf(stderr, "tiledconv: %s: out of host memory\n", o->output);
         return 1;
     }
-    rc = bmp_write_gray8(path, gray, out->width, out->height, err, sizeof err);
-    free(gray);
+    rc = (out->count == 3 ? bmp_write_rgb24 : bmp_write_gray8)(o->output, bytes, p->width,
+                                                               p->height, err, sizeof err);
+    free(bytes);
     if (rc) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 1;
@@ -130,11 +332,37 @@ static int write_output(const char *path, const tc_plane *out)
     return 0;
 }
 
+/* Writes what the run produced: the image (-o) and the float planes (--raw). 0, or 1. */
+static int write_outputs(const tc_options *o, const plane_set *out, const tc_roi *roi)
+{
+    char err[512];
+    const int chatty = !o->quiet && o->format == TC_FORMAT_TABLE;
+    const tc_plane *p = &out->p[0];
+    if (o->write_output) {
+        if (write_image(o, out, roi))
+            return 1;
+        if (chatty)
+            printf("output: %s (%d x %d, %s)\n", o->output, p->width, p->height,
+                   out->count == 3 ? "24-bit colour" : "8-bit grayscale");
+    }
+    if (o->raw_output) {
+        if (outfile_write_raw(o->raw_output, out->p, out->count, err, sizeof err)) {
+            fprintf(stderr, "tiledconv: --raw %s\n", err);
+            return 1;
+        }
+        if (chatty)
+            printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
+                   o->raw_output, out->count, out->count == 1 ? "" : "s (R, G, B)", p->width,
+                   p->height);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     tc_options o;
-    tc_plane in = {0, 0, NULL}, expected = {0, 0, NULL}, out = {0, 0, NULL};
-    tc_plane kept = {0, 0, NULL}; /* the first algorithm's output, for the file */
+    plane_set in = {0}, expected = {0}, out = {0};
+    plane_set kept = {0}; /* the first algorithm's output, for the files */
     tc_roi roi;
     ocl_env env;
     tc_session session;
@@ -163,38 +391,40 @@ int main(int argc, char **argv)
 
     if ((status = load_input(&o, &in)) != 0)
         goto cleanup;
-    if (tc_roi_resolve(&o.roi, in.width, in.height, &roi, err, sizeof err)) {
+    const int width = in.p[0].width, height = in.p[0].height;
+    if (tc_roi_resolve(&o.roi, width, height, &roi, err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);
         status = 2;
         goto cleanup;
     }
-    if (o.write_output && outfile_check(o.output, o.synth_width ? NULL : o.input, err,
-                                        sizeof err)) {
-        fprintf(stderr, "tiledconv: %s\n", err);
-        status = 2;
+    if ((status = check_outputs(&o)) != 0)
         goto cleanup;
-    }
 
     if ((status = ocl_env_open(&env, &o.device)) != 0)
         goto cleanup;
     env_open = 1;
-    if ((status = check_device_fits(&o, &env, &in)) != 0)
+    if ((status = check_device_fits(&o, &env, &in.p[0])) != 0)
         goto cleanup;
     tc_session_init(&session, &env);
     session_open = 1;
+    if (tc_session_set_tiled(&session, o.block_x, o.block_y, !o.scalar_io)) {
+        fprintf(stderr, "tiledconv: --block %dx%d: not supported\n", o.block_x, o.block_y);
+        status = 2;
+        goto cleanup;
+    }
     if (chatty)
         print_header(&o, &env, &in, &roi);
 
-    if (tc_plane_alloc(&out, in.width, in.height) ||
-        (o.verify && tc_plane_alloc(&expected, in.width, in.height))) {
+    if (planes_alloc(&out, in.count, width, height) ||
+        (o.verify && planes_alloc(&expected, in.count, width, height))) {
         fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
         status = 1;
         goto cleanup;
     }
-    double tolerance = 0.0;
-    if (o.verify) {
-        reference_convolve(&in, &roi, &o.filter, &expected);
-        tolerance = reference_tolerance(&in, &o.filter);
+    double tolerance[MAX_PLANES] = {0.0, 0.0, 0.0};
+    for (int c = 0; o.verify && c < in.count; c++) {
+        reference_convolve(&in.p[c], &roi, &o.filter, &expected.p[c]);
+        tolerance[c] = reference_tolerance(&in.p[c], &o.filter);
     }
     double copy_ms = 0.0;
     if (o.timing || machine) {
@@ -213,15 +443,16 @@ int main(int argc, char **argv)
         r->algorithm = tc_algorithm_name((tc_algorithm)a);
         r->device = env.device_name;
         r->taps = o.filter.taps;
-        r->width = in.width;
-        r->height = in.height;
+        r->planes = in.count;
+        r->width = width;
+        r->height = height;
         r->roi_width = roi.width;
         r->roi_height = roi.height;
         r->iterations = o.iterations;
         r->verified = -1;
 
-        if ((status = tc_algorithm_run((tc_algorithm)a)(&session, &in, &roi, &o.filter,
-                                                        o.iterations, &out, &stats)) != 0)
+        if ((status = run_planes(&session, (tc_algorithm)a, &in, &roi, &o.filter, o.iterations,
+                                 &out, &stats)) != 0)
             goto cleanup;
         if (o.verbose && !machine)
             print_geometry(&stats, (tc_algorithm)a, (o.filter.taps - 1) / 2);
@@ -229,38 +460,15 @@ int main(int argc, char **argv)
             report_fill_timing(r, &stats, copy_ms);
         tc_run_stats_free(&stats);
 
-        inject_test_fault(&out);
-        if (o.verify) {
-            if (chatty)
-                printf("verification, %s: every pixel of the %d x %d output against the CPU "
-                       "reference (tolerance %.3g inside the target ROI, exact outside)\n",
-                       r->algorithm, in.width, in.height, tolerance);
-            tc_verify_result v = reference_compare(&expected, &out, &roi, tolerance,
-                                                   machine ? stderr : stdout,
-                                                   MAX_REPORTED_MISMATCHES);
-            r->verified = v.mismatches == 0;
-            r->mismatches = v.mismatches;
-            r->tolerance = tolerance;
-            r->max_error = v.max_error;
-            if (!machine) {
-                if (v.mismatches == 0)
-                    printf("PASSED (largest difference %.3g)\n", v.max_error);
-                else
-                    printf("FAILED: %ld of %ld pixels differ (largest difference %.3g)\n",
-                           v.mismatches, (long)in.width * in.height, v.max_error);
-            }
-            if (v.mismatches) {
-                fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches\n",
-                        r->algorithm, v.mismatches);
-                failed_verification = 1;
-            }
-        }
+        inject_test_fault(&out.p[0]);
+        if (o.verify && verify_planes(&o, &expected, &out, tolerance, &roi, r))
+            failed_verification = 1;
         if (o.timing && !machine && !o.all_algorithms)
             report_timing(stdout, r);
-        if (a == first) { /* the file gets the first algorithm's output (tiled for -a all) */
+        if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
             kept = out;
-            out.px = NULL;
-            if (tc_plane_alloc(&out, in.width, in.height)) {
+            memset(&out, 0, sizeof out);
+            if (planes_alloc(&out, in.count, width, height)) {
                 fprintf(stderr, "tiledconv: out of host memory\n");
                 status = 1;
                 goto cleanup;
@@ -277,27 +485,21 @@ int main(int argc, char **argv)
 
     if (failed_verification) {
         /* A result known to be wrong replaces no file. */
-        if (chatty && o.write_output)
+        if (chatty && (o.write_output || o.raw_output))
             printf("output: not written, since verification failed\n");
         status = 1;
         goto cleanup;
     }
-    if (o.write_output) {
-        if ((status = write_output(o.output, &kept)) != 0)
-            goto cleanup;
-        if (chatty)
-            printf("output: %s (%d x %d, 8-bit grayscale)\n", o.output, kept.width, kept.height);
-    }
-    status = 0;
+    status = write_outputs(&o, &kept, &roi);
 
 cleanup:
     if (session_open)
         tc_session_release(&session);
     if (env_open)
         ocl_env_close(&env);
-    tc_plane_free(&kept);
-    tc_plane_free(&out);
-    tc_plane_free(&expected);
-    tc_plane_free(&in);
+    planes_free(&kept);
+    planes_free(&out);
+    planes_free(&expected);
+    planes_free(&in);
     return status;
 }

@@ -1,4 +1,5 @@
-/* outfile.c - output path checks and the 8-bit conversion. */
+/* outfile.c - output path checks, the 8-bit conversion with --scale/--offset, the colour image,
+ * and the --raw float file. */
 #include "outfile.h"
 
 #include <errno.h>
@@ -7,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A new name must be in an existing folder, so that a typo fails before any work is done. */
-static int check_folder(const char *path, char *err, size_t err_size)
+static int check_folder(const char *flag, const char *path, char *err, size_t err_size)
 {
     const char *slash = strrchr(path, '/');
     struct stat st;
@@ -18,13 +20,13 @@ static int check_folder(const char *path, char *err, size_t err_size)
         return 0; /* the working directory */
     size_t len = slash == path ? 1 : (size_t)(slash - path);
     if (len >= sizeof folder) {
-        snprintf(err, err_size, "-o %s: the path is too long", path);
+        snprintf(err, err_size, "%s %s: the path is too long", flag, path);
         return -1;
     }
     memcpy(folder, path, len);
     folder[len] = '\0';
     if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "-o %s: the folder %s does not exist", path, folder);
+        snprintf(err, err_size, "%s %s: the folder %s does not exist", flag, path, folder);
         return -1;
     }
     return 0;
@@ -32,47 +34,218 @@ static int check_folder(const char *path, char *err, size_t err_size)
 
 int outfile_check(const char *out_path, const char *in_path, char *err, size_t err_size)
 {
+    return outfile_check_flag("-o", out_path, in_path, err, err_size);
+}
+
+int outfile_check_flag(const char *flag, const char *out_path, const char *in_path, char *err,
+                       size_t err_size)
+{
     struct stat out_st, in_st;
     if (out_path[0] == '\0') {
-        snprintf(err, err_size, "-o: the output file name is empty");
+        snprintf(err, err_size, "%s: the output file name is empty", flag);
         return -1;
     }
     if (stat(out_path, &out_st) != 0) {
         if (errno == ENOENT)
-            return check_folder(out_path, err, err_size); /* a new name */
-        snprintf(err, err_size, "-o %s: %s", out_path, strerror(errno));
+            return check_folder(flag, out_path, err, err_size); /* a new name */
+        snprintf(err, err_size, "%s %s: %s", flag, out_path, strerror(errno));
         return -1;
     }
     if (!S_ISREG(out_st.st_mode)) {
-        snprintf(err, err_size, "-o %s: not a regular file; refusing to replace it", out_path);
+        snprintf(err, err_size, "%s %s: not a regular file; refusing to replace it", flag,
+                 out_path);
         return -1;
     }
     /* The same file under another name (a link, ./x vs x) is still the input. */
     if (in_path && stat(in_path, &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
         in_st.st_ino == out_st.st_ino) {
-        snprintf(err, err_size, "-o %s: this is the input file; refusing to overwrite it",
+        snprintf(err, err_size, "%s %s: this is the input file; refusing to overwrite it", flag,
                  out_path);
         return -1;
     }
     return 0;
 }
 
-uint8_t outfile_to_byte(float v)
+/* The folder part of path ("." for none) into buf; the name part is returned. */
+static const char *split_path(const char *path, char *buf, size_t size)
 {
-    if (!(v > 0.0f)) /* negative, zero and NaN */
-        return 0;
-    if (v >= 255.0f)
-        return 255;
-    return (uint8_t)floorf(v + 0.5f);
+    const char *slash = strrchr(path, '/');
+    size_t len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    if (!slash || len >= size)
+        snprintf(buf, size, ".");
+    else
+        snprintf(buf, size, "%.*s", (int)len, path);
+    return slash ? slash + 1 : path;
 }
 
-uint8_t *outfile_gray8(const tc_plane *p)
+int outfile_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char dir_a[4096], dir_b[4096];
+    if (strcmp(a, b) == 0)
+        return 1;
+    int has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+    if (has_a || has_b)
+        return has_a && has_b && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    /* Two new names: the same name in the same folder (x.bmp and ./x.bmp). */
+    const char *name_a = split_path(a, dir_a, sizeof dir_a);
+    const char *name_b = split_path(b, dir_b, sizeof dir_b);
+    return strcmp(name_a, name_b) == 0 && stat(dir_a, &sa) == 0 && stat(dir_b, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+uint8_t outfile_map_byte(float v, double scale, double offset)
+{
+    double m = (double)v * scale + offset;
+    if (!(m > 0.0)) /* negative, zero and NaN */
+        return 0;
+    if (m >= 255.0)
+        return 255;
+    return (uint8_t)floor(m + 0.5);
+}
+
+uint8_t outfile_to_byte(float v)
+{
+    return outfile_map_byte(v, 1.0, 0.0);
+}
+
+static int in_roi(const tc_roi *roi, int x, int y)
+{
+    return !roi || (x >= roi->dst_left && x < roi->dst_left + roi->width &&
+                    y >= roi->dst_top && y < roi->dst_top + roi->height);
+}
+
+/* Converts plane p into every stride-th byte of dst, mapping only the target ROI's pixels. */
+static void convert_plane(const tc_plane *p, const tc_roi *roi, double scale, double offset,
+                          uint8_t *dst, size_t stride)
+{
+    size_t i = 0;
+    for (int y = 0; y < p->height; y++)
+        for (int x = 0; x < p->width; x++, i++)
+            dst[i * stride] = in_roi(roi, x, y) ? outfile_map_byte(p->px[i], scale, offset)
+                                                : outfile_to_byte(p->px[i]);
+}
+
+uint8_t *outfile_gray8(const tc_plane *p, const tc_roi *roi, double scale, double offset)
 {
     size_t n = (size_t)p->width * (size_t)p->height;
     uint8_t *g = malloc(n ? n : 1);
     if (!g)
         return NULL;
-    for (size_t i = 0; i < n; i++)
-        g[i] = outfile_to_byte(p->px[i]);
+    convert_plane(p, roi, scale, offset, g, 1);
     return g;
+}
+
+uint8_t *outfile_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale,
+                       double offset)
+{
+    size_t n = (size_t)planes[0].width * (size_t)planes[0].height;
+    uint8_t *rgb = malloc(n ? 3 * n : 1);
+    if (!rgb)
+        return NULL;
+    for (int c = 0; c < 3; c++)
+        convert_plane(&planes[c], roi, scale, offset, rgb + c, 3);
+    return rgb;
+}
+
+/* The file mode that fopen() would give a new file: 0666 less the umask, as bmp.c's writers
+ * give theirs. umask() can only be read by setting it, so it is set back at once. */
+static mode_t default_file_mode(void)
+{
+    mode_t mask = umask(022);
+    umask(mask);
+    return (mode_t)(0666 & ~mask);
+}
+
+/* The planes as little-endian float32, whatever the host's byte order. */
+static int write_floats(FILE *f, const tc_plane *planes, int count)
+{
+    const uint32_t probe = 1;
+    const int little = *(const unsigned char *)&probe == 1;
+    unsigned char buf[4096 * 4];
+    for (int c = 0; c < count; c++) {
+        size_t n = (size_t)planes[c].width * (size_t)planes[c].height;
+        for (size_t done = 0; done < n;) {
+            size_t chunk = n - done < 4096 ? n - done : 4096;
+            memcpy(buf, planes[c].px + done, chunk * 4);
+            for (size_t i = 0; !little && i < chunk; i++) {
+                unsigned char *b = buf + 4 * i, t0 = b[0], t1 = b[1];
+                b[0] = b[3];
+                b[1] = b[2];
+                b[2] = t1;
+                b[3] = t0;
+            }
+            if (fwrite(buf, 4, chunk, f) != chunk)
+                return -1;
+            done += chunk;
+        }
+    }
+    /* Flush and sync before the rename, so that the name never points at data not yet on disk. */
+    return fflush(f) == 0 && fsync(fileno(f)) == 0 ? 0 : -1;
+}
+
+int outfile_write_raw(const char *path, const tc_plane *planes, int count, char *err,
+                      size_t err_size)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t tmp_len = strlen(path) + sizeof "..XXXXXX";
+    char *tmp = malloc(tmp_len);
+    FILE *f = NULL;
+    int fd = -1, created = 0, rc = -1;
+
+    struct stat st;
+    if (!tmp) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    /* rename() would replace a device node or a folder's entry: checked again here, since the
+     * file system may have changed since outfile_check_flag. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "%s: not a regular file, refusing to replace it", path);
+        goto done;
+    }
+    /* The temporary lives in the target's folder, so that rename() stays on one file system
+     * and is atomic: a reader sees the old file or the new one, never a partial one. */
+    snprintf(tmp, tmp_len, "%.*s.%s.XXXXXX", (int)dir_len, path, path + dir_len);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, err_size, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        goto done;
+    }
+    created = 1;
+    if (fchmod(fd, default_file_mode()) != 0 || !(f = fdopen(fd, "wb"))) {
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        goto done;
+    }
+    fd = -1; /* owned by f from here */
+    if (write_floats(f, planes, count) != 0) {
+        snprintf(err, err_size, "%s: write error: %s", path, strerror(errno));
+        goto done;
+    }
+    {
+        /* fclose reports delayed write errors; it closes the stream whatever it returns. */
+        FILE *to_close = f;
+        f = NULL;
+        if (fclose(to_close) != 0) {
+            snprintf(err, err_size, "%s: write error: %s", path, strerror(errno));
+            goto done;
+        }
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, err_size, "%s: cannot rename the temporary file into place: %s", path,
+                 strerror(errno));
+        goto done;
+    }
+    created = 0; /* the temporary is the target now */
+    rc = 0;
+done:
+    if (f)
+        fclose(f);
+    if (fd >= 0)
+        close(fd);
+    if (created)
+        unlink(tmp);
+    free(tmp);
+    return rc;
 }

@@ -7,6 +7,9 @@ void report_fill_timing(tc_result *r, const tc_run_stats *stats, double copy_ms)
 {
     const int n = stats->iterations;
     const double pixels = (double)r->roi_width * (double)r->roi_height;
+    /* With --color the kernel times are the three planes' runs summed (main.c), so the bytes
+     * and the copy floor count three planes too. */
+    const int planes = r->planes > 0 ? r->planes : 1;
     double min = stats->kernel_ms[0], sum = 0.0;
     for (int i = 0; i < n; i++) {
         if (stats->kernel_ms[i] < min)
@@ -23,34 +26,40 @@ void report_fill_timing(tc_result *r, const tc_run_stats *stats, double copy_ms)
     r->build_ms = stats->build_ms;
     r->h2d_ms = stats->h2d_ms;
     r->d2h_ms = stats->d2h_ms;
-    r->copy_ms = copy_ms;
+    r->wall_ms_per_iteration = stats->wall_ms_per_iteration;
+    r->copy_ms = copy_ms * planes;
     r->mpixels_per_s = pixels / (r->kernel_ms_median * 1e-3) / 1e6;
-    r->gbytes_per_s = 8.0 * pixels / (r->kernel_ms_median * 1e-3) / 1e9;
-    r->copy_gbytes_per_s = 8.0 * pixels / (copy_ms * 1e-3) / 1e9;
-    r->copy_fraction = copy_ms / r->kernel_ms_median;
+    r->gbytes_per_s = 8.0 * planes * pixels / (r->kernel_ms_median * 1e-3) / 1e9;
+    r->copy_gbytes_per_s = 8.0 * planes * pixels / (r->copy_ms * 1e-3) / 1e9;
+    r->copy_fraction = r->copy_ms / r->kernel_ms_median;
 }
 
 void report_timing(FILE *out, const tc_result *r)
 {
+    const int colour = r->planes > 1;
     fprintf(out, "timing, %s (ms; %d timed iteration%s after 1 warm-up, from profiling events):\n",
             r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
+    if (colour)
+        fprintf(out, "  (--color: each figure is the sum over the %d planes R, G and B, each "
+                     "filtered by its own run)\n", r->planes);
     fprintf(out, "  kernel           min %10.4f   median %10.4f   mean %10.4f\n",
             r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean);
     if (r->pass_ms_median[0] > 0.0)
         fprintf(out, "    pass 1 (rows)              median %10.4f\n"
                      "    pass 2 (columns)           median %10.4f\n",
                 r->pass_ms_median[0], r->pass_ms_median[1]);
-    fprintf(out, "  copy floor                  median %10.4f   (clEnqueueCopyBuffer of the "
-                 "ROI's %.2f MB)\n",
-            r->copy_ms, 4.0 * r->roi_width * (double)r->roi_height / 1e6);
+    fprintf(out, "  copy floor                  median %10.4f   (%sclEnqueueCopyBuffer of the "
+                 "ROI's %.2f MB%s)\n",
+            r->copy_ms, colour ? "3 x " : "", 4.0 * r->roi_width * (double)r->roi_height / 1e6,
+            colour ? " per plane" : "");
     fprintf(out, "  program build    %10.2f%s\n", r->build_ms,
             r->build_ms == 0.0 ? "   (already built in this process)" : "");
     fprintf(out, "  host to device   %10.4f   (input plane and coefficients)\n", r->h2d_ms);
     fprintf(out, "  device to host   %10.4f   (output plane)\n", r->d2h_ms);
     fprintf(out, "throughput, %s (median kernel time):\n", r->algorithm);
     fprintf(out, "  %10.2f MPixels/s of the target ROI\n", r->mpixels_per_s);
-    fprintf(out, "  %10.2f GB/s effective, counting 8 bytes per pixel (one float read, one "
-                 "written)\n", r->gbytes_per_s);
+    fprintf(out, "  %10.2f GB/s effective, counting 8 bytes per pixel%s (one float read, one "
+                 "written)\n", r->gbytes_per_s, colour ? " and plane" : "");
     fprintf(out, "  %10.1f %% of the device's copy bandwidth (%.2f GB/s for the same bytes)\n",
             100.0 * r->copy_fraction, r->copy_gbytes_per_s);
     /* One line in the form of NVIDIA's convolutionSeparable sample, for scripts that grep. */
@@ -66,10 +75,12 @@ static const char *verdict(const tc_result *r)
 
 void report_comparison(FILE *out, const tc_result *rows, int count)
 {
-    fprintf(out, "\n%d x %d image, %d x %d ROI, %d taps, %d iterations; times in ms from "
+    fprintf(out, "\n%d x %d image, %d x %d ROI, %d taps, %d iterations%s; times in ms from "
                  "profiling events; copy floor %.4f ms\n",
             rows[0].width, rows[0].height, rows[0].roi_width, rows[0].roi_height, rows[0].taps,
-            rows[0].iterations, rows[0].copy_ms);
+            rows[0].iterations,
+            rows[0].planes > 1 ? ", R, G and B planes (times summed over the planes)" : "",
+            rows[0].copy_ms);
     fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
             "MPixels/s", "GB/s", "% copy", "vs tiled", "verification");
     for (int i = 0; i < count; i++) {
@@ -85,15 +96,16 @@ void report_comparison(FILE *out, const tc_result *rows, int count)
             fprintf(out, "%-9s %10.4f %10s %11s %9s %8s %9s  %s\n", "  pass 2",
                     r->pass_ms_median[1], "", "", "", "", "", "");
     }
-    fprintf(out, "GB/s counts 8 bytes per target pixel; %% copy is the copy floor's time over "
+    fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's time over "
                  "the median; 'vs tiled' is the median over tiled's median.\n");
 }
 
 void report_csv_header(FILE *out)
 {
     fputs("algorithm,taps,width,height,roi_width,roi_height,iterations,kernel_ms_min,"
-          "kernel_ms_median,kernel_ms_mean,pass1_ms_median,pass2_ms_median,copy_ms,"
-          "build_ms,h2d_ms,d2h_ms,mpixels_per_s,gbytes_per_s,copy_fraction,device,verified\n",
+          "kernel_ms_median,kernel_ms_mean,pass1_ms_median,pass2_ms_median,wall_ms_per_iteration,copy_ms,"
+          "build_ms,h2d_ms,d2h_ms,mpixels_per_s,gbytes_per_s,copy_fraction,device,verified,"
+          "planes\n",
           out);
 }
 
@@ -114,14 +126,15 @@ void report_csv(FILE *out, const tc_result *r)
     fprintf(out, "%s,%d,%d,%d,%d,%d,%d,", r->algorithm, r->taps, r->width, r->height,
             r->roi_width, r->roi_height, r->iterations);
     if (r->timed)
-        fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.3f,%.4f,",
+        fprintf(out, "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.3f,%.4f,",
                 r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean, r->pass_ms_median[0],
-                r->pass_ms_median[1], r->copy_ms, r->build_ms, r->h2d_ms, r->d2h_ms,
+                r->pass_ms_median[1], r->wall_ms_per_iteration, r->copy_ms, r->build_ms, r->h2d_ms, r->d2h_ms,
                 r->mpixels_per_s, r->gbytes_per_s, r->copy_fraction);
     else
-        fputs(",,,,,,,,,,,,", out);
+        fputs(",,,,,,,,,,,,,", out);
     csv_string(out, r->device);
-    fprintf(out, ",%s\n", r->verified < 0 ? "" : r->verified ? "true" : "false");
+    fprintf(out, ",%s,%d\n", r->verified < 0 ? "" : r->verified ? "true" : "false",
+            r->planes > 0 ? r->planes : 1);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -149,18 +162,20 @@ void report_json(FILE *out, const tc_result *r)
     if (r->timed)
         fprintf(out, ", \"kernel_ms_min\": %.6f, \"kernel_ms_median\": %.6f, "
                      "\"kernel_ms_mean\": %.6f, \"pass1_ms_median\": %.6f, "
-                     "\"pass2_ms_median\": %.6f, \"copy_ms\": %.6f, \"build_ms\": %.3f, "
+                     "\"pass2_ms_median\": %.6f, \"wall_ms_per_iteration\": %.6f, "
+                     "\"copy_ms\": %.6f, \"build_ms\": %.3f, "
                      "\"h2d_ms\": %.6f, \"d2h_ms\": %.6f, \"mpixels_per_s\": %.3f, "
                      "\"gbytes_per_s\": %.3f, \"copy_fraction\": %.4f",
                 r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean, r->pass_ms_median[0],
-                r->pass_ms_median[1], r->copy_ms, r->build_ms, r->h2d_ms, r->d2h_ms,
-                r->mpixels_per_s, r->gbytes_per_s, r->copy_fraction);
+                r->pass_ms_median[1], r->wall_ms_per_iteration, r->copy_ms, r->build_ms,
+                r->h2d_ms, r->d2h_ms, r->mpixels_per_s, r->gbytes_per_s, r->copy_fraction);
     else
         fputs(", \"kernel_ms_min\": null, \"kernel_ms_median\": null, \"kernel_ms_mean\": null, "
               "\"copy_ms\": null, \"mpixels_per_s\": null, \"gbytes_per_s\": null, "
               "\"copy_fraction\": null", out);
     fputs(", \"device\": ", out);
     json_string(out, r->device);
-    fprintf(out, ", \"verified\": %s}\n",
-            r->verified < 0 ? "null" : r->verified ? "true" : "false");
+    fprintf(out, ", \"verified\": %s, \"planes\": %d}\n",
+            r->verified < 0 ? "null" : r->verified ? "true" : "false",
+            r->planes > 0 ? r->planes : 1);
 }

@@ -11,6 +11,7 @@ typedef struct {
     const char *algorithm;
     const char *device;
     int taps;
+    int planes;                /* 1, or 3 with --color: the timing figures cover all planes */
     int width, height;         /* the image */
     int roi_width, roi_height; /* the ROI */
     int iterations;
@@ -19,6 +20,7 @@ typedef struct {
     double pass_ms_median[2];  /* twopass: each pass; 0 otherwise */
     double copy_ms;            /* clEnqueueCopyBuffer of the ROI's bytes, median */
     double build_ms, h2d_ms, d2h_ms;
+    double wall_ms_per_iteration; /* host wall clock per timed iteration, launches included */
     double mpixels_per_s;      /* target ROI pixels per second, millions */
     double gbytes_per_s;       /* 8 bytes per target pixel (one float read, one written) */
     double copy_gbytes_per_s;  /* the same bytes over copy_ms */

@@ -73,10 +73,11 @@ first_line() {
     sed -n 1p "$1" 2>/dev/null
 }
 
-# check_bmp FILE W H: FILE is an 8-bit grayscale BMP of W x H (header fields and file size
-# 54 + 1024 + rowpad(W) * H). Prints why not and returns 1 when it is not.
+# check_bmp FILE W H [BPP]: FILE is an 8-bit grayscale BMP of W x H (header fields and file
+# size 54 + 1024 + rowpad(W) * H), or with BPP 24 a 24-bit one (54 + rowpad(3 W) * H). Prints
+# why not and returns 1 when it is not.
 check_bmp() {
-    f=$1 w=$2 h=$3
+    f=$1 w=$2 h=$3 want_bpp=${4:-8}
     if [ ! -f "$f" ]; then
         echo "no output file $f"
         return 1
@@ -104,15 +105,17 @@ check_bmp() {
         echo "header says ${bw} x ${bh}, expected ${w} x ${h}"
         return 1
     fi
-    if [ "$bpp" -ne 8 ]; then
-        echo "header says $bpp bits per pixel, expected 8"
+    if [ "$bpp" -ne "$want_bpp" ]; then
+        echo "header says $bpp bits per pixel, expected $want_bpp"
         return 1
     fi
-    if [ "$offbits" -ne 1078 ]; then
-        echo "pixel data at offset $offbits, expected 1078 (54 + 1024)"
+    want_off=1078
+    [ "$want_bpp" -eq 24 ] && want_off=54
+    if [ "$offbits" -ne "$want_off" ]; then
+        echo "pixel data at offset $offbits, expected $want_off"
         return 1
     fi
-    want=$((54 + 1024 + (w + 3) / 4 * 4 * h))
+    want=$((want_off + (w * want_bpp / 8 + 3) / 4 * 4 * h))
     size=$(wc -c <"$f" | tr -d ' ')
     if [ "$size" -ne "$want" ]; then
         echo "file is $size bytes, expected $want"
@@ -124,8 +127,15 @@ check_bmp() {
 # good_run NAME W H ARGS...: the tool with ARGS -e -o OUT exits 0, prints PASSED, says nothing
 # on stderr, and OUT is a W x H grayscale BMP.
 good_run() {
-    name=$1 w=$2 h=$3
-    shift 3
+    name=$1
+    shift
+    good_run_bpp "$name" 8 "$@"
+}
+
+# good_run_bpp NAME BPP W H ARGS...: good_run for an output of BPP bits per pixel (24: --color).
+good_run_bpp() {
+    name=$1 gbpp=$2 w=$3 h=$4
+    shift 4
     out=$tmp/good.bmp
     rm -f "$out"
     run "$bin" "$@" -e -o "$out"
@@ -137,7 +147,7 @@ good_run() {
         not_ok "$name" "$why"
     elif [ -s "$tmp/stderr" ]; then
         not_ok "$name" "unexpected stderr: $(first_line "$tmp/stderr")"
-    elif ! why=$(check_bmp "$out" "$w" "$h"); then
+    elif ! why=$(check_bmp "$out" "$w" "$h" "$gbpp"); then
         not_ok "$name" "$why"
     else
         ok "$name"
@@ -279,6 +289,341 @@ part_c() {
     fi
 }
 
+# --- e. issue 7: filter lengths, named filters, borders, --color, --raw, --offset/--scale -----
+# byte_at FILE OFFSET: one unsigned byte of FILE.
+byte_at() {
+    od -A n -t u1 -j "$2" -N 1 "$1" | tr -d ' '
+}
+
+# gray_at FILE W H X Y: the pixel (X, Y) of an 8-bit BMP the tool wrote (bottom-up rows at 1078).
+gray_at() {
+    byte_at "$1" $((1078 + ($3 - 1 - $5) * (($2 + 3) / 4 * 4) + $4))
+}
+
+# float_at FILE INDEX: the INDEX-th little-endian float32 of FILE, printed with 3 decimals.
+float_at() {
+    od -A n -t f4 --endian=little -j $((4 * $2)) -N 4 "$1" | awk '{ printf "%.3f", $1 }'
+}
+
+# bytes_of FILE OFFSET COUNT: COUNT bytes of FILE as numbers, for comparing two files' parts.
+bytes_of() {
+    od -v -A n -t u1 -j "$2" -N "$3" "$1"
+}
+
+# distinct_pixels BMP: the distinct values of an 8-bit BMP's pixels (its rows have no padding).
+distinct_pixels() {
+    od -v -A n -t u1 -j 1078 "$1" | tr -s ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' '
+}
+
+# file_size FILE
+file_size() {
+    wc -c <"$1" | tr -d ' '
+}
+
+# expect_clean_run ARGS...: the tool with ARGS exits 0 and says nothing on stderr; prints why
+# not and returns 1 otherwise.
+expect_clean_run() {
+    run "$bin" "$@"
+    if [ "$rc" -ne 0 ]; then
+        echo "exit status $rc, expected 0; stderr: $(first_line "$tmp/stderr")"
+        return 1
+    elif why=$(sanitizer_report); then
+        echo "$why"
+        return 1
+    elif [ -s "$tmp/stderr" ]; then
+        echo "unexpected stderr: $(first_line "$tmp/stderr")"
+        return 1
+    fi
+    return 0
+}
+
+part_e_lengths_and_names() {
+    # Lengths beyond the article's 5: every algorithm, on an image and on an ROI whose edges
+    # fall inside the image (the border rule applies at the ROI's edge).
+    for taps in 7 9 15; do
+        good_run "e: 451x300 -f $taps -a all" 451 300 -s "$img451" -f "$taps" -a all
+        good_run "e: 451x300 -f $taps -a all on an ROI" 451 300 -s "$img451" -f "$taps" -a all \
+            -sL 13 -sT 7 -tL 3 -tT 21 -W 301 -H 203
+    done
+    good_run "e: --cx/--cy differ (-f 5)" 451 300 -s "$img451" -f 5 --cx 1,2,3,4,5 \
+        --cy -1,0,0,0,1 -a all
+    for name in box gauss binomial sobel-x sobel-y scharr-x scharr-y; do
+        good_run "e: --filter $name -a all" 451 300 -s "$img451" --filter "$name" -a all
+    done
+    good_run "e: --filter gauss --sigma 2 (13 taps from the sigma)" 451 300 -s "$img451" \
+        --filter gauss --sigma 2 -a all
+    name="e: --filter gauss --sigma 2 picks 13 taps"
+    if grep -q 'filter: gauss, 13 taps, sigma 2' "$tmp/stdout"; then ok "$name"; else
+        not_ok "$name" "no 'gauss, 13 taps, sigma 2' on stdout"; fi
+    good_run "e: --filter sobel-y -f 9" 451 300 -s "$img451" --filter sobel-y -f 9 -a all
+}
+
+# Each border mode, every algorithm, ROIs whose edges are inside the image. These need the
+# kernels' border support.
+part_e_borders() {
+    for border in replicate constant constant=200 reflect101 reflect wrap; do
+        good_run "e: --border $border -f 7 -a all on an ROI" 451 300 -s "$img451" -f 7 \
+            --border "$border" -a all -sL 3 -sT 5 -tL 7 -tT 2 -W 200 -H 150
+        good_run "e: --border $border -f 15 -a all on a 9x6 ROI (narrower than the filter)" \
+            451 300 -s "$img451" -f 15 --border "$border" -a all -sL 40 -sT 30 -W 9 -H 6
+    done
+    # The same as OpenCV's borders, where python3-opencv is installed: the ROI filtered as an
+    # isolated image by cv2.sepFilter2D, against --raw.
+    name="e: every --border equals OpenCV's on the same ROI (cv2.sepFilter2D)"
+    if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import cv2, numpy' 2>/dev/null; then
+        ok "$name # SKIP python3-opencv is not installed"
+        return
+    fi
+    bad=
+    for border in replicate constant=37.5 reflect101 reflect wrap; do
+        rm -f "$tmp/b.raw"
+        if ! why=$(expect_clean_run -s "$img451" -f 5 --cx 1,-2,3,4,1 --cy 2,1,0,1,-1 \
+            --border "$border" -sL 20 -sT 10 -tL 0 -tT 0 -W 64 -H 48 --raw "$tmp/b.raw" \
+            --no-output -q); then
+            bad="$bad $border ($why)"
+            continue
+        fi
+        if ! python3 - "$img451" "$tmp/b.raw" "$border" >"$tmp/py.out" 2>&1 <<'PYTHON'
+import sys
+import cv2
+import numpy as np
+img = cv2.imread(sys.argv[1]).astype(np.float64)  # B, G, R
+inten = (0.299 * img[:, :, 2] + 0.587 * img[:, :, 1] + 0.114 * img[:, :, 0]).astype(np.float32)
+raw = np.fromfile(sys.argv[2], "<f4").reshape(inten.shape)
+mode, _, value = sys.argv[3].partition("=")
+types = {"replicate": cv2.BORDER_REPLICATE, "constant": cv2.BORDER_CONSTANT,
+         "reflect101": cv2.BORDER_REFLECT_101, "reflect": cv2.BORDER_REFLECT,
+         "wrap": cv2.BORDER_WRAP}
+roi = inten[10:58, 20:84].copy()
+# sepFilter2D's border is applied to the array it gets: the ROI alone, as the tool does.
+pad = 2
+padded = cv2.copyMakeBorder(roi, pad, pad, pad, pad, types[mode], value=float(value or 0))
+kx = np.array([1, -2, 3, 4, 1], np.float32)
+ky = np.array([2, 1, 0, 1, -1], np.float32)
+want = cv2.sepFilter2D(padded, cv2.CV_64F, kx, ky, borderType=cv2.BORDER_CONSTANT)
+want = want[pad:-pad, pad:-pad]
+got = raw[0:48, 0:64]
+err = np.abs(got - want).max()
+sys.exit(0 if err < 1e-2 else print("max difference", err) or 1)
+PYTHON
+        then
+            bad="$bad $border ($(tr '\n' ' ' <"$tmp/py.out"))"
+        fi
+    done
+    if [ -z "$bad" ]; then ok "$name"; else not_ok "$name" "differs for:$bad"; fi
+}
+
+part_e_color() {
+    good_run_bpp "e: --color -a all on the 451x300 image (24-bit output)" 24 451 300 \
+        -s "$img451" --color -a all
+    name="e: --color -e checks the R, G and B planes"
+    if [ "$(grep -c '^  plane [RGB]: ok' "$tmp/stdout")" -eq 9 ]; then ok "$name"; else
+        not_ok "$name" "not 9 'plane X: ok' lines for 3 algorithms"; fi
+    good_run_bpp "e: --color --filter gauss -f 9 on an ROI" 24 451 300 -s "$img451" --color \
+        --filter gauss -f 9 -sL 3 -sT 4 -tL 100 -tT 50 -W 100 -H 100
+
+    # Outside the target ROI the colour is the input's, byte for byte: the bottom row of the
+    # picture (first in the file) and the left 100 pixels of row 100.
+    name="e: --color keeps the input's colour outside the target ROI"
+    out=$tmp/colour.bmp
+    rm -f "$out"
+    if ! why=$(expect_clean_run -s "$img451" --color -f 5 -tL 100 -tT 50 -W 100 -H 100 \
+        -o "$out" -q); then
+        not_ok "$name" "$why"
+    elif [ "$(bytes_of "$img451" 54 1353)" != "$(bytes_of "$out" 54 1353)" ]; then
+        not_ok "$name" "the bottom row differs"
+    elif [ "$(bytes_of "$img451" $((54 + 199 * 1356)) 300)" != \
+        "$(bytes_of "$out" $((54 + 199 * 1356)) 300)" ]; then
+        not_ok "$name" "row 100 left of the ROI differs"
+    elif [ "$(bytes_of "$img451" $((54 + 199 * 1356 + 300)) 300)" = \
+        "$(bytes_of "$out" $((54 + 199 * 1356 + 300)) 300)" ]; then
+        not_ok "$name" "row 100 inside the ROI was not filtered"
+    else
+        ok "$name"
+    fi
+
+    name="e: --color -t says the times are summed over the planes; --json has planes 3"
+    run "$bin" --color -g 96x64 -t -i 2 --no-output
+    if [ "$rc" -ne 0 ] || ! grep -q 'sum over the 3 planes' "$tmp/stdout"; then
+        not_ok "$name" "exit status $rc or no 'sum over the 3 planes' on stdout"
+    else
+        run "$bin" --color -g 96x64 --json -e --no-output
+        if [ "$rc" -ne 0 ] || ! grep -q '"planes": 3' "$tmp/stdout"; then
+            not_ok "$name" "exit status $rc or no \"planes\": 3 in the JSON record"
+        else
+            ok "$name"
+        fi
+    fi
+
+    corrupt_run "e: --color: a corrupt pixel in the R plane is caught" 5,7 -g 64x64 --color
+}
+
+part_e_raw() {
+    raw=$tmp/out.raw
+    name="e: --raw writes 4 * w * h bytes"
+    rm -f "$raw"
+    if ! why=$(expect_clean_run -s "$img451" -e --raw "$raw" --no-output -q); then
+        not_ok "$name" "$why"
+    elif [ "$(file_size "$raw")" -ne $((4 * 451 * 300)) ]; then
+        not_ok "$name" "$(file_size "$raw") bytes"
+    else
+        ok "$name"
+    fi
+    name="e: --raw --color writes 12 * w * h bytes (R, G, B planes)"
+    rm -f "$raw"
+    if ! why=$(expect_clean_run -s "$img451" --color -e --raw "$raw" --no-output -q); then
+        not_ok "$name" "$why"
+    elif [ "$(file_size "$raw")" -ne $((12 * 451 * 300)) ]; then
+        not_ok "$name" "$(file_size "$raw") bytes"
+    else
+        ok "$name"
+    fi
+
+    # The identity filter's raw output is the intensity plane: 0.299 R + 0.587 G + 0.114 B.
+    # Pixel (0, 0) is the top-left, the last row in the bottom-up file; (450, 299) the first.
+    name="e: --raw with -c 0,1,0 is the input's intensity (pixels (0, 0) and (450, 299))"
+    rm -f "$raw"
+    if ! why=$(expect_clean_run -s "$img451" -c 0,1,0 -e --raw "$raw" --no-output -q); then
+        not_ok "$name" "$why"
+    else
+        bad=
+        for spec in "0 0 $((54 + 299 * 1356))" "450 299 $((54 + 450 * 3))"; do
+            # shellcheck disable=SC2086
+            set -- $spec
+            b=$(byte_at "$img451" "$3") g=$(byte_at "$img451" $(($3 + 1)))
+            r=$(byte_at "$img451" $(($3 + 2)))
+            want=$(awk -v r="$r" -v g="$g" -v b="$b" \
+                'BEGIN { printf "%.3f", 0.299 * r + 0.587 * g + 0.114 * b }')
+            got=$(float_at "$raw" $(($2 * 451 + $1)))
+            [ "$got" = "$want" ] || bad="$bad ($1, $2): $got, expected $want;"
+        done
+        if [ -z "$bad" ]; then ok "$name"; else not_ok "$name" "$bad"; fi
+    fi
+    name="e: --raw --color with -c 0,1,0 holds the input's R, G and B of pixel (0, 0)"
+    rm -f "$raw"
+    if ! why=$(expect_clean_run -s "$img451" --color -c 0,1,0 --raw "$raw" --no-output -q); then
+        not_ok "$name" "$why"
+    else
+        off=$((54 + 299 * 1356)) plane=$((451 * 300))
+        got="$(float_at "$raw" 0) $(float_at "$raw" "$plane") $(float_at "$raw" $((2 * plane)))"
+        want=$(printf '%s.000 %s.000 %s.000' "$(byte_at "$img451" $((off + 2)))" \
+            "$(byte_at "$img451" $((off + 1)))" "$(byte_at "$img451" "$off")")
+        if [ "$got" = "$want" ]; then ok "$name"; else not_ok "$name" "got $got, expected $want"; fi
+    fi
+    name="e: --raw replaces an existing file whole and leaves no temporary file"
+    mkdir -p "$tmp/rawdir"
+    echo "old contents" >"$tmp/rawdir/x.raw"
+    if ! why=$(expect_clean_run -g 40x30 --raw "$tmp/rawdir/x.raw" --no-output -q); then
+        not_ok "$name" "$why"
+    elif [ "$(file_size "$tmp/rawdir/x.raw")" -ne 4800 ]; then
+        not_ok "$name" "$(file_size "$tmp/rawdir/x.raw") bytes, expected 4800"
+    elif [ "$(find "$tmp/rawdir" -mindepth 1 | wc -l)" -ne 1 ]; then
+        not_ok "$name" "a temporary file was left behind"
+    else
+        ok "$name"
+    fi
+    rm -rf "$tmp/rawdir"
+    name="e: a failed verification writes no --raw file"
+    rm -f "$raw"
+    run env TILEDCONV_TEST_CORRUPT=5,7 "$bin" -g 64x64 -e --raw "$raw" --no-output
+    if [ "$rc" -ne 1 ]; then not_ok "$name" "exit status $rc, expected 1"
+    elif [ -e "$raw" ]; then not_ok "$name" "$raw was written"
+    else ok "$name"; fi
+}
+
+part_e_mapping() {
+    uni=$tmp/uniform.bmp
+    out=$tmp/mapped.bmp
+    # A uniform 100 image made by the tool itself: the zero filter plus --offset 100.
+    name="e: -c 0,0,0 --offset 100 makes a uniform 100 image"
+    rm -f "$uni"
+    if ! why=$(expect_clean_run -g 16x16 -c 0,0,0 --offset 100 -o "$uni" -q); then
+        not_ok "$name" "$why"
+    elif [ "$(distinct_pixels "$uni")" != "100 " ]; then
+        not_ok "$name" "not every pixel is 100"
+    else
+        ok "$name"
+    fi
+    name="e: --filter sobel-x --offset 128 on a uniform image gives 128 everywhere"
+    rm -f "$out"
+    if ! why=$(expect_clean_run -s "$uni" --filter sobel-x --offset 128 -e -o "$out" -a all); then
+        not_ok "$name" "$why"
+    elif ! grep -q PASSED "$tmp/stdout"; then
+        not_ok "$name" "no PASSED: the mapping must not change what -e compares"
+    elif [ "$(distinct_pixels "$out")" != "128 " ]; then
+        not_ok "$name" "not every pixel is 128"
+    else
+        ok "$name"
+    fi
+    name="e: --scale 0.5 --offset 10 maps the target ROI only (100 -> 60, 100 outside)"
+    rm -f "$out"
+    if ! why=$(expect_clean_run -s "$uni" -c 0,1,0 --scale 0.5 --offset 10 -tL 8 -W 8 \
+        -o "$out" -q); then
+        not_ok "$name" "$why"
+    else
+        got="$(gray_at "$out" 16 16 3 5) $(gray_at "$out" 16 16 8 5) $(gray_at "$out" 16 16 15 0)"
+        if [ "$got" = "100 60 60" ]; then ok "$name"; else
+            not_ok "$name" "pixels (3, 5) (8, 5) (15, 0): $got, expected 100 60 60"; fi
+    fi
+    # Sign convention: sobel-x is positive where the intensity rises to the right. With a
+    # constant-0 border the uniform image rises at its left edge and falls at its right:
+    # interior rows give 4 * (+-100) there, * 0.25 + 128 = 228 and 28; between them, 128.
+    name="e: sobel-x sign: positive where the intensity rises to the right"
+    rm -f "$out"
+    if ! why=$(expect_clean_run -s "$uni" --filter sobel-x --border constant --scale 0.25 \
+        --offset 128 -e -o "$out" -q); then
+        not_ok "$name" "$why"
+    else
+        got="$(gray_at "$out" 16 16 0 8) $(gray_at "$out" 16 16 8 8) $(gray_at "$out" 16 16 15 8)"
+        if [ "$got" = "228 128 28" ]; then ok "$name"; else
+            not_ok "$name" "pixels (0, 8) (8, 8) (15, 8): $got, expected 228 128 28"; fi
+    fi
+    name="e: sobel-y sign: positive where the intensity rises downwards"
+    rm -f "$out"
+    if ! why=$(expect_clean_run -s "$uni" --filter sobel-y --border constant --scale 0.25 \
+        --offset 128 -e -o "$out" -q); then
+        not_ok "$name" "$why"
+    else
+        got="$(gray_at "$out" 16 16 8 0) $(gray_at "$out" 16 16 8 8) $(gray_at "$out" 16 16 8 15)"
+        if [ "$got" = "228 128 28" ]; then ok "$name"; else
+            not_ok "$name" "pixels (8, 0) (8, 8) (8, 15): $got, expected 228 128 28"; fi
+    fi
+}
+
+# The manual page: renders without warnings, and documents every long option -h lists.
+part_e_manual() {
+    page=$root/tiledconv.1
+    name="e: tiledconv.1 renders without warnings (groff -man -ww)"
+    if ! command -v groff >/dev/null 2>&1; then
+        ok "$name # SKIP groff is not installed"
+    elif [ ! -f "$page" ]; then
+        not_ok "$name" "no $page"
+    elif ! groff -man -Tutf8 -ww -z "$page" >"$tmp/groff.out" 2>&1 || [ -s "$tmp/groff.out" ]; then
+        not_ok "$name" "$(first_line "$tmp/groff.out")"
+    else
+        ok "$name"
+    fi
+    name="e: tiledconv.1 documents every long option that -h lists"
+    run "$bin" -h
+    missing=
+    # shellcheck disable=SC2013  # one option per word is what is wanted
+    for opt in $(grep -o -e '--[a-z][a-z0-9-]*' "$tmp/stdout" | sort -u); do
+        # In roff every dash of an option is written \-.
+        pattern=$(echo "$opt" | sed 's/-/\\\\-/g')
+        grep -q -e "$pattern" "$page" 2>/dev/null || missing="$missing $opt"
+    done
+    if [ -n "$missing" ]; then not_ok "$name" "missing:$missing"; else ok "$name"; fi
+}
+
+part_e() {
+    part_e_manual
+    part_e_lengths_and_names
+    part_e_borders
+    part_e_color
+    part_e_raw
+    part_e_mapping
+}
+
 # --- d. bad inputs ----------------------------------------------------------------------------
 # One row per line: the expected exit status (or "1/2": either), then the arguments as sh words
 # (expanded with eval, so $out, $img, $in and $o may be used). Every row is run with its
@@ -326,7 +671,9 @@ bad_input_table() {
 2   -s "$img" -o "$out" -tL 511 -W 2
 2   -s "$img" -o "$out" -sL 1 -tL 2 -W 511
 2   -s "$img" -o "$out" -f 4
-2   -s "$img" -o "$out" -f 7
+2   -s "$img" -o "$out" -f 17
+2   -s "$img" -o "$out" -f 16
+2   -s "$img" -o "$out" -f 1
 2   -s "$img" -o "$out" -f 0
 2   -s "$img" -o "$out" -c 1,2
 2   -s "$img" -o "$out" -f 5 -c 1,2,3
@@ -364,6 +711,53 @@ bad_input_table() {
 2   -s "$img" -o "$o/no/such/folder/out.bmp"
 2   -s "$img" -g 64x64 -o "$out"
 2   -s "$img" -o "$out" extra
+2   -s "$img" -o "$out" --cx
+2   -s "$img" -o "$out" --cy
+2   -s "$img" -o "$out" --cx 1,2
+2   -s "$img" -o "$out" --cy 1,2,3,4,5
+2   -s "$img" -o "$out" --cx 1,x,1
+2   -s "$img" -o "$out" --cy ""
+2   -s "$img" -o "$out" -c 1,2,1 --cx 1,2,1
+2   -s "$img" -o "$out" --cy 1,2,1 -c 1,2,1
+2   -s "$img" -o "$out" --filter
+2   -s "$img" -o "$out" --filter sobel
+2   -s "$img" -o "$out" --filter ""
+2   -s "$img" -o "$out" --filter box -c 1,2,1
+2   -s "$img" -o "$out" --filter gauss --cx 1,2,1
+2   -s "$img" -o "$out" --filter scharr-x -f 5
+2   -s "$img" -o "$out" --filter box -f 4
+2   -s "$img" -o "$out" --sigma
+2   -s "$img" -o "$out" --sigma 1
+2   -s "$img" -o "$out" --filter box --sigma 1
+2   -s "$img" -o "$out" --filter gauss --sigma 0
+2   -s "$img" -o "$out" --filter gauss --sigma -2
+2   -s "$img" -o "$out" --filter gauss --sigma x
+2   -s "$img" -o "$out" --filter gauss --sigma nan
+2   -s "$img" -o "$out" --border
+2   -s "$img" -o "$out" --border mirror
+2   -s "$img" -o "$out" --border ""
+2   -s "$img" -o "$out" --border constant=
+2   -s "$img" -o "$out" --border constant=x
+2   -s "$img" -o "$out" --border constant=inf
+2   -s "$img" -o "$out" --border wrap=1
+2   -s "$img" -o "$out" --offset
+2   -s "$img" -o "$out" --offset x
+2   -s "$img" -o "$out" --offset 1e999
+2   -s "$img" -o "$out" --scale
+2   -s "$img" -o "$out" --scale nan
+2   -s "$img" -o "$out" --scale 2x
+2   -s "$img" -o "$out" --color=1
+2   -s "$img" -o "$out" --raw
+2   -s "$img" -o "$out" --raw ""
+2   -s "$img" -o "$out" --raw "$o"
+2   -s "$img" -o "$out" --raw /dev/null
+2   -s "$img" -o "$out" --raw "$o/no/such/folder/out.raw"
+2   -s "$img" -o "$out" --raw "$out"
+2   -s "$img" -o "$o/./out.bmp" --raw "$out"
+2   -s "$in/copy.bmp" -o "$out" --raw "$in/copy.bmp"
+2   -s "$in/copy.bmp" -o "$out" --raw "$in/link.bmp"
+2   -s "$img" -o "$out" --color --raw "$o/out.raw" -sL 600
+2   -o "$out" --color -s "$in/truncated.bmp" --raw "$o/out.raw"
 EOF
 }
 
@@ -434,6 +828,7 @@ if [ "$bad_only" -eq 0 ]; then
     part_a
     part_b
     part_c
+    part_e
 fi
 # shellcheck disable=SC2119
 part_d

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs what can run under AddressSanitizer + UBSan (built by `make sanitize` into DIR):
-#   - the cmocka suites DIR/tests/test_bmp and DIR/tests/test_cli, when they exist (the suites
+#   - the cmocka suites DIR/tests/test_bmp, test_cli and test_filters, when they exist (the suites
 #     that run OpenCL kernels are not run here);
 #   - the bad-input table of tests/e2e.sh against DIR/tiledconv.
 # Any sanitizer report ("ERROR: AddressSanitizer", "runtime error:", ...) fails its case.
@@ -33,7 +33,7 @@ report_pattern() {
         -e 'SUMMARY: .*Sanitizer' "$1"
 }
 
-for name in test_bmp test_cli; do
+for name in test_bmp test_cli test_filters; do
     suite=$dir/tests/$name
     if [ ! -x "$suite" ]; then
         echo "skip - $name: $suite not built"

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "filter.h"
+#include "filters.h"
 
 /* Parses a NULL-terminated list of words; the messages go to a scratch stream. */
 static int parse(tc_options *o, char *msg, size_t msg_size, ...)
@@ -46,6 +47,119 @@ static void test_defaults(void **state)
     assert_int_equal(o.roi.src_left, 0);
     assert_int_equal(o.roi.width, -1);
     assert_int_equal(o.device.platform_index, -1);
+    /* Issue 7's flags, when not given: the behaviour of SPEC.md. */
+    assert_int_equal(o.named_filter, -1);
+    assert_int_equal(o.filter.border, TC_BORDER_REPLICATE);
+    assert_true(o.filter.border_value == 0.0f);
+    assert_true(o.out_scale == 1.0 && o.out_offset == 0.0);
+    assert_int_equal(o.color, 0);
+    assert_null(o.raw_output);
+    assert_int_equal(o.coefficients_given, 0);
+}
+
+/* Every odd length 3..15, with the default binomial of that length. */
+static void test_any_odd_length(void **state)
+{
+    (void)state;
+    static char *lengths[] = {"3", "5", "7", "9", "11", "13", "15"};
+    for (int i = 0; i < 7; i++) {
+        tc_options o;
+        tc_filter want;
+        char msg[256];
+        assert_int_equal(parse(&o, msg, sizeof msg, "-f", lengths[i], NULL), 0);
+        tc_filter_binomial(&want, 3 + 2 * i);
+        assert_int_equal(o.filter.taps, 3 + 2 * i);
+        assert_memory_equal(o.filter.kx, want.kx, sizeof want.kx);
+        assert_memory_equal(o.filter.ky, want.ky, sizeof want.ky);
+    }
+}
+
+/* --cx and --cy set one direction each; the other keeps the binomial. The order of -f and the
+ * coefficients does not matter. */
+static void test_separate_coefficients(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "--cx", "-1,0,1", "--cy", "1,2,1", NULL), 0);
+    assert_true(o.filter.kx[0] == -1.0f && o.filter.kx[1] == 0.0f && o.filter.kx[2] == 1.0f);
+    assert_true(o.filter.ky[0] == 1.0f && o.filter.ky[1] == 2.0f && o.filter.ky[2] == 1.0f);
+    assert_true(o.coefficients_given);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "-cy", "1,2,3,4,5", "-f", "5", NULL), 0);
+    assert_int_equal(o.filter.taps, 5);
+    assert_true(o.filter.ky[4] == 5.0f);
+    assert_true(o.filter.kx[0] == 1.0f / 16 && o.filter.kx[2] == 6.0f / 16);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "-c", "0,1,0", NULL), 0);
+    assert_true(o.filter.kx[1] == 1.0f && o.filter.ky[1] == 1.0f && o.filter.ky[0] == 0.0f);
+}
+
+static void test_named_filters(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "sobel-x", NULL), 0);
+    assert_int_equal(o.named_filter, TC_NAMED_SOBEL_X);
+    assert_int_equal(o.filter.taps, 3);
+    assert_true(o.filter.kx[0] == -1.0f && o.filter.ky[1] == 2.0f);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", NULL), 0);
+    assert_int_equal(o.filter.taps, 5); /* gauss's default length */
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", "--sigma", "1", NULL), 0);
+    assert_int_equal(o.filter.taps, 7); /* from the sigma, as OpenCV */
+    assert_true(o.sigma == 1.0);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--sigma", "2", "-f", "9", "--filter", "gauss",
+                           NULL), 0);
+    assert_int_equal(o.filter.taps, 9);
+    float k[9];
+    tc_gauss_coefficients(9, 2.0, k);
+    assert_memory_equal(o.filter.kx, k, sizeof k);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "-filter", "box", "-f", "15", NULL), 0);
+    assert_int_equal(o.filter.taps, 15);
+    assert_true(o.filter.kx[14] == (float)(1.0 / 15));
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "scharr-y", NULL), 0);
+    assert_true(o.filter.kx[1] == 10.0f && o.filter.ky[2] == 1.0f);
+}
+
+static void test_border_and_output_flags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *arg;
+        tc_border_mode mode;
+        float value;
+    } borders[] = {
+        {"replicate", TC_BORDER_REPLICATE, 0.0f}, {"constant", TC_BORDER_CONSTANT, 0.0f},
+        {"constant=255", TC_BORDER_CONSTANT, 255.0f}, {"constant=-1.5", TC_BORDER_CONSTANT, -1.5f},
+        {"reflect101", TC_BORDER_REFLECT101, 0.0f}, {"reflect", TC_BORDER_REFLECT, 0.0f},
+        {"wrap", TC_BORDER_WRAP, 0.0f},
+    };
+    tc_options o;
+    char msg[256];
+    for (size_t i = 0; i < sizeof borders / sizeof borders[0]; i++) {
+        assert_int_equal(parse(&o, msg, sizeof msg, "--border", (char *)borders[i].arg, "-f",
+                               "7", NULL), 0);
+        assert_int_equal(o.filter.border, borders[i].mode);
+        assert_true(o.filter.border_value == borders[i].value);
+        assert_int_equal(o.filter.taps, 7);
+    }
+    /* A named filter keeps the border too, whatever the order. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--border", "wrap", "--filter", "box", NULL), 0);
+    assert_int_equal(o.filter.border, TC_BORDER_WRAP);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--offset", "128", "--scale", "-0.25",
+                           "--color", "--raw", "out.f32", NULL), 0);
+    assert_true(o.out_offset == 128.0 && o.out_scale == -0.25);
+    assert_true(o.color);
+    assert_string_equal(o.raw_output, "out.f32");
+    assert_int_equal(parse(&o, msg, sizeof msg, "--colour", NULL), 0);
+    assert_true(o.color);
 }
 
 /* The article's command line, with its two-letter flags. */
@@ -116,7 +230,49 @@ static void test_rejections(void **state)
         {{"-W", "10x"}, "-W '10x'"},
         {{"-H", ""}, "-H"},
         {{"-f", "4"}, "-f 4"},
-        {{"-f", "7"}, "-f 7"},
+        {{"-f", "17"}, "-f 17"},
+        {{"-f", "1"}, "-f 1"},
+        {{"-f", "-3"}, "-f -3"},
+        {{"-f", "x"}, "-f 'x'"},
+        {{"-c", "1,2,3,4,5"}, "-c: 5 coefficients given, -f 3 needs 3 (add -f 5)"},
+        {{"--cx", "1,2"}, "--cx"},
+        {{"--cy", "1,2,3,4,5"}, "--cy"},
+        {{"--cx", "1,x,1"}, "--cx '1,x,1'"},
+        {{"--cy", ""}, "--cy ''"},
+        {{"--cx", "1,2,1,2,1", "-f", "3"}, "--cx"},
+        {{"-c", "1,2,1", "--cx", "1,2,1"}, "-c and --cx"},
+        {{"--cy", "1,2,1", "-c", "1,2,1"}, "-c and --cy"},
+        {{"--filter", "sobel"}, "--filter 'sobel'"},
+        {{"--filter", ""}, "--filter ''"},
+        {{"--filter", "box", "-c", "1,2,1"}, "--filter and -c"},
+        {{"--filter", "box", "--cy", "1,2,1"}, "--filter and --cy"},
+        {{"--filter", "scharr-x", "-f", "5"}, "-f 5: --filter scharr-x"},
+        {{"--filter", "box", "-f", "16"}, "-f 16"},
+        {{"--sigma", "1"}, "--sigma"},
+        {{"--filter", "box", "--sigma", "1"}, "--sigma"},
+        {{"--filter", "gauss", "--sigma", "0"}, "--sigma 0"},
+        {{"--filter", "gauss", "--sigma", "-1"}, "--sigma -1"},
+        {{"--filter", "gauss", "--sigma", "abc"}, "--sigma 'abc'"},
+        {{"--filter", "gauss", "--sigma", "nan"}, "--sigma 'nan'"},
+        {{"--filter", "gauss", "--sigma", "1e9"}, "--sigma 1e9"},
+        {{"--border", "mirror"}, "--border 'mirror'"},
+        {{"--border", ""}, "--border ''"},
+        {{"--border", "constant="}, "--border 'constant='"},
+        {{"--border", "constant=x"}, "--border 'constant=x'"},
+        {{"--border", "constant=inf"}, "--border 'constant=inf'"},
+        {{"--border", "wrap=3"}, "--border 'wrap=3'"},
+        {{"--border", "Replicate"}, "--border 'Replicate'"},
+        {{"--offset", "x"}, "--offset 'x'"},
+        {{"--offset", ""}, "--offset ''"},
+        {{"--offset", "1e400"}, "--offset '1e400'"},
+        {{"--scale", "nan"}, "--scale 'nan'"},
+        {{"--scale", "2x"}, "--scale '2x'"},
+        {{"--raw"}, "--raw needs a value"},
+        {{"--border"}, "--border needs a value"},
+        {{"--filter"}, "--filter needs a value"},
+        {{"--cx"}, "--cx needs a value"},
+        {{"--color=1"}, "--color=1: this option takes no value"},
+        {{"--verbose=yes"}, "--verbose=yes: this option takes no value"},
         {{"-c", "1,2"}, "-c"},
         {{"-f", "5", "-c", "1,2,3"}, "-c"},
         {{"-c", "1,,2"}, "-c"},
@@ -210,7 +366,9 @@ int main(void)
         cmocka_unit_test(test_defaults),       cmocka_unit_test(test_amd_flags),
         cmocka_unit_test(test_long_forms),     cmocka_unit_test(test_generate_and_all),
         cmocka_unit_test(test_rejections),     cmocka_unit_test(test_roi_defaults),
-        cmocka_unit_test(test_roi_validation),
+        cmocka_unit_test(test_roi_validation), cmocka_unit_test(test_any_odd_length),
+        cmocka_unit_test(test_separate_coefficients), cmocka_unit_test(test_named_filters),
+        cmocka_unit_test(test_border_and_output_flags),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# bench/plot.sh - draw the throughput plot of a sweep.csv written by bench/sweep.sh.
+#
+#   bench/plot.sh CSV OUTPNG          draw OUTPNG with gnuplot
+#   bench/plot.sh --script CSV OUTPNG print the gnuplot script instead (sweep.sh keeps it as
+#                                     sweep.gp: the data are inline, so "gnuplot sweep.gp" draws
+#                                     the PNG next to the script, anywhere)
+#
+# The plot: MPixels/s of the target ROI (median kernel time) against pixels (log x, log y), one
+# line per algorithm per filter size, plus the device's copy floor, pixels / copy_ms (the
+# clEnqueueCopyBuffer of the same byte count that tiledconv measures in each run; the fastest
+# of the runs at that size). Points are sorted by pixel count, whatever the order of the records.
+set -u
+
+script_only=0
+if [ "${1:-}" = "--script" ]; then
+    script_only=1
+    shift
+fi
+if [ $# -ne 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+    echo "usage: bench/plot.sh [--script] CSV OUTPNG" >&2
+    exit 2
+fi
+csv=$1
+png=$2
+if [ ! -r "$csv" ]; then
+    echo "bench/plot.sh: $csv: cannot read" >&2
+    exit 2
+fi
+
+# Column numbers from the CSV's own header, so that a column added later does not shift the plot.
+header=$(grep -v '^#' "$csv" | head -n 1)
+col() {
+    printf '%s\n' "$header" | tr ',' '\n' | grep -nx "$1" | head -n 1 | cut -d: -f1
+}
+c_alg=$(col algorithm); c_taps=$(col taps); c_rw=$(col roi_width); c_rh=$(col roi_height)
+c_mps=$(col mpixels_per_s); c_copy=$(col copy_ms); c_iter=$(col iterations)
+for v in c_alg c_taps c_rw c_rh c_mps c_copy; do
+    if [ -z "${!v}" ]; then
+        echo "bench/plot.sh: $csv: no ${v#c_} column in the header" >&2
+        exit 2
+    fi
+done
+
+# The title: the device (the quoted last-but-one field of the first record), the iterations and
+# the sweep's '#' line. Quotes and backslashes are dropped: they would end gnuplot's string.
+first=$(grep -v '^#' "$csv" | sed -n 2p)
+device=$(printf '%s\n' "$first" | sed -n 's/.*,"\([^"]*\)",[^,]*$/\1/p' | tr -d "'\"\\\\")
+iters=$(printf '%s\n' "$first" | cut -d, -f"${c_iter:-7}")
+stamp=$(grep -m1 '^#' "$csv" | sed 's/^# *//' | tr -d "'\"\\\\")
+
+# One inline data block per series ("pixels MPixels/s" lines sorted by pixels), and one for the
+# copy floor. The fields used all come before the quoted device name, so splitting at commas
+# is safe.
+data_blocks() {
+    grep -v '^#' "$csv" | awk -F, -v ca="$c_alg" -v ct="$c_taps" -v cw="$c_rw" -v ch="$c_rh" \
+        -v cm="$c_mps" -v cc="$c_copy" '
+        NR == 1 { next }
+        {
+            px = $cw * $ch
+            if (px <= 0 || $cm + 0 <= 0) next
+            key = $ca "_" $ct
+            gsub(/[^A-Za-z0-9_]/, "_", key)
+            rows[key] = rows[key] sprintf("%.0f %s\n", px, $cm)
+            if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+            if ($cc + 0 > 0) {
+                f = px / $cc / 1000.0
+                if (!(px in floor) || f > floor[px]) floor[px] = f
+            }
+        }
+        END {
+            sorter = "sort -n -k1,1"
+            for (i = 1; i <= n; i++) {
+                printf "$s_%s << EOD\n", order[i]
+                fflush()
+                printf "%s", rows[order[i]] | sorter
+                close(sorter)
+                print "EOD"
+            }
+            print "$copyfloor << EOD"
+            fflush()
+            for (p in floor) printf "%.0f %.3f\n", p, floor[p] | sorter
+            close(sorter)
+            print "EOD"
+        }'
+}
+
+gen_script() {
+    local blocks series plot i a t style
+    blocks=$(data_blocks)
+    series=$(printf '%s\n' "$blocks" | sed -n 's/^\$s_\(.*\) << EOD$/\1/p')
+    plot=""
+    for i in $series; do
+        a=${i%_*}; t=${i##*_}
+        if [ "$t" = 5 ]; then style="pt 5 dt 2"; else style="pt 7 dt 1"; fi
+        case $a in tiled) style="$style lc 1" ;; twopass) style="$style lc 2" ;;
+                   onepass) style="$style lc 4" ;; esac
+        plot="$plot\$s_$i using 1:2 with linespoints lw 2 $style title \"$a ${t}x${t}\", \\"$'\n'"     "
+    done
+    cat <<EOF
+# gnuplot script from bench/plot.sh, for: gnuplot THIS_FILE
+# Data from $csv, inline below; the PNG is written next to this script.
+pngfile = '$(basename "$png")'
+dir = ''
+if (exists("ARG0") && strlen(ARG0) > 0) {
+    i = strlen(ARG0)
+    while (i > 0 && ARG0[i:i] ne '/') { i = i - 1 }
+    if (i > 0) { dir = ARG0[1:i] }
+}
+$blocks
+set terminal pngcairo size 1200,750 noenhanced font ",11"
+set output dir . pngfile
+set title "tiledconv throughput vs image size: ${device:-unknown device}, ${iters:-?} iterations\\n${stamp}"
+set xlabel "pixels in the target ROI"
+set ylabel "MPixels/s (median kernel time)"
+set logscale x 2
+set logscale y 10
+set format x "2^%L"
+set grid xtics ytics mxtics mytics
+set key outside right top
+plot $plot\$copyfloor using 1:2 with lines lw 3 lc rgb "black" dt 3 title "copy floor (pixels / copy_ms)"
+EOF
+}
+
+if [ $script_only = 1 ]; then
+    gen_script
+    exit 0
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "bench/plot.sh: gnuplot is not installed" >&2
+    exit 1
+fi
+tmpdir=$(mktemp -d)
+trap 'rm -rf "$tmpdir"' EXIT
+gen_script > "$tmpdir/plot.gp"
+if ! gnuplot "$tmpdir/plot.gp"; then
+    echo "bench/plot.sh: gnuplot failed" >&2
+    exit 1
+fi
+mkdir -p "$(dirname "$png")" && mv "$tmpdir/$(basename "$png")" "$png" || exit 1
+echo "bench/plot.sh: wrote $png"
