@@ -30,7 +30,7 @@ LIBS         := $(OCL_LIBS) -lm
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind
+DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev
 
 # Everything but main.c goes into a static library that the tests link too. Objects live under
 # $(O) so that the sanitizer build (O=build/asan) never mixes with the normal one.
@@ -45,7 +45,8 @@ HEADERS  := $(wildcard *.h) tests/test_util.h
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all run test unit-tests e2e-tests kernel-check sanitize fuzz deps-build deps-test \
+.PHONY: all run test unit-tests e2e-tests kernel-check sanitize fuzz fuzz-check deps-build \
+        deps-test \
         install uninstall clean
 
 all: $(BIN)
@@ -99,6 +100,12 @@ test: deps-test
 	$(MAKE) WERROR=-Werror unit-tests e2e-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
+	$(MAKE) fuzz-check
+
+# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite.
+FUZZ_SECONDS ?= 60
+fuzz-check: build/fuzz/fuzz_bmp
+	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
 
 # AddressSanitizer + UBSan build of the tool and the tests under build/asan; runs the suites
 # that need no OpenCL device work (BMP, command line) plus the end-to-end error cases.

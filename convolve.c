@@ -60,6 +60,11 @@ static long ceil_div(long a, long b)
     return (a + b - 1) / b;
 }
 
+int tc_device_pitch(int width)
+{
+    return (int)ceil_div(width, TC_ROW_ALIGN) * TC_ROW_ALIGN;
+}
+
 static int tiled_block_y(const tc_session *s, int radius);
 
 void tc_tiled_classes(const tc_session *s, const tc_roi *roi, int pitch, int radius,
@@ -339,7 +344,11 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
 {
     const algorithm_desc *d = &algorithms[alg];
     const int radius = (f->taps - 1) / 2;
-    const size_t plane_bytes = (size_t)in->width * (size_t)in->height * sizeof(float);
+    /* On the device each row starts on a 128-byte boundary (tc_device_pitch), so that the tiled
+     * kernel's float4 paths serve any image width, 8191 as well as 8192. */
+    const int pitch = tc_device_pitch(in->width);
+    const size_t plane_bytes = (size_t)pitch * (size_t)in->height * sizeof(float);
+    float *staging = NULL; /* the plane with the device's pitch, when that differs */
     int status = 0;
     cl_int err;
     cl_program program = NULL;
@@ -354,7 +363,7 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
     ls.roi = roi;
     ls.filter = f;
     ls.radius = radius;
-    ls.pitch = in->width;
+    ls.pitch = pitch;
     ls.local[0] = d->local[0];
     ls.local[1] = d->local[1];
     d->geometry(s, roi, radius, ls.global);
@@ -417,8 +426,22 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
         OCL_CHECK(err, "clCreateBuffer(two-pass temporary)");
     }
 
-    OCL_CALL(clEnqueueWriteBuffer(s->env->queue, ls.src, CL_FALSE, 0, plane_bytes, in->px, 0,
-                                  NULL, &upload[0]));
+    /* Padded rows go through a host copy with the device's pitch (zeros in the padding), not
+     * clEnqueueWriteBufferRect: the same bytes, and oclgrind, which checks the kernels for
+     * reads of uninitialised memory, does not count a rectangle write as initialising. */
+    if (pitch != in->width) {
+        staging = calloc(plane_bytes, 1);
+        if (!staging) {
+            fprintf(stderr, "tiledconv: out of host memory for the padded plane\n");
+            status = 1;
+            goto cleanup;
+        }
+        for (int y = 0; y < in->height; y++)
+            memcpy(staging + (size_t)y * pitch, in->px + (size_t)y * in->width,
+                   (size_t)in->width * sizeof(float));
+    }
+    OCL_CALL(clEnqueueWriteBuffer(s->env->queue, ls.src, CL_FALSE, 0, plane_bytes,
+                                  staging ? staging : in->px, 0, NULL, &upload[0]));
     OCL_CALL(clEnqueueWriteBuffer(s->env->queue, ls.kx, CL_FALSE, 0, sizeof f->kx, f->kx, 0,
                                   NULL, &upload[1]));
     OCL_CALL(clEnqueueWriteBuffer(s->env->queue, ls.ky, CL_FALSE, 0, sizeof f->ky, f->ky, 0,
@@ -447,9 +470,13 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
         }
     OCL_CALL(clFinish(s->env->queue));
     stats->wall_ms_per_iteration = (ocl_wall_ms() - wall0) / iterations;
-    OCL_CALL(clEnqueueReadBuffer(s->env->queue, ls.dst, CL_FALSE, 0, plane_bytes, out->px, 0,
-                                 NULL, &download));
+    OCL_CALL(clEnqueueReadBuffer(s->env->queue, ls.dst, CL_FALSE, 0, plane_bytes,
+                                 staging ? staging : out->px, 0, NULL, &download));
     OCL_CALL(clFinish(s->env->queue));
+    if (staging)
+        for (int y = 0; y < in->height; y++)
+            memcpy(out->px + (size_t)y * in->width, staging + (size_t)y * pitch,
+                   (size_t)in->width * sizeof(float));
 
     stats->h2d_ms = 0.0;
     for (int i = 0; i < 3; i++)
@@ -471,6 +498,7 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
     }
 
 cleanup:
+    free(staging);
     if (events)
         for (int i = 0; i < 2 * runs; i++)
             if (events[i])

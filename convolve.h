@@ -13,6 +13,9 @@
 
 typedef enum { TC_ALG_TILED, TC_ALG_TWOPASS, TC_ALG_ONEPASS, TC_ALG_COUNT } tc_algorithm;
 
+/* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
+int tc_device_pitch(int width);
+
 /* "tiled", "twopass", "onepass". */
 const char *tc_algorithm_name(tc_algorithm alg);
 

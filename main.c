@@ -98,7 +98,9 @@ static int load_input(const tc_options *o, plane_set *in)
 /* The planes (input, output, the two-pass temporary) must fit the device. */
 static int check_device_fits(const tc_options *o, const ocl_env *env, const tc_plane *in)
 {
-    unsigned long long bytes = (unsigned long long)in->width * (unsigned long long)in->height * 4;
+    /* Rows are padded on the device (tc_device_pitch), so count what is really allocated. */
+    unsigned long long bytes =
+        (unsigned long long)tc_device_pitch(in->width) * (unsigned long long)in->height * 4;
     if (bytes > env->max_alloc_size || 3 * bytes > env->global_mem_size) {
         fprintf(stderr, "tiledconv: %s: a %d x %d plane needs %.1f MB per buffer (3 buffers); "
                         "%s allows %.1f MB per buffer and %.1f MB in all\n",

@@ -26,4 +26,8 @@
  * work-items, staged through local memory so that reads and writes are both coalesced. */
 #define TC_TWOPASS_TILE 16
 
+/* Device planes start every row on a multiple of this many floats (128 bytes: a cache line),
+ * whatever the image width, so that aligned float4 access works for any width. */
+#define TC_ROW_ALIGN 32
+
 #endif
