@@ -28,6 +28,13 @@ bench/gpu-acceptance.sh "$out" > "$out/acceptance.out" 2>&1
 echo "== acceptance: $(grep -c PASSED "$out/acceptance.log") PASSED, $(grep -c FAILED "$out/acceptance.log") FAILED"
 grep -A8 '^algorithm' "$out/acceptance.log"
 
+echo "== PoCL (the machine's CPU cores), 2048 x 2048"
+for taps in 3 5; do
+    ./tiledconv --device cpu -g 2048x2048 -f "$taps" -a all -e -t -i 10 --no-output \
+        > "$out/pocl-2048-f$taps.txt" 2>&1
+    grep -A8 '^algorithm' "$out/pocl-2048-f$taps.txt"
+done
+
 echo "== tuning"
 VARIANTS="4x4 0,4x4 1,4x2 1,4x8 1,8x8 1" bench/tune.sh "$out" 8192x8192 50 | tee "$out/tune-8192.txt"
 mv "$out/tune.jsonl" "$out/tune-8192.jsonl"
