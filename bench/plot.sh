@@ -42,12 +42,12 @@ for v in c_alg c_taps c_rw c_rh c_mps c_copy; do
     fi
 done
 
-# The title: the device (the quoted last-but-one field of the first record), the iterations and
+# The title: the device (the only quoted field of a record), the iterations and the date from
 # the sweep's '#' line. Quotes and backslashes are dropped: they would end gnuplot's string.
 first=$(grep -v '^#' "$csv" | sed -n 2p)
-device=$(printf '%s\n' "$first" | sed -n 's/.*,"\([^"]*\)",[^,]*$/\1/p' | tr -d "'\"\\\\")
+device=$(printf '%s\n' "$first" | sed -n 's/^[^"]*"\([^"]*\)".*$/\1/p' | tr -d "'\"\\\\")
 iters=$(printf '%s\n' "$first" | cut -d, -f"${c_iter:-7}")
-stamp=$(grep -m1 '^#' "$csv" | sed 's/^# *//' | tr -d "'\"\\\\")
+stamp=$(grep -m1 '^#' "$csv" | sed -n 's/.*date=\([^ ]*\).*/\1/p' | tr -d "'\"\\\\")
 
 # One inline data block per series ("pixels MPixels/s" lines sorted by pixels), and one for the
 # copy floor. The fields used all come before the quoted device name, so splitting at commas
