@@ -237,6 +237,41 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[3], 6);
 }
 
+/* A device whose limits a kernel exceeds is refused before the launch (status 1, a message),
+ * not left to fail inside OpenCL. The limits are the real device's, lowered in a copy. */
+static void test_device_limits_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t group, item;
+        cl_ulong local;
+    } limits[] = {{32, 1024, 1 << 20}, {1024, 4, 1 << 20}, {1024, 1024, 256}};
+    tc_plane in, out;
+    tc_filter f;
+    tc_roi roi = {0, 0, 0, 0, 40, 40};
+    assert_int_equal(tc_plane_alloc(&in, 40, 40), 0);
+    assert_int_equal(tc_plane_alloc(&out, 40, 40), 0);
+    fill_random(&in);
+    tc_filter_binomial(&f, 3);
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        ocl_env small = env;
+        tc_session s;
+        tc_run_stats stats;
+        small.max_group_size = limits[i].group;
+        small.max_item_sizes[0] = small.max_item_sizes[1] = limits[i].item;
+        small.local_mem_size = limits[i].local;
+        tc_session_init(&s, &small);
+        for (int a = 0; a < TC_ALG_COUNT; a++)
+            if (tc_algorithm_run((tc_algorithm)a)(&s, &in, &roi, &f, 1, &out, &stats) != 1)
+                fail_msg("%s ran with a group limit of %zu, item limit %zu, local memory %lu",
+                         tc_algorithm_name((tc_algorithm)a), limits[i].group, limits[i].item,
+                         (unsigned long)limits[i].local);
+        tc_session_release(&s);
+    }
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
 static int open_device(void **state)
 {
     (void)state;
@@ -272,6 +307,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
+        cmocka_unit_test(test_device_limits_refused),
         FOR_ALGORITHM(TC_ALG_TILED),
         cmocka_unit_test(test_tiled_geometries),
         cmocka_unit_test(test_all_classes_occurred),
