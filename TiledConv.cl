@@ -89,7 +89,7 @@ inline float read_bordered(__global const float *src, int pitch, int sL, int sT,
  * first RADIUS rows of its lower neighbour's: every work-item publishes those two sets in local
  * memory and takes its neighbours' from there. Only the top and bottom work-items of a group,
  * whose neighbours are in other groups, filter their extra RADIUS rows themselves.
- * This needs RADIUS <= BLOCK_Y, which the host checks.
+ * This needs RADIUS <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller.
  */
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
@@ -134,6 +134,9 @@ inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
 #if BLOCK_X % 4 != 0
 #error "BLOCK_X must be a multiple of 4"
 #endif
+#if RADIUS > BLOCK_Y
+#error "the rows shared between vertical neighbours must cover the radius: BLOCK_Y >= RADIUS"
+#endif
 
 /* With a radius of 2 to 4, the horizontal halo of an aligned row segment is read as one float4
  * on each side, which reaches 4 pixels out whatever the radius: the apron that class 1 must
@@ -165,7 +168,7 @@ inline void hfilter_global(__global const float *src, int pitch, int sL, int sT,
             seg[RADIUS + 4 * v + 3] = q.w;
         }
 #if HALO_VEC
-        /* The halo as the float4 on each side (see APRON_X): two wide loads instead of
+        /* The halo as the float4 on each side (see HALO_VEC): two wide loads instead of
          * 2 * RADIUS narrow ones. */
         const float4 left = row4[-1], right = row4[BLOCK_X / 4];
         const float lv[4] = {left.x, left.y, left.z, left.w};
@@ -203,10 +206,19 @@ inline void hfilter_local(__local const float *raw, int x, int y, __constant con
     filter_segment(seg, kx, out);
 }
 
+#ifdef TC_COUNT_CLASSES
+/* For -v and the tests: each group adds itself to the counts of its two classes, so that the
+ * classes reported are the ones the kernel took, not a prediction. */
+#define CLASS_COUNTS_ARG , __global int *class_counts
+#else
+#define CLASS_COUNTS_ARG
+#endif
+
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void tiled_conv(__global const float *src, __global float *dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
-                __constant const float *kx, __constant const float *ky, float border_value)
+                __constant const float *kx, __constant const float *ky,
+                float border_value CLASS_COUNTS_ARG)
 {
     /* Declared as float4 so that the published rows can be written and read 16 bytes at a
      * time; TILE_W and every block's first column are multiples of 4. */
@@ -239,6 +251,12 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
     const bool free_on_read = l >= apron_x && t >= RADIUS && l + TILE_W + apron_x <= w &&
                               t + TILE_H + RADIUS <= h;
     const bool free_on_write = l + TILE_W <= w && t + TILE_H <= h;
+#ifdef TC_COUNT_CLASSES
+    if (lx == 0 && ly == 0) {
+        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+    }
+#endif
 
     /* hrow[RADIUS + r] is row by + r filtered horizontally, for -RADIUS <= r < BLOCK_Y + RADIUS. */
     float hrow[HROWS][BLOCK_X];

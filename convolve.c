@@ -25,6 +25,14 @@ void tc_session_init(tc_session *s, ocl_env *env)
     s->vector_io = 1;
 }
 
+void tc_session_count_classes(tc_session *s, int on)
+{
+    if ((on != 0) != s->count_classes) {
+        tc_session_release(s); /* the counting is compiled in */
+        s->count_classes = on != 0;
+    }
+}
+
 int tc_session_set_tiled(tc_session *s, int block_x, int block_y, int vector_io)
 {
     if (block_x % 4 != 0 || block_x < 4 || block_x > 8 || block_y < 1 || block_y > 16)
@@ -108,9 +116,10 @@ static int get_program(tc_session *s, tc_algorithm alg, int radius, tc_border_mo
         snprintf(options, sizeof options,
                  "-cl-std=CL1.2 -D RADIUS=%d -D BORDER=%d -D GROUP_X=%d -D GROUP_Y=%d "
                  "-D BLOCK_X=%d -D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
-                 "-D TC_VECTOR_IO=%d %s",
+                 "-D TC_VECTOR_IO=%d%s %s",
                  radius, (int)border, TC_TILED_GROUP_X, TC_TILED_GROUP_Y, s->block_x,
                  tiled_block_y(s, radius), TC_ONEPASS_GROUP, TC_TWOPASS_TILE, s->vector_io,
+                 s->count_classes && alg == TC_ALG_TILED ? " -D TC_COUNT_CLASSES" : "",
                  extra ? extra : "");
         if (ocl_build_program(s->env, tiledconv_cl_lines, tiledconv_cl_line_count, options,
                               &s->programs[alg][radius][border],
@@ -187,8 +196,8 @@ typedef struct {
     cl_kernel kernel;
     const tc_roi *roi;
     const tc_filter *filter;
-    int radius;
-    int pitch;      /* the image width: planes are packed */
+    cl_mem class_counts; /* tiled with TC_COUNT_CLASSES: 4 ints */
+    int pitch;      /* the device's row pitch in floats (tc_device_pitch) */
     size_t local[2];
     size_t global[2];
 } launch_state;
@@ -242,8 +251,19 @@ static int direct_set_args(launch_state *ls)
                                KARG(r->dst_top),  KARG(r->width),    KARG(r->height),
                                KARG(ls->kx),      KARG(ls->ky),
                                KARG(ls->filter->border_value)};
-    return set_args(ls->kernel, "tiled_conv/one_pass_conv", args,
-                    (int)(sizeof args / sizeof args[0]));
+    const int n = (int)(sizeof args / sizeof args[0]);
+    if (set_args(ls->kernel, "tiled_conv/one_pass_conv", args, n))
+        return 1;
+    if (ls->class_counts) {
+        const kernel_arg counts[] = {KARG(ls->class_counts)};
+        /* set_args numbers from 0, so this one argument goes through clSetKernelArg itself */
+        cl_int err = clSetKernelArg(ls->kernel, (cl_uint)n, counts[0].size, counts[0].value);
+        if (err != CL_SUCCESS) {
+            ocl_report("clSetKernelArg(tiled_conv, class counts)", err, __FILE__, __LINE__);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int direct_enqueue(tc_session *s, launch_state *ls, cl_event events[2])
@@ -362,7 +382,6 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
     stats->iterations = iterations;
     ls.roi = roi;
     ls.filter = f;
-    ls.radius = radius;
     ls.pitch = pitch;
     ls.local[0] = d->local[0];
     ls.local[1] = d->local[1];
@@ -373,7 +392,7 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
     stats->local[1] = ls.local[1];
     if (alg == TC_ALG_TILED)
     {
-        tc_tiled_classes(s, roi, in->width, radius, stats->classes);
+        tc_tiled_classes(s, roi, pitch, radius, stats->classes);
         stats->block[0] = s->block_x;
         stats->block[1] = tiled_block_y(s, radius);
     }
@@ -420,6 +439,12 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
     OCL_CHECK(err, "clCreateBuffer(kx)");
     ls.ky = create_buffer(s, CL_MEM_READ_ONLY, sizeof f->ky, &err);
     OCL_CHECK(err, "clCreateBuffer(ky)");
+    if (alg == TC_ALG_TILED && s->count_classes) {
+        const cl_int zeros[4] = {0, 0, 0, 0};
+        ls.class_counts = clCreateBuffer(s->env->context, CL_MEM_READ_WRITE |
+                                         CL_MEM_COPY_HOST_PTR, sizeof zeros, (void *)zeros, &err);
+        OCL_CHECK(err, "clCreateBuffer(class counts)");
+    }
     if (d->passes == 2) {
         ls.tmp = create_buffer(s, CL_MEM_READ_WRITE,
                                (size_t)roi->width * (size_t)roi->height * sizeof(float), &err);
@@ -478,6 +503,15 @@ static int run_algorithm(tc_session *s, tc_algorithm alg, const tc_plane *in, co
             memcpy(out->px + (size_t)y * in->width, staging + (size_t)y * pitch,
                    (size_t)in->width * sizeof(float));
 
+    if (ls.class_counts) {
+        /* Every run (the warm-up and the timed ones) counted each group once. */
+        cl_int counts[4];
+        OCL_CALL(clEnqueueReadBuffer(s->env->queue, ls.class_counts, CL_TRUE, 0, sizeof counts,
+                                     counts, 0, NULL, NULL));
+        for (int i = 0; i < 4; i++)
+            stats->classes[i] = counts[i] / runs;
+        stats->classes_counted = 1;
+    }
     stats->h2d_ms = 0.0;
     for (int i = 0; i < 3; i++)
         stats->h2d_ms += ocl_event_ms(upload[i]);
@@ -509,6 +543,8 @@ cleanup:
     for (int i = 2; i >= 0; i--)
         if (upload[i])
             clReleaseEvent(upload[i]);
+    if (ls.class_counts)
+        clReleaseMemObject(ls.class_counts);
     if (ls.tmp)
         clReleaseMemObject(ls.tmp);
     if (ls.ky)

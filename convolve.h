@@ -25,6 +25,7 @@ typedef struct {
     ocl_env *env;
     int block_x, block_y; /* tiled: pixels per work-item (tc_config.h's by default) */
     int vector_io;        /* tiled: float4 loads and stores where aligned (default 1) */
+    int count_classes;    /* tiled: the kernel counts its groups' classes (-v, tests) */
     cl_program programs[TC_ALG_COUNT][TC_MAX_RADIUS + 1][TC_BORDER_COUNT];
     double build_ms[TC_ALG_COUNT][TC_MAX_RADIUS + 1][TC_BORDER_COUNT];
 } tc_session;
@@ -36,6 +37,10 @@ void tc_session_release(tc_session *s);
  * block_y 1..16) and whether aligned rows use float4 loads and stores. Returns 0, or -1 for a
  * block the kernel does not support. */
 int tc_session_set_tiled(tc_session *s, int block_x, int block_y, int vector_io);
+
+/* tiled: build the kernel so that it counts the groups of each class it runs (an atomic add
+ * per group), and report those counts in tc_run_stats rather than the host's prediction. */
+void tc_session_count_classes(tc_session *s, int on);
 
 typedef struct {
     int iterations;
@@ -50,6 +55,7 @@ typedef struct {
     /* tiled only: work-groups in the article's classes 1 (free on read), 2 (checks reads),
      * 3 (free on write), 4 (checks writes). Every group is in one of 1/2 and one of 3/4. */
     long classes[4];
+    int classes_counted; /* 1: classes[] was counted by the kernel; 0: predicted by the host */
     int block[2]; /* tiled only: the block each work-item produced (the height may have been
                    * raised to the radius) */
 } tc_run_stats;
@@ -71,8 +77,8 @@ int run_one_pass(tc_session *s, const tc_plane *in, const tc_roi *roi, const tc_
 
 tc_run_fn tc_algorithm_run(tc_algorithm alg);
 
-/* The article's class of each tiled work-group for this ROI, image pitch and radius, counted;
- * the same tests as tiled_conv in TiledConv.cl. */
+/* The article's class of each tiled work-group for this ROI, device row pitch (in floats,
+ * tc_device_pitch) and radius, predicted with the same tests as tiled_conv in TiledConv.cl. */
 void tc_tiled_classes(const tc_session *s, const tc_roi *roi, int pitch, int radius,
                       long classes[4]);
 

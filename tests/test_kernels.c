@@ -75,9 +75,19 @@ static void check_case_border(tc_algorithm alg, int width, int height, tc_roi ro
                  "%d x %d: %ld mismatches", tc_algorithm_name(alg), taps, tc_border_name(border),
                  label, width, height, roi.src_left, roi.src_top, roi.dst_left, roi.dst_top,
                  roi.width, roi.height, v.mismatches);
-    if (alg == TC_ALG_TILED)
-        for (int c = 0; c < 4; c++)
+    if (alg == TC_ALG_TILED) {
+        /* The kernel counted its groups' classes (tc_session_count_classes): they must be the
+         * classes the host predicts, and they are what the class coverage test sums. */
+        long predicted[4];
+        tc_tiled_classes(&session, &roi, tc_device_pitch(width), (taps - 1) / 2, predicted);
+        assert_true(stats.classes_counted);
+        for (int c = 0; c < 4; c++) {
+            if (stats.classes[c] != predicted[c])
+                fail_msg("%s: class %d: the kernel ran %ld groups, the host predicted %ld", label,
+                         c + 1, stats.classes[c], predicted[c]);
             tiled_classes_seen[c] += stats.classes[c];
+        }
+    }
     cases_run[alg]++;
     tc_run_stats_free(&stats);
     tc_plane_free(&in);
@@ -91,7 +101,7 @@ static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int 
     check_case_border(alg, width, height, roi, taps, TC_BORDER_REPLICATE, label);
 }
 
-/* A random image size and ROI pair; align4 puts the sROI's left edge and the pitch on
+/* A random image size and ROI pair; align4 puts the sROI's left edge (and the width) on
  * multiples of 4, where the tiled kernel takes its float4 paths. */
 static void random_case(int max_w, int max_h, int align4, int *width, int *height, tc_roi *roi,
                         int largest)
@@ -156,7 +166,7 @@ static void test_random_rois(void **state)
         int width, height;
         tc_roi roi;
         /* A third of the cases take the largest ROI, as the tool's default does; a quarter put
-         * the sROI's left edge and the pitch on multiples of 4 (the float4 paths). */
+         * the sROI's left edge on a multiple of 4 (the float4 paths). */
         random_case(140, 110, i % 4 == 0, &width, &height, &roi, i % 3 == 0);
         char label[32];
         snprintf(label, sizeof label, "random case %d", i);
@@ -209,7 +219,8 @@ static void test_tiled_geometries(void **state)
 }
 
 /* The tiled cases above must have exercised all four of the article's classes, or the class
- * paths are not what was tested. Runs after the tiled cases (cmocka keeps the order). */
+ * paths are not what was tested. The counts are the kernel's own (an atomic add per group).
+ * Runs after the tiled cases (cmocka keeps the order). */
 static void test_all_classes_occurred(void **state)
 {
     (void)state;
@@ -279,6 +290,7 @@ static int open_device(void **state)
     if (ocl_env_open(&env, &sel) != 0)
         return -1;
     tc_session_init(&session, &env);
+    tc_session_count_classes(&session, 1);
     print_message("device: %s\n", env.device_name);
     return 0;
 }
