@@ -36,7 +36,7 @@ DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev
 # $(O) so that the sanitizer build (O=build/asan) never mixes with the normal one.
 O   ?= build/obj
 BIN ?= tiledconv
-LIB_SRCS := bmp.c ocl_util.c reference.c filter.c convolve.c cli.c report.c synth.c \
+LIB_SRCS := atomic_file.c bmp.c ocl_util.c reference.c filter.c convolve.c cli.c report.c synth.c \
             outfile.c filters.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/TiledConv_cl.o
 LIB      := $(O)/libtiledconv.a
@@ -116,14 +116,14 @@ sanitize: deps-test
 	@sh tests/run-sanitized.sh build/asan
 
 fuzz: build/fuzz/fuzz_bmp
-build/fuzz/fuzz_bmp: tests/fuzz_bmp.c bmp.c bmp.h
+build/fuzz/fuzz_bmp: tests/fuzz_bmp.c bmp.c bmp.h atomic_file.c atomic_file.h
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-	    -I. -o $@ tests/fuzz_bmp.c bmp.c
+	    -I. -o $@ tests/fuzz_bmp.c bmp.c atomic_file.c
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 tiledconv $(DESTDIR)$(BINDIR)/tiledconv
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tiledconv
 	install -m 644 tiledconv.1 $(DESTDIR)$(MANDIR)/man1/tiledconv.1
 
 uninstall:

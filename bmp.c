@@ -6,7 +6,7 @@
  * size_t, and every byte read is first checked against the length of the file. A file that breaks
  * the format is refused with a reason that names the defect; nothing is guessed.
  *
- * Decisions where the format leaves room (docs-bmp-support.md lists them with the bmpsuite files
+ * Decisions where the format leaves room (tests/bmpsuite-status.md lists them with the bmpsuite files
  * they affect):
  *   - Pixels an RLE stream never sets (skipped by a delta, an early end-of-line or end-of-bitmap)
  *     take the colour of palette entry 0, as if the index plane started zeroed; bmpsuite's
@@ -20,12 +20,15 @@
  */
 #include "bmp.h"
 
+#include "atomic_file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -644,7 +647,9 @@ int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size)
     char why[256] = "";
     FILE *f = NULL;
     uint8_t *data = NULL;
+    void *map = MAP_FAILED;
     size_t size = 0;
+    struct stat st;
     int rc = -1;
 
     f = fopen(path, "rb");
@@ -652,12 +657,32 @@ int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size)
         snprintf(why, sizeof why, "%s", strerror(errno));
         goto done;
     }
-    if (read_all(f, &data, &size, why, sizeof why))
-        goto done;
-    rc = bmp_decode(data, size, img, why, sizeof why);
+    /* A regular file is mapped, not read: the decoder checks the headers before it touches
+     * the pixel data, so a hostile file makes us allocate nothing before it is refused, and
+     * only the pages the decoder reads are ever loaded. Pipes are read whole (2 GiB at most). */
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uint64_t)st.st_size > BMP_MAX_FILE_SIZE) {
+            snprintf(why, sizeof why, "file is larger than the %lu MiB limit",
+                     (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
+            goto done;
+        }
+        size = (size_t)st.st_size;
+        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+        if (map == MAP_FAILED) {
+            snprintf(why, sizeof why, "cannot map the file: %s", strerror(errno));
+            goto done;
+        }
+        rc = bmp_decode(map, size, img, why, sizeof why);
+    } else {
+        if (read_all(f, &data, &size, why, sizeof why))
+            goto done;
+        rc = bmp_decode(data, size, img, why, sizeof why);
+    }
 done:
     if (rc != 0)
         set_err(err, err_size, "%s: %s", path, why);
+    if (map != MAP_FAILED)
+        munmap(map, size);
     free(data);
     if (f)
         fclose(f);
@@ -677,16 +702,6 @@ void bmp_free(bmp_image *img)
 /* ---------------------------------------------------------------------------------------------
  * Writing
  * ------------------------------------------------------------------------------------------- */
-
-/* The file mode that fopen() would give a new file: 0666 less the umask (0644 under the usual
- * umask 022). umask() can only be read by setting it, so it is set back at once; the tool writes
- * from one thread. */
-static mode_t default_file_mode(void)
-{
-    mode_t mask = umask(022);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
-}
 
 /* Write bottom-up rows of bpp 8 (gray, palette) or 24 (BGR) to f. */
 static int write_body(FILE *f, const uint8_t *pixels, int width, int height, unsigned bpp,
@@ -743,9 +758,6 @@ static int write_body(FILE *f, const uint8_t *pixels, int width, int height, uns
         if (fwrite(row, 1, stride, f) != stride)
             goto io_error;
     }
-    /* Flush and sync before the rename, so that the name never points at data not yet on disk. */
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-        goto io_error;
     rc = 0;
     goto done;
 io_error:
@@ -755,102 +767,45 @@ done:
     return rc;
 }
 
-static int write_bmp(const char *path, const uint8_t *pixels, int width, int height, unsigned bpp,
-                     char *err, size_t err_size)
+int bmp_write_stream(FILE *f, const uint8_t *pixels, int width, int height, int bpp,
+                     const char *path, char *err, size_t err_size)
 {
-    char *tmp = NULL;
-    FILE *f = NULL;
-    int fd = -1;
-    int created = 0; /* tmp names a file of ours that a failure must remove */
-    int rc = -1;
-    struct stat st;
-    uint64_t stride64, image64;
     uint32_t offbits = 54u + (bpp == 8 ? 1024u : 0u);
-    const char *slash, *name;
-    size_t dir_len, tmp_len;
-
-    if (!path || !*path) {
-        set_err(err, err_size, "(no file name): cannot write a BMP");
-        goto done;
+    uint64_t stride64, image64;
+    if (bpp != 8 && bpp != 24) {
+        set_err(err, err_size, "%s: cannot write %d bits per pixel", path, bpp);
+        return -1;
     }
     if (!pixels || width <= 0 || height <= 0) {
         set_err(err, err_size, "%s: no image to write (%d x %d)", path, width, height);
-        goto done;
+        return -1;
     }
     /* The size fields of the format are 32 bits: a larger image cannot be written as a BMP. */
-    stride64 = ((uint64_t)width * bpp + 31u) / 32u * 4u;
+    stride64 = ((uint64_t)width * (unsigned)bpp + 31u) / 32u * 4u;
     image64 = stride64 * (uint64_t)height;
     if (image64 > UINT32_MAX - offbits) {
         set_err(err, err_size, "%s: %d x %d image too large for a BMP file", path, width, height);
-        goto done;
+        return -1;
     }
-    /* rename() would replace a device node (say /dev/null) or a folder's entry with a regular
-     * file; only a regular file or a new name may be replaced. */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        set_err(err, err_size, "%s: not a regular file, refusing to replace it", path);
-        goto done;
+    return write_body(f, pixels, width, height, (unsigned)bpp, offbits, (uint32_t)image64,
+                      (size_t)stride64, path, err, err_size);
+}
+
+static int write_bmp(const char *path, const uint8_t *pixels, int width, int height, int bpp,
+                     char *err, size_t err_size)
+{
+    atomic_file af;
+    int rc = -1;
+    if (!path || !*path) {
+        set_err(err, err_size, "(no file name): cannot write a BMP");
+        return -1;
     }
-    /* The temporary lives in the target's folder, so that rename() stays on one file system and
-     * is atomic: a reader sees the old file or the new one, never a partial one. */
-    slash = strrchr(path, '/');
-    dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    name = path + dir_len;
-    if (!*name) {
-        set_err(err, err_size, "%s: names a folder, not a file", path);
-        goto done;
-    }
-    tmp_len = strlen(path) + sizeof "..XXXXXX";
-    tmp = malloc(tmp_len);
-    if (!tmp) {
-        set_err(err, err_size, "%s: out of memory", path);
-        goto done;
-    }
-    snprintf(tmp, tmp_len, "%.*s.%s.XXXXXX", (int)dir_len, path, name);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        set_err(err, err_size, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        goto done;
-    }
-    created = 1;
-    /* mkstemp makes the file 0600; the result should have the mode any new file gets. */
-    if (fchmod(fd, default_file_mode()) != 0) {
-        set_err(err, err_size, "%s: cannot set permissions: %s", path, strerror(errno));
-        goto done;
-    }
-    f = fdopen(fd, "wb");
-    if (!f) {
-        set_err(err, err_size, "%s: %s", path, strerror(errno));
-        goto done;
-    }
-    fd = -1; /* owned by f from here */
-    if (write_body(f, pixels, width, height, bpp, offbits, (uint32_t)image64, (size_t)stride64,
-                   path, err, err_size))
-        goto done;
-    /* fclose reports errors that delayed writes hit (a full disk, an NFS server gone). It closes
-     * the stream whatever it returns, so f is dropped first. */
-    {
-        FILE *to_close = f;
-        f = NULL;
-        if (fclose(to_close) != 0) {
-            set_err(err, err_size, "%s: write error: %s", path, strerror(errno));
-            goto done;
-        }
-    }
-    if (rename(tmp, path) != 0) {
-        set_err(err, err_size, "%s: cannot rename the temporary file into place: %s", path,
-                strerror(errno));
-        goto done;
-    }
-    created = 0; /* the temporary is the target now */
-    rc = 0;
-done:
-    if (f)
-        fclose(f);
-    if (fd >= 0)
-        close(fd);
-    if (created)
-        unlink(tmp);
-    free(tmp);
+    if (atomic_file_open(&af, path, err, err_size))
+        return -1;
+    if (bmp_write_stream(af.f, pixels, width, height, bpp, path, err, err_size) == 0 &&
+        atomic_file_close(&af, err, err_size) == 0 && atomic_file_commit(&af, err, err_size) == 0)
+        rc = 0;
+    atomic_file_discard(&af);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #define TILEDCONV_BMP_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The largest image the reader accepts: a documented limit, so that a hostile header cannot make
@@ -26,7 +27,7 @@ typedef struct {
 
 /* Decode a BMP held in memory. Returns 0 and fills *img, or -1 with a one-line reason (no file
  * name, no trailing newline) in err, *img untouched. err may be NULL. This is what the fuzzer
- * drives. What is read and what is refused: bmp.c's opening comment and docs-bmp-support.md. */
+ * drives. What is read and what is refused: bmp.c's opening comment and tests/bmpsuite-status.md. */
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size);
 
 /* bmp_decode with a lower pixel limit (max_pixels <= 0 or above BMP_MAX_PIXELS means
@@ -54,5 +55,11 @@ int bmp_write_gray8(const char *path, const uint8_t *gray, int width, int height
 /* The same for a 24-bit BMP from packed R, G, B bytes (row 0 on top). */
 int bmp_write_rgb24(const char *path, const uint8_t *rgb, int width, int height, char *err,
                     size_t err_size);
+
+/* The BMP (bpp 8: gray with a 256-gray palette, pixels one byte each; bpp 24: packed R, G, B)
+ * written to an open stream, no flush: for callers that stage several outputs in temporary
+ * files and rename them together (main.c). path only names the file in messages. */
+int bmp_write_stream(FILE *f, const uint8_t *pixels, int width, int height, int bpp,
+                     const char *path, char *err, size_t err_size);
 
 #endif

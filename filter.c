@@ -1,6 +1,8 @@
 /* filter.c - ROI resolution and validation, default filters, plane allocation. */
 #include "filter.h"
 
+#include "filters.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,13 +24,20 @@ static int check_extent(const char *extent_flag, long extent, const char *offset
 {
     if (offset + extent > limit) {
         snprintf(err, err_size,
-                 "%s %ld: with %s %ld the ROI would end at %ld, past the image's %d "
-                 "(at most %ld)",
-                 extent_flag, extent, offset_flag, offset, offset + extent - 1, limit - 1,
+                 "%s %ld: with %s %ld the ROI would end at %s %ld, past the image's last "
+                 "(%d); at most %ld fits",
+                 extent_flag, extent, offset_flag, offset,
+                 extent_flag[1] == 'W' ? "column" : "row", offset + extent - 1, limit - 1,
                  (long)limit - offset);
         return -1;
     }
     return 0;
+}
+
+int tc_roi_in_target(const tc_roi *roi, int x, int y)
+{
+    return x >= roi->dst_left && x < roi->dst_left + roi->width && y >= roi->dst_top &&
+           y < roi->dst_top + roi->height;
 }
 
 int tc_roi_resolve(const tc_roi_request *req, int image_width, int image_height, tc_roi *roi,
@@ -72,10 +81,8 @@ void tc_filter_binomial(tc_filter *f, int taps)
 {
     /* Row taps - 1 of Pascal's triangle, normalised to sum 1: exact in float up to 15 taps,
      * since the weights are integers below 2^24 divided by a power of two. */
-    double row[TC_MAX_TAPS] = {1.0};
-    for (int n = 1; n < taps; n++)
-        for (int i = n; i > 0; i--)
-            row[i] += row[i - 1];
+    double row[TC_MAX_TAPS];
+    tc_binomial_row(taps - 1, row);
     double sum = (double)(1L << (taps - 1));
     f->taps = taps;
     f->border = TC_BORDER_REPLICATE;

@@ -56,6 +56,9 @@ typedef struct {
 
 #define TC_ROI_REQUEST_DEFAULT {0, 0, 0, 0, -1, -1}
 
+/* Whether pixel (x, y) of the image lies in the target ROI. */
+int tc_roi_in_target(const tc_roi *roi, int x, int y);
+
 /* Resolve the request against an M x N image following SPEC.md (defaults: the largest ROI that
  * fits both). Returns 0, or -1 with a message naming the flag and the limit. */
 int tc_roi_resolve(const tc_roi_request *req, int image_width, int image_height, tc_roi *roi,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "atomic_file.h"
 #include "bmp.h"
 #include "cli.h"
 #include "convolve.h"
@@ -55,7 +56,7 @@ static int load_synthetic(const tc_options *o, plane_set *in)
     if (planes_alloc(in, o->color ? 3 : 1, o->synth_width, o->synth_height)) {
         fprintf(stderr, "tiledconv: -g %dx%d: out of host memory\n", o->synth_width,
                 o->synth_height);
-        return 2;
+        return 1; /* a run-time failure: the request itself was valid */
     }
     synth_fill(&in->p[0]);
     for (int c = 1; c < in->count; c++)
@@ -64,7 +65,8 @@ static int load_synthetic(const tc_options *o, plane_set *in)
     return 0;
 }
 
-/* The input planes from -s or -g. Returns 0, or 2 (reported): the input cannot be used. */
+/* The input planes from -s or -g. Returns 0, 2 (reported): the input cannot be used, or 1
+ * (reported): out of host memory. */
 static int load_input(const tc_options *o, plane_set *in)
 {
     char err[512];
@@ -84,7 +86,7 @@ static int load_input(const tc_options *o, plane_set *in)
         fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", o->input, img.width,
                 img.height);
         bmp_free(&img);
-        return 2;
+        return 1;
     }
     if (o->color)
         for (int c = 0; c < 3; c++)
@@ -175,17 +177,26 @@ static void print_header(const tc_options *o, const ocl_env *env, const plane_se
                "(-e and --raw see v)\n", o->out_scale, o->out_offset);
 }
 
-static void print_geometry(const tc_run_stats *st, tc_algorithm alg, int radius)
+static void print_geometry(const tc_run_stats *st, tc_algorithm alg, int radius,
+                           const tc_roi *roi)
 {
-    printf("launch, %s: global %zu x %zu, local %zu x %zu, %zu work-groups\n",
-           tc_algorithm_name(alg), st->global[0], st->global[1], st->local[0], st->local[1],
+    printf("launch, %s%s: global %zu x %zu, local %zu x %zu, %zu work-groups\n",
+           tc_algorithm_name(alg), alg == TC_ALG_TWOPASS ? " pass 1" : "", st->global[0],
+           st->global[1], st->local[0], st->local[1],
            (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
+    if (alg == TC_ALG_TWOPASS) { /* pass 2 runs over the transposed ROI */
+        size_t g0 = (size_t)(roi->height + TC_TWOPASS_TILE - 1) / TC_TWOPASS_TILE * TC_TWOPASS_TILE;
+        size_t g1 = (size_t)(roi->width + TC_TWOPASS_TILE - 1) / TC_TWOPASS_TILE * TC_TWOPASS_TILE;
+        printf("launch, twopass pass 2: global %zu x %zu, local %zu x %zu, %zu work-groups\n", g0,
+               g1, st->local[0], st->local[1], (g0 / st->local[0]) * (g1 / st->local[1]));
+    }
     if (alg == TC_ALG_TILED)
-        printf("  blocks of %d x %d pixels per work-item; work-group classes (radius %d): "
+        printf("  blocks of %d x %d pixels per work-item; work-group classes (radius %d, %s): "
                "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
                "%ld, class 4 (checks writes) %ld\n",
-               st->block[0], st->block[1], radius, st->classes[0], st->classes[1],
-               st->classes[2], st->classes[3]);
+               st->block[0], st->block[1], radius,
+               st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
+               st->classes[1], st->classes[2], st->classes[3]);
 }
 
 /* Adds one plane's run to the running totals: the kernel (and pass) times of iteration i are
@@ -309,54 +320,65 @@ static int check_outputs(const tc_options *o)
     return 0;
 }
 
-/* Writes the output image, grayscale or (--color) 24-bit, with --scale/--offset applied to
- * the target ROI; 0, or 1 when it cannot be written (a run-time failure: the input and the
- * options were fine, the file system said no). */
-static int write_image(const tc_options *o, const plane_set *out, const tc_roi *roi)
+/* The output image, grayscale or (--color) 24-bit, with --scale/--offset applied to the target
+ * ROI, written into the staged file af. 0, or -1 with the reason in err. */
+static int write_image(const tc_options *o, const plane_set *out, const tc_roi *roi,
+                       atomic_file *af, char *err, size_t err_size)
 {
-    char err[512];
     const tc_plane *p = &out->p[0];
     uint8_t *bytes = out->count == 3
                          ? outfile_rgb24(out->p, roi, o->out_scale, o->out_offset)
                          : outfile_gray8(p, roi, o->out_scale, o->out_offset);
     int rc;
     if (!bytes) {
-        fprintf(stderr, "tiledconv: %s: out of host memory\n", o->output);
-        return 1;
+        snprintf(err, err_size, "%s: out of host memory", o->output);
+        return -1;
     }
-    rc = (out->count == 3 ? bmp_write_rgb24 : bmp_write_gray8)(o->output, bytes, p->width,
-                                                               p->height, err, sizeof err);
+    rc = bmp_write_stream(af->f, bytes, p->width, p->height, out->count == 3 ? 24 : 8,
+                          o->output, err, err_size);
     free(bytes);
-    if (rc) {
-        fprintf(stderr, "tiledconv: %s\n", err);
-        return 1;
-    }
-    return 0;
+    return rc;
 }
 
-/* Writes what the run produced: the image (-o) and the float planes (--raw). 0, or 1. */
+/* Writes what the run produced: the image (-o) and the float planes (--raw). Both are staged
+ * in temporary files and renamed into place only when both are complete, so a failure writing
+ * either leaves neither. 0, or 1 (a run-time failure: the file system said no). */
 static int write_outputs(const tc_options *o, const plane_set *out, const tc_roi *roi)
 {
-    char err[512];
+    char err[512] = "";
     const int chatty = !o->quiet && o->format == TC_FORMAT_TABLE;
     const tc_plane *p = &out->p[0];
-    if (o->write_output) {
-        if (write_image(o, out, roi))
-            return 1;
-        if (chatty)
-            printf("output: %s (%d x %d, %s)\n", o->output, p->width, p->height,
-                   out->count == 3 ? "24-bit colour" : "8-bit grayscale");
+    atomic_file image = {NULL, NULL, NULL}, raw = {NULL, NULL, NULL};
+    const char *flag = "-o";
+    int ok = (!o->write_output || (atomic_file_open(&image, o->output, err, sizeof err) == 0 &&
+                                   write_image(o, out, roi, &image, err, sizeof err) == 0 &&
+                                   atomic_file_close(&image, err, sizeof err) == 0));
+    if (ok && o->raw_output) {
+        flag = "--raw";
+        ok = atomic_file_open(&raw, o->raw_output, err, sizeof err) == 0 &&
+             outfile_write_raw_stream(raw.f, out->p, out->count) == 0 &&
+             atomic_file_close(&raw, err, sizeof err) == 0;
+        if (!ok && !err[0])
+            snprintf(err, sizeof err, "%s: write error: %s", o->raw_output, strerror(errno));
     }
-    if (o->raw_output) {
-        if (outfile_write_raw(o->raw_output, out->p, out->count, err, sizeof err)) {
-            fprintf(stderr, "tiledconv: --raw %s\n", err);
-            return 1;
-        }
-        if (chatty)
-            printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
-                   o->raw_output, out->count, out->count == 1 ? "" : "s (R, G, B)", p->width,
-                   p->height);
+    /* Both complete: into place. (A rename failing between the two is the one case left.) */
+    if (ok && o->write_output && (flag = "-o", atomic_file_commit(&image, err, sizeof err)))
+        ok = 0;
+    if (ok && o->raw_output && (flag = "--raw", atomic_file_commit(&raw, err, sizeof err)))
+        ok = 0;
+    atomic_file_discard(&image);
+    atomic_file_discard(&raw);
+    if (!ok) {
+        fprintf(stderr, "tiledconv: %s %s\n", flag, err);
+        return 1;
     }
+    if (chatty && o->write_output)
+        printf("output: %s (%d x %d, %s)\n", o->output, p->width, p->height,
+               out->count == 3 ? "24-bit colour" : "8-bit grayscale");
+    if (chatty && o->raw_output)
+        printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
+               o->raw_output, out->count, out->count == 1 ? "" : "s (R, G, B)", p->width,
+               p->height);
     return 0;
 }
 
@@ -414,6 +436,8 @@ int main(int argc, char **argv)
         status = 2;
         goto cleanup;
     }
+    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
+    tc_session_count_classes(&session, o.verbose && !machine);
     if (chatty)
         print_header(&o, &env, &in, &roi);
 
@@ -457,7 +481,7 @@ int main(int argc, char **argv)
                                  &out, &stats)) != 0)
             goto cleanup;
         if (o.verbose && !machine)
-            print_geometry(&stats, (tc_algorithm)a, (o.filter.taps - 1) / 2);
+            print_geometry(&stats, (tc_algorithm)a, (o.filter.taps - 1) / 2, &roi);
         if (o.timing || machine)
             report_fill_timing(r, &stats, copy_ms);
         tc_run_stats_free(&stats);

@@ -69,6 +69,11 @@ const char *ocl_error_name(cl_int err)
     NAME(CL_INVALID_LINKER_OPTIONS);
     NAME(CL_INVALID_DEVICE_PARTITION_COUNT);
 #undef NAME
+    /* Codes of later OpenCL versions, by value: the 1.2 headers we build with lack the names. */
+    case -69: return "CL_INVALID_PIPE_SIZE";
+    case -70: return "CL_INVALID_DEVICE_QUEUE";
+    case -71: return "CL_INVALID_SPEC_ID";
+    case -72: return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
     case -1001: return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform is installed)";
     default: return "unknown OpenCL error";
     }
@@ -269,8 +274,13 @@ static int find_device(const ocl_selection *sel, ocl_env *env)
             devices = NULL;
         }
     }
-    fprintf(stderr, "tiledconv: --device %s: no such device on any platform, see -l\n",
-            sel->type == OCL_TYPE_CPU ? "cpu" : sel->type == OCL_TYPE_GPU ? "gpu" : "all");
+    if (sel->type == OCL_TYPE_DEFAULT)
+        fprintf(stderr, "tiledconv: no OpenCL device on %s, see -l\n",
+                sel->platform_index >= 0 ? "that platform (-p)" : "any platform");
+    else
+        fprintf(stderr, "tiledconv: --device %s: no such device on %s, see -l\n",
+                sel->type == OCL_TYPE_CPU ? "cpu" : sel->type == OCL_TYPE_GPU ? "gpu" : "all",
+                sel->platform_index >= 0 ? "that platform (-p)" : "any platform");
 done:
     free(devices);
     free(platforms);

@@ -12,7 +12,7 @@
 /* "CL_INVALID_WORK_GROUP_SIZE" for -54; "unknown OpenCL error" for codes we do not know. */
 const char *ocl_error_name(cl_int err);
 
-/* Prints "tiledconv: WHAT failed: CL_NAME (file:line)" to stderr. */
+/* Prints "tiledconv: WHAT failed: CL_NAME (code) at file:line" to stderr. */
 void ocl_report(const char *what, cl_int err, const char *file, int line);
 
 /* Checks a status code; on failure reports it by name and jumps to the function's cleanup
@@ -72,7 +72,7 @@ int ocl_build_program(ocl_env *env, const char *const *lines, unsigned line_coun
  * timestamps stay cl_ulong until this one division. Returns a negative value on failure. */
 double ocl_event_ms(cl_event event);
 
-/* Host wall clock in ms, for build times. */
+/* Host wall clock in ms (CLOCK_MONOTONIC), for build times and the launches of a batch. */
 double ocl_wall_ms(void);
 
 #endif

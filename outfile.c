@@ -2,6 +2,8 @@
  * and the --raw float file. */
 #include "outfile.h"
 
+#include "atomic_file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,8 +113,7 @@ uint8_t outfile_to_byte(float v)
 
 static int in_roi(const tc_roi *roi, int x, int y)
 {
-    return !roi || (x >= roi->dst_left && x < roi->dst_left + roi->width &&
-                    y >= roi->dst_top && y < roi->dst_top + roi->height);
+    return !roi || tc_roi_in_target(roi, x, y); /* NULL: the whole image */
 }
 
 /* Converts plane p into every stride-th byte of dst, mapping only the target ROI's pixels. */
@@ -148,17 +149,8 @@ uint8_t *outfile_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale
     return rgb;
 }
 
-/* The file mode that fopen() would give a new file: 0666 less the umask, as bmp.c's writers
- * give theirs. umask() can only be read by setting it, so it is set back at once. */
-static mode_t default_file_mode(void)
-{
-    mode_t mask = umask(022);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
-}
-
 /* The planes as little-endian float32, whatever the host's byte order. */
-static int write_floats(FILE *f, const tc_plane *planes, int count)
+int outfile_write_raw_stream(FILE *f, const tc_plane *planes, int count)
 {
     const uint32_t probe = 1;
     const int little = *(const unsigned char *)&probe == 1;
@@ -180,72 +172,21 @@ static int write_floats(FILE *f, const tc_plane *planes, int count)
             done += chunk;
         }
     }
-    /* Flush and sync before the rename, so that the name never points at data not yet on disk. */
-    return fflush(f) == 0 && fsync(fileno(f)) == 0 ? 0 : -1;
+    return 0;
 }
 
 int outfile_write_raw(const char *path, const tc_plane *planes, int count, char *err,
                       size_t err_size)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t tmp_len = strlen(path) + sizeof "..XXXXXX";
-    char *tmp = malloc(tmp_len);
-    FILE *f = NULL;
-    int fd = -1, created = 0, rc = -1;
-
-    struct stat st;
-    if (!tmp) {
-        snprintf(err, err_size, "%s: out of memory", path);
+    atomic_file af;
+    int rc = -1;
+    if (atomic_file_open(&af, path, err, err_size))
         return -1;
-    }
-    /* rename() would replace a device node or a folder's entry: checked again here, since the
-     * file system may have changed since outfile_check_flag. */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, "%s: not a regular file, refusing to replace it", path);
-        goto done;
-    }
-    /* The temporary lives in the target's folder, so that rename() stays on one file system
-     * and is atomic: a reader sees the old file or the new one, never a partial one. */
-    snprintf(tmp, tmp_len, "%.*s.%s.XXXXXX", (int)dir_len, path, path + dir_len);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, err_size, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        goto done;
-    }
-    created = 1;
-    if (fchmod(fd, default_file_mode()) != 0 || !(f = fdopen(fd, "wb"))) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
-        goto done;
-    }
-    fd = -1; /* owned by f from here */
-    if (write_floats(f, planes, count) != 0) {
+    if (outfile_write_raw_stream(af.f, planes, count) != 0)
         snprintf(err, err_size, "%s: write error: %s", path, strerror(errno));
-        goto done;
-    }
-    {
-        /* fclose reports delayed write errors; it closes the stream whatever it returns. */
-        FILE *to_close = f;
-        f = NULL;
-        if (fclose(to_close) != 0) {
-            snprintf(err, err_size, "%s: write error: %s", path, strerror(errno));
-            goto done;
-        }
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, err_size, "%s: cannot rename the temporary file into place: %s", path,
-                 strerror(errno));
-        goto done;
-    }
-    created = 0; /* the temporary is the target now */
-    rc = 0;
-done:
-    if (f)
-        fclose(f);
-    if (fd >= 0)
-        close(fd);
-    if (created)
-        unlink(tmp);
-    free(tmp);
+    else if (atomic_file_close(&af, err, err_size) == 0 &&
+             atomic_file_commit(&af, err, err_size) == 0)
+        rc = 0;
+    atomic_file_discard(&af);
     return rc;
 }

@@ -4,6 +4,7 @@
 #define TILEDCONV_OUTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "filter.h"
@@ -43,5 +44,9 @@ uint8_t *outfile_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale
  * with "PATH: reason" in err. */
 int outfile_write_raw(const char *path, const tc_plane *planes, int count, char *err,
                       size_t err_size);
+
+/* The same bytes to an open stream, no flush (for outputs staged with atomic_file). 0, or -1
+ * with errno set by the failing write. */
+int outfile_write_raw_stream(FILE *f, const tc_plane *planes, int count);
 
 #endif

@@ -78,12 +78,6 @@ double reference_tolerance(const tc_plane *in, const tc_filter *f)
     return bound > 0.0 ? bound : FLT_MIN;
 }
 
-static int in_target(const tc_roi *roi, int x, int y)
-{
-    return x >= roi->dst_left && x < roi->dst_left + roi->width && y >= roi->dst_top &&
-           y < roi->dst_top + roi->height;
-}
-
 tc_verify_result reference_compare(const tc_plane *expected, const tc_plane *actual,
                                    const tc_roi *roi, double tolerance, FILE *report,
                                    int max_report)
@@ -94,7 +88,7 @@ tc_verify_result reference_compare(const tc_plane *expected, const tc_plane *act
             size_t i = (size_t)y * (size_t)expected->width + (size_t)x;
             float e = expected->px[i], a = actual->px[i];
             int ok;
-            if (in_target(roi, x, y)) {
+            if (tc_roi_in_target(roi, x, y)) {
                 double d = fabs((double)e - (double)a);
                 if (d > res.max_error || d != d)
                     res.max_error = d;
@@ -105,7 +99,7 @@ tc_verify_result reference_compare(const tc_plane *expected, const tc_plane *act
             if (!ok) {
                 if (report && res.mismatches < max_report)
                     fprintf(report, "  mismatch at (%d, %d): expected %.6f, actual %.6f%s\n", x,
-                            y, e, a, in_target(roi, x, y) ? "" : " (outside the target ROI)");
+                            y, e, a, tc_roi_in_target(roi, x, y) ? "" : " (outside the target ROI)");
                 res.mismatches++;
             }
         }

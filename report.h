@@ -15,9 +15,9 @@ typedef struct {
     int width, height;         /* the image */
     int roi_width, roi_height; /* the ROI */
     int iterations;
-    int timed;                 /* -t given: the figures below are filled */
     double kernel_ms_min, kernel_ms_median, kernel_ms_mean;
-    double pass_ms_median[2];  /* twopass: each pass; 0 otherwise */
+    int passes;                /* 2 for twopass, whose passes are timed apart; else 1 */
+    double pass_ms_min[2], pass_ms_median[2], pass_ms_mean[2]; /* twopass: each pass */
     double copy_ms;            /* clEnqueueCopyBuffer of the ROI's bytes, median */
     double build_ms, h2d_ms, d2h_ms;
     double wall_ms_per_iteration; /* host wall clock per timed iteration, launches included */
