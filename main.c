@@ -260,8 +260,10 @@ static long verify_planes(const tc_options *o, const plane_set *expected,
         printf("verification, %s: every pixel of the R, G and B planes of the %d x %d output "
                "against the CPU reference (exact outside the target ROI)\n", r->algorithm, w, h);
     for (int c = 0; c < out->count; c++) {
+        /* With --csv/--json stdout carries only records, and stderr one summary line: the
+         * individual mismatches are printed in the human-readable mode only. */
         tc_verify_result v = reference_compare(&expected->p[c], &out->p[c], roi, tolerance[c],
-                                               machine ? stderr : stdout,
+                                               machine ? NULL : stdout,
                                                MAX_REPORTED_MISMATCHES);
         if (out->count > 1 && chatty)
             printf("  plane %s: %s, %ld mismatches (tolerance %.3g, largest difference %.3g)\n",

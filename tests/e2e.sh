@@ -268,6 +268,18 @@ part_c() {
         ok "$name"
     fi
 
+    name="c: --json with a failed -e: exit 1, verified false, one line on stderr"
+    run env TILEDCONV_TEST_CORRUPT=3,3 "$bin" --json --no-output -e -g 16x16
+    if [ "$rc" -ne 1 ]; then
+        not_ok "$name" "exit status $rc, expected 1"
+    elif ! grep -q '"verified": false' "$tmp/stdout"; then
+        not_ok "$name" "no \"verified\": false in the record"
+    elif [ "$(wc -l <"$tmp/stderr" | tr -d ' ')" -ne 1 ]; then
+        not_ok "$name" "$(wc -l <"$tmp/stderr" | tr -d ' ') lines on stderr, expected 1"
+    else
+        ok "$name"
+    fi
+
     name="c: -h exits 0 and shows Examples"
     run "$bin" -h
     if [ "$rc" -ne 0 ]; then
