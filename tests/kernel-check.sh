@@ -66,36 +66,33 @@ border-tiny-roi               -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --borde
 CASES
 }
 
+# check LABEL TAPS ARGS: one run of all three algorithms under oclgrind.
+check() {
+    label=$1 taps=$2
+    shift 2
+    if oclgrind --data-races --uninitialized "$bin" "$@" -f "$taps" -a all -e -q --no-output \
+           >"$log" 2>&1 \
+       && [ "$(grep -c PASSED "$log")" -eq 3 ] && ! grep -qv PASSED "$log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - $label, $taps taps: oclgrind $bin $* -f $taps -a all -e"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+
 cases > "$log.cases"
 while read -r label args; do
     for taps in 3 5; do
         # shellcheck disable=SC2086 # the arguments are meant to split
-        if oclgrind --data-races --uninitialized "$bin" $args -f "$taps" -a all -e -q \
-               --no-output >"$log" 2>&1 \
-           && [ "$(grep -c PASSED "$log")" -eq 3 ] && ! grep -qv PASSED "$log"; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-            echo "not ok - $label, $taps taps: oclgrind $bin $args -f $taps -a all -e"
-            sed 's/^/    /' "$log" | head -30
-        fi
+        check "$label" "$taps" $args
     done
 done < "$log.cases"
 # Longer filters (issue 7): the radius reaches past a 4-row block, so the tiled kernel raises
 # its block height; each length once on an aligned and an unaligned image.
 for taps in 7 15; do
-    for args in "-g 96x80 -sL 4 -tT 3" "-g 45x71 -sL 1 -tL 2 --border reflect"; do
-        # shellcheck disable=SC2086
-        if oclgrind --data-races --uninitialized "$bin" $args -f "$taps" -a all -e -q \
-               --no-output >"$log" 2>&1 \
-           && [ "$(grep -c PASSED "$log")" -eq 3 ] && ! grep -qv PASSED "$log"; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-            echo "not ok - $args, $taps taps"
-            sed 's/^/    /' "$log" | head -30
-        fi
-    done
+    check "long-aligned" "$taps" -g 96x80 -sL 4 -tT 3
+    check "long-unaligned-reflect" "$taps" -g 45x71 -sL 1 -tL 2 --border reflect
 done
 rm -f "$log.cases"
 echo "kernel-check: $((passed * 3)) kernel runs under oclgrind ($passed cases x 3 algorithms)"
