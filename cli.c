@@ -569,7 +569,7 @@ void cli_usage(FILE *out)
         "                            reflect cba|abcd, wrap bcd|abcd\n"
         "  -a, --algorithm NAME      tiled (default), twopass, onepass, or all to compare them\n"
         "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
-        "      --scalar-io           tiled: one float at a time, as the article (no float4)\n"
+        "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
         "Checking and timing:\n"
         "  -e, --verify              compare every pixel with the CPU reference\n"
         "  -t, --timing              print kernel, transfer and build times\n"
