@@ -349,6 +349,27 @@ expect_clean_run() {
     return 0
 }
 
+# probe_case NAME "X Y X Y ..." "EXPECTED ..." ARGS...: a clean run of the 16 x 16 fixture with
+# ARGS writes $out, whose gray values at those pixels must be EXPECTED.
+probe_case() {
+    name=$1 pixels=$2 expected=$3
+    shift 3
+    rm -f "$out"
+    if ! why=$(expect_clean_run "$@" -o "$out" -q); then
+        not_ok "$name" "$why"
+        return
+    fi
+    got=""
+    # shellcheck disable=SC2086 # the pixel list is meant to split
+    set -- $pixels
+    while [ $# -ge 2 ]; do
+        got="$got${got:+ }$(gray_at "$out" 16 16 "$1" "$2")"
+        shift 2
+    done
+    if [ "$got" = "$expected" ]; then ok "$name"; else
+        not_ok "$name" "pixels ($pixels): $got, expected $expected"; fi
+}
+
 part_e_lengths_and_names() {
     # Lengths beyond the article's 5: every algorithm, on an image and on an ROI whose edges
     # fall inside the image (the border rule applies at the ROI's edge).
@@ -567,39 +588,17 @@ part_e_mapping() {
     else
         ok "$name"
     fi
-    name="e: --scale 0.5 --offset 10 maps the target ROI only (100 -> 60, 100 outside)"
-    rm -f "$out"
-    if ! why=$(expect_clean_run -s "$uni" -c 0,1,0 --scale 0.5 --offset 10 -tL 8 -W 8 \
-        -o "$out" -q); then
-        not_ok "$name" "$why"
-    else
-        got="$(gray_at "$out" 16 16 3 5) $(gray_at "$out" 16 16 8 5) $(gray_at "$out" 16 16 15 0)"
-        if [ "$got" = "100 60 60" ]; then ok "$name"; else
-            not_ok "$name" "pixels (3, 5) (8, 5) (15, 0): $got, expected 100 60 60"; fi
-    fi
+    probe_case "e: --scale 0.5 --offset 10 maps the target ROI only (100 -> 60, 100 outside)" \
+        "3 5 8 5 15 0" "100 60 60" -s "$uni" -c 0,1,0 --scale 0.5 --offset 10 -tL 8 -W 8
     # Sign convention: sobel-x is positive where the intensity rises to the right. With a
     # constant-0 border the uniform image rises at its left edge and falls at its right:
     # interior rows give 4 * (+-100) there, * 0.25 + 128 = 228 and 28; between them, 128.
-    name="e: sobel-x sign: positive where the intensity rises to the right"
-    rm -f "$out"
-    if ! why=$(expect_clean_run -s "$uni" --filter sobel-x --border constant --scale 0.25 \
-        --offset 128 -e -o "$out" -q); then
-        not_ok "$name" "$why"
-    else
-        got="$(gray_at "$out" 16 16 0 8) $(gray_at "$out" 16 16 8 8) $(gray_at "$out" 16 16 15 8)"
-        if [ "$got" = "228 128 28" ]; then ok "$name"; else
-            not_ok "$name" "pixels (0, 8) (8, 8) (15, 8): $got, expected 228 128 28"; fi
-    fi
-    name="e: sobel-y sign: positive where the intensity rises downwards"
-    rm -f "$out"
-    if ! why=$(expect_clean_run -s "$uni" --filter sobel-y --border constant --scale 0.25 \
-        --offset 128 -e -o "$out" -q); then
-        not_ok "$name" "$why"
-    else
-        got="$(gray_at "$out" 16 16 8 0) $(gray_at "$out" 16 16 8 8) $(gray_at "$out" 16 16 8 15)"
-        if [ "$got" = "228 128 28" ]; then ok "$name"; else
-            not_ok "$name" "pixels (8, 0) (8, 8) (8, 15): $got, expected 228 128 28"; fi
-    fi
+    probe_case "e: sobel-x sign: positive where the intensity rises to the right" \
+        "0 8 8 8 15 8" "228 128 28" -s "$uni" --filter sobel-x --border constant --scale 0.25 \
+        --offset 128 -e
+    probe_case "e: sobel-y sign: positive where the intensity rises downwards" \
+        "8 0 8 8 8 15" "228 128 28" -s "$uni" --filter sobel-y --border constant --scale 0.25 \
+        --offset 128 -e
 }
 
 # The manual page: renders without warnings, and documents every long option -h lists.
