@@ -1,80 +1,125 @@
-# tiledconv - tiled separable convolution of BMP images with OpenCL.
+# tiledconv - tiled separable convolution on OpenCL devices: a library (libtiledconv, a C API
+# in include/tiledconv.h, a Python binding in python/) and a command line on top of it.
 #
-#   make            build ./tiledconv
+#   make            build ./tiledconv and build/lib/libtiledconv.{so,a} (installs nothing)
 #   make run        install what is missing, build, filter images/TiledConv_Input512x512.bmp
 #   make test       install what is missing, build with -Werror, run every test suite
-#   make sanitize   the tool and the tests under AddressSanitizer + UBSan (make test runs it)
+#   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
 #   make fuzz       the libFuzzer harness for the BMP reader (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
-# Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. WERROR= turns warnings back into warnings.
+# Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WERROR  ?= -Werror
+WERROR  ?=
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 MANDIR  ?= $(PREFIX)/share/man
+PYTHONDIR ?= $(LIBDIR)/python3/dist-packages
 PKG_CONFIG ?= pkg-config
+# Debian's interpreter: python3-numpy and python3-pytest install for it.
+PYTHON  ?= /usr/bin/python3
 
-WARN      := -std=c11 -Wall -Wextra -pedantic $(WERROR)
+VERSION := 1.1.0
+SOMAJOR := 1
+
+WARN       := -std=c11 -Wall -Wextra -pedantic $(WERROR)
 OCL_CFLAGS := $(shell $(PKG_CONFIG) --cflags OpenCL 2>/dev/null)
 OCL_LIBS   := $(shell $(PKG_CONFIG) --libs OpenCL 2>/dev/null || echo -lOpenCL)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 # OpenCL 1.2 is what every platform we target speaks (NVIDIA's OpenCL C is 1.2, PoCL more).
-ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L $(OCL_CFLAGS) $(CPPFLAGS)
+# -MMD -MP: each object lists the headers it read, so touching one rebuilds only its users.
+ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+                -Isrc/io $(OCL_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(WARN) $(CFLAGS)
+DEPFLAGS     := -MMD -MP
 LIBS         := $(OCL_LIBS) -lm
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev
+DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
+              python3-pytest
 
-# Everything but main.c goes into a static library that the tests link too. Objects live under
-# $(O) so that the sanitizer build (O=build/asan) never mixes with the normal one.
+# The library: these sources, compiled position-independent with only the API visible.
+# Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
 O   ?= build/obj
 BIN ?= tiledconv
-LIB_SRCS := atomic_file.c bmp.c ocl_util.c reference.c filter.c convolve.c cli.c report.c synth.c \
-            outfile.c filters.c
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/TiledConv_cl.o
-LIB      := $(O)/libtiledconv.a
-HEADERS  := $(wildcard *.h) tests/test_util.h
+LIBOUT ?= build/lib
+LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
+            src/launch.c src/context.c
+IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
+CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o
+IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
+CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
+STATIC   := $(LIBOUT)/libtiledconv.a
+SHARED   := $(LIBOUT)/libtiledconv.so.$(VERSION)
+SONAME   := libtiledconv.so.$(SOMAJOR)
+LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all run test unit-tests e2e-tests kernel-check sanitize fuzz fuzz-check deps-build \
-        deps-test \
-        install uninstall clean
+.PHONY: all lib run test unit-tests e2e-tests api-test python-tests kernel-check sanitize \
+        fuzz fuzz-check deps-build deps-test check-opencl install uninstall clean
 
-all: $(BIN)
+all: $(BIN) lib
 
-$(BIN): $(O)/main.o $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(O)/main.o $(LIB) $(LIBS)
+lib: $(STATIC) $(SHARED) $(LIBOUT)/libtiledconv.so $(LIBOUT)/$(SONAME)
 
-$(LIB): $(LIB_OBJS)
+# A plain `make` installs nothing; without the OpenCL headers it says what to do instead of
+# failing inside the compiler.
+check-opencl:
+	@printf '#include <CL/cl.h>\n' | $(CC) $(OCL_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	    echo "tiledconv: the OpenCL headers are missing: install ocl-icd-opencl-dev and"; \
+	    echo "tiledconv: opencl-headers (and pocl-opencl-icd for a CPU device), or run"; \
+	    echo "tiledconv: 'make run', which installs what is missing and builds."; exit 1; }
+
+$(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(LIBS)
+
+$(STATIC): $(LIB_OBJS)
+	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/%.o: %.c $(HEADERS)
+$(SHARED): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LIBS)
 
-# The kernel source is embedded in the binary, one string per line (a single literal would pass
-# the 4095 characters ISO C guarantees), so an installed tiledconv needs no file beside it.
-$(O)/TiledConv_cl.c: TiledConv.cl scripts/embed-cl.sh
+$(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so: $(SHARED)
+	ln -sf $(notdir $(SHARED)) $@
+
+$(O)/src/%.o: src/%.c | check-opencl
 	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh TiledConv.cl > $@.tmp && mv $@.tmp $@
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(O)/TiledConv_cl.o: $(O)/TiledConv_cl.c
-	$(CC) $(ALL_CPPFLAGS) -I. $(ALL_CFLAGS) -c -o $@ $<
-
-$(O)/tests/%: tests/%.c $(HEADERS) $(LIB)
+$(O)/%.o: %.c | check-opencl
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(CMOCKA_CFLAGS) -I. $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
-	    $(LIB) $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# The kernel source is embedded in the library, one string per line (a single literal would
+# pass the 4095 characters ISO C guarantees), so nothing needs a file beside it at run time.
+$(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/TiledConv.cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/TiledConv_cl.o: $(O)/src/TiledConv_cl.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
+
+# The unit suites test the library's and the command line's parts directly, so they link the
+# static library with the command line's and the codecs' objects (all but main).
+$(O)/tests/%: tests/%.c $(STATIC) $(IO_OBJS) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Icli $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ \
+	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) $(LIBS)
+
+-include $(shell find build -name '*.d' 2>/dev/null)
 
 deps-build:
 	@sh scripts/install-deps.sh $(DEPS_BUILD)
@@ -92,12 +137,21 @@ unit-tests: $(TEST_BINS)
 e2e-tests: $(BIN)
 	@sh tests/e2e.sh ./$(BIN)
 
+# The C API as a user meets it: installed into a scratch prefix, a program built only with
+# the installed header and `pkg-config tiledconv`.
+api-test: lib
+	@sh tests/api/run.sh
+
+python-tests: lib
+	PYTHONPATH=python TILEDCONV_LIBRARY=$(CURDIR)/$(LIBOUT)/$(SONAME) $(PYTHON) -m pytest -q \
+	    -p no:cacheprovider tests/python
+
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror unit-tests e2e-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
@@ -107,27 +161,48 @@ FUZZ_SECONDS ?= 60
 fuzz-check: build/fuzz/fuzz_bmp
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
 
-# AddressSanitizer + UBSan build of the tool and the tests under build/asan; runs the suites
-# that need no OpenCL device work (BMP, command line) plus the end-to-end error cases.
+# AddressSanitizer + UBSan build of the tool, the tests and the shared library under
+# build/asan; runs the suites that need no OpenCL device work, the end-to-end error cases,
+# and the C API and Python tests' library calls under LeakSanitizer.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize: deps-test
-	$(MAKE) O=build/asan BIN=build/asan/tiledconv CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-	    build/asan/tiledconv $(addprefix build/asan/tests/,$(TEST_NAMES))
+	$(MAKE) O=build/asan BIN=build/asan/tiledconv LIBOUT=build/asan/lib WERROR=-Werror \
+	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 
 fuzz: build/fuzz/fuzz_bmp
-build/fuzz/fuzz_bmp: tests/fuzz_bmp.c bmp.c bmp.h atomic_file.c atomic_file.h
+build/fuzz/fuzz_bmp: tests/fuzz_bmp.c src/io/bmp.c src/io/bmp.h src/io/atomic_file.c \
+                     src/io/atomic_file.h
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-	    -I. -o $@ tests/fuzz_bmp.c bmp.c atomic_file.c
+	    -Isrc/io -o $@ tests/fuzz_bmp.c src/io/bmp.c src/io/atomic_file.c
 
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+# The pkg-config file, with this install's prefix.
+$(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@OCL_LIBS@|$(OCL_LIBS)|' tiledconv.pc.in > $@
+
+install: $(BIN) lib $(LIBOUT)/tiledconv.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PYTHONDIR)/tiledconv
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tiledconv
 	install -m 644 tiledconv.1 $(DESTDIR)$(MANDIR)/man1/tiledconv.1
+	install -m 644 include/tiledconv.h $(DESTDIR)$(INCLUDEDIR)/tiledconv.h
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libtiledconv.a
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED))
+	ln -sf $(notdir $(SHARED)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtiledconv.so
+	install -m 644 $(LIBOUT)/tiledconv.pc $(DESTDIR)$(LIBDIR)/pkgconfig/tiledconv.pc
+	install -m 644 python/tiledconv/*.py $(DESTDIR)$(PYTHONDIR)/tiledconv/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tiledconv $(DESTDIR)$(MANDIR)/man1/tiledconv.1
+	rm -f $(DESTDIR)$(BINDIR)/tiledconv $(DESTDIR)$(MANDIR)/man1/tiledconv.1 \
+	    $(DESTDIR)$(INCLUDEDIR)/tiledconv.h $(DESTDIR)$(LIBDIR)/libtiledconv.a \
+	    $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libtiledconv.so $(DESTDIR)$(LIBDIR)/pkgconfig/tiledconv.pc
+	rm -rf $(DESTDIR)$(PYTHONDIR)/tiledconv
 
 clean:
 	rm -rf build tiledconv TiledConv_Output.bmp

@@ -4,7 +4,7 @@
 # Usage: embed-cl.sh FILE.cl > FILE_cl.c
 set -eu
 echo "/* Generated from $1 by scripts/embed-cl.sh: do not edit. */"
-echo '#include "kernel_source.h"'
+echo '#include "programs.h"'
 echo 'const char *const tiledconv_cl_lines[] = {'
 sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$/\\n",/' "$1"
 echo '};'

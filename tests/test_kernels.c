@@ -4,8 +4,10 @@
  * 300 seeded random ROI combinations for both of SPEC.md's filter lengths, and every border
  * rule with lengths up to 15; plus the tiled kernel's other block geometries.
  *
- * Runs on the default OpenCL device (PoCL's CPU device in CI). Every pixel of the whole plane
- * is compared, so a write outside the target ROI fails as surely as a wrong value inside it.
+ * The cases go through the public API (tiledconv.h: one context, tc_filter) and are checked
+ * against the launchers' own figures (launch.h: the tiled classes the host predicts). Runs on
+ * the default OpenCL device (PoCL's CPU device in CI). Every pixel of the whole plane is
+ * compared, so a write outside the target ROI fails as surely as a wrong value inside it.
  */
 #include "test_util.h"
 
@@ -13,15 +15,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convolve.h"
+#include "config.h"
+#include "device.h"
+#include "launch.h"
+#include "programs.h"
 #include "reference.h"
+#include "tiledconv.h"
+#include "verify.h"
 
 #define RANDOM_CASES 300
+#define ALGORITHM_COUNT 3
 
-static ocl_env env;
-static tc_session session;
+static tc_context *ctx;
 static long tiled_classes_seen[4]; /* summed over every tiled case run */
-static long cases_run[TC_ALG_COUNT];
+static long cases_run[ALGORITHM_COUNT];
+
+/* The tiled kernel's block and float4 paths for the cases that follow: the defaults, except
+ * while test_tiled_geometries runs. */
+static int tiled_block_x = TC_TILED_BLOCK_X, tiled_block_y = TC_TILED_BLOCK_Y;
+static int tiled_vector_io = 1;
 
 /* A small deterministic generator (the tests must be repeatable, rand() differs by libc). */
 static uint64_t rng_state;
@@ -42,13 +54,53 @@ static void fill_random(tc_plane *p)
         p->px[i] = (float)(rng_next() % 25600) / 100.0f;
 }
 
+/* The parameters of tc_filter for one case: the filter f, the ROI, the algorithm, the current
+ * tiled geometry, and class counting (so that tc_last_stats gives the kernel's own counts). */
+static tc_params params_for(tc_algorithm alg, const tc_roi *roi, const tc_filter_spec *f)
+{
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = f->taps;
+    p.kx = f->kx;
+    p.ky = f->ky;
+    p.src_left = roi->src_left;
+    p.src_top = roi->src_top;
+    p.dst_left = roi->dst_left;
+    p.dst_top = roi->dst_top;
+    p.roi_width = roi->width;
+    p.roi_height = roi->height;
+    p.border = f->border;
+    p.border_value = f->border_value;
+    p.algorithm = alg;
+    p.block_width = tiled_block_x;
+    p.block_height = tiled_block_y;
+    p.vector_io = tiled_vector_io;
+    p.count_classes = 1;
+    return p;
+}
+
+/* The launchers' view of the same tiled run, for the host's class prediction. */
+static tc_job tiled_job(const tc_roi *roi, const tc_filter_spec *f)
+{
+    tc_job job;
+    memset(&job, 0, sizeof job);
+    job.algorithm = TC_TILED;
+    job.filter = *f;
+    job.roi = *roi;
+    job.block_x = tiled_block_x;
+    job.block_y = tiled_block_y;
+    job.vector_io = tiled_vector_io;
+    job.count_classes = 1;
+    return job;
+}
+
 /* Runs one algorithm on one case and compares the whole plane with the reference. */
 static void check_case_border(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
-                              tc_border_mode border, const char *label)
+                              tc_border border, const char *label)
 {
     tc_plane in, out, expected;
-    tc_filter f;
-    tc_run_stats stats;
+    tc_filter_spec f;
+    tc_stats stats;
     assert_int_equal(tc_plane_alloc(&in, width, height), 0);
     assert_int_equal(tc_plane_alloc(&out, width, height), 0);
     assert_int_equal(tc_plane_alloc(&expected, width, height), 0);
@@ -64,22 +116,25 @@ static void check_case_border(tc_algorithm alg, int width, int height, tc_roi ro
     }
     memset(out.px, 0xff, (size_t)width * height * sizeof(float)); /* NaN: a missed pixel shows */
 
-    int rc = tc_algorithm_run(alg)(&session, &in, &roi, &f, 1, &out, &stats);
-    if (rc != 0)
-        fail_msg("%s %s: run failed", tc_algorithm_name(alg), label);
-    reference_convolve(&in, &roi, &f, &expected);
-    tc_verify_result v = reference_compare(&expected, &out, &roi,
-                                           reference_tolerance(&in, &f), stderr, 3);
+    const tc_params p = params_for(alg, &roi, &f);
+    int rc = tc_filter(ctx, in.px, out.px, width, height, &p);
+    if (rc != TC_OK)
+        fail_msg("%s %s: run failed: %s", tc_algorithm_name(alg), label, tc_error(ctx));
+    assert_int_equal(tc_last_stats(ctx, &stats), TC_OK);
+    assert_int_equal(reference_convolve(&in, &roi, &f, &expected), TC_OK);
+    tc_verify_result v = verify_compare(&expected, &out, &roi, reference_tolerance(&in, &f),
+                                        stderr, 3);
     if (v.mismatches)
         fail_msg("%s, %d taps, %s border, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), "
                  "%d x %d: %ld mismatches", tc_algorithm_name(alg), taps, tc_border_name(border),
                  label, width, height, roi.src_left, roi.src_top, roi.dst_left, roi.dst_top,
                  roi.width, roi.height, v.mismatches);
-    if (alg == TC_ALG_TILED) {
-        /* The kernel counted its groups' classes (tc_session_count_classes): they must be the
-         * classes the host predicts, and they are what the class coverage test sums. */
+    if (alg == TC_TILED) {
+        /* The kernel counted its groups' classes (count_classes): they must be the classes
+         * the host predicts, and they are what the class coverage test sums. */
         long predicted[4];
-        tc_tiled_classes(&session, &roi, tc_device_pitch(width), (taps - 1) / 2, predicted);
+        const tc_job job = tiled_job(&roi, &f);
+        tc_tiled_classes(&job, tc_device_pitch(width), predicted);
         assert_true(stats.classes_counted);
         for (int c = 0; c < 4; c++) {
             if (stats.classes[c] != predicted[c])
@@ -89,7 +144,6 @@ static void check_case_border(tc_algorithm alg, int width, int height, tc_roi ro
         }
     }
     cases_run[alg]++;
-    tc_run_stats_free(&stats);
     tc_plane_free(&in);
     tc_plane_free(&out);
     tc_plane_free(&expected);
@@ -190,7 +244,7 @@ static void test_borders_and_lengths(void **state)
                 char label[48];
                 snprintf(label, sizeof label, "border/length case %d", i);
                 check_case_border(alg_of(state), width, height, roi, lengths[l],
-                                  (tc_border_mode)b, label);
+                                  (tc_border)b, label);
             }
 }
 
@@ -203,8 +257,9 @@ static void test_tiled_geometries(void **state)
                                     {4, 1, 1}, {8, 16, 0}};
     rng_state = 99;
     for (size_t g = 0; g < sizeof blocks / sizeof blocks[0]; g++) {
-        assert_int_equal(tc_session_set_tiled(&session, blocks[g][0], blocks[g][1],
-                                              blocks[g][2]), 0);
+        tiled_block_x = blocks[g][0];
+        tiled_block_y = blocks[g][1];
+        tiled_vector_io = blocks[g][2];
         for (int i = 0; i < 24; i++) {
             int width, height;
             tc_roi roi;
@@ -212,10 +267,12 @@ static void test_tiled_geometries(void **state)
             char label[64];
             snprintf(label, sizeof label, "block %dx%d%s case %d", blocks[g][0], blocks[g][1],
                      blocks[g][2] ? "" : " scalar", i);
-            check_case(TC_ALG_TILED, width, height, roi, i % 2 ? 5 : 3, label);
+            check_case(TC_TILED, width, height, roi, i % 2 ? 5 : 3, label);
         }
     }
-    assert_int_equal(tc_session_set_tiled(&session, TC_TILED_BLOCK_X, TC_TILED_BLOCK_Y, 1), 0);
+    tiled_block_x = TC_TILED_BLOCK_X;
+    tiled_block_y = TC_TILED_BLOCK_Y;
+    tiled_vector_io = 1;
 }
 
 /* The tiled cases above must have exercised all four of the article's classes, or the class
@@ -238,7 +295,10 @@ static void test_class_counts_by_hand(void **state)
     (void)state;
     long classes[4];
     tc_roi roi = {0, 0, 0, 0, 100, 70};
-    tc_tiled_classes(&session, &roi, 100, 1, classes);
+    tc_filter_spec f;
+    tc_filter_binomial(&f, 3); /* radius 1 */
+    const tc_job job = tiled_job(&roi, &f); /* the default block, 4 x 4 */
+    tc_tiled_classes(&job, 100, classes);
     /* tiles at l = 0, 32, 64, 96 and t = 0, 32, 64. Free on read: l in {32, 64}? 64 + 33 = 97
      * <= 100 yes; t = 32: 32 + 33 = 65 <= 70 yes. So (32, 32) and (64, 32): 2 of 12. Free on
      * write: l + 32 <= 100 (l = 0, 32, 64) and t + 32 <= 70 (t = 0, 32): 6 of 12. */
@@ -248,66 +308,257 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[3], 6);
 }
 
-/* A device whose limits a kernel exceeds is refused before the launch (status 1, a message),
- * not left to fail inside OpenCL. The limits are the real device's, lowered in a copy. */
+/* A device whose limits a kernel exceeds is refused before the launch (TC_EDEVICE, a message
+ * naming the limit), not left to fail inside OpenCL. The limits are the real device's (a
+ * device of its own, opened for this test), lowered in a copy and given to the launcher. */
 static void test_device_limits_refused(void **state)
 {
     (void)state;
     static const struct {
         size_t group, item;
-        cl_ulong local;
-    } limits[] = {{32, 1024, 1 << 20}, {1024, 4, 1 << 20}, {1024, 1024, 256}};
+        unsigned long long local;
+        const char *mention; /* what the message must say about the limit */
+    } limits[] = {{32, 1024, 1 << 20, "at most 32 work-items"},
+                  {1024, 4, 1 << 20, "(4 x 4)"},
+                  {1024, 1024, 256, "local memory"}};
+    static const tc_algorithm all[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, TC_ONEPASS};
     tc_plane in, out;
-    tc_filter f;
+    tc_device device;
+    tc_msg msg = {""};
+    tc_job job;
+    tc_filter_spec f;
     tc_roi roi = {0, 0, 0, 0, 40, 40};
     assert_int_equal(tc_plane_alloc(&in, 40, 40), 0);
     assert_int_equal(tc_plane_alloc(&out, 40, 40), 0);
     fill_random(&in);
     tc_filter_binomial(&f, 3);
+    job = tiled_job(&roi, &f);
+    job.count_classes = 0;
+    if (tc_device_open(&device, NULL, &msg) != TC_OK)
+        fail_msg("tc_device_open: %s", msg.text);
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        ocl_env small = env;
-        tc_session s;
-        tc_run_stats stats;
+        tc_device small = device;
+        tc_program_cache programs;
+        tc_buffers buffers;
+        memset(&programs, 0, sizeof programs);
+        memset(&buffers, 0, sizeof buffers);
         small.max_group_size = limits[i].group;
         small.max_item_sizes[0] = small.max_item_sizes[1] = limits[i].item;
-        small.local_mem_size = limits[i].local;
-        tc_session_init(&s, &small);
-        for (int a = 0; a < TC_ALG_COUNT; a++)
-            if (tc_algorithm_run((tc_algorithm)a)(&s, &in, &roi, &f, 1, &out, &stats) != 1)
-                fail_msg("%s ran with a group limit of %zu, item limit %zu, local memory %lu",
-                         tc_algorithm_name((tc_algorithm)a), limits[i].group, limits[i].item,
-                         (unsigned long)limits[i].local);
-        tc_session_release(&s);
+        small.info.local_mem_bytes = limits[i].local;
+        for (int a = 0; a < ALGORITHM_COUNT; a++) {
+            tc_run_stats stats;
+            tc_msg m = {""};
+            job.algorithm = all[a];
+            int rc = tc_run(&small, &programs, &buffers, &job, &in, &out, 0, 1, &stats, &m);
+            if (rc == TC_OK)
+                tc_run_stats_free(&stats);
+            if (rc != TC_EDEVICE || !strstr(m.text, limits[i].mention))
+                fail_msg("%s with a group limit of %zu, item limit %zu, local memory %llu: "
+                         "status %d, message '%s'", tc_algorithm_name(all[a]), limits[i].group,
+                         limits[i].item, limits[i].local, rc, m.text);
+        }
+        tc_buffers_release(&buffers);
+        tc_program_cache_release(&programs);
+    }
+    tc_device_close(&device);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* A random image of this size, for the tests of the API's behaviour below. */
+static void random_plane(tc_plane *p, int width, int height)
+{
+    assert_int_equal(tc_plane_alloc(p, width, height), 0);
+    fill_random(p);
+}
+
+/* The context keeps its programs: the same settings again build nothing, other filter lengths
+ * and border rules build exactly one program each. A context of its own, so that the counts
+ * do not depend on what the other tests built. */
+static void test_programs_cached(void **state)
+{
+    (void)state;
+    tc_context *c;
+    tc_plane in, out;
+    tc_params p;
+    tc_stats st;
+    char err[256] = "";
+    rng_state = 5;
+    random_plane(&in, 45, 37);
+    assert_int_equal(tc_plane_alloc(&out, 45, 37), 0);
+    if (tc_open(NULL, &c, err, sizeof err) != TC_OK)
+        fail_msg("tc_open: %s", err);
+    assert_int_equal(tc_last_stats(c, &st), TC_EINVAL); /* nothing filtered yet */
+    assert_int_equal(st.programs_built, 0);
+    tc_params_init(&p);
+    assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 1);
+    /* The same settings (another image, another ROI): no build. */
+    p.src_left = 3;
+    p.dst_top = 2;
+    assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 1);
+    assert_true(st.build_ms == 0.0);
+    /* Another length: one build; another border rule: one more. */
+    p.taps_x = p.taps_y = 7;
+    assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 2);
+    p.border = TC_BORDER_REFLECT101;
+    assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 3);
+    tc_close(c);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+}
+
+/* A failed call leaves the context usable: a ROI outside the image is refused with a message
+ * naming the field, and the next call filters as if nothing had happened. */
+static void test_context_survives_failure(void **state)
+{
+    (void)state;
+    const int width = 40, height = 30;
+    tc_plane in, out, expected;
+    tc_params p;
+    char err[256] = "";
+    rng_state = 11;
+    random_plane(&in, width, height);
+    assert_int_equal(tc_plane_alloc(&out, width, height), 0);
+    assert_int_equal(tc_plane_alloc(&expected, width, height), 0);
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    p.src_left = width; /* one past the last column */
+    assert_int_equal(tc_filter(ctx, in.px, out.px, width, height, &p), TC_EINVAL);
+    if (!strstr(tc_error(ctx), "src_left"))
+        fail_msg("the message does not name src_left: '%s'", tc_error(ctx));
+
+    p.src_left = 2;
+    p.dst_left = 1;
+    p.dst_top = 3;
+    memset(out.px, 0xff, (size_t)width * height * sizeof(float));
+    if (tc_filter(ctx, in.px, out.px, width, height, &p) != TC_OK)
+        fail_msg("after a failure: %s", tc_error(ctx));
+    assert_string_equal(tc_error(ctx), "");
+    if (tc_reference(in.px, expected.px, width, height, &p, err, sizeof err) != TC_OK)
+        fail_msg("tc_reference: %s", err);
+    const tc_roi roi = {2, 0, 1, 3, width - 2, height - 3};
+    const double tolerance = tc_tolerance(in.px, width, height, &p);
+    assert_true(tolerance > 0.0);
+    tc_verify_result v = verify_compare(&expected, &out, &roi, tolerance, stderr, 3);
+    assert_int_equal(v.mismatches, 0);
+    tc_plane_free(&in);
+    tc_plane_free(&out);
+    tc_plane_free(&expected);
+}
+
+/* src == dst: the same result as into a plane of its own, bit for bit, for every algorithm,
+ * with source and target ROIs that overlap. */
+static void test_in_place(void **state)
+{
+    (void)state;
+    static const tc_algorithm all[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, TC_ONEPASS};
+    const int width = 70, height = 45;
+    const size_t bytes = (size_t)width * height * sizeof(float);
+    tc_plane in, out, same;
+    tc_params p;
+    rng_state = 13;
+    random_plane(&in, width, height);
+    assert_int_equal(tc_plane_alloc(&out, width, height), 0);
+    assert_int_equal(tc_plane_alloc(&same, width, height), 0);
+    for (int a = 0; a < ALGORITHM_COUNT; a++) {
+        tc_params_init(&p);
+        p.taps_x = p.taps_y = 5;
+        p.algorithm = all[a];
+        p.src_left = 3;
+        p.src_top = 1;
+        p.dst_left = 1;
+        p.dst_top = 4;
+        memcpy(same.px, in.px, bytes);
+        assert_int_equal(tc_filter(ctx, in.px, out.px, width, height, &p), TC_OK);
+        assert_int_equal(tc_filter(ctx, same.px, same.px, width, height, &p), TC_OK);
+        if (memcmp(same.px, out.px, bytes) != 0)
+            fail_msg("%s: in place differs from out of place", tc_algorithm_name(all[a]));
     }
     tc_plane_free(&in);
     tc_plane_free(&out);
+    tc_plane_free(&same);
+}
+
+/* tc_filter_timed: the plane tc_filter gives, and the figures of every timed run. */
+static void test_filter_timed(void **state)
+{
+    (void)state;
+    static const tc_algorithm all[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, TC_ONEPASS};
+    const int width = 77, height = 50;
+    const size_t bytes = (size_t)width * height * sizeof(float);
+    tc_plane in, once, timed;
+    tc_params p;
+    tc_stats st;
+    rng_state = 17;
+    random_plane(&in, width, height);
+    assert_int_equal(tc_plane_alloc(&once, width, height), 0);
+    assert_int_equal(tc_plane_alloc(&timed, width, height), 0);
+    for (int a = 0; a < ALGORITHM_COUNT; a++) {
+        long classes[4];
+        tc_params_init(&p);
+        p.taps_x = p.taps_y = 3;
+        p.algorithm = all[a];
+        p.src_left = 5;
+        p.dst_top = 2;
+        p.count_classes = 1;
+        assert_int_equal(tc_filter(ctx, in.px, once.px, width, height, &p), TC_OK);
+        assert_int_equal(tc_last_stats(ctx, &st), TC_OK);
+        assert_int_equal(st.iterations, 1);
+        memcpy(classes, st.classes, sizeof classes);
+        memset(timed.px, 0xff, bytes);
+        assert_int_equal(tc_filter_timed(ctx, in.px, timed.px, width, height, &p, 3), TC_OK);
+        if (memcmp(timed.px, once.px, bytes) != 0)
+            fail_msg("%s: tc_filter_timed's plane differs from tc_filter's",
+                     tc_algorithm_name(all[a]));
+        assert_int_equal(tc_last_stats(ctx, &st), TC_OK);
+        assert_int_equal(st.algorithm, all[a]);
+        assert_int_equal(st.iterations, 3);
+        assert_non_null(st.kernel_ms);
+        assert_true(st.kernel_ms_min <= st.kernel_ms_median);
+        /* tiled: the warm-up and the three timed runs counted each group once per run. */
+        if (all[a] == TC_TILED)
+            assert_memory_equal(st.classes, classes, sizeof classes);
+    }
+    tc_plane_free(&in);
+    tc_plane_free(&once);
+    tc_plane_free(&timed);
 }
 
 static int open_device(void **state)
 {
     (void)state;
-    ocl_selection sel = {-1, -1, OCL_TYPE_DEFAULT};
-    if (ocl_env_open(&env, &sel) != 0)
+    char err[256] = "";
+    tc_device_info info;
+    if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) {
+        print_error("tc_open: %s\n", err);
         return -1;
-    tc_session_init(&session, &env);
-    tc_session_count_classes(&session, 1);
-    print_message("device: %s\n", env.device_name);
+    }
+    if (tc_context_device(ctx, &info) == TC_OK)
+        print_message("device: %s\n", info.name);
     return 0;
 }
 
 static int close_device(void **state)
 {
     (void)state;
-    for (int a = 0; a < TC_ALG_COUNT; a++)
+    for (int a = 0; a < ALGORITHM_COUNT; a++)
         print_message("%s: %ld cases compared pixel by pixel\n",
                       tc_algorithm_name((tc_algorithm)a), cases_run[a]);
-    tc_session_release(&session);
-    ocl_env_close(&env);
+    tc_close(ctx);
+    ctx = NULL;
     return 0;
 }
 
-static const tc_algorithm algorithms[TC_ALG_COUNT] = {TC_ALG_TILED, TC_ALG_TWOPASS,
-                                                      TC_ALG_ONEPASS};
+static const tc_algorithm algorithms[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, TC_ONEPASS};
 
 #define FOR_ALGORITHM(a)                                                                       \
     cmocka_unit_test_prestate(test_image_sizes, (void *)&algorithms[a]),                     \
@@ -320,11 +571,15 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
         cmocka_unit_test(test_device_limits_refused),
-        FOR_ALGORITHM(TC_ALG_TILED),
+        FOR_ALGORITHM(TC_TILED),
         cmocka_unit_test(test_tiled_geometries),
         cmocka_unit_test(test_all_classes_occurred),
-        FOR_ALGORITHM(TC_ALG_TWOPASS),
-        FOR_ALGORITHM(TC_ALG_ONEPASS),
+        FOR_ALGORITHM(TC_TWOPASS),
+        FOR_ALGORITHM(TC_ONEPASS),
+        cmocka_unit_test(test_programs_cached),
+        cmocka_unit_test(test_context_survives_failure),
+        cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_filter_timed),
     };
     return cmocka_run_group_tests_name("kernels", tests, open_device, close_device);
 }

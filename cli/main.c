@@ -1,0 +1,436 @@
+/*
+ * main.c - tiledconv's command line, a thin layer on the library (include/tiledconv.h): parse
+ * the options, read the input, open a context, filter with the chosen algorithm(s), check
+ * against the CPU reference, report, write the output. Nothing here computes pixels.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bmp.h"
+#include "image.h"
+#include "options.h"
+#include "outputs.h"
+#include "report.h"
+#include "synth.h"
+#include "tiledconv.h"
+#include "verify.h"
+
+/* The planes a run filters: the intensity plane, or with --color the R, G and B planes. */
+#define MAX_PLANES 3
+typedef struct {
+    int count;
+    tc_plane p[MAX_PLANES];
+} plane_set;
+
+/* The command line's names for the ROI fields, for messages. */
+static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
+
+/* The exit status for a library status (SPEC.md): a bad argument is a usage error. */
+static int exit_status(int tc_status)
+{
+    return tc_status == TC_OK ? 0 : tc_status == TC_EINVAL ? 2 : 1;
+}
+
+static void planes_free(plane_set *s)
+{
+    for (int i = 0; i < MAX_PLANES; i++)
+        tc_plane_free(&s->p[i]);
+}
+
+/* count planes of width x height; 0, or -1 (out of memory, the caller reports). */
+static int planes_alloc(plane_set *s, int count, int width, int height)
+{
+    s->count = count;
+    for (int i = 0; i < count; i++)
+        if (tc_plane_alloc(&s->p[i], width, height))
+            return -1;
+    return 0;
+}
+
+/* The synthetic image of -g. It is gray, so with --color its three planes are equal: that
+ * still times and checks three runs, which is what a colour sweep wants. */
+static int load_synthetic(const tc_options *o, plane_set *in)
+{
+    if (planes_alloc(in, o->color ? 3 : 1, o->synth_width, o->synth_height)) {
+        fprintf(stderr, "tiledconv: -g %dx%d: out of host memory\n", o->synth_width,
+                o->synth_height);
+        return 1; /* a run-time failure: the request itself was valid */
+    }
+    synth_fill(&in->p[0]);
+    for (int c = 1; c < in->count; c++)
+        memcpy(in->p[c].px, in->p[0].px,
+               (size_t)o->synth_width * (size_t)o->synth_height * sizeof(float));
+    return 0;
+}
+
+/* The input planes from -s or -g. Returns 0, 2 (reported): the input cannot be used, or 1
+ * (reported): out of host memory. */
+static int load_input(const tc_options *o, plane_set *in)
+{
+    char err[512];
+    bmp_image img;
+    if (o->synth_width)
+        return load_synthetic(o, in);
+    if (bmp_load(o->input, &img, err, sizeof err)) {
+        struct stat st;
+        if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
+            fprintf(stderr, "tiledconv: %s: the default input is missing here; give one with "
+                            "-s FILE, or -g WxH for a synthetic image\n", o->input);
+        else
+            fprintf(stderr, "tiledconv: %s\n", err);
+        return 2;
+    }
+    if (planes_alloc(in, o->color ? 3 : 1, img.width, img.height)) {
+        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", o->input, img.width,
+                img.height);
+        bmp_free(&img);
+        return 1;
+    }
+    if (o->color)
+        for (int c = 0; c < 3; c++)
+            tc_plane_from_channel(&in->p[c], img.rgb, c);
+    else
+        tc_plane_from_rgb(&in->p[0], img.rgb);
+    bmp_free(&img);
+    return 0;
+}
+
+/* -l: every platform and its devices, with the flags that select each. */
+static int list_devices(void)
+{
+    tc_device_info *list = NULL;
+    char err[512];
+    int count = 0, status = tc_list_devices(NULL, 0, &count, err, sizeof err);
+    if (status == TC_OK && count > 0 && !(list = calloc((size_t)count, sizeof *list)))
+        status = TC_ENOMEM;
+    if (status == TC_OK && count > 0)
+        status = tc_list_devices(list, count, &count, err, sizeof err);
+    if (status != TC_OK) {
+        fprintf(stderr, "tiledconv: %s\n", status == TC_ENOMEM && !list ? "out of host memory"
+                                                                         : err);
+        free(list);
+        return 1;
+    }
+    if (count == 0)
+        printf("no OpenCL platform found (is an ICD such as pocl-opencl-icd installed?)\n");
+    for (int i = 0; i < count; i++) {
+        const tc_device_info *d = &list[i];
+        if (i == 0 || d->platform != list[i - 1].platform)
+            printf("platform %d: %s (%s)\n", d->platform, d->platform_name, d->platform_version);
+        printf("  device %d: %s [%s, %u compute units, %.1f GiB]  (-p %d -d %d)\n", d->device,
+               d->name, d->is_gpu ? "GPU" : d->is_cpu ? "CPU" : "other", d->compute_units,
+               (double)d->global_mem_bytes / (1024.0 * 1024.0 * 1024.0), d->platform,
+               d->device);
+    }
+    free(list);
+    return 0;
+}
+
+/* The library's parameters for these options and ROI. */
+static void params_from_options(const tc_options *o, const tc_roi *roi, tc_params *p)
+{
+    tc_params_init(p);
+    p->taps_x = p->taps_y = o->filter.taps;
+    p->kx = o->filter.kx;
+    p->ky = o->filter.ky;
+    p->border = o->filter.border;
+    p->border_value = o->filter.border_value;
+    p->src_left = roi->src_left;
+    p->src_top = roi->src_top;
+    p->dst_left = roi->dst_left;
+    p->dst_top = roi->dst_top;
+    p->roi_width = roi->width;
+    p->roi_height = roi->height;
+    p->block_width = o->block_x;
+    p->block_height = o->block_y;
+    p->vector_io = !o->scalar_io;
+    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
+    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
+}
+
+/* Test-only fault injection, so that the tests can show -e catching a wrong pixel:
+ * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result. */
+static void inject_test_fault(tc_plane *out)
+{
+    const char *spec = getenv("TILEDCONV_TEST_CORRUPT");
+    int x, y;
+    if (spec && sscanf(spec, "%d,%d", &x, &y) == 2 && x >= 0 && y >= 0 && x < out->width &&
+        y < out->height)
+        out->px[(size_t)y * (size_t)out->width + (size_t)x] += 1.0f;
+}
+
+/* Adds one plane's run to the totals: the kernel (and pass) times of iteration i are summed,
+ * so that a colour run's "per iteration" is the time to filter all three planes. */
+static void add_times(report_times *t, const tc_stats *s)
+{
+    for (int i = 0; i < t->iterations; i++) {
+        t->kernel_ms[i] += s->kernel_ms[i];
+        for (int k = 0; k < 2 && t->passes == 2; k++)
+            t->pass_ms[k][i] += s->pass_ms[k][i];
+    }
+    t->build_ms += s->build_ms;
+    t->h2d_ms += s->upload_ms;
+    t->d2h_ms += s->download_ms;
+    t->wall_ms_per_iteration += s->wall_ms_per_iteration;
+}
+
+static void times_free(report_times *t)
+{
+    free(t->kernel_ms);
+    free(t->pass_ms[0]);
+    free(t->pass_ms[1]);
+    memset(t, 0, sizeof *t);
+}
+
+/* Runs one algorithm on every plane with the same parameters: timed (a warm-up, then
+ * o->iterations runs) when figures are wanted, else once. *times holds the summed figures,
+ * *first the first plane's (for -v). Returns an exit status (reported). */
+static int run_planes(tc_context *ctx, const tc_options *o, const tc_params *p, int timed,
+                      const plane_set *in, plane_set *out, report_times *times, tc_stats *first)
+{
+    const int w = in->p[0].width, h = in->p[0].height;
+    const int n = timed ? o->iterations : 1;
+    memset(times, 0, sizeof *times);
+    times->iterations = n;
+    times->passes = p->algorithm == TC_TWOPASS ? 2 : 1;
+    times->kernel_ms = calloc((size_t)n, sizeof(double));
+    times->pass_ms[0] = calloc((size_t)n, sizeof(double));
+    times->pass_ms[1] = calloc((size_t)n, sizeof(double));
+    if (!times->kernel_ms || !times->pass_ms[0] || !times->pass_ms[1]) {
+        fprintf(stderr, "tiledconv: out of host memory for %d iterations\n", n);
+        return 1;
+    }
+    for (int c = 0; c < in->count; c++) {
+        tc_stats s;
+        const int status = timed ? tc_filter_timed(ctx, in->p[c].px, out->p[c].px, w, h, p, n)
+                                 : tc_filter(ctx, in->p[c].px, out->p[c].px, w, h, p);
+        if (status != TC_OK) {
+            fprintf(stderr, "tiledconv: %s: %s\n", tc_algorithm_name(p->algorithm),
+                    tc_error(ctx));
+            return exit_status(status);
+        }
+        tc_last_stats(ctx, &s);
+        add_times(times, &s);
+        if (c == 0)
+            *first = s;
+    }
+    return 0;
+}
+
+/* The CPU reference of every plane and its tolerance, for -e. */
+static int reference_planes(const plane_set *in, const tc_params *p, plane_set *expected,
+                            double tolerance[MAX_PLANES])
+{
+    const int w = in->p[0].width, h = in->p[0].height;
+    char err[512];
+    if (planes_alloc(expected, in->count, w, h)) {
+        fprintf(stderr, "tiledconv: out of host memory for the reference planes\n");
+        return 1;
+    }
+    for (int c = 0; c < in->count; c++) {
+        const int status = tc_reference(in->p[c].px, expected->p[c].px, w, h, p, err, sizeof err);
+        if (status != TC_OK) {
+            fprintf(stderr, "tiledconv: reference: %s\n", err);
+            return exit_status(status);
+        }
+        tolerance[c] = tc_tolerance(in->p[c].px, w, h, p);
+    }
+    return 0;
+}
+
+/* The fields of an algorithm's record that do not depend on its run. */
+static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
+                         const tc_device_info *dev, const plane_set *in, const tc_roi *roi)
+{
+    memset(r, 0, sizeof *r);
+    r->algorithm = tc_algorithm_name(alg);
+    r->device = dev->name;
+    r->taps = o->filter.taps;
+    r->planes = in->count;
+    r->width = in->p[0].width;
+    r->height = in->p[0].height;
+    r->roi_width = roi->width;
+    r->roi_height = roi->height;
+    r->iterations = o->iterations;
+    r->verified = -1;
+}
+
+/* What one run of the tool holds: its input, reference and output planes and the context. */
+typedef struct {
+    tc_options o;
+    plane_set in, expected, out;
+    plane_set kept; /* the first algorithm's output, for the files */
+    double tolerance[MAX_PLANES];
+    tc_roi roi;
+    tc_context *ctx;
+    tc_device_info dev;
+    tc_params params;
+    tc_result results[3];
+    int n_results;
+} run_state;
+
+static void state_free(run_state *s)
+{
+    tc_close(s->ctx);
+    planes_free(&s->kept);
+    planes_free(&s->out);
+    planes_free(&s->expected);
+    planes_free(&s->in);
+}
+
+/* Input, ROI, output checks, device and parameters: everything before the first kernel.
+ * Returns an exit status (reported). */
+static int prepare(run_state *s)
+{
+    const tc_options *o = &s->o;
+    char err[512];
+    tc_msg msg;
+    int status;
+    if ((status = load_input(o, &s->in)) != 0)
+        return status;
+    const int width = s->in.p[0].width, height = s->in.p[0].height;
+    if (tc_roi_resolve(&o->roi, width, height, &flag_names, &s->roi, &msg) != TC_OK) {
+        fprintf(stderr, "tiledconv: %s\n", msg.text);
+        return 2;
+    }
+    if (outputs_check_all(o, err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 2;
+    }
+    if ((status = tc_open(o->device, &s->ctx, err, sizeof err)) != TC_OK) {
+        fprintf(stderr, "tiledconv: %s%s\n", err, status == TC_EINVAL ? ", see -l" : "");
+        return exit_status(status);
+    }
+    tc_context_device(s->ctx, &s->dev);
+    params_from_options(o, &s->roi, &s->params);
+    if (!o->quiet && o->format == TC_FORMAT_TABLE)
+        report_header(o, &s->dev, width, height, s->in.count, &s->roi);
+    if (planes_alloc(&s->out, s->in.count, width, height)) {
+        fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
+        return 1;
+    }
+    if (o->verify)
+        return reference_planes(&s->in, &s->params, &s->expected, s->tolerance);
+    return 0;
+}
+
+/* Runs each algorithm asked for (all three for -a all) on every plane, checks and reports
+ * it. *failed_verification is set when -e found a mismatch. Returns an exit status. */
+static int run_algorithms(run_state *s, int *failed_verification)
+{
+    const tc_options *o = &s->o;
+    const int machine = o->format != TC_FORMAT_TABLE, timed = o->timing || machine;
+    double copy_ms = 0.0;
+    int status;
+    if (timed) {
+        const int repeats = o->iterations < 5 ? 5 : o->iterations > 100 ? 100 : o->iterations;
+        const size_t bytes = (size_t)s->roi.width * (size_t)s->roi.height * 4;
+        if ((status = tc_copy_time(s->ctx, bytes, repeats, &copy_ms)) != TC_OK) {
+            fprintf(stderr, "tiledconv: copy floor: %s\n", tc_error(s->ctx));
+            return exit_status(status);
+        }
+    }
+    const int first = o->all_algorithms ? TC_TILED : (int)o->algorithm;
+    const int last = o->all_algorithms ? TC_ONEPASS : (int)o->algorithm;
+    for (int a = first; a <= last; a++) {
+        tc_result *r = &s->results[s->n_results++];
+        report_times times;
+        tc_stats first_plane;
+        s->params.algorithm = (tc_algorithm)a;
+        result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
+        status = run_planes(s->ctx, o, &s->params, timed, &s->in, &s->out, &times, &first_plane);
+        if (status == 0 && o->verbose && !machine)
+            report_geometry(&first_plane, (o->filter.taps - 1) / 2);
+        if (status == 0 && timed)
+            report_fill_timing(r, &times, copy_ms);
+        times_free(&times);
+        if (status != 0)
+            return status;
+
+        inject_test_fault(&s->out.p[0]);
+        if (o->verify && verify_planes(o, s->expected.p, s->out.p, s->out.count, s->tolerance,
+                                       &s->roi, r))
+            *failed_verification = 1;
+        if (o->timing && !machine && !o->all_algorithms)
+            report_timing(stdout, r);
+        if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
+            s->kept = s->out;
+            memset(&s->out, 0, sizeof s->out);
+            if (planes_alloc(&s->out, s->in.count, s->in.p[0].width, s->in.p[0].height)) {
+                fprintf(stderr, "tiledconv: out of host memory\n");
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The comparison table or the machine-readable records. */
+static void report_results(const run_state *s)
+{
+    const tc_options *o = &s->o;
+    if (o->all_algorithms && o->timing && o->format == TC_FORMAT_TABLE)
+        report_comparison(stdout, s->results, s->n_results);
+    if (o->format == TC_FORMAT_CSV)
+        report_csv_header(stdout);
+    for (int i = 0; o->format != TC_FORMAT_TABLE && i < s->n_results; i++)
+        (o->format == TC_FORMAT_CSV ? report_csv : report_json)(stdout, &s->results[i]);
+}
+
+/* The image and --raw files of the kept output. Returns an exit status (reported). */
+static int write_results(const run_state *s)
+{
+    const tc_options *o = &s->o;
+    const int chatty = !o->quiet && o->format == TC_FORMAT_TABLE;
+    const int width = s->kept.p[0].width, height = s->kept.p[0].height;
+    char err[512];
+    if (outputs_write(o, s->kept.p, s->kept.count, &s->roi, err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 1;
+    }
+    if (chatty && o->write_output)
+        printf("output: %s (%d x %d, %s)\n", o->output, width, height,
+               s->kept.count == 3 ? "24-bit colour" : "8-bit grayscale");
+    if (chatty && o->raw_output)
+        printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
+               o->raw_output, s->kept.count, s->kept.count == 1 ? "" : "s (R, G, B)", width,
+               height);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    run_state s;
+    int status, failed_verification = 0;
+
+    memset(&s, 0, sizeof s);
+    if ((status = cli_parse(argc, argv, &s.o, stderr)) != 0)
+        return status;
+    if (s.o.help) {
+        cli_usage(stdout);
+        return 0;
+    }
+    if (s.o.version) {
+        printf("tiledconv %s\n", tc_version());
+        return 0;
+    }
+    if (s.o.list_devices)
+        return list_devices();
+
+    if ((status = prepare(&s)) == 0 && (status = run_algorithms(&s, &failed_verification)) == 0) {
+        report_results(&s);
+        if (failed_verification) {
+            /* A result known to be wrong replaces no file. */
+            if (!s.o.quiet && s.o.format == TC_FORMAT_TABLE &&
+                (s.o.write_output || s.o.raw_output))
+                printf("output: not written, since verification failed\n");
+            status = 1;
+        } else {
+            status = write_results(&s);
+        }
+    }
+    state_free(&s);
+    return status;
+}

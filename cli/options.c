@@ -1,0 +1,618 @@
+/* options.c - option parsing with getopt_long_only, so that the AMD sample's two-letter flags
+ * (-sL 3) and readable long forms (--source-left 3) both work. */
+#define _GNU_SOURCE /* getopt_long_only */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_SRC_LEFT = 256, OPT_SRC_TOP, OPT_DST_LEFT, OPT_DST_TOP, OPT_DEVICE_TYPE, OPT_NO_OUTPUT,
+    OPT_CSV, OPT_JSON, OPT_VERSION, OPT_BLOCK, OPT_SCALAR_IO, OPT_CX, OPT_CY, OPT_FILTER,
+    OPT_SIGMA, OPT_BORDER, OPT_OFFSET, OPT_SCALE, OPT_COLOR, OPT_RAW
+};
+
+static const struct option long_options[] = {
+    {"sL", required_argument, NULL, OPT_SRC_LEFT},
+    {"sT", required_argument, NULL, OPT_SRC_TOP},
+    {"tL", required_argument, NULL, OPT_DST_LEFT},
+    {"tT", required_argument, NULL, OPT_DST_TOP},
+    {"source-left", required_argument, NULL, OPT_SRC_LEFT},
+    {"source-top", required_argument, NULL, OPT_SRC_TOP},
+    {"target-left", required_argument, NULL, OPT_DST_LEFT},
+    {"target-top", required_argument, NULL, OPT_DST_TOP},
+    {"width", required_argument, NULL, 'W'},
+    {"height", required_argument, NULL, 'H'},
+    {"source", required_argument, NULL, 's'},
+    {"generate", required_argument, NULL, 'g'},
+    {"output", required_argument, NULL, 'o'},
+    {"no-output", no_argument, NULL, OPT_NO_OUTPUT},
+    {"taps", required_argument, NULL, 'f'},
+    {"coefficients", required_argument, NULL, 'c'},
+    {"cx", required_argument, NULL, OPT_CX},
+    {"cy", required_argument, NULL, OPT_CY},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"sigma", required_argument, NULL, OPT_SIGMA},
+    {"border", required_argument, NULL, OPT_BORDER},
+    {"offset", required_argument, NULL, OPT_OFFSET},
+    {"scale", required_argument, NULL, OPT_SCALE},
+    {"color", no_argument, NULL, OPT_COLOR},
+    {"colour", no_argument, NULL, OPT_COLOR},
+    {"raw", required_argument, NULL, OPT_RAW},
+    {"algorithm", required_argument, NULL, 'a'},
+    {"verify", no_argument, NULL, 'e'},
+    {"timing", no_argument, NULL, 't'},
+    {"iterations", required_argument, NULL, 'i'},
+    {"platform", required_argument, NULL, 'p'},
+    {"device-index", required_argument, NULL, 'd'},
+    {"device", required_argument, NULL, OPT_DEVICE_TYPE},
+    {"list", no_argument, NULL, 'l'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"block", required_argument, NULL, OPT_BLOCK},
+    {"scalar-io", no_argument, NULL, OPT_SCALAR_IO},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+static const char short_options[] = ":s:g:o:W:H:f:c:a:eti:p:d:lvqh";
+
+/* The flag as the user typed it, for messages: argv[optind - 1] after getopt took a value
+ * in the same word would be wrong, so messages use the canonical spelling instead. */
+static const char *flag_name(int code)
+{
+    switch (code) {
+    case OPT_SRC_LEFT: return "-sL";
+    case OPT_SRC_TOP: return "-sT";
+    case OPT_DST_LEFT: return "-tL";
+    case OPT_DST_TOP: return "-tT";
+    case OPT_DEVICE_TYPE: return "--device";
+    case OPT_BLOCK: return "--block";
+    case OPT_CX: return "--cx";
+    case OPT_CY: return "--cy";
+    case OPT_FILTER: return "--filter";
+    case OPT_SIGMA: return "--sigma";
+    case OPT_BORDER: return "--border";
+    case OPT_OFFSET: return "--offset";
+    case OPT_SCALE: return "--scale";
+    case OPT_RAW: return "--raw";
+    case 'W': return "-W";
+    case 'H': return "-H";
+    case 's': return "-s";
+    case 'g': return "-g";
+    case 'o': return "-o";
+    case 'f': return "-f";
+    case 'c': return "-c";
+    case 'a': return "-a";
+    case 'i': return "-i";
+    case 'p': return "-p";
+    case 'd': return "-d";
+    default: return "option";
+    }
+}
+
+/* A whole decimal integer in [lo, hi]: no junk after it, no overflow. */
+static int parse_long(const char *flag, const char *text, long lo, long hi, long *out, FILE *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || text[0] == '\0' || text[0] == ' ') {
+        fprintf(err, "tiledconv: %s '%s': not a whole number\n", flag, text);
+        return 2;
+    }
+    if (errno == ERANGE || v < lo || v > hi) {
+        fprintf(err, "tiledconv: %s %s: out of range, must be %ld..%ld\n", flag, text, lo, hi);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *flag, const char *text, long lo, long hi, int *out, FILE *err)
+{
+    long v;
+    int rc = parse_long(flag, text, lo, hi, &v, err);
+    if (rc == 0)
+        *out = (int)v;
+    return rc;
+}
+
+/* "WxH" with both sides positive and the image within TC_MAX_SYNTH_PIXELS. */
+static int parse_size(const char *text, int *w, int *h, FILE *err)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X') || !(end[1] >= '0' && end[1] <= '9')) {
+        fprintf(err, "tiledconv: -g '%s': expected WIDTHxHEIGHT, for example 8192x8192\n", text);
+        return 2;
+    }
+    const char *second = end + 1;
+    long b = strtol(second, &end, 10);
+    if (*end != '\0' || errno == ERANGE) {
+        fprintf(err, "tiledconv: -g '%s': expected WIDTHxHEIGHT, for example 8192x8192\n", text);
+        return 2;
+    }
+    if (a < 1 || b < 1 || a > TC_MAX_SYNTH_SIDE || b > TC_MAX_SYNTH_SIDE ||
+        a * b > TC_MAX_SYNTH_PIXELS) {
+        fprintf(err, "tiledconv: -g %s: each side must be 1..%d and the image at most %ld "
+                     "pixels\n", text, TC_MAX_SYNTH_SIDE, TC_MAX_SYNTH_PIXELS);
+        return 2;
+    }
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
+/* A finite number, for --sigma, --offset, --scale and constant=V. */
+static int parse_double(const char *flag, const char *text, double *out, FILE *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || text[0] == ' ' || errno == ERANGE || !isfinite(v) ||
+        fabs(v) > 1e30) {
+        fprintf(err, "tiledconv: %s '%s': not a finite number\n", flag, text);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+/* One list of coefficients from -c, --cx or --cy; count 0 when the flag was not given. */
+typedef struct {
+    const char *flag;
+    float k[TC_MAX_TAPS];
+    int count;
+} coefficient_list;
+
+/* "a,b,c[,...]": finite numbers separated by commas. */
+static int parse_coefficients(const char *text, coefficient_list *list, FILE *err)
+{
+    const char *flag = list->flag;
+    float *k = list->k;
+    int *count = &list->count;
+    const char *p = text;
+    int n = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(v) || fabs(v) > 1e30) {
+            fprintf(err, "tiledconv: %s '%s': coefficient %d is not a finite number\n", flag,
+                    text, n + 1);
+            return 2;
+        }
+        if (n == TC_MAX_TAPS) {
+            fprintf(err, "tiledconv: %s '%s': more than %d coefficients\n", flag, text,
+                    TC_MAX_TAPS);
+            return 2;
+        }
+        k[n++] = (float)v;
+        if (*end == '\0')
+            break;
+        if (*end != ',') {
+            fprintf(err, "tiledconv: %s '%s': unexpected '%c' after coefficient %d\n", flag,
+                    text, *end, n);
+            return 2;
+        }
+        p = end + 1;
+    }
+    *count = n;
+    return 0;
+}
+
+/* --block WxH: the tiled kernel's pixels per work-item; W 4 or 8, H 1..16. */
+static int parse_block(const char *text, tc_options *o, FILE *err)
+{
+    char *end;
+    long bw = strtol(text, &end, 10), bh = -1;
+    if (end != text && (*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9')
+        bh = strtol(end + 1, &end, 10);
+    if (bh < 0 || *end != '\0' || (bw != 4 && bw != 8) || bh < 1 || bh > 16) {
+        fprintf(err, "tiledconv: --block '%s': expected WxH with W 4 or 8 and H 1..16, for "
+                     "example 4x4 (the article's)\n", text);
+        return 2;
+    }
+    o->block_x = (int)bw;
+    o->block_y = (int)bh;
+    return 0;
+}
+
+/* What the filter flags said. They are resolved into o->filter once every flag has been read,
+ * so that their order does not matter (-c 1,2,1,2,1 -f 5 works as well as -f 5 -c ...). */
+typedef struct {
+    int taps; /* -f; 0 when not given */
+    coefficient_list c, cx, cy;
+    int sigma_given;
+    tc_border border;
+    double border_value;
+} filter_args;
+
+/* -f N: any odd length the kernels are built for. */
+static int parse_taps(const char *text, filter_args *a, FILE *err)
+{
+    long v;
+    if (parse_long("-f", text, LONG_MIN, LONG_MAX, &v, err))
+        return 2;
+    if (!tc_taps_valid((int)v)) {
+        fprintf(err, "tiledconv: -f %s: the filter length must be odd, %d..%d\n", text,
+                TC_MIN_TAPS, TC_MAX_TAPS);
+        return 2;
+    }
+    a->taps = (int)v;
+    return 0;
+}
+
+static int parse_filter_name(const char *text, tc_options *o, FILE *err)
+{
+    int id = tc_named_find(text);
+    if (id < 0) {
+        fprintf(err, "tiledconv: --filter '%s': unknown filter; use", text);
+        for (int i = 0; i < TC_NAMED_COUNT; i++)
+            fprintf(err, "%s %s", i == 0 ? "" : i == TC_NAMED_COUNT - 1 ? " or" : ",",
+                    tc_named_name((tc_named)i));
+        fputc('\n', err);
+        return 2;
+    }
+    o->named_filter = id;
+    return 0;
+}
+
+/* --sigma S: gauss's standard deviation in pixels. The upper limit only keeps the arithmetic
+ * sane; beyond a few times the radius the filter is a box anyway. */
+static int parse_sigma(const char *text, tc_options *o, filter_args *a, FILE *err)
+{
+    if (parse_double("--sigma", text, &o->sigma, err))
+        return 2;
+    if (!(o->sigma > 0.0) || o->sigma > 1000.0) {
+        fprintf(err, "tiledconv: --sigma %s: must be above 0 and at most 1000\n", text);
+        return 2;
+    }
+    a->sigma_given = 1;
+    return 0;
+}
+
+/* --border replicate|constant[=V]|reflect101|reflect|wrap (constant alone means V = 0). */
+static int parse_border(const char *text, filter_args *a, FILE *err)
+{
+    const char *eq = strchr(text, '=');
+    size_t len = eq ? (size_t)(eq - text) : strlen(text);
+    for (int m = 0; m < TC_BORDER_COUNT; m++) {
+        const char *name = tc_border_name((tc_border)m);
+        if (strlen(name) != len || strncmp(text, name, len) != 0)
+            continue;
+        if (eq && m != TC_BORDER_CONSTANT) {
+            fprintf(err, "tiledconv: --border '%s': only constant takes a value "
+                         "(constant=V)\n", text);
+            return 2;
+        }
+        double v = 0.0;
+        char *end;
+        if (eq) {
+            errno = 0;
+            v = strtod(eq + 1, &end);
+            if (end == eq + 1 || *end != '\0' || eq[1] == ' ' || errno == ERANGE ||
+                !isfinite(v) || fabs(v) > 1e30) {
+                fprintf(err, "tiledconv: --border '%s': the value after 'constant=' is not a "
+                             "finite number\n", text);
+                return 2;
+            }
+        }
+        a->border = (tc_border)m;
+        a->border_value = v;
+        return 0;
+    }
+    fprintf(err, "tiledconv: --border '%s': unknown mode; use replicate, constant[=V], "
+                 "reflect101, reflect or wrap\n", text);
+    return 2;
+}
+
+/* The coefficients of one list into kx and/or ky; the list must have exactly taps values. */
+static int apply_coefficients(const coefficient_list *l, int taps, int taps_given, float *kx,
+                              float *ky, FILE *err)
+{
+    if (l->count == 0)
+        return 0;
+    if (l->count != taps) {
+        int hint = !taps_given && l->count % 2 == 1 && l->count >= TC_MIN_TAPS;
+        fprintf(err, "tiledconv: %s: %d coefficient%s given, -f %d needs %d", l->flag, l->count,
+                l->count == 1 ? "" : "s", taps, taps);
+        if (hint)
+            fprintf(err, " (add -f %d)", l->count);
+        fputc('\n', err);
+        return 2;
+    }
+    for (int i = 0; i < taps; i++) {
+        if (kx)
+            kx[i] = l->k[i];
+        if (ky)
+            ky[i] = l->k[i];
+    }
+    return 0;
+}
+
+/* Resolves the filter flags into o->filter: the named filter or the coefficients (a direction
+ * that gets none keeps the default binomial), the length, the border. */
+static int build_filter(tc_options *o, const filter_args *a, FILE *err)
+{
+    const char *per_direction = a->cx.count ? "--cx" : a->cy.count ? "--cy" : NULL;
+    const char *any_list = a->c.count ? "-c" : per_direction;
+    if (a->c.count && per_direction) {
+        fprintf(err, "tiledconv: -c and %s: -c sets both directions; give -c, or --cx and/or "
+                     "--cy\n", per_direction);
+        return 2;
+    }
+    if (o->named_filter >= 0 && any_list) {
+        fprintf(err, "tiledconv: --filter and %s: give a named filter or coefficients, not "
+                     "both\n", any_list);
+        return 2;
+    }
+    if (a->sigma_given && o->named_filter != TC_NAMED_GAUSS) {
+        fprintf(err, "tiledconv: --sigma: only --filter gauss takes a sigma\n");
+        return 2;
+    }
+    const tc_named named = (tc_named)o->named_filter;
+    int taps = a->taps ? a->taps
+               : o->named_filter >= 0 ? tc_named_default_taps(named, o->sigma)
+                                      : 3;
+    if (o->named_filter >= 0) {
+        if (tc_filter_named(&o->filter, named, taps, o->sigma)) {
+            fprintf(err, "tiledconv: -f %d: --filter %s exists with 3 taps only\n", taps,
+                    tc_named_name(named));
+            return 2;
+        }
+    } else {
+        tc_filter_binomial(&o->filter, taps);
+        if (apply_coefficients(&a->c, taps, a->taps, o->filter.kx, o->filter.ky, err) ||
+            apply_coefficients(&a->cx, taps, a->taps, o->filter.kx, NULL, err) ||
+            apply_coefficients(&a->cy, taps, a->taps, NULL, o->filter.ky, err))
+            return 2;
+        o->coefficients_given = any_list != NULL;
+    }
+    o->filter.border = a->border;
+    o->filter.border_value = (float)a->border_value;
+    return 0;
+}
+
+static int parse_algorithm(const char *text, tc_options *o, FILE *err)
+{
+    if (strcmp(text, "all") == 0) {
+        o->all_algorithms = 1;
+        return 0;
+    }
+    for (int a = TC_TILED; a <= TC_ONEPASS; a++)
+        if (strcmp(text, tc_algorithm_name((tc_algorithm)a)) == 0) {
+            o->algorithm = (tc_algorithm)a;
+            o->all_algorithms = 0;
+            return 0;
+        }
+    fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass or all\n",
+            text);
+    return 2;
+}
+
+/* What --device, -p and -d said, before they become tc_open's request. */
+typedef struct {
+    const char *type; /* "gpu", "cpu", "all", or NULL */
+    int platform, device; /* -1 when not given */
+} device_args;
+
+static int parse_device_type(const char *text, device_args *d, FILE *err)
+{
+    if (strcmp(text, "gpu") != 0 && strcmp(text, "cpu") != 0 && strcmp(text, "all") != 0) {
+        fprintf(err, "tiledconv: --device '%s': use cpu, gpu or all\n", text);
+        return 2;
+    }
+    d->type = text;
+    return 0;
+}
+
+/* tc_open's request (tiledconv.h): [TYPE][:P[:D]], or "" for the default device. */
+static void device_request(const device_args *d, char *out, size_t size)
+{
+    char platform[16] = "", device[16] = "";
+    if (d->platform >= 0)
+        snprintf(platform, sizeof platform, "%d", d->platform);
+    if (d->device >= 0)
+        snprintf(device, sizeof device, ":%d", d->device);
+    snprintf(out, size, "%s%s%s%s", d->type ? d->type : "",
+             d->type && (platform[0] || device[0]) ? ":" : "", platform, device);
+}
+
+static void set_defaults(tc_options *o)
+{
+    const tc_roi_request roi = TC_ROI_REQUEST_DEFAULT;
+    memset(o, 0, sizeof *o);
+    o->input = NULL;
+    o->output = TC_DEFAULT_OUTPUT;
+    o->write_output = 1;
+    o->roi = roi;
+    tc_filter_binomial(&o->filter, 3);
+    o->algorithm = TC_TILED;
+    o->iterations = 1;
+    o->format = TC_FORMAT_TABLE;
+    o->block_x = TC_TILED_BLOCK_X;
+    o->block_y = TC_TILED_BLOCK_Y;
+    o->named_filter = -1;
+    o->out_scale = 1.0;
+    o->out_offset = 0.0;
+}
+
+int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
+{
+    filter_args fa;
+    device_args dev = {NULL, -1, -1};
+    int rc = 0, c;
+    const long int_max = INT_MAX;
+
+    memset(&fa, 0, sizeof fa);
+    fa.c.flag = "-c";
+    fa.cx.flag = "--cx";
+    fa.cy.flag = "--cy";
+    fa.border = TC_BORDER_REPLICATE;
+
+    set_defaults(o);
+    optind = 0; /* glibc: 0 resets the scanner completely, so tests can parse many times */
+    opterr = 0; /* our own messages, one line each */
+    while (rc == 0 && (c = getopt_long_only(argc, argv, short_options, long_options, NULL)) != -1) {
+        switch (c) {
+        case 's': o->input = optarg; break;
+        case 'g': rc = parse_size(optarg, &o->synth_width, &o->synth_height, err); break;
+        case 'o': o->output = optarg; break;
+        case OPT_NO_OUTPUT: o->write_output = 0; break;
+        case OPT_SRC_LEFT: rc = parse_long("-sL", optarg, 0, int_max, &o->roi.src_left, err); break;
+        case OPT_SRC_TOP: rc = parse_long("-sT", optarg, 0, int_max, &o->roi.src_top, err); break;
+        case OPT_DST_LEFT: rc = parse_long("-tL", optarg, 0, int_max, &o->roi.dst_left, err); break;
+        case OPT_DST_TOP: rc = parse_long("-tT", optarg, 0, int_max, &o->roi.dst_top, err); break;
+        case 'W': rc = parse_long("-W", optarg, 1, int_max, &o->roi.width, err); break;
+        case 'H': rc = parse_long("-H", optarg, 1, int_max, &o->roi.height, err); break;
+        case 'f': rc = parse_taps(optarg, &fa, err); break;
+        case 'c': rc = parse_coefficients(optarg, &fa.c, err); break;
+        case OPT_CX: rc = parse_coefficients(optarg, &fa.cx, err); break;
+        case OPT_CY: rc = parse_coefficients(optarg, &fa.cy, err); break;
+        case OPT_FILTER: rc = parse_filter_name(optarg, o, err); break;
+        case OPT_SIGMA: rc = parse_sigma(optarg, o, &fa, err); break;
+        case OPT_BORDER: rc = parse_border(optarg, &fa, err); break;
+        case OPT_OFFSET: rc = parse_double("--offset", optarg, &o->out_offset, err); break;
+        case OPT_SCALE: rc = parse_double("--scale", optarg, &o->out_scale, err); break;
+        case OPT_COLOR: o->color = 1; break;
+        case OPT_RAW: o->raw_output = optarg; break;
+        case 'a': rc = parse_algorithm(optarg, o, err); break;
+        case 'e': o->verify = 1; break;
+        case 't': o->timing = 1; break;
+        case 'i': rc = parse_int("-i", optarg, 1, 1000000, &o->iterations, err); break;
+        case 'p': rc = parse_int("-p", optarg, 0, 1000, &dev.platform, err); break;
+        case 'd': rc = parse_int("-d", optarg, 0, 1000, &dev.device, err); break;
+        case OPT_DEVICE_TYPE: rc = parse_device_type(optarg, &dev, err); break;
+        case 'l': o->list_devices = 1; break;
+        case 'v': o->verbose = 1; break;
+        case 'q': o->quiet = 1; break;
+        case OPT_CSV: o->format = TC_FORMAT_CSV; break;
+        case OPT_JSON: o->format = TC_FORMAT_JSON; break;
+        case 'h': o->help = 1; break;
+        case OPT_VERSION: o->version = 1; break;
+        case OPT_BLOCK: rc = parse_block(optarg, o, err); break;
+        case OPT_SCALAR_IO: o->scalar_io = 1; break;
+        case ':':
+            fprintf(err, "tiledconv: %s needs a value (see -h)\n",
+                    optopt ? flag_name(optopt) : argv[optind - 1]);
+            rc = 2;
+            break;
+        default: /* '?' */
+            if (optopt && strchr(argv[optind - 1], '=')) /* --color=1, --verbose=yes */
+                fprintf(err, "tiledconv: %s: this option takes no value (see -h)\n",
+                        argv[optind - 1]);
+            else if (optopt && optopt < 256)
+                fprintf(err, "tiledconv: unknown option -%c (see -h)\n", optopt);
+            else
+                fprintf(err, "tiledconv: unknown or ambiguous option '%s' (see -h)\n",
+                        argv[optind - 1]);
+            rc = 2;
+            break;
+        }
+    }
+    if (rc)
+        return rc;
+    if (optind < argc) {
+        fprintf(err, "tiledconv: unexpected argument '%s' (see -h)\n", argv[optind]);
+        return 2;
+    }
+    if (o->input && o->synth_width) {
+        fprintf(err, "tiledconv: -s and -g: give an input file or a synthetic size, not both\n");
+        return 2;
+    }
+    if (build_filter(o, &fa, err))
+        return 2;
+    device_request(&dev, o->device, sizeof o->device);
+    if (!o->input && !o->synth_width)
+        o->input = TC_DEFAULT_INPUT;
+    return 0;
+}
+
+void cli_usage(FILE *out)
+{
+    fputs(
+        "Usage: tiledconv [options]\n"
+        "Filters a BMP image with a separable filter (3 to 15 taps) on an OpenCL device, from a\n"
+        "source ROI into a target ROI (AMD's Tiled Convolution sample, extended).\n"
+        "\n"
+        "Input and output:\n"
+        "  -s, --source FILE         input BMP (default " TC_DEFAULT_INPUT ")\n"
+        "  -g, --generate WxH        a synthetic image of that size instead of a file\n"
+        "  -o, --output FILE         output BMP (default " TC_DEFAULT_OUTPUT "): 8-bit\n"
+        "                            grayscale, or 24-bit with --color\n"
+        "      --no-output           write no image (timing sweeps)\n"
+        "      --color               filter the R, G and B planes (not the intensity) and write\n"
+        "                            a 24-bit BMP; -e checks and -t times all three\n"
+        "      --raw FILE            also write the filtered float32 plane(s): width x height\n"
+        "                            floats each, little-endian, row-major, row 0 on top, no\n"
+        "                            header; with --color R, then G, then B (12 bytes a pixel)\n"
+        "      --scale S, --offset V the image gets v * S + V inside the target ROI before the\n"
+        "                            8-bit rounding (default 1 and 0; -e and --raw see v)\n"
+        "Regions of interest (default: the largest that fits both):\n"
+        "  -sL, --source-left X      left column of the source ROI (default 0)\n"
+        "  -sT, --source-top Y       top row of the source ROI (default 0)\n"
+        "  -tL, --target-left X      left column of the target ROI (default 0)\n"
+        "  -tT, --target-top Y       top row of the target ROI (default 0)\n"
+        "  -W, --width W             ROI width, the same for both ROIs\n"
+        "  -H, --height H            ROI height\n"
+        "Filter (correlation, no flip; kx runs along rows, ky along columns):\n"
+        "  -f, --taps N              filter length, odd, 3..15 (default 3; gauss 5)\n"
+        "  -c, --coefficients a,b,c  kx and ky at once, as many as -f (default binomial)\n"
+        "      --cx a,b,c            kx only;  --cy a,b,c  ky only (the other stays binomial)\n"
+        "      --filter NAME         box, gauss, binomial, sobel-x, sobel-y, scharr-x (3 taps),\n"
+        "                            scharr-y (3 taps); -x/-y are positive where the intensity\n"
+        "                            grows rightwards/downwards (OpenCV's kernels, unnormalised)\n"
+        "      --sigma S             gauss: sigma in pixels (default 0.3 (r - 1) + 0.8, OpenCV's\n"
+        "                            rule; without -f the length is round(6 S + 1), odd, <= 15)\n"
+        "      --border MODE         reads outside the source ROI: replicate (default) aaa|abcd,\n"
+        "                            constant[=V] VVV|abcd (V 0), reflect101 dcb|abcd,\n"
+        "                            reflect cba|abcd, wrap bcd|abcd\n"
+        "  -a, --algorithm NAME      tiled (default), twopass, onepass, or all to compare them\n"
+        "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
+        "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
+        "Checking and timing:\n"
+        "  -e, --verify              compare every pixel with the CPU reference\n"
+        "  -t, --timing              print kernel, transfer and build times\n"
+        "  -i, --iterations N        timed iterations after one warm-up (default 1)\n"
+        "      --csv, --json         one machine-readable record per run\n"
+        "Device:\n"
+        "  -l, --list                list OpenCL platforms and devices\n"
+        "  -p, --platform N          platform index\n"
+        "  -d, --device-index N      device index within the platform\n"
+        "      --device cpu|gpu|all  device type (default: a GPU if there is one)\n"
+        "Other:\n"
+        "  -v, --verbose             also print the launch geometry and work-group classes\n"
+        "  -q, --quiet               print only results and errors\n"
+        "  -h, --help                this text;  --version  the version\n",
+        out);
+    /* Two strings: one would pass the 4095 characters ISO C guarantees a literal. */
+    fputs(
+        "\n"
+        "Examples:\n"
+        "  tiledconv -e -t -i 10                           blur the default image, check, time\n"
+        "  tiledconv -s in.bmp --filter gauss -f 9 -o blurred.bmp   9-tap Gaussian blur\n"
+        "  tiledconv -s in.bmp --color --filter box -f 7 -o soft.bmp  blur a colour image\n"
+        "  tiledconv -s in.bmp --filter sobel-x --offset 128 --scale 0.25 -o edges.bmp\n"
+        "                                                  vertical edges, 128 = no change\n"
+        "  tiledconv -s in.bmp --cx 1,2,1 --cy -1,0,1 -o dy.bmp  your own kx and ky\n"
+        "  tiledconv -e -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80   filter one ROI into another\n"
+        "  tiledconv -s in.bmp -f 5 --border reflect101 --raw out.f32 -o out.bmp\n"
+        "                                                  OpenCV's default border, float copy\n"
+        "  tiledconv -g 8192x8192 -a all -t -i 50 --no-output  compare the three algorithms\n"
+        "  for f in 3 5 7 9 11 13 15; do tiledconv -g 4096x4096 -f $f -a all -i 20 --json \\\n"
+        "      --no-output; done > sweep.jsonl             a timing sweep, one record a line\n"
+        "\n"
+        "Exit status: 0 success, 1 verification failed or OpenCL failure, 2 usage or input "
+        "error.\n",
+        out);
+}

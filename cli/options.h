@@ -1,0 +1,59 @@
+/* options.h - the command line: the AMD sample's flags (-sL, -tT, ...) and their long forms. */
+#ifndef TILEDCONV_CLI_H
+#define TILEDCONV_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "filter.h"
+#include "image.h"
+#include "tiledconv.h"
+
+#define TC_DEFAULT_INPUT "images/TiledConv_Input512x512.bmp"
+#define TC_DEFAULT_OUTPUT "TiledConv_Output.bmp"
+
+/* The largest synthetic image: 2^30 pixels (32768 x 32768), so that every index the kernels
+ * compute fits in an int; the device's own limits are checked once it is open. */
+#define TC_MAX_SYNTH_SIDE 65536
+#define TC_MAX_SYNTH_PIXELS (1L << 30)
+
+typedef enum { TC_FORMAT_TABLE, TC_FORMAT_CSV, TC_FORMAT_JSON } tc_format;
+
+typedef struct {
+    const char *input;      /* -s; NULL when -g is given */
+    int synth_width;        /* -g WxH; 0 when not given */
+    int synth_height;
+    const char *output;     /* -o */
+    int write_output;       /* 0 with --no-output */
+    tc_roi_request roi;
+    tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border resolved */
+    int coefficients_given; /* -c, --cx or --cy */
+    int named_filter;       /* --filter: a tc_named, or -1 for coefficients */
+    double sigma;           /* --sigma (gauss); 0 when not given */
+    double out_scale;       /* --scale S: the image gets v * S + V (default 1) */
+    double out_offset;      /* --offset V (default 0) */
+    int color;              /* --color: filter the R, G and B planes, write a 24-bit BMP */
+    const char *raw_output; /* --raw FILE: the float32 plane(s); NULL when not given */
+    int all_algorithms;     /* -a all */
+    tc_algorithm algorithm;
+    int block_x, block_y;   /* --block: the tiled kernel's pixels per work-item */
+    int scalar_io;          /* --scalar-io: the tiled kernel without float4 loads/stores */
+    int verify;             /* -e */
+    int timing;             /* -t */
+    int iterations;         /* -i */
+    char device[64];        /* tc_open's request from --device, -p and -d ("" default) */
+    int list_devices;       /* -l */
+    int verbose;            /* -v */
+    int quiet;              /* -q */
+    tc_format format;
+    int help, version;
+} tc_options;
+
+/* Parses argv into opts. Returns 0; or 2 after printing one line "tiledconv: ..." to err that
+ * names the flag and what is wrong. Reentrant: resets getopt's state first. */
+int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
+
+void cli_usage(FILE *out);
+
+#endif

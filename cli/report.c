@@ -1,0 +1,322 @@
+/* report.c - printing the figures. Every derived figure says what it counts. */
+#include "report.h"
+
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Smallest value, median and mean of n values. */
+static void summarise(const double *v, int n, double *min, double *median, double *mean)
+{
+    double lo = v[0], sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        sum += v[i];
+    }
+    *min = lo;
+    *median = report_median(v, n);
+    *mean = sum / n;
+}
+
+void report_fill_timing(tc_result *r, const report_times *t, double copy_ms)
+{
+    const double pixels = (double)r->roi_width * (double)r->roi_height;
+    /* With --color the kernel times are the three planes' runs summed (main.c), so the bytes
+     * and the copy floor count three planes too. */
+    const int planes = r->planes > 0 ? r->planes : 1;
+    r->iterations = t->iterations;
+    summarise(t->kernel_ms, t->iterations, &r->kernel_ms_min, &r->kernel_ms_median,
+              &r->kernel_ms_mean);
+    r->passes = t->passes;
+    for (int p = 0; p < 2 && t->passes == 2; p++)
+        summarise(t->pass_ms[p], t->iterations, &r->pass_ms_min[p], &r->pass_ms_median[p],
+                  &r->pass_ms_mean[p]);
+    r->build_ms = t->build_ms;
+    r->h2d_ms = t->h2d_ms;
+    r->d2h_ms = t->d2h_ms;
+    r->wall_ms_per_iteration = t->wall_ms_per_iteration;
+    r->copy_ms = copy_ms * planes;
+    r->mpixels_per_s = pixels / (r->kernel_ms_median * 1e-3) / 1e6;
+    r->gbytes_per_s = 8.0 * planes * pixels / (r->kernel_ms_median * 1e-3) / 1e9;
+    r->copy_gbytes_per_s = 8.0 * planes * pixels / (r->copy_ms * 1e-3) / 1e9;
+    r->copy_fraction = r->copy_ms / r->kernel_ms_median;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double report_median(const double *values, int count)
+{
+    double *sorted = count > 0 ? malloc((size_t)count * sizeof *sorted) : NULL;
+    double m;
+    if (!sorted)
+        return -1.0;
+    memcpy(sorted, values, (size_t)count * sizeof *sorted);
+    qsort(sorted, (size_t)count, sizeof *sorted, compare_double);
+    m = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+    free(sorted);
+    return m;
+}
+
+void report_timing(FILE *out, const tc_result *r)
+{
+    const int colour = r->planes > 1;
+    fprintf(out, "timing, %s (ms; %d timed iteration%s after 1 warm-up, from profiling events):\n",
+            r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
+    if (colour)
+        fprintf(out, "  (--color: each figure is the sum over the %d planes R, G and B, each "
+                     "filtered by its own run)\n", r->planes);
+    fprintf(out, "  kernel           min %10.4f   median %10.4f   mean %10.4f\n",
+            r->kernel_ms_min, r->kernel_ms_median, r->kernel_ms_mean);
+    for (int p = 0; r->passes == 2 && p < 2; p++)
+        fprintf(out, "  pass %d, %-7s  min %10.4f   median %10.4f   mean %10.4f\n", p + 1,
+                p == 0 ? "rows" : "columns", r->pass_ms_min[p], r->pass_ms_median[p],
+                r->pass_ms_mean[p]);
+    fprintf(out, "  copy floor                  median %10.4f   (%sclEnqueueCopyBuffer of the "
+                 "ROI's %.2f MB%s)\n",
+            r->copy_ms, colour ? "3 x " : "", 4.0 * r->roi_width * (double)r->roi_height / 1e6,
+            colour ? " per plane" : "");
+    fprintf(out, "  program build    %10.2f%s\n", r->build_ms,
+            r->build_ms == 0.0 ? "   (already built in this process)" : "");
+    fprintf(out, "  host to device   %10.4f   (input plane and coefficients)\n", r->h2d_ms);
+    fprintf(out, "  device to host   %10.4f   (output plane)\n", r->d2h_ms);
+    fprintf(out, "throughput, %s (median kernel time):\n", r->algorithm);
+    fprintf(out, "  %10.2f MPixels/s of the target ROI\n", r->mpixels_per_s);
+    fprintf(out, "  %10.2f GB/s effective, counting 8 bytes per pixel%s (one float read, one "
+                 "written)\n", r->gbytes_per_s, colour ? " and plane" : "");
+    fprintf(out, "  %10.1f %% of the device's copy bandwidth (%.2f GB/s for the same bytes)\n",
+            100.0 * r->copy_fraction, r->copy_gbytes_per_s);
+    /* One line in the form of NVIDIA's convolutionSeparable sample, for scripts that grep. */
+    fprintf(out, "Throughput = %.4f MPixels/sec, Time = %.5f s, Size = %ld Pixels\n",
+            r->mpixels_per_s, r->kernel_ms_median * 1e-3,
+            (long)r->roi_width * (long)r->roi_height);
+}
+
+static const char *verdict(const tc_result *r)
+{
+    return r->verified < 0 ? "not checked" : r->verified ? "PASSED" : "FAILED";
+}
+
+void report_comparison(FILE *out, const tc_result *rows, int count)
+{
+    fprintf(out, "\n%d x %d image, %d x %d ROI, %d taps, %d iterations%s; times in ms from "
+                 "profiling events; copy floor %.4f ms\n",
+            rows[0].width, rows[0].height, rows[0].roi_width, rows[0].roi_height, rows[0].taps,
+            rows[0].iterations,
+            rows[0].planes > 1 ? ", R, G and B planes (times summed over the planes)" : "",
+            rows[0].copy_ms);
+    fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
+            "MPixels/s", "GB/s", "% copy", "vs tiled", "verification");
+    for (int i = 0; i < count; i++) {
+        const tc_result *r = &rows[i];
+        fprintf(out, "%-9s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n", r->algorithm,
+                r->kernel_ms_median, r->kernel_ms_min, r->mpixels_per_s, r->gbytes_per_s,
+                100.0 * r->copy_fraction, r->kernel_ms_median / rows[0].kernel_ms_median,
+                verdict(r));
+        for (int p = 0; r->passes == 2 && p < 2; p++)
+            fprintf(out, "%-9s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
+                    r->pass_ms_median[p], r->pass_ms_min[p], "", "", "", "", "");
+    }
+    fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's time over "
+                 "the median; 'vs tiled' is the median over tiled's median.\n");
+}
+
+/* ---- The header and the launch geometry (the human-readable mode) ---------------------- */
+
+static void print_coefficients(const float *k, int taps)
+{
+    for (int i = 0; i < taps; i++)
+        printf(" %g", k[i]);
+}
+
+static void print_filter(const tc_options *o)
+{
+    const tc_filter_spec *f = &o->filter;
+    printf("filter: ");
+    if (o->named_filter >= 0)
+        printf("%s, ", tc_named_name((tc_named)o->named_filter));
+    printf("%d taps", f->taps);
+    if (o->named_filter == TC_NAMED_GAUSS)
+        printf(", sigma %g", o->sigma > 0.0 ? o->sigma : tc_gauss_default_sigma(f->taps));
+    if (memcmp(f->kx, f->ky, sizeof f->kx) == 0) {
+        printf(":");
+        print_coefficients(f->kx, f->taps);
+        printf(" (rows and columns)");
+    } else {
+        printf(": rows");
+        print_coefficients(f->kx, f->taps);
+        printf("; columns");
+        print_coefficients(f->ky, f->taps);
+    }
+    printf("; border %s", tc_border_name(f->border));
+    if (f->border == TC_BORDER_CONSTANT)
+        printf(" %g", f->border_value);
+    printf("\n");
+}
+
+void report_header(const tc_options *o, const tc_device_info *dev, int width, int height,
+                   int planes, const tc_roi *roi)
+{
+    printf("device: %s [platform %d: %s]\n", dev->name, dev->platform, dev->platform_name);
+    if (o->synth_width)
+        printf("input: synthetic %d x %d\n", width, height);
+    else
+        printf("input: %s (%d x %d)\n", o->input, width, height);
+    if (planes == 3)
+        printf("planes: R, G and B, each filtered on its own (--color)\n");
+    printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
+           roi->src_left, roi->src_top, roi->dst_left, roi->dst_top);
+    print_filter(o);
+    if (o->out_scale != 1.0 || o->out_offset != 0.0)
+        printf("image mapping: v * %g + %g inside the target ROI, before the 8-bit conversion "
+               "(-e and --raw see v)\n", o->out_scale, o->out_offset);
+}
+
+void report_geometry(const tc_stats *st, int radius)
+{
+    printf("launch, %s%s: global %zu x %zu, local %zu x %zu, %zu work-groups\n",
+           tc_algorithm_name(st->algorithm), st->algorithm == TC_TWOPASS ? " pass 1" : "",
+           st->global[0], st->global[1], st->local[0], st->local[1],
+           (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
+    if (st->algorithm == TC_TWOPASS) { /* pass 2 runs over the transposed ROI */
+        const size_t tile = TC_TWOPASS_TILE;
+        const size_t g0 = ((size_t)st->roi_height + tile - 1) / tile * tile;
+        const size_t g1 = ((size_t)st->roi_width + tile - 1) / tile * tile;
+        printf("launch, twopass pass 2: global %zu x %zu, local %zu x %zu, %zu work-groups\n", g0,
+               g1, st->local[0], st->local[1], (g0 / st->local[0]) * (g1 / st->local[1]));
+    }
+    if (st->algorithm == TC_TILED)
+        printf("  blocks of %d x %d pixels per work-item; work-group classes (radius %d, %s): "
+               "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
+               "%ld, class 4 (checks writes) %ld\n",
+               st->block[0], st->block[1], radius,
+               st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
+               st->classes[1], st->classes[2], st->classes[3]);
+}
+
+/* ---- Machine-readable records: one table of fields drives the CSV header, the CSV rows and
+ * the JSON records, so the three cannot disagree. ------------------------------------------ */
+
+typedef enum {
+    FIELD_WORD,      /* a string without commas or quotes: bare in CSV */
+    FIELD_TEXT,      /* any string: quoted in CSV */
+    FIELD_INT,       /* an int */
+    FIELD_REAL,      /* a double, printed with `decimals` */
+    FIELD_PASS_REAL, /* a double that exists only for two-pass runs: empty / null otherwise */
+    FIELD_VERDICT    /* verified: 1 true, 0 false, -1 empty / null */
+} field_kind;
+
+typedef struct {
+    const char *name;
+    field_kind kind;
+    size_t offset; /* into tc_result */
+    int decimals;
+} field;
+
+#define WORD(n) {#n, FIELD_WORD, offsetof(tc_result, n), 0}
+#define TEXT(n) {#n, FIELD_TEXT, offsetof(tc_result, n), 0}
+#define INT(n) {#n, FIELD_INT, offsetof(tc_result, n), 0}
+#define REAL(n, d) {#n, FIELD_REAL, offsetof(tc_result, n), d}
+
+static const field fields[] = {
+    WORD(algorithm), INT(taps), INT(width), INT(height), INT(roi_width), INT(roi_height),
+    INT(iterations), REAL(kernel_ms_min, 6), REAL(kernel_ms_median, 6), REAL(kernel_ms_mean, 6),
+    {"pass1_ms_median", FIELD_PASS_REAL, offsetof(tc_result, pass_ms_median[0]), 6},
+    {"pass2_ms_median", FIELD_PASS_REAL, offsetof(tc_result, pass_ms_median[1]), 6},
+    REAL(wall_ms_per_iteration, 6), REAL(copy_ms, 6), REAL(build_ms, 3), REAL(h2d_ms, 6),
+    REAL(d2h_ms, 6), REAL(mpixels_per_s, 3), REAL(gbytes_per_s, 3), REAL(copy_fraction, 4),
+    TEXT(device), {"verified", FIELD_VERDICT, offsetof(tc_result, verified), 0}, INT(planes),
+};
+#define FIELD_COUNT (sizeof fields / sizeof fields[0])
+
+/* A string in CSV: quoted, with inner quotes doubled. */
+static void csv_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* One field's value; `json` selects the JSON spelling of strings and missing values. */
+static void print_value(FILE *out, const tc_result *r, const field *f, int json)
+{
+    const char *base = (const char *)r + f->offset;
+    switch (f->kind) {
+    case FIELD_WORD:
+    case FIELD_TEXT: {
+        const char *s = *(const char *const *)(const void *)base;
+        if (f->kind == FIELD_WORD && !json)
+            fputs(s ? s : "", out);
+        else
+            (json ? json_string : csv_string)(out, s ? s : "");
+        break;
+    }
+    case FIELD_INT:
+        fprintf(out, "%d", *(const int *)(const void *)base);
+        break;
+    case FIELD_PASS_REAL:
+        if (r->passes != 2) {
+            fputs(json ? "null" : "", out);
+            break;
+        }
+        /* fall through */
+    case FIELD_REAL:
+        fprintf(out, "%.*f", f->decimals, *(const double *)(const void *)base);
+        break;
+    case FIELD_VERDICT: {
+        const int v = *(const int *)(const void *)base;
+        fputs(v < 0 ? (json ? "null" : "") : v ? "true" : "false", out);
+        break;
+    }
+    }
+}
+
+void report_csv_header(FILE *out)
+{
+    for (size_t i = 0; i < FIELD_COUNT; i++)
+        fprintf(out, "%s%s", i ? "," : "", fields[i].name);
+    fputc('\n', out);
+}
+
+void report_csv(FILE *out, const tc_result *r)
+{
+    for (size_t i = 0; i < FIELD_COUNT; i++) {
+        if (i)
+            fputc(',', out);
+        print_value(out, r, &fields[i], 0);
+    }
+    fputc('\n', out);
+}
+
+void report_json(FILE *out, const tc_result *r)
+{
+    for (size_t i = 0; i < FIELD_COUNT; i++) {
+        fprintf(out, "%s\"%s\": ", i ? ", " : "{", fields[i].name);
+        print_value(out, r, &fields[i], 1);
+    }
+    fputs("}\n", out);
+}

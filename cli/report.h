@@ -1,0 +1,71 @@
+/* report.h - the figures of one run, and how they are printed: an aligned table for people,
+ * CSV and JSON records for scripts. */
+#ifndef TILEDCONV_REPORT_H
+#define TILEDCONV_REPORT_H
+
+#include <stdio.h>
+
+#include "image.h"
+#include "options.h"
+#include "tiledconv.h"
+
+
+typedef struct {
+    const char *algorithm;
+    const char *device;
+    int taps;
+    int planes;                /* 1, or 3 with --color: the timing figures cover all planes */
+    int width, height;         /* the image */
+    int roi_width, roi_height; /* the ROI */
+    int iterations;
+    double kernel_ms_min, kernel_ms_median, kernel_ms_mean;
+    int passes;                /* 2 for twopass, whose passes are timed apart; else 1 */
+    double pass_ms_min[2], pass_ms_median[2], pass_ms_mean[2]; /* twopass: each pass */
+    double copy_ms;            /* clEnqueueCopyBuffer of the ROI's bytes, median */
+    double build_ms, h2d_ms, d2h_ms;
+    double wall_ms_per_iteration; /* host wall clock per timed iteration, launches included */
+    double mpixels_per_s;      /* target ROI pixels per second, millions */
+    double gbytes_per_s;       /* 8 bytes per target pixel (one float read, one written) */
+    double copy_gbytes_per_s;  /* the same bytes over copy_ms */
+    double copy_fraction;      /* copy_ms / kernel_ms_median: 1.0 is the copy's speed */
+    int verified;              /* 1 passed, 0 failed, -1 not checked */
+    long mismatches;
+    double tolerance, max_error;
+} tc_result;
+
+/* The times of one algorithm's runs, over every plane: per timed iteration, the planes'
+ * kernel times summed (main.c adds them up from each plane's tc_stats). */
+typedef struct {
+    int iterations;
+    double *kernel_ms;   /* iterations values */
+    int passes;          /* 2 for twopass */
+    double *pass_ms[2];  /* twopass: each pass per iteration */
+    double build_ms, h2d_ms, d2h_ms, wall_ms_per_iteration;
+} report_times;
+
+/* Fills the timing fields of r from the runs' times and the measured copy time. */
+void report_fill_timing(tc_result *r, const report_times *t, double copy_ms);
+
+/* The median of count values (a copy is sorted); -1 for none. */
+double report_median(const double *values, int count);
+
+/* What the run is about: the device, the input, the planes, the ROI, the filter and the
+ * output mapping (the human-readable mode's first lines). */
+void report_header(const tc_options *o, const tc_device_info *dev, int width, int height,
+                   int planes, const tc_roi *roi);
+
+/* -v: the launch geometry of a run and, for tiled, its blocks and work-group classes. */
+void report_geometry(const tc_stats *st, int radius);
+
+/* Timing for one algorithm, as aligned lines (the -t output). */
+void report_timing(FILE *out, const tc_result *r);
+
+/* The -a all table: one row per algorithm, times relative to the first row (tiled). */
+void report_comparison(FILE *out, const tc_result *rows, int count);
+
+/* Machine-readable records. The CSV header is printed once, before the first record. */
+void report_csv_header(FILE *out);
+void report_csv(FILE *out, const tc_result *r);
+void report_json(FILE *out, const tc_result *r);
+
+#endif

@@ -1,0 +1,101 @@
+/* verify.c - the comparison behind -e. */
+#include "verify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual,
+                                const tc_roi *roi, double tolerance, FILE *report,
+                                int max_report)
+{
+    tc_verify_result res = {0, tolerance, 0.0};
+    for (int y = 0; y < expected->height; y++) {
+        for (int x = 0; x < expected->width; x++) {
+            size_t i = (size_t)y * (size_t)expected->width + (size_t)x;
+            float e = expected->px[i], a = actual->px[i];
+            int ok;
+            if (tc_roi_in_target(roi, x, y)) {
+                double d = fabs((double)e - (double)a);
+                if (d > res.max_error || d != d)
+                    res.max_error = d;
+                ok = d <= tolerance; /* false for NaN too */
+            } else {
+                ok = memcmp(&e, &a, sizeof e) == 0; /* untouched pixels: bit for bit */
+            }
+            if (!ok) {
+                if (report && res.mismatches < max_report)
+                    fprintf(report, "  mismatch at (%d, %d): expected %.6f, actual %.6f%s\n", x,
+                            y, e, a, tc_roi_in_target(roi, x, y) ? "" : " (outside the target ROI)");
+                res.mismatches++;
+            }
+        }
+    }
+    return res;
+}
+
+/* How many mismatches -e prints before it only counts them. */
+#define MAX_REPORTED_MISMATCHES 10
+
+static const char *const plane_names[3] = {"R", "G", "B"};
+
+long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane *out,
+                   int count, const double *tolerance, const tc_roi *roi, tc_result *r)
+{
+    const int machine = o->format != TC_FORMAT_TABLE;
+    const int chatty = !o->quiet && !machine;
+    const int w = out[0].width, h = out[0].height;
+    long total = 0;
+    char failed_planes[16] = "";
+
+    r->max_error = 0.0;
+    r->tolerance = 0.0;
+    if (chatty && count == 1)
+        printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
+               "(tolerance %.3g inside the target ROI, exact outside)\n",
+               r->algorithm, w, h, tolerance[0]);
+    else if (chatty)
+        printf("verification, %s: every pixel of the R, G and B planes of the %d x %d output "
+               "against the CPU reference (exact outside the target ROI)\n", r->algorithm, w, h);
+    for (int c = 0; c < count; c++) {
+        /* With --csv/--json stdout carries only records, and stderr one summary line: the
+         * individual mismatches are printed in the human-readable mode only. */
+        const tc_verify_result v = verify_compare(&expected[c], &out[c], roi, tolerance[c],
+                                               machine ? NULL : stdout,
+                                               MAX_REPORTED_MISMATCHES);
+        if (count > 1 && chatty)
+            printf("  plane %s: %s, %ld mismatches (tolerance %.3g, largest difference %.3g)\n",
+                   plane_names[c], v.mismatches ? "FAILED" : "ok", v.mismatches, tolerance[c],
+                   v.max_error);
+        if (v.mismatches) {
+            if (failed_planes[0])
+                strcat(failed_planes, ", ");
+            strcat(failed_planes, plane_names[c]);
+        }
+        total += v.mismatches;
+        if (v.max_error > r->max_error)
+            r->max_error = v.max_error;
+        if (tolerance[c] > r->tolerance)
+            r->tolerance = tolerance[c];
+    }
+    r->verified = total == 0;
+    r->mismatches = total;
+    if (!machine) {
+        if (total == 0)
+            printf("PASSED (largest difference %.3g)\n", r->max_error);
+        else
+            printf("FAILED: %ld of %ld pixels%s differ (largest difference %.3g)\n", total,
+                   (long)w * h * count, count > 1 ? " of the 3 planes" : "",
+                   r->max_error);
+    }
+    if (total) {
+        if (count > 1)
+            fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches (planes %s)\n",
+                    r->algorithm, total, failed_planes);
+        else
+            fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches\n",
+                    r->algorithm, total);
+    }
+    return total;
+}
+

@@ -1,0 +1,211 @@
+/*
+ * tiledconv.h - separable image filtering on OpenCL devices: AMD's tiled convolution (the
+ * article's four classes of work-groups) beside the classic two-pass and one-pass kernels,
+ * every result bit for bit what the `tiledconv` command line computes.
+ *
+ *     #include <tiledconv.h>
+ *     cc prog.c $(pkg-config --cflags --libs tiledconv)
+ *
+ *     tc_context *ctx;
+ *     char err[256];
+ *     if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) { puts(err); return 1; }
+ *     tc_params p;
+ *     tc_params_init(&p);                 // 3-tap binomial, replicate border, whole image
+ *     if (tc_filter(ctx, src, dst, width, height, &p) != TC_OK) puts(tc_error(ctx));
+ *     tc_close(ctx);
+ *
+ * What is computed (SPEC.md): for a target pixel at ROI offset (x, y),
+ *     dst(dst_left + x, dst_top + y) = sum_j sum_i ky[j] kx[i] S(src_left + x + i - rx,
+ *                                                               src_top + y + j - ry)
+ * correlation, no flip; S reads only the source ROI, positions outside it mapped by the border
+ * rule as if the ROI were an isolated image. Pixels of dst outside the target ROI are those of
+ * src. Planes are float32, row-major, packed (the row pitch is the width), row 0 on top.
+ *
+ * Rules: every int function returns TC_OK or one of the status codes below; the library never
+ * prints and never exits. src may equal dst (in place). A context serves one thread at a time;
+ * separate contexts may be used from separate threads at once.
+ */
+#ifndef TILEDCONV_H
+#define TILEDCONV_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && defined(TILEDCONV_BUILDING)
+#define TC_API __attribute__((visibility("default")))
+#else
+#define TC_API
+#endif
+
+#define TC_VERSION_MAJOR 1
+#define TC_VERSION_MINOR 1
+#define TC_VERSION_PATCH 0
+
+/* Filter lengths: odd, TC_MIN_TAPS .. TC_MAX_TAPS. */
+#define TC_MIN_TAPS 3
+#define TC_MAX_TAPS 15
+
+typedef struct tc_context tc_context;
+
+typedef enum { TC_TILED, TC_TWOPASS, TC_ONEPASS } tc_algorithm;
+
+/* What a read outside the source ROI returns, with OpenCV's meanings, for a ROI "abcd":
+ * replicate aaa|abcd|ddd (the default), constant vvv|abcd|vvv (v = border_value),
+ * reflect101 dcb|abcd|cba, reflect cba|abcd|dcb, wrap bcd|abcd|abc. */
+typedef enum {
+    TC_BORDER_REPLICATE,
+    TC_BORDER_CONSTANT,
+    TC_BORDER_REFLECT101,
+    TC_BORDER_REFLECT,
+    TC_BORDER_WRAP
+} tc_border;
+
+/* One filter run. Always start from tc_params_init: fields may be added at the end. */
+typedef struct {
+    int taps_x, taps_y;          /* odd lengths of kx and ky (equal until per-axis lengths)  */
+    const float *kx, *ky;        /* NULL: the binomial of that length                        */
+    int src_left, src_top, dst_left, dst_top;
+    int roi_width, roi_height;   /* each 0: the largest that fits both ROIs on that axis      */
+    tc_border border;
+    float border_value;          /* TC_BORDER_CONSTANT's value                               */
+    tc_algorithm algorithm;
+    const float *mask;           /* a non-separable mask: not yet supported, must be NULL    */
+    int mask_width, mask_height; /* its odd sizes                                            */
+    /* Tuning of the tiled kernel (the defaults are the article's and the fastest measured). */
+    int block_width;             /* pixels per work-item along rows: 4 (default) or 8        */
+    int block_height;            /* ... along columns: 1..16, default 4; raised to the radius */
+    int vector_io;               /* 1 (default): float4 loads and stores where aligned       */
+    int count_classes;           /* 1: the kernel counts the classes of its work-groups, for
+                                  * tc_stats.classes (an atomic per group; off by default)    */
+} tc_params;
+
+enum {
+    TC_OK = 0,
+    TC_EINVAL = 1,  /* a bad argument: the command line's exit 2, Python's ValueError        */
+    TC_EDEVICE = 2, /* an OpenCL or device failure: exit 1, tiledconv.Error                  */
+    TC_ENOMEM = 3   /* out of host or device memory: exit 1, tiledconv.Error                 */
+};
+
+/* 3-tap binomial (1/4, 1/2, 1/4) along both axes, replicate border, tiled, whole image. */
+TC_API void tc_params_init(tc_params *p);
+
+/* Opens a device and makes a context on it. device: NULL or "" (the first GPU of any platform,
+ * else the first device of any kind), "gpu", "cpu" or "all" (the first device of that type),
+ * "P:D" (device D of platform P, by the indices tc_list_devices gives), "P" (the first device
+ * of platform P, a GPU where it has one), or a type and indices together: "cpu:P", "gpu:P:D"
+ * (device D among that type's devices of platform P), "gpu::D" (among the first platform's).
+ * On failure *ctx is NULL and err (when not NULL) says why. Returns TC_EINVAL when nothing
+ * matches the request, TC_EDEVICE or TC_ENOMEM when opening it failed. */
+TC_API int tc_open(const char *device, tc_context **ctx, char *err, size_t err_size);
+
+/* Filters a width x height plane. dst receives width * height floats: inside the target ROI
+ * the filtered values, outside it src's values. The program for these settings is built on the
+ * first call and reused by later ones; device buffers are reused while the image fits them. */
+TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, int height,
+                     const tc_params *p);
+
+/* tc_filter for benchmarks: one warm-up run, then `iterations` timed runs (>= 1), each timed
+ * by the device's profiling counters; dst receives the result (the same in every run). */
+TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int width,
+                           int height, const tc_params *p, int iterations);
+
+/* Why the last failed call on ctx failed, in one line; "" when it succeeded. The text names
+ * the argument, or the OpenCL call and its error name ("clCreateBuffer(input plane) failed:
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)"). Valid until the next call on ctx. */
+TC_API const char *tc_error(const tc_context *ctx);
+
+/* Releases the context and everything it holds. NULL is allowed. */
+TC_API void tc_close(tc_context *ctx);
+
+/* ---- Figures of the last successful tc_filter or tc_filter_timed on a context ----------- */
+
+typedef struct {
+    tc_algorithm algorithm;
+    int iterations;                 /* timed runs: 1 for tc_filter                          */
+    double kernel_ms_min, kernel_ms_median, kernel_ms_mean; /* the whole filter, per run     */
+    const double *kernel_ms;        /* each timed run's kernel time; owned by the context,
+                                     * valid until its next filter call                      */
+    int passes;                     /* 2 for twopass, whose passes are timed apart, else 1   */
+    const double *pass_ms[2];       /* twopass: each pass per run; else NULL                 */
+    double build_ms;                /* program build, host wall time; 0 when it was cached   */
+    double upload_ms;               /* host to device: the input plane and coefficients      */
+    double download_ms;             /* device to host: the output plane                      */
+    double wall_ms_per_iteration;   /* host wall clock over the timed runs / iterations:
+                                     * kernel time plus launch overhead and gaps             */
+    size_t global[2], local[2];     /* the launch (pass 1 for twopass)                       */
+    int block[2];                   /* tiled: the block each work-item produced              */
+    long classes[4];                /* tiled: work-groups of the article's classes 1 (free on
+                                     * read), 2 (checks reads), 3 (free on write), 4 (checks
+                                     * writes); every group is in one of 1/2, one of 3/4     */
+    int classes_counted;            /* 1: counted by the kernel (count_classes), 0: predicted */
+    int roi_width, roi_height;      /* the ROI that was filtered                             */
+    long programs_built;            /* programs this context has built so far (a build count,
+                                     * so callers and tests can see the cache work)          */
+} tc_stats;
+
+/* Copies the figures of the last successful filter call. TC_EINVAL when there was none. */
+TC_API int tc_last_stats(const tc_context *ctx, tc_stats *stats);
+
+/* The device's copy bandwidth for `bytes`: the median time of `repeats` (>= 1)
+ * clEnqueueCopyBuffer calls after one warm-up, in ms: the floor of a filter pass. */
+TC_API int tc_copy_time(tc_context *ctx, size_t bytes, int repeats, double *median_ms);
+
+/* ---- Devices ---------------------------------------------------------------------------- */
+
+typedef struct {
+    int platform, device;           /* indices, as "P:D" of tc_open takes them               */
+    char platform_name[128];
+    char platform_version[128];
+    char name[128];
+    int is_gpu, is_cpu;
+    unsigned compute_units;
+    unsigned long long global_mem_bytes, max_alloc_bytes, local_mem_bytes;
+    int has_double;                 /* the device computes in double precision               */
+} tc_device_info;
+
+/* Every device of every platform, platform by platform: up to `capacity` entries into list
+ * (list may be NULL with capacity 0), *count the number there are. No platform at all is not
+ * an error: *count is 0. */
+TC_API int tc_list_devices(tc_device_info *list, int capacity, int *count, char *err,
+                           size_t err_size);
+
+/* The device a context runs on. */
+TC_API int tc_context_device(const tc_context *ctx, tc_device_info *info);
+
+/* ---- The CPU reference, filters and names ----------------------------------------------- */
+
+/* The plainest implementation of the formula above, in double precision, on the CPU: what
+ * every device result is checked against. dst: width * height floats (dst may equal src). */
+TC_API int tc_reference(const float *src, float *dst, int width, int height,
+                        const tc_params *p, char *err, size_t err_size);
+
+/* The largest difference allowed between a device result and tc_reference's inside the target
+ * ROI: float32 rounding of the sums, from the filter's absolute weights and the largest
+ * absolute input value. Outside the target ROI results are equal bit for bit. A negative value
+ * for invalid parameters. */
+TC_API double tc_tolerance(const float *src, int width, int height, const tc_params *p);
+
+/* The row and column coefficients of a named filter at an odd length into kx and ky (taps
+ * floats each): "box", "gauss", "binomial", "sobel-x", "sobel-y" (3..15 taps; Sobel's longer
+ * kernels are OpenCV's, e.g. [-1 -2 0 2 1] x [1 4 6 4 1] for 5), "scharr-x", "scharr-y" (3 taps
+ * only). "sobel-x" differentiates along rows (kx) and smooths along columns (ky); "-y" the
+ * other way round. sigma is gauss's (<= 0: OpenCV's default for the length). */
+TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, float *ky,
+                           char *err, size_t err_size);
+
+/* "tiled", "twopass", "onepass"; "replicate", "constant", "reflect101", "reflect", "wrap";
+ * "?" for values outside the enumerations. */
+TC_API const char *tc_algorithm_name(tc_algorithm a);
+TC_API const char *tc_border_name(tc_border b);
+
+/* "1.1.0". */
+TC_API const char *tc_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,597 @@
+"""Separable image filtering on OpenCL devices, from numpy.
+
+A Python binding (ctypes, no compiler needed) of libtiledconv, the library behind the
+`tiledconv` command line: AMD's tiled convolution beside the classic two-pass and one-pass
+kernels, every result bit for bit what the command line computes.
+
+What is computed
+----------------
+A separable filter, row coefficients ``kx`` and column coefficients ``ky`` (odd lengths, 3..15,
+radii ``rx = len(kx) // 2`` and ``ry = len(ky) // 2``), as a *correlation* (no flip): for a target
+pixel at offset (x, y) inside the region of interest (ROI),
+
+    out[dst_top + y, dst_left + x] =
+        sum_j sum_i ky[j + ry] * kx[i + rx] * S(src_left + x + i, src_top + y + j)
+
+for i in -rx..rx, j in -ry..ry. ``S`` reads only the *source ROI*: a position outside it takes
+the value of the border rule, the ROI treated as an isolated image ("abcd" is the ROI):
+
+    replicate   aaa|abcd|ddd   (the default)
+    constant    vvv|abcd|vvv   (v = border_value)
+    reflect101  dcb|abcd|cba
+    reflect     cba|abcd|dcb
+    wrap        bcd|abcd|abc
+
+The source ROI starts at ``src = (left, top)``, the target ROI at ``dst = (left, top)``; both
+are ``size = (width, height)`` (None: the largest that fits both). The result is a new float32
+array of the image's shape; pixels outside the target ROI are the input's.
+
+Images are 2-D, rows first (``image[row, column]``, row 0 on top), converted to C-contiguous
+float32; the input is never modified.
+
+Example
+-------
+>>> import numpy as np, tiledconv
+>>> image = np.arange(20, dtype=np.float32).reshape(4, 5)
+>>> with tiledconv.Context() as ctx:                    # the default OpenCL device
+...     out = ctx.filter(image, kx=[1, 2, 1], ky=[0.25, 0.5, 0.25], border="reflect101")
+>>> smooth = tiledconv.filter(image)                     # 3-tap binomial, a default context
+>>> kx, ky = tiledconv.named_filter("sobel-x", 3)
+>>> edges = tiledconv.filter(image, kx=kx, ky=ky, src=(1, 1), dst=(1, 1), size=(3, 2))
+
+Errors: bad arguments raise ValueError (with the library's message); device and run-time
+failures (OpenCL errors, out of memory) raise tiledconv.Error.
+
+The library is found through $TILEDCONV_LIBRARY (a path to libtiledconv.so.1), else the build
+tree (``PYTHONPATH=python`` from the project root after ``make``), else the prefix the package
+was installed into (``P/lib`` beside ``P/lib/python3/dist-packages/tiledconv``), else the
+dynamic loader's search path.
+"""
+
+import atexit
+import ctypes
+import operator
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _native
+from ._native import TC_EINVAL, TC_OK
+
+__all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
+           "named_filter", "default_context", "BORDERS", "ALGORITHMS", "MIN_TAPS", "MAX_TAPS",
+           "__version__"]
+
+_lib = _native.lib
+
+#: The version of the C library in use, "MAJOR.MINOR.PATCH" (tc_version()).
+__version__ = _lib.tc_version().decode()
+
+#: Filter lengths the library accepts (odd).
+MIN_TAPS = 3
+MAX_TAPS = 15
+
+
+def _enum_names(name_of):
+    """The names of a C enumeration, in order, from tc_border_name / tc_algorithm_name."""
+    names = []
+    while True:
+        name = name_of(len(names)).decode()
+        if name == "?":
+            return tuple(names)
+        names.append(name)
+
+
+#: Border rules, in the order of the C enumeration tc_border.
+BORDERS = _enum_names(_lib.tc_border_name)
+#: Algorithms, in the order of the C enumeration tc_algorithm.
+ALGORITHMS = _enum_names(_lib.tc_algorithm_name)
+
+_INT_MIN, _INT_MAX = -2**31, 2**31 - 1
+
+
+class Error(RuntimeError):
+    """A device or run-time failure of the library (an OpenCL error, out of host or device
+    memory). The message is the library's; ``code`` is its status (2: TC_EDEVICE, 3:
+    TC_ENOMEM)."""
+
+    def __init__(self, message, code=None):
+        super().__init__(message)
+        self.code = code
+
+
+def _raise(status, message):
+    """Raises what a non-TC_OK status means: ValueError for TC_EINVAL, else Error."""
+    message = message or f"tiledconv: call failed with status {status}"
+    if status == TC_EINVAL:
+        raise ValueError(message)
+    raise Error(message, status)
+
+
+@dataclass(frozen=True)
+class Device:
+    """An OpenCL device as libtiledconv sees it (tc_device_info).
+
+    ``spec`` ("P:D") opens exactly this device: ``Context(device=d.spec)`` or ``Context(d)``.
+    """
+    platform: int
+    device: int
+    platform_name: str
+    platform_version: str
+    name: str
+    is_gpu: bool
+    is_cpu: bool
+    compute_units: int
+    global_mem_bytes: int
+    max_alloc_bytes: int
+    local_mem_bytes: int
+    has_double: bool
+
+    @property
+    def spec(self):
+        """The "P:D" string that tc_open (and Context) take for this device."""
+        return f"{self.platform}:{self.device}"
+
+    @classmethod
+    def _from_c(cls, info):
+        def text(raw):
+            return raw.decode("utf-8", "replace")
+        return cls(platform=info.platform, device=info.device,
+                   platform_name=text(info.platform_name),
+                   platform_version=text(info.platform_version), name=text(info.name),
+                   is_gpu=bool(info.is_gpu), is_cpu=bool(info.is_cpu),
+                   compute_units=info.compute_units, global_mem_bytes=info.global_mem_bytes,
+                   max_alloc_bytes=info.max_alloc_bytes, local_mem_bytes=info.local_mem_bytes,
+                   has_double=bool(info.has_double))
+
+
+def devices():
+    """Every OpenCL device of every platform, platform by platform, as a list of Device.
+
+    An empty list when there is no OpenCL platform at all. Raises Error when listing fails.
+    """
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    count = ctypes.c_int(0)
+    status = _lib.tc_list_devices(None, 0, ctypes.byref(count), err, len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    while True:
+        capacity = count.value
+        if capacity == 0:
+            return []
+        array = (_native.TcDeviceInfo * capacity)()
+        status = _lib.tc_list_devices(array, capacity, ctypes.byref(count), err, len(err))
+        if status != TC_OK:
+            _raise(status, err.value.decode(errors="replace"))
+        if count.value <= capacity:  # else a device appeared in between: ask again
+            return [Device._from_c(array[i]) for i in range(count.value)]
+
+
+# ---- Arguments --------------------------------------------------------------------------------
+
+def _int(value, what):
+    """A Python int from an integer-like value, in C int's range, else ValueError."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what}: expected an integer, got {value!r}") from None
+    if not _INT_MIN <= value <= _INT_MAX:
+        raise ValueError(f"{what}: {value} is out of range")
+    return value
+
+
+def _pair(value, what):
+    try:
+        a, b = value
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}: expected a pair of integers, got {value!r}") from None
+    return _int(a, what), _int(b, what)
+
+
+def _real(value):
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{value!r} is not a number")
+    return float(value)
+
+
+def _float32(values):
+    """A C-contiguous float32 array of real numbers (the same array when it already is one).
+
+    numpy would turn strings of digits into numbers, None into NaN and drop imaginary parts;
+    here those are errors (TypeError / ValueError). Python objects go through float().
+    """
+    arr = np.asarray(values)
+    if arr.dtype == object:
+        arr = np.frompyfunc(_real, 1, 1)(arr) if arr.size else arr
+    elif arr.dtype.kind not in "biuf":
+        raise TypeError(f"values of type {arr.dtype} are not real numbers")
+    return np.ascontiguousarray(arr, dtype=np.float32)
+
+
+def _image(image):
+    """A C-contiguous float32 2-D array (a copy only where needed) and its (width, height)."""
+    try:
+        arr = _float32(image)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"image: not an array of real numbers: {e}") from None
+    if arr.ndim != 2:
+        raise ValueError(f"image: expected a 2-D array (rows, columns), got {arr.ndim} "
+                         f"dimension{'s' if arr.ndim != 1 else ''} {arr.shape}")
+    height, width = arr.shape
+    _int(width, "image width")
+    _int(height, "image height")
+    return arr, width, height
+
+
+def _coefficients(k, what):
+    if k is None:
+        return None
+    try:
+        arr = _float32(k)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what}: not a sequence of real numbers: {e}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{what}: expected a 1-D sequence of coefficients, got shape "
+                         f"{arr.shape}")
+    return arr
+
+
+def _index(names, value, what):
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    raise ValueError(f"{what}: unknown {value!r} (one of {', '.join(names)})")
+
+
+def _ptr(arr):
+    return arr.ctypes.data_as(_native.FloatPtr)
+
+
+class _Params:
+    """A tc_params filled from Python arguments, with the coefficient arrays it points into
+    kept alive as long as it is."""
+
+    def __init__(self, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+                 dst=(0, 0), size=None, algorithm="tiled"):
+        p = _native.TcParams()
+        _lib.tc_params_init(ctypes.byref(p))
+        self.kx = _coefficients(kx, "kx")
+        self.ky = _coefficients(ky, "ky")
+        # None: the binomial of the other's length, or of 3 (the library's NULL pointer).
+        taps_x = len(self.kx) if self.kx is not None else None
+        taps_y = len(self.ky) if self.ky is not None else None
+        if taps_x is None:
+            taps_x = taps_y if taps_y is not None else 3
+        if taps_y is None:
+            taps_y = taps_x
+        p.taps_x = _int(taps_x, "kx length")
+        p.taps_y = _int(taps_y, "ky length")
+        # An empty sequence stays a non-NULL pointer: the library refuses 0 taps.
+        p.kx = _ptr(self.kx) if self.kx is not None else None
+        p.ky = _ptr(self.ky) if self.ky is not None else None
+        p.src_left, p.src_top = _pair(src, "src")
+        p.dst_left, p.dst_top = _pair(dst, "dst")
+        p.roi_width, p.roi_height = (0, 0) if size is None else _pair(size, "size")
+        p.border = _index(BORDERS, border, "border")
+        try:
+            p.border_value = float(border_value)
+        except (TypeError, ValueError):
+            raise ValueError(f"border_value: expected a number, got {border_value!r}") from None
+        p.algorithm = _index(ALGORITHMS, algorithm, "algorithm")
+        self.c = p
+
+    def ref(self):
+        return ctypes.byref(self.c)
+
+
+# ---- Contexts ---------------------------------------------------------------------------------
+
+class Context:
+    """An OpenCL device opened for filtering, with its compiled programs and buffers.
+
+    ``device``: None or "" (the first GPU of any platform, else the first device), "gpu",
+    "cpu", "all" (the first device of that type), "P:D" (device D of platform P, as devices()
+    numbers them), "P", "cpu:P", "gpu:P:D", "gpu::D"; or a Device from devices().
+    A device that does not exist raises ValueError; one that fails to open raises Error.
+
+    Programs are built on first use of each setting (filter length, border, algorithm, ...)
+    and reused; device buffers are reused while images fit them, so keep one context for many
+    calls. Use it as a context manager or call close(). One context may be shared by threads:
+    calls on it are serialized by a lock (use one context per thread to run in parallel).
+    """
+
+    def __init__(self, device=None):
+        self._lock = threading.Lock()
+        self._ctx = None
+        if isinstance(device, Device):
+            device = device.spec
+        if device is None:
+            spec = None
+        elif isinstance(device, str):
+            if "\0" in device:
+                raise ValueError(f"device: {device!r} contains a NUL character")
+            spec = device.encode()
+        else:
+            raise ValueError(f"device: expected None, a string or a Device, got {device!r}")
+        handle = _native.ContextPtr()
+        err = ctypes.create_string_buffer(_native.ERR_SIZE)
+        status = _lib.tc_open(spec, ctypes.byref(handle), err, len(err))
+        if status != TC_OK:
+            _raise(status, err.value.decode(errors="replace"))
+        self._ctx = handle
+
+    # -- lifetime --
+
+    def close(self):
+        """Releases the context and everything it holds on the device. Safe to call twice."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before the lock existed
+            return
+        with lock:
+            handle, self._ctx = self._ctx, None
+            if handle is not None:
+                _lib.tc_close(handle)
+
+    @property
+    def closed(self):
+        """True once close() has been called."""
+        return self._ctx is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone already
+            pass
+
+    def __repr__(self):
+        if self._ctx is None:
+            return "<tiledconv.Context (closed)>"
+        d = self.device
+        return f"<tiledconv.Context on {d.spec} {d.name!r} ({d.platform_name})>"
+
+    def _handle(self):
+        """The C handle; the caller holds the lock."""
+        if self._ctx is None:
+            raise ValueError("tiledconv: operation on a closed Context")
+        return self._ctx
+
+    def _fail(self, status):
+        """Raises for status with tc_error's message; the caller holds the lock."""
+        message = _lib.tc_error(self._ctx)
+        _raise(status, message.decode(errors="replace") if message else "")
+
+    # -- information --
+
+    @property
+    def device(self):
+        """The Device this context runs on (tc_context_device)."""
+        info = _native.TcDeviceInfo()
+        with self._lock:
+            status = _lib.tc_context_device(self._handle(), ctypes.byref(info))
+            if status != TC_OK:
+                self._fail(status)
+        return Device._from_c(info)
+
+    def last_stats(self):
+        """Figures of the last successful filter call on this context, as a dict; None when
+        there was none yet.
+
+        Keys (times in ms): algorithm, iterations, kernel_ms_min, kernel_ms_median,
+        kernel_ms_mean, kernel_ms (a list, one per timed run), passes, pass_ms (twopass: a
+        list per pass, else None), build_ms (0 when the program came from the cache),
+        upload_ms, download_ms, wall_ms_per_iteration, global, local (the launch, pass 1 for
+        twopass), block (tiled: pixels per work-item), classes (tiled: work-groups of the
+        article's classes 1..4), classes_counted (counted by the kernel, else predicted),
+        roi_width, roi_height (the ROI filtered), programs_built (programs this context has
+        built so far).
+        """
+        s = _native.TcStats()
+        with self._lock:
+            status = _lib.tc_last_stats(self._handle(), ctypes.byref(s))
+            if status == TC_EINVAL:
+                return None
+            if status != TC_OK:
+                self._fail(status)
+            n = s.iterations
+            kernel_ms = [s.kernel_ms[i] for i in range(n)] if s.kernel_ms else []
+            pass_ms = None
+            if s.passes == 2 and s.pass_ms[0] and s.pass_ms[1]:
+                pass_ms = [[s.pass_ms[p][i] for i in range(n)] for p in range(2)]
+        return {
+            "algorithm": ALGORITHMS[s.algorithm] if 0 <= s.algorithm < len(ALGORITHMS)
+            else s.algorithm,
+            "iterations": n,
+            "kernel_ms_min": s.kernel_ms_min,
+            "kernel_ms_median": s.kernel_ms_median,
+            "kernel_ms_mean": s.kernel_ms_mean,
+            "kernel_ms": kernel_ms,
+            "passes": s.passes,
+            "pass_ms": pass_ms,
+            "build_ms": s.build_ms,
+            "upload_ms": s.upload_ms,
+            "download_ms": s.download_ms,
+            "wall_ms_per_iteration": s.wall_ms_per_iteration,
+            "global": tuple(s.global_),
+            "local": tuple(s.local),
+            "block": tuple(s.block),
+            "classes": tuple(s.classes),
+            "classes_counted": bool(s.classes_counted),
+            "roi_width": s.roi_width,
+            "roi_height": s.roi_height,
+            "programs_built": s.programs_built,
+        }
+
+    # -- work --
+
+    def filter(self, image, kx=None, ky=None, border="replicate", border_value=0.0,
+               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled"):
+        """Filters a 2-D image on the device; returns a new float32 array of its shape.
+
+        image         2-D array-like, rows first (converted to C-contiguous float32; not
+                      modified).
+        kx, ky        row and column coefficients, odd lengths 3..15 (equal for now). None:
+                      the binomial of the other's length, or of 3 when both are None.
+        border        "replicate" (default), "constant", "reflect101", "reflect", "wrap":
+                      what reads outside the source ROI return.
+        border_value  the value of the "constant" border.
+        src, dst      (left, top) of the source and target ROIs.
+        size          (width, height) of both ROIs; None (or 0 in a field): the largest that
+                      fits both, width = image width - max(src left, dst left), etc.
+        algorithm     "tiled" (AMD's tiled convolution, default), "twopass", "onepass".
+
+        out[dst_top + y, dst_left + x] = sum_j sum_i ky[j] kx[i] *
+            S(src_left + x + i - rx, src_top + y + j - ry)     (correlation, no flip)
+
+        Pixels outside the target ROI are the input's. Raises ValueError for bad arguments
+        (with the library's message), Error for device failures.
+        """
+        return self._run(image, _Params(kx, ky, border, border_value, src, dst, size,
+                                        algorithm), None)
+
+    def filter_timed(self, image, iterations=10, **kwargs):
+        """filter() for benchmarks: one warm-up run, then ``iterations`` (>= 1) runs timed by
+        the device's profiling counters. Returns the result (the same in every run); the
+        timings are in last_stats(). Takes filter()'s keyword arguments."""
+        iterations = _int(iterations, "iterations")
+        return self._run(image, _Params(**kwargs), iterations)
+
+    def copy_time(self, nbytes, repeats=10):
+        """The device's copy bandwidth floor: the median time in ms of ``repeats`` (>= 1)
+        device-to-device copies of ``nbytes`` bytes, after one warm-up (tc_copy_time)."""
+        nbytes = operator.index(nbytes)
+        if nbytes < 0:
+            raise ValueError(f"nbytes: {nbytes} is negative")
+        repeats = _int(repeats, "repeats")
+        median = ctypes.c_double()
+        with self._lock:
+            status = _lib.tc_copy_time(self._handle(), nbytes, repeats, ctypes.byref(median))
+            if status != TC_OK:
+                self._fail(status)
+        return median.value
+
+    def _run(self, image, params, iterations):
+        src, width, height = _image(image)
+        out = np.empty_like(src)
+        with self._lock:
+            handle = self._handle()
+            if iterations is None:
+                status = _lib.tc_filter(handle, _ptr(src), _ptr(out), width, height,
+                                        params.ref())
+            else:
+                status = _lib.tc_filter_timed(handle, _ptr(src), _ptr(out), width, height,
+                                              params.ref(), iterations)
+            if status != TC_OK:
+                self._fail(status)
+        return out
+
+
+# ---- The default context ----------------------------------------------------------------------
+
+_default = None
+_default_lock = threading.Lock()
+
+
+def default_context():
+    """The module's Context on the default device, opened on first use, closed at exit."""
+    global _default
+    with _default_lock:
+        if _default is None or _default.closed:
+            _default = Context()
+        return _default
+
+
+@atexit.register
+def _close_default():
+    global _default
+    with _default_lock:
+        if _default is not None:
+            _default.close()
+            _default = None
+
+
+def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+           dst=(0, 0), size=None, algorithm="tiled"):
+    """Context.filter on the module's default context (the default device, opened on first
+    use and closed at exit). Returns a new float32 array of the image's shape.
+
+    See Context.filter for the arguments; e.g.
+    ``tiledconv.filter(image, kx=[1, 2, 1], ky=[1, 2, 1], border="wrap")``.
+    """
+    return default_context().filter(image, kx=kx, ky=ky, border=border,
+                                    border_value=border_value, src=src, dst=dst, size=size,
+                                    algorithm=algorithm)
+
+
+# ---- Host-side functions (no device) ----------------------------------------------------------
+
+def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+              dst=(0, 0), size=None, algorithm="tiled"):
+    """The CPU reference (tc_reference): the plainest loop over the formula, in double
+    precision, that every device result is checked against. Same arguments and result as
+    Context.filter (``algorithm`` is checked but does not change the result)."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm)
+    arr, width, height = _image(image)
+    out = np.empty_like(arr)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_reference(_ptr(arr), _ptr(out), width, height, params.ref(), err,
+                               len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return out
+
+
+def tolerance(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+              dst=(0, 0), size=None, algorithm="tiled"):
+    """The largest difference allowed between a device result and reference()'s inside the
+    target ROI (tc_tolerance): float32 rounding of the sums, from the filter's absolute
+    weights and the largest absolute input value. Outside the target ROI results are equal
+    bit for bit. Same arguments as Context.filter; ValueError when they are invalid."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm)
+    arr, width, height = _image(image)
+    tol = _lib.tc_tolerance(_ptr(arr), width, height, params.ref())
+    if tol < 0:
+        # tc_tolerance says only "invalid"; tc_reference validates the same parameters and
+        # says why (it fails before computing anything).
+        out = np.empty_like(arr)
+        err = ctypes.create_string_buffer(_native.ERR_SIZE)
+        status = _lib.tc_reference(_ptr(arr), _ptr(out), width, height, params.ref(), err,
+                                   len(err))
+        raise ValueError(err.value.decode(errors="replace") if status != TC_OK and err.value
+                         else "tolerance: invalid filter parameters")
+    return tol
+
+
+def named_filter(name, taps, sigma=0.0):
+    """The coefficients of a named filter as a pair (kx, ky) of float32 arrays of ``taps``
+    values: "box", "gauss" (``sigma``; <= 0: OpenCV's default for the length), "binomial",
+    "sobel-x", "sobel-y", "scharr-x", "scharr-y" (3 taps only). "sobel-x" differentiates
+    along rows (kx) and smooths along columns (ky).
+
+    >>> kx, ky = tiledconv.named_filter("gauss", 7, sigma=1.5)
+    >>> out = tiledconv.filter(image, kx=kx, ky=ky)
+    """
+    if not isinstance(name, str) or "\0" in name:
+        raise ValueError(f"name: expected a filter name, got {name!r}")
+    taps = _int(taps, "taps")
+    try:
+        sigma = float(sigma)
+    except (TypeError, ValueError):
+        raise ValueError(f"sigma: expected a number, got {sigma!r}") from None
+    n = max(taps, 0)
+    if n > 1024:  # the library refuses far less; don't allocate for an absurd request
+        raise ValueError(f"taps: {taps} is too long")
+    # Room for taps floats (at least one so the pointers are valid when taps is refused).
+    kx = np.zeros(max(n, 1), dtype=np.float32)
+    ky = np.zeros(max(n, 1), dtype=np.float32)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_named_filter(name.encode(), taps, sigma, _ptr(kx), _ptr(ky), err, len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return kx[:n].copy(), ky[:n].copy()

@@ -1,0 +1,178 @@
+"""ctypes declarations of libtiledconv's C API (include/tiledconv.h) and the code that finds it.
+
+Nothing here is public: the package's __init__ wraps it. Every struct below mirrors the header
+field for field (order and C types); tests/python/test_tiledconv.py compiles a small C program
+against the header and checks that sizes and offsets agree.
+"""
+
+import ctypes
+import os
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_float, c_int, c_long,
+                    c_size_t, c_uint, c_ulonglong, c_void_p)
+
+SONAME = "libtiledconv.so.1"
+ENV_VAR = "TILEDCONV_LIBRARY"
+
+# Status codes (enum in tiledconv.h).
+TC_OK = 0
+TC_EINVAL = 1
+TC_EDEVICE = 2
+TC_ENOMEM = 3
+
+# tc_algorithm and tc_border are C enums: int-sized on every ABI we target.
+c_enum = c_int
+
+ERR_SIZE = 512  # bytes for the err buffers of the calls that take one
+
+
+class TcParams(Structure):
+    """tc_params: one filter run. Always filled by tc_params_init first."""
+    _fields_ = [
+        ("taps_x", c_int),
+        ("taps_y", c_int),
+        ("kx", POINTER(c_float)),
+        ("ky", POINTER(c_float)),
+        ("src_left", c_int),
+        ("src_top", c_int),
+        ("dst_left", c_int),
+        ("dst_top", c_int),
+        ("roi_width", c_int),
+        ("roi_height", c_int),
+        ("border", c_enum),
+        ("border_value", c_float),
+        ("algorithm", c_enum),
+        ("mask", POINTER(c_float)),
+        ("mask_width", c_int),
+        ("mask_height", c_int),
+        ("block_width", c_int),
+        ("block_height", c_int),
+        ("vector_io", c_int),
+        ("count_classes", c_int),
+    ]
+
+
+class TcStats(Structure):
+    """tc_stats: figures of the last successful filter call on a context."""
+    _fields_ = [
+        ("algorithm", c_enum),
+        ("iterations", c_int),
+        ("kernel_ms_min", c_double),
+        ("kernel_ms_median", c_double),
+        ("kernel_ms_mean", c_double),
+        ("kernel_ms", POINTER(c_double)),
+        ("passes", c_int),
+        ("pass_ms", POINTER(c_double) * 2),
+        ("build_ms", c_double),
+        ("upload_ms", c_double),
+        ("download_ms", c_double),
+        ("wall_ms_per_iteration", c_double),
+        ("global_", c_size_t * 2),   # "global" is a Python keyword
+        ("local", c_size_t * 2),
+        ("block", c_int * 2),
+        ("classes", c_long * 4),
+        ("classes_counted", c_int),
+        ("roi_width", c_int),
+        ("roi_height", c_int),
+        ("programs_built", c_long),
+    ]
+
+
+class TcDeviceInfo(Structure):
+    """tc_device_info: one OpenCL device."""
+    _fields_ = [
+        ("platform", c_int),
+        ("device", c_int),
+        ("platform_name", c_char * 128),
+        ("platform_version", c_char * 128),
+        ("name", c_char * 128),
+        ("is_gpu", c_int),
+        ("is_cpu", c_int),
+        ("compute_units", c_uint),
+        ("global_mem_bytes", c_ulonglong),
+        ("max_alloc_bytes", c_ulonglong),
+        ("local_mem_bytes", c_ulonglong),
+        ("has_double", c_int),
+    ]
+
+
+# tc_context is opaque: handled as a void pointer.
+ContextPtr = c_void_p
+FloatPtr = POINTER(c_float)
+
+# name: (restype, argtypes), exactly as tiledconv.h declares them.
+_PROTOTYPES = {
+    "tc_params_init": (None, [POINTER(TcParams)]),
+    "tc_open": (c_int, [c_char_p, POINTER(ContextPtr), c_char_p, c_size_t]),
+    "tc_filter": (c_int, [ContextPtr, FloatPtr, FloatPtr, c_int, c_int, POINTER(TcParams)]),
+    "tc_filter_timed": (c_int, [ContextPtr, FloatPtr, FloatPtr, c_int, c_int,
+                                POINTER(TcParams), c_int]),
+    "tc_error": (c_char_p, [ContextPtr]),
+    "tc_close": (None, [ContextPtr]),
+    "tc_last_stats": (c_int, [ContextPtr, POINTER(TcStats)]),
+    "tc_copy_time": (c_int, [ContextPtr, c_size_t, c_int, POINTER(c_double)]),
+    "tc_list_devices": (c_int, [POINTER(TcDeviceInfo), c_int, POINTER(c_int), c_char_p,
+                                c_size_t]),
+    "tc_context_device": (c_int, [ContextPtr, POINTER(TcDeviceInfo)]),
+    "tc_reference": (c_int, [FloatPtr, FloatPtr, c_int, c_int, POINTER(TcParams), c_char_p,
+                             c_size_t]),
+    "tc_tolerance": (c_double, [FloatPtr, c_int, c_int, POINTER(TcParams)]),
+    "tc_named_filter": (c_int, [c_char_p, c_int, c_double, FloatPtr, FloatPtr, c_char_p,
+                                c_size_t]),
+    "tc_algorithm_name": (c_char_p, [c_enum]),
+    "tc_border_name": (c_char_p, [c_enum]),
+    "tc_version": (c_char_p, []),
+}
+
+
+def _candidates():
+    """(description, path or soname) in the order they are tried, after TILEDCONV_LIBRARY."""
+    pkg = os.path.dirname(os.path.abspath(__file__))
+    # The build tree: python/tiledconv -> ../../build/lib (PYTHONPATH=python from the root).
+    build = os.path.normpath(os.path.join(pkg, "..", "..", "build", "lib", SONAME))
+    # An installed prefix: P/lib/python3/dist-packages/tiledconv -> P/lib (also the
+    # P/lib/python3.X/site-packages layout, which is as deep).
+    prefix = os.path.normpath(os.path.join(pkg, "..", "..", "..", SONAME))
+    return [("the build tree", build), ("the installed prefix", prefix)]
+
+
+def _declare(lib):
+    for name, (restype, argtypes) in _PROTOTYPES.items():
+        fn = getattr(lib, name)  # AttributeError: not the library we expect
+        fn.restype = restype
+        fn.argtypes = argtypes
+    return lib
+
+
+def load():
+    """Finds and loads libtiledconv, declares its functions; returns (CDLL, path it came from).
+
+    Order: $TILEDCONV_LIBRARY (a path; when set, nothing else is tried), the build tree, the
+    installed prefix beside the package, then the dynamic loader's own search for the soname.
+    """
+    tried = []
+    env = os.environ.get(ENV_VAR)
+    if env:
+        try:
+            return _declare(ctypes.CDLL(env)), env
+        except (OSError, AttributeError) as e:
+            raise ImportError(f"tiledconv: cannot load {ENV_VAR}={env}: {e}") from e
+    for what, path in _candidates():
+        if not os.path.exists(path):
+            tried.append(f"{path} ({what}: not there)")
+            continue
+        try:
+            return _declare(ctypes.CDLL(path)), path
+        except (OSError, AttributeError) as e:
+            tried.append(f"{path} ({what}: {e})")
+    try:
+        return _declare(ctypes.CDLL(SONAME)), SONAME
+    except (OSError, AttributeError) as e:
+        tried.append(f"{SONAME} (the dynamic loader's search path: {e})")
+    raise ImportError(
+        "tiledconv: cannot find the C library libtiledconv.so.1; tried "
+        + "; ".join(tried)
+        + f". Build it with `make` in the project, install it with `make install`, or set "
+        f"{ENV_VAR} to the path of libtiledconv.so.1.")
+
+
+lib, path = load()

@@ -1,0 +1,348 @@
+/*
+ * context.c - the public API of tiledconv.h: a context holds a device, the programs built on
+ * it and the buffers of the last run; each call checks its arguments, turns tc_params into a
+ * job the launchers run, and records why it failed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "filter.h"
+#include "image.h"
+#include "launch.h"
+#include "programs.h"
+#include "reference.h"
+#include "tiledconv.h"
+
+struct tc_context {
+    tc_device device;
+    tc_program_cache programs;
+    tc_buffers buffers;
+    tc_run_stats last; /* the last successful run's figures (arrays owned here) */
+    tc_job last_job;
+    int have_last;
+    tc_msg error;
+};
+
+/* The C API's names for the ROI fields, for messages. */
+static const tc_roi_names param_names = {"src_left", "src_top",   "dst_left",
+                                         "dst_top",  "roi_width", "roi_height"};
+
+TC_API const char *tc_version(void)
+{
+    return "1.1.0";
+}
+
+TC_API void tc_params_init(tc_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->taps_x = p->taps_y = 3;
+    p->border = TC_BORDER_REPLICATE;
+    p->algorithm = TC_TILED;
+    p->block_width = 4;
+    p->block_height = 4;
+    p->vector_io = 1;
+}
+
+/* One axis's coefficients: the given ones, checked, or the binomial of that length. */
+static int set_coefficients(const char *name, const float *given, int taps, const float *binomial,
+                            float *k, tc_msg *m)
+{
+    for (int i = 0; i < TC_MAX_TAPS; i++)
+        k[i] = i < taps ? (given ? given[i] : binomial[i]) : 0.0f;
+    for (int i = 0; given && i < taps; i++)
+        if (!isfinite(k[i]))
+            return tc_fail(m, TC_EINVAL, "%s[%d] is not a finite number", name, i);
+    return TC_OK;
+}
+
+static int check_taps(const char *name, int taps, tc_msg *m)
+{
+    if (!tc_taps_valid(taps))
+        return tc_fail(m, TC_EINVAL, "%s %d: the filter length must be odd, %d..%d", name, taps,
+                       TC_MIN_TAPS, TC_MAX_TAPS);
+    return TC_OK;
+}
+
+/* The filter of p: lengths, coefficients and border rule, checked. */
+static int filter_from_params(const tc_params *p, tc_filter_spec *f, tc_msg *m)
+{
+    int status;
+    if ((status = check_taps("taps_x", p->taps_x, m)) != TC_OK ||
+        (status = check_taps("taps_y", p->taps_y, m)) != TC_OK)
+        return status;
+    if (p->taps_x != p->taps_y)
+        return tc_fail(m, TC_EINVAL,
+                       "taps_x %d and taps_y %d: a different length per axis is not supported "
+                       "yet; give both the same length",
+                       p->taps_x, p->taps_y);
+    if (p->mask || p->mask_width || p->mask_height)
+        return tc_fail(m, TC_EINVAL, "mask: non-separable masks are not supported yet");
+    if ((int)p->border < 0 || p->border >= TC_BORDER_COUNT)
+        return tc_fail(m, TC_EINVAL, "border %d: not a tc_border value", (int)p->border);
+    if (!isfinite(p->border_value))
+        return tc_fail(m, TC_EINVAL, "border_value is not a finite number");
+    tc_filter_binomial(f, p->taps_x);
+    if ((status = set_coefficients("kx", p->kx, p->taps_x, f->kx, f->kx, m)) != TC_OK ||
+        (status = set_coefficients("ky", p->ky, p->taps_y, f->ky, f->ky, m)) != TC_OK)
+        return status;
+    f->border = p->border;
+    f->border_value = p->border_value;
+    return TC_OK;
+}
+
+/* p checked against a width x height image and turned into the job the launchers run. */
+static int job_from_params(const tc_params *p, int width, int height, tc_job *job, tc_msg *m)
+{
+    int status;
+    if (!p)
+        return tc_fail(m, TC_EINVAL, "params is NULL");
+    if (width < 1 || height < 1)
+        return tc_fail(m, TC_EINVAL, "image %d x %d: both sides must be at least 1", width,
+                       height);
+    /* Every index the kernels compute is an int: the padded plane must stay below 2^31. */
+    if ((long long)tc_device_pitch(width) * height > 0x7fffffffLL)
+        return tc_fail(m, TC_EINVAL, "image %d x %d: more pixels than the kernels can index "
+                                     "(2^31 with rows padded to %d floats)",
+                       width, height, tc_device_pitch(width));
+    if ((int)p->algorithm < 0 || p->algorithm > TC_ONEPASS)
+        return tc_fail(m, TC_EINVAL, "algorithm %d: not a tc_algorithm value",
+                       (int)p->algorithm);
+    if (p->roi_width < 0 || p->roi_height < 0)
+        return tc_fail(m, TC_EINVAL, "%s %d: must be at least 1 (0: the largest that fits)",
+                       p->roi_width < 0 ? "roi_width" : "roi_height",
+                       p->roi_width < 0 ? p->roi_width : p->roi_height);
+    const int block_x = p->block_width ? p->block_width : 4;
+    const int block_y = p->block_height ? p->block_height : 4;
+    if ((block_x != 4 && block_x != 8) || block_y < 1 || block_y > 16)
+        return tc_fail(m, TC_EINVAL, "block %dx%d: the tiled kernel takes a width of 4 or 8 "
+                                     "and a height of 1..16",
+                       block_x, block_y);
+    const tc_roi_request req = {p->src_left,
+                                p->src_top,
+                                p->dst_left,
+                                p->dst_top,
+                                p->roi_width ? p->roi_width : -1,
+                                p->roi_height ? p->roi_height : -1};
+    memset(job, 0, sizeof *job);
+    if ((status = filter_from_params(p, &job->filter, m)) != TC_OK ||
+        (status = tc_roi_resolve(&req, width, height, &param_names, &job->roi, m)) != TC_OK)
+        return status;
+    job->algorithm = p->algorithm;
+    job->block_x = block_x;
+    job->block_y = block_y;
+    job->vector_io = p->vector_io != 0;
+    job->count_classes = p->count_classes != 0;
+    return TC_OK;
+}
+
+TC_API int tc_open(const char *device, tc_context **ctx, char *err, size_t err_size)
+{
+    tc_msg m = {""};
+    tc_context *c;
+    int status;
+    if (!ctx)
+        return TC_EINVAL;
+    *ctx = NULL;
+    if (!(c = calloc(1, sizeof *c))) {
+        status = tc_fail(&m, TC_ENOMEM, "out of host memory for a context");
+    } else if ((status = tc_device_open(&c->device, device, &m)) != TC_OK) {
+        free(c);
+    } else {
+        *ctx = c;
+        return TC_OK;
+    }
+    if (err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
+}
+
+TC_API void tc_close(tc_context *ctx)
+{
+    if (!ctx)
+        return;
+    tc_run_stats_free(&ctx->last);
+    tc_buffers_release(&ctx->buffers);
+    tc_program_cache_release(&ctx->programs);
+    tc_device_close(&ctx->device);
+    free(ctx);
+}
+
+TC_API const char *tc_error(const tc_context *ctx)
+{
+    return ctx ? ctx->error.text : "no context (NULL)";
+}
+
+/* tc_filter and tc_filter_timed: one run after `warmup` untimed ones. */
+static int filter(tc_context *ctx, const float *src, float *dst, int width, int height,
+                  const tc_params *p, int warmup, int iterations)
+{
+    tc_job job;
+    tc_run_stats stats;
+    int status;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!src || !dst)
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", src ? "dst" : "src");
+    if (iterations < 1)
+        return tc_fail(&ctx->error, TC_EINVAL, "iterations %d: must be at least 1", iterations);
+    if ((status = job_from_params(p, width, height, &job, &ctx->error)) != TC_OK)
+        return status;
+    /* The launchers take planes; src is only read (a plane of its own when it is not dst). */
+    const tc_plane in = {width, height, (float *)src};
+    tc_plane out = {width, height, dst};
+    status = tc_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out, warmup,
+                    iterations, &stats, &ctx->error);
+    if (status != TC_OK)
+        return status;
+    tc_run_stats_free(&ctx->last);
+    ctx->last = stats;
+    ctx->last_job = job;
+    ctx->have_last = 1;
+    return TC_OK;
+}
+
+TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, int height,
+                     const tc_params *p)
+{
+    return filter(ctx, src, dst, width, height, p, 0, 1);
+}
+
+TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int width,
+                           int height, const tc_params *p, int iterations)
+{
+    return filter(ctx, src, dst, width, height, p, 1, iterations);
+}
+
+/* Smallest and mean of n values. */
+static void min_mean(const double *v, int n, double *min, double *mean)
+{
+    double lo = v[0], sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        sum += v[i];
+    }
+    *min = lo;
+    *mean = sum / n;
+}
+
+TC_API int tc_last_stats(const tc_context *ctx, tc_stats *s)
+{
+    if (!ctx || !s)
+        return TC_EINVAL;
+    const tc_run_stats *r = &ctx->last;
+    memset(s, 0, sizeof *s);
+    s->programs_built = ctx->programs.built;
+    if (!ctx->have_last)
+        return TC_EINVAL;
+    s->algorithm = ctx->last_job.algorithm;
+    s->iterations = r->iterations;
+    s->kernel_ms = r->kernel_ms;
+    min_mean(r->kernel_ms, r->iterations, &s->kernel_ms_min, &s->kernel_ms_mean);
+    s->kernel_ms_median = tc_median(r->kernel_ms, r->iterations);
+    s->passes = r->pass_ms[0] ? 2 : 1;
+    s->pass_ms[0] = r->pass_ms[0];
+    s->pass_ms[1] = r->pass_ms[1];
+    s->build_ms = r->build_ms;
+    s->upload_ms = r->h2d_ms;
+    s->download_ms = r->d2h_ms;
+    s->wall_ms_per_iteration = r->wall_ms_per_iteration;
+    memcpy(s->global, r->global, sizeof s->global);
+    memcpy(s->local, r->local, sizeof s->local);
+    memcpy(s->block, r->block, sizeof s->block);
+    memcpy(s->classes, r->classes, sizeof s->classes);
+    s->classes_counted = r->classes_counted;
+    s->roi_width = ctx->last_job.roi.width;
+    s->roi_height = ctx->last_job.roi.height;
+    return TC_OK;
+}
+
+TC_API int tc_copy_time(tc_context *ctx, size_t bytes, int repeats, double *median_ms)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (bytes == 0 || repeats < 1 || !median_ms)
+        return tc_fail(&ctx->error, TC_EINVAL, "tc_copy_time: bytes and repeats must be at "
+                                               "least 1, median_ms not NULL");
+    return tc_copy_ms(&ctx->device, bytes, repeats, median_ms, &ctx->error);
+}
+
+TC_API int tc_list_devices(tc_device_info *list, int capacity, int *count, char *err,
+                           size_t err_size)
+{
+    tc_msg m = {""};
+    int status = TC_EINVAL;
+    if (!count || capacity < 0 || (capacity > 0 && !list))
+        tc_fail(&m, TC_EINVAL, "tc_list_devices: count is NULL or list too small");
+    else
+        status = tc_device_list(list, capacity, count, &m);
+    if (status != TC_OK && err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
+}
+
+TC_API int tc_context_device(const tc_context *ctx, tc_device_info *info)
+{
+    if (!ctx || !info)
+        return TC_EINVAL;
+    *info = ctx->device.info;
+    return TC_OK;
+}
+
+TC_API int tc_reference(const float *src, float *dst, int width, int height,
+                        const tc_params *p, char *err, size_t err_size)
+{
+    tc_msg m = {""};
+    tc_job job;
+    int status = !src || !dst ? tc_fail(&m, TC_EINVAL, "%s is NULL", src ? "dst" : "src")
+                              : job_from_params(p, width, height, &job, &m);
+    if (status == TC_OK) {
+        const tc_plane in = {width, height, (float *)src};
+        tc_plane out = {width, height, dst};
+        if ((status = reference_convolve(&in, &job.roi, &job.filter, &out)) != TC_OK)
+            tc_fail(&m, status, "out of host memory for the reference's copy of the input");
+    }
+    if (status != TC_OK && err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
+}
+
+TC_API double tc_tolerance(const float *src, int width, int height, const tc_params *p)
+{
+    tc_job job;
+    if (!src || job_from_params(p, width, height, &job, NULL) != TC_OK)
+        return -1.0;
+    const tc_plane in = {width, height, (float *)src};
+    return reference_tolerance(&in, &job.filter);
+}
+
+TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, float *ky,
+                           char *err, size_t err_size)
+{
+    tc_msg m = {""};
+    tc_filter_spec f;
+    int id = name ? tc_named_find(name) : -1, status = TC_OK;
+    if (id < 0)
+        status = tc_fail(&m, TC_EINVAL, "filter '%s': unknown; use box, gauss, binomial, "
+                                        "sobel-x, sobel-y, scharr-x or scharr-y",
+                         name ? name : "(null)");
+    else if (!kx || !ky)
+        status = tc_fail(&m, TC_EINVAL, "kx and ky must not be NULL");
+    else if (isnan(sigma) || isinf(sigma))
+        status = tc_fail(&m, TC_EINVAL, "sigma is not a finite number");
+    else if (tc_filter_named(&f, (tc_named)id, taps, sigma) != 0)
+        status = tc_fail(&m, TC_EINVAL, "filter %s: no %d-tap version (%s)", name, taps,
+                         tc_taps_valid(taps) ? "3 taps only" : "odd lengths 3..15");
+    if (status != TC_OK) {
+        if (err && err_size)
+            snprintf(err, err_size, "%s", m.text);
+        return status;
+    }
+    memcpy(kx, f.kx, (size_t)taps * sizeof *kx);
+    memcpy(ky, f.ky, (size_t)taps * sizeof *ky);
+    return TC_OK;
+}

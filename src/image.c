@@ -1,0 +1,139 @@
+/* image.c - planes, ROI resolution, and the pixel <-> plane conversions of SPEC.md. */
+#include "image.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int tc_plane_alloc(tc_plane *p, int width, int height)
+{
+    size_t n = (size_t)width * (size_t)height;
+    p->width = width;
+    p->height = height;
+    p->px = malloc((n ? n : 1) * sizeof *p->px);
+    return p->px ? 0 : -1;
+}
+
+void tc_plane_free(tc_plane *p)
+{
+    free(p->px);
+    p->px = NULL;
+}
+
+/* One edge of one ROI: the offset must be inside the image (limit: its width or height). */
+static int check_offset(const char *name, long value, int limit, const char *what,
+                        int horizontal, tc_msg *m)
+{
+    if (value < 0 || value >= limit)
+        return tc_fail(m, TC_EINVAL, "%s %ld: the %s must be in 0..%d (the image is %d %s)",
+                       name, value, what, limit - 1, limit, horizontal ? "wide" : "high");
+    return TC_OK;
+}
+
+/* The ROI [offset, offset + extent) must end inside the image. */
+static int check_extent(const char *extent_name, long extent, const char *offset_name,
+                        long offset, int limit, int horizontal, tc_msg *m)
+{
+    if (offset + extent > limit)
+        return tc_fail(m, TC_EINVAL,
+                       "%s %ld: with %s %ld the ROI would end at %s %ld, past the image's last "
+                       "(%d); at most %ld fits",
+                       extent_name, extent, offset_name, offset, horizontal ? "column" : "row",
+                       offset + extent - 1, limit - 1, (long)limit - offset);
+    return TC_OK;
+}
+
+int tc_roi_in_target(const tc_roi *roi, int x, int y)
+{
+    return x >= roi->dst_left && x < roi->dst_left + roi->width && y >= roi->dst_top &&
+           y < roi->dst_top + roi->height;
+}
+
+int tc_roi_resolve(const tc_roi_request *req, int image_width, int image_height,
+                   const tc_roi_names *n, tc_roi *roi, tc_msg *m)
+{
+    const int w = image_width, h = image_height;
+    if (check_offset(n->src_left, req->src_left, w, "source ROI's left edge", 1, m) ||
+        check_offset(n->src_top, req->src_top, h, "source ROI's top edge", 0, m) ||
+        check_offset(n->dst_left, req->dst_left, w, "target ROI's left edge", 1, m) ||
+        check_offset(n->dst_top, req->dst_top, h, "target ROI's top edge", 0, m))
+        return TC_EINVAL;
+
+    const long max_left = req->src_left > req->dst_left ? req->src_left : req->dst_left;
+    const long max_top = req->src_top > req->dst_top ? req->src_top : req->dst_top;
+    const long width = req->width >= 0 ? req->width : w - max_left;
+    const long height = req->height >= 0 ? req->height : h - max_top;
+
+    if (width < 1)
+        return tc_fail(m, TC_EINVAL, "%s %ld: the ROI width must be at least 1", n->width,
+                       width);
+    if (height < 1)
+        return tc_fail(m, TC_EINVAL, "%s %ld: the ROI height must be at least 1", n->height,
+                       height);
+    if (check_extent(n->width, width, n->src_left, req->src_left, w, 1, m) ||
+        check_extent(n->width, width, n->dst_left, req->dst_left, w, 1, m) ||
+        check_extent(n->height, height, n->src_top, req->src_top, h, 0, m) ||
+        check_extent(n->height, height, n->dst_top, req->dst_top, h, 0, m))
+        return TC_EINVAL;
+
+    roi->src_left = (int)req->src_left;
+    roi->src_top = (int)req->src_top;
+    roi->dst_left = (int)req->dst_left;
+    roi->dst_top = (int)req->dst_top;
+    roi->width = (int)width;
+    roi->height = (int)height;
+    return TC_OK;
+}
+
+void tc_plane_from_rgb(tc_plane *p, const uint8_t *rgb)
+{
+    size_t n = (size_t)p->width * (size_t)p->height;
+    for (size_t i = 0; i < n; i++)
+        p->px[i] = (float)(0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2]);
+}
+
+void tc_plane_from_channel(tc_plane *p, const uint8_t *rgb, int channel)
+{
+    size_t n = (size_t)p->width * (size_t)p->height;
+    for (size_t i = 0; i < n; i++)
+        p->px[i] = (float)rgb[3 * i + (size_t)channel];
+}
+
+uint8_t tc_map_byte(float v, double scale, double offset)
+{
+    double m = (double)v * scale + offset;
+    if (!(m > 0.0)) /* negative, zero and NaN */
+        return 0;
+    if (m >= 255.0)
+        return 255;
+    return (uint8_t)floor(m + 0.5);
+}
+
+uint8_t tc_to_byte(float v)
+{
+    return tc_map_byte(v, 1.0, 0.0);
+}
+
+/* Converts plane p into every stride-th byte of dst, mapping only the target ROI's pixels. */
+static void convert_plane(const tc_plane *p, const tc_roi *roi, double scale, double offset,
+                          uint8_t *dst, size_t stride)
+{
+    size_t i = 0;
+    for (int y = 0; y < p->height; y++)
+        for (int x = 0; x < p->width; x++, i++)
+            dst[i * stride] = !roi || tc_roi_in_target(roi, x, y)
+                                  ? tc_map_byte(p->px[i], scale, offset)
+                                  : tc_to_byte(p->px[i]);
+}
+
+void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale, double offset,
+                       uint8_t *out)
+{
+    convert_plane(p, roi, scale, offset, out, 1);
+}
+
+void tc_planes_to_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale,
+                        double offset, uint8_t *out)
+{
+    for (int c = 0; c < 3; c++)
+        convert_plane(&planes[c], roi, scale, offset, out + c, 3);
+}

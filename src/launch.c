@@ -1,0 +1,643 @@
+/*
+ * launch.c - host side of the three algorithms. tc_run walks one filter run through its steps:
+ * check the job against the device, get the program and kernel, make sure the buffers are
+ * there, upload, run (warm-up, then the timed runs), read back, collect the times. Each
+ * algorithm contributes only its geometry and how it enqueues one filter run.
+ */
+#include "launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+TC_API const char *tc_algorithm_name(tc_algorithm a)
+{
+    static const char *const names[] = {"tiled", "twopass", "onepass"};
+    return (int)a >= 0 && a <= TC_ONEPASS ? names[a] : "?";
+}
+
+static long ceil_div(long a, long b)
+{
+    return (a + b - 1) / b;
+}
+
+int tc_device_pitch(int width)
+{
+    return (int)ceil_div(width, TC_ROW_ALIGN) * TC_ROW_ALIGN;
+}
+
+/* The tiled kernel's block height: the job's, raised to the radius where that is larger,
+ * since a work-item takes the RADIUS rows above and below its block from its two vertical
+ * neighbours' blocks. */
+static int tiled_block_y(const tc_job *job)
+{
+    const int radius = (job->filter.taps - 1) / 2;
+    return job->block_y >= radius ? job->block_y : radius;
+}
+
+void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
+{
+    const tc_roi *roi = &job->roi;
+    const int radius = (job->filter.taps - 1) / 2;
+    const long tile_w = TC_TILED_GROUP_X * job->block_x;
+    const long tile_h = TC_TILED_GROUP_Y * tiled_block_y(job);
+    const long w = roi->width, h = roi->height;
+    /* TiledConv.cl's HALO_VEC: aligned rows read their halo as whole float4s. */
+    const int aligned_in = ((roi->src_left | pitch) & 3) == 0;
+    const long apron_x = job->vector_io && aligned_in && radius >= 2 && radius <= 4 ? 4 : radius;
+    memset(classes, 0, 4 * sizeof classes[0]);
+    for (long t = 0; t < h; t += tile_h)
+        for (long l = 0; l < w; l += tile_w) {
+            int free_on_read = l >= apron_x && t >= radius && l + tile_w + apron_x <= w &&
+                               t + tile_h + radius <= h;
+            int free_on_write = l + tile_w <= w && t + tile_h <= h;
+            classes[free_on_read ? 0 : 1]++;
+            classes[free_on_write ? 2 : 3]++;
+        }
+}
+
+/* ---- What each algorithm brings -------------------------------------------------------- */
+
+/* The device side of one run. */
+typedef struct {
+    const tc_job *job;
+    const tc_buffers *buf;
+    cl_command_queue queue;
+    cl_kernel kernel;
+    int pitch;          /* the device's row pitch in floats (tc_device_pitch) */
+    size_t local[2];
+    size_t global[2];
+} launch_state;
+
+/* Kernel arguments as (size, address) pairs, set in order; a failure names the argument. */
+typedef struct {
+    size_t size;
+    const void *value;
+} kernel_arg;
+#define KARG(v) {sizeof(v), &(v)}
+
+static int set_args(cl_kernel kernel, const char *name, const kernel_arg *args, int count,
+                    tc_msg *m)
+{
+    for (int i = 0; i < count; i++) {
+        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char what[96];
+            snprintf(what, sizeof what, "clSetKernelArg(%s, argument %d)", name, i);
+            return cl_fail(m, err, what);
+        }
+    }
+    return TC_OK;
+}
+
+typedef struct {
+    const char *kernel_name;
+    size_t local[2];
+    int passes;
+    /* The global size for this job. */
+    void (*geometry)(const tc_job *job, size_t global[2]);
+    /* Sets the arguments that stay the same for every run. */
+    int (*set_args)(launch_state *ls, tc_msg *m);
+    /* Enqueues one complete filter run; events[p] receives pass p's event. */
+    int (*enqueue)(launch_state *ls, cl_event events[2], tc_msg *m);
+} algorithm_desc;
+
+static void tiled_geometry(const tc_job *job, size_t global[2])
+{
+    global[0] = (size_t)ceil_div(job->roi.width, TC_TILED_GROUP_X * job->block_x) *
+                TC_TILED_GROUP_X;
+    global[1] = (size_t)ceil_div(job->roi.height, TC_TILED_GROUP_Y * tiled_block_y(job)) *
+                TC_TILED_GROUP_Y;
+}
+
+static void one_pass_geometry(const tc_job *job, size_t global[2])
+{
+    global[0] = (size_t)ceil_div(job->roi.width, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
+    global[1] = (size_t)ceil_div(job->roi.height, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
+}
+
+/* Pass 1 covers the ROI; pass 2, the transposed ROI, is sized in two_pass_enqueue. */
+static void two_pass_geometry(const tc_job *job, size_t global[2])
+{
+    global[0] = (size_t)ceil_div(job->roi.width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
+    global[1] = (size_t)ceil_div(job->roi.height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
+}
+
+/* tiled_conv and one_pass_conv take the same arguments (tiled_conv one more when it counts
+ * its classes). */
+static int direct_set_args(launch_state *ls, tc_msg *m)
+{
+    const tc_roi *r = &ls->job->roi;
+    const tc_buffers *b = ls->buf;
+    const kernel_arg args[] = {KARG(b->src),      KARG(b->dst),     KARG(ls->pitch),
+                               KARG(r->src_left), KARG(r->src_top), KARG(r->dst_left),
+                               KARG(r->dst_top),  KARG(r->width),   KARG(r->height),
+                               KARG(b->kx),       KARG(b->ky),
+                               KARG(ls->job->filter.border_value),  KARG(b->counts)};
+    const int counted = ls->job->algorithm == TC_TILED && ls->job->count_classes;
+    const int n = (int)(sizeof args / sizeof args[0]) - (counted ? 0 : 1);
+    return set_args(ls->kernel, ls->job->algorithm == TC_TILED ? "tiled_conv" : "one_pass_conv",
+                    args, n, m);
+}
+
+static int direct_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
+{
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
+                                   NULL, &events[0]));
+cleanup:
+    return status;
+}
+
+/* The two passes of rows_transposed_conv differ in every argument, so they are set per pass. */
+static int two_pass_set_args(launch_state *ls, tc_msg *m)
+{
+    (void)ls;
+    (void)m;
+    return TC_OK;
+}
+
+static int two_pass_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
+{
+    int status = TC_OK;
+    const tc_roi *r = &ls->job->roi;
+    const tc_filter_spec *f = &ls->job->filter;
+    const tc_buffers *b = ls->buf;
+    const int zero = 0;
+    /* Pass 2 filters rows that pass 1 already filtered with kx, so a constant border there is
+     * the constant filtered by kx. */
+    float pass2_value = 0.0f;
+    for (int i = 0; i < f->taps; i++)
+        pass2_value += f->kx[i] * f->border_value;
+    /* Pass 1: rows of the sROI, filtered with kx, into tmp transposed (h x w, pitch h). */
+    const kernel_arg pass1[] = {KARG(b->src),      KARG(ls->pitch), KARG(r->src_left),
+                                KARG(r->src_top),  KARG(b->tmp),    KARG(r->height),
+                                KARG(zero),        KARG(zero),      KARG(r->width),
+                                KARG(r->height),   KARG(b->kx),     KARG(f->border_value)};
+    /* Pass 2: rows of tmp (the original columns), filtered with ky, into the tROI transposed
+     * back. tmp is a region r->height wide and r->width high. */
+    const kernel_arg pass2[] = {KARG(b->tmp),      KARG(r->height), KARG(zero),
+                                KARG(zero),        KARG(b->dst),    KARG(ls->pitch),
+                                KARG(r->dst_left), KARG(r->dst_top), KARG(r->height),
+                                KARG(r->width),    KARG(b->ky),     KARG(pass2_value)};
+    size_t global2[2] = {(size_t)ceil_div(r->height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE,
+                         (size_t)ceil_div(r->width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE};
+    const int n = (int)(sizeof pass1 / sizeof pass1[0]);
+
+    if ((status = set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) != TC_OK)
+        return status;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
+                                   NULL, &events[0]));
+    /* An in-order queue: pass 2 starts after pass 1 has finished, and clSetKernelArg's values
+     * were captured by the first enqueue. */
+    if ((status = set_args(ls->kernel, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
+        return status;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, global2, ls->local, 0, NULL,
+                                   &events[1]));
+cleanup:
+    return status;
+}
+
+static const algorithm_desc algorithms[] = {
+    [TC_TILED] = {"tiled_conv", {TC_TILED_GROUP_X, TC_TILED_GROUP_Y}, 1, tiled_geometry,
+                  direct_set_args, direct_enqueue},
+    [TC_TWOPASS] = {"rows_transposed_conv", {TC_TWOPASS_TILE, TC_TWOPASS_TILE}, 2,
+                    two_pass_geometry, two_pass_set_args, two_pass_enqueue},
+    [TC_ONEPASS] = {"one_pass_conv", {TC_ONEPASS_GROUP, TC_ONEPASS_GROUP}, 1, one_pass_geometry,
+                    direct_set_args, direct_enqueue},
+};
+
+/* ---- The steps of a run ---------------------------------------------------------------- */
+
+/* The planes (input, output, the two-pass temporary) must fit the device's allocations. */
+static int check_fits(const tc_device *d, const tc_plane *in, tc_msg *m)
+{
+    const unsigned long long bytes = (unsigned long long)tc_device_pitch(in->width) *
+                                     (unsigned long long)in->height * sizeof(float);
+    if (bytes > d->info.max_alloc_bytes || 3 * bytes > d->info.global_mem_bytes)
+        return tc_fail(m, TC_EINVAL,
+                       "a %d x %d plane needs %.1f MB per buffer (3 buffers); %s allows %.1f MB "
+                       "per buffer and %.1f MB in all",
+                       in->width, in->height, (double)bytes / 1e6, d->info.name,
+                       (double)d->info.max_alloc_bytes / 1e6,
+                       (double)d->info.global_mem_bytes / 1e6);
+    return TC_OK;
+}
+
+/* The build options that make this job's program: the geometry of config.h as -D values. */
+static void build_options(const tc_job *job, char *options, size_t size)
+{
+    /* For kernel experiments (bench/): extra build options, appended. */
+    const char *extra = getenv("TILEDCONV_CL_OPTIONS");
+    snprintf(options, size,
+             "-cl-std=CL1.2 -D RADIUS=%d -D BORDER=%d -D GROUP_X=%d -D GROUP_Y=%d "
+             "-D BLOCK_X=%d -D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
+             "-D TC_VECTOR_IO=%d%s %s",
+             (job->filter.taps - 1) / 2, (int)job->filter.border, TC_TILED_GROUP_X,
+             TC_TILED_GROUP_Y, job->block_x, tiled_block_y(job), TC_ONEPASS_GROUP,
+             TC_TWOPASS_TILE, job->vector_io,
+             job->count_classes && job->algorithm == TC_TILED ? " -D TC_COUNT_CLASSES" : "",
+             extra ? extra : "");
+}
+
+/* Refuses a launch the device cannot run, with the reason in words, rather than letting
+ * OpenCL fail inside clEnqueueNDRangeKernel with a bare error code. */
+static int check_limits(const tc_device *d, cl_kernel kernel, const char *name,
+                        const size_t local[2], tc_msg *m)
+{
+    int status = TC_OK;
+    size_t kernel_group = 0;
+    cl_ulong kernel_local = 0;
+    if (local[0] > d->max_item_sizes[0] || local[1] > d->max_item_sizes[1] ||
+        local[0] * local[1] > d->max_group_size)
+        return tc_fail(m, TC_EDEVICE,
+                       "%s needs work-groups of %zu x %zu, but %s allows at most %zu "
+                       "work-items (%zu x %zu)",
+                       name, local[0], local[1], d->info.name, d->max_group_size,
+                       d->max_item_sizes[0], d->max_item_sizes[1]);
+    CL_CALL(status, cleanup, m,
+            clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                     sizeof kernel_group, &kernel_group, NULL));
+    CL_CALL(status, cleanup, m,
+            clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                     sizeof kernel_local, &kernel_local, NULL));
+    if (local[0] * local[1] > kernel_group)
+        return tc_fail(m, TC_EDEVICE,
+                       "%s needs %zu work-items per group, but %s can run it with at most %zu "
+                       "(register or resource limit)",
+                       name, local[0] * local[1], d->info.name, kernel_group);
+    if (kernel_local > d->info.local_mem_bytes)
+        return tc_fail(m, TC_EDEVICE, "%s needs %llu bytes of local memory, %s has %llu", name,
+                       (unsigned long long)kernel_local, d->info.name,
+                       (unsigned long long)d->info.local_mem_bytes);
+cleanup:
+    return status;
+}
+
+/* The job's kernel, from its program (built now or cached), checked against the device. */
+static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const tc_job *job,
+                          launch_state *ls, double *build_ms, tc_msg *m)
+{
+    const algorithm_desc *a = &algorithms[job->algorithm];
+    char options[1024];
+    cl_program program;
+    cl_int err;
+    int status;
+    build_options(job, options, sizeof options);
+    if ((status = tc_program_get(programs, d, options, &program, build_ms, m)) != TC_OK)
+        return status;
+    ls->kernel = clCreateKernel(program, a->kernel_name, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(m, err, "clCreateKernel");
+    return check_limits(d, ls->kernel, tc_algorithm_name(job->algorithm), ls->local, m);
+}
+
+/* A buffer of at least `bytes`, kept from an earlier run when it is large enough. */
+static int ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t bytes,
+                         cl_mem_flags flags, const char *what, tc_msg *m)
+{
+    cl_int err;
+    if (*mem && *capacity >= bytes)
+        return TC_OK;
+    if (*mem)
+        clReleaseMemObject(*mem);
+    *capacity = 0;
+    *mem = clCreateBuffer(d->context, flags, bytes, NULL, &err);
+    if (err != CL_SUCCESS) {
+        *mem = NULL;
+        return cl_fail(m, err, what);
+    }
+    *capacity = bytes;
+    return TC_OK;
+}
+
+/* A buffer whose size never changes, made on first use. */
+static int ensure_fixed(const tc_device *d, cl_mem *mem, size_t bytes, cl_mem_flags flags,
+                        const char *what, tc_msg *m)
+{
+    size_t capacity = *mem ? bytes : 0;
+    return ensure_buffer(d, mem, &capacity, bytes, flags, what, m);
+}
+
+static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job,
+                          size_t plane_bytes, tc_msg *m)
+{
+    const size_t coeff_bytes = TC_MAX_TAPS * sizeof(float);
+    const size_t tmp_bytes = (size_t)job->roi.width * (size_t)job->roi.height * sizeof(float);
+    int status;
+    if ((status = ensure_buffer(d, &b->src, &b->src_bytes, plane_bytes, CL_MEM_READ_ONLY,
+                                "clCreateBuffer(input plane)", m)) != TC_OK ||
+        (status = ensure_buffer(d, &b->dst, &b->dst_bytes, plane_bytes, CL_MEM_READ_WRITE,
+                                "clCreateBuffer(output plane)", m)) != TC_OK ||
+        (status = ensure_fixed(d, &b->kx, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(kx)",
+                               m)) != TC_OK ||
+        (status = ensure_fixed(d, &b->ky, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(ky)",
+                               m)) != TC_OK ||
+        (status = ensure_fixed(d, &b->counts, 4 * sizeof(cl_int), CL_MEM_READ_WRITE,
+                               "clCreateBuffer(class counts)", m)) != TC_OK)
+        return status;
+    if (job->algorithm == TC_TWOPASS)
+        return ensure_buffer(d, &b->tmp, &b->tmp_bytes, tmp_bytes, CL_MEM_READ_WRITE,
+                             "clCreateBuffer(two-pass temporary)", m);
+    return TC_OK;
+}
+
+void tc_buffers_release(tc_buffers *b)
+{
+    cl_mem *mems[] = {&b->counts, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (*mems[i])
+            clReleaseMemObject(*mems[i]);
+    free(b->staging);
+    memset(b, 0, sizeof *b);
+}
+
+/* The host copy of a plane with the device's row pitch (zeros in the padding), kept between
+ * runs. Padded rows go through it rather than clEnqueueWriteBufferRect: the same bytes, and
+ * oclgrind, which checks the kernels for reads of uninitialised memory, does not count a
+ * rectangle write as initialising. */
+static float *staging_for(tc_buffers *b, size_t plane_bytes)
+{
+    if (b->staging_bytes < plane_bytes) {
+        free(b->staging);
+        b->staging_bytes = 0;
+        if (!(b->staging = malloc(plane_bytes)))
+            return NULL;
+        b->staging_bytes = plane_bytes;
+    }
+    memset(b->staging, 0, plane_bytes);
+    return b->staging;
+}
+
+/* Input plane and coefficients to the device; the output plane starts as the input (SPEC.md:
+ * pixels outside the tROI keep it), by a device copy rather than a second upload. */
+static int upload(const launch_state *ls, tc_buffers *b, const tc_plane *in, size_t plane_bytes,
+                  cl_event events[3], tc_msg *m)
+{
+    int status = TC_OK;
+    const tc_filter_spec *f = &ls->job->filter;
+    const float *host = in->px;
+    if (ls->pitch != in->width) {
+        float *staging = staging_for(b, plane_bytes);
+        if (!staging)
+            return tc_fail(m, TC_ENOMEM, "out of host memory for the padded plane (%zu bytes)",
+                           plane_bytes);
+        for (int y = 0; y < in->height; y++)
+            memcpy(staging + (size_t)y * ls->pitch, in->px + (size_t)y * in->width,
+                   (size_t)in->width * sizeof(float));
+        host = staging;
+    }
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(ls->queue, b->src, CL_FALSE, 0, plane_bytes, host, 0, NULL,
+                                 &events[0]));
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(ls->queue, b->kx, CL_FALSE, 0, sizeof f->kx, f->kx, 0, NULL,
+                                 &events[1]));
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(ls->queue, b->ky, CL_FALSE, 0, sizeof f->ky, f->ky, 0, NULL,
+                                 &events[2]));
+    CL_CALL(status, cleanup, m,
+            clEnqueueCopyBuffer(ls->queue, b->src, b->dst, 0, 0, plane_bytes, 0, NULL, NULL));
+    if (ls->job->count_classes) {
+        const cl_int zero = 0;
+        CL_CALL(status, cleanup, m,
+                clEnqueueFillBuffer(ls->queue, b->counts, &zero, sizeof zero, 0,
+                                    4 * sizeof zero, 0, NULL, NULL));
+    }
+cleanup:
+    return status;
+}
+
+/* The warm-up runs, then the timed runs back to back: the kernel times come from each
+ * kernel's own profiling counters; the host's wall clock around the timed runs gives the
+ * time per iteration with the launches, which is what small images are limited by.
+ * events[2 * i + p] is pass p of run i, warm-up runs first. */
+static int run_all(launch_state *ls, int warmup, int iterations, cl_event *events,
+                   double *wall_ms_per_iteration, tc_msg *m)
+{
+    const algorithm_desc *a = &algorithms[ls->job->algorithm];
+    int status = TC_OK;
+    for (int i = 0; i < warmup; i++)
+        if ((status = a->enqueue(ls, &events[2 * i], m)) != TC_OK)
+            return status;
+    CL_CALL(status, cleanup, m, clFinish(ls->queue));
+    const double wall0 = tc_wall_ms();
+    for (int i = warmup; i < warmup + iterations; i++)
+        if ((status = a->enqueue(ls, &events[2 * i], m)) != TC_OK)
+            return status;
+    CL_CALL(status, cleanup, m, clFinish(ls->queue));
+    *wall_ms_per_iteration = (tc_wall_ms() - wall0) / iterations;
+cleanup:
+    return status;
+}
+
+/* The output plane back to the host, through the staging copy when rows are padded. */
+static int download(const launch_state *ls, tc_buffers *b, tc_plane *out, size_t plane_bytes,
+                    cl_event *event, tc_msg *m)
+{
+    int status = TC_OK;
+    const int padded = ls->pitch != out->width;
+    CL_CALL(status, cleanup, m,
+            clEnqueueReadBuffer(ls->queue, b->dst, CL_TRUE, 0, plane_bytes,
+                                padded ? (void *)b->staging : (void *)out->px, 0, NULL, event));
+    if (padded)
+        for (int y = 0; y < out->height; y++)
+            memcpy(out->px + (size_t)y * out->width, b->staging + (size_t)y * ls->pitch,
+                   (size_t)out->width * sizeof(float));
+cleanup:
+    return status;
+}
+
+/* The times of the finished runs, and the class counts the kernel made. */
+static int collect(const launch_state *ls, const cl_event *events, int warmup,
+                   const cl_event upload_events[3], cl_event download_event,
+                   tc_run_stats *stats, tc_msg *m)
+{
+    const int passes = algorithms[ls->job->algorithm].passes;
+    int status = TC_OK;
+    double ms;
+    stats->h2d_ms = 0.0;
+    for (int i = 0; i < 3; i++) {
+        if ((status = tc_event_ms(upload_events[i], &ms, m)) != TC_OK)
+            return status;
+        stats->h2d_ms += ms;
+    }
+    if ((status = tc_event_ms(download_event, &stats->d2h_ms, m)) != TC_OK)
+        return status;
+    for (int i = 0; i < stats->iterations; i++) {
+        stats->kernel_ms[i] = 0.0;
+        for (int p = 0; p < passes; p++) {
+            if ((status = tc_event_ms(events[2 * (warmup + i) + p], &ms, m)) != TC_OK)
+                return status;
+            if (passes == 2)
+                stats->pass_ms[p][i] = ms;
+            stats->kernel_ms[i] += ms;
+        }
+    }
+    if (ls->job->count_classes && ls->job->algorithm == TC_TILED) {
+        /* Every run (warm-up and timed) counted each group once. */
+        cl_int counts[4];
+        CL_CALL(status, cleanup, m,
+                clEnqueueReadBuffer(ls->queue, ls->buf->counts, CL_TRUE, 0, sizeof counts,
+                                    counts, 0, NULL, NULL));
+        for (int i = 0; i < 4; i++)
+            stats->classes[i] = counts[i] / (warmup + stats->iterations);
+        stats->classes_counted = 1;
+    }
+cleanup:
+    return status;
+}
+
+/* The statistics' arrays and what is known before the run: the geometry and the classes. */
+static int stats_begin(tc_run_stats *stats, const launch_state *ls, int iterations, tc_msg *m)
+{
+    const tc_job *job = ls->job;
+    memset(stats, 0, sizeof *stats);
+    stats->iterations = iterations;
+    stats->kernel_ms = calloc((size_t)iterations, sizeof(double));
+    if (algorithms[job->algorithm].passes == 2) {
+        stats->pass_ms[0] = calloc((size_t)iterations, sizeof(double));
+        stats->pass_ms[1] = calloc((size_t)iterations, sizeof(double));
+    }
+    if (!stats->kernel_ms ||
+        (algorithms[job->algorithm].passes == 2 && (!stats->pass_ms[0] || !stats->pass_ms[1])))
+        return tc_fail(m, TC_ENOMEM, "out of host memory for %d iterations", iterations);
+    memcpy(stats->global, ls->global, sizeof stats->global);
+    memcpy(stats->local, ls->local, sizeof stats->local);
+    if (job->algorithm == TC_TILED) {
+        tc_tiled_classes(job, ls->pitch, stats->classes);
+        stats->block[0] = job->block_x;
+        stats->block[1] = tiled_block_y(job);
+    }
+    return TC_OK;
+}
+
+void tc_run_stats_free(tc_run_stats *stats)
+{
+    free(stats->kernel_ms);
+    free(stats->pass_ms[0]);
+    free(stats->pass_ms[1]);
+    memset(stats, 0, sizeof *stats);
+}
+
+int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+           const tc_job *job, const tc_plane *in, tc_plane *out, int warmup, int iterations,
+           tc_run_stats *stats, tc_msg *m)
+{
+    const algorithm_desc *a = &algorithms[job->algorithm];
+    const int runs = warmup + iterations;
+    cl_event upload_events[3] = {NULL, NULL, NULL}, download_event = NULL;
+    cl_event *events = NULL; /* 2 per run: the warm-up runs, then the timed ones */
+    launch_state ls = {job, buffers, d->queue, NULL, tc_device_pitch(in->width),
+                       {a->local[0], a->local[1]}, {0, 0}};
+    /* Rows start on a 128-byte boundary on the device, so that the tiled kernel's float4
+     * paths serve any image width, 8191 as well as 8192. */
+    const size_t plane_bytes = (size_t)ls.pitch * (size_t)in->height * sizeof(float);
+    int status;
+
+    a->geometry(job, ls.global);
+    if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK ||
+        (status = check_fits(d, in, m)) != TC_OK)
+        goto cleanup;
+    if (!(events = calloc((size_t)runs * 2, sizeof *events))) {
+        status = tc_fail(m, TC_ENOMEM, "out of host memory for %d runs", runs);
+        goto cleanup;
+    }
+    if ((status = prepare_kernel(d, programs, job, &ls, &stats->build_ms, m)) != TC_OK ||
+        (status = ensure_buffers(d, buffers, job, plane_bytes, m)) != TC_OK ||
+        (status = upload(&ls, buffers, in, plane_bytes, upload_events, m)) != TC_OK ||
+        (status = a->set_args(&ls, m)) != TC_OK ||
+        (status = run_all(&ls, warmup, iterations, events, &stats->wall_ms_per_iteration, m)) !=
+            TC_OK ||
+        (status = download(&ls, buffers, out, plane_bytes, &download_event, m)) != TC_OK ||
+        (status = collect(&ls, events, warmup, upload_events, download_event, stats, m)) !=
+            TC_OK)
+        goto cleanup;
+
+cleanup:
+    if (status != TC_OK) {
+        /* A failed run may leave work queued that refers to the buffers. */
+        clFinish(d->queue);
+        tc_run_stats_free(stats);
+    }
+    if (events)
+        for (int i = 0; i < 2 * runs; i++)
+            if (events[i])
+                clReleaseEvent(events[i]);
+    free(events);
+    if (download_event)
+        clReleaseEvent(download_event);
+    for (int i = 2; i >= 0; i--)
+        if (upload_events[i])
+            clReleaseEvent(upload_events[i]);
+    if (ls.kernel)
+        clReleaseKernel(ls.kernel);
+    return status;
+}
+
+/* ---- Figures ---------------------------------------------------------------------------- */
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double tc_median(const double *values, int count)
+{
+    double *sorted = count > 0 ? malloc((size_t)count * sizeof *sorted) : NULL;
+    double med;
+    if (!sorted)
+        return -1.0;
+    memcpy(sorted, values, (size_t)count * sizeof *sorted);
+    qsort(sorted, (size_t)count, sizeof *sorted, compare_double);
+    med = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+    free(sorted);
+    return med;
+}
+
+int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms, tc_msg *m)
+{
+    int status = TC_OK;
+    cl_int err;
+    cl_mem a = NULL, b = NULL;
+    cl_event *events = calloc((size_t)repeats + 1, sizeof *events);
+    double *ms = calloc((size_t)repeats, sizeof *ms);
+    const float pattern = 1.0f;
+    if (!events || !ms) {
+        status = tc_fail(m, TC_ENOMEM, "out of host memory for %d copies", repeats);
+        goto cleanup;
+    }
+    a = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(copy source)");
+    b = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(copy target)");
+    /* Filled, so that no implementation can skip pages it never backed. */
+    CL_CALL(status, cleanup, m,
+            clEnqueueFillBuffer(d->queue, a, &pattern, sizeof pattern, 0, bytes, 0, NULL, NULL));
+    for (int i = 0; i <= repeats; i++)
+        CL_CALL(status, cleanup, m,
+                clEnqueueCopyBuffer(d->queue, a, b, 0, 0, bytes, 0, NULL, &events[i]));
+    CL_CALL(status, cleanup, m, clFinish(d->queue));
+    for (int i = 0; i < repeats; i++)
+        if ((status = tc_event_ms(events[i + 1], &ms[i], m)) != TC_OK)
+            goto cleanup;
+    *median_ms = tc_median(ms, repeats);
+cleanup:
+    if (events)
+        for (int i = 0; i <= repeats; i++)
+            if (events[i])
+                clReleaseEvent(events[i]);
+    free(events);
+    free(ms);
+    if (b)
+        clReleaseMemObject(b);
+    if (a)
+        clReleaseMemObject(a);
+    return status;
+}

@@ -1,0 +1,72 @@
+/*
+ * launch.h - running one filter on a device: each algorithm's geometry and arguments, the
+ * device buffers (kept between runs and reused while an image fits them), the upload, the
+ * warm-up and timed runs, their statistics, and the download. One entry point, tc_run.
+ */
+#ifndef TILEDCONV_LAUNCH_H
+#define TILEDCONV_LAUNCH_H
+
+#include "device.h"
+#include "filter.h"
+#include "image.h"
+#include "programs.h"
+
+/* One filter run as the launchers see it: everything validated and resolved. */
+typedef struct {
+    tc_algorithm algorithm;
+    tc_filter_spec filter;
+    tc_roi roi;
+    int block_x, block_y; /* tiled: pixels per work-item (block_y before raising to r) */
+    int vector_io;        /* tiled: float4 loads and stores where aligned */
+    int count_classes;    /* tiled: the kernel counts its groups' classes */
+} tc_job;
+
+/* The device buffers a context keeps between runs; each grows when an image needs more. */
+typedef struct {
+    cl_mem src, dst, tmp, kx, ky, counts;
+    size_t src_bytes, dst_bytes, tmp_bytes;
+    float *staging;       /* the plane with the device's row pitch, when that differs */
+    size_t staging_bytes;
+} tc_buffers;
+
+void tc_buffers_release(tc_buffers *b);
+
+typedef struct {
+    int iterations;
+    double *kernel_ms;    /* per timed run: the whole filter (both passes for twopass) */
+    double *pass_ms[2];   /* twopass only: each pass per run; NULL otherwise */
+    double build_ms;      /* building the program (host wall time); 0 when it was cached */
+    double h2d_ms;        /* uploading the input plane and the coefficients */
+    double d2h_ms;        /* reading the output plane back */
+    double wall_ms_per_iteration; /* host wall clock over the timed runs / iterations */
+    size_t global[2], local[2];
+    long classes[4];      /* tiled: groups of classes 1..4 */
+    int classes_counted;  /* 1: counted by the kernel; 0: predicted by the host */
+    int block[2];         /* tiled: the block each work-item produced */
+} tc_run_stats;
+
+void tc_run_stats_free(tc_run_stats *stats);
+
+/* Filters in into out (the same plane is allowed): checks that the job fits the device,
+ * builds or reuses its program, uploads, runs `warmup` untimed runs (0 or 1) and then
+ * `iterations` timed ones, and reads the result back. TC_OK with *stats filled (free it with
+ * tc_run_stats_free), or the failure with its reason in m and *stats empty. */
+int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+           const tc_job *job, const tc_plane *in, tc_plane *out, int warmup, int iterations,
+           tc_run_stats *stats, tc_msg *m);
+
+/* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
+int tc_device_pitch(int width);
+
+/* The article's class of each tiled work-group for this job and device row pitch, predicted
+ * with the same tests as tiled_conv in TiledConv.cl. */
+void tc_tiled_classes(const tc_job *job, int pitch, long classes[4]);
+
+/* The device's copy time for this many bytes: the median of `repeats` clEnqueueCopyBuffer
+ * calls after one warm-up, in ms. */
+int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms, tc_msg *m);
+
+/* The median of count values (a copy is sorted); -1 for none. */
+double tc_median(const double *values, int count);
+
+#endif

@@ -1,0 +1,111 @@
+/* programs.c - building the kernels' programs and keeping them per context. */
+#include "programs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tc_program_entry {
+    char *options;
+    cl_program program;
+    tc_program_entry *next;
+};
+
+/* For kernel studies: TILEDCONV_DUMP_PROGRAM=FILE writes the built program's binary (PTX on
+ * NVIDIA) to FILE, so that register use and the machine code can be read off the device.
+ * Best effort: a failure to write it changes nothing else. */
+static void dump_binary(cl_program prog)
+{
+    const char *path = getenv("TILEDCONV_DUMP_PROGRAM");
+    size_t size = 0;
+    unsigned char *bin = NULL;
+    FILE *f = NULL;
+    if (!path || clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+                     CL_SUCCESS || size == 0 || !(bin = malloc(size)))
+        return;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS &&
+        (f = fopen(path, "wb")) != NULL) {
+        (void)fwrite(bin, 1, size, f);
+        fclose(f);
+    }
+    free(bin);
+}
+
+/* The build log's first part, flattened onto one line, after the failure in m. */
+static void append_build_log(cl_program prog, const tc_device *d, const char *options, tc_msg *m)
+{
+    char log[2048] = "";
+    size_t used = strlen(m->text);
+    if (clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL) !=
+        CL_SUCCESS)
+        log[0] = '\0'; /* a log larger than the buffer: only the options are kept */
+    for (char *c = log; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    snprintf(m->text + used, sizeof m->text - used, "; options: %s; log: %s", options, log);
+}
+
+static int build(const tc_device *d, const char *options, cl_program *program, tc_msg *m)
+{
+    int status = TC_OK;
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(d->context, tiledconv_cl_line_count,
+                                                (const char **)tiledconv_cl_lines, NULL, &err);
+    CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
+    err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        status = cl_fail(m, err, "clBuildProgram");
+        append_build_log(prog, d, options, m);
+        goto cleanup;
+    }
+    dump_binary(prog);
+    *program = prog;
+    prog = NULL;
+cleanup:
+    if (prog)
+        clReleaseProgram(prog);
+    return status;
+}
+
+int tc_program_get(tc_program_cache *cache, const tc_device *d, const char *options,
+                   cl_program *program, double *build_ms, tc_msg *m)
+{
+    tc_program_entry *e;
+    *build_ms = 0.0;
+    for (e = cache->head; e; e = e->next)
+        if (strcmp(e->options, options) == 0) {
+            *program = e->program;
+            return TC_OK;
+        }
+    if (!(e = calloc(1, sizeof *e)) || !(e->options = malloc(strlen(options) + 1))) {
+        free(e);
+        return tc_fail(m, TC_ENOMEM, "out of host memory for a program");
+    }
+    strcpy(e->options, options);
+    const double t0 = tc_wall_ms();
+    int status = build(d, options, &e->program, m);
+    if (status != TC_OK) {
+        free(e->options);
+        free(e);
+        return status;
+    }
+    *build_ms = tc_wall_ms() - t0;
+    cache->built++;
+    e->next = cache->head;
+    cache->head = e;
+    *program = e->program;
+    return TC_OK;
+}
+
+void tc_program_cache_release(tc_program_cache *cache)
+{
+    tc_program_entry *e = cache->head;
+    while (e) {
+        tc_program_entry *next = e->next;
+        clReleaseProgram(e->program);
+        free(e->options);
+        free(e);
+        e = next;
+    }
+    cache->head = NULL;
+}

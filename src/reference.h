@@ -1,0 +1,22 @@
+/*
+ * reference.h - the CPU version every kernel is checked against: the plainest loop that
+ * implements SPEC.md's formula, and the tolerance a float32 device result is held to.
+ */
+#ifndef TILEDCONV_REFERENCE_H
+#define TILEDCONV_REFERENCE_H
+
+#include "filter.h"
+#include "image.h"
+
+/* out = in everywhere, then every target-ROI pixel is the SPEC.md formula evaluated in double:
+ * out(tL + x, tT + y) = sum_j sum_i ky[j] kx[i] S(x + i - r, y + j - r), S the source ROI with
+ * coordinates outside it mapped by f->border (clamped to its edge by default, SPEC.md's rule).
+ * out must be as large as in; out may be in (the result is built in a copy first). */
+int reference_convolve(const tc_plane *in, const tc_roi *roi, const tc_filter_spec *f,
+                       tc_plane *out);
+
+/* The tolerance for target pixels: float32 rounding of the sum of at most taps^2 products,
+ * bounded by 2 * (2 taps) * FLT_EPSILON * max|in| * sum|kx| * sum|ky|. */
+double reference_tolerance(const tc_plane *in, const tc_filter_spec *f);
+
+#endif

@@ -1,0 +1,244 @@
+/* test_filter.c - the named filters' coefficients (src/filter.c), exactly. The output
+ * conversions are tested in test_image.c, the --raw file in test_outputs.c. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "filter.h"
+
+/* A filter with every field set to something the functions must overwrite or keep. */
+static tc_filter_spec scratch(void)
+{
+    tc_filter_spec f;
+    memset(&f, 0, sizeof f);
+    f.taps = -1;
+    for (int i = 0; i < TC_MAX_TAPS; i++)
+        f.kx[i] = f.ky[i] = 99.0f;
+    f.border = TC_BORDER_WRAP;
+    f.border_value = 7.0f;
+    return f;
+}
+
+/* kx and ky hold exactly want_x / want_y in their first taps entries and zeros after them. */
+static void expect_rows(const tc_filter_spec *f, int taps, const double *want_x,
+                        const double *want_y)
+{
+    assert_int_equal(f->taps, taps);
+    for (int i = 0; i < TC_MAX_TAPS; i++) {
+        float wx = i < taps ? (float)want_x[i] : 0.0f, wy = i < taps ? (float)want_y[i] : 0.0f;
+        if (f->kx[i] != wx || f->ky[i] != wy)
+            fail_msg("%d taps, tap %d: kx %.9g ky %.9g, expected %.9g %.9g", taps, i, f->kx[i],
+                     f->ky[i], wx, wy);
+    }
+}
+
+static void test_names_round_trip(void **state)
+{
+    (void)state;
+    for (int i = 0; i < TC_NAMED_COUNT; i++)
+        assert_int_equal(tc_named_find(tc_named_name((tc_named)i)), i);
+    assert_int_equal(tc_named_find("sobel"), -1);
+    assert_int_equal(tc_named_find("Gauss"), -1);
+    assert_int_equal(tc_named_find(""), -1);
+    assert_string_equal(tc_named_name(TC_NAMED_COUNT), "?");
+}
+
+static void test_box(void **state)
+{
+    (void)state;
+    for (int taps = 3; taps <= TC_MAX_TAPS; taps += 2) {
+        double w[TC_MAX_TAPS];
+        tc_filter_spec f = scratch();
+        for (int i = 0; i < taps; i++)
+            w[i] = 1.0 / taps;
+        assert_int_equal(tc_filter_named(&f, TC_NAMED_BOX, taps, 0.0), 0);
+        expect_rows(&f, taps, w, w);
+        /* The border is the caller's: a named filter does not reset it. */
+        assert_int_equal(f.border, TC_BORDER_WRAP);
+        assert_true(f.border_value == 7.0f);
+    }
+}
+
+/* Rows of Pascal's triangle over 2^(taps - 1), written out by hand. */
+static void test_binomial_exact(void **state)
+{
+    (void)state;
+    static const double rows[7][15] = {
+        {1, 2, 1},
+        {1, 4, 6, 4, 1},
+        {1, 6, 15, 20, 15, 6, 1},
+        {1, 8, 28, 56, 70, 56, 28, 8, 1},
+        {1, 10, 45, 120, 210, 252, 210, 120, 45, 10, 1},
+        {1, 12, 66, 220, 495, 792, 924, 792, 495, 220, 66, 12, 1},
+        {1, 14, 91, 364, 1001, 2002, 3003, 3432, 3003, 2002, 1001, 364, 91, 14, 1},
+    };
+    for (int n = 0; n < 7; n++) {
+        int taps = 3 + 2 * n;
+        double w[TC_MAX_TAPS];
+        tc_filter_spec f = scratch();
+        for (int i = 0; i < taps; i++)
+            w[i] = rows[n][i] / (double)(1L << (taps - 1)); /* exact: a power of two */
+        assert_int_equal(tc_filter_named(&f, TC_NAMED_BINOMIAL, taps, 0.0), 0);
+        expect_rows(&f, taps, w, w);
+        /* --filter binomial is the tool's default filter. */
+        tc_filter_spec d = scratch();
+        tc_filter_binomial(&d, taps);
+        assert_memory_equal(d.kx, f.kx, sizeof f.kx);
+    }
+}
+
+static void test_gauss_sums_to_one_and_is_symmetric(void **state)
+{
+    (void)state;
+    static const double sigmas[] = {0.3, 0.8, 1.0, 2.5, 10.0};
+    for (int taps = 3; taps <= TC_MAX_TAPS; taps += 2)
+        for (size_t s = 0; s < sizeof sigmas / sizeof sigmas[0]; s++) {
+            tc_filter_spec f = scratch();
+            double sum = 0.0;
+            assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, taps, sigmas[s]), 0);
+            assert_int_equal(f.taps, taps);
+            for (int i = 0; i < taps; i++) {
+                sum += f.kx[i];
+                assert_true(f.kx[i] == f.kx[taps - 1 - i]); /* exactly symmetric */
+                assert_true(f.kx[i] == f.ky[i]);
+                if (i > 0 && i <= taps / 2)
+                    assert_true(f.kx[i] >= f.kx[i - 1]); /* rising to the centre */
+            }
+            for (int i = taps; i < TC_MAX_TAPS; i++)
+                assert_true(f.kx[i] == 0.0f && f.ky[i] == 0.0f);
+            if (fabs(sum - 1.0) > 1e-6)
+                fail_msg("%d taps, sigma %g: sum %.9g", taps, sigmas[s], sum);
+        }
+}
+
+/* Sampled Gaussian, by hand: sigma 1, 3 taps: e^-0.5 / (1 + 2 e^-0.5) at the sides. */
+static void test_gauss_values(void **state)
+{
+    (void)state;
+    float k[3];
+    tc_gauss_coefficients(3, 1.0, k);
+    double e = exp(-0.5), side = e / (1.0 + 2.0 * e), centre = 1.0 / (1.0 + 2.0 * e);
+    assert_true(k[0] == (float)side && k[1] == (float)centre && k[2] == (float)side);
+    /* The default sigma is OpenCV's getGaussianKernel rule. */
+    assert_true(tc_gauss_default_sigma(3) == 0.8);
+    assert_true(fabs(tc_gauss_default_sigma(5) - 1.1) < 1e-12);
+    assert_true(fabs(tc_gauss_default_sigma(15) - 2.6) < 1e-12);
+}
+
+/* The requirement: with the default sigma, the outermost weight is above 1/255. */
+static void test_gauss_default_sigma_keeps_outer_weight(void **state)
+{
+    (void)state;
+    for (int taps = 3; taps <= TC_MAX_TAPS; taps += 2) {
+        tc_filter_spec f = scratch();
+        assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, taps, 0.0), 0);
+        if (!(f.kx[0] > 1.0f / 255.0f) || f.kx[0] != f.kx[taps - 1])
+            fail_msg("%d taps: outermost weight %.6g, not above 1/255", taps, f.kx[0]);
+    }
+}
+
+static void test_default_taps(void **state)
+{
+    (void)state;
+    assert_int_equal(tc_named_default_taps(TC_NAMED_BOX, 0.0), 3);
+    assert_int_equal(tc_named_default_taps(TC_NAMED_SOBEL_X, 0.0), 3);
+    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 0.0), 5);
+    /* OpenCV's round(6 sigma + 1) | 1, clamped to 3..15. */
+    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 0.1), 3);
+    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 1.0), 7);
+    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 1.5), 11);
+    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 2.0), 13);
+    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 100.0), 15);
+}
+
+/* OpenCV's getDerivKernels(1, 0, ksize): kx the derivative, ky the smoothing. */
+static void test_sobel_exact(void **state)
+{
+    (void)state;
+    static const double d3[] = {-1, 0, 1}, s3[] = {1, 2, 1};
+    static const double d5[] = {-1, -2, 0, 2, 1}, s5[] = {1, 4, 6, 4, 1};
+    static const double d7[] = {-1, -4, -5, 0, 5, 4, 1}, s7[] = {1, 6, 15, 20, 15, 6, 1};
+    tc_filter_spec f = scratch();
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SOBEL_X, 3, 0.0), 0);
+    expect_rows(&f, 3, d3, s3);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SOBEL_Y, 3, 0.0), 0);
+    expect_rows(&f, 3, s3, d3);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SOBEL_X, 5, 0.0), 0);
+    expect_rows(&f, 5, d5, s5);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SOBEL_Y, 5, 0.0), 0);
+    expect_rows(&f, 5, s5, d5);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SOBEL_X, 7, 0.0), 0);
+    expect_rows(&f, 7, d7, s7);
+    /* Every length: antisymmetric, summing to 0, centre 0, and the right end positive. */
+    for (int taps = 3; taps <= TC_MAX_TAPS; taps += 2) {
+        double row[TC_MAX_TAPS], sum = 0.0;
+        tc_derivative_row(taps, row);
+        for (int i = 0; i < taps; i++) {
+            sum += row[i];
+            assert_true(row[i] == -row[taps - 1 - i]);
+        }
+        assert_true(sum == 0.0 && row[taps / 2] == 0.0 && row[taps - 1] == 1.0);
+    }
+}
+
+static void test_scharr_exact(void **state)
+{
+    (void)state;
+    static const double d[] = {-1, 0, 1}, s[] = {3, 10, 3};
+    tc_filter_spec f = scratch();
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SCHARR_X, 3, 0.0), 0);
+    expect_rows(&f, 3, d, s);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SCHARR_Y, 3, 0.0), 0);
+    expect_rows(&f, 3, s, d);
+    /* Scharr exists with 3 taps only; the filter is left as it was. */
+    tc_filter_spec before = f;
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SCHARR_X, 5, 0.0), -1);
+    assert_memory_equal(&f, &before, sizeof f);
+}
+
+static void test_unsupported_lengths(void **state)
+{
+    (void)state;
+    static const int bad[] = {-3, 0, 1, 2, 4, 14, 16, 17};
+    for (int id = 0; id < TC_NAMED_COUNT; id++)
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            tc_filter_spec f = scratch();
+            assert_int_equal(tc_named_supports((tc_named)id, bad[i]), 0);
+            assert_int_equal(tc_filter_named(&f, (tc_named)id, bad[i], 0.0), -1);
+            assert_int_equal(f.taps, -1);
+        }
+}
+
+/* Sign convention: with correlation, sobel-x of a ramp rising to the right is positive. */
+static void test_sobel_sign_on_a_ramp(void **state)
+{
+    (void)state;
+    tc_filter_spec f = scratch();
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_SOBEL_X, 3, 0.0), 0);
+    /* out(x) = sum_j ky[j] sum_i kx[i] S(x + i - 1), S(x) = x: (x + 1) - (x - 1) = 2, times 4. */
+    double out = 0.0;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++)
+            out += f.ky[j] * f.kx[i] * (10.0 + i - 1);
+    assert_true(out == 8.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_box),
+        cmocka_unit_test(test_binomial_exact),
+        cmocka_unit_test(test_gauss_sums_to_one_and_is_symmetric),
+        cmocka_unit_test(test_gauss_values),
+        cmocka_unit_test(test_gauss_default_sigma_keeps_outer_weight),
+        cmocka_unit_test(test_default_taps),
+        cmocka_unit_test(test_sobel_exact),
+        cmocka_unit_test(test_scharr_exact),
+        cmocka_unit_test(test_unsupported_lengths),
+        cmocka_unit_test(test_sobel_sign_on_a_ramp),
+    };
+    return cmocka_run_group_tests_name("filter", tests, NULL, NULL);
+}

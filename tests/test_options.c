@@ -1,0 +1,377 @@
+/* test_options.c - command-line parsing (cli/options.c), ROI defaults and ROI validation. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "filter.h"
+#include "image.h"
+#include "options.h"
+
+/* Parses a NULL-terminated list of words; the messages go to a scratch stream. */
+static int parse(tc_options *o, char *msg, size_t msg_size, ...)
+{
+    char *argv[64];
+    int argc = 0;
+    va_list ap;
+    argv[argc++] = "tiledconv";
+    va_start(ap, msg_size);
+    for (char *w = va_arg(ap, char *); w; w = va_arg(ap, char *))
+        argv[argc++] = w;
+    va_end(ap);
+    argv[argc] = NULL;
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    int rc = cli_parse(argc, argv, o, err);
+    rewind(err);
+    msg[0] = '\0';
+    if (!fgets(msg, (int)msg_size, err))
+        msg[0] = '\0';
+    fclose(err);
+    return rc;
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, NULL), 0);
+    assert_string_equal(o.input, TC_DEFAULT_INPUT);
+    assert_string_equal(o.output, TC_DEFAULT_OUTPUT);
+    assert_int_equal(o.filter.taps, 3);
+    assert_true(o.filter.kx[0] == 0.25f && o.filter.kx[1] == 0.5f && o.filter.kx[2] == 0.25f);
+    assert_int_equal(o.algorithm, TC_TILED);
+    assert_int_equal(o.iterations, 1);
+    assert_int_equal(o.verify, 0);
+    assert_int_equal(o.roi.src_left, 0);
+    assert_int_equal(o.roi.width, -1);
+    assert_string_equal(o.device, ""); /* no --device, -p or -d: tc_open's default */
+    /* Issue 7's flags, when not given: the behaviour of SPEC.md. */
+    assert_int_equal(o.named_filter, -1);
+    assert_int_equal(o.filter.border, TC_BORDER_REPLICATE);
+    assert_true(o.filter.border_value == 0.0f);
+    assert_true(o.out_scale == 1.0 && o.out_offset == 0.0);
+    assert_int_equal(o.color, 0);
+    assert_null(o.raw_output);
+    assert_int_equal(o.coefficients_given, 0);
+}
+
+/* Every odd length 3..15, with the default binomial of that length. */
+static void test_any_odd_length(void **state)
+{
+    (void)state;
+    static char *lengths[] = {"3", "5", "7", "9", "11", "13", "15"};
+    for (int i = 0; i < 7; i++) {
+        tc_options o;
+        tc_filter_spec want;
+        char msg[256];
+        assert_int_equal(parse(&o, msg, sizeof msg, "-f", lengths[i], NULL), 0);
+        tc_filter_binomial(&want, 3 + 2 * i);
+        assert_int_equal(o.filter.taps, 3 + 2 * i);
+        assert_memory_equal(o.filter.kx, want.kx, sizeof want.kx);
+        assert_memory_equal(o.filter.ky, want.ky, sizeof want.ky);
+    }
+}
+
+/* --cx and --cy set one direction each; the other keeps the binomial. The order of -f and the
+ * coefficients does not matter. */
+static void test_separate_coefficients(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "--cx", "-1,0,1", "--cy", "1,2,1", NULL), 0);
+    assert_true(o.filter.kx[0] == -1.0f && o.filter.kx[1] == 0.0f && o.filter.kx[2] == 1.0f);
+    assert_true(o.filter.ky[0] == 1.0f && o.filter.ky[1] == 2.0f && o.filter.ky[2] == 1.0f);
+    assert_true(o.coefficients_given);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "-cy", "1,2,3,4,5", "-f", "5", NULL), 0);
+    assert_int_equal(o.filter.taps, 5);
+    assert_true(o.filter.ky[4] == 5.0f);
+    assert_true(o.filter.kx[0] == 1.0f / 16 && o.filter.kx[2] == 6.0f / 16);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "-c", "0,1,0", NULL), 0);
+    assert_true(o.filter.kx[1] == 1.0f && o.filter.ky[1] == 1.0f && o.filter.ky[0] == 0.0f);
+}
+
+static void test_named_filters(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "sobel-x", NULL), 0);
+    assert_int_equal(o.named_filter, TC_NAMED_SOBEL_X);
+    assert_int_equal(o.filter.taps, 3);
+    assert_true(o.filter.kx[0] == -1.0f && o.filter.ky[1] == 2.0f);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", NULL), 0);
+    assert_int_equal(o.filter.taps, 5); /* gauss's default length */
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", "--sigma", "1", NULL), 0);
+    assert_int_equal(o.filter.taps, 7); /* from the sigma, as OpenCV */
+    assert_true(o.sigma == 1.0);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--sigma", "2", "-f", "9", "--filter", "gauss",
+                           NULL), 0);
+    assert_int_equal(o.filter.taps, 9);
+    float k[9];
+    tc_gauss_coefficients(9, 2.0, k);
+    assert_memory_equal(o.filter.kx, k, sizeof k);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "-filter", "box", "-f", "15", NULL), 0);
+    assert_int_equal(o.filter.taps, 15);
+    assert_true(o.filter.kx[14] == (float)(1.0 / 15));
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "scharr-y", NULL), 0);
+    assert_true(o.filter.kx[1] == 10.0f && o.filter.ky[2] == 1.0f);
+}
+
+static void test_border_and_output_flags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *arg;
+        tc_border mode;
+        float value;
+    } borders[] = {
+        {"replicate", TC_BORDER_REPLICATE, 0.0f}, {"constant", TC_BORDER_CONSTANT, 0.0f},
+        {"constant=255", TC_BORDER_CONSTANT, 255.0f}, {"constant=-1.5", TC_BORDER_CONSTANT, -1.5f},
+        {"reflect101", TC_BORDER_REFLECT101, 0.0f}, {"reflect", TC_BORDER_REFLECT, 0.0f},
+        {"wrap", TC_BORDER_WRAP, 0.0f},
+    };
+    tc_options o;
+    char msg[256];
+    for (size_t i = 0; i < sizeof borders / sizeof borders[0]; i++) {
+        assert_int_equal(parse(&o, msg, sizeof msg, "--border", (char *)borders[i].arg, "-f",
+                               "7", NULL), 0);
+        assert_int_equal(o.filter.border, borders[i].mode);
+        assert_true(o.filter.border_value == borders[i].value);
+        assert_int_equal(o.filter.taps, 7);
+    }
+    /* A named filter keeps the border too, whatever the order. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--border", "wrap", "--filter", "box", NULL), 0);
+    assert_int_equal(o.filter.border, TC_BORDER_WRAP);
+
+    assert_int_equal(parse(&o, msg, sizeof msg, "--offset", "128", "--scale", "-0.25",
+                           "--color", "--raw", "out.f32", NULL), 0);
+    assert_true(o.out_offset == 128.0 && o.out_scale == -0.25);
+    assert_true(o.color);
+    assert_string_equal(o.raw_output, "out.f32");
+    assert_int_equal(parse(&o, msg, sizeof msg, "--colour", NULL), 0);
+    assert_true(o.color);
+}
+
+/* The article's command line, with its two-letter flags. */
+static void test_amd_flags(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "-e", "-s", "x.bmp", "-t", "-i", "10", "-sL", "3",
+                           "-sT", "4", "-tL", "2", "-tT", "1", "-W", "50", "-H", "60", NULL),
+                     0);
+    assert_true(o.verify && o.timing);
+    assert_int_equal(o.iterations, 10);
+    assert_string_equal(o.input, "x.bmp");
+    assert_int_equal(o.roi.src_left, 3);
+    assert_int_equal(o.roi.src_top, 4);
+    assert_int_equal(o.roi.dst_left, 2);
+    assert_int_equal(o.roi.dst_top, 1);
+    assert_int_equal(o.roi.width, 50);
+    assert_int_equal(o.roi.height, 60);
+}
+
+static void test_long_forms(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "--source-left", "3", "--target-top", "2",
+                           "--taps", "5", "--coefficients", "1,2,3,2,1", "--algorithm",
+                           "onepass", "--device", "cpu", "--json", "--no-output", NULL),
+                     0);
+    assert_int_equal(o.roi.src_left, 3);
+    assert_int_equal(o.roi.dst_top, 2);
+    assert_int_equal(o.filter.taps, 5);
+    assert_true(o.filter.kx[2] == 3.0f && o.filter.ky[4] == 1.0f);
+    assert_int_equal(o.algorithm, TC_ONEPASS);
+    assert_string_equal(o.device, "cpu");
+    assert_int_equal(o.format, TC_FORMAT_JSON);
+    assert_int_equal(o.write_output, 0);
+}
+
+static void test_generate_and_all(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "-g", "8191x4097", "-a", "all", NULL), 0);
+    assert_int_equal(o.synth_width, 8191);
+    assert_int_equal(o.synth_height, 4097);
+    assert_null(o.input);
+    assert_true(o.all_algorithms);
+}
+
+/* Every rejected command line: exit status 2 and a message that names the flag. */
+static void test_rejections(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[6];
+        const char *message_part;
+    } cases[] = {
+        {{"-i", "0"}, "-i"},
+        {{"-i", "3x"}, "-i '3x'"},
+        {{"-i", "99999999999999999999"}, "-i"},
+        {{"-sL", "-1"}, "-sL"},
+        {{"-sL", "abc"}, "-sL 'abc'"},
+        {{"-W", "0"}, "-W"},
+        {{"-W", "10x"}, "-W '10x'"},
+        {{"-H", ""}, "-H"},
+        {{"-f", "4"}, "-f 4"},
+        {{"-f", "17"}, "-f 17"},
+        {{"-f", "1"}, "-f 1"},
+        {{"-f", "-3"}, "-f -3"},
+        {{"-f", "x"}, "-f 'x'"},
+        {{"-c", "1,2,3,4,5"}, "-c: 5 coefficients given, -f 3 needs 3 (add -f 5)"},
+        {{"--cx", "1,2"}, "--cx"},
+        {{"--cy", "1,2,3,4,5"}, "--cy"},
+        {{"--cx", "1,x,1"}, "--cx '1,x,1'"},
+        {{"--cy", ""}, "--cy ''"},
+        {{"--cx", "1,2,1,2,1", "-f", "3"}, "--cx"},
+        {{"-c", "1,2,1", "--cx", "1,2,1"}, "-c and --cx"},
+        {{"--cy", "1,2,1", "-c", "1,2,1"}, "-c and --cy"},
+        {{"--filter", "sobel"}, "--filter 'sobel'"},
+        {{"--filter", ""}, "--filter ''"},
+        {{"--filter", "box", "-c", "1,2,1"}, "--filter and -c"},
+        {{"--filter", "box", "--cy", "1,2,1"}, "--filter and --cy"},
+        {{"--filter", "scharr-x", "-f", "5"}, "-f 5: --filter scharr-x"},
+        {{"--filter", "box", "-f", "16"}, "-f 16"},
+        {{"--sigma", "1"}, "--sigma"},
+        {{"--filter", "box", "--sigma", "1"}, "--sigma"},
+        {{"--filter", "gauss", "--sigma", "0"}, "--sigma 0"},
+        {{"--filter", "gauss", "--sigma", "-1"}, "--sigma -1"},
+        {{"--filter", "gauss", "--sigma", "abc"}, "--sigma 'abc'"},
+        {{"--filter", "gauss", "--sigma", "nan"}, "--sigma 'nan'"},
+        {{"--filter", "gauss", "--sigma", "1e9"}, "--sigma 1e9"},
+        {{"--border", "mirror"}, "--border 'mirror'"},
+        {{"--border", ""}, "--border ''"},
+        {{"--border", "constant="}, "--border 'constant='"},
+        {{"--border", "constant=x"}, "--border 'constant=x'"},
+        {{"--border", "constant=inf"}, "--border 'constant=inf'"},
+        {{"--border", "wrap=3"}, "--border 'wrap=3'"},
+        {{"--border", "Replicate"}, "--border 'Replicate'"},
+        {{"--offset", "x"}, "--offset 'x'"},
+        {{"--offset", ""}, "--offset ''"},
+        {{"--offset", "1e400"}, "--offset '1e400'"},
+        {{"--scale", "nan"}, "--scale 'nan'"},
+        {{"--scale", "2x"}, "--scale '2x'"},
+        {{"--raw"}, "--raw needs a value"},
+        {{"--border"}, "--border needs a value"},
+        {{"--filter"}, "--filter needs a value"},
+        {{"--cx"}, "--cx needs a value"},
+        {{"--color=1"}, "--color=1: this option takes no value"},
+        {{"--verbose=yes"}, "--verbose=yes: this option takes no value"},
+        {{"-c", "1,2"}, "-c"},
+        {{"-f", "5", "-c", "1,2,3"}, "-c"},
+        {{"-c", "1,,2"}, "-c"},
+        {{"-c", "a,b,c"}, "-c"},
+        {{"-c", "1,2,inf"}, "-c"},
+        {{"-a", "bogus"}, "-a 'bogus'"},
+        {{"--device", "tpu"}, "--device 'tpu'"},
+        {{"-g", "0x0"}, "-g"},
+        {{"-g", "junk"}, "-g"},
+        {{"-g", "10"}, "-g"},
+        {{"-g", "100000x100000"}, "-g"},
+        {{"-g", "10x10", "-s", "a.bmp"}, "-s and -g"},
+        {{"--frobnicate"}, "--frobnicate"},
+        {{"-z"}, "-z"},
+        {{"-i"}, "-i needs a value"},
+        {{"-sL"}, "-sL needs a value"},
+        {{"--source-top"}, "-sT needs a value"},
+        {{"extra"}, "unexpected argument 'extra'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[8] = {"tiledconv"};
+        int argc = 1;
+        for (int j = 0; j < 6 && cases[i].args[j]; j++)
+            argv[argc++] = (char *)cases[i].args[j];
+        argv[argc] = NULL;
+        tc_options o;
+        char msg[256] = "";
+        FILE *err = tmpfile();
+        assert_non_null(err);
+        int rc = cli_parse(argc, argv, &o, err);
+        rewind(err);
+        if (!fgets(msg, sizeof msg, err))
+            msg[0] = '\0';
+        fclose(err);
+        if (rc != 2 || !strstr(msg, cases[i].message_part) || strncmp(msg, "tiledconv: ", 11))
+            fail_msg("case %zu (%s %s): rc %d, message '%s'", i, cases[i].args[0],
+                     cases[i].args[1] ? cases[i].args[1] : "", rc, msg);
+    }
+}
+
+/* What the command line calls the ROI fields, for tc_roi_resolve's messages. */
+static const tc_roi_names cli_roi_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
+
+static void resolve_ok(tc_roi_request req, int w, int h, tc_roi expected)
+{
+    tc_roi roi;
+    tc_msg msg = {""};
+    assert_int_equal(tc_roi_resolve(&req, w, h, &cli_roi_names, &roi, &msg), TC_OK);
+    assert_memory_equal(&roi, &expected, sizeof roi);
+}
+
+/* SPEC.md: w = M - max(sL, tL), h = N - max(sT, tT) when -W / -H are not given. */
+static void test_roi_defaults(void **state)
+{
+    (void)state;
+    resolve_ok((tc_roi_request){0, 0, 0, 0, -1, -1}, 512, 300, (tc_roi){0, 0, 0, 0, 512, 300});
+    resolve_ok((tc_roi_request){3, 3, 2, 2, -1, -1}, 512, 512, (tc_roi){3, 3, 2, 2, 509, 509});
+    resolve_ok((tc_roi_request){1, 9, 7, 0, -1, -1}, 40, 30, (tc_roi){1, 9, 7, 0, 33, 21});
+    resolve_ok((tc_roi_request){0, 0, 0, 0, 5, -1}, 40, 30, (tc_roi){0, 0, 0, 0, 5, 30});
+    resolve_ok((tc_roi_request){39, 29, 39, 29, -1, -1}, 40, 30, (tc_roi){39, 29, 39, 29, 1, 1});
+    resolve_ok((tc_roi_request){0, 0, 30, 20, 10, 10}, 40, 30, (tc_roi){0, 0, 30, 20, 10, 10});
+}
+
+static void test_roi_validation(void **state)
+{
+    (void)state;
+    static const struct {
+        tc_roi_request req;
+        const char *message_part;
+    } cases[] = {
+        {{512, 0, 0, 0, -1, -1}, "-sL 512"},
+        {{0, 512, 0, 0, -1, -1}, "-sT 512"},
+        {{0, 0, 600, 0, -1, -1}, "-tL 600"},
+        {{0, 0, 0, 513, -1, -1}, "-tT 513"},
+        {{0, 0, 0, 0, 513, -1}, "-W 513"},
+        {{3, 0, 0, 0, 510, -1}, "-W 510"},
+        {{0, 0, 511, 0, 2, -1}, "-W 2"},
+        {{0, 10, 0, 0, -1, 503}, "-H 503"},
+        {{0, 0, 0, 0, 0, -1}, "-W 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_roi roi = {-7, -7, -7, -7, -7, -7}, untouched = roi;
+        tc_msg msg = {""};
+        int rc = tc_roi_resolve(&cases[i].req, 512, 512, &cli_roi_names, &roi, &msg);
+        if (rc != TC_EINVAL || !strstr(msg.text, cases[i].message_part))
+            fail_msg("case %zu: rc %d, message '%s'", i, rc, msg.text);
+        assert_memory_equal(&roi, &untouched, sizeof roi);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),       cmocka_unit_test(test_amd_flags),
+        cmocka_unit_test(test_long_forms),     cmocka_unit_test(test_generate_and_all),
+        cmocka_unit_test(test_rejections),     cmocka_unit_test(test_roi_defaults),
+        cmocka_unit_test(test_roi_validation), cmocka_unit_test(test_any_odd_length),
+        cmocka_unit_test(test_separate_coefficients), cmocka_unit_test(test_named_filters),
+        cmocka_unit_test(test_border_and_output_flags),
+    };
+    return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
