@@ -52,6 +52,8 @@ BIN ?= tiledconv
 LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
             src/launch.c src/context.c
+# Hardening: the host memory a run can still get (refusals before PoCL would abort).
+LIB_SRCS += src/hostmem.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o

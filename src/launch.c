@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "hostmem.h"
 
 TC_API const char *tc_algorithm_name(tc_algorithm a)
 {
@@ -214,19 +215,49 @@ static const algorithm_desc algorithms[] = {
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
 
-/* The planes (input, output, the two-pass temporary) must fit the device's allocations. */
-static int check_fits(const tc_device *d, const tc_plane *in, tc_msg *m)
+/* The planes (input, output, the two-pass temporary) must fit the device's allocations; the
+ * message names the limit that is passed. */
+static int check_fits(const tc_device *d, const tc_job *job, const tc_plane *in, tc_msg *m)
 {
     const unsigned long long bytes = (unsigned long long)tc_device_pitch(in->width) *
                                      (unsigned long long)in->height * sizeof(float);
-    if (bytes > d->info.max_alloc_bytes || 3 * bytes > d->info.global_mem_bytes)
+    const unsigned long long tmp = job->algorithm == TC_TWOPASS
+                                       ? (unsigned long long)job->roi.width *
+                                             (unsigned long long)job->roi.height * sizeof(float)
+                                       : 0;
+    if (bytes > d->info.max_alloc_bytes)
         return tc_fail(m, TC_EINVAL,
-                       "a %d x %d plane needs %.1f MB per buffer (3 buffers); %s allows %.1f MB "
-                       "per buffer and %.1f MB in all",
-                       in->width, in->height, (double)bytes / 1e6, d->info.name,
-                       (double)d->info.max_alloc_bytes / 1e6,
-                       (double)d->info.global_mem_bytes / 1e6);
+                       "a %d x %d plane needs %.1f MB in one buffer, more than the %.1f MB %s "
+                       "allows (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                       in->width, in->height, tc_mb(bytes), tc_mb(d->info.max_alloc_bytes),
+                       d->info.name);
+    if (2 * bytes + tmp > d->info.global_mem_bytes)
+        return tc_fail(m, TC_EINVAL,
+                       "a %d x %d image needs %.1f MB of device memory (input and output "
+                       "planes%s), more than the %.1f MB %s has (CL_DEVICE_GLOBAL_MEM_SIZE)",
+                       in->width, in->height, tc_mb(2 * bytes + tmp),
+                       tmp ? " and the two-pass temporary" : "",
+                       tc_mb(d->info.global_mem_bytes), d->info.name);
     return TC_OK;
+}
+
+/* On a CPU device the buffers are host memory, and PoCL aborts the process (an assertion, not
+ * an error code) when it cannot back one at first use: so the host's room is checked before
+ * `bytes` more are asked for. A reserve is kept for what the platform allocates itself. */
+#define CPU_DEVICE_RESERVE (64ULL << 20)
+static int check_host_room(const tc_device *d, unsigned long long bytes, const char *what,
+                           tc_msg *m)
+{
+    tc_host_room room;
+    if (!d->info.is_cpu || bytes == 0)
+        return TC_OK;
+    tc_host_room_now(&room);
+    if (bytes + CPU_DEVICE_RESERVE <= room.bytes)
+        return TC_OK;
+    return tc_fail(m, TC_ENOMEM,
+                   "%s on the CPU device need %.1f MB more of host memory, but %.1f MB is "
+                   "available (%s)",
+                   what, tc_mb(bytes), tc_mb(room.bytes), room.limit);
 }
 
 /* The build options that make this job's program: the geometry of config.h as -D values. */
@@ -325,11 +356,20 @@ static int ensure_fixed(const tc_device *d, cl_mem *mem, size_t bytes, cl_mem_fl
 }
 
 static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job,
-                          size_t plane_bytes, tc_msg *m)
+                          size_t plane_bytes, int padded, tc_msg *m)
 {
     const size_t coeff_bytes = TC_MAX_TAPS * sizeof(float);
     const size_t tmp_bytes = (size_t)job->roi.width * (size_t)job->roi.height * sizeof(float);
     int status;
+    /* The buffers this run adds, and the padded host copy upload() may make. */
+    unsigned long long more = (b->src_bytes < plane_bytes ? plane_bytes : 0) +
+                              (b->dst_bytes < plane_bytes ? plane_bytes : 0) +
+                              (b->staging_bytes < plane_bytes && padded ? plane_bytes : 0) +
+                              (job->algorithm == TC_TWOPASS && b->tmp_bytes < tmp_bytes
+                                   ? tmp_bytes
+                                   : 0);
+    if ((status = check_host_room(d, more, "the image's buffers", m)) != TC_OK)
+        return status;
     if ((status = ensure_buffer(d, &b->src, &b->src_bytes, plane_bytes, CL_MEM_READ_ONLY,
                                 "clCreateBuffer(input plane)", m)) != TC_OK ||
         (status = ensure_buffer(d, &b->dst, &b->dst_bytes, plane_bytes, CL_MEM_READ_WRITE,
@@ -542,14 +582,15 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
 
     a->geometry(job, ls.global);
     if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK ||
-        (status = check_fits(d, in, m)) != TC_OK)
+        (status = check_fits(d, job, in, m)) != TC_OK)
         goto cleanup;
     if (!(events = calloc((size_t)runs * 2, sizeof *events))) {
         status = tc_fail(m, TC_ENOMEM, "out of host memory for %d runs", runs);
         goto cleanup;
     }
     if ((status = prepare_kernel(d, programs, job, &ls, &stats->build_ms, m)) != TC_OK ||
-        (status = ensure_buffers(d, buffers, job, plane_bytes, m)) != TC_OK ||
+        (status = ensure_buffers(d, buffers, job, plane_bytes, ls.pitch != in->width, m)) !=
+            TC_OK ||
         (status = upload(&ls, buffers, in, plane_bytes, upload_events, m)) != TC_OK ||
         (status = a->set_args(&ls, m)) != TC_OK ||
         (status = run_all(&ls, warmup, iterations, events, &stats->wall_ms_per_iteration, m)) !=
@@ -613,6 +654,8 @@ int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms,
         status = tc_fail(m, TC_ENOMEM, "out of host memory for %d copies", repeats);
         goto cleanup;
     }
+    if ((status = check_host_room(d, 2ULL * bytes, "the copy floor's two buffers", m)) != TC_OK)
+        goto cleanup;
     a = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateBuffer(copy source)");
     b = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
