@@ -13,10 +13,13 @@
 #include <stdio.h>
 #include <stdint.h>
 
-/* The largest image the reader accepts: a documented limit, so that a hostile header cannot make
- * us allocate gigabytes. 2^28 pixels is 16384 x 16384; either side may be at most 2^16. */
+#include "io_limits.h"
+
+/* The largest image the reader accepts by default: a documented limit, so that a hostile header
+ * cannot make us allocate gigabytes. 2^28 pixels is 16384 x 16384 (io_limits raises it to 2^30);
+ * either side may be at most 2^16. */
 #define BMP_MAX_SIDE 65536
-#define BMP_MAX_PIXELS (1L << 28)
+#define BMP_MAX_PIXELS IO_DEFAULT_MAX_PIXELS
 
 /* Decoded pixels: 3 bytes per pixel in R, G, B order, row 0 is the top row of the picture. */
 typedef struct {
@@ -30,13 +33,49 @@ typedef struct {
  * drives. What is read and what is refused: bmp.c's opening comment and tests/bmpsuite-status.md. */
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size);
 
-/* bmp_decode with a lower pixel limit (max_pixels <= 0 or above BMP_MAX_PIXELS means
- * BMP_MAX_PIXELS): for callers that know how large an image they can use, and for the fuzzer,
- * which would otherwise spend its time on RLE files that describe 2^28 pixels in a few bytes. */
+/* bmp_decode with other limits (io_limits.h: the largest image, and the ratio of pixels to bytes
+ * beyond which RLE data is refused as a likely decompression bomb); lim NULL: the defaults,
+ * which bmp_decode uses. Everything is checked before the image is allocated. */
+int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_image *img,
+                    char *err, size_t err_size);
+
+/* bmp_decode_with the default limits but this pixel limit (<= 0: the default). */
 int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
                        char *err, size_t err_size);
 
-/* Read and decode a file. On failure err holds "PATH: reason". */
+/* A file read in two steps, so that a caller can plan its memory from the header before the
+ * pixels are read (and a pipe is still read only once). bmp_open reads the fixed-size header
+ * first (a regular file is mapped; a pipe or FIFO is read for its first 154 bytes) and checks
+ * it against the limits: a stream that is not a BMP is refused after a few bytes, and a device
+ * (/dev/zero) or a folder before any. bmp_read then reads at most the bytes the header makes
+ * meaningful and decodes. Both return 0, or -1 with "PATH: reason" in err (the path shown with
+ * its control characters escaped and, when long, shortened in the middle). After a failed
+ * bmp_open nothing is left to close; otherwise bmp_close always. */
+typedef struct {
+    int width, height;   /* the image's size, from the header, after bmp_open */
+    /* The reader's own: */
+    const char *path;
+    int fd;
+    const uint8_t *data; /* the file so far: the mapping, or buf */
+    size_t size;
+    uint8_t *buf;
+    size_t cap;
+    void *map;
+    size_t map_size;
+    int complete;        /* data holds the whole file */
+    size_t need;         /* the most bytes the header makes meaningful */
+    io_limits lim;
+} bmp_reader;
+
+int bmp_open(bmp_reader *r, const char *path, const io_limits *lim, char *err, size_t err_size);
+int bmp_read(bmp_reader *r, bmp_image *img, char *err, size_t err_size);
+void bmp_close(bmp_reader *r);
+
+/* Open, read and close in one call. On failure err holds "PATH: reason". */
+int bmp_load_with(const char *path, const io_limits *lim, bmp_image *img, char *err,
+                  size_t err_size);
+
+/* bmp_load_with the default limits. */
 int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size);
 
 void bmp_free(bmp_image *img);
