@@ -58,6 +58,8 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
+# Hardening: the memory plan of a run.
+CLI_SRCS += cli/plan.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))

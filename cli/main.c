@@ -3,6 +3,7 @@
  * the options, read the input, open a context, filter with the chosen algorithm(s), check
  * against the CPU reference, report, write the output. Nothing here computes pixels.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,13 @@
 
 #include "bmp.h"
 #include "image.h"
+#include "io_limits.h"
 #include "options.h"
 #include "outputs.h"
+#include "plan.h"
 #include "report.h"
 #include "synth.h"
+#include "text.h"
 #include "tiledconv.h"
 #include "verify.h"
 
@@ -65,15 +69,47 @@ static int load_synthetic(const tc_options *o, plane_set *in)
     return 0;
 }
 
-/* The input planes from -s or -g. Returns 0, 2 (reported): the input cannot be used, or 1
- * (reported): out of host memory. */
-static int load_input(const tc_options *o, plane_set *in)
+/* The image a run reads, known by its size before its pixels are read, so that the memory can
+ * be planned first: a BMP opened on its header, or -g's size. */
+typedef struct {
+    int width, height;
+    int from_file;
+    bmp_reader reader;  /* open while from_file, until load_input */
+    char what[TEXT_SHOWN_MAX + 16]; /* the image in messages: the file's name, or "-g WxH" */
+} input_source;
+
+/* The decoders' limits from the options, with the flags that change them for messages. */
+static void input_limits(const tc_options *o, io_limits *lim)
+{
+    io_limits_default(lim);
+    lim->max_pixels = o->max_pixels;
+    lim->allow_high_ratio = o->allow_high_ratio;
+    lim->pixels_hint = "--max-pixels";
+    lim->ratio_hint = "--allow-high-ratio";
+}
+
+/* The input's size: -g's (within --max-pixels), or the file's header, read and checked before
+ * anything else of the file (a decompression bomb or a device is refused here, having cost
+ * nothing). Returns 0, or 2 (reported): the input cannot be used. */
+static int open_input(const tc_options *o, input_source *src)
 {
     char err[512];
-    bmp_image img;
-    if (o->synth_width)
-        return load_synthetic(o, in);
-    if (bmp_load(o->input, &img, err, sizeof err)) {
+    io_limits lim;
+    input_limits(o, &lim);
+    memset(src, 0, sizeof *src);
+    if (o->synth_width) {
+        snprintf(src->what, sizeof src->what, "-g %dx%d", o->synth_width, o->synth_height);
+        if (io_check_pixels(o->synth_width, o->synth_height, &lim, err, sizeof err)) {
+            fprintf(stderr, "tiledconv: %s: %s\n", src->what, err);
+            return 2;
+        }
+        src->width = o->synth_width;
+        src->height = o->synth_height;
+        return 0;
+    }
+    text_shown shown;
+    snprintf(src->what, sizeof src->what, "%s", text_show(o->input, &shown));
+    if (bmp_open(&src->reader, o->input, &lim, err, sizeof err)) {
         struct stat st;
         if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
             fprintf(stderr, "tiledconv: %s: the default input is missing here; give one with "
@@ -82,18 +118,59 @@ static int load_input(const tc_options *o, plane_set *in)
             fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    if (planes_alloc(in, o->color ? 3 : 1, img.width, img.height)) {
-        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", o->input, img.width,
-                img.height);
-        bmp_free(&img);
+    src->from_file = 1;
+    src->width = src->reader.width;
+    src->height = src->reader.height;
+    return 0;
+}
+
+static void close_input(input_source *src)
+{
+    if (src->from_file)
+        bmp_close(&src->reader);
+    src->from_file = 0;
+}
+
+/* The decoded RGB bytes as planes, spending the memory once: with --color the G and B planes
+ * are made from it, then the RGB buffer itself becomes the R plane (or, without, the intensity
+ * plane) in place. img is consumed either way. 0, or -1 (out of memory). */
+static int planes_from_image(const tc_options *o, bmp_image *img, plane_set *in)
+{
+    in->count = o->color ? 3 : 1;
+    for (int c = 1; c < in->count; c++) {
+        if (tc_plane_alloc(&in->p[c], img->width, img->height)) {
+            bmp_free(img);
+            return -1;
+        }
+        tc_plane_from_channel(&in->p[c], img->rgb, c);
+    }
+    if (tc_plane_take_rgb(&in->p[0], img->rgb, img->width, img->height, o->color ? 0 : -1)) {
+        bmp_free(img);
+        return -1;
+    }
+    img->rgb = NULL; /* the plane owns it now */
+    return 0;
+}
+
+/* The input planes from -s or -g, once the plan has passed. Returns 0, 2 (reported): the input
+ * cannot be used, or 1 (reported): out of host memory. */
+static int load_input(const tc_options *o, input_source *src, plane_set *in)
+{
+    char err[512];
+    bmp_image img;
+    if (!src->from_file)
+        return load_synthetic(o, in);
+    const int rc = bmp_read(&src->reader, &img, err, sizeof err);
+    close_input(src); /* the file's mapping is not needed beside the planes */
+    if (rc) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 2;
+    }
+    if (planes_from_image(o, &img, in)) {
+        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", src->what,
+                src->width, src->height);
         return 1;
     }
-    if (o->color)
-        for (int c = 0; c < 3; c++)
-            tc_plane_from_channel(&in->p[c], img.rgb, c);
-    else
-        tc_plane_from_rgb(&in->p[0], img.rgb);
-    bmp_free(&img);
     return 0;
 }
 
@@ -101,15 +178,14 @@ static int load_input(const tc_options *o, plane_set *in)
 static int list_devices(void)
 {
     tc_device_info *list = NULL;
-    char err[512];
+    char err[512] = "";
     int count = 0, status = tc_list_devices(NULL, 0, &count, err, sizeof err);
     if (status == TC_OK && count > 0 && !(list = calloc((size_t)count, sizeof *list)))
         status = TC_ENOMEM;
     if (status == TC_OK && count > 0)
         status = tc_list_devices(list, count, &count, err, sizeof err);
     if (status != TC_OK) {
-        fprintf(stderr, "tiledconv: %s\n", status == TC_ENOMEM && !list ? "out of host memory"
-                                                                         : err);
+        fprintf(stderr, "tiledconv: %s\n", err[0] ? err : "out of host memory");
         free(list);
         return 1;
     }
@@ -260,6 +336,7 @@ static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
 /* What one run of the tool holds: its input, reference and output planes and the context. */
 typedef struct {
     tc_options o;
+    input_source src;
     plane_set in, expected, out;
     plane_set kept; /* the first algorithm's output, for the files */
     double tolerance[MAX_PLANES];
@@ -273,6 +350,7 @@ typedef struct {
 
 static void state_free(run_state *s)
 {
+    close_input(&s->src);
     tc_close(s->ctx);
     planes_free(&s->kept);
     planes_free(&s->out);
@@ -287,10 +365,11 @@ static int prepare(run_state *s)
     const tc_options *o = &s->o;
     char err[512];
     tc_msg msg;
+    run_plan plan;
     int status;
-    if ((status = load_input(o, &s->in)) != 0)
+    if ((status = open_input(o, &s->src)) != 0)
         return status;
-    const int width = s->in.p[0].width, height = s->in.p[0].height;
+    const int width = s->src.width, height = s->src.height;
     if (tc_roi_resolve(&o->roi, width, height, &flag_names, &s->roi, &msg) != TC_OK) {
         fprintf(stderr, "tiledconv: %s\n", msg.text);
         return 2;
@@ -304,10 +383,19 @@ static int prepare(run_state *s)
         return exit_status(status);
     }
     tc_context_device(s->ctx, &s->dev);
+    /* Every byte the run will need, against every limit, before the image is read. */
+    plan_make(o, width, height, &s->roi, s->src.from_file, &s->dev, &plan);
+    if ((status = plan_check(&plan, &s->dev, s->src.what, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return status;
+    }
+    if ((status = load_input(o, &s->src, &s->in)) != 0)
+        return status;
     params_from_options(o, &s->roi, &s->params);
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
-    if (planes_alloc(&s->out, s->in.count, width, height)) {
+    /* One algorithm filters its input planes in place; -a all needs them for each. */
+    if (o->all_algorithms && planes_alloc(&s->out, s->in.count, width, height)) {
         fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
         return 1;
     }
@@ -338,9 +426,12 @@ static int run_algorithms(run_state *s, int *failed_verification)
         tc_result *r = &s->results[s->n_results++];
         report_times times;
         tc_stats first_plane;
+        /* Filtered in place when only one algorithm runs: the input is not needed after it
+         * (the -e reference is made already), and the peak keeps one set of planes less. */
+        plane_set *out = o->all_algorithms ? &s->out : &s->in;
         s->params.algorithm = (tc_algorithm)a;
         result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
-        status = run_planes(s->ctx, o, &s->params, timed, &s->in, &s->out, &times, &first_plane);
+        status = run_planes(s->ctx, o, &s->params, timed, &s->in, out, &times, &first_plane);
         if (status == 0 && o->verbose && !machine)
             report_geometry(&first_plane, (o->filter.taps - 1) / 2);
         if (status == 0 && timed)
@@ -349,16 +440,17 @@ static int run_algorithms(run_state *s, int *failed_verification)
         if (status != 0)
             return status;
 
-        inject_test_fault(&s->out.p[0]);
-        if (o->verify && verify_planes(o, s->expected.p, s->out.p, s->out.count, s->tolerance,
+        inject_test_fault(&out->p[0]);
+        if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, s->tolerance,
                                        &s->roi, r))
             *failed_verification = 1;
         if (o->timing && !machine && !o->all_algorithms)
             report_timing(stdout, r);
         if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
-            s->kept = s->out;
-            memset(&s->out, 0, sizeof s->out);
-            if (planes_alloc(&s->out, s->in.count, s->in.p[0].width, s->in.p[0].height)) {
+            s->kept = *out;
+            memset(out, 0, sizeof *out);
+            if (a < last &&
+                planes_alloc(&s->out, s->kept.count, s->kept.p[0].width, s->kept.p[0].height)) {
                 fprintf(stderr, "tiledconv: out of host memory\n");
                 return 1;
             }
@@ -406,6 +498,9 @@ int main(int argc, char **argv)
     int status, failed_verification = 0;
 
     memset(&s, 0, sizeof s);
+    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which is reported in one
+     * line with nothing left behind, instead of killing the tool mid-write. */
+    signal(SIGXFSZ, SIG_IGN);
     if ((status = cli_parse(argc, argv, &s.o, stderr)) != 0)
         return status;
     if (s.o.help) {

@@ -762,7 +762,7 @@ bad_input_table() {
 2   -s "$img" -o "$out" --raw ""
 2   -s "$img" -o "$out" --raw "$o"
 2   -s "$img" -o "$out" --raw /dev/null
-1   -g 8x8 -o "$out" --raw /proc/tiledconv-cannot-write-here.f32
+2   -g 8x8 -o "$out" --raw /proc/tiledconv-cannot-write-here.f32
 2   -s "$img" -o "$out" --raw "$o/no/such/folder/out.raw"
 2   -s "$img" -o "$out" --raw "$out"
 2   -s "$img" -o "$o/./out.bmp" --raw "$out"

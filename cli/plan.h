@@ -1,0 +1,40 @@
+/*
+ * plan.h - the memory a run will need, worked out from the image's size (the file's header, or
+ * -g) before anything is allocated, and checked against every limit: the fixed ones (the
+ * device's largest buffer and its memory) refuse the run with exit 2, since no retry can help;
+ * the host's memory as it is now refuses it with exit 1 (SPEC.md's exit statuses). On a CPU
+ * device (PoCL) the device's buffers are host memory and are counted as such.
+ */
+#ifndef TILEDCONV_PLAN_H
+#define TILEDCONV_PLAN_H
+
+#include <stddef.h>
+
+#include "image.h"
+#include "options.h"
+#include "tiledconv.h"
+
+/* What the OpenCL platform itself may still allocate during the run (a cold kernel build in
+ * PoCL's LLVM took 128 MB of address space and 150 MB resident), kept free beyond the run's
+ * own bytes. */
+#define PLAN_PLATFORM_RESERVE (192ULL << 20)
+
+typedef struct {
+    unsigned long long plane;        /* one device plane, rows padded to the device pitch */
+    unsigned long long device;       /* device bytes at the peak */
+    unsigned long long host_own;     /* host bytes of the tool's planes and buffers at the peak */
+    unsigned long long host_device;  /* of the host's bytes, the CPU device's buffers */
+} run_plan;
+
+/* The plan of a run of these options on a width x height image with this ROI on this device.
+ * from_file: the image is decoded from a file (its RGB buffer becomes the first plane in place). */
+void plan_make(const tc_options *o, int width, int height, const tc_roi *roi, int from_file,
+               const tc_device_info *dev, run_plan *p);
+
+/* The plan against the device's limits and the host's memory now. `what` names the image in
+ * messages ("-g 65536x16384", or the file). Returns 0; or 2 (a fixed limit) or 1 (host memory),
+ * with one line in err saying how much is needed and which limit it passes. */
+int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
+               size_t err_size);
+
+#endif
