@@ -6,7 +6,7 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harness for the BMP reader (clang)
+#   make fuzz       the libFuzzer harnesses for the BMP reader and the option parser (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -162,10 +162,12 @@ test: deps-test
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
 
-# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite.
-FUZZ_SECONDS ?= 60
-fuzz-check: build/fuzz/fuzz_bmp
+# The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
+# BMP Suite and with command lines; any sanitizer report fails (tests/fuzz-check.sh).
+FUZZ_SECONDS ?= 30
+fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
+	@sh tests/fuzz-check.sh build/fuzz/fuzz_options $(FUZZ_SECONDS)
 
 # AddressSanitizer + UBSan build of the tool, the tests and the shared library under
 # build/asan; runs the suites that need no OpenCL device work, the end-to-end error cases,
@@ -177,12 +179,20 @@ sanitize: deps-test
 	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 
-fuzz: build/fuzz/fuzz_bmp
-build/fuzz/fuzz_bmp: tests/fuzz_bmp.c src/io/bmp.c src/io/bmp.h src/io/atomic_file.c \
-                     src/io/atomic_file.h
+# Both harnesses stop at the first report of any sanitizer (-fno-sanitize-recover=all).
+FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz: build/fuzz/fuzz_bmp build/fuzz/fuzz_options
+build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(IO_SRCS) $(wildcard src/io/*.h)
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-	    -Isrc/io -o $@ tests/fuzz_bmp.c src/io/bmp.c src/io/atomic_file.c
+	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(IO_SRCS)
+
+# The parser and what it calls are instrumented; the rest of the library (the algorithm and
+# border names) comes from the static library, uninstrumented.
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c src/filter.c src/io/text.c
+build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
+	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) $(STATIC) $(LIBS)
 
 # The pkg-config file, with this install's prefix.
 $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile
