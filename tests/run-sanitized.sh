@@ -53,7 +53,8 @@ judge() {
     fi
 }
 
-for name in test_bmp test_options test_filter test_image test_outputs test_reference test_verify; do
+for name in test_bmp test_options test_filter test_image test_outputs test_reference test_verify \
+    test_text; do
     suite=$dir/tests/$name
     if [ ! -x "$suite" ]; then
         echo "skip - $name: $suite not built"
