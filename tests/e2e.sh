@@ -635,6 +635,10 @@ part_e() {
     part_e_mapping
 }
 
+# --- f. hardening (issue 12): tests/e2e-hardening.sh ------------------------------------------
+# shellcheck source=tests/e2e-hardening.sh
+. "$root/tests/e2e-hardening.sh"
+
 # --- d. bad inputs ----------------------------------------------------------------------------
 # One row per line: the expected exit status (or "1/2": either), then the arguments as sh words
 # (expanded with eval, so $out, $img, $in and $o may be used). Every row is run with its
@@ -770,6 +774,33 @@ bad_input_table() {
 2   -s "$in/copy.bmp" -o "$out" --raw "$in/link.bmp"
 2   -s "$img" -o "$out" --color --raw "$o/out.raw" -sL 600
 2   -o "$out" --color -s "$in/truncated.bmp" --raw "$o/out.raw"
+2   -o "$out" -s ""
+2   -o "$out" -s /dev/zero
+2   -o "$out" -s /dev/urandom
+2   -o "$out" -s "$in/bomb-rle8-eob.bmp"
+2   -o "$out" -s "$in/bomb-rle8-delta.bmp"
+2   -o "$out" -s "$in/bomb-rle8-absolute.bmp"
+2   -o "$out" -s "$in/bomb-rle4-eob.bmp"
+2   -o "$out" -s "$in/bomb-rle4-delta.bmp" --color
+2   -o "$out" -s "$in/a${nl}b.bmp"
+2   -o "$out" -g 65536x16384
+1/2 -o "$out" -g 65536x16384 --max-pixels 65536x16384
+2   -o "$out" -g 16x16 --max-pixels 255
+2   -o "$out" -s "$img" --max-pixels 262143
+2   -o "$out" -g 16x16 --max-pixels 0
+2   -o "$out" -g 16x16 --max-pixels x
+2   -o "$out" -g 16x16 --force=yes
+2   -o "$out" -g 16x16 -c 1e19,1e19,1e19 -e
+2   -o "$out" -g 16x16 -c 1e10,1e10,1e10 --border constant=1e30
+2   -o "$out" -g 16x16 --cx 1e20,0,0 --cy 1e20,0,0 -a all
+2   -o "$out" -g 16x16 --filter gauss --sigma 1e-200
+2   -o "$out" -g 16x16 --filter gauss --sigma 1e-310
+2   -o "$out" -g 16x16 -f 4294967299
+2   -o "$out" -g 16x16 -sLx
+2   -o "$out" -g 16x16 -tT16
+2   -o "$out" -g 16x16 -c "1${nl}2,1"
+2   -o "$out" -g 8192x8192 -e --raw /proc/tiledconv-out.f32
+2   -o "$in/ro.bmp" -g 16x16
 EOF
 }
 
@@ -785,6 +816,11 @@ part_d() {
     head -c 100 "$img512" >"$in/truncated.bmp"
     cp "$img512" "$in/copy.bmp"
     ln -s copy.bmp "$in/link.bmp"
+    make_bombs "$in"
+    echo "read-only" >"$in/ro.bmp"
+    chmod 444 "$in/ro.bmp"
+    nl='
+'
     # Every input file, bundled or fixture, must be byte-for-byte the same after every row.
     sums() {
         find "$images" "$in" -type f | sort | xargs cksum
@@ -841,6 +877,7 @@ if [ "$bad_only" -eq 0 ]; then
     part_b
     part_c
     part_e
+    part_f
 fi
 # shellcheck disable=SC2119
 part_d
