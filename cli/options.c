@@ -800,6 +800,17 @@ void cli_usage(FILE *out)
         "  -q, --quiet               print only results and errors\n"
         "  -h, --help                this text;  --version  the version\n",
         out);
+    fputs(
+        "Limits and safety:\n"
+        "      --max-pixels N|WxH    refuse larger images (default 268435456, 16384x16384;\n"
+        "                            at most 1073741824, 32768x32768); -g and files alike\n"
+        "      --allow-high-ratio    decode compressed (RLE) images of more than 2^20 pixels\n"
+        "                            even beyond 256 pixels per compressed byte, where they are\n"
+        "                            refused as likely decompression bombs\n"
+        "      --force               replace an output file even when it is read-only\n"
+        "  The memory a run needs is worked out before anything is allocated: beyond the\n"
+        "  device's limits exit 2, beyond the host's available memory exit 1.\n",
+        out);
     /* Two strings: one would pass the 4095 characters ISO C guarantees a literal. */
     fputs(
         "\n"
@@ -818,6 +829,7 @@ void cli_usage(FILE *out)
         "      --no-output; done > sweep.jsonl             a timing sweep, one record a line\n"
         "\n"
         "Exit status: 0 success, 1 verification failed or OpenCL failure, 2 usage or input "
-        "error.\n",
+        "error;\n"
+        "after SIGINT, SIGTERM or SIGHUP (temporary files removed) 128 + the signal.\n",
         out);
 }
