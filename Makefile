@@ -51,10 +51,10 @@ O   ?= build/obj
 BIN ?= tiledconv
 LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
-            src/launch.c src/context.c
+            src/launch.c src/pixels.c src/context.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
@@ -103,13 +103,17 @@ $(O)/%.o: %.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The kernel source is embedded in the library, one string per line (a single literal would
+# The kernel sources are embedded in the library, one string per line (a single literal would
 # pass the 4095 characters ISO C guarantees), so nothing needs a file beside it at run time.
 $(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/TiledConv.cl > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-cl.sh src/TiledConv.cl tiledconv_cl > $@.tmp && mv $@.tmp $@
 
-$(O)/src/TiledConv_cl.o: $(O)/src/TiledConv_cl.c
+$(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
 # The unit suites test the library's and the command line's parts directly, so they link the

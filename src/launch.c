@@ -289,7 +289,8 @@ static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const 
     cl_int err;
     int status;
     build_options(job, options, sizeof options);
-    if ((status = tc_program_get(programs, d, options, &program, build_ms, m)) != TC_OK)
+    status = tc_program_get(programs, d, TC_SOURCE_FILTERS, options, &program, build_ms, m);
+    if (status != TC_OK)
         return status;
     ls->kernel = clCreateKernel(program, a->kernel_name, &err);
     if (err != CL_SUCCESS)
@@ -586,8 +587,9 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
 
     memset(stats, 0, sizeof *stats);
     if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
+        /* Read-write: the pixel path (pixels.c) forms its planes in the same buffer. */
         (status = tc_ensure_buffer(d, &buffers->src, &buffers->src_bytes, plane_bytes,
-                                CL_MEM_READ_ONLY, "clCreateBuffer(input plane)", m)) != TC_OK ||
+                                CL_MEM_READ_WRITE, "clCreateBuffer(input plane)", m)) != TC_OK ||
         (status = tc_ensure_buffer(d, &buffers->dst, &buffers->dst_bytes, plane_bytes,
                                 CL_MEM_READ_WRITE, "clCreateBuffer(output plane)", m)) != TC_OK ||
         (status = upload_plane(d->queue, buffers, in, pitch, plane_bytes, &upload, m)) != TC_OK)
