@@ -38,12 +38,12 @@ ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclu
                 -Isrc/io $(OCL_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(WARN) $(CFLAGS)
 DEPFLAGS     := -MMD -MP
-LIBS         := $(OCL_LIBS) -lm
+LIBS         := $(OCL_LIBS) -lm -lpthread
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
-              python3-pytest
+              python3-pytest parallel
 
 # The library: these sources, compiled position-independent with only the API visible.
 # Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
@@ -53,7 +53,8 @@ LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
             src/launch.c src/pixels.c src/context.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
-CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
+CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
@@ -65,7 +66,8 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests api-test python-tests kernel-check sanitize \
+.PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
+        sanitize \
         fuzz fuzz-check deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -141,6 +143,11 @@ unit-tests: $(TEST_BINS)
 e2e-tests: $(BIN)
 	@sh tests/e2e.sh ./$(BIN)
 
+# Many images in one run: outputs against single runs, the rules, the device path against the
+# host's, --files-from, the progress line, GNU parallel (tests/batch.sh).
+batch-tests: $(BIN)
+	@sh tests/batch.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -155,7 +162,7 @@ kernel-check: $(BIN)
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests api-test python-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

@@ -8,8 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "batch.h"
 #include "bmp.h"
+#include "devices.h"
 #include "image.h"
+#include "inputs.h"
 #include "options.h"
 #include "outputs.h"
 #include "report.h"
@@ -255,6 +258,7 @@ static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
     r->roi_height = roi->height;
     r->iterations = o->iterations;
     r->verified = -1;
+    r->type = "image";
 }
 
 /* What one run of the tool holds: its input, reference and output planes and the context. */
@@ -269,6 +273,7 @@ typedef struct {
     tc_params params;
     tc_result results[3];
     int n_results;
+    const char *device; /* tc_open's request */
 } run_state;
 
 static void state_free(run_state *s)
@@ -299,7 +304,7 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    if ((status = tc_open(o->device, &s->ctx, err, sizeof err)) != TC_OK) {
+    if ((status = tc_open(s->device, &s->ctx, err, sizeof err)) != TC_OK) {
         fprintf(stderr, "tiledconv: %s%s\n", err, status == TC_EINVAL ? ", see -l" : "");
         return exit_status(status);
     }
@@ -400,25 +405,17 @@ static int write_results(const run_state *s)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The study of one image: -g, or one input with -t, -i, -a all, -e, -v, --raw, --csv or
+ * --json: every figure of the kernels, the check against the reference, the comparison of
+ * the algorithms. Returns the exit status. */
+static int study(const tc_options *o, const char *input, const char *device)
 {
     run_state s;
     int status, failed_verification = 0;
-
     memset(&s, 0, sizeof s);
-    if ((status = cli_parse(argc, argv, &s.o, stderr)) != 0)
-        return status;
-    if (s.o.help) {
-        cli_usage(stdout);
-        return 0;
-    }
-    if (s.o.version) {
-        printf("tiledconv %s\n", tc_version());
-        return 0;
-    }
-    if (s.o.list_devices)
-        return list_devices();
-
+    s.o = *o;
+    s.o.input = input;
+    s.device = device;
     if ((status = prepare(&s)) == 0 && (status = run_algorithms(&s, &failed_verification)) == 0) {
         report_results(&s);
         if (failed_verification) {
@@ -432,5 +429,51 @@ int main(int argc, char **argv)
         }
     }
     state_free(&s);
+    return status;
+}
+
+/* Whether one image is studied (every figure, the check, the comparison) rather than run
+ * through the batch pipeline that a plain file-to-file run takes. */
+static int wants_study(const tc_options *o)
+{
+    return o->synth_width || o->timing || o->iterations > 1 || o->all_algorithms ||
+           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE;
+}
+
+int main(int argc, char **argv)
+{
+    tc_options o;
+    batch_list list;
+    char requests[TC_MAX_DEVICES][64], err[1024];
+    int status, n_requests = 0;
+
+    if ((status = cli_parse(argc, argv, &o, stderr)) != 0)
+        return status;
+    if (o.help) {
+        cli_usage(stdout);
+        return 0;
+    }
+    if (o.version) {
+        printf("tiledconv %s\n", tc_version());
+        return 0;
+    }
+    if (o.list_devices)
+        return list_devices();
+    if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return status;
+    }
+    if (o.synth_width)
+        return study(&o, NULL, requests[0]);
+    if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        inputs_free(&list);
+        return status;
+    }
+    if (!inputs_is_batch(&o, &list) && wants_study(&o))
+        status = study(&o, list.items[0].input, requests[0]);
+    else
+        status = batch_run(&o, &list, requests, n_requests);
+    inputs_free(&list);
     return status;
 }

@@ -201,6 +201,13 @@ typedef struct {
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
                            const tc_params *p);
 
+/* The float planes tc_filter_image filters, formed from src on the host by the same
+ * conversions: planes 1 gives the intensity plane, 3 the R, G and B planes; out receives
+ * planes * width * height floats, packed, row 0 on top. For checking a device's result
+ * against tc_reference. */
+TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,
+                              size_t err_size);
+
 /* ---- Devices ---------------------------------------------------------------------------- */
 
 typedef struct {

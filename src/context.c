@@ -268,6 +268,17 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
     return TC_OK;
 }
 
+TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,
+                              size_t err_size)
+{
+    tc_msg m = {""};
+    const int status = out ? tc_image_planes(src, planes, out, &m)
+                           : tc_fail(&m, TC_EINVAL, "out is NULL");
+    if (status != TC_OK && err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
+}
+
 TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int width,
                            int height, const tc_params *p, int iterations)
 {

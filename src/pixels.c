@@ -72,6 +72,18 @@ static unsigned char *row_of(const tc_image *img, int y)
 
 /* ---- The host path ---------------------------------------------------------------------- */
 
+/* Every palette index of an INDEXED8 image names an entry. */
+static int check_indices(const tc_image *src, tc_msg *m)
+{
+    for (int y = 0; src->format == TC_PIXELS_INDEXED8 && y < src->height; y++)
+        for (int x = 0; x < src->width; x++)
+            if (row_of(src, y)[x] >= src->palette_size)
+                return tc_fail(m, TC_EINVAL, "src: pixel (%d, %d) is palette index %d; the "
+                                             "palette has %d entries",
+                               x, y, row_of(src, y)[x], src->palette_size);
+    return TC_OK;
+}
+
 /* Plane c (of `planes`) of src, formed on the host with image.c's conversions. */
 static void host_unpack(const tc_image *src, int c, int planes, tc_plane *p)
 {
@@ -96,6 +108,26 @@ static void host_unpack(const tc_image *src, int c, int planes, tc_plane *p)
             out[x] = planes == 1 ? tc_intensity(rgb[0], rgb[1], rgb[2]) : (float)rgb[c];
         }
     }
+}
+
+int tc_image_planes(const tc_image *src, int planes, float *out, tc_msg *m)
+{
+    int status;
+    if ((status = tc_image_check(src, 1, m)) != TC_OK)
+        return status;
+    if (planes != 1 && planes != 3)
+        return tc_fail(m, TC_EINVAL, "planes %d: 1 (the intensity) or 3 (R, G, B)", planes);
+    if (src->format == TC_PIXELS_FLOAT32 && src->planes != planes)
+        return tc_fail(m, TC_EINVAL, "src has %d float planes, %d asked for", src->planes,
+                       planes);
+    if ((status = check_indices(src, m)) != TC_OK)
+        return status;
+    for (int c = 0; c < planes; c++) {
+        tc_plane p = {src->width, src->height,
+                      out + (size_t)c * (size_t)src->width * (size_t)src->height};
+        host_unpack(src, c, planes, &p);
+    }
+    return TC_OK;
 }
 
 /* The filtered planes into dst's pixels on the host: floats as they are, bytes mapped. */
@@ -513,13 +545,8 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
     /* Float planes need no conversion; without double precision the device cannot make the
      * host's values. Both go the host's way. */
     if (convert_on_host || src->format == TC_PIXELS_FLOAT32 || !d->info.has_double) {
-        if (src->format == TC_PIXELS_INDEXED8)
-            for (int y = 0; y < src->height; y++)
-                for (int x = 0; x < src->width; x++)
-                    if (row_of(src, y)[x] >= src->palette_size)
-                        return tc_fail(m, TC_EINVAL, "src: pixel (%d, %d) is palette index %d; "
-                                                     "the palette has %d entries",
-                                       x, y, row_of(src, y)[x], src->palette_size);
+        if ((status = check_indices(src, m)) != TC_OK)
+            return status;
         return run_on_host(d, programs, buffers, job, src, dst, scale, offset, stats, m);
     }
     return run_on_device(d, programs, buffers, pb, job, src, dst, scale, offset, stats,

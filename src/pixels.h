@@ -28,6 +28,9 @@ void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue);
  * a palette for INDEXED8 (src only), planes 1 or 3 for FLOAT32. TC_OK or TC_EINVAL. */
 int tc_image_check(const tc_image *img, int is_src, tc_msg *m);
 
+/* tc_image_to_planes of tiledconv.h. */
+int tc_image_planes(const tc_image *src, int planes, float *out, tc_msg *m);
+
 /* Filters src into dst (tc_filter_image of tiledconv.h) for a validated job. *stats holds the
  * filter's times summed over the planes (one iteration), the transfers of the pixels, and
  * *convert_ms the device's conversions. */
