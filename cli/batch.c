@@ -597,6 +597,15 @@ static void show_progress(const batch *b)
 /* How many threads each stage gets, sized to the machine: reading and decoding is quick
  * from the page cache; syncing waits on the disk, which serves many flushes at once, so the
  * writers are many when they sync. */
+/* Lanes (contexts) per GPU: 2 by default; TILEDCONV_LANES overrides it for the measurements
+ * in BENCHMARKS.md. */
+static int lanes_per_gpu(void)
+{
+    const char *v = getenv("TILEDCONV_LANES");
+    const int n = v ? atoi(v) : 0;
+    return n >= 1 && n <= 8 ? n : 2;
+}
+
 static void size_stages(batch *b, int n_requests, char requests[][64])
 {
     const int cores = cpu_count(), n = b->list->count;
@@ -604,7 +613,7 @@ static void size_stages(batch *b, int n_requests, char requests[][64])
     b->n_writers = b->o->no_sync ? clamp(cores / 4, 1, 8) : clamp(2 * cores, 4, 64);
     b->n_lanes = 0;
     for (int i = 0; i < n_requests; i++)
-        b->n_lanes += strncmp(requests[i], "cpu", 3) == 0 ? 1 : 2;
+        b->n_lanes += strncmp(requests[i], "cpu", 3) == 0 ? 1 : lanes_per_gpu();
     /* Never more threads than images. */
     b->n_readers = clamp(b->n_readers, 1, n);
     b->n_writers = clamp(b->n_writers, 1, n);
@@ -620,7 +629,7 @@ static int make_lanes(batch *b, int n_requests, char requests[][64])
     if (!b->lanes)
         return -1;
     for (int i = 0; i < n_requests; i++) {
-        const int lanes = strncmp(requests[i], "cpu", 3) == 0 ? 1 : 2;
+        const int lanes = strncmp(requests[i], "cpu", 3) == 0 ? 1 : lanes_per_gpu();
         for (int c = 0; c < lanes && k < b->n_lanes; c++) {
             b->lanes[k].b = b;
             b->lanes[k].request = requests[i];

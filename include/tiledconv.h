@@ -197,7 +197,9 @@ typedef struct {
  * precision in the host's order with contraction off, so every value is identical to
  * tc_filter on planes formed on the host; a device without double precision (or
  * p->convert_on_host) gets them on the host. src and dst have the same width and height; an
- * INDEXED8 index past the palette is TC_EINVAL. */
+ * INDEXED8 index past the palette is TC_EINVAL. The bytes of dst between one row's pixels and
+ * the next row (a BMP's padding, up to |stride|) are set to 0; nothing after the row stored
+ * last is touched. */
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
                            const tc_params *p);
 

@@ -13,9 +13,11 @@
  * change a rounding). A device without double precision never runs this program: the library
  * converts on the host instead.
  *
- * Layout: the bytes are packed rows, row 0 on top, `width * bytes-per-pixel` bytes a row (the
- * host copies a file's rows, bottom-up or padded, into this form); the planes have the row
- * pitch of the filter kernels (a multiple of 32 floats), padding columns set to 0.
+ * Layout: the bytes are the rows as the caller holds them, a file's own layout: row y starts at
+ * byte `base + y * stride` of the buffer, where stride is negative for rows stored bottom-up
+ * (a BMP) and |stride| may include padding; so the host moves one block and copies no row. The
+ * planes have the row pitch of the filter kernels (a multiple of 32 floats), padding columns
+ * set to 0.
  */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
@@ -27,31 +29,34 @@
 #define PIX_BGRX32 3
 #define PIX_INDEXED8 4
 
-/* The R, G, B bytes of pixel i (the index in the packed rows). */
-inline uchar3 read_rgb(__global const uchar *in, int format, size_t i,
-                       __constant const uchar *palette)
+/* The R, G, B bytes of the pixel at `px`, the first byte of its row plus x times its size. */
+inline uchar3 read_rgb(__global const uchar *px, int format, __constant const uchar *palette)
 {
     switch (format) {
-    case PIX_GRAY8: {
-        const uchar g = in[i];
-        return (uchar3)(g, g, g);
-    }
+    case PIX_GRAY8:
+        return (uchar3)(px[0], px[0], px[0]);
     case PIX_RGB24:
-        return (uchar3)(in[3 * i], in[3 * i + 1], in[3 * i + 2]);
+        return (uchar3)(px[0], px[1], px[2]);
     case PIX_BGR24:
-        return (uchar3)(in[3 * i + 2], in[3 * i + 1], in[3 * i]);
     case PIX_BGRX32:
-        return (uchar3)(in[4 * i + 2], in[4 * i + 1], in[4 * i]);
+        return (uchar3)(px[2], px[1], px[0]);
     default: { /* PIX_INDEXED8: the host checked every index against the palette's size */
-        const int p = in[i];
+        const int p = px[0];
         return (uchar3)(palette[3 * p], palette[3 * p + 1], palette[3 * p + 2]);
     }
     }
 }
 
+/* Bytes of one pixel in a format. */
+inline int pixel_bytes(int format)
+{
+    return format == PIX_RGB24 || format == PIX_BGR24 ? 3 : format == PIX_BGRX32 ? 4 : 1;
+}
+
 /* One work-item per plane element, padding included: (x, y), 0 <= x < pitch. */
-__kernel void unpack_pixels(__global const uchar *in, int format, int width, int height,
-                            __constant const uchar *palette, int planes, int pitch,
+__kernel void unpack_pixels(__global const uchar *in, long base, long stride, int format,
+                            int width, int height, __constant const uchar *palette, int planes,
+                            int pitch,
                             __global float *p0, __global float *p1, __global float *p2,
                             __global float *d0, __global float *d1, __global float *d2)
 {
@@ -61,7 +66,8 @@ __kernel void unpack_pixels(__global const uchar *in, int format, int width, int
     const size_t at = (size_t)y * pitch + x;
     float v0 = 0.0f, v1 = 0.0f, v2 = 0.0f;
     if (x < width) {
-        const uchar3 c = read_rgb(in, format, (size_t)y * width + x, palette);
+        const uchar3 c = read_rgb(in + base + y * stride + (long)x * pixel_bytes(format), format,
+                                  palette);
         if (planes == 1) {
             /* image.c's tc_plane_from_rgb, term by term: (0.299 R + 0.587 G) + 0.114 B in
              * double, rounded once to float. */
@@ -95,39 +101,43 @@ inline uchar map_byte(float v, double scale, double offset)
 }
 
 /* One work-item per pixel. Inside the target ROI the mapping applies; outside, the pixel is
- * the input's and is only converted (an offset must not brighten what was never filtered). */
+ * the input's and is only converted (an offset must not brighten what was never filtered).
+ * The rows go where the caller's rows are (base, stride); the bytes after a row's pixels up to
+ * the next row (a BMP's padding, `gap` bytes) are set to 0 by the row's first work-item. */
 __kernel void pack_pixels(__global const float *d0, __global const float *d1,
                           __global const float *d2, int pitch, int width, int height,
-                          int planes, int format, __global uchar *out, int tL, int tT, int w,
-                          int h, double scale, double offset)
+                          int planes, int format, __global uchar *out, long base, long stride,
+                          int gap, int tL, int tT, int w, int h, double scale, double offset)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const size_t at = (size_t)y * pitch + x, i = (size_t)y * width + x;
+    const size_t at = (size_t)y * pitch + x;
+    const int ob = pixel_bytes(format);
+    __global uchar *row = out + base + y * stride;
+    __global uchar *px = row + (long)x * ob;
     const bool inside = x >= tL && x < tL + w && y >= tT && y < tT + h;
     const double s = inside ? scale : 1.0, o = inside ? offset : 0.0;
+    /* The row stored last (row 0 when they run bottom-up) ends the block moved: its padding
+     * is not in it. */
+    const bool stored_last = stride < 0 ? y == 0 : y == height - 1;
+    if (x == 0 && !stored_last)
+        for (int i = 0; i < gap; i++)
+            row[(long)width * ob + i] = 0;
     if (planes == 1) {
-        out[i] = map_byte(d0[at], s, o);
+        px[0] = map_byte(d0[at], s, o);
         return;
     }
     const uchar r = map_byte(d0[at], s, o), g = map_byte(d1[at], s, o), b = map_byte(d2[at], s, o);
-    switch (format) {
-    case PIX_RGB24:
-        out[3 * i] = r;
-        out[3 * i + 1] = g;
-        out[3 * i + 2] = b;
-        break;
-    case PIX_BGR24:
-        out[3 * i] = b;
-        out[3 * i + 1] = g;
-        out[3 * i + 2] = r;
-        break;
-    default: /* PIX_BGRX32 */
-        out[4 * i] = b;
-        out[4 * i + 1] = g;
-        out[4 * i + 2] = r;
-        out[4 * i + 3] = 0;
-        break;
+    if (format == PIX_RGB24) {
+        px[0] = r;
+        px[1] = g;
+        px[2] = b;
+    } else { /* PIX_BGR24, PIX_BGRX32 */
+        px[0] = b;
+        px[1] = g;
+        px[2] = r;
+        if (format == PIX_BGRX32)
+            px[3] = 0;
     }
 }

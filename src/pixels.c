@@ -263,21 +263,34 @@ void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue)
     memset(pb, 0, sizeof *pb);
 }
 
-/* src's rows, packed top-down, into the pinned input; palette indices checked on the way. */
-static int stage_input(const tc_image *src, unsigned char *staging, tc_msg *m)
+/* The bytes an image's rows occupy, whichever way they run: from the lowest address, `size`
+ * bytes, row 0 at `base` within it; row y at base + y * stride. The last row ends with its
+ * pixels (a file's last row may lack its padding). */
+typedef struct {
+    unsigned char *start;
+    size_t size;
+    long base;
+} row_block;
+
+static row_block block_of(const tc_image *img)
 {
-    const size_t row = (size_t)src->width * (size_t)pixel_bytes(src->format);
-    for (int y = 0; y < src->height; y++) {
-        const unsigned char *in = row_of(src, y);
-        memcpy(staging + (size_t)y * row, in, row);
-        if (src->format == TC_PIXELS_INDEXED8)
-            for (int x = 0; x < src->width; x++)
-                if (in[x] >= src->palette_size)
-                    return tc_fail(m, TC_EINVAL, "src: pixel (%d, %d) is palette index %d; the "
-                                                 "palette has %d entries",
-                                   x, y, in[x], src->palette_size);
-    }
-    return TC_OK;
+    const size_t row = (size_t)img->width * (size_t)pixel_bytes(img->format);
+    const long span = (long)(img->height - 1) * (img->stride < 0 ? -img->stride : img->stride);
+    row_block b;
+    b.base = img->stride < 0 ? span : 0;
+    b.start = (unsigned char *)img->data - b.base;
+    b.size = (size_t)span + row;
+    return b;
+}
+
+/* How the pixels cross the bus: through the context's pinned staging memory (a host copy,
+ * then the bus at its full speed) or straight from and to the caller's memory (no copy, the
+ * driver's own staging). TILEDCONV_UPLOAD / TILEDCONV_DOWNLOAD = pinned | direct choose, for
+ * the measurements in BENCHMARKS.md; pinned is the default. */
+static int use_pinned(const char *variable)
+{
+    const char *v = getenv(variable);
+    return !v || strcmp(v, "direct") != 0;
 }
 
 /* Kernel arguments by position; a failure names the kernel and the argument. */
@@ -307,11 +320,9 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
 {
     const tc_device *d = r->d;
     const size_t plane_bytes = (size_t)r->pitch * (size_t)r->src->height * sizeof(float);
-    const size_t n = (size_t)r->src->width * (size_t)r->src->height;
-    const size_t in_bytes = n * (size_t)pixel_bytes(r->src->format);
-    const size_t out_bytes = r->dst->format == TC_PIXELS_FLOAT32
-                                 ? plane_bytes
-                                 : n * (size_t)pixel_bytes(r->dst->format);
+    const size_t in_bytes = block_of(r->src).size;
+    const size_t out_bytes =
+        r->dst->format == TC_PIXELS_FLOAT32 ? plane_bytes : block_of(r->dst).size;
     int status;
     if ((status = tc_ensure_buffer(d, &b->src, &b->src_bytes, plane_bytes, CL_MEM_READ_WRITE,
                                    "clCreateBuffer(input plane)", m)) != TC_OK ||
@@ -354,20 +365,25 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
 static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
 {
     const tc_image *src = r->src;
-    const size_t in_bytes =
-        (size_t)src->width * (size_t)src->height * (size_t)pixel_bytes(src->format);
+    const row_block in = block_of(src);
+    const cl_long base = in.base, stride = src->stride;
     unsigned char palette[3 * 256] = {0};
     const int format = (int)src->format;
+    const void *host = in.start;
     cl_kernel k = NULL;
     cl_int err;
     int status;
-    if ((status = stage_input(src, pb->pinned_in_ptr, m)) != TC_OK)
+    if ((status = check_indices(src, m)) != TC_OK)
         return status;
     if (src->format == TC_PIXELS_INDEXED8)
         memcpy(palette, src->palette, 3 * (size_t)src->palette_size);
+    if (use_pinned("TILEDCONV_UPLOAD")) {
+        memcpy(pb->pinned_in_ptr, in.start, in.size);
+        host = pb->pinned_in_ptr;
+    }
     CL_CALL(status, cleanup, m,
-            clEnqueueWriteBuffer(r->d->queue, pb->bytes_in, CL_FALSE, 0, in_bytes,
-                                 pb->pinned_in_ptr, 0, NULL, &r->upload));
+            clEnqueueWriteBuffer(r->d->queue, pb->bytes_in, CL_FALSE, 0, in.size, host, 0,
+                                 NULL, &r->upload));
     /* Blocking: the palette lives on this function's stack. */
     CL_CALL(status, cleanup, m,
             clEnqueueWriteBuffer(r->d->queue, pb->palette, CL_TRUE, 0, sizeof palette, palette,
@@ -377,7 +393,8 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
     const struct {
         size_t size;
         const void *value;
-    } args[] = {{sizeof(cl_mem), &pb->bytes_in},  {sizeof(int), &format},
+    } args[] = {{sizeof(cl_mem), &pb->bytes_in},  {sizeof(cl_long), &base},
+                {sizeof(cl_long), &stride},       {sizeof(int), &format},
                 {sizeof(int), &src->width},       {sizeof(int), &src->height},
                 {sizeof(cl_mem), &pb->palette},   {sizeof(int), &r->planes},
                 {sizeof(int), &r->pitch},         {sizeof(cl_mem), &r->src_planes[0]},
@@ -402,7 +419,11 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
 {
     const tc_image *dst = r->dst;
     const int ob = pixel_bytes(dst->format), format = (int)dst->format;
-    const size_t row = (size_t)dst->width * (size_t)ob;
+    const row_block out = block_of(dst);
+    const cl_long base = out.base, stride = dst->stride;
+    const long abs_stride = stride < 0 ? -stride : stride;
+    const int gap = (int)(abs_stride - (long)dst->width * ob);
+    const int pinned = use_pinned("TILEDCONV_DOWNLOAD");
     cl_kernel k = NULL;
     cl_int err;
     int status;
@@ -415,7 +436,9 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
                 {sizeof(cl_mem), &r->dst_planes[2]}, {sizeof(int), &r->pitch},
                 {sizeof(int), &dst->width},          {sizeof(int), &dst->height},
                 {sizeof(int), &r->planes},           {sizeof(int), &format},
-                {sizeof(cl_mem), &pb->bytes_out},    {sizeof(int), &roi->dst_left},
+                {sizeof(cl_mem), &pb->bytes_out},    {sizeof(cl_long), &base},
+                {sizeof(cl_long), &stride},          {sizeof(int), &gap},
+                {sizeof(int), &roi->dst_left},
                 {sizeof(int), &roi->dst_top},        {sizeof(int), &roi->width},
                 {sizeof(int), &roi->height},         {sizeof(double), &scale},
                 {sizeof(double), &offset}};
@@ -426,10 +449,11 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->pack));
     CL_CALL(status, cleanup, m,
-            clEnqueueReadBuffer(r->d->queue, pb->bytes_out, CL_TRUE, 0, row * dst->height,
-                                pb->pinned_out_ptr, 0, NULL, &r->download[0]));
-    for (int y = 0; y < dst->height; y++)
-        memcpy(row_of(dst, y), (unsigned char *)pb->pinned_out_ptr + (size_t)y * row, row);
+            clEnqueueReadBuffer(r->d->queue, pb->bytes_out, CL_TRUE, 0, out.size,
+                                pinned ? pb->pinned_out_ptr : (void *)out.start, 0, NULL,
+                                &r->download[0]));
+    if (pinned)
+        memcpy(out.start, pb->pinned_out_ptr, out.size);
 cleanup:
     if (k)
         clReleaseKernel(k);

@@ -197,12 +197,45 @@ static void test_bad_images_refused(void **state)
     assert_int_equal(tc_filter_image(ctx, &src, &dst, &p), TC_EINVAL);
 }
 
+/* A BMP-like dst: bottom-up rows of 451 bytes padded to 452, over a buffer full of garbage:
+ * every pixel right, every padding byte between rows 0, nothing past the block touched; and a
+ * second image through the same device buffers leaves nothing of the first. */
+static void test_padded_bottom_up_rows(void **state)
+{
+    enum { W = 451, H = 7, S = 452 };
+    unsigned char in[W * H], out[S * H + 16], host[S * H + 16];
+    tc_params p;
+    (void)state;
+    tc_params_init(&p);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < W * H; i++)
+            in[i] = (unsigned char)(next() >> (round * 3));
+        memset(out, 0xAA, sizeof out);
+        memset(host, 0xAA, sizeof host);
+        tc_image src = {TC_PIXELS_GRAY8, W, H, 0, in, W, NULL, 0};
+        tc_image dst = {TC_PIXELS_GRAY8, W, H, 0, out + (size_t)S * (H - 1), -S, NULL, 0};
+        assert_int_equal(tc_filter_image(ctx, &src, &dst, &p), TC_OK);
+        p.convert_on_host = 1;
+        dst.data = host + (size_t)S * (H - 1);
+        assert_int_equal(tc_filter_image(ctx, &src, &dst, &p), TC_OK);
+        p.convert_on_host = 0;
+        for (int r = 0; r < H; r++) { /* rows in memory order: the picture's last first */
+            assert_memory_equal(out + (size_t)r * S, host + (size_t)r * S, W);
+            if (r < H - 1)
+                assert_int_equal(out[(size_t)r * S + W], 0); /* padding between rows */
+        }
+        for (size_t i = (size_t)S * (H - 1) + W; i < sizeof out; i++)
+            assert_int_equal(out[i], 0xAA); /* past the block: untouched */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_layout_in_and_out),
         cmocka_unit_test(test_mapping_on_halves),
         cmocka_unit_test(test_bad_images_refused),
+        cmocka_unit_test(test_padded_bottom_up_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
