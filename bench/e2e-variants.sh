@@ -25,7 +25,7 @@ run() { # JOB LANES UP DOWN CMD...
     TILEDCONV_LANES=$lanes TILEDCONV_UPLOAD=$up TILEDCONV_DOWNLOAD=$down "$@" >/dev/null 2>>"$out/variants.log"
     rc=$?
     t1=$(date +%s.%N)
-    s=$(echo "$t1 - $t0" | bc -l)
+    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
     [ "$rc" -eq 0 ] || s=nan
     printf '%s\t%s\t%s\t%s\t%s\n' "$job" "$lanes" "$up" "$down" "$s" | tee -a "$tsv"
 }

@@ -46,8 +46,8 @@ timed() {
     bash -c "$*" >>"$log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
-    s=$(echo "$t1 - $t0" | bc -l)
-    rate=$(echo "$images / $s" | bc -l)
+    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
+    rate=$(awk -v n="$images" -v s="$s" 'BEGIN { printf "%.6f", n / s }')
     if [ "$rc" -ne 0 ]; then
         # A failed run has no rate: it is recorded as such, never as a fast one.
         printf '%s\tnan\t%d\tnan\n' "$name" "$images" >>"$tsv"
