@@ -82,6 +82,9 @@ python3 -c "import cv2, numpy as np; cv2.imwrite('$work/tiny.bmp', np.zeros((16,
 for i in 1 2 3; do
     timed "tiledconv, a 16 x 16 image (start-up alone), run $i" 1 "$bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"
 done
+for i in 1 2; do # the same with the contexts closed before the end (TILEDCONV_CLEAN_EXIT)
+    timed "tiledconv, a 16 x 16 image, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"
+done
 
 # --- the disk's floor ---------------------------------------------------------------------------
 gray_size=$((54 + 1024 + 1920 * 1080))
@@ -117,6 +120,10 @@ for i in 1 2 3; do
     timed "tiledconv one 8192 x 8192 BMP, colour, run $i" 1 "$bin $dev $filter --color -q -s $work/big/big.bmp -o $o/bigc.bmp"
 done
 timed "tiledconv one 8192 x 8192 BMP, gray, -t" 1 "$bin $dev $filter -t -O $o $work/big/big.bmp"
+timed "tiledconv one 8192 x 8192 BMP, colour, -t" 1 "$bin $dev $filter --color -t -O $o $work/big/big.bmp"
+for i in 1 2; do
+    timed "tiledconv one 8192 x 8192 BMP, gray, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $bin $dev $filter -q -s $work/big/big.bmp -o $o/big.bmp"
+done
 
 # --- the kernel is unchanged ------------------------------------------------------------------------
 say "== the kernel on 8192 x 8192, 5 taps"

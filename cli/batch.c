@@ -98,6 +98,8 @@ struct batch {
     int done, written, refused, failed;
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
     double startup_ms;     /* until the first context was ready */
+    double platforms_ms;   /* of that: the OpenCL loader's platform list (every ICD loaded) */
+    double build_ms;       /* the programs built, summed over the lanes */
     int n_readers, n_lanes, n_writers;
     lane *lanes;
     const tc_device_info *dev; /* the first lane's, for the single-image header */
@@ -314,6 +316,11 @@ static void filter_job(lane *l, job *j)
         return;
     }
     tc_last_stats(l->ctx, &st);
+    if (st.build_ms > 0.0) {
+        pthread_mutex_lock(&l->b->lock);
+        l->b->build_ms += st.build_ms;
+        pthread_mutex_unlock(&l->b->lock);
+    }
     j->upload_ms = st.upload_ms;
     j->convert_ms = st.convert_ms;
     j->kernel_ms = st.kernel_ms_median;
@@ -614,9 +621,11 @@ static void size_stages(batch *b, int n_requests, char requests[][64])
     b->n_lanes = 0;
     for (int i = 0; i < n_requests; i++)
         b->n_lanes += strncmp(requests[i], "cpu", 3) == 0 ? 1 : lanes_per_gpu();
-    /* Never more threads than images. */
+    /* Never more threads than images: one image needs one context (a second costs the
+     * driver a context of its own, at start and at exit). */
     b->n_readers = clamp(b->n_readers, 1, n);
     b->n_writers = clamp(b->n_writers, 1, n);
+    b->n_lanes = clamp(b->n_lanes, 1, n);
 }
 
 /* The lanes: two per requested device, except one per CPU device (it already uses every
@@ -628,15 +637,18 @@ static int make_lanes(batch *b, int n_requests, char requests[][64])
     b->lanes = calloc((size_t)b->n_lanes, sizeof *b->lanes);
     if (!b->lanes)
         return -1;
-    for (int i = 0; i < n_requests; i++) {
-        const int lanes = strncmp(requests[i], "cpu", 3) == 0 ? 1 : lanes_per_gpu();
-        for (int c = 0; c < lanes && k < b->n_lanes; c++) {
+    /* Each device's first lane before any second one, so that fewer lanes than devices
+     * (a short batch) still spread over the devices. */
+    for (int c = 0; c < lanes_per_gpu(); c++)
+        for (int i = 0; i < n_requests && k < b->n_lanes; i++) {
+            const int lanes = strncmp(requests[i], "cpu", 3) == 0 ? 1 : lanes_per_gpu();
+            if (c >= lanes)
+                continue;
             b->lanes[k].b = b;
             b->lanes[k].request = requests[i];
             b->lanes[k].sibling = c;
             k++;
         }
-    }
     b->n_lanes = k;
     return 0;
 }
@@ -669,8 +681,10 @@ static void print_stages(const batch *b, double wall_ms)
                   {"encode+write+sync", b->write_ms, b->n_writers}};
     int bound = 0;
     printf("batch: %d images in %.3f s, %.1f images/s end to end; start-up %.1f ms (the first "
-           "context ready)\n",
-           b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3), b->startup_ms);
+           "context ready: %.1f ms the OpenCL platforms, the rest the context), programs "
+           "built %.1f ms\n",
+           b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3), b->startup_ms,
+           b->platforms_ms, b->build_ms);
     printf("  %-18s %12s %14s %8s %9s\n", "stage", "total ms", "ms per image", "threads",
            "busy");
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
@@ -726,7 +740,8 @@ static void print_single(const batch *b)
                b->first_height);
 }
 
-int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests)
+int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
+              int keep_contexts)
 {
     batch b;
     pthread_t *threads = NULL;
@@ -766,6 +781,7 @@ int batch_run(const tc_options *o, const batch_list *list, char requests[][64], 
         int count;
         char ignored[256];
         (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
+        b.platforms_ms = now_ms() - b.t0;
     }
     for (int i = 0; i < b.n_lanes; i++)
         pthread_create(&b.lanes[i].thread, NULL, lane_main, &b.lanes[i]);
@@ -820,7 +836,7 @@ int batch_run(const tc_options *o, const batch_list *list, char requests[][64], 
     status = b.failed ? 1 : b.refused ? 2 : 0;
 
 cleanup:
-    for (int i = 0; b.lanes && i < b.n_lanes; i++)
+    for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
         tc_close(b.lanes[i].ctx);
     free(b.lanes);
     free(threads);

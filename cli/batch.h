@@ -15,6 +15,11 @@
  * progress line (on a terminal), the per-stage times (-t) and the records (--json, --csv).
  * requests: the contexts to open (cli/devices.c). Returns SPEC.md's exit status: 0 when every
  * image succeeded, else 1 when any failed at run time, else 2. */
-int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests);
+int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
+              int keep_contexts);
+
+/* keep_contexts: the contexts are left open, for a process that ends at once after the run
+ * (cli/main.c): closing them costs the driver time and frees nothing the end of the process
+ * would not. */
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "bmp.h"
@@ -432,6 +433,18 @@ static int study(const tc_options *o, const char *input, const char *device)
     return status;
 }
 
+/* Whether the process may end without closing its contexts: not in the sanitizer builds,
+ * whose leak check runs at exit, nor when TILEDCONV_CLEAN_EXIT is set (to measure the
+ * difference, BENCHMARKS.md). */
+static int fast_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 0;
+#else
+    return getenv("TILEDCONV_CLEAN_EXIT") == NULL;
+#endif
+}
+
 /* Whether one image is studied (every figure, the check, the comparison) rather than run
  * through the batch pipeline that a plain file-to-file run takes. */
 static int wants_study(const tc_options *o)
@@ -470,10 +483,20 @@ int main(int argc, char **argv)
         inputs_free(&list);
         return status;
     }
-    if (!inputs_is_batch(&o, &list) && wants_study(&o))
+    if (!inputs_is_batch(&o, &list) && wants_study(&o)) {
         status = study(&o, list.items[0].input, requests[0]);
-    else
-        status = batch_run(&o, &list, requests, n_requests);
+    } else {
+        const int fast = fast_exit();
+        status = batch_run(&o, &list, requests, n_requests, fast);
+        if (fast) {
+            /* Every output is written and renamed (and synced unless --no-sync): end now,
+             * without the driver's teardown of the contexts (a CUDA context takes tens of
+             * ms to destroy) or freeing what the process's end frees anyway. */
+            fflush(stdout);
+            fflush(stderr);
+            _exit(status);
+        }
+    }
     inputs_free(&list);
     return status;
 }
