@@ -38,12 +38,12 @@ ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclu
                 -Isrc/io $(OCL_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(WARN) $(CFLAGS)
 DEPFLAGS     := -MMD -MP
-LIBS         := $(OCL_LIBS) -lm
+LIBS         := $(OCL_LIBS) -lm -lpthread
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
-              python3-pytest
+              python3-pytest parallel
 
 # The library: these sources, compiled position-independent with only the API visible.
 # Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
@@ -51,16 +51,17 @@ O   ?= build/obj
 BIN ?= tiledconv
 LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
-            src/launch.c src/context.c
+            src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
-CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
+CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
@@ -71,7 +72,8 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests api-test python-tests kernel-check sanitize \
+.PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
+        sanitize \
         fuzz fuzz-check deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -109,13 +111,17 @@ $(O)/%.o: %.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The kernel source is embedded in the library, one string per line (a single literal would
+# The kernel sources are embedded in the library, one string per line (a single literal would
 # pass the 4095 characters ISO C guarantees), so nothing needs a file beside it at run time.
 $(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/TiledConv.cl > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-cl.sh src/TiledConv.cl tiledconv_cl > $@.tmp && mv $@.tmp $@
 
-$(O)/src/TiledConv_cl.o: $(O)/src/TiledConv_cl.c
+$(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
 # The unit suites test the library's and the command line's parts directly, so they link the
@@ -143,6 +149,11 @@ unit-tests: $(TEST_BINS)
 e2e-tests: $(BIN)
 	@sh tests/e2e.sh ./$(BIN)
 
+# Many images in one run: outputs against single runs, the rules, the device path against the
+# host's, --files-from, the progress line, GNU parallel (tests/batch.sh).
+batch-tests: $(BIN)
+	@sh tests/batch.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -157,7 +168,7 @@ kernel-check: $(BIN)
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests api-test python-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

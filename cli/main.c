@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "batch.h"
 #include "bmp.h"
+#include "devices.h"
 #include "image.h"
+#include "inputs.h"
 #include "io_limits.h"
 #include "options.h"
 #include "outputs.h"
@@ -78,16 +82,6 @@ typedef struct {
     char what[TEXT_SHOWN_MAX + 16]; /* the image in messages: the file's name, or "-g WxH" */
 } input_source;
 
-/* The decoders' limits from the options, with the flags that change them for messages. */
-static void input_limits(const tc_options *o, io_limits *lim)
-{
-    io_limits_default(lim);
-    lim->max_pixels = o->max_pixels;
-    lim->allow_high_ratio = o->allow_high_ratio;
-    lim->pixels_hint = "--max-pixels";
-    lim->ratio_hint = "--allow-high-ratio";
-}
-
 /* The input's size: -g's (within --max-pixels), or the file's header, read and checked before
  * anything else of the file (a decompression bomb or a device is refused here, having cost
  * nothing). Returns 0, or 2 (reported): the input cannot be used. */
@@ -95,7 +89,7 @@ static int open_input(const tc_options *o, input_source *src)
 {
     char err[512];
     io_limits lim;
-    input_limits(o, &lim);
+    plan_io_limits(o, &lim);
     memset(src, 0, sizeof *src);
     if (o->synth_width) {
         snprintf(src->what, sizeof src->what, "-g %dx%d", o->synth_width, o->synth_height);
@@ -109,7 +103,7 @@ static int open_input(const tc_options *o, input_source *src)
     }
     text_shown shown;
     snprintf(src->what, sizeof src->what, "%s", text_show(o->input, &shown));
-    if (bmp_open(&src->reader, o->input, &lim, err, sizeof err)) {
+    if (bmp_reader_open(&src->reader, o->input, &lim, err, sizeof err)) {
         struct stat st;
         if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
             fprintf(stderr, "tiledconv: %s: the default input is missing here; give one with "
@@ -127,7 +121,7 @@ static int open_input(const tc_options *o, input_source *src)
 static void close_input(input_source *src)
 {
     if (src->from_file)
-        bmp_close(&src->reader);
+        bmp_reader_close(&src->reader);
     src->from_file = 0;
 }
 
@@ -160,7 +154,7 @@ static int load_input(const tc_options *o, input_source *src, plane_set *in)
     bmp_image img;
     if (!src->from_file)
         return load_synthetic(o, in);
-    const int rc = bmp_read(&src->reader, &img, err, sizeof err);
+    const int rc = bmp_reader_decode(&src->reader, &img, err, sizeof err);
     close_input(src); /* the file's mapping is not needed beside the planes */
     if (rc) {
         fprintf(stderr, "tiledconv: %s\n", err);
@@ -331,6 +325,7 @@ static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
     r->roi_height = roi->height;
     r->iterations = o->iterations;
     r->verified = -1;
+    r->type = "image";
 }
 
 /* What one run of the tool holds: its input, reference and output planes and the context. */
@@ -346,6 +341,7 @@ typedef struct {
     tc_params params;
     tc_result results[3];
     int n_results;
+    const char *device; /* tc_open's request */
 } run_state;
 
 static void state_free(run_state *s)
@@ -378,7 +374,7 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    if ((status = tc_open(o->device, &s->ctx, err, sizeof err)) != TC_OK) {
+    if ((status = tc_open(s->device, &s->ctx, err, sizeof err)) != TC_OK) {
         fprintf(stderr, "tiledconv: %s%s\n", err, status == TC_EINVAL ? ", see -l" : "");
         return exit_status(status);
     }
@@ -492,28 +488,17 @@ static int write_results(const run_state *s)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The study of one image: -g, or one input with -t, -i, -a all, -e, -v, --raw, --csv or
+ * --json: every figure of the kernels, the check against the reference, the comparison of
+ * the algorithms. Returns the exit status. */
+static int study(const tc_options *o, const char *input, const char *device)
 {
     run_state s;
     int status, failed_verification = 0;
-
     memset(&s, 0, sizeof s);
-    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which is reported in one
-     * line with nothing left behind, instead of killing the tool mid-write. */
-    signal(SIGXFSZ, SIG_IGN);
-    if ((status = cli_parse(argc, argv, &s.o, stderr)) != 0)
-        return status;
-    if (s.o.help) {
-        cli_usage(stdout);
-        return 0;
-    }
-    if (s.o.version) {
-        printf("tiledconv %s\n", tc_version());
-        return 0;
-    }
-    if (s.o.list_devices)
-        return list_devices();
-
+    s.o = *o;
+    s.o.input = input;
+    s.device = device;
     if ((status = prepare(&s)) == 0 && (status = run_algorithms(&s, &failed_verification)) == 0) {
         report_results(&s);
         if (failed_verification) {
@@ -527,5 +512,76 @@ int main(int argc, char **argv)
         }
     }
     state_free(&s);
+    return status;
+}
+
+/* Whether the process may end without closing its contexts: not in the sanitizer builds,
+ * whose leak check runs at exit, nor when TILEDCONV_CLEAN_EXIT is set (to measure the
+ * difference, BENCHMARKS.md). */
+static int fast_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 0;
+#else
+    return getenv("TILEDCONV_CLEAN_EXIT") == NULL;
+#endif
+}
+
+/* Whether one image is studied (every figure, the check, the comparison) rather than run
+ * through the batch pipeline that a plain file-to-file run takes. */
+static int wants_study(const tc_options *o)
+{
+    return o->synth_width || o->timing || o->iterations > 1 || o->all_algorithms ||
+           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE;
+}
+
+int main(int argc, char **argv)
+{
+    tc_options o;
+    batch_list list;
+    char requests[TC_MAX_DEVICES][64], err[1024];
+    int status, n_requests = 0;
+
+    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which is reported in one
+     * line with nothing left behind, instead of killing the tool mid-write. */
+    signal(SIGXFSZ, SIG_IGN);
+    if ((status = cli_parse(argc, argv, &o, stderr)) != 0)
+        return status;
+    if (o.help) {
+        cli_usage(stdout);
+        return 0;
+    }
+    if (o.version) {
+        printf("tiledconv %s\n", tc_version());
+        return 0;
+    }
+    if (o.list_devices)
+        return list_devices();
+    if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return status;
+    }
+    if (o.synth_width)
+        return study(&o, NULL, requests[0]);
+    if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        inputs_free(&list);
+        return status;
+    }
+    if (!inputs_is_batch(&o, &list) && wants_study(&o)) {
+        status = study(&o, list.items[0].input, requests[0]);
+    } else {
+        const int fast = fast_exit();
+        status = batch_run(&o, &list, requests, n_requests, fast);
+        if (fast) {
+            /* Every output is written and renamed (and synced unless --no-sync): end now,
+             * without the driver's teardown of the contexts (a CUDA context takes tens of
+             * ms to destroy) or freeing what the process's end frees anyway. */
+            fflush(stdout);
+            fflush(stderr);
+            _exit(status);
+        }
+    }
+    inputs_free(&list);
     return status;
 }

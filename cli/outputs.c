@@ -80,8 +80,8 @@ int outputs_check_flag(const char *flag, const char *out_path, const char *in_pa
 
 /* An existing output that is read-only (no write permission for anyone, or none for us) is
  * not replaced without --force, as cp and rm ask before they replace or remove one. */
-static int check_replaceable(const char *flag, const char *path, int force, char *err,
-                             size_t err_size)
+int outputs_check_replaceable(const char *flag, const char *path, int force, char *err,
+                              size_t err_size)
 {
     struct stat st;
     text_shown shown;
@@ -154,12 +154,13 @@ int outputs_check_all(const tc_options *o, char *err, size_t err_size)
 {
     const char *in_path = o->synth_width ? NULL : o->input;
     text_shown shown;
-    if (o->write_output && (outputs_check(o->output, in_path, err, err_size) ||
-                            check_replaceable("-o", o->output, o->force, err, err_size)))
+    if (o->write_output &&
+        (outputs_check(o->output, in_path, err, err_size) ||
+         outputs_check_replaceable("-o", o->output, o->force, err, err_size)))
         return -1;
     if (o->raw_output &&
         (outputs_check_flag("--raw", o->raw_output, in_path, err, err_size) ||
-         check_replaceable("--raw", o->raw_output, o->force, err, err_size)))
+         outputs_check_replaceable("--raw", o->raw_output, o->force, err, err_size)))
         return -1;
     if (o->raw_output && o->write_output && outputs_same(o->raw_output, o->output)) {
         snprintf(err, err_size, "--raw %s: the same file as -o; give each its own name",

@@ -18,6 +18,11 @@ int outputs_check(const char *out_path, const char *in_path, char *err, size_t e
 int outputs_check_flag(const char *flag, const char *out_path, const char *in_path, char *err,
                        size_t err_size);
 
+/* An existing output that is read-only (no write bit, or not writable by this user) is not
+ * replaced without --force (force 1). 0, or -1 with a message naming flag and path. */
+int outputs_check_replaceable(const char *flag, const char *path, int force, char *err,
+                              size_t err_size);
+
 /* 1 when a and b name the same file: the same string, or both exist and are one inode. */
 int outputs_same(const char *a, const char *b);
 

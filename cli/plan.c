@@ -80,3 +80,25 @@ int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, c
     }
     return 0;
 }
+
+void plan_io_limits(const tc_options *o, io_limits *lim)
+{
+    io_limits_default(lim);
+    lim->max_pixels = o->max_pixels;
+    lim->allow_high_ratio = o->allow_high_ratio;
+    lim->pixels_hint = "--max-pixels";
+    lim->ratio_hint = "--allow-high-ratio";
+}
+
+int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size)
+{
+    tc_host_room room;
+    tc_host_room_now(&room);
+    if (bytes + PLAN_PLATFORM_RESERVE <= room.bytes)
+        return 0;
+    snprintf(err, err_size,
+             "%s: the image needs %.1f MB of host memory and %.1f MB for the OpenCL platform, "
+             "but %.1f MB is available (%s)",
+             what, tc_mb(bytes), tc_mb(PLAN_PLATFORM_RESERVE), tc_mb(room.bytes), room.limit);
+    return 1;
+}

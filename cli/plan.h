@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "image.h"
+#include "io_limits.h"
 #include "options.h"
 #include "tiledconv.h"
 
@@ -36,5 +37,13 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi, in
  * with one line in err saying how much is needed and which limit it passes. */
 int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
                size_t err_size);
+
+/* The decoders' limits from the options (--max-pixels, --allow-high-ratio), with those flags
+ * named for the messages: the same for one image and for every image of a batch. */
+void plan_io_limits(const tc_options *o, io_limits *lim);
+
+/* `bytes` of host memory for `what` (an image of a batch) against the host's memory now, with
+ * the platform's reserve: 0, or 1 with one line in err saying how much and which limit. */
+int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size);
 
 #endif

@@ -116,6 +116,22 @@ part_f_bombs() {
             ok "$name (peak $m_rss KB, $m_ms ms)"
         fi
     done
+    # In a batch each bomb is that image's refusal, before it is allocated; the others are
+    # written, and the run's peak stays as bounded.
+    mkdir -p "$d/out"
+    name="f: a batch of the bundled image and two bombs: exit 2, the image written, a line per bomb and the summary"
+    measured -O "$d/out" "$img512" "$d/bomb-rle8-eob.bmp" "$d/bomb-rle4-delta.bmp"
+    if [ "$m_status" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 3 ] ||
+        [ "$(grep -c 'a likely decompression bomb' "$tmp/stderr")" -ne 2 ] ||
+        ! grep -q '^tiledconv: 1 of 3 images written; 2 refused; 0 failed$' "$tmp/stderr"; then
+        not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$(ls "$d/out")" != "TiledConv_Input512x512.bmp" ]; then
+        not_ok "$name" "the output folder holds: $(ls -A "$d/out" | tr '\n' ' ')"
+    elif [ "$m_rss" -gt $((base + 65536)) ]; then
+        not_ok "$name" "peak $m_rss KB, baseline $base KB"
+    else
+        ok "$name (peak $m_rss KB)"
+    fi
     # The flag accepts a smaller one, which decodes to palette entry 0 everywhere (black).
     make_rle_bomb "$d/small.bmp" 8 eob 2048 1024
     name="f: a 2048 x 1024 RLE8 file of 2 bytes is refused, and decoded with --allow-high-ratio"
@@ -217,6 +233,25 @@ part_f_plan() {
         fi
     done
     if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # The batch pipeline, which a plain one-file run takes, under the same limits: each image's
+    # host memory is checked before it is read (exit 1 with one line), and the library checks
+    # the CPU device's buffers before PoCL could abort.
+    "$bin" -g 4096x4096 -o "$tmp/in4096.bmp" -q
+    name="f: -s 4096x4096.bmp -o (the batch path) under ulimit -v from 400 MB to 1.2 GB: exit 0, or 1 with one line; never a signal"
+    bad=
+    for v in 400000 500000 600000 700000 800000 1000000 1200000; do
+        (ulimit -v "$v" && exec "$bin" -s "$tmp/in4096.bmp" -o "$tmp/ulimit.bmp" -q) \
+            >"$tmp/stdout" 2>"$tmp/stderr"
+        rc=$?
+        rm -f "$tmp/ulimit.bmp"
+        if [ "$rc" -eq 0 ]; then
+            continue
+        elif [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || why=$(sanitizer_report); then
+            bad="$bad $v: exit $rc, $(tr '\n' '|' <"$tmp/stderr" | cut -c1-120);"
+        fi
+    done
+    rm -f "$tmp/in4096.bmp"
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
     # One algorithm filters in place: -g 8192x8192 holds its input plane and the CPU device's
     # two buffers, 3 x 256 MiB, not a fourth for an output plane (1.2 GB before).
     name="f: -g 8192x8192 peaks below the baseline + 3.25 planes of 256 MiB on the CPU device"
@@ -262,18 +297,22 @@ part_f_numbers() {
 }
 
 # --- 5: nothing left behind -------------------------------------------------------------------
-# kill_runs SIGNAL COUNT EXISTING: COUNT runs writing $k/out.bmp, each sent SIGNAL at a random
-# moment of the run (0 .. 1.2 x the reference run's time); EXISTING 1 starts each with an old
-# out.bmp in place. After each: no other file in $k, and out.bmp absent, the old one, or the
-# complete new one. Sets $kills_bad (the failures) and $kills_hit (runs the signal ended).
+# kill_runs SIGNAL COUNT EXISTING [INPUT...]: COUNT runs writing $k/out.bmp from INPUT (default
+# -g $size), each sent SIGNAL at a random moment of the run (0 .. 1.2 x the reference run's
+# time, $ref_ms); EXISTING 1 starts each with an old out.bmp in place. After each: no other
+# file in $k, and out.bmp absent, the old one, or the complete new one ($ref_sum). Sets
+# $kills_bad (the failures) and $kills_hit (runs the signal ended).
 kill_runs() {
     sig=$1 count=$2 existing=$3
+    shift 3
+    # The input: "-s FILE" when given, else -g $size.
+    [ $# -eq 0 ] && set -- -g "$size"
     i=0
     while [ "$i" -lt "$count" ]; do
         i=$((i + 1))
         delay=$(awk -v s="$seed$sig$i" -v t="$ref_ms" 'BEGIN { srand(s); printf "%d", rand() * t * 1200 }')
         [ "$existing" -eq 1 ] && echo "old output" >"$k/out.bmp"
-        "$measure" -k "$sig" -d "$delay" -r "$tmp/report" -- "$bin" -g "$size" -o "$k/out.bmp" -q \
+        "$measure" -k "$sig" -d "$delay" -r "$tmp/report" -- "$bin" "$@" -o "$k/out.bmp" -q \
             >/dev/null 2>"$tmp/stderr"
         status=$(sed 's/status=\([0-9]*\).*/\1/' "$tmp/report")
         left=$(ls -A "$k" | grep -v '^out\.bmp$' | tr '\n' ' ')
@@ -312,6 +351,22 @@ part_f_kills() {
         kill_runs 9 20 0
         if [ -n "$kills_bad" ]; then not_ok "$name" "seed $seed:$kills_bad"; else
             ok "$name ($kills_hit of 20 ended by the signal; run $ref_ms ms, seed $seed)"; fi
+        # The same through the batch pipeline (a plain -s FILE -o FILE run), whose writers
+        # stage the file the same way.
+        "$bin" -g "$size" -o "$tmp/kill-in.bmp" -q
+        "$measure" -r "$tmp/report" -- "$bin" -s "$tmp/kill-in.bmp" -o "$k/ref.bmp" -q
+        batch_ms=$(sed 's/.*wall_ms=//' "$tmp/report")
+        batch_sum=$(cksum <"$k/ref.bmp")
+        rm -f "$k/ref.bmp"
+        name="f: kill -9 at 10 random moments of a -s FILE -o FILE run (the batch path) leaves nothing"
+        saved_sum=$ref_sum saved_ms=$ref_ms
+        ref_sum=$batch_sum ref_ms=$batch_ms
+        kills_bad= kills_hit=0
+        kill_runs 9 10 0 -s "$tmp/kill-in.bmp"
+        ref_sum=$saved_sum ref_ms=$saved_ms
+        rm -f "$tmp/kill-in.bmp"
+        if [ -n "$kills_bad" ]; then not_ok "$name" "seed $seed:$kills_bad"; else
+            ok "$name ($kills_hit of 10 ended by the signal; run $batch_ms ms)"; fi
         name="f: SIGINT and SIGTERM at 10 random moments (5 over an existing output): 128 + the signal, nothing left"
         kills_bad= kills_hit=0
         kill_runs 2 3 0

@@ -801,6 +801,8 @@ bad_input_table() {
 2   -o "$out" -g 16x16 -c "1${nl}2,1"
 2   -o "$out" -g 8192x8192 -e --raw /proc/tiledconv-out.f32
 2   -o "$in/ro.bmp" -g 16x16
+2   -o "$out" ""
+2   -O "$o" "$img" ""
 EOF
 }
 

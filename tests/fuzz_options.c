@@ -51,8 +51,14 @@ static void check_options(const tc_options *o)
         (o->synth_width < 1 || o->synth_height < 1 ||
          (long long)o->synth_width * o->synth_height > (long long)TC_MAX_SYNTH_PIXELS))
         abort();
-    if ((o->input == NULL) == (o->synth_width == 0) || (o->input && o->input[0] == '\0'))
+    /* Exactly one source: files (-s, inputs after the options, --files-from) or -g; no empty
+     * name among them. */
+    const int files = o->input || o->n_positional || o->files_from;
+    if (files == (o->synth_width != 0) || (o->input && o->input[0] == '\0'))
         abort();
+    for (int i = 0; i < o->n_positional; i++)
+        if (o->positional[i][0] == '\0')
+            abort();
     if (o->roi.src_left < 0 || o->roi.src_top < 0 || o->roi.dst_left < 0 || o->roi.dst_top < 0)
         abort();
     if (!isfinite(o->out_scale) || !isfinite(o->out_offset))

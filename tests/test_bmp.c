@@ -1258,7 +1258,7 @@ static void test_rle_ratio_boundary(void **state)
     free(buf);
 }
 
-/* The pixel limit, with the caller's hint; bmp_open knows the size before reading pixels. */
+/* The pixel limit, with the caller's hint; bmp_reader_open knows the size before the pixels. */
 static void test_pixel_limit_and_open(void **state)
 {
     (void)state;
@@ -1275,7 +1275,7 @@ static void test_pixel_limit_and_open(void **state)
     lim.max_pixels = 1LL << 40; /* above the hard limit: the hard limit */
     assert_true(io_max_pixels(&lim) == 1073741824LL);
 
-    /* A file: bmp_open gives the size from the header; a bomb is refused there already. */
+    /* A file: bmp_reader_open gives the size from the header; a bomb is refused there already. */
     size_t len;
     const uint8_t eob[] = {0, 1};
     uint8_t *buf = rle_file(20, 30, 8, eob, sizeof eob, &len);
@@ -1286,14 +1286,14 @@ static void test_pixel_limit_and_open(void **state)
     assert_int_equal(fclose(f), 0);
     free(buf);
     bmp_reader r;
-    assert_int_equal(bmp_open(&r, path, NULL, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_open(&r, path, NULL, err, sizeof err), 0);
     assert_int_equal(r.width, 20);
     assert_int_equal(r.height, 30);
     bmp_image img = {0, 0, NULL};
-    assert_int_equal(bmp_read(&r, &img, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_decode(&r, &img, err, sizeof err), 0);
     assert_pixel(&img, 19, 29, 10, 20, 30);
     bmp_free(&img);
-    bmp_close(&r);
+    bmp_reader_close(&r);
 
     buf = rle_file(4096, 4096, 8, eob, sizeof eob, &len);
     scratch_path(path, sizeof path, "bomb.bmp");
@@ -1302,11 +1302,11 @@ static void test_pixel_limit_and_open(void **state)
     assert_int_equal(fwrite(buf, 1, len, f), len);
     assert_int_equal(fclose(f), 0);
     free(buf);
-    assert_int_equal(bmp_open(&r, path, NULL, err, sizeof err), -1);
+    assert_int_equal(bmp_reader_open(&r, path, NULL, err, sizeof err), -1);
     assert_int_equal(strncmp(err, path, strlen(path)), 0);
     assert_non_null(strstr(err, "decompression bomb"));
     lim.max_pixels = 1000;
-    assert_int_equal(bmp_open(&r, path, &lim, err, sizeof err), -1);
+    assert_int_equal(bmp_reader_open(&r, path, &lim, err, sizeof err), -1);
     assert_non_null(strstr(err, "exceeds the limit of 1000 pixels (--max-pixels raises it)"));
 }
 
@@ -1316,14 +1316,14 @@ static void test_devices_refused(void **state)
     (void)state;
     char err[256] = "";
     bmp_reader r;
-    assert_int_equal(bmp_open(&r, "/dev/zero", NULL, err, sizeof err), -1);
+    assert_int_equal(bmp_reader_open(&r, "/dev/zero", NULL, err, sizeof err), -1);
     assert_string_equal(err, "/dev/zero: a character device, not a file; refusing to read it");
-    assert_int_equal(bmp_open(&r, scratch, NULL, err, sizeof err), -1);
+    assert_int_equal(bmp_reader_open(&r, scratch, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, ": a folder, not a file"));
     /* A name with a newline is shown escaped: the message stays one line. */
     char odd[160];
     scratch_path(odd, sizeof odd, "two\nlines.bmp");
-    assert_int_equal(bmp_open(&r, odd, NULL, err, sizeof err), -1);
+    assert_int_equal(bmp_reader_open(&r, odd, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "two\\nlines.bmp: "));
     assert_null(strchr(err, '\n'));
 }
@@ -1371,7 +1371,7 @@ static void test_pipe_read_in_bounded_steps(void **state)
 
     pid_t pid = fifo_writer(fifo, NULL, 0, -1); /* /dev/zero through a pipe */
     bmp_reader r;
-    assert_int_equal(bmp_open(&r, fifo, NULL, err, sizeof err), -1);
+    assert_int_equal(bmp_reader_open(&r, fifo, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a BMP file (no 'BM' signature)"));
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
@@ -1388,17 +1388,17 @@ static void test_pipe_read_in_bounded_steps(void **state)
     uint8_t buf[128];
     size_t len = build_bmp(buf, sizeof buf, &s);
     pid = fifo_writer(fifo, buf, len, 1 << 20);
-    assert_int_equal(bmp_open(&r, fifo, NULL, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_open(&r, fifo, NULL, err, sizeof err), 0);
     assert_int_equal(r.width, 3);
     assert_int_equal(r.height, 2);
     bmp_image img = {0, 0, NULL};
-    assert_int_equal(bmp_read(&r, &img, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_decode(&r, &img, err, sizeof err), 0);
     assert_int_equal(len, 78);
     assert_int_equal(r.size, 154);
     assert_pixel(&img, 0, 0, 13, 12, 11);
     assert_pixel(&img, 2, 1, 9, 8, 7);
     bmp_free(&img);
-    bmp_close(&r);
+    bmp_reader_close(&r);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) < 250);
 
@@ -1410,12 +1410,12 @@ static void test_pipe_read_in_bounded_steps(void **state)
                   .pixels = big_px, .pixels_len = sizeof big_px};
     len = build_bmp(big, sizeof big, &b);
     pid = fifo_writer(fifo, big, len, 1 << 20);
-    assert_int_equal(bmp_open(&r, fifo, NULL, err, sizeof err), 0);
-    assert_int_equal(bmp_read(&r, &img, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_open(&r, fifo, NULL, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_decode(&r, &img, err, sizeof err), 0);
     assert_int_equal(r.size, 30054);
     assert_pixel(&img, 0, 99, 14, 7, 0); /* the bottom row comes first: B 0, G 7, R 14 */
     bmp_free(&img);
-    bmp_close(&r);
+    bmp_reader_close(&r);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) < 250);
     assert_int_equal(unlink(fifo), 0);

@@ -103,6 +103,7 @@ int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_si
     af->replace = 0;
     af->slot = -1;
     af->tmp_exists = 0;
+    af->sync_folder = 1;
     if (!path[dir_len]) {
         snprintf(err, err_size, "%s: names a folder, not a file", text_show(path, &shown));
         return -1;
@@ -156,13 +157,20 @@ fail:
 
 int atomic_file_close(atomic_file *af, char *err, size_t err_size)
 {
+    return atomic_file_finish(af, 1, err, err_size);
+}
+
+int atomic_file_finish(atomic_file *af, int sync, char *err, size_t err_size)
+{
     FILE *f = af->f;
     text_shown shown;
     af->f = NULL;
     /* Synced before it gets its name, so that the name never points at data not yet on disk;
      * fclose reports errors that delayed writes hit (a full disk) and closes whatever it
      * returns. An unnamed file keeps a descriptor of its own, for the link. */
-    int ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int ok = fflush(f) == 0 && (!sync || fsync(fileno(f)) == 0);
+    if (!sync)
+        af->sync_folder = 0;
     int saved = errno;
     if (ok && af->unnamed && (af->fd = dup(fileno(f))) < 0) {
         ok = 0;
@@ -274,7 +282,7 @@ linked:
         af->fd = -1;
     }
     af->unnamed = 0;
-    if (sync_folder(af->path) != 0) {
+    if (af->sync_folder && sync_folder(af->path) != 0) {
         snprintf(err, err_size, "%s: written, but its folder could not be synced: %s",
                  text_show(af->path, &shown), strerror(errno));
         return -1;

@@ -28,10 +28,11 @@ typedef struct {
     int replace;      /* 1: the target existed when the file was opened */
     int slot;         /* the temporary name's registration (signals.h), or -1 */
     int tmp_exists;   /* 1 while a file has the temporary name */
+    int sync_folder;  /* 1 (set by open): the commit syncs the folder */
 } atomic_file;
 
 /* An atomic_file that holds nothing: atomic_file_discard may be called on it. */
-#define ATOMIC_FILE_INIT {NULL, NULL, NULL, -1, 0, 0, -1, 0}
+#define ATOMIC_FILE_INIT {NULL, NULL, NULL, -1, 0, 0, -1, 0, 0}
 
 /* Creates the file: a new output gets the mode any new file gets (0666 less the umask), a
  * replaced one keeps its mode (and, where allowed, its owner and group). Refuses a target that
@@ -44,8 +45,14 @@ int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_si
  * atomic_file_discard). */
 int atomic_file_close(atomic_file *af, char *err, size_t err_size);
 
-/* Gives the closed file its name (linked, or renamed into place) and syncs the folder.
- * Returns 0, or -1 (reported). */
+/* atomic_file_close, with the syncs left out when sync is 0 (--no-sync: the link or rename
+ * stays atomic for readers, but a crash may lose the data): neither the file nor, at the
+ * commit, its folder is synced. */
+int atomic_file_finish(atomic_file *af, int sync, char *err, size_t err_size);
+
+/* Gives the closed file its name (linked, or renamed into place) and syncs the folder (unless
+ * sync_folder was cleared: a batch syncs its folder once, at the end). Returns 0, or -1
+ * (reported). */
 int atomic_file_commit(atomic_file *af, char *err, size_t err_size);
 
 /* Removes the file if it was not committed and frees what open took; safe to call always,

@@ -43,16 +43,38 @@ int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_
 int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
                        char *err, size_t err_size);
 
-/* A file read in two steps, so that a caller can plan its memory from the header before the
- * pixels are read (and a pipe is still read only once). bmp_open reads the fixed-size header
- * first (a regular file is mapped; a pipe or FIFO is read for its first 154 bytes) and checks
- * it against the limits: a stream that is not a BMP is refused after a few bytes, and a device
- * (/dev/zero) or a folder before any. bmp_read then reads at most the bytes the header makes
- * meaningful and decodes. Both return 0, or -1 with "PATH: reason" in err (the path shown with
- * its control characters escaped and, when long, shortened in the middle). After a failed
- * bmp_open nothing is left to close; otherwise bmp_close always. */
+/* The pixel rows of an uncompressed BMP as they lie in the file, for callers that hand them
+ * on without decoding (the batch uploads a file's own bytes and forms the planes on the
+ * device): 8-bit palette indices, 24-bit B, G, R or 32-bit B, G, R, X (BI_RGB). */
 typedef struct {
-    int width, height;   /* the image's size, from the header, after bmp_open */
+    int width, height;
+    int bytes_per_pixel;      /* 1 (indices into palette), 3 (B, G, R) or 4 (B, G, R, unused) */
+    const uint8_t *top_row;   /* row 0 of the picture, inside the caller's data */
+    long stride;              /* bytes from row y to row y + 1: negative for bottom-up files */
+    int palette_size;         /* entries present (1-byte pixels) */
+    uint8_t palette[256][3];  /* R, G, B */
+} bmp_view;
+
+/* Checks the file as bmp_decode_with does with these limits (NULL: the defaults; the same
+ * refusals with the same reasons, every palette index included) and, when its pixels can be
+ * used as they are, fills *v: returns 1. Returns 0 for a valid file of another kind (1-, 2-,
+ * 4- or 16-bit, RLE, bitfields: decode it), -1 with the reason in err for a file bmp_decode
+ * would refuse. */
+int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_view *v,
+                    char *err, size_t err_size);
+
+/* A file read in steps, so that a caller can plan its memory from the header before the
+ * pixels are read (and a pipe is still read only once). bmp_reader_open reads the fixed-size
+ * header first (a regular file is mapped; a pipe or FIFO is read for its first 154 bytes) and
+ * checks it against the limits (NULL: the defaults): a stream that is not a BMP is refused after
+ * a few bytes, a device (/dev/zero) or a folder before any, and a regular file that is a likely
+ * decompression bomb before anything is allocated. Then bmp_reader_decode decodes, or
+ * bmp_reader_bytes hands over the file's bytes; either reads at most the bytes the header makes
+ * meaningful. Each returns 0, or -1 with "PATH: reason" in err (the path shown with its control
+ * characters escaped and, when long, shortened in the middle). After a failed bmp_reader_open
+ * nothing is left to close; otherwise bmp_reader_close always. */
+typedef struct {
+    int width, height;   /* the image's size, from the header, after bmp_reader_open */
     /* The reader's own: */
     const char *path;
     int fd;
@@ -67,11 +89,19 @@ typedef struct {
     io_limits lim;
 } bmp_reader;
 
-int bmp_open(bmp_reader *r, const char *path, const io_limits *lim, char *err, size_t err_size);
-int bmp_read(bmp_reader *r, bmp_image *img, char *err, size_t err_size);
-void bmp_close(bmp_reader *r);
+int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,
+                    size_t err_size);
+int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size);
+/* The file's meaningful bytes into a new buffer (the caller frees it). */
+int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, size_t err_size);
+void bmp_reader_close(bmp_reader *r);
 
-/* Open, read and close in one call. On failure err holds "PATH: reason". */
+/* Open, take the bytes and close in one call (lim NULL: the defaults). */
+int bmp_read_with(const char *path, const io_limits *lim, uint8_t **data, size_t *size,
+                  char *err, size_t err_size);
+int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size);
+
+/* Open, decode and close in one call. On failure err holds "PATH: reason". */
 int bmp_load_with(const char *path, const io_limits *lim, bmp_image *img, char *err,
                   size_t err_size);
 
@@ -94,6 +124,17 @@ int bmp_write_gray8(const char *path, const uint8_t *gray, int width, int height
 /* The same for a 24-bit BMP from packed R, G, B bytes (row 0 on top). */
 int bmp_write_rgb24(const char *path, const uint8_t *rgb, int width, int height, char *err,
                     size_t err_size);
+
+/* The layout of the BMP the writers produce for width x height at bpp (8: gray with a 256-gray
+ * palette, 24: B, G, R): the file's size, where the pixel rows start (after the headers and
+ * palette) and the bytes of a row (padded to 4); rows bottom-up. 0, or -1 when the format's
+ * 32-bit sizes cannot hold it or bpp is neither. */
+int bmp_layout(int width, int height, int bpp, size_t *file_size, size_t *offbits,
+               size_t *stride);
+
+/* The headers (and the gray palette for bpp 8) of that file into out (offbits bytes): with the
+ * pixel rows after them, the same bytes bmp_write_stream writes. */
+void bmp_put_headers(uint8_t *out, int width, int height, int bpp);
 
 /* The BMP (bpp 8: gray with a 256-gray palette, pixels one byte each; bpp 24: packed R, G, B)
  * written to an open stream, no flush: for callers that stage several outputs in temporary
