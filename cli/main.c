@@ -93,7 +93,7 @@ static int open_input(const tc_options *o, input_source *src)
     memset(src, 0, sizeof *src);
     if (o->synth_width) {
         snprintf(src->what, sizeof src->what, "-g %dx%d", o->synth_width, o->synth_height);
-        if (io_check_pixels(o->synth_width, o->synth_height, &lim, err, sizeof err)) {
+        if (io_limits_check_pixels(o->synth_width, o->synth_height, &lim, err, sizeof err)) {
             fprintf(stderr, "tiledconv: %s: %s\n", src->what, err);
             return 2;
         }

@@ -1265,15 +1265,15 @@ static void test_pixel_limit_and_open(void **state)
     char err[256] = "", path[128];
     io_limits lim;
     io_limits_default(&lim);
-    assert_true(io_max_pixels(&lim) == 268435456LL);
+    assert_true(io_limits_max_pixels(&lim) == 268435456LL);
     lim.max_pixels = 100;
     lim.pixels_hint = "--max-pixels";
-    assert_int_equal(io_check_pixels(10, 10, &lim, err, sizeof err), 0);
-    assert_int_equal(io_check_pixels(10, 11, &lim, err, sizeof err), -1);
+    assert_int_equal(io_limits_check_pixels(10, 10, &lim, err, sizeof err), 0);
+    assert_int_equal(io_limits_check_pixels(10, 11, &lim, err, sizeof err), -1);
     assert_string_equal(err, "image size 10 x 11 (110 pixels) exceeds the limit of 100 pixels "
                              "(--max-pixels raises it)");
     lim.max_pixels = 1LL << 40; /* above the hard limit: the hard limit */
-    assert_true(io_max_pixels(&lim) == 1073741824LL);
+    assert_true(io_limits_max_pixels(&lim) == 1073741824LL);
 
     /* A file: bmp_reader_open gives the size from the header; a bomb is refused there already. */
     size_t len;

@@ -149,7 +149,7 @@ static int check_dimensions(int32_t w, int32_t h, const io_limits *lim, bmp_info
     if (w > BMP_MAX_SIDE || h > BMP_MAX_SIDE)
         return set_err(err, err_size, "image size %ld x %ld exceeds the limit of %d pixels a side",
                        (long)w, (long)h, BMP_MAX_SIDE);
-    if (io_check_pixels(w, h, lim, err, err_size))
+    if (io_limits_check_pixels(w, h, lim, err, err_size))
         return -1;
     info->width = (int)w;
     info->height = (int)h;
@@ -567,9 +567,10 @@ int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_
             goto done;
         }
         stride = (size_t)stride64; /* fits: it is at most avail, a size_t */
-    } else if (io_check_ratio(info.width, info.height, size - info.offbits,
-                              BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
-                              lim, err, err_size)) {
+    } else if (io_limits_check_ratio(info.width, info.height, size - info.offbits,
+                                     BMP_RLE_MAX_RATIO,
+                                     info.compression == BI_RLE8 ? "RLE8" : "RLE4", lim, err,
+                                     err_size)) {
         goto done; /* before the image is allocated: a bomb costs nothing */
     }
     /* width * height <= IO_HARD_MAX_PIXELS, but a 32-bit size_t still needs the check for * 3. */
@@ -784,9 +785,9 @@ int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char 
     /* With the whole file at hand the ratio check can refuse a bomb before any allocation. */
     if (r->complete && (info.compression == BI_RLE8 || info.compression == BI_RLE4) &&
         info.offbits < r->size &&
-        io_check_ratio(info.width, info.height, r->size - info.offbits,
-                       BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
-                       &r->lim, why, sizeof why))
+        io_limits_check_ratio(info.width, info.height, r->size - info.offbits,
+                              BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
+                              &r->lim, why, sizeof why))
         goto done;
     r->width = info.width;
     r->height = info.height;

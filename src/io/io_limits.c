@@ -11,17 +11,17 @@ void io_limits_default(io_limits *l)
     l->ratio_hint = NULL;
 }
 
-long long io_max_pixels(const io_limits *l)
+long long io_limits_max_pixels(const io_limits *l)
 {
     if (!l || l->max_pixels <= 0)
         return IO_DEFAULT_MAX_PIXELS;
     return l->max_pixels > IO_HARD_MAX_PIXELS ? IO_HARD_MAX_PIXELS : l->max_pixels;
 }
 
-int io_check_pixels(long long width, long long height, const io_limits *l, char *err,
-                    size_t err_size)
+int io_limits_check_pixels(long long width, long long height, const io_limits *l,
+                           char *err, size_t err_size)
 {
-    const long long max = io_max_pixels(l);
+    const long long max = io_limits_max_pixels(l);
     /* Both sides are at most 2^31 here, so the product fits in 64 bits. */
     if (width * height <= max)
         return 0;
@@ -34,9 +34,9 @@ int io_check_pixels(long long width, long long height, const io_limits *l, char 
     return -1;
 }
 
-int io_check_ratio(long long width, long long height, unsigned long long stream_bytes,
-                   unsigned max_ratio, const char *what, const io_limits *l, char *err,
-                   size_t err_size)
+int io_limits_check_ratio(long long width, long long height,
+                          unsigned long long stream_bytes, unsigned max_ratio, const char *what,
+                          const io_limits *l, char *err, size_t err_size)
 {
     const long long pixels = width * height;
     if ((l && l->allow_high_ratio) || pixels <= IO_RATIO_FREE_PIXELS ||

@@ -34,19 +34,19 @@ typedef struct {
 void io_limits_default(io_limits *l);
 
 /* The pixel limit l stands for (l NULL: the default), within IO_HARD_MAX_PIXELS. */
-long long io_max_pixels(const io_limits *l);
+long long io_limits_max_pixels(const io_limits *l);
 
 /* A width x height image within the limit: 0, or -1 with the reason in err ("image size W x H
  * (N pixels) exceeds the limit of M pixels (HINT raises it)"). */
-int io_check_pixels(long long width, long long height, const io_limits *l, char *err,
-                    size_t err_size);
+int io_limits_check_pixels(long long width, long long height, const io_limits *l,
+                           char *err, size_t err_size);
 
 /* Compressed data of stream_bytes that decodes to a width x height image: refused (-1, the
  * reason in err) when the image has more than IO_RATIO_FREE_PIXELS pixels and more than
  * max_ratio pixels per compressed byte, unless l allows high ratios. `what` names the
  * compression ("RLE8"). */
-int io_check_ratio(long long width, long long height, unsigned long long stream_bytes,
-                   unsigned max_ratio, const char *what, const io_limits *l, char *err,
-                   size_t err_size);
+int io_limits_check_ratio(long long width, long long height,
+                          unsigned long long stream_bytes, unsigned max_ratio, const char *what,
+                          const io_limits *l, char *err, size_t err_size);
 
 #endif
