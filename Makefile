@@ -32,16 +32,21 @@ OCL_CFLAGS := $(shell $(PKG_CONFIG) --cflags OpenCL 2>/dev/null)
 OCL_LIBS   := $(shell $(PKG_CONFIG) --libs OpenCL 2>/dev/null || echo -lOpenCL)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# The codecs' libraries (PNG: libspng, JPEG: TurboJPEG) go into the tool and the tests, not into
+# libtiledconv, which takes pixels and knows no file format.
+CODEC_CFLAGS := $(shell $(PKG_CONFIG) --cflags spng libturbojpeg 2>/dev/null)
+CODEC_LIBS   := $(shell $(PKG_CONFIG) --libs spng libturbojpeg 2>/dev/null || echo -lspng -lturbojpeg)
 # OpenCL 1.2 is what every platform we target speaks (NVIDIA's OpenCL C is 1.2, PoCL more).
 # -MMD -MP: each object lists the headers it read, so touching one rebuilds only its users.
 ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
-                -Isrc/io $(OCL_CFLAGS) $(CPPFLAGS)
+                -Isrc/io $(OCL_CFLAGS) $(CODEC_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(WARN) $(CFLAGS)
 DEPFLAGS     := -MMD -MP
 LIBS         := $(OCL_LIBS) -lm
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
-DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
+              libspng-dev libturbojpeg0-dev
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
               python3-pytest
 
@@ -52,7 +57,8 @@ BIN ?= tiledconv
 LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
             src/launch.c src/context.c
-IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
+IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
+            src/io/pnm.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
@@ -66,7 +72,7 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests api-test python-tests kernel-check sanitize \
-        fuzz fuzz-check deps-build deps-test check-opencl install uninstall clean
+        fuzz fuzz-check check-codecs deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
 
@@ -80,8 +86,18 @@ check-opencl:
 	    echo "tiledconv: opencl-headers (and pocl-opencl-icd for a CPU device), or run"; \
 	    echo "tiledconv: 'make run', which installs what is missing and builds."; exit 1; }
 
+# Likewise for the codecs' libraries, checked before the codecs that include them are built.
+check-codecs:
+	@printf '#include <spng.h>\n#include <turbojpeg.h>\n' | \
+	    $(CC) $(CODEC_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	    echo "tiledconv: the PNG and JPEG libraries are missing: install libspng-dev and"; \
+	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
+	    exit 1; }
+
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o): | check-codecs
+
 $(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -117,7 +133,8 @@ $(O)/src/TiledConv_cl.o: $(O)/src/TiledConv_cl.c
 $(O)/tests/%: tests/%.c $(STATIC) $(IO_OBJS) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -Icli $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ \
-	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) $(LIBS)
+	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) \
+	    $(CODEC_LIBS) $(LIBS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
