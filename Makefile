@@ -47,8 +47,9 @@ LIBS         := $(OCL_LIBS) -lm
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
               libspng-dev libturbojpeg0-dev
+# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c compares with and makes files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
-              python3-pytest
+              python3-pytest libjpeg-turbo-progs
 
 # The library: these sources, compiled position-independent with only the API visible.
 # Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
