@@ -6,7 +6,7 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harness for the BMP reader (clang)
+#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -174,10 +174,14 @@ test: deps-test
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
 
-# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite.
+# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite; then the PNG,
+# JPEG and PGM/PPM readers for FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/.
 FUZZ_SECONDS ?= 60
-fuzz-check: build/fuzz/fuzz_bmp
+FORMAT_FUZZ_SECONDS ?= 25
+FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
+fuzz-check: build/fuzz/fuzz_bmp $(FORMAT_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
+	@sh tests/fuzz-formats.sh $(FORMAT_FUZZ_SECONDS) $(FORMAT_FUZZERS)
 
 # AddressSanitizer + UBSan build of the tool, the tests and the shared library under
 # build/asan; runs the suites that need no OpenCL device work, the end-to-end error cases,
@@ -189,12 +193,24 @@ sanitize: deps-test
 	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 
-fuzz: build/fuzz/fuzz_bmp
+fuzz: build/fuzz/fuzz_bmp $(FORMAT_FUZZERS)
 build/fuzz/fuzz_bmp: tests/fuzz_bmp.c src/io/bmp.c src/io/bmp.h src/io/atomic_file.c \
                      src/io/atomic_file.h
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
 	    -Isrc/io -o $@ tests/fuzz_bmp.c src/io/bmp.c src/io/atomic_file.c
+
+# One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
+# reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/atomic_file.c
+build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -DFUZZ_$(shell echo $* | tr a-z A-Z) \
+	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
+	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
 # The pkg-config file, with this install's prefix.
 $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile
