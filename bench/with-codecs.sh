@@ -8,7 +8,14 @@
 set -eu
 root=/tmp/codecs
 if [ ! -d "$root/usr" ]; then
-    for f in .carry/debs/*.deb; do dpkg -x "$f" "$root"; done
+    mkdir -p "$root"
+    for f in .carry/debs/*.deb; do
+        if command -v dpkg >/dev/null 2>&1; then
+            dpkg -x "$f" "$root"
+        else # a .deb is an ar archive; binutils' ar comes with gcc
+            (cd "$root" && ar p "$OLDPWD/$f" "$(ar t "$OLDPWD/$f" | grep '^data\.tar')" | tar -xJ)
+        fi
+    done
 fi
 lib=$root/usr/lib/x86_64-linux-gnu
 # The packages' .pc files name /usr: the sysroot makes pkg-config point into $root.
