@@ -373,19 +373,6 @@ static row_block block_of(const tc_image *img)
     return b;
 }
 
-/* Kernel arguments by position; a failure names the kernel and the argument. */
-static int set_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value,
-                   tc_msg *m)
-{
-    cl_int err = clSetKernelArg(k, i, size, value);
-    if (err != CL_SUCCESS) {
-        char what[96];
-        snprintf(what, sizeof what, "clSetKernelArg(%s, argument %u)", name, i);
-        return cl_fail(m, err, what);
-    }
-    return TC_OK;
-}
-
 /* The state of one device-path run. */
 typedef struct {
     const tc_device *d;
@@ -464,20 +451,15 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
                                  0, NULL, NULL));
     k = clCreateKernel(r->program, "unpack_pixels", &err);
     CL_CHECK(status, cleanup, m, err, "clCreateKernel(unpack_pixels)");
-    const struct {
-        size_t size;
-        const void *value;
-    } args[] = {{sizeof(cl_mem), &pb->bytes_in},  {sizeof(cl_long), &base},
-                {sizeof(cl_long), &stride},       {sizeof(int), &format},
-                {sizeof(int), &src->width},       {sizeof(int), &src->height},
-                {sizeof(cl_mem), &pb->palette},   {sizeof(int), &r->planes},
-                {sizeof(int), &r->pitch},         {sizeof(cl_mem), &r->src_planes[0]},
-                {sizeof(cl_mem), &r->src_planes[1]}, {sizeof(cl_mem), &r->src_planes[2]},
-                {sizeof(cl_mem), &r->dst_planes[0]}, {sizeof(cl_mem), &r->dst_planes[1]},
-                {sizeof(cl_mem), &r->dst_planes[2]}};
-    for (cl_uint i = 0; i < sizeof args / sizeof args[0]; i++)
-        if ((status = set_arg(k, "unpack_pixels", i, args[i].size, args[i].value, m)) != TC_OK)
-            goto cleanup;
+    const tc_kernel_arg args[] = {
+        TC_KARG(pb->bytes_in),     TC_KARG(base),             TC_KARG(stride),
+        TC_KARG(format),           TC_KARG(src->width),       TC_KARG(src->height),
+        TC_KARG(pb->palette),      TC_KARG(r->planes),        TC_KARG(r->pitch),
+        TC_KARG(r->src_planes[0]), TC_KARG(r->src_planes[1]), TC_KARG(r->src_planes[2]),
+        TC_KARG(r->dst_planes[0]), TC_KARG(r->dst_planes[1]), TC_KARG(r->dst_planes[2])};
+    if ((status = tc_set_args(k, "unpack_pixels", args, (int)(sizeof args / sizeof args[0]),
+                              m)) != TC_OK)
+        goto cleanup;
     const size_t global[2] = {(size_t)r->pitch, (size_t)src->height};
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->unpack));
@@ -508,22 +490,16 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
     int status;
     k = clCreateKernel(r->program, "pack_pixels", &err);
     CL_CHECK(status, cleanup, m, err, "clCreateKernel(pack_pixels)");
-    const struct {
-        size_t size;
-        const void *value;
-    } args[] = {{sizeof(cl_mem), &r->dst_planes[0]}, {sizeof(cl_mem), &r->dst_planes[1]},
-                {sizeof(cl_mem), &r->dst_planes[2]}, {sizeof(int), &r->pitch},
-                {sizeof(int), &dst->width},          {sizeof(int), &dst->height},
-                {sizeof(int), &r->planes},           {sizeof(int), &format},
-                {sizeof(cl_mem), &pb->bytes_out},    {sizeof(cl_long), &base},
-                {sizeof(cl_long), &stride},          {sizeof(int), &gap},
-                {sizeof(int), &roi->dst_left},
-                {sizeof(int), &roi->dst_top},        {sizeof(int), &roi->width},
-                {sizeof(int), &roi->height},         {sizeof(double), &scale},
-                {sizeof(double), &offset}};
-    for (cl_uint i = 0; i < sizeof args / sizeof args[0]; i++)
-        if ((status = set_arg(k, "pack_pixels", i, args[i].size, args[i].value, m)) != TC_OK)
-            goto cleanup;
+    const tc_kernel_arg args[] = {
+        TC_KARG(r->dst_planes[0]), TC_KARG(r->dst_planes[1]), TC_KARG(r->dst_planes[2]),
+        TC_KARG(r->pitch),         TC_KARG(dst->width),       TC_KARG(dst->height),
+        TC_KARG(r->planes),        TC_KARG(format),           TC_KARG(pb->bytes_out),
+        TC_KARG(base),             TC_KARG(stride),           TC_KARG(gap),
+        TC_KARG(roi->dst_left),    TC_KARG(roi->dst_top),     TC_KARG(roi->width),
+        TC_KARG(roi->height),      TC_KARG(scale),            TC_KARG(offset)};
+    if ((status = tc_set_args(k, "pack_pixels", args, (int)(sizeof args / sizeof args[0]), m)) !=
+        TC_OK)
+        goto cleanup;
     const size_t global[2] = {(size_t)dst->width, (size_t)dst->height};
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->pack));
