@@ -6,7 +6,8 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harnesses for the BMP reader and the option parser (clang)
+#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers and the
+#                   option parser (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -32,18 +33,24 @@ OCL_CFLAGS := $(shell $(PKG_CONFIG) --cflags OpenCL 2>/dev/null)
 OCL_LIBS   := $(shell $(PKG_CONFIG) --libs OpenCL 2>/dev/null || echo -lOpenCL)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# The codecs' libraries (PNG: libspng, JPEG: TurboJPEG) go into the tool and the tests, not into
+# libtiledconv, which takes pixels and knows no file format.
+CODEC_CFLAGS := $(shell $(PKG_CONFIG) --cflags spng libturbojpeg 2>/dev/null)
+CODEC_LIBS   := $(shell $(PKG_CONFIG) --libs spng libturbojpeg 2>/dev/null || echo -lspng -lturbojpeg)
 # OpenCL 1.2 is what every platform we target speaks (NVIDIA's OpenCL C is 1.2, PoCL more).
 # -MMD -MP: each object lists the headers it read, so touching one rebuilds only its users.
 ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
-                -Isrc/io $(OCL_CFLAGS) $(CPPFLAGS)
+                -Isrc/io $(OCL_CFLAGS) $(CODEC_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(WARN) $(CFLAGS)
 DEPFLAGS     := -MMD -MP
 LIBS         := $(OCL_LIBS) -lm -lpthread
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
-DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
+              libspng-dev libturbojpeg0-dev
+# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c compares with and makes files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
-              python3-pytest parallel
+              python3-pytest parallel libjpeg-turbo-progs
 
 # The library: these sources, compiled position-independent with only the API visible.
 # Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
@@ -54,7 +61,8 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
             src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
-IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
+IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
+            src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
@@ -73,8 +81,8 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
-        sanitize \
-        fuzz fuzz-check deps-build deps-test check-opencl install uninstall clean
+        sanitize fuzz fuzz-check check-codecs deps-build deps-test check-opencl install \
+        uninstall clean
 
 all: $(BIN) lib
 
@@ -88,8 +96,18 @@ check-opencl:
 	    echo "tiledconv: opencl-headers (and pocl-opencl-icd for a CPU device), or run"; \
 	    echo "tiledconv: 'make run', which installs what is missing and builds."; exit 1; }
 
+# Likewise for the codecs' libraries, checked before the codecs that include them are built.
+check-codecs:
+	@printf '#include <spng.h>\n#include <turbojpeg.h>\n' | \
+	    $(CC) $(CODEC_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	    echo "tiledconv: the PNG and JPEG libraries are missing: install libspng-dev and"; \
+	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
+	    exit 1; }
+
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o): | check-codecs
+
 $(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -129,7 +147,8 @@ $(O)/src/%_cl.o: $(O)/src/%_cl.c
 $(O)/tests/%: tests/%.c $(STATIC) $(IO_OBJS) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -Icli $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ \
-	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) $(LIBS)
+	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) \
+	    $(CODEC_LIBS) $(LIBS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -174,11 +193,15 @@ test: deps-test
 	$(MAKE) fuzz-check
 
 # The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
-# BMP Suite and with command lines; any sanitizer report fails (tests/fuzz-check.sh).
+# BMP Suite and with command lines; then the PNG, JPEG and PGM/PPM readers for
+# FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/. Any sanitizer report fails.
 FUZZ_SECONDS ?= 30
-fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options
+FORMAT_FUZZ_SECONDS ?= 25
+FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
+fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_options $(FUZZ_SECONDS)
+	@sh tests/fuzz-formats.sh $(FORMAT_FUZZ_SECONDS) $(FORMAT_FUZZERS)
 
 # AddressSanitizer + UBSan build of the tool, the tests and the shared library under
 # build/asan; runs the suites that need no OpenCL device work, the end-to-end error cases,
@@ -192,10 +215,13 @@ sanitize: deps-test
 
 # Both harnesses stop at the first report of any sanitizer (-fno-sanitize-recover=all).
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-fuzz: build/fuzz/fuzz_bmp build/fuzz/fuzz_options
-build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(IO_SRCS) $(wildcard src/io/*.h)
+# The BMP reader and what it uses (not the other codecs, which need their libraries).
+FUZZ_BMP_SRCS := src/io/bmp.c src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
+                 src/io/signals.c
+fuzz: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
+build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(IO_SRCS)
+	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
 
 # The parser and what it calls are instrumented; the rest of the library (the algorithm and
 # border names) comes from the static library, uninstrumented.
@@ -204,6 +230,18 @@ build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATI
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
 	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) $(STATIC) $(LIBS)
+
+# One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
+# reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
+build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -DFUZZ_$(shell echo $* | tr a-z A-Z) \
+	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
+	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
 # The pkg-config file, with this install's prefix.
 $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile

@@ -86,31 +86,34 @@ for i in 1 2; do # the same with the contexts closed before the end (TILEDCONV_C
     timed "tiledconv, a 16 x 16 image, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"
 done
 
-# --- the disk's floor ---------------------------------------------------------------------------
+# --- the disk's floor, tiledconv and the peers, three rounds interleaved --------------------------
+# The disk's speed drifts from minute to minute: each round runs every contender once, and the
+# table takes each one's median over the rounds.
 gray_size=$((54 + 1024 + 1920 * 1080))
 colour_size=$((54 + 1920 * 1080 * 3))
-say "== disk floor"
-python3 bench/disk_floor.py --out "$work" --count "$count" --size "$gray_size" --threads 16,32,64 2>&1 | tee -a "$log"
-python3 bench/disk_floor.py --out "$work" --count "$count" --size "$colour_size" --threads 32 2>&1 | tee -a "$log"
-
-# --- tiledconv ------------------------------------------------------------------------------------
 o=$work/out
-fresh "$o"; timed "tiledconv batch, gray, synced" "$count" "$bin $dev $filter -t -O $o --files-from $work/list"
-cp -r "$o" "$work/tc-gray" 2>/dev/null
-fresh "$o"; timed "tiledconv batch, gray, --no-sync" "$count" "$bin $dev $filter -t --no-sync -O $o --files-from $work/list"
-fresh "$o"; timed "tiledconv batch, colour, synced" "$count" "$bin $dev $filter --color -t -O $o --files-from $work/list"
-fresh "$o"; timed "tiledconv batch, colour, --no-sync" "$count" "$bin $dev $filter --color -t --no-sync -O $o --files-from $work/list"
+for round in 1 2 3; do
+    say "== round $round"
+    say "== disk floor, gray-sized files"
+    python3 bench/disk_floor.py --out "$work" --count "$count" --size "$gray_size" --threads 32 2>&1 | tee -a "$log" |
+        awk -v r="$round" -v n="$count" '/best/ { printf "disk floor, %d gray-sized files, 32 threads (round %d)\t%s\t%d\t%s\n", n, r, $4, n, $6 }' >>"$tsv"
+    say "== disk floor, colour-sized files"
+    python3 bench/disk_floor.py --out "$work" --count "$count" --size "$colour_size" --threads 32 2>&1 | tee -a "$log" |
+        awk -v r="$round" -v n="$count" '/best/ { printf "disk floor, %d colour-sized files, 32 threads (round %d)\t%s\t%d\t%s\n", n, r, $4, n, $6 }' >>"$tsv"
+    fresh "$o"; timed "tiledconv batch, gray, synced (round $round)" "$count" "$bin $dev $filter -t -O $o --files-from $work/list"
+    [ "$round" -eq 1 ] && cp -r "$o" "$work/tc-gray" 2>/dev/null
+    fresh "$o"; timed "OpenCV 16 threads, gray, fsync each (round $round)" "$count" "python3 bench/opencv_batch.py --threads 16 --fsync --list $work/list --out $o"
+    fresh "$o"; timed "tiledconv batch, gray, --no-sync (round $round)" "$count" "$bin $dev $filter -t --no-sync -O $o --files-from $work/list"
+    fresh "$o"; timed "OpenCV 16 threads, gray (round $round)" "$count" "python3 bench/opencv_batch.py --threads 16 --list $work/list --out $o"
+    [ "$round" -eq 1 ] && cp -r "$o" "$work/cv-gray" 2>/dev/null
+    fresh "$o"; timed "tiledconv batch, colour, synced (round $round)" "$count" "$bin $dev $filter --color -t -O $o --files-from $work/list"
+    fresh "$o"; timed "OpenCV 16 threads, colour, fsync each (round $round)" "$count" "python3 bench/opencv_batch.py --threads 16 --color --fsync --list $work/list --out $o"
+    fresh "$o"; timed "tiledconv batch, colour, --no-sync (round $round)" "$count" "$bin $dev $filter --color -t --no-sync -O $o --files-from $work/list"
+    fresh "$o"; timed "OpenCV 16 threads, colour (round $round)" "$count" "python3 bench/opencv_batch.py --threads 16 --color --list $work/list --out $o"
+done
 fresh "$o"; timed "tiledconv one process per file (xargs -P 16), gray, synced" "$per_file" \
     "xargs -P 16 -I{} sh -c '$bin $dev $filter -q -s {} -o $o/\$(basename {})' < $work/list200"
-fresh "$o"
-
-# --- the peers ------------------------------------------------------------------------------------
-timed "OpenCV plain loop, gray" "$per_file" "python3 bench/opencv_batch.py --list $work/list200 --out $o"
-fresh "$o"; timed "OpenCV 16 threads, gray" "$count" "python3 bench/opencv_batch.py --threads 16 --list $work/list --out $o"
-cp -r "$o" "$work/cv-gray" 2>/dev/null
-fresh "$o"; timed "OpenCV 16 threads, gray, fsync each" "$count" "python3 bench/opencv_batch.py --threads 16 --fsync --list $work/list --out $o"
-fresh "$o"; timed "OpenCV 16 threads, colour" "$count" "python3 bench/opencv_batch.py --threads 16 --color --list $work/list --out $o"
-fresh "$o"; timed "OpenCV 16 threads, colour, fsync each" "$count" "python3 bench/opencv_batch.py --threads 16 --color --fsync --list $work/list --out $o"
+fresh "$o"; timed "OpenCV plain loop, gray" "$per_file" "python3 bench/opencv_batch.py --list $work/list200 --out $o"
 fresh "$o"; timed "CuPy 16 threads, gray, fsync each" "$count" "python3 bench/cupy_batch.py --threads 16 --fsync --list $work/list --out $o"
 fresh "$o"
 
@@ -149,26 +152,41 @@ PY
 
 # --- the table ------------------------------------------------------------------------------------------
 python3 - "$tsv" <<'PY' | tee "$out/e2e.md" | tee -a "$log"
-import csv, sys
-rows = {r["name"]: r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")}
-def rate(n): return float(rows[n]["images_per_s"]) if n in rows else float("nan")
-def secs(n): return float(rows[n]["seconds"]) if n in rows else float("nan")
-print("| job | images/s | seconds | against |")
-print("|---|---|---|---|")
+import csv, math, re, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+def median_of(name):
+    """seconds, images: the median over the rounds (or the one run)."""
+    runs = [r for r in rows if re.sub(r" \(round \d+\)$", "", r["name"]) == name
+            and r["seconds"] != "nan"]
+    if not runs:
+        return float("nan"), 0, 0
+    s = statistics.median(float(r["seconds"]) for r in runs)
+    return s, int(runs[0]["images"]), len(runs)
+print("| job | images/s (median) | seconds | runs | against |")
+print("|---|---|---|---|---|")
 pairs = [
-    ("tiledconv batch, gray, synced", "OpenCV 16 threads, gray, fsync each"),
-    ("tiledconv batch, gray, --no-sync", "OpenCV 16 threads, gray"),
-    ("tiledconv batch, colour, synced", "OpenCV 16 threads, colour, fsync each"),
-    ("tiledconv batch, colour, --no-sync", "OpenCV 16 threads, colour"),
-    ("tiledconv one process per file (xargs -P 16), gray, synced", None),
-    ("OpenCV plain loop, gray", None),
-    ("CuPy 16 threads, gray, fsync each", None),
+    ("tiledconv batch, gray, synced", "OpenCV 16 threads, gray, fsync each",
+     "disk floor, %s gray-sized files, 32 threads"),
+    ("tiledconv batch, gray, --no-sync", "OpenCV 16 threads, gray", None),
+    ("tiledconv batch, colour, synced", "OpenCV 16 threads, colour, fsync each",
+     "disk floor, %s colour-sized files, 32 threads"),
+    ("tiledconv batch, colour, --no-sync", "OpenCV 16 threads, colour", None),
 ]
-for a, b in pairs:
-    note = "%.2fx %s" % (rate(a) / rate(b), b) if b else ""
-    print("| %s | %.1f | %.3f | %s |" % (a, rate(a), secs(a), note))
-for n in sorted(rows):
-    if "8192" in n or "16 x 16" in n:
-        print("| %s | | %.3f | |" % (n, secs(n)))
+n = rows[-1]["images"]
+for a, b, floor in pairs:
+    sa, na, ra = median_of(a)
+    sb, nb, rb = median_of(b)
+    note = "%.2fx %s (%.1f images/s)" % (sb / sa, b, nb / sb)
+    if floor:
+        fs, fn, fr = median_of(floor % (na,))
+        note += "; the disk's floor %.3f s (%.0f files/s): %.2fx it" % (fs, fn / fs, sa / fs)
+    print("| %s | %.1f | %.3f | %d | %s |" % (a, na / sa, sa, ra, note))
+for name in ["tiledconv one process per file (xargs -P 16), gray, synced",
+             "OpenCV plain loop, gray", "CuPy 16 threads, gray, fsync each"]:
+    s, k, r = median_of(name)
+    print("| %s | %.1f | %.3f | %d | |" % (name, k / s if s == s else float("nan"), s, r))
+for r in rows:
+    if "8192" in r["name"] or "16 x 16" in r["name"]:
+        print("| %s | | %s | 1 | |" % (r["name"], r["seconds"]))
 PY
 say "done"

@@ -260,24 +260,7 @@ static int job_params(const tc_options *o, job *j, tc_params *p)
         job_fail(j, JOB_REFUSED, "%s: %s", m.text);
         return -1;
     }
-    tc_params_init(p);
-    p->taps_x = p->taps_y = o->filter.taps;
-    p->kx = o->filter.kx;
-    p->ky = o->filter.ky;
-    p->border = o->filter.border;
-    p->border_value = o->filter.border_value;
-    p->algorithm = o->algorithm;
-    p->src_left = j->roi.src_left;
-    p->src_top = j->roi.src_top;
-    p->dst_left = j->roi.dst_left;
-    p->dst_top = j->roi.dst_top;
-    p->roi_width = j->roi.width;
-    p->roi_height = j->roi.height;
-    p->block_width = o->block_x;
-    p->block_height = o->block_y;
-    p->vector_io = !o->scalar_io;
-    p->out_scale = o->out_scale;
-    p->out_offset = o->out_offset;
+    cli_params(o, &j->roi, p);
     return 0;
 }
 
@@ -765,102 +748,122 @@ static void print_single(const batch *b)
                b->first_height);
 }
 
-int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
-              int keep_contexts)
+/* The batch's settings before any thread starts: sizes, the memory bound, the queues. */
+static int batch_init(batch *b, const tc_options *o, const batch_list *list,
+                      char requests[][64], int n_requests)
 {
-    batch b;
-    pthread_t *threads = NULL;
-    int n_threads = 0, status;
-    memset(&b, 0, sizeof b);
-    b.o = o;
-    b.list = list;
-    b.t0 = now_ms();
-    b.machine = o->format != TC_FORMAT_TABLE;
-    b.chatty = !o->quiet && !b.machine;
-    b.progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
-    atomic_init(&b.next, 0);
+    memset(b, 0, sizeof *b);
+    b->o = o;
+    b->list = list;
+    b->t0 = now_ms();
+    b->machine = o->format != TC_FORMAT_TABLE;
+    b->chatty = !o->quiet && !b->machine;
+    b->progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
+    atomic_init(&b->next, 0);
     /* A quarter of the machine's memory for images in flight, at most 4 GiB. */
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    b.budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
-    if (b.budget > ((size_t)4 << 30))
-        b.budget = (size_t)4 << 30;
-    size_stages(&b, n_requests, requests);
-    pthread_mutex_init(&b.lock, NULL);
-    pthread_cond_init(&b.room, NULL);
-    if (make_lanes(&b, n_requests, requests) ||
-        queue_init(&b.decoded, 2 * b.n_lanes + b.n_readers, b.n_readers) ||
-        queue_init(&b.finished, b.n_writers + b.n_lanes, b.n_lanes) ||
-        !(threads = calloc((size_t)(b.n_readers + b.n_writers), sizeof *threads))) {
-        fprintf(stderr, "tiledconv: out of host memory for the batch\n");
-        status = 1;
-        goto cleanup;
-    }
-    if (b.machine && o->format == TC_FORMAT_CSV)
-        report_row_csv_header(stdout);
-    /* The first reads overlap with opening the devices. The OpenCL loader reads its vendor
-     * list on the first call, which is not safe from several threads at once (ocl-icd): one
-     * listing here, then the lanes open their contexts in parallel. */
-    for (int i = 0; i < b.n_readers; i++)
-        pthread_create(&threads[n_threads++], NULL, reader_main, &b);
-    {
-        int count;
-        char ignored[256];
-        (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
-        b.platforms_ms = now_ms() - b.t0;
-    }
-    for (int i = 0; i < b.n_lanes; i++)
-        pthread_create(&b.lanes[i].thread, NULL, lane_main, &b.lanes[i]);
-    for (int i = 0; i < b.n_writers; i++)
-        pthread_create(&threads[n_threads++], NULL, writer_main, &b);
-    while (b.progress) {
-        pthread_mutex_lock(&b.lock);
-        const int done = b.done;
-        if (done < list->count)
-            show_progress(&b);
-        pthread_mutex_unlock(&b.lock);
-        if (done >= list->count)
+    b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
+    if (b->budget > ((size_t)4 << 30))
+        b->budget = (size_t)4 << 30;
+    size_stages(b, n_requests, requests);
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->room, NULL);
+    return make_lanes(b, n_requests, requests) ||
+                   queue_init(&b->decoded, 2 * b->n_lanes + b->n_readers, b->n_readers) ||
+                   queue_init(&b->finished, b->n_writers + b->n_lanes, b->n_lanes)
+               ? -1
+               : 0;
+}
+
+/* Starts every thread. The first reads overlap with opening the devices. The OpenCL loader
+ * reads its vendor list on the first call, which is not safe from several threads at once
+ * (ocl-icd): one listing here, then the lanes open their contexts in parallel. */
+static void batch_start(batch *b, pthread_t *threads, int *n_threads)
+{
+    int count;
+    char ignored[256];
+    for (int i = 0; i < b->n_readers; i++)
+        pthread_create(&threads[(*n_threads)++], NULL, reader_main, b);
+    (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
+    b->platforms_ms = now_ms() - b->t0;
+    for (int i = 0; i < b->n_lanes; i++)
+        pthread_create(&b->lanes[i].thread, NULL, lane_main, &b->lanes[i]);
+    for (int i = 0; i < b->n_writers; i++)
+        pthread_create(&threads[(*n_threads)++], NULL, writer_main, b);
+}
+
+/* Waits for every thread, showing the progress line meanwhile where there is one. */
+static void batch_wait(batch *b, pthread_t *threads, int n_threads)
+{
+    while (b->progress) {
+        pthread_mutex_lock(&b->lock);
+        const int done = b->done;
+        if (done < b->list->count)
+            show_progress(b);
+        pthread_mutex_unlock(&b->lock);
+        if (done >= b->list->count)
             break;
         struct timespec tick = {0, 100 * 1000 * 1000};
         nanosleep(&tick, NULL);
     }
     for (int i = 0; i < n_threads; i++)
         pthread_join(threads[i], NULL);
-    for (int i = 0; i < b.n_lanes; i++)
-        pthread_join(b.lanes[i].thread, NULL);
-    const double wall_ms = now_ms() - b.t0;
-    for (int i = 0; i < b.n_lanes && !b.dev; i++)
-        if (b.lanes[i].status == 0)
-            b.dev = &b.lanes[i].dev;
-    if (!o->no_sync && b.written > 0) {
+    for (int i = 0; i < b->n_lanes; i++)
+        pthread_join(b->lanes[i].thread, NULL);
+    for (int i = 0; i < b->n_lanes && !b->dev; i++)
+        if (b->lanes[i].status == 0)
+            b->dev = &b->lanes[i].dev;
+}
+
+/* After the last image: the folder synced, the summary, the figures. The exit status. */
+static int batch_finish(batch *b, double wall_ms)
+{
+    const tc_options *o = b->o;
+    const batch_list *list = b->list;
+    if (b->lanes_working == 0) {
+        /* No device: one line for the run (SPEC.md: a bad -p or -d is a usage error). */
+        if (b->progress)
+            fputs("\r\033[K", stderr);
+        fprintf(stderr, "tiledconv: %s%s\n", b->lanes[0].err,
+                b->lanes[0].open_status == TC_EINVAL ? ", see -l" : "");
+        return b->lanes[0].open_status == TC_EINVAL ? 2 : 1;
+    }
+    if (!o->no_sync && b->written > 0) {
         char dir[4096];
+        const batch_item *first = &list->items[0];
         if (o->output_dir)
             snprintf(dir, sizeof dir, "%s", o->output_dir);
         else
-            folder_of(list->items[0].output ? list->items[0].output : list->items[0].raw
-                                                                          ? list->items[0].raw
-                                                                          : ".",
-                      dir, sizeof dir);
+            folder_of(first->output ? first->output : first->raw ? first->raw : ".", dir,
+                      sizeof dir);
         sync_folder(dir);
     }
-    if (b.lanes_working == 0) {
-        /* No device: one line for the run (SPEC.md: a bad -p or -d is a usage error). */
-        if (b.progress)
-            fputs("\r\033[K", stderr);
-        fprintf(stderr, "tiledconv: %s%s\n", b.lanes[0].err,
-                b.lanes[0].open_status == TC_EINVAL ? ", see -l" : "");
-        status = b.lanes[0].open_status == TC_EINVAL ? 2 : 1;
-        goto cleanup;
-    }
-    print_summary(&b);
+    print_summary(b);
     if (list->count == 1)
-        print_single(&b);
-    if (o->timing && b.chatty)
-        print_stages(&b, wall_ms);
-    if (b.machine && list->count > 1)
-        print_batch_record(&b, wall_ms);
-    status = b.failed ? 1 : b.refused ? 2 : 0;
+        print_single(b);
+    if (o->timing && b->chatty)
+        print_stages(b, wall_ms);
+    if (b->machine && list->count > 1)
+        print_batch_record(b, wall_ms);
+    return b->failed ? 1 : b->refused ? 2 : 0;
+}
 
-cleanup:
+int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
+              int keep_contexts)
+{
+    batch b;
+    pthread_t *threads = NULL;
+    int n_threads = 0, status = 1;
+    if (batch_init(&b, o, list, requests, n_requests) ||
+        !(threads = calloc((size_t)(b.n_readers + b.n_writers), sizeof *threads))) {
+        fprintf(stderr, "tiledconv: out of host memory for the batch\n");
+    } else {
+        if (b.machine && o->format == TC_FORMAT_CSV)
+            report_row_csv_header(stdout);
+        batch_start(&b, threads, &n_threads);
+        batch_wait(&b, threads, n_threads);
+        status = batch_finish(&b, now_ms() - b.t0);
+    }
     for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
         tc_close(b.lanes[i].ctx);
     free(b.lanes);

@@ -198,28 +198,6 @@ static int list_devices(void)
     return 0;
 }
 
-/* The library's parameters for these options and ROI. */
-static void params_from_options(const tc_options *o, const tc_roi *roi, tc_params *p)
-{
-    tc_params_init(p);
-    p->taps_x = p->taps_y = o->filter.taps;
-    p->kx = o->filter.kx;
-    p->ky = o->filter.ky;
-    p->border = o->filter.border;
-    p->border_value = o->filter.border_value;
-    p->src_left = roi->src_left;
-    p->src_top = roi->src_top;
-    p->dst_left = roi->dst_left;
-    p->dst_top = roi->dst_top;
-    p->roi_width = roi->width;
-    p->roi_height = roi->height;
-    p->block_width = o->block_x;
-    p->block_height = o->block_y;
-    p->vector_io = !o->scalar_io;
-    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
-    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
-}
-
 /* Test-only fault injection, so that the tests can show -e catching a wrong pixel:
  * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result. */
 static void inject_test_fault(tc_plane *out)
@@ -387,7 +365,7 @@ static int prepare(run_state *s)
     }
     if ((status = load_input(o, &s->src, &s->in)) != 0)
         return status;
-    params_from_options(o, &s->roi, &s->params);
+    cli_params(o, &s->roi, &s->params);
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
     /* One algorithm filters its input planes in place; -a all needs them for each. */

@@ -831,6 +831,30 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
     return rc;
 }
 
+void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
+{
+    tc_params_init(p);
+    p->taps_x = p->taps_y = o->filter.taps;
+    p->kx = o->filter.kx;
+    p->ky = o->filter.ky;
+    p->border = o->filter.border;
+    p->border_value = o->filter.border_value;
+    p->algorithm = o->algorithm;
+    p->src_left = roi->src_left;
+    p->src_top = roi->src_top;
+    p->dst_left = roi->dst_left;
+    p->dst_top = roi->dst_top;
+    p->roi_width = roi->width;
+    p->roi_height = roi->height;
+    p->block_width = o->block_x;
+    p->block_height = o->block_y;
+    p->vector_io = !o->scalar_io;
+    p->out_scale = o->out_scale;
+    p->out_offset = o->out_offset;
+    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
+    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
+}
+
 void cli_usage(FILE *out)
 {
     fputs(

@@ -79,4 +79,7 @@ int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
 void cli_usage(FILE *out);
 
+/* The library's parameters for these options and a resolved ROI. */
+void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p);
+
 #endif

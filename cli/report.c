@@ -122,8 +122,8 @@ void report_comparison(FILE *out, const tc_result *rows, int count)
             fprintf(out, "%-9s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
                     r->pass_ms_median[p], r->pass_ms_min[p], "", "", "", "", "");
     }
-    fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's time over "
-                 "the median; 'vs tiled' is the median over tiled's median.\n");
+    fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's "
+                 "time over the median; 'vs tiled' is the median over tiled's median.\n");
 }
 
 /* ---- The header and the launch geometry (the human-readable mode) ---------------------- */
@@ -335,7 +335,8 @@ static const field batch_fields[] = {
     BWORD(type, ROW_BOTH),          BTEXT(input, ROW_IMAGE),        BTEXT(output, ROW_IMAGE),
     BWORD(status, ROW_IMAGE),       BINT(width, ROW_IMAGE),         BINT(height, ROW_IMAGE),
     BINT(images, ROW_BATCH),        BINT(written, ROW_BATCH),       BINT(refused, ROW_BATCH),
-    BINT(failed, ROW_BATCH),        BREAL(seconds, 4, ROW_BATCH),   BREAL(images_per_s, 2, ROW_BATCH),
+    BINT(failed, ROW_BATCH),        BREAL(seconds, 4, ROW_BATCH),
+    BREAL(images_per_s, 2, ROW_BATCH),
     BREAL(startup_ms, 3, ROW_BATCH), BREAL(read_ms, 3, ROW_BOTH),   BREAL(upload_ms, 3, ROW_BOTH),
     BREAL(convert_ms, 3, ROW_BOTH), BREAL(kernel_ms, 4, ROW_BOTH),  BREAL(download_ms, 3, ROW_BOTH),
     BREAL(write_ms, 3, ROW_BOTH),   BINT(readers, ROW_BATCH),       BINT(lanes, ROW_BATCH),

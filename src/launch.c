@@ -73,15 +73,8 @@ typedef struct {
     size_t global[2];
 } launch_state;
 
-/* Kernel arguments as (size, address) pairs, set in order; a failure names the argument. */
-typedef struct {
-    size_t size;
-    const void *value;
-} kernel_arg;
-#define KARG(v) {sizeof(v), &(v)}
-
-static int set_args(cl_kernel kernel, const char *name, const kernel_arg *args, int count,
-                    tc_msg *m)
+int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, int count,
+                tc_msg *m)
 {
     for (int i = 0; i < count; i++) {
         cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
@@ -133,14 +126,14 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
 {
     const tc_roi *r = &ls->job->roi;
     const tc_buffers *b = ls->buf;
-    const kernel_arg args[] = {KARG(ls->src),     KARG(ls->dst),    KARG(ls->pitch),
-                               KARG(r->src_left), KARG(r->src_top), KARG(r->dst_left),
-                               KARG(r->dst_top),  KARG(r->width),   KARG(r->height),
-                               KARG(b->kx),       KARG(b->ky),
-                               KARG(ls->job->filter.border_value),  KARG(b->counts)};
+    const tc_kernel_arg args[] = {
+        TC_KARG(ls->src),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),    TC_KARG(r->src_left),
+        TC_KARG(r->src_top),  TC_KARG(r->dst_left), TC_KARG(r->dst_top),   TC_KARG(r->width),
+        TC_KARG(r->height),   TC_KARG(b->kx),       TC_KARG(b->ky),
+        TC_KARG(ls->job->filter.border_value),      TC_KARG(b->counts)};
     const int counted = ls->job->algorithm == TC_TILED && ls->job->count_classes;
     const int n = (int)(sizeof args / sizeof args[0]) - (counted ? 0 : 1);
-    return set_args(ls->kernel, ls->job->algorithm == TC_TILED ? "tiled_conv" : "one_pass_conv",
+    return tc_set_args(ls->kernel, ls->job->algorithm == TC_TILED ? "tiled_conv" : "one_pass_conv",
                     args, n, m);
 }
 
@@ -175,28 +168,28 @@ static int two_pass_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
     for (int i = 0; i < f->taps; i++)
         pass2_value += f->kx[i] * f->border_value;
     /* Pass 1: rows of the sROI, filtered with kx, into tmp transposed (h x w, pitch h). */
-    const kernel_arg pass1[] = {KARG(ls->src),     KARG(ls->pitch), KARG(r->src_left),
-                                KARG(r->src_top),  KARG(b->tmp),    KARG(r->height),
-                                KARG(zero),        KARG(zero),      KARG(r->width),
-                                KARG(r->height),   KARG(b->kx),     KARG(f->border_value)};
+    const tc_kernel_arg pass1[] = {
+        TC_KARG(ls->src),    TC_KARG(ls->pitch), TC_KARG(r->src_left), TC_KARG(r->src_top),
+        TC_KARG(b->tmp),     TC_KARG(r->height), TC_KARG(zero),        TC_KARG(zero),
+        TC_KARG(r->width),   TC_KARG(r->height), TC_KARG(b->kx),       TC_KARG(f->border_value)};
     /* Pass 2: rows of tmp (the original columns), filtered with ky, into the tROI transposed
      * back. tmp is a region r->height wide and r->width high. */
-    const kernel_arg pass2[] = {KARG(b->tmp),      KARG(r->height), KARG(zero),
-                                KARG(zero),        KARG(ls->dst),   KARG(ls->pitch),
-                                KARG(r->dst_left), KARG(r->dst_top), KARG(r->height),
-                                KARG(r->width),    KARG(b->ky),     KARG(pass2_value)};
+    const tc_kernel_arg pass2[] = {
+        TC_KARG(b->tmp),     TC_KARG(r->height),   TC_KARG(zero),       TC_KARG(zero),
+        TC_KARG(ls->dst),    TC_KARG(ls->pitch),   TC_KARG(r->dst_left), TC_KARG(r->dst_top),
+        TC_KARG(r->height),  TC_KARG(r->width),    TC_KARG(b->ky),      TC_KARG(pass2_value)};
     size_t global2[2] = {(size_t)ceil_div(r->height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE,
                          (size_t)ceil_div(r->width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE};
     const int n = (int)(sizeof pass1 / sizeof pass1[0]);
 
-    if ((status = set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) != TC_OK)
+    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) != TC_OK)
         return status;
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
                                    NULL, &events[0]));
     /* An in-order queue: pass 2 starts after pass 1 has finished, and clSetKernelArg's values
      * were captured by the first enqueue. */
-    if ((status = set_args(ls->kernel, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
+    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
         return status;
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, global2, ls->local, 0, NULL,

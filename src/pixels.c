@@ -214,53 +214,143 @@ static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffer
 
 /* ---- The device path -------------------------------------------------------------------- */
 
-/* A page-locked host buffer of at least `bytes`, mapped for the host (NVIDIA's pinned
- * memory: transfers from it run at the bus's speed, from ordinary memory at a fraction). */
-static int ensure_pinned(const tc_device *d, cl_mem *mem, void **ptr, size_t *size,
-                         size_t bytes, tc_msg *m)
+/* The two pinned staging chunks, made on first use: page-locked host memory (NVIDIA's pinned
+ * memory), through which transfers run at the bus's speed, from ordinary memory at a
+ * fraction. */
+static void release_pinned(tc_pixel_buffers *pb, cl_command_queue queue)
+{
+    for (int i = 0; i < 2; i++) {
+        if (pb->pinned[i] && pb->pinned_ptr[i])
+            clEnqueueUnmapMemObject(queue, pb->pinned[i], pb->pinned_ptr[i], 0, NULL, NULL);
+        if (queue)
+            clFinish(queue);
+        if (pb->pinned[i])
+            clReleaseMemObject(pb->pinned[i]);
+        pb->pinned[i] = NULL;
+        pb->pinned_ptr[i] = NULL;
+    }
+    pb->pinned_size = 0;
+}
+
+/* Chunks of at least `want` bytes (at most TC_STAGING_CHUNK): a small image's run pins only
+ * what it moves; a larger one grows them once. */
+static int ensure_pinned(const tc_device *d, tc_pixel_buffers *pb, size_t want, tc_msg *m)
 {
     int status = TC_OK;
     cl_int err;
-    if (*mem && *size >= bytes)
+    const size_t mib = (size_t)1 << 20;
+    want = want > TC_STAGING_CHUNK ? TC_STAGING_CHUNK : (want + mib - 1) / mib * mib;
+    if (pb->pinned_size >= want)
         return TC_OK;
-    if (*mem) {
-        clEnqueueUnmapMemObject(d->queue, *mem, *ptr, 0, NULL, NULL);
-        clFinish(d->queue);
-        clReleaseMemObject(*mem);
+    release_pinned(pb, d->queue);
+    for (int i = 0; i < 2; i++) {
+        pb->pinned[i] = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                       want, NULL, &err);
+        CL_CHECK(status, cleanup, m, err, "clCreateBuffer(pinned staging)");
+        pb->pinned_ptr[i] = clEnqueueMapBuffer(d->queue, pb->pinned[i], CL_TRUE,
+                                               CL_MAP_READ | CL_MAP_WRITE, 0, want, 0, NULL,
+                                               NULL, &err);
+        CL_CHECK(status, cleanup, m, err, "clEnqueueMapBuffer(pinned staging)");
     }
-    *mem = NULL;
-    *ptr = NULL;
-    *size = 0;
-    *mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
-                          &err);
-    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(pinned staging)");
-    *ptr = clEnqueueMapBuffer(d->queue, *mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
-                              NULL, NULL, &err);
-    CL_CHECK(status, cleanup, m, err, "clEnqueueMapBuffer(pinned staging)");
-    *size = bytes;
+    pb->pinned_size = want;
     return TC_OK;
 cleanup:
-    if (*mem)
-        clReleaseMemObject(*mem);
-    *mem = NULL;
+    release_pinned(pb, d->queue);
     return status;
 }
 
 void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue)
 {
-    if (pb->pinned_in)
-        clEnqueueUnmapMemObject(queue, pb->pinned_in, pb->pinned_in_ptr, 0, NULL, NULL);
-    if (pb->pinned_out)
-        clEnqueueUnmapMemObject(queue, pb->pinned_out, pb->pinned_out_ptr, 0, NULL, NULL);
-    if (queue)
-        clFinish(queue);
-    cl_mem mems[] = {pb->bytes_in, pb->bytes_out,    pb->palette,      pb->pinned_in,
-                     pb->pinned_out, pb->plane_src[0], pb->plane_src[1], pb->plane_dst[0],
-                     pb->plane_dst[1]};
+    release_pinned(pb, queue);
+    cl_mem mems[] = {pb->bytes_in, pb->bytes_out, pb->palette, pb->plane_src[0],
+                     pb->plane_src[1], pb->plane_dst[0], pb->plane_dst[1]};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
     memset(pb, 0, sizeof *pb);
+}
+
+/* The bytes moved through one chunk: TC_STAGING_CHUNK, or less when TILEDCONV_STAGING_CHUNK
+ * says so (the tests move small images in many chunks; never more than the chunk). */
+static size_t staging_chunk(const tc_pixel_buffers *pb)
+{
+    const char *v = getenv("TILEDCONV_STAGING_CHUNK");
+    const long n = v ? atol(v) : 0;
+    return n >= 64 && (size_t)n < pb->pinned_size ? (size_t)n : pb->pinned_size;
+}
+
+/* Waits for a finished transfer of the staging, adds its time, releases it. */
+static int settle(cl_event *e, double *ms, tc_msg *m)
+{
+    int status = TC_OK;
+    double t;
+    if (!*e)
+        return TC_OK;
+    CL_CALL(status, cleanup, m, clWaitForEvents(1, e));
+    if ((status = tc_event_ms(*e, &t, m)) == TC_OK)
+        *ms += t;
+cleanup:
+    clReleaseEvent(*e);
+    *e = NULL;
+    return status;
+}
+
+/* size bytes of host memory into buf at 0, through the two pinned chunks in turn: the copy of
+ * one chunk into pinned memory overlaps the transfer of the one before. *ms: the transfers. */
+static int staged_write(const tc_device *d, tc_pixel_buffers *pb, cl_mem buf,
+                        const unsigned char *src, size_t size, double *ms, tc_msg *m)
+{
+    cl_event pending[2] = {NULL, NULL};
+    const size_t chunk = staging_chunk(pb);
+    int status = TC_OK;
+    for (size_t off = 0, k = 0; off < size && status == TC_OK; off += chunk, k++) {
+        const int slot = (int)(k & 1);
+        const size_t n = size - off < chunk ? size - off : chunk;
+        if ((status = settle(&pending[slot], ms, m)) != TC_OK) /* the chunk is free again */
+            break;
+        memcpy(pb->pinned_ptr[slot], src + off, n);
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(d->queue, buf, CL_FALSE, off, n, pb->pinned_ptr[slot], 0,
+                                     NULL, &pending[slot]));
+    }
+cleanup:
+    for (int i = 0; i < 2; i++) {
+        const int s = settle(&pending[i], ms, m);
+        status = status != TC_OK ? status : s;
+    }
+    return status;
+}
+
+/* The reverse: size bytes of buf from `offset` to the host, chunk by chunk, each handed to
+ * take(arg, position, bytes, n) while the next chunk is in transfer. */
+static int staged_read(const tc_device *d, tc_pixel_buffers *pb, cl_mem buf, size_t offset,
+                       size_t size, size_t chunk,
+                       void (*take)(void *arg, size_t at, const unsigned char *data, size_t n),
+                       void *arg, double *ms, tc_msg *m)
+{
+    cl_event pending[2] = {NULL, NULL};
+    int status = TC_OK;
+    const size_t chunks = (size + chunk - 1) / chunk;
+    for (size_t k = 0; k <= chunks && status == TC_OK; k++) {
+        if (k < chunks) { /* start chunk k, then finish chunk k - 1 while it runs */
+            const size_t off = k * chunk, n = size - off < chunk ? size - off : chunk;
+            CL_CALL(status, cleanup, m,
+                    clEnqueueReadBuffer(d->queue, buf, CL_FALSE, offset + off, n,
+                                        pb->pinned_ptr[k & 1], 0, NULL, &pending[k & 1]));
+        }
+        if (k > 0) {
+            const size_t off = (k - 1) * chunk, n = size - off < chunk ? size - off : chunk;
+            if ((status = settle(&pending[(k - 1) & 1], ms, m)) != TC_OK)
+                break;
+            take(arg, off, pb->pinned_ptr[(k - 1) & 1], n);
+        }
+    }
+cleanup:
+    for (int i = 0; i < 2; i++) {
+        const int s = settle(&pending[i], ms, m);
+        status = status != TC_OK ? status : s;
+    }
+    return status;
 }
 
 /* The bytes an image's rows occupy, whichever way they run: from the lowest address, `size`
@@ -283,29 +373,6 @@ static row_block block_of(const tc_image *img)
     return b;
 }
 
-/* How the pixels cross the bus: through the context's pinned staging memory (a host copy,
- * then the bus at its full speed) or straight from and to the caller's memory (no copy, the
- * driver's own staging). TILEDCONV_UPLOAD / TILEDCONV_DOWNLOAD = pinned | direct choose, for
- * the measurements in BENCHMARKS.md; pinned is the default. */
-static int use_pinned(const char *variable)
-{
-    const char *v = getenv(variable);
-    return !v || strcmp(v, "direct") != 0;
-}
-
-/* Kernel arguments by position; a failure names the kernel and the argument. */
-static int set_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value,
-                   tc_msg *m)
-{
-    cl_int err = clSetKernelArg(k, i, size, value);
-    if (err != CL_SUCCESS) {
-        char what[96];
-        snprintf(what, sizeof what, "clSetKernelArg(%s, argument %u)", name, i);
-        return cl_fail(m, err, what);
-    }
-    return TC_OK;
-}
-
 /* The state of one device-path run. */
 typedef struct {
     const tc_device *d;
@@ -313,7 +380,8 @@ typedef struct {
     int planes, pitch;
     cl_mem src_planes[3], dst_planes[3];
     cl_program program;
-    cl_event upload, unpack, pack, download[3];
+    cl_event unpack, pack;
+    double upload_ms, download_ms; /* the staged transfers' own times */
 } image_run;
 
 static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *pb, tc_msg *m)
@@ -324,12 +392,11 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
     const size_t out_bytes =
         r->dst->format == TC_PIXELS_FLOAT32 ? plane_bytes : block_of(r->dst).size;
     int status;
-    /* What this image adds, checked first on a CPU device (host memory: launch.h). */
+    /* What this image adds, checked first on a CPU device (host memory: launch.h); the two
+     * pinned chunks (at most TC_STAGING_CHUNK each) are left to the check's reserve. */
     unsigned long long more = tc_new_bytes(b->src_bytes, plane_bytes) +
                               tc_new_bytes(b->dst_bytes, plane_bytes) +
                               tc_new_bytes(pb->bytes_in_size, in_bytes) +
-                              tc_new_bytes(pb->pinned_in_size, in_bytes) +
-                              tc_new_bytes(pb->pinned_out_size, out_bytes) +
                               (r->dst->format != TC_PIXELS_FLOAT32
                                    ? tc_new_bytes(pb->bytes_out_size, out_bytes)
                                    : 0);
@@ -347,10 +414,8 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
             TC_OK ||
         (status = tc_ensure_buffer(d, &pb->palette, &pb->palette_size, 3 * 256,
                                    CL_MEM_READ_ONLY, "clCreateBuffer(palette)", m)) != TC_OK ||
-        (status = ensure_pinned(d, &pb->pinned_in, &pb->pinned_in_ptr, &pb->pinned_in_size,
-                                in_bytes, m)) != TC_OK ||
-        (status = ensure_pinned(d, &pb->pinned_out, &pb->pinned_out_ptr, &pb->pinned_out_size,
-                                out_bytes, m)) != TC_OK)
+        (status = ensure_pinned(d, pb, in_bytes > out_bytes ? in_bytes : out_bytes, m)) !=
+            TC_OK)
         return status;
     if (r->dst->format != TC_PIXELS_FLOAT32 &&
         (status = tc_ensure_buffer(d, &pb->bytes_out, &pb->bytes_out_size, out_bytes,
@@ -383,7 +448,6 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
     const cl_long base = in.base, stride = src->stride;
     unsigned char palette[3 * 256] = {0};
     const int format = (int)src->format;
-    const void *host = in.start;
     cl_kernel k = NULL;
     cl_int err;
     int status;
@@ -391,33 +455,24 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
         return status;
     if (src->format == TC_PIXELS_INDEXED8)
         memcpy(palette, src->palette, 3 * (size_t)src->palette_size);
-    if (use_pinned("TILEDCONV_UPLOAD")) {
-        memcpy(pb->pinned_in_ptr, in.start, in.size);
-        host = pb->pinned_in_ptr;
-    }
-    CL_CALL(status, cleanup, m,
-            clEnqueueWriteBuffer(r->d->queue, pb->bytes_in, CL_FALSE, 0, in.size, host, 0,
-                                 NULL, &r->upload));
+    if ((status = staged_write(r->d, pb, pb->bytes_in, in.start, in.size, &r->upload_ms, m)) !=
+        TC_OK)
+        return status;
     /* Blocking: the palette lives on this function's stack. */
     CL_CALL(status, cleanup, m,
             clEnqueueWriteBuffer(r->d->queue, pb->palette, CL_TRUE, 0, sizeof palette, palette,
                                  0, NULL, NULL));
     k = clCreateKernel(r->program, "unpack_pixels", &err);
     CL_CHECK(status, cleanup, m, err, "clCreateKernel(unpack_pixels)");
-    const struct {
-        size_t size;
-        const void *value;
-    } args[] = {{sizeof(cl_mem), &pb->bytes_in},  {sizeof(cl_long), &base},
-                {sizeof(cl_long), &stride},       {sizeof(int), &format},
-                {sizeof(int), &src->width},       {sizeof(int), &src->height},
-                {sizeof(cl_mem), &pb->palette},   {sizeof(int), &r->planes},
-                {sizeof(int), &r->pitch},         {sizeof(cl_mem), &r->src_planes[0]},
-                {sizeof(cl_mem), &r->src_planes[1]}, {sizeof(cl_mem), &r->src_planes[2]},
-                {sizeof(cl_mem), &r->dst_planes[0]}, {sizeof(cl_mem), &r->dst_planes[1]},
-                {sizeof(cl_mem), &r->dst_planes[2]}};
-    for (cl_uint i = 0; i < sizeof args / sizeof args[0]; i++)
-        if ((status = set_arg(k, "unpack_pixels", i, args[i].size, args[i].value, m)) != TC_OK)
-            goto cleanup;
+    const tc_kernel_arg args[] = {
+        TC_KARG(pb->bytes_in),     TC_KARG(base),             TC_KARG(stride),
+        TC_KARG(format),           TC_KARG(src->width),       TC_KARG(src->height),
+        TC_KARG(pb->palette),      TC_KARG(r->planes),        TC_KARG(r->pitch),
+        TC_KARG(r->src_planes[0]), TC_KARG(r->src_planes[1]), TC_KARG(r->src_planes[2]),
+        TC_KARG(r->dst_planes[0]), TC_KARG(r->dst_planes[1]), TC_KARG(r->dst_planes[2])};
+    if ((status = tc_set_args(k, "unpack_pixels", args, (int)(sizeof args / sizeof args[0]),
+                              m)) != TC_OK)
+        goto cleanup;
     const size_t global[2] = {(size_t)r->pitch, (size_t)src->height};
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->unpack));
@@ -425,6 +480,12 @@ cleanup:
     if (k)
         clReleaseKernel(k);
     return status;
+}
+
+/* Bytes of the output block arriving from the device: into the caller's memory. */
+static void take_bytes(void *arg, size_t at, const unsigned char *data, size_t n)
+{
+    memcpy((unsigned char *)arg + at, data, n);
 }
 
 /* Planes to bytes on the device (pack_pixels), then down through pinned memory. */
@@ -437,59 +498,58 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
     const cl_long base = out.base, stride = dst->stride;
     const long abs_stride = stride < 0 ? -stride : stride;
     const int gap = (int)(abs_stride - (long)dst->width * ob);
-    const int pinned = use_pinned("TILEDCONV_DOWNLOAD");
     cl_kernel k = NULL;
     cl_int err;
     int status;
     k = clCreateKernel(r->program, "pack_pixels", &err);
     CL_CHECK(status, cleanup, m, err, "clCreateKernel(pack_pixels)");
-    const struct {
-        size_t size;
-        const void *value;
-    } args[] = {{sizeof(cl_mem), &r->dst_planes[0]}, {sizeof(cl_mem), &r->dst_planes[1]},
-                {sizeof(cl_mem), &r->dst_planes[2]}, {sizeof(int), &r->pitch},
-                {sizeof(int), &dst->width},          {sizeof(int), &dst->height},
-                {sizeof(int), &r->planes},           {sizeof(int), &format},
-                {sizeof(cl_mem), &pb->bytes_out},    {sizeof(cl_long), &base},
-                {sizeof(cl_long), &stride},          {sizeof(int), &gap},
-                {sizeof(int), &roi->dst_left},
-                {sizeof(int), &roi->dst_top},        {sizeof(int), &roi->width},
-                {sizeof(int), &roi->height},         {sizeof(double), &scale},
-                {sizeof(double), &offset}};
-    for (cl_uint i = 0; i < sizeof args / sizeof args[0]; i++)
-        if ((status = set_arg(k, "pack_pixels", i, args[i].size, args[i].value, m)) != TC_OK)
-            goto cleanup;
+    const tc_kernel_arg args[] = {
+        TC_KARG(r->dst_planes[0]), TC_KARG(r->dst_planes[1]), TC_KARG(r->dst_planes[2]),
+        TC_KARG(r->pitch),         TC_KARG(dst->width),       TC_KARG(dst->height),
+        TC_KARG(r->planes),        TC_KARG(format),           TC_KARG(pb->bytes_out),
+        TC_KARG(base),             TC_KARG(stride),           TC_KARG(gap),
+        TC_KARG(roi->dst_left),    TC_KARG(roi->dst_top),     TC_KARG(roi->width),
+        TC_KARG(roi->height),      TC_KARG(scale),            TC_KARG(offset)};
+    if ((status = tc_set_args(k, "pack_pixels", args, (int)(sizeof args / sizeof args[0]), m)) !=
+        TC_OK)
+        goto cleanup;
     const size_t global[2] = {(size_t)dst->width, (size_t)dst->height};
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->pack));
-    CL_CALL(status, cleanup, m,
-            clEnqueueReadBuffer(r->d->queue, pb->bytes_out, CL_TRUE, 0, out.size,
-                                pinned ? pb->pinned_out_ptr : (void *)out.start, 0, NULL,
-                                &r->download[0]));
-    if (pinned)
-        memcpy(out.start, pb->pinned_out_ptr, out.size);
+    status = staged_read(r->d, pb, pb->bytes_out, 0, out.size, staging_chunk(pb), take_bytes,
+                         out.start, &r->download_ms, m);
 cleanup:
     if (k)
         clReleaseKernel(k);
     return status;
 }
 
-/* The filtered float planes down through pinned memory, row by row into dst. */
+/* The filtered float planes down through pinned memory, whole rows a chunk, into dst's rows. */
+typedef struct {
+    const tc_image *dst;
+    int plane, pitch;
+} plane_rows;
+
+static void take_rows(void *arg, size_t at, const unsigned char *data, size_t n)
+{
+    const plane_rows *p = arg;
+    const size_t row_bytes = (size_t)p->pitch * sizeof(float);
+    const int first = (int)(at / row_bytes), rows = (int)(n / row_bytes);
+    for (int y = first; y < first + rows; y++)
+        memcpy(row_of(p->dst, y) + (long)p->plane * p->dst->height * p->dst->stride,
+               data + (size_t)(y - first) * row_bytes, (size_t)p->dst->width * sizeof(float));
+}
+
 static int download_planes(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
 {
-    const tc_image *dst = r->dst;
-    const size_t plane_bytes = (size_t)r->pitch * (size_t)dst->height * sizeof(float);
+    const size_t row_bytes = (size_t)r->pitch * sizeof(float);
+    const size_t rows = staging_chunk(pb) / row_bytes, rows_per_chunk = rows ? rows : 1;
     int status = TC_OK;
-    for (int c = 0; c < r->planes; c++) {
-        CL_CALL(status, cleanup, m,
-                clEnqueueReadBuffer(r->d->queue, r->dst_planes[c], CL_TRUE, 0, plane_bytes,
-                                    pb->pinned_out_ptr, 0, NULL, &r->download[c]));
-        for (int y = 0; y < dst->height; y++)
-            memcpy(row_of(dst, y) + (long)c * dst->height * dst->stride,
-                   (float *)pb->pinned_out_ptr + (size_t)y * r->pitch,
-                   (size_t)dst->width * sizeof(float));
+    for (int c = 0; c < r->planes && status == TC_OK; c++) {
+        plane_rows p = {r->dst, c, r->pitch};
+        status = staged_read(r->d, pb, r->dst_planes[c], 0, row_bytes * (size_t)r->dst->height,
+                             rows_per_chunk * row_bytes, take_rows, &p, &r->download_ms, m);
     }
-cleanup:
     return status;
 }
 
@@ -498,15 +558,8 @@ static int event_times(const image_run *r, tc_run_stats *stats, double *convert_
 {
     double ms;
     int status;
-    if ((status = tc_event_ms(r->upload, &ms, m)) != TC_OK)
-        return status;
-    stats->h2d_ms += ms;
-    for (int i = 0; i < 3; i++)
-        if (r->download[i]) {
-            if ((status = tc_event_ms(r->download[i], &ms, m)) != TC_OK)
-                return status;
-            stats->d2h_ms += ms;
-        }
+    stats->h2d_ms += r->upload_ms;
+    stats->d2h_ms += r->download_ms;
     *convert_ms = 0.0;
     const cl_event conversions[2] = {r->unpack, r->pack};
     for (int i = 0; i < 2; i++)
@@ -557,7 +610,7 @@ cleanup:
         clFinish(d->queue);
         tc_run_stats_free(stats);
     }
-    cl_event events[] = {r.upload, r.unpack, r.pack, r.download[0], r.download[1], r.download[2]};
+    cl_event events[] = {r.unpack, r.pack};
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
         if (events[i])
             clReleaseEvent(events[i]);

@@ -10,14 +10,19 @@
 
 #include "launch.h"
 
+/* The pinned staging chunk: large enough that a 1920 x 1080 photo moves in one, small enough
+ * that a large image costs no large page-locked allocation (8192 x 8192 RGB moves in 13). */
+#define TC_STAGING_CHUNK ((size_t)16 << 20)
+
 /* What the pixel path keeps between runs, each grown when an image needs more. Plane 0 of a
  * run uses tc_buffers' src and dst; planes 1 and 2 (colour) use these. */
 typedef struct {
     cl_mem bytes_in, bytes_out, palette;      /* packed pixel rows on the device */
     size_t bytes_in_size, bytes_out_size, palette_size;
-    cl_mem pinned_in, pinned_out;              /* page-locked host staging, mapped */
-    void *pinned_in_ptr, *pinned_out_ptr;
-    size_t pinned_in_size, pinned_out_size;
+    cl_mem pinned[2];                          /* page-locked host staging, mapped: two */
+    void *pinned_ptr[2];                       /* chunks of pinned_size bytes (at most */
+    size_t pinned_size;                        /* TC_STAGING_CHUNK), so that a copy */
+                                               /* and a transfer overlap */
     cl_mem plane_src[2], plane_dst[2];         /* planes 1 and 2 */
     size_t plane_src_size[2], plane_dst_size[2];
 } tc_pixel_buffers;
