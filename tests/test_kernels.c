@@ -372,8 +372,8 @@ static void random_plane(tc_plane *p, int width, int height)
     fill_random(p);
 }
 
-/* The context keeps its programs: the same settings again build nothing, other filter lengths
- * and border rules build exactly one program each. A context of its own, so that the counts
+/* The context keeps its programs: the same settings again build nothing, other filter lengths,
+ * border rules and tiled alignment classes build exactly one program each. A context of its own, so that the counts
  * do not depend on what the other tests built. */
 static void test_programs_cached(void **state)
 {
@@ -394,23 +394,34 @@ static void test_programs_cached(void **state)
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
     assert_int_equal(st.programs_built, 1);
-    /* The same settings (another image, another ROI): no build. */
-    p.src_left = 3;
+    /* The same settings (another image, another ROI in the same alignment class,
+     * (src_left - dst_left) mod 4): no build. */
+    p.src_left = 4;
     p.dst_top = 2;
     assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
     assert_int_equal(st.programs_built, 1);
     assert_true(st.build_ms == 0.0);
+    /* The tiled kernel's program is built per alignment class: another class builds one
+     * more, and going back to the first builds nothing. */
+    p.src_left = 3; /* (3 - 0) mod 4 = 3 */
+    assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 2);
+    p.src_left = p.dst_left = 1; /* (1 - 1) mod 4 = 0, the first class */
+    assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 2);
     /* Another length: one build; another border rule: one more. */
     p.taps_x = p.taps_y = 7;
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
-    assert_int_equal(st.programs_built, 2);
+    assert_int_equal(st.programs_built, 3);
     p.border = TC_BORDER_REFLECT101;
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
-    assert_int_equal(st.programs_built, 3);
+    assert_int_equal(st.programs_built, 4);
     tc_close(c);
     tc_plane_free(&in);
     tc_plane_free(&out);
