@@ -163,6 +163,8 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
  *                          at the end: one row live instead of HROWS (for long filters)
  *   TC_STUDY_NO_MATH=1     (a study, wrong results) no multiply-adds: the same loads, shared
  *                          rows and stores, each output the centre tap's input
+ *   TC_COEFF_VALUES=1      the coefficients from the by-value kernel arguments kx_values and
+ *                          ky_values instead of the __constant buffers kx and ky
  */
 #ifndef TC_VECTOR_IO
 #define TC_VECTOR_IO 1
@@ -182,6 +184,9 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
 #ifndef TC_STUDY_NO_MATH
 #define TC_STUDY_NO_MATH 0
 #endif
+#ifndef TC_COEFF_VALUES
+#define TC_COEFF_VALUES 0
+#endif
 #if TC_VERTICAL_ACC && (TC_CLASS2_STAGE || !TC_HALO_SPREAD)
 #error "TC_VERTICAL_ACC publishes rows as it filters them: it needs TC_HALO_SPREAD=1 and TC_CLASS2_STAGE=0"
 #endif
@@ -193,6 +198,38 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
 #endif
 #if SHIFT < 0 || SHIFT > 3 || (!TC_VECTOR_IO && SHIFT != 0)
 #error "SHIFT is (sL - tL) mod 4, and 0 without float4 I/O"
+#endif
+
+/* The coefficients as the phases take them (TC_COEFF_VALUES), and tap i of them. */
+#if TC_COEFF_VALUES
+#define COEFFS float16
+#define TAP(k, i) tap16(k, i)
+/* Component i of k; i is a constant wherever it is called (every loop unrolls), so this is
+ * the component itself. */
+inline float tap16(float16 k, int i)
+{
+    switch (i) {
+    case 0: return k.s0;
+    case 1: return k.s1;
+    case 2: return k.s2;
+    case 3: return k.s3;
+    case 4: return k.s4;
+    case 5: return k.s5;
+    case 6: return k.s6;
+    case 7: return k.s7;
+    case 8: return k.s8;
+    case 9: return k.s9;
+    case 10: return k.sa;
+    case 11: return k.sb;
+    case 12: return k.sc;
+    case 13: return k.sd;
+    case 14: return k.se;
+    default: return k.sf;
+    }
+}
+#else
+#define COEFFS __constant const float *
+#define TAP(k, i) ((k)[i])
 #endif
 
 /*
@@ -250,7 +287,7 @@ inline int halo_row(int t, int k)
 #endif
 
 /* One row segment filtered horizontally: the BLOCK_X outputs from SEG_W inputs. */
-inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
+inline void filter_segment(const float seg[SEG_W], COEFFS kx,
                            float out[BLOCK_X])
 {
 #pragma unroll
@@ -261,7 +298,7 @@ inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
 #else
 #pragma unroll
         for (int i = 0; i < TAPS; i++)
-            acc = fma(kx[i], seg[c + i], acc);
+            acc = fma(TAP(kx, i), seg[c + i], acc);
 #endif
         out[c] = acc;
     }
@@ -339,7 +376,7 @@ TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int s
  * checked (a constant at every call) says whether coordinates may leave the sROI. */
 TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x,
                               int y, int w, int h, float value, bool checked,
-                              __constant const float *kx, float out[BLOCK_X])
+                              COEFFS kx, float out[BLOCK_X])
 {
     float seg[SEG_W];
     if (checked)
@@ -351,7 +388,7 @@ TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int 
 
 /* The same from class 2's staged copy (TC_CLASS2_STAGE); (x, y) are relative to the tile's
  * corner, so the segment starts at raw column x (= tile x - RADIUS). */
-inline void hfilter_local(__local const float *raw, int x, int y, __constant const float *kx,
+inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
                           float out[BLOCK_X])
 {
     __local const float *row = raw + (y + RADIUS) * RAW_W + x;
@@ -379,7 +416,7 @@ inline void hfilter_local(__local const float *raw, int x, int y, __constant con
  * neighbours', taken in the shared-row exchange, phase (c). */
 TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT, int w, int h,
                            float value, bool checked, int t, int bx, int by, int ly,
-                           __constant const float *kx, float hrow[HROWS][BLOCK_X],
+                           COEFFS kx, float hrow[HROWS][BLOCK_X],
                            float halo[HALO_PER_ITEM][BLOCK_X])
 {
 #pragma unroll
@@ -410,7 +447,7 @@ TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT,
  * in raw (stage_neighbourhood: RAW_H x RAW_W pixels from the tile's corner minus RADIUS each
  * way): the same rows as phase (a), from local memory. */
 TC_INLINE void filter_rows_staged(__local const float *raw, int lx, int ly,
-                                  __constant const float *kx, float hrow[HROWS][BLOCK_X],
+                                  COEFFS kx, float hrow[HROWS][BLOCK_X],
                                   float halo[HALO_PER_ITEM][BLOCK_X])
 {
     const int tx = lx * BLOCK_X, ty = ly * BLOCK_Y; /* the block, relative to the tile */
@@ -508,7 +545,7 @@ TC_INLINE void take_shared_rows(__local const float4 *shared, int lx, int ly,
 }
 
 /* Phase (d), the vertical pass, all in registers: out from the HROWS rows of hrow. */
-TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], __constant const float *ky,
+TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], COEFFS ky,
                              float out[BLOCK_Y][BLOCK_X])
 {
 #pragma unroll
@@ -521,7 +558,7 @@ TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], __constant const float 
 #else
 #pragma unroll
             for (int j = 0; j < TAPS; j++)
-                acc = fma(ky[j], hrow[r + j][c], acc);
+                acc = fma(TAP(ky, j), hrow[r + j][c], acc);
 #endif
             out[r][c] = acc;
         }
@@ -534,7 +571,7 @@ TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], __constant const float 
  * with 0 <= j - o <= 2 * RADIUS as soon as it has been filtered or taken, so one filtered row
  * is live at a time instead of HROWS.
  */
-TC_INLINE void accumulate_row(int j, const float hs[BLOCK_X], __constant const float *ky,
+TC_INLINE void accumulate_row(int j, const float hs[BLOCK_X], COEFFS ky,
                               float out[BLOCK_Y][BLOCK_X])
 {
 #pragma unroll
@@ -545,7 +582,7 @@ TC_INLINE void accumulate_row(int j, const float hs[BLOCK_X], __constant const f
 #if TC_STUDY_NO_MATH
                 out[o][c] += hs[c];
 #else
-                out[o][c] = fma(ky[j - o], hs[c], out[o][c]);
+                out[o][c] = fma(TAP(ky, j - o), hs[c], out[o][c]);
 #endif
 }
 
@@ -563,8 +600,7 @@ TC_INLINE void publish_row(__local float4 *at, const float hs[BLOCK_X])
 TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, int sL, int sT,
                                          int w, int h, float value, bool checked, int t,
                                          int lx, int bx, int by, int ly,
-                                         __constant const float *kx,
-                                         __constant const float *ky, __local float4 *shared,
+                                         COEFFS kx, COEFFS ky, __local float4 *shared,
                                          float out[BLOCK_Y][BLOCK_X])
 {
     __local float4 *top = shared;
@@ -601,7 +637,7 @@ TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, i
 
 /* (c)'s second half and the rest of (d): the neighbours' rows, taken and accumulated. */
 TC_INLINE void take_accumulate(__local const float4 *shared, int lx, int ly,
-                               __constant const float *ky, float out[BLOCK_Y][BLOCK_X])
+                               COEFFS ky, float out[BLOCK_Y][BLOCK_X])
 {
     __local const float4 *top = shared;
     __local const float4 *bottom = shared + EDGE_SIZE / 4;
@@ -697,8 +733,8 @@ inline float pick4(const float row[BLOCK_X], int c)
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void tiled_conv(__global const float *src, __global float *dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
-                __constant const float *kx, __constant const float *ky,
-                float border_value CLASS_COUNTS_ARG)
+                __constant const float *kx, __constant const float *ky, float border_value,
+                float16 kx_values, float16 ky_values CLASS_COUNTS_ARG)
 {
     /* Declared as float4 so that the published rows can be written and read 16 bytes at a
      * time; TILE_W and every block's first column are multiples of 4. */
@@ -708,6 +744,17 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 #endif
 #if TC_CLASS4_BROADCAST
     __local float corner_value[1];
+#endif
+
+    /* The coefficients: with TC_COEFF_VALUES the by-value copies (kernel arguments, held in
+     * the parameter constant bank, where a multiply-add can take them as operands), else the
+     * __constant buffers. */
+#if TC_COEFF_VALUES
+    const COEFFS kxc = kx_values;
+    const COEFFS kyc = ky_values;
+#else
+    COEFFS kxc = kx;
+    COEFFS kyc = ky;
 #endif
 
     const int lx = get_local_id(0), ly = get_local_id(1);
@@ -748,14 +795,14 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
      * sROI), published and accumulated into out. */
     if (free_on_read)
         filter_publish_accumulate(src, pitch, sL, sT, w, h, border_value, false, t, lx, bx, by,
-                                  ly, kx, ky, lmem4, out);
+                                  ly, kxc, kyc, lmem4, out);
     else
         filter_publish_accumulate(src, pitch, sL, sT, w, h, border_value, true, t, lx, bx, by,
-                                  ly, kx, ky, lmem4, out);
+                                  ly, kxc, kyc, lmem4, out);
     /* Every block's rows are published before any neighbour reads them. */
     barrier(CLK_LOCAL_MEM_FENCE);
     /* (c) and (d) The neighbours' rows, accumulated. */
-    take_accumulate(lmem4, lx, ly, ky, out);
+    take_accumulate(lmem4, lx, ly, kyc, out);
 #else
     /* hrow[RADIUS + r] is row by + r filtered horizontally, for -RADIUS <= r < BLOCK_Y + RADIUS;
      * halo[m] is this work-item's share of the tile's halo rows. */
@@ -764,7 +811,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 
     if (free_on_read) {
         /* Class 1: (a) rows filtered straight from global memory, unchecked. */
-        filter_rows(src, pitch, sL, sT, w, h, border_value, false, t, bx, by, ly, kx, hrow,
+        filter_rows(src, pitch, sL, sT, w, h, border_value, false, t, bx, by, ly, kxc, hrow,
                     halo);
     } else {
 #if TC_CLASS2_STAGE
@@ -773,7 +820,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
                             RAW_W, RAW_H, GROUP_X, GROUP_Y, lx, ly, lmem);
         /* The copy is complete before anyone filters from it. */
         barrier(CLK_LOCAL_MEM_FENCE);
-        filter_rows_staged(lmem, lx, ly, kx, hrow, halo);
+        filter_rows_staged(lmem, lx, ly, kxc, hrow, halo);
         /* Everyone has finished reading raw pixels: the memory can now take the published
          * rows. Without this barrier a fast work-item could overwrite raw pixels that a slow
          * one has yet to read. */
@@ -781,7 +828,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 #else
         /* Class 2: (a) the same rows from global memory, every coordinate that may leave the
          * sROI mapped into it by the border rule. */
-        filter_rows(src, pitch, sL, sT, w, h, border_value, true, t, bx, by, ly, kx, hrow,
+        filter_rows(src, pitch, sL, sT, w, h, border_value, true, t, bx, by, ly, kxc, hrow,
                     halo);
 #endif
     }
@@ -793,7 +840,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
     take_shared_rows(lmem4, lx, ly, hrow);
 
     /* (d) The vertical pass. */
-    vertical_pass(hrow, ky, out);
+    vertical_pass(hrow, kyc, out);
 #endif
 
     /* (e) The store: class 3 or 4. */

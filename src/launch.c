@@ -168,21 +168,29 @@ static void two_pass_geometry(const tc_job *job, size_t global[2])
     global[1] = (size_t)ceil_div(job->roi.height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
 }
 
-/* tiled_conv and one_pass_conv take the same arguments (tiled_conv one more when it counts
- * its classes). */
+/* tiled_conv and one_pass_conv take the same first arguments; tiled_conv then the coefficients
+ * again by value (float16, zero-padded: TiledConv.cl's TC_COEFF_VALUES) and, when it counts its
+ * classes, the counters. */
 static int direct_set_args(launch_state *ls, tc_msg *m)
 {
     const tc_roi *r = &ls->job->roi;
     const tc_buffers *b = ls->buf;
+    const tc_filter_spec *f = &ls->job->filter;
+    const int tiled = ls->job->algorithm == TC_TILED;
+    cl_float16 kx_values, ky_values;
+    memset(&kx_values, 0, sizeof kx_values);
+    memset(&ky_values, 0, sizeof ky_values);
+    for (int i = 0; i < f->taps && i < 16; i++) {
+        kx_values.s[i] = f->kx[i];
+        ky_values.s[i] = f->ky[i];
+    }
     const kernel_arg args[] = {KARG(b->src),      KARG(b->dst),     KARG(ls->pitch),
                                KARG(r->src_left), KARG(r->src_top), KARG(r->dst_left),
                                KARG(r->dst_top),  KARG(r->width),   KARG(r->height),
-                               KARG(b->kx),       KARG(b->ky),
-                               KARG(ls->job->filter.border_value),  KARG(b->counts)};
-    const int counted = ls->job->algorithm == TC_TILED && ls->job->count_classes;
-    const int n = (int)(sizeof args / sizeof args[0]) - (counted ? 0 : 1);
-    return set_args(ls->kernel, ls->job->algorithm == TC_TILED ? "tiled_conv" : "one_pass_conv",
-                    args, n, m);
+                               KARG(b->kx),       KARG(b->ky),      KARG(f->border_value),
+                               KARG(kx_values),   KARG(ky_values),  KARG(b->counts)};
+    const int n = !tiled ? 12 : ls->job->count_classes ? 15 : 14;
+    return set_args(ls->kernel, tiled ? "tiled_conv" : "one_pass_conv", args, n, m);
 }
 
 static int direct_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
