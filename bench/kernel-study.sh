@@ -4,7 +4,8 @@
 #
 #   bench/kernel-study.sh PLAN OUTDIR [OLD_TREE]
 #
-#   PLAN      which set of cases: study1 (the first exploration), study2 (the second)
+#   PLAN      which set of cases: study1 (the first exploration), study2 (the second),
+#             final (the variants kept as build options beside the final defaults)
 #   OUTDIR    where the records go: PLAN-new.jsonl, PLAN-old.jsonl, PLAN-regs.txt, PLAN.log
 #   OLD_TREE  a source tree of the older kernel (default ../main-old): its library is built
 #             there and bench/casebench.c linked against it, so both kernels run the same
@@ -246,6 +247,18 @@ f15-a88v 15 8x8 -DTC_VERTICAL_ACC=1,-DTC_COEFF_VALUES=1
 LIST
 }
 
+final_cases() { # the final defaults beside the variants they were chosen over
+    cross "whole-f13 f=13
+whole-f15 f=15" "default: ptr:opts=-DTC_COEFF_VALUES=0 acc:opts=-DTC_VERTICAL_ACC=1"
+    cross "whole-f7 f=7
+whole-f9 f=9
+whole-f11 f=11" "default: gather:opts=-DTC_VERTICAL_ACC=0 ptr:opts=-DTC_COEFF_VALUES=0"
+    cross "issue-roi-f3 roi=5,7,3,1,8000,8100 f=3
+issue-roi-f5 roi=5,7,3,1,8000,8100 f=5" "default: stage:opts=-DTC_CLASS2_STAGE=1
+        broadcast:opts=-DTC_CLASS4_BROADCAST=1 spread:opts=-DTC_HALO_SPREAD=1 ptr:opts=-DTC_COEFF_VALUES=0
+        block42:blk=4x2"
+}
+
 batch() { # batch NAME BINARY SECONDS < cases: one casebench run under a time limit
     echo "== $1 ($(date -u +%T), limit ${3}s)" >> "$log"
     sed "s/\$/ $size_word/" |
@@ -269,6 +282,9 @@ case $plan in
         study2_ptx | ptx_dump
         [ $have_old = 1 ] && study2_old | batch old /tmp/casebench-old 15
         study2_verify | batch new /tmp/casebench-new 30
+        ;;
+    final)
+        final_cases | batch new /tmp/casebench-new "${FINAL_LIMIT:-40}"
         ;;
     *) echo "kernel-study: unknown plan $plan" >&2; exit 2 ;;
 esac

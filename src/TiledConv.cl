@@ -138,10 +138,12 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
  * first RADIUS rows of its lower neighbour's: every work-item publishes those two sets in local
  * memory and takes its neighbours' from there. The tile's top work-items need RADIUS rows from
  * above the tile and its bottom ones RADIUS rows from below it, whose owners are in other
- * groups: the group filters those 2 * RADIUS halo rows too, spread over all its work-items
- * (work-item row ly takes halo rows ly, ly + GROUP_Y, ...) and published with the others
- * (TC_HALO_SPREAD=0: the top and bottom work-items filter them themselves, as in the article).
- * This needs RADIUS <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller.
+ * groups. For radius 1 and 2 those work-items filter these halo rows themselves, as in the
+ * article; from radius 3 (TC_HALO_SPREAD) the 2 * RADIUS halo rows are spread over the whole
+ * group (work-item row ly takes halo rows ly, ly + GROUP_Y, ...) and published with the
+ * others, so that no warp filters 2 * RADIUS rows more than the rest.
+ * This needs RADIUS <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller
+ * (and to 8 from radius 3: taller tiles re-read fewer halo rows, launch.c).
  */
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
@@ -149,22 +151,24 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
 #define SEG_W (BLOCK_X + 2 * RADIUS) /* raw pixels in one row segment of a block */
 
 /*
- * Variants kept for measurement (bench/: set through TILEDCONV_CL_OPTIONS); the defaults are
- * the measured best, BENCHMARKS.md has the numbers.
+ * Variants kept for measurement (bench/: set through TILEDCONV_CL_OPTIONS). The defaults are
+ * the fastest measured on the H200 for each radius (BENCHMARKS.md, issue 13):
  *   TC_VECTOR_IO=0         global loads and stores one float at a time (--scalar-io)
+ *   TC_HALO_SPREAD         1: the tile's halo rows filtered by the whole group (default from
+ *                          radius 3); 0: by its top and bottom work-items, the article's way
+ *                          (default for radius 1 and 2, where it measured 1 to 3 points faster)
+ *   TC_VERTICAL_ACC        1: the vertical pass accumulates each filtered row into the outputs
+ *                          as soon as the row is there, one row live instead of HROWS
+ *                          (default for radius 3 to 5); 0: it gathers from all rows at the end
+ *   TC_COEFF_VALUES        1 (default): the coefficients from the by-value kernel arguments
+ *                          kx_values, ky_values; 0: from the __constant buffers kx, ky
  *   TC_CLASS2_STAGE=1      class 2 stages its neighbourhood in local memory, the article's way,
  *                          instead of reading its rows like class 1 with mapped coordinates
- *   TC_HALO_SPREAD=0       the top and bottom work-items filter the tile's halo rows
  *   TC_CLASS4_BROADCAST=1  class 4 writes every pixel, those outside the tROI redirected to
  *                          the tile's first pixel inside it with that pixel's value (the
  *                          article's way), instead of guarding each write
- *   TC_VERTICAL_ACC=1      the vertical pass accumulates each filtered row into the outputs
- *                          as soon as the row is there, instead of gathering from all rows
- *                          at the end: one row live instead of HROWS (for long filters)
  *   TC_STUDY_NO_MATH=1     (a study, wrong results) no multiply-adds: the same loads, shared
  *                          rows and stores, each output the centre tap's input
- *   TC_COEFF_VALUES=1      the coefficients from the by-value kernel arguments kx_values and
- *                          ky_values instead of the __constant buffers kx and ky
  */
 #ifndef TC_VECTOR_IO
 #define TC_VECTOR_IO 1
@@ -173,19 +177,19 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
 #define TC_CLASS2_STAGE 0
 #endif
 #ifndef TC_HALO_SPREAD
-#define TC_HALO_SPREAD 1
+#define TC_HALO_SPREAD (RADIUS >= 3)
 #endif
 #ifndef TC_CLASS4_BROADCAST
 #define TC_CLASS4_BROADCAST 0
 #endif
 #ifndef TC_VERTICAL_ACC
-#define TC_VERTICAL_ACC 0
+#define TC_VERTICAL_ACC (RADIUS >= 3 && RADIUS <= 5 && TC_HALO_SPREAD && !TC_CLASS2_STAGE)
 #endif
 #ifndef TC_STUDY_NO_MATH
 #define TC_STUDY_NO_MATH 0
 #endif
 #ifndef TC_COEFF_VALUES
-#define TC_COEFF_VALUES 0
+#define TC_COEFF_VALUES 1
 #endif
 #if TC_VERTICAL_ACC && (TC_CLASS2_STAGE || !TC_HALO_SPREAD)
 #error "TC_VERTICAL_ACC publishes rows as it filters them: it needs TC_HALO_SPREAD=1 and TC_CLASS2_STAGE=0"

@@ -30,11 +30,15 @@ int tc_device_pitch(int width)
 
 /* The tiled kernel's block height: the job's, raised to the radius where that is larger,
  * since a work-item takes the RADIUS rows above and below its block from its two vertical
- * neighbours' blocks. */
+ * neighbours' blocks; and from radius TC_TILED_LONG_RADIUS to at least
+ * TC_TILED_LONG_BLOCK_Y, where taller tiles measured faster. */
 static int tiled_block_y(const tc_job *job)
 {
     const int radius = (job->filter.taps - 1) / 2;
-    return job->block_y >= radius ? job->block_y : radius;
+    int block_y = job->block_y >= radius ? job->block_y : radius;
+    if (radius >= TC_TILED_LONG_RADIUS && block_y < TC_TILED_LONG_BLOCK_Y)
+        block_y = TC_TILED_LONG_BLOCK_Y;
+    return block_y;
 }
 
 /* a mod 4 in 0..3, for either sign of a. */
