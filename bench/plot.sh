@@ -12,6 +12,9 @@
 #                                     and --old's where the sweep ran one
 #   bench/plot.sh --cases-script CASES_CSV OUTDIR  print that script (sweep.sh keeps it as
 #                                     cases.gp; the PNGs go next to it)
+#   LENGTH_EXTRA=FILE (environment, with --cases): more points for length.png, one per line,
+#                                     "TAPS PERCENT", drawn as "LENGTH_EXTRA_TITLE" (measured
+#                                     elsewhere, e.g. a default changed after the sweep)
 #
 # The plot: MPixels/s of the target ROI (median kernel time) against pixels (log x, log y), one
 # line per algorithm per filter size, plus the device's copy floor, pixels / copy_ms (the
@@ -65,6 +68,9 @@ EOD
 \$len_old << EOD
 $(block lengths old)
 EOD
+\$len_extra << EOD
+$( [ -n "${LENGTH_EXTRA:-}" ] && grep -v '^#' "$LENGTH_EXTRA")
+EOD
 \$al_new3 << EOD
 $(block align new 3)
 EOD
@@ -102,6 +108,7 @@ set xrange [2:16]
 set xtics 3,2,15
 plot \$len_new using 1:2 with linespoints lw 2 pt 7 lc 1 title "this kernel", \\
      \$len_old using 1:2 with linespoints lw 2 pt 5 dt 2 lc 2 title "old kernel", \\
+     \$len_extra using 1:2 with points pt 9 ps 2 lc 7 title "${LENGTH_EXTRA_TITLE:-extra}", \\
      85 with lines dt 3 lc rgb "black" title "target 85 % (3..9 taps)", \\
      75 with lines dt 4 lc rgb "gray40" title "target 75 % (15 taps)"
 

@@ -147,6 +147,7 @@ variant "-DTC_VERTICAL_ACC=1" 15 -g 70x90 -sL 2 -tL 1 --border reflect101
 variant "-DTC_VERTICAL_ACC=0" 7 -g 70x90 -sL 3 -tT 2 --border constant=1
 variant "-DTC_COEFF_VALUES=0" 5 -g 70x45 -sL 2 -tL 1 -tT 3
 variant "-DTC_COEFF_VALUES=0" 11 -g 70x90 -sL 3 -tL 2 --border reflect
+variant "-DTC_COEFF_VALUES=1" 15 -g 70x90 -sL 1 -tL 3 -tT 1 --border constant=3
 check_tiled "block-8x8" 15 -g 100x150 -sL 5 -sT 3 -tL 2 -tT 1 --block 8x8
 tiled_runs=$((tiled_runs + 1))
 check_tiled "scalar-io-unaligned" 7 -g 70x90 -sL 3 -tL 2 -tT 1 --scalar-io

@@ -292,7 +292,8 @@ static void test_kernel_variants(void **state)
                     {"-DTC_HALO_SPREAD=0", {9, 0}},
                     {"-DTC_VERTICAL_ACC=1 -DTC_HALO_SPREAD=1", {5, 15}},
                     {"-DTC_VERTICAL_ACC=0", {7, 0}},
-                    {"-DTC_COEFF_VALUES=0", {3, 11}}};
+                    {"-DTC_COEFF_VALUES=0", {3, 11}},
+                    {"-DTC_COEFF_VALUES=1", {15, 0}}};
     (void)state;
     rng_state = 1314;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
