@@ -6,7 +6,7 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harness for the BMP reader (clang)
+#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -32,18 +32,24 @@ OCL_CFLAGS := $(shell $(PKG_CONFIG) --cflags OpenCL 2>/dev/null)
 OCL_LIBS   := $(shell $(PKG_CONFIG) --libs OpenCL 2>/dev/null || echo -lOpenCL)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# The codecs' libraries (PNG: libspng, JPEG: TurboJPEG) go into the tool and the tests, not into
+# libtiledconv, which takes pixels and knows no file format.
+CODEC_CFLAGS := $(shell $(PKG_CONFIG) --cflags spng libturbojpeg 2>/dev/null)
+CODEC_LIBS   := $(shell $(PKG_CONFIG) --libs spng libturbojpeg 2>/dev/null || echo -lspng -lturbojpeg)
 # OpenCL 1.2 is what every platform we target speaks (NVIDIA's OpenCL C is 1.2, PoCL more).
 # -MMD -MP: each object lists the headers it read, so touching one rebuilds only its users.
 ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
-                -Isrc/io $(OCL_CFLAGS) $(CPPFLAGS)
+                -Isrc/io $(OCL_CFLAGS) $(CODEC_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(WARN) $(CFLAGS)
 DEPFLAGS     := -MMD -MP
-LIBS         := $(OCL_LIBS) -lm
+LIBS         := $(OCL_LIBS) -lm -lpthread
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
-DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
+DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
+              libspng-dev libturbojpeg0-dev
+# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c compares with and makes files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
-              python3-pytest
+              python3-pytest parallel libjpeg-turbo-progs
 
 # The library: these sources, compiled position-independent with only the API visible.
 # Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
@@ -51,10 +57,12 @@ O   ?= build/obj
 BIN ?= tiledconv
 LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
-            src/launch.c src/context.c
-IO_SRCS  := src/io/bmp.c src/io/atomic_file.c
-CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o
+            src/launch.c src/pixels.c src/context.c
+IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
+            src/io/pnm.c
+CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
@@ -65,8 +73,9 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests api-test python-tests kernel-check sanitize \
-        fuzz fuzz-check deps-build deps-test check-opencl install uninstall clean
+.PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
+        sanitize fuzz fuzz-check check-codecs deps-build deps-test check-opencl install \
+        uninstall clean
 
 all: $(BIN) lib
 
@@ -80,8 +89,18 @@ check-opencl:
 	    echo "tiledconv: opencl-headers (and pocl-opencl-icd for a CPU device), or run"; \
 	    echo "tiledconv: 'make run', which installs what is missing and builds."; exit 1; }
 
+# Likewise for the codecs' libraries, checked before the codecs that include them are built.
+check-codecs:
+	@printf '#include <spng.h>\n#include <turbojpeg.h>\n' | \
+	    $(CC) $(CODEC_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	    echo "tiledconv: the PNG and JPEG libraries are missing: install libspng-dev and"; \
+	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
+	    exit 1; }
+
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o): | check-codecs
+
 $(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -103,13 +122,17 @@ $(O)/%.o: %.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The kernel source is embedded in the library, one string per line (a single literal would
+# The kernel sources are embedded in the library, one string per line (a single literal would
 # pass the 4095 characters ISO C guarantees), so nothing needs a file beside it at run time.
 $(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/TiledConv.cl > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-cl.sh src/TiledConv.cl tiledconv_cl > $@.tmp && mv $@.tmp $@
 
-$(O)/src/TiledConv_cl.o: $(O)/src/TiledConv_cl.c
+$(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
 # The unit suites test the library's and the command line's parts directly, so they link the
@@ -117,7 +140,8 @@ $(O)/src/TiledConv_cl.o: $(O)/src/TiledConv_cl.c
 $(O)/tests/%: tests/%.c $(STATIC) $(IO_OBJS) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -Icli $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ \
-	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) $(LIBS)
+	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) \
+	    $(CODEC_LIBS) $(LIBS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -137,6 +161,11 @@ unit-tests: $(TEST_BINS)
 e2e-tests: $(BIN)
 	@sh tests/e2e.sh ./$(BIN)
 
+# Many images in one run: outputs against single runs, the rules, the device path against the
+# host's, --files-from, the progress line, GNU parallel (tests/batch.sh).
+batch-tests: $(BIN)
+	@sh tests/batch.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -151,15 +180,19 @@ kernel-check: $(BIN)
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests api-test python-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
 
-# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite.
+# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite; then the PNG,
+# JPEG and PGM/PPM readers for FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/.
 FUZZ_SECONDS ?= 60
-fuzz-check: build/fuzz/fuzz_bmp
+FORMAT_FUZZ_SECONDS ?= 25
+FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
+fuzz-check: build/fuzz/fuzz_bmp $(FORMAT_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
+	@sh tests/fuzz-formats.sh $(FORMAT_FUZZ_SECONDS) $(FORMAT_FUZZERS)
 
 # AddressSanitizer + UBSan build of the tool, the tests and the shared library under
 # build/asan; runs the suites that need no OpenCL device work, the end-to-end error cases,
@@ -171,12 +204,24 @@ sanitize: deps-test
 	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 
-fuzz: build/fuzz/fuzz_bmp
+fuzz: build/fuzz/fuzz_bmp $(FORMAT_FUZZERS)
 build/fuzz/fuzz_bmp: tests/fuzz_bmp.c src/io/bmp.c src/io/bmp.h src/io/atomic_file.c \
                      src/io/atomic_file.h
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
 	    -Isrc/io -o $@ tests/fuzz_bmp.c src/io/bmp.c src/io/atomic_file.c
+
+# One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
+# reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/atomic_file.c
+build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -DFUZZ_$(shell echo $* | tr a-z A-Z) \
+	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
+	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
 # The pkg-config file, with this install's prefix.
 $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile

@@ -7,9 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "batch.h"
 #include "bmp.h"
+#include "devices.h"
 #include "image.h"
+#include "inputs.h"
 #include "options.h"
 #include "outputs.h"
 #include "report.h"
@@ -128,28 +132,6 @@ static int list_devices(void)
     return 0;
 }
 
-/* The library's parameters for these options and ROI. */
-static void params_from_options(const tc_options *o, const tc_roi *roi, tc_params *p)
-{
-    tc_params_init(p);
-    p->taps_x = p->taps_y = o->filter.taps;
-    p->kx = o->filter.kx;
-    p->ky = o->filter.ky;
-    p->border = o->filter.border;
-    p->border_value = o->filter.border_value;
-    p->src_left = roi->src_left;
-    p->src_top = roi->src_top;
-    p->dst_left = roi->dst_left;
-    p->dst_top = roi->dst_top;
-    p->roi_width = roi->width;
-    p->roi_height = roi->height;
-    p->block_width = o->block_x;
-    p->block_height = o->block_y;
-    p->vector_io = !o->scalar_io;
-    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
-    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
-}
-
 /* Test-only fault injection, so that the tests can show -e catching a wrong pixel:
  * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result. */
 static void inject_test_fault(tc_plane *out)
@@ -255,6 +237,7 @@ static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
     r->roi_height = roi->height;
     r->iterations = o->iterations;
     r->verified = -1;
+    r->type = "image";
 }
 
 /* What one run of the tool holds: its input, reference and output planes and the context. */
@@ -269,6 +252,7 @@ typedef struct {
     tc_params params;
     tc_result results[3];
     int n_results;
+    const char *device; /* tc_open's request */
 } run_state;
 
 static void state_free(run_state *s)
@@ -299,12 +283,12 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    if ((status = tc_open(o->device, &s->ctx, err, sizeof err)) != TC_OK) {
+    if ((status = tc_open(s->device, &s->ctx, err, sizeof err)) != TC_OK) {
         fprintf(stderr, "tiledconv: %s%s\n", err, status == TC_EINVAL ? ", see -l" : "");
         return exit_status(status);
     }
     tc_context_device(s->ctx, &s->dev);
-    params_from_options(o, &s->roi, &s->params);
+    cli_params(o, &s->roi, &s->params);
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
     if (planes_alloc(&s->out, s->in.count, width, height)) {
@@ -400,25 +384,17 @@ static int write_results(const run_state *s)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The study of one image: -g, or one input with -t, -i, -a all, -e, -v, --raw, --csv or
+ * --json: every figure of the kernels, the check against the reference, the comparison of
+ * the algorithms. Returns the exit status. */
+static int study(const tc_options *o, const char *input, const char *device)
 {
     run_state s;
     int status, failed_verification = 0;
-
     memset(&s, 0, sizeof s);
-    if ((status = cli_parse(argc, argv, &s.o, stderr)) != 0)
-        return status;
-    if (s.o.help) {
-        cli_usage(stdout);
-        return 0;
-    }
-    if (s.o.version) {
-        printf("tiledconv %s\n", tc_version());
-        return 0;
-    }
-    if (s.o.list_devices)
-        return list_devices();
-
+    s.o = *o;
+    s.o.input = input;
+    s.device = device;
     if ((status = prepare(&s)) == 0 && (status = run_algorithms(&s, &failed_verification)) == 0) {
         report_results(&s);
         if (failed_verification) {
@@ -432,5 +408,73 @@ int main(int argc, char **argv)
         }
     }
     state_free(&s);
+    return status;
+}
+
+/* Whether the process may end without closing its contexts: not in the sanitizer builds,
+ * whose leak check runs at exit, nor when TILEDCONV_CLEAN_EXIT is set (to measure the
+ * difference, BENCHMARKS.md). */
+static int fast_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 0;
+#else
+    return getenv("TILEDCONV_CLEAN_EXIT") == NULL;
+#endif
+}
+
+/* Whether one image is studied (every figure, the check, the comparison) rather than run
+ * through the batch pipeline that a plain file-to-file run takes. */
+static int wants_study(const tc_options *o)
+{
+    return o->synth_width || o->timing || o->iterations > 1 || o->all_algorithms ||
+           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE;
+}
+
+int main(int argc, char **argv)
+{
+    tc_options o;
+    batch_list list;
+    char requests[TC_MAX_DEVICES][64], err[1024];
+    int status, n_requests = 0;
+
+    if ((status = cli_parse(argc, argv, &o, stderr)) != 0)
+        return status;
+    if (o.help) {
+        cli_usage(stdout);
+        return 0;
+    }
+    if (o.version) {
+        printf("tiledconv %s\n", tc_version());
+        return 0;
+    }
+    if (o.list_devices)
+        return list_devices();
+    if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return status;
+    }
+    if (o.synth_width)
+        return study(&o, NULL, requests[0]);
+    if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        inputs_free(&list);
+        return status;
+    }
+    if (!inputs_is_batch(&o, &list) && wants_study(&o)) {
+        status = study(&o, list.items[0].input, requests[0]);
+    } else {
+        const int fast = fast_exit();
+        status = batch_run(&o, &list, requests, n_requests, fast);
+        if (fast) {
+            /* Every output is written and renamed (and synced unless --no-sync): end now,
+             * without the driver's teardown of the contexts (a CUDA context takes tens of
+             * ms to destroy) or freeing what the process's end frees anyway. */
+            fflush(stdout);
+            fflush(stderr);
+            _exit(status);
+        }
+    }
+    inputs_free(&list);
     return status;
 }

@@ -13,7 +13,8 @@
 enum {
     OPT_SRC_LEFT = 256, OPT_SRC_TOP, OPT_DST_LEFT, OPT_DST_TOP, OPT_DEVICE_TYPE, OPT_NO_OUTPUT,
     OPT_CSV, OPT_JSON, OPT_VERSION, OPT_BLOCK, OPT_SCALAR_IO, OPT_CX, OPT_CY, OPT_FILTER,
-    OPT_SIGMA, OPT_BORDER, OPT_OFFSET, OPT_SCALE, OPT_COLOR, OPT_RAW
+    OPT_SIGMA, OPT_BORDER, OPT_OFFSET, OPT_SCALE, OPT_COLOR, OPT_RAW, OPT_FILES_FROM,
+    OPT_NO_SYNC
 };
 
 static const struct option long_options[] = {
@@ -42,7 +43,12 @@ static const struct option long_options[] = {
     {"scale", required_argument, NULL, OPT_SCALE},
     {"color", no_argument, NULL, OPT_COLOR},
     {"colour", no_argument, NULL, OPT_COLOR},
-    {"raw", required_argument, NULL, OPT_RAW},
+    /* Optional: `--raw FILE` names the file for one image, a bare `--raw` with -O writes
+     * DIR/BASE.f32 per input (see raw_word below). */
+    {"raw", optional_argument, NULL, OPT_RAW},
+    {"files-from", required_argument, NULL, OPT_FILES_FROM},
+    {"output-dir", required_argument, NULL, 'O'},
+    {"no-sync", no_argument, NULL, OPT_NO_SYNC},
     {"algorithm", required_argument, NULL, 'a'},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
@@ -62,7 +68,7 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char short_options[] = ":s:g:o:W:H:f:c:a:eti:p:d:lvqh";
+static const char short_options[] = ":s:g:o:O:W:H:f:c:a:eti:p:d:lvqh";
 
 /* The flag as the user typed it, for messages: argv[optind - 1] after getopt took a value
  * in the same word would be wrong, so messages use the canonical spelling instead. */
@@ -83,6 +89,8 @@ static const char *flag_name(int code)
     case OPT_OFFSET: return "--offset";
     case OPT_SCALE: return "--scale";
     case OPT_RAW: return "--raw";
+    case OPT_FILES_FROM: return "--files-from";
+    case 'O': return "-O";
     case 'W': return "-W";
     case 'H': return "-H";
     case 's': return "-s";
@@ -400,32 +408,88 @@ static int parse_algorithm(const char *text, tc_options *o, FILE *err)
     return 2;
 }
 
-/* What --device, -p and -d said, before they become tc_open's request. */
-typedef struct {
-    const char *type; /* "gpu", "cpu", "all", or NULL */
-    int platform, device; /* -1 when not given */
-} device_args;
-
-static int parse_device_type(const char *text, device_args *d, FILE *err)
+/* --device cpu|gpu|all, or TYPE:all for every device of that type. */
+static int parse_device_type(const char *text, tc_options *o, FILE *err)
 {
-    if (strcmp(text, "gpu") != 0 && strcmp(text, "cpu") != 0 && strcmp(text, "all") != 0) {
-        fprintf(err, "tiledconv: --device '%s': use cpu, gpu or all\n", text);
-        return 2;
-    }
-    d->type = text;
-    return 0;
+    static const char *const words[] = {"gpu", "cpu", "all", "gpu:all", "cpu:all", "all:all"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(text, words[i]) == 0) {
+            o->device_type = text;
+            return 0;
+        }
+    fprintf(err, "tiledconv: --device '%s': use cpu, gpu or all, or TYPE:all (gpu:all) for "
+                 "every device of that type\n",
+            text);
+    return 2;
 }
 
-/* tc_open's request (tiledconv.h): [TYPE][:P[:D]], or "" for the default device. */
-static void device_request(const device_args *d, char *out, size_t size)
+/* -d N or -d LIST: device indices separated by commas; an index may repeat (-d 0,0: two
+ * queues on one device). */
+static int parse_device_list(const char *text, tc_options *o, FILE *err)
+{
+    const char *p = text;
+    o->n_device_list = 0;
+    for (;;) {
+        char item[16];
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof item || o->n_device_list == TC_MAX_DEVICES) {
+            fprintf(err, "tiledconv: -d '%s': expected a device index or a list such as 0,1 "
+                         "(at most %d)\n",
+                    text, TC_MAX_DEVICES);
+            return 2;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (parse_int("-d", item, 0, 1000, &o->device_list[o->n_device_list++], err))
+            return 2;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
+/* tc_open's request (tiledconv.h), [TYPE][:P[:D]] or "" for the default device, when the
+ * options name one device; cli/devices.c resolves several. */
+static void device_request(const tc_options *o, char *out, size_t size)
 {
     char platform[16] = "", device[16] = "";
-    if (d->platform >= 0)
-        snprintf(platform, sizeof platform, "%d", d->platform);
-    if (d->device >= 0)
-        snprintf(device, sizeof device, ":%d", d->device);
-    snprintf(out, size, "%s%s%s%s", d->type ? d->type : "",
-             d->type && (platform[0] || device[0]) ? ":" : "", platform, device);
+    const char *type = o->device_type && !strchr(o->device_type, ':') ? o->device_type : NULL;
+    if (o->platform >= 0)
+        snprintf(platform, sizeof platform, "%d", o->platform);
+    if (o->n_device_list > 0)
+        snprintf(device, sizeof device, ":%d", o->device_list[0]);
+    snprintf(out, size, "%s%s%s%s", type ? type : "", type && (platform[0] || device[0]) ? ":" : "",
+             platform, device);
+}
+
+/* The inputs after the options, and what a bare --raw means. `--raw FILE` (two words) names
+ * the float file for one image; with -O, a bare --raw is a flag, and the word after it is an
+ * input like any other. raw_word is the word that followed the bare --raw, if any. */
+static int resolve_inputs(tc_options *o, int raw_bare, char *raw_word, char **argv, int first,
+                          int argc, FILE *err)
+{
+    o->positional = argv + first;
+    o->n_positional = argc - first;
+    if (!raw_bare)
+        return 0;
+    if (o->output_dir) {
+        o->raw_flag = 1;
+        return 0;
+    }
+    if (!raw_word) {
+        fprintf(err, "tiledconv: --raw needs a file name (or, with -O DIR, writes DIR/BASE.f32)\n");
+        return 2;
+    }
+    /* The word is the raw file, not an input: take it out of the inputs. */
+    for (int i = 0; i < o->n_positional; i++)
+        if (o->positional[i] == raw_word) {
+            memmove(&o->positional[i], &o->positional[i + 1],
+                    (size_t)(o->n_positional - i - 1) * sizeof *o->positional);
+            o->n_positional--;
+            break;
+        }
+    o->raw_output = raw_word;
+    return 0;
 }
 
 static void set_defaults(tc_options *o)
@@ -443,6 +507,7 @@ static void set_defaults(tc_options *o)
     o->block_x = TC_TILED_BLOCK_X;
     o->block_y = TC_TILED_BLOCK_Y;
     o->named_filter = -1;
+    o->platform = -1;
     o->out_scale = 1.0;
     o->out_offset = 0.0;
 }
@@ -450,8 +515,8 @@ static void set_defaults(tc_options *o)
 int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
 {
     filter_args fa;
-    device_args dev = {NULL, -1, -1};
-    int rc = 0, c;
+    int rc = 0, c, raw_bare = 0;
+    char *raw_word = NULL;
     const long int_max = INT_MAX;
 
     memset(&fa, 0, sizeof fa);
@@ -467,7 +532,7 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
         switch (c) {
         case 's': o->input = optarg; break;
         case 'g': rc = parse_size(optarg, &o->synth_width, &o->synth_height, err); break;
-        case 'o': o->output = optarg; break;
+        case 'o': o->output = optarg; o->output_given = 1; break;
         case OPT_NO_OUTPUT: o->write_output = 0; break;
         case OPT_SRC_LEFT: rc = parse_long("-sL", optarg, 0, int_max, &o->roi.src_left, err); break;
         case OPT_SRC_TOP: rc = parse_long("-sT", optarg, 0, int_max, &o->roi.src_top, err); break;
@@ -485,14 +550,24 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_OFFSET: rc = parse_double("--offset", optarg, &o->out_offset, err); break;
         case OPT_SCALE: rc = parse_double("--scale", optarg, &o->out_scale, err); break;
         case OPT_COLOR: o->color = 1; break;
-        case OPT_RAW: o->raw_output = optarg; break;
+        case OPT_RAW:
+            if (optarg) {
+                o->raw_output = optarg;
+            } else { /* the next word, if it is not an option, is the file or an input */
+                raw_bare = 1;
+                raw_word = optind < argc && argv[optind][0] != '-' ? argv[optind] : NULL;
+            }
+            break;
+        case OPT_FILES_FROM: o->files_from = optarg; break;
+        case 'O': o->output_dir = optarg; break;
+        case OPT_NO_SYNC: o->no_sync = 1; break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
         case 'i': rc = parse_int("-i", optarg, 1, 1000000, &o->iterations, err); break;
-        case 'p': rc = parse_int("-p", optarg, 0, 1000, &dev.platform, err); break;
-        case 'd': rc = parse_int("-d", optarg, 0, 1000, &dev.device, err); break;
-        case OPT_DEVICE_TYPE: rc = parse_device_type(optarg, &dev, err); break;
+        case 'p': rc = parse_int("-p", optarg, 0, 1000, &o->platform, err); break;
+        case 'd': rc = parse_device_list(optarg, o, err); break;
+        case OPT_DEVICE_TYPE: rc = parse_device_type(optarg, o, err); break;
         case 'l': o->list_devices = 1; break;
         case 'v': o->verbose = 1; break;
         case 'q': o->quiet = 1; break;
@@ -522,26 +597,49 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
     }
     if (rc)
         return rc;
-    if (optind < argc) {
-        fprintf(err, "tiledconv: unexpected argument '%s' (see -h)\n", argv[optind]);
+    if (resolve_inputs(o, raw_bare, raw_word, argv, optind, argc, err))
         return 2;
-    }
-    if (o->input && o->synth_width) {
-        fprintf(err, "tiledconv: -s and -g: give an input file or a synthetic size, not both\n");
+    if ((o->input || o->n_positional || o->files_from) && o->synth_width) {
+        fprintf(err, "tiledconv: -g and %s: give input files or a synthetic size, not both\n",
+                o->input ? "-s" : o->files_from ? "--files-from" : "an input file");
         return 2;
     }
     if (build_filter(o, &fa, err))
         return 2;
-    device_request(&dev, o->device, sizeof o->device);
-    if (!o->input && !o->synth_width)
+    device_request(o, o->device, sizeof o->device);
+    if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)
         o->input = TC_DEFAULT_INPUT;
     return 0;
+}
+
+void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
+{
+    tc_params_init(p);
+    p->taps_x = p->taps_y = o->filter.taps;
+    p->kx = o->filter.kx;
+    p->ky = o->filter.ky;
+    p->border = o->filter.border;
+    p->border_value = o->filter.border_value;
+    p->algorithm = o->algorithm;
+    p->src_left = roi->src_left;
+    p->src_top = roi->src_top;
+    p->dst_left = roi->dst_left;
+    p->dst_top = roi->dst_top;
+    p->roi_width = roi->width;
+    p->roi_height = roi->height;
+    p->block_width = o->block_x;
+    p->block_height = o->block_y;
+    p->vector_io = !o->scalar_io;
+    p->out_scale = o->out_scale;
+    p->out_offset = o->out_offset;
+    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
+    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
 }
 
 void cli_usage(FILE *out)
 {
     fputs(
-        "Usage: tiledconv [options]\n"
+        "Usage: tiledconv [options] [FILE...]\n"
         "Filters a BMP image with a separable filter (3 to 15 taps) on an OpenCL device, from a\n"
         "source ROI into a target ROI (AMD's Tiled Convolution sample, extended).\n"
         "\n"
@@ -551,11 +649,17 @@ void cli_usage(FILE *out)
         "  -o, --output FILE         output BMP (default " TC_DEFAULT_OUTPUT "): 8-bit\n"
         "                            grayscale, or 24-bit with --color\n"
         "      --no-output           write no image (timing sweeps)\n"
+        "  FILE...                   more inputs: a batch in one process (-s is taken first)\n"
+        "      --files-from LIST     more inputs, one name a line (- for standard input)\n"
+        "  -O, --output-dir DIR      a batch's outputs: DIR/BASE.bmp for each input\n"
+        "      --no-sync             do not sync outputs to disk (scratch work: a crash may\n"
+        "                            lose finished files; renames stay atomic)\n"
         "      --color               filter the R, G and B planes (not the intensity) and write\n"
         "                            a 24-bit BMP; -e checks and -t times all three\n"
         "      --raw FILE            also write the filtered float32 plane(s): width x height\n"
         "                            floats each, little-endian, row-major, row 0 on top, no\n"
-        "                            header; with --color R, then G, then B (12 bytes a pixel)\n"
+        "                            header; with --color R, then G, then B (12 bytes a pixel);\n"
+        "                            with -O a bare --raw writes DIR/BASE.f32 for each input\n"
         "      --scale S, --offset V the image gets v * S + V inside the target ROI before the\n"
         "                            8-bit rounding (default 1 and 0; -e and --raw see v)\n"
         "Regions of interest (default: the largest that fits both):\n"
@@ -564,7 +668,10 @@ void cli_usage(FILE *out)
         "  -tL, --target-left X      left column of the target ROI (default 0)\n"
         "  -tT, --target-top Y       top row of the target ROI (default 0)\n"
         "  -W, --width W             ROI width, the same for both ROIs\n"
-        "  -H, --height H            ROI height\n"
+        "  -H, --height H            ROI height\n",
+        out);
+    /* Three strings: one would pass the 4095 characters ISO C guarantees a literal. */
+    fputs(
         "Filter (correlation, no flip; kx runs along rows, ky along columns):\n"
         "  -f, --taps N              filter length, odd, 3..15 (default 3; gauss 5)\n"
         "  -c, --coefficients a,b,c  kx and ky at once, as many as -f (default binomial)\n"
@@ -588,20 +695,23 @@ void cli_usage(FILE *out)
         "Device:\n"
         "  -l, --list                list OpenCL platforms and devices\n"
         "  -p, --platform N          platform index\n"
-        "  -d, --device-index N      device index within the platform\n"
-        "      --device cpu|gpu|all  device type (default: a GPU if there is one)\n"
+        "  -d, --device-index N|LIST device index within the platform; a list (0,1) spreads a\n"
+        "                            batch over devices (0,0: two queues on one)\n"
+        "      --device TYPE         cpu, gpu or all (default: a GPU if there is one);\n"
+        "                            TYPE:all (gpu:all) takes every device of that type\n"
         "Other:\n"
         "  -v, --verbose             also print the launch geometry and work-group classes\n"
         "  -q, --quiet               print only results and errors\n"
         "  -h, --help                this text;  --version  the version\n",
         out);
-    /* Two strings: one would pass the 4095 characters ISO C guarantees a literal. */
     fputs(
         "\n"
         "Examples:\n"
         "  tiledconv -e -t -i 10                           blur the default image, check, time\n"
         "  tiledconv -s in.bmp --filter gauss -f 9 -o blurred.bmp   9-tap Gaussian blur\n"
         "  tiledconv -s in.bmp --color --filter box -f 7 -o soft.bmp  blur a colour image\n"
+        "  tiledconv -O out/ --filter gauss -f 5 photos/*.bmp   a folder in one process\n"
+        "  find . -name '*.bmp' | tiledconv --files-from - -O out/ -d 0,1   on two GPUs\n"
         "  tiledconv -s in.bmp --filter sobel-x --offset 128 --scale 0.25 -o edges.bmp\n"
         "                                                  vertical edges, 128 = no change\n"
         "  tiledconv -s in.bmp --cx 1,2,1 --cy -1,0,1 -o dy.bmp  your own kx and ky\n"

@@ -18,13 +18,23 @@
 #define TC_MAX_SYNTH_SIDE 65536
 #define TC_MAX_SYNTH_PIXELS (1L << 30)
 
+/* The most devices (or queues) one run spreads a batch over. */
+#define TC_MAX_DEVICES 16
+
 typedef enum { TC_FORMAT_TABLE, TC_FORMAT_CSV, TC_FORMAT_JSON } tc_format;
 
 typedef struct {
-    const char *input;      /* -s; NULL when -g is given */
+    const char *input;      /* -s (or the default image when no input is given); NULL with -g
+                             * or when only positional inputs are given */
+    char **positional;      /* the inputs after the options (argv's own strings), in order */
+    int n_positional;
+    const char *files_from; /* --files-from LIST: more inputs, one per line ("-": stdin) */
+    const char *output_dir; /* -O DIR: DIR/BASE.EXT for each input */
+    int no_sync;            /* --no-sync: outputs are not synced to disk */
     int synth_width;        /* -g WxH; 0 when not given */
     int synth_height;
     const char *output;     /* -o */
+    int output_given;       /* -o was on the command line */
     int write_output;       /* 0 with --no-output */
     tc_roi_request roi;
     tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border resolved */
@@ -35,6 +45,7 @@ typedef struct {
     double out_offset;      /* --offset V (default 0) */
     int color;              /* --color: filter the R, G and B planes, write a 24-bit BMP */
     const char *raw_output; /* --raw FILE: the float32 plane(s); NULL when not given */
+    int raw_flag;           /* --raw with -O: DIR/BASE.f32 for each input */
     int all_algorithms;     /* -a all */
     tc_algorithm algorithm;
     int block_x, block_y;   /* --block: the tiled kernel's pixels per work-item */
@@ -42,7 +53,12 @@ typedef struct {
     int verify;             /* -e */
     int timing;             /* -t */
     int iterations;         /* -i */
-    char device[64];        /* tc_open's request from --device, -p and -d ("" default) */
+    char device[64];        /* tc_open's request from --device, -p and -d ("" default); for
+                             * one device (see cli/devices.c for several) */
+    const char *device_type;/* --device as given: cpu, gpu, all, or TYPE:all */
+    int platform;           /* -p; -1 when not given */
+    int device_list[TC_MAX_DEVICES]; /* -d N or -d LIST (-d 0,1; -d 0,0 two queues on one) */
+    int n_device_list;
     int list_devices;       /* -l */
     int verbose;            /* -v */
     int quiet;              /* -q */
@@ -51,9 +67,13 @@ typedef struct {
 } tc_options;
 
 /* Parses argv into opts. Returns 0; or 2 after printing one line "tiledconv: ..." to err that
- * names the flag and what is wrong. Reentrant: resets getopt's state first. */
+ * names the flag and what is wrong. Reentrant: resets getopt's state first. argv's order may
+ * change (getopt moves the inputs after the options); opts points into argv. */
 int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
 void cli_usage(FILE *out);
+
+/* The library's parameters for these options and a resolved ROI. */
+void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p);
 
 #endif

@@ -122,8 +122,8 @@ void report_comparison(FILE *out, const tc_result *rows, int count)
             fprintf(out, "%-9s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
                     r->pass_ms_median[p], r->pass_ms_min[p], "", "", "", "", "");
     }
-    fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's time over "
-                 "the median; 'vs tiled' is the median over tiled's median.\n");
+    fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's "
+                 "time over the median; 'vs tiled' is the median over tiled's median.\n");
 }
 
 /* ---- The header and the launch geometry (the human-readable mode) ---------------------- */
@@ -214,23 +214,25 @@ typedef enum {
 typedef struct {
     const char *name;
     field_kind kind;
-    size_t offset; /* into tc_result */
+    size_t offset; /* into the record: tc_result, or report_row for a batch */
     int decimals;
+    unsigned rows; /* batch tables: the kinds of row that have it (ROW_IMAGE, ROW_BATCH) */
 } field;
 
-#define WORD(n) {#n, FIELD_WORD, offsetof(tc_result, n), 0}
-#define TEXT(n) {#n, FIELD_TEXT, offsetof(tc_result, n), 0}
-#define INT(n) {#n, FIELD_INT, offsetof(tc_result, n), 0}
-#define REAL(n, d) {#n, FIELD_REAL, offsetof(tc_result, n), d}
+#define WORD(n) {#n, FIELD_WORD, offsetof(tc_result, n), 0, 0}
+#define TEXT(n) {#n, FIELD_TEXT, offsetof(tc_result, n), 0, 0}
+#define INT(n) {#n, FIELD_INT, offsetof(tc_result, n), 0, 0}
+#define REAL(n, d) {#n, FIELD_REAL, offsetof(tc_result, n), d, 0}
 
 static const field fields[] = {
     WORD(algorithm), INT(taps), INT(width), INT(height), INT(roi_width), INT(roi_height),
     INT(iterations), REAL(kernel_ms_min, 6), REAL(kernel_ms_median, 6), REAL(kernel_ms_mean, 6),
-    {"pass1_ms_median", FIELD_PASS_REAL, offsetof(tc_result, pass_ms_median[0]), 6},
-    {"pass2_ms_median", FIELD_PASS_REAL, offsetof(tc_result, pass_ms_median[1]), 6},
+    {"pass1_ms_median", FIELD_PASS_REAL, offsetof(tc_result, pass_ms_median[0]), 6, 0},
+    {"pass2_ms_median", FIELD_PASS_REAL, offsetof(tc_result, pass_ms_median[1]), 6, 0},
     REAL(wall_ms_per_iteration, 6), REAL(copy_ms, 6), REAL(build_ms, 3), REAL(h2d_ms, 6),
     REAL(d2h_ms, 6), REAL(mpixels_per_s, 3), REAL(gbytes_per_s, 3), REAL(copy_fraction, 4),
-    TEXT(device), {"verified", FIELD_VERDICT, offsetof(tc_result, verified), 0}, INT(planes),
+    TEXT(device), {"verified", FIELD_VERDICT, offsetof(tc_result, verified), 0, 0},
+    INT(planes), WORD(type),
 };
 #define FIELD_COUNT (sizeof fields / sizeof fields[0])
 
@@ -262,9 +264,9 @@ static void json_string(FILE *out, const char *s)
 }
 
 /* One field's value; `json` selects the JSON spelling of strings and missing values. */
-static void print_value(FILE *out, const tc_result *r, const field *f, int json)
+static void print_value(FILE *out, const void *record, int passes, const field *f, int json)
 {
-    const char *base = (const char *)r + f->offset;
+    const char *base = (const char *)record + f->offset;
     switch (f->kind) {
     case FIELD_WORD:
     case FIELD_TEXT: {
@@ -279,7 +281,7 @@ static void print_value(FILE *out, const tc_result *r, const field *f, int json)
         fprintf(out, "%d", *(const int *)(const void *)base);
         break;
     case FIELD_PASS_REAL:
-        if (r->passes != 2) {
+        if (passes != 2) {
             fputs(json ? "null" : "", out);
             break;
         }
@@ -307,7 +309,7 @@ void report_csv(FILE *out, const tc_result *r)
     for (size_t i = 0; i < FIELD_COUNT; i++) {
         if (i)
             fputc(',', out);
-        print_value(out, r, &fields[i], 0);
+        print_value(out, r, r->passes, &fields[i], 0);
     }
     fputc('\n', out);
 }
@@ -316,7 +318,65 @@ void report_json(FILE *out, const tc_result *r)
 {
     for (size_t i = 0; i < FIELD_COUNT; i++) {
         fprintf(out, "%s\"%s\": ", i ? ", " : "{", fields[i].name);
-        print_value(out, r, &fields[i], 1);
+        print_value(out, r, r->passes, &fields[i], 1);
     }
     fputs("}\n", out);
+}
+
+/* ---- Batch records: one row per image, then one for the batch (SPEC.md). ---------------- */
+
+enum { ROW_IMAGE = 1, ROW_BATCH = 2, ROW_BOTH = 3 };
+#define BWORD(n, rows) {#n, FIELD_WORD, offsetof(report_row, n), 0, rows}
+#define BTEXT(n, rows) {#n, FIELD_TEXT, offsetof(report_row, n), 0, rows}
+#define BINT(n, rows) {#n, FIELD_INT, offsetof(report_row, n), 0, rows}
+#define BREAL(n, d, rows) {#n, FIELD_REAL, offsetof(report_row, n), d, rows}
+
+static const field batch_fields[] = {
+    BWORD(type, ROW_BOTH),          BTEXT(input, ROW_IMAGE),        BTEXT(output, ROW_IMAGE),
+    BWORD(status, ROW_IMAGE),       BINT(width, ROW_IMAGE),         BINT(height, ROW_IMAGE),
+    BINT(images, ROW_BATCH),        BINT(written, ROW_BATCH),       BINT(refused, ROW_BATCH),
+    BINT(failed, ROW_BATCH),        BREAL(seconds, 4, ROW_BATCH),
+    BREAL(images_per_s, 2, ROW_BATCH),
+    BREAL(startup_ms, 3, ROW_BATCH), BREAL(read_ms, 3, ROW_BOTH),   BREAL(upload_ms, 3, ROW_BOTH),
+    BREAL(convert_ms, 3, ROW_BOTH), BREAL(kernel_ms, 4, ROW_BOTH),  BREAL(download_ms, 3, ROW_BOTH),
+    BREAL(write_ms, 3, ROW_BOTH),   BINT(readers, ROW_BATCH),       BINT(lanes, ROW_BATCH),
+    BINT(writers, ROW_BATCH),       BTEXT(error, ROW_IMAGE),
+};
+#define BATCH_FIELD_COUNT (sizeof batch_fields / sizeof batch_fields[0])
+
+void report_row_csv_header(FILE *out)
+{
+    for (size_t i = 0; i < BATCH_FIELD_COUNT; i++)
+        fprintf(out, "%s%s", i ? "," : "", batch_fields[i].name);
+    fputc('\n', out);
+}
+
+/* A row of its kind: the columns it does not have are empty in CSV, absent in JSON. */
+static void print_row(FILE *out, const report_row *r, int json)
+{
+    const unsigned kind = strcmp(r->type, "batch") == 0 ? ROW_BATCH : ROW_IMAGE;
+    int first = 1;
+    for (size_t i = 0; i < BATCH_FIELD_COUNT; i++) {
+        const field *f = &batch_fields[i];
+        if (json && !(f->rows & kind))
+            continue;
+        if (json)
+            fprintf(out, "%s\"%s\": ", first ? "{" : ", ", f->name);
+        else if (!first)
+            fputc(',', out);
+        first = 0;
+        if (f->rows & kind)
+            print_value(out, r, 1, f, json);
+    }
+    fputs(json ? "}\n" : "\n", out);
+}
+
+void report_row_csv(FILE *out, const report_row *r)
+{
+    print_row(out, r, 0);
+}
+
+void report_row_json(FILE *out, const report_row *r)
+{
+    print_row(out, r, 1);
 }

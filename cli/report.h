@@ -29,6 +29,7 @@ typedef struct {
     double copy_gbytes_per_s;  /* the same bytes over copy_ms */
     double copy_fraction;      /* copy_ms / kernel_ms_median: 1.0 is the copy's speed */
     int verified;              /* 1 passed, 0 failed, -1 not checked */
+    const char *type;          /* "image": the kind of record, as a batch's rows have */
     long mismatches;
     double tolerance, max_error;
 } tc_result;
@@ -67,5 +68,26 @@ void report_comparison(FILE *out, const tc_result *rows, int count);
 void report_csv_header(FILE *out);
 void report_csv(FILE *out, const tc_result *r);
 void report_json(FILE *out, const tc_result *r);
+
+/* A batch's records (SPEC.md): one row of type "image" per input, then one of type "batch"
+ * with the counts and the stages' total times. CSV rows share one header (a row leaves empty
+ * the columns of the other kind); a JSON record holds only its kind's fields. */
+typedef struct {
+    const char *type;          /* "image" or "batch" */
+    /* image rows */
+    const char *input, *output, *status; /* status: written, processed, refused, failed */
+    int width, height;
+    const char *error;         /* "" when the image succeeded */
+    /* batch rows */
+    int images, written, refused, failed;
+    double seconds, images_per_s, startup_ms;
+    int readers, lanes, writers;
+    /* both: ms, per image or summed over the batch's images */
+    double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
+} report_row;
+
+void report_row_csv_header(FILE *out);
+void report_row_csv(FILE *out, const report_row *r);
+void report_row_json(FILE *out, const report_row *r);
 
 #endif

@@ -26,7 +26,8 @@ tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual
             if (!ok) {
                 if (report && res.mismatches < max_report)
                     fprintf(report, "  mismatch at (%d, %d): expected %.6f, actual %.6f%s\n", x,
-                            y, e, a, tc_roi_in_target(roi, x, y) ? "" : " (outside the target ROI)");
+                            y, e, a,
+                            tc_roi_in_target(roi, x, y) ? "" : " (outside the target ROI)");
                 res.mismatches++;
             }
         }

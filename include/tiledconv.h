@@ -80,6 +80,12 @@ typedef struct {
     int vector_io;               /* 1 (default): float4 loads and stores where aligned       */
     int count_classes;           /* 1: the kernel counts the classes of its work-groups, for
                                   * tc_stats.classes (an atomic per group; off by default)    */
+    /* tc_filter_image: the 8-bit output inside the target ROI is v * out_scale + out_offset,
+     * then floor(clamp(., 0, 255) + 0.5). Default 1 and 0.                                  */
+    double out_scale, out_offset;
+    int convert_on_host;         /* tc_filter_image: 1 forms the planes and the 8-bit pixels
+                                  * on the host even where the device could (it does so anyway
+                                  * on a device without double precision)                    */
 } tc_params;
 
 enum {
@@ -144,6 +150,10 @@ typedef struct {
     int roi_width, roi_height;      /* the ROI that was filtered                             */
     long programs_built;            /* programs this context has built so far (a build count,
                                      * so callers and tests can see the cache work)          */
+    int planes;                     /* planes filtered: 1, or 3 (colour, tc_filter_image);
+                                     * the kernel times are the planes' summed              */
+    double convert_ms;              /* tc_filter_image: forming the planes and the 8-bit
+                                     * pixels on the device; 0 when done on the host         */
 } tc_stats;
 
 /* Copies the figures of the last successful filter call. TC_EINVAL when there was none. */
@@ -152,6 +162,53 @@ TC_API int tc_last_stats(const tc_context *ctx, tc_stats *stats);
 /* The device's copy bandwidth for `bytes`: the median time of `repeats` (>= 1)
  * clEnqueueCopyBuffer calls after one warm-up, in ms: the floor of a filter pass. */
 TC_API int tc_copy_time(tc_context *ctx, size_t bytes, int repeats, double *median_ms);
+
+/* ---- Pixels in, pixels out ---------------------------------------------------------------- */
+
+/* Pixel layouts tc_filter_image reads and writes. */
+typedef enum {
+    TC_PIXELS_GRAY8,    /* one byte per pixel                                               */
+    TC_PIXELS_RGB24,    /* R, G, B bytes                                                    */
+    TC_PIXELS_BGR24,    /* B, G, R bytes: a 24-bit BMP's rows                                */
+    TC_PIXELS_BGRX32,   /* B, G, R and one unused byte: a 32-bit BMP's rows                  */
+    TC_PIXELS_INDEXED8, /* one byte per pixel, an index into the palette (input only)       */
+    TC_PIXELS_FLOAT32   /* float planes of samples on the 0..255 scale, one after another   */
+} tc_pixel_format;
+
+typedef struct {
+    tc_pixel_format format;
+    int width, height;
+    int planes;                   /* TC_PIXELS_FLOAT32: 1 (intensity) or 3 (R, G, B)         */
+    void *data;                   /* the first byte of row 0, the top row of the picture     */
+    long stride;                  /* bytes from row y to row y + 1; negative when the rows are
+                                   * stored bottom-up (BMP); FLOAT32 planes follow each other
+                                   * every height * stride bytes                             */
+    const unsigned char *palette; /* TC_PIXELS_INDEXED8: palette_size R, G, B triples        */
+    int palette_size;             /* 1..256                                                  */
+} tc_image;
+
+/* Filters an image given as pixels, so that bytes rather than float planes cross the bus:
+ * the device forms the planes, filters them, and forms the 8-bit output. What is filtered
+ * follows dst's format: a one-channel dst (GRAY8, or FLOAT32 with 1 plane) receives SPEC.md's
+ * intensity plane I = 0.299 R + 0.587 G + 0.114 B filtered; a colour dst (RGB24, BGR24,
+ * BGRX32, or FLOAT32 with 3 planes) receives src's R, G and B planes each filtered. An 8-bit
+ * dst pixel is floor(clamp(v * out_scale + out_offset, 0, 255) + 0.5) inside the target ROI
+ * and the input's value, only converted, outside it. The conversions are computed in double
+ * precision in the host's order with contraction off, so every value is identical to
+ * tc_filter on planes formed on the host; a device without double precision (or
+ * p->convert_on_host) gets them on the host. src and dst have the same width and height; an
+ * INDEXED8 index past the palette is TC_EINVAL. The bytes of dst between one row's pixels and
+ * the next row (a BMP's padding, up to |stride|) are set to 0; nothing after the row stored
+ * last is touched. */
+TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                           const tc_params *p);
+
+/* The float planes tc_filter_image filters, formed from src on the host by the same
+ * conversions: planes 1 gives the intensity plane, 3 the R, G and B planes; out receives
+ * planes * width * height floats, packed, row 0 on top. For checking a device's result
+ * against tc_reference. */
+TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,
+                              size_t err_size);
 
 /* ---- Devices ---------------------------------------------------------------------------- */
 
@@ -203,6 +260,10 @@ TC_API const char *tc_border_name(tc_border b);
 
 /* "1.1.0". */
 TC_API const char *tc_version(void);
+
+/* sizeof the named public struct in this build of the library ("tc_params", "tc_stats",
+ * "tc_image", "tc_device_info"), so that bindings can check their mirrors; 0 for others. */
+TC_API size_t tc_abi_size(const char *type_name);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "filter.h"
 #include "image.h"
 #include "launch.h"
+#include "pixels.h"
 #include "programs.h"
 #include "reference.h"
 #include "tiledconv.h"
@@ -20,8 +21,11 @@ struct tc_context {
     tc_device device;
     tc_program_cache programs;
     tc_buffers buffers;
+    tc_pixel_buffers pixel_buffers;
     tc_run_stats last; /* the last successful run's figures (arrays owned here) */
     tc_job last_job;
+    int last_planes;
+    double last_convert_ms;
     int have_last;
     tc_msg error;
 };
@@ -44,6 +48,23 @@ TC_API void tc_params_init(tc_params *p)
     p->block_width = 4;
     p->block_height = 4;
     p->vector_io = 1;
+    p->out_scale = 1.0;
+    p->out_offset = 0.0;
+}
+
+TC_API size_t tc_abi_size(const char *type_name)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+    } sizes[] = {{"tc_params", sizeof(tc_params)},
+                 {"tc_stats", sizeof(tc_stats)},
+                 {"tc_image", sizeof(tc_image)},
+                 {"tc_device_info", sizeof(tc_device_info)}};
+    for (size_t i = 0; type_name && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(type_name, sizes[i].name) == 0)
+            return sizes[i].size;
+    return 0;
 }
 
 /* One axis's coefficients: the given ones, checked, or the binomial of that length. */
@@ -164,6 +185,7 @@ TC_API void tc_close(tc_context *ctx)
     if (!ctx)
         return;
     tc_run_stats_free(&ctx->last);
+    tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_buffers_release(&ctx->buffers);
     tc_program_cache_release(&ctx->programs);
     tc_device_close(&ctx->device);
@@ -173,6 +195,19 @@ TC_API void tc_close(tc_context *ctx)
 TC_API const char *tc_error(const tc_context *ctx)
 {
     return ctx ? ctx->error.text : "no context (NULL)";
+}
+
+/* The figures of a successful run, for tc_last_stats (the context takes stats' arrays). */
+static void remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job, int planes,
+                     double convert_ms)
+{
+    tc_run_stats_free(&ctx->last);
+    ctx->last = *stats;
+    memset(stats, 0, sizeof *stats);
+    ctx->last_job = *job;
+    ctx->last_planes = planes;
+    ctx->last_convert_ms = convert_ms;
+    ctx->have_last = 1;
 }
 
 /* tc_filter and tc_filter_timed: one run after `warmup` untimed ones. */
@@ -198,10 +233,7 @@ static int filter(tc_context *ctx, const float *src, float *dst, int width, int 
                     iterations, &stats, &ctx->error);
     if (status != TC_OK)
         return status;
-    tc_run_stats_free(&ctx->last);
-    ctx->last = stats;
-    ctx->last_job = job;
-    ctx->have_last = 1;
+    remember(ctx, &stats, &job, 1, 0.0);
     return TC_OK;
 }
 
@@ -209,6 +241,42 @@ TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, i
                      const tc_params *p)
 {
     return filter(ctx, src, dst, width, height, p, 0, 1);
+}
+
+TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                           const tc_params *p)
+{
+    tc_job job;
+    tc_run_stats stats;
+    double convert_ms = 0.0;
+    int planes = 1, status;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if ((status = tc_image_check(src, 1, &ctx->error)) != TC_OK ||
+        (status = tc_image_check(dst, 0, &ctx->error)) != TC_OK ||
+        (status = job_from_params(p, src->width, src->height, &job, &ctx->error)) != TC_OK)
+        return status;
+    if (!isfinite(p->out_scale) || !isfinite(p->out_offset))
+        return tc_fail(&ctx->error, TC_EINVAL, "out_scale and out_offset must be finite");
+    status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers, &ctx->pixel_buffers,
+                          &job, src, dst, p->out_scale, p->out_offset, p->convert_on_host,
+                          &stats, &convert_ms, &planes, &ctx->error);
+    if (status != TC_OK)
+        return status;
+    remember(ctx, &stats, &job, planes, convert_ms);
+    return TC_OK;
+}
+
+TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,
+                              size_t err_size)
+{
+    tc_msg m = {""};
+    const int status = out ? tc_image_planes(src, planes, out, &m)
+                           : tc_fail(&m, TC_EINVAL, "out is NULL");
+    if (status != TC_OK && err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
 }
 
 TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int width,
@@ -257,6 +325,8 @@ TC_API int tc_last_stats(const tc_context *ctx, tc_stats *s)
     s->classes_counted = r->classes_counted;
     s->roi_width = ctx->last_job.roi.width;
     s->roi_height = ctx->last_job.roi.height;
+    s->planes = ctx->last_planes;
+    s->convert_ms = ctx->last_convert_ms;
     return TC_OK;
 }
 

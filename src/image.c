@@ -84,11 +84,18 @@ int tc_roi_resolve(const tc_roi_request *req, int image_width, int image_height,
     return TC_OK;
 }
 
+float tc_intensity(uint8_t r, uint8_t g, uint8_t b)
+{
+    /* Left to right in double, rounded once: Pixels.cl's unpack_pixels computes the same
+     * expression in the same order, with contraction off, so both give the same float. */
+    return (float)(0.299 * r + 0.587 * g + 0.114 * b);
+}
+
 void tc_plane_from_rgb(tc_plane *p, const uint8_t *rgb)
 {
     size_t n = (size_t)p->width * (size_t)p->height;
     for (size_t i = 0; i < n; i++)
-        p->px[i] = (float)(0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2]);
+        p->px[i] = tc_intensity(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
 }
 
 void tc_plane_from_channel(tc_plane *p, const uint8_t *rgb, int channel)

@@ -50,6 +50,9 @@ int tc_roi_resolve(const tc_roi_request *req, int image_width, int image_height,
 /* Whether pixel (x, y) of the image lies in the target ROI. */
 int tc_roi_in_target(const tc_roi *roi, int x, int y);
 
+/* SPEC.md's intensity of one pixel: 0.299 R + 0.587 G + 0.114 B in double, rounded to float. */
+float tc_intensity(uint8_t r, uint8_t g, uint8_t b);
+
 /* SPEC.md's intensity plane of packed R, G, B bytes (row 0 on top):
  * I = 0.299 R + 0.587 G + 0.114 B, computed in double and rounded once to float. The plane
  * must be allocated to the same size. */

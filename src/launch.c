@@ -109,7 +109,8 @@ void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
 /* The device side of one run. */
 typedef struct {
     const tc_job *job;
-    const tc_buffers *buf;
+    const tc_buffers *buf; /* the coefficients, the two-pass temporary, the class counts */
+    cl_mem src, dst;       /* the planes this run reads and writes */
     cl_command_queue queue;
     cl_kernel kernel;
     int pitch;          /* the device's row pitch in floats (tc_device_pitch) */
@@ -117,15 +118,8 @@ typedef struct {
     size_t global[2];
 } launch_state;
 
-/* Kernel arguments as (size, address) pairs, set in order; a failure names the argument. */
-typedef struct {
-    size_t size;
-    const void *value;
-} kernel_arg;
-#define KARG(v) {sizeof(v), &(v)}
-
-static int set_args(cl_kernel kernel, const char *name, const kernel_arg *args, int count,
-                    tc_msg *m)
+int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, int count,
+                tc_msg *m)
 {
     for (int i = 0; i < count; i++) {
         cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
@@ -188,13 +182,13 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
         kx_values.s[i] = f->kx[i];
         ky_values.s[i] = f->ky[i];
     }
-    const kernel_arg args[] = {KARG(b->src),      KARG(b->dst),     KARG(ls->pitch),
-                               KARG(r->src_left), KARG(r->src_top), KARG(r->dst_left),
-                               KARG(r->dst_top),  KARG(r->width),   KARG(r->height),
-                               KARG(b->kx),       KARG(b->ky),      KARG(f->border_value),
-                               KARG(kx_values),   KARG(ky_values),  KARG(b->counts)};
+    const tc_kernel_arg args[] = {
+        TC_KARG(ls->src),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),    TC_KARG(r->src_left),
+        TC_KARG(r->src_top),  TC_KARG(r->dst_left), TC_KARG(r->dst_top),   TC_KARG(r->width),
+        TC_KARG(r->height),   TC_KARG(b->kx),       TC_KARG(b->ky),        TC_KARG(f->border_value),
+        TC_KARG(kx_values),   TC_KARG(ky_values),   TC_KARG(b->counts)};
     const int n = !tiled ? 12 : ls->job->count_classes ? 15 : 14;
-    return set_args(ls->kernel, tiled ? "tiled_conv" : "one_pass_conv", args, n, m);
+    return tc_set_args(ls->kernel, tiled ? "tiled_conv" : "one_pass_conv", args, n, m);
 }
 
 static int direct_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
@@ -228,28 +222,28 @@ static int two_pass_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
     for (int i = 0; i < f->taps; i++)
         pass2_value += f->kx[i] * f->border_value;
     /* Pass 1: rows of the sROI, filtered with kx, into tmp transposed (h x w, pitch h). */
-    const kernel_arg pass1[] = {KARG(b->src),      KARG(ls->pitch), KARG(r->src_left),
-                                KARG(r->src_top),  KARG(b->tmp),    KARG(r->height),
-                                KARG(zero),        KARG(zero),      KARG(r->width),
-                                KARG(r->height),   KARG(b->kx),     KARG(f->border_value)};
+    const tc_kernel_arg pass1[] = {
+        TC_KARG(ls->src),    TC_KARG(ls->pitch), TC_KARG(r->src_left), TC_KARG(r->src_top),
+        TC_KARG(b->tmp),     TC_KARG(r->height), TC_KARG(zero),        TC_KARG(zero),
+        TC_KARG(r->width),   TC_KARG(r->height), TC_KARG(b->kx),       TC_KARG(f->border_value)};
     /* Pass 2: rows of tmp (the original columns), filtered with ky, into the tROI transposed
      * back. tmp is a region r->height wide and r->width high. */
-    const kernel_arg pass2[] = {KARG(b->tmp),      KARG(r->height), KARG(zero),
-                                KARG(zero),        KARG(b->dst),    KARG(ls->pitch),
-                                KARG(r->dst_left), KARG(r->dst_top), KARG(r->height),
-                                KARG(r->width),    KARG(b->ky),     KARG(pass2_value)};
+    const tc_kernel_arg pass2[] = {
+        TC_KARG(b->tmp),     TC_KARG(r->height),   TC_KARG(zero),       TC_KARG(zero),
+        TC_KARG(ls->dst),    TC_KARG(ls->pitch),   TC_KARG(r->dst_left), TC_KARG(r->dst_top),
+        TC_KARG(r->height),  TC_KARG(r->width),    TC_KARG(b->ky),      TC_KARG(pass2_value)};
     size_t global2[2] = {(size_t)ceil_div(r->height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE,
                          (size_t)ceil_div(r->width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE};
     const int n = (int)(sizeof pass1 / sizeof pass1[0]);
 
-    if ((status = set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) != TC_OK)
+    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) != TC_OK)
         return status;
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
                                    NULL, &events[0]));
     /* An in-order queue: pass 2 starts after pass 1 has finished, and clSetKernelArg's values
      * were captured by the first enqueue. */
-    if ((status = set_args(ls->kernel, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
+    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
         return status;
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, global2, ls->local, 0, NULL,
@@ -269,16 +263,15 @@ static const algorithm_desc algorithms[] = {
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
 
-/* The planes (input, output, the two-pass temporary) must fit the device's allocations. */
-static int check_fits(const tc_device *d, const tc_plane *in, tc_msg *m)
+int tc_check_fits(const tc_device *d, int width, int height, tc_msg *m)
 {
-    const unsigned long long bytes = (unsigned long long)tc_device_pitch(in->width) *
-                                     (unsigned long long)in->height * sizeof(float);
+    const unsigned long long bytes = (unsigned long long)tc_device_pitch(width) *
+                                     (unsigned long long)height * sizeof(float);
     if (bytes > d->info.max_alloc_bytes || 3 * bytes > d->info.global_mem_bytes)
         return tc_fail(m, TC_EINVAL,
                        "a %d x %d plane needs %.1f MB per buffer (3 buffers); %s allows %.1f MB "
                        "per buffer and %.1f MB in all",
-                       in->width, in->height, (double)bytes / 1e6, d->info.name,
+                       width, height, (double)bytes / 1e6, d->info.name,
                        (double)d->info.max_alloc_bytes / 1e6,
                        (double)d->info.global_mem_bytes / 1e6);
     return TC_OK;
@@ -347,7 +340,8 @@ static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const 
     cl_int err;
     int status;
     build_options(job, options, sizeof options);
-    if ((status = tc_program_get(programs, d, options, &program, build_ms, m)) != TC_OK)
+    status = tc_program_get(programs, d, TC_SOURCE_FILTERS, options, &program, build_ms, m);
+    if (status != TC_OK)
         return status;
     ls->kernel = clCreateKernel(program, a->kernel_name, &err);
     if (err != CL_SUCCESS)
@@ -355,8 +349,7 @@ static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const 
     return check_limits(d, ls->kernel, tc_algorithm_name(job->algorithm), ls->local, m);
 }
 
-/* A buffer of at least `bytes`, kept from an earlier run when it is large enough. */
-static int ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t bytes,
+int tc_ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t bytes,
                          cl_mem_flags flags, const char *what, tc_msg *m)
 {
     cl_int err;
@@ -379,20 +372,16 @@ static int ensure_fixed(const tc_device *d, cl_mem *mem, size_t bytes, cl_mem_fl
                         const char *what, tc_msg *m)
 {
     size_t capacity = *mem ? bytes : 0;
-    return ensure_buffer(d, mem, &capacity, bytes, flags, what, m);
+    return tc_ensure_buffer(d, mem, &capacity, bytes, flags, what, m);
 }
 
-static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job,
-                          size_t plane_bytes, tc_msg *m)
+/* The buffers every run needs besides its planes. */
+static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job, tc_msg *m)
 {
     const size_t coeff_bytes = TC_MAX_TAPS * sizeof(float);
     const size_t tmp_bytes = (size_t)job->roi.width * (size_t)job->roi.height * sizeof(float);
     int status;
-    if ((status = ensure_buffer(d, &b->src, &b->src_bytes, plane_bytes, CL_MEM_READ_ONLY,
-                                "clCreateBuffer(input plane)", m)) != TC_OK ||
-        (status = ensure_buffer(d, &b->dst, &b->dst_bytes, plane_bytes, CL_MEM_READ_WRITE,
-                                "clCreateBuffer(output plane)", m)) != TC_OK ||
-        (status = ensure_fixed(d, &b->kx, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(kx)",
+    if ((status = ensure_fixed(d, &b->kx, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(kx)",
                                m)) != TC_OK ||
         (status = ensure_fixed(d, &b->ky, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(ky)",
                                m)) != TC_OK ||
@@ -400,7 +389,7 @@ static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job,
                                "clCreateBuffer(class counts)", m)) != TC_OK)
         return status;
     if (job->algorithm == TC_TWOPASS)
-        return ensure_buffer(d, &b->tmp, &b->tmp_bytes, tmp_bytes, CL_MEM_READ_WRITE,
+        return tc_ensure_buffer(d, &b->tmp, &b->tmp_bytes, tmp_bytes, CL_MEM_READ_WRITE,
                              "clCreateBuffer(two-pass temporary)", m);
     return TC_OK;
 }
@@ -432,35 +421,43 @@ static float *staging_for(tc_buffers *b, size_t plane_bytes)
     return b->staging;
 }
 
-/* Input plane and coefficients to the device; the output plane starts as the input (SPEC.md:
- * pixels outside the tROI keep it), by a device copy rather than a second upload. */
-static int upload(const launch_state *ls, tc_buffers *b, const tc_plane *in, size_t plane_bytes,
-                  cl_event events[3], tc_msg *m)
+/* The input plane to the device; the output plane starts as the input (SPEC.md: pixels
+ * outside the tROI keep it), by a device copy rather than a second upload. */
+static int upload_plane(cl_command_queue queue, tc_buffers *b, const tc_plane *in, int pitch,
+                        size_t plane_bytes, cl_event *event, tc_msg *m)
 {
     int status = TC_OK;
-    const tc_filter_spec *f = &ls->job->filter;
     const float *host = in->px;
-    if (ls->pitch != in->width) {
+    if (pitch != in->width) {
         float *staging = staging_for(b, plane_bytes);
         if (!staging)
             return tc_fail(m, TC_ENOMEM, "out of host memory for the padded plane (%zu bytes)",
                            plane_bytes);
         for (int y = 0; y < in->height; y++)
-            memcpy(staging + (size_t)y * ls->pitch, in->px + (size_t)y * in->width,
+            memcpy(staging + (size_t)y * pitch, in->px + (size_t)y * in->width,
                    (size_t)in->width * sizeof(float));
         host = staging;
     }
     CL_CALL(status, cleanup, m,
-            clEnqueueWriteBuffer(ls->queue, b->src, CL_FALSE, 0, plane_bytes, host, 0, NULL,
-                                 &events[0]));
+            clEnqueueWriteBuffer(queue, b->src, CL_FALSE, 0, plane_bytes, host, 0, NULL, event));
+    CL_CALL(status, cleanup, m,
+            clEnqueueCopyBuffer(queue, b->src, b->dst, 0, 0, plane_bytes, 0, NULL, NULL));
+cleanup:
+    return status;
+}
+
+/* The coefficients to the device, and the class counts zeroed when the kernel counts. */
+static int upload_coefficients(const launch_state *ls, cl_event events[2], tc_msg *m)
+{
+    int status = TC_OK;
+    const tc_filter_spec *f = &ls->job->filter;
+    const tc_buffers *b = ls->buf;
     CL_CALL(status, cleanup, m,
             clEnqueueWriteBuffer(ls->queue, b->kx, CL_FALSE, 0, sizeof f->kx, f->kx, 0, NULL,
-                                 &events[1]));
+                                 &events[0]));
     CL_CALL(status, cleanup, m,
             clEnqueueWriteBuffer(ls->queue, b->ky, CL_FALSE, 0, sizeof f->ky, f->ky, 0, NULL,
-                                 &events[2]));
-    CL_CALL(status, cleanup, m,
-            clEnqueueCopyBuffer(ls->queue, b->src, b->dst, 0, 0, plane_bytes, 0, NULL, NULL));
+                                 &events[1]));
     if (ls->job->count_classes) {
         const cl_int zero = 0;
         CL_CALL(status, cleanup, m,
@@ -495,17 +492,17 @@ cleanup:
 }
 
 /* The output plane back to the host, through the staging copy when rows are padded. */
-static int download(const launch_state *ls, tc_buffers *b, tc_plane *out, size_t plane_bytes,
-                    cl_event *event, tc_msg *m)
+static int download_plane(cl_command_queue queue, tc_buffers *b, tc_plane *out, int pitch,
+                          size_t plane_bytes, cl_event *event, tc_msg *m)
 {
     int status = TC_OK;
-    const int padded = ls->pitch != out->width;
+    const int padded = pitch != out->width;
     CL_CALL(status, cleanup, m,
-            clEnqueueReadBuffer(ls->queue, b->dst, CL_TRUE, 0, plane_bytes,
+            clEnqueueReadBuffer(queue, b->dst, CL_TRUE, 0, plane_bytes,
                                 padded ? (void *)b->staging : (void *)out->px, 0, NULL, event));
     if (padded)
         for (int y = 0; y < out->height; y++)
-            memcpy(out->px + (size_t)y * out->width, b->staging + (size_t)y * ls->pitch,
+            memcpy(out->px + (size_t)y * out->width, b->staging + (size_t)y * pitch,
                    (size_t)out->width * sizeof(float));
 cleanup:
     return status;
@@ -513,20 +510,16 @@ cleanup:
 
 /* The times of the finished runs, and the class counts the kernel made. */
 static int collect(const launch_state *ls, const cl_event *events, int warmup,
-                   const cl_event upload_events[3], cl_event download_event,
-                   tc_run_stats *stats, tc_msg *m)
+                   const cl_event upload_events[2], tc_run_stats *stats, tc_msg *m)
 {
     const int passes = algorithms[ls->job->algorithm].passes;
     int status = TC_OK;
     double ms;
-    stats->h2d_ms = 0.0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 2; i++) {
         if ((status = tc_event_ms(upload_events[i], &ms, m)) != TC_OK)
             return status;
         stats->h2d_ms += ms;
     }
-    if ((status = tc_event_ms(download_event, &stats->d2h_ms, m)) != TC_OK)
-        return status;
     for (int i = 0; i < stats->iterations; i++) {
         stats->kernel_ms[i] = 0.0;
         for (int p = 0; p < passes; p++) {
@@ -583,38 +576,33 @@ void tc_run_stats_free(tc_run_stats *stats)
     memset(stats, 0, sizeof *stats);
 }
 
-int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-           const tc_job *job, const tc_plane *in, tc_plane *out, int warmup, int iterations,
-           tc_run_stats *stats, tc_msg *m)
+int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+                    const tc_job *job, cl_mem src, cl_mem dst, int width, int height,
+                    int warmup, int iterations, tc_run_stats *stats, tc_msg *m)
 {
     const algorithm_desc *a = &algorithms[job->algorithm];
     const int runs = warmup + iterations;
-    cl_event upload_events[3] = {NULL, NULL, NULL}, download_event = NULL;
+    cl_event upload_events[2] = {NULL, NULL};
     cl_event *events = NULL; /* 2 per run: the warm-up runs, then the timed ones */
-    launch_state ls = {job, buffers, d->queue, NULL, tc_device_pitch(in->width),
+    launch_state ls = {job, buffers, src, dst, d->queue, NULL, tc_device_pitch(width),
                        {a->local[0], a->local[1]}, {0, 0}};
-    /* Rows start on a 128-byte boundary on the device, so that the tiled kernel's float4
-     * paths serve any image width, 8191 as well as 8192. */
-    const size_t plane_bytes = (size_t)ls.pitch * (size_t)in->height * sizeof(float);
     int status;
 
+    (void)height;
     a->geometry(job, ls.global);
-    if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK ||
-        (status = check_fits(d, in, m)) != TC_OK)
+    if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK)
         goto cleanup;
     if (!(events = calloc((size_t)runs * 2, sizeof *events))) {
         status = tc_fail(m, TC_ENOMEM, "out of host memory for %d runs", runs);
         goto cleanup;
     }
     if ((status = prepare_kernel(d, programs, job, &ls, &stats->build_ms, m)) != TC_OK ||
-        (status = ensure_buffers(d, buffers, job, plane_bytes, m)) != TC_OK ||
-        (status = upload(&ls, buffers, in, plane_bytes, upload_events, m)) != TC_OK ||
+        (status = ensure_buffers(d, buffers, job, m)) != TC_OK ||
+        (status = upload_coefficients(&ls, upload_events, m)) != TC_OK ||
         (status = a->set_args(&ls, m)) != TC_OK ||
         (status = run_all(&ls, warmup, iterations, events, &stats->wall_ms_per_iteration, m)) !=
             TC_OK ||
-        (status = download(&ls, buffers, out, plane_bytes, &download_event, m)) != TC_OK ||
-        (status = collect(&ls, events, warmup, upload_events, download_event, stats, m)) !=
-            TC_OK)
+        (status = collect(&ls, events, warmup, upload_events, stats, m)) != TC_OK)
         goto cleanup;
 
 cleanup:
@@ -628,13 +616,54 @@ cleanup:
             if (events[i])
                 clReleaseEvent(events[i]);
     free(events);
-    if (download_event)
-        clReleaseEvent(download_event);
-    for (int i = 2; i >= 0; i--)
+    for (int i = 1; i >= 0; i--)
         if (upload_events[i])
             clReleaseEvent(upload_events[i]);
     if (ls.kernel)
         clReleaseKernel(ls.kernel);
+    return status;
+}
+
+int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+           const tc_job *job, const tc_plane *in, tc_plane *out, int warmup, int iterations,
+           tc_run_stats *stats, tc_msg *m)
+{
+    /* Rows start on a 128-byte boundary on the device, so that the tiled kernel's float4
+     * paths serve any image width, 8191 as well as 8192. */
+    const int pitch = tc_device_pitch(in->width);
+    const size_t plane_bytes = (size_t)pitch * (size_t)in->height * sizeof(float);
+    cl_event upload = NULL, download = NULL;
+    double ms;
+    int status;
+
+    memset(stats, 0, sizeof *stats);
+    if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
+        /* Read-write: the pixel path (pixels.c) forms its planes in the same buffer. */
+        (status = tc_ensure_buffer(d, &buffers->src, &buffers->src_bytes, plane_bytes,
+                                CL_MEM_READ_WRITE, "clCreateBuffer(input plane)", m)) != TC_OK ||
+        (status = tc_ensure_buffer(d, &buffers->dst, &buffers->dst_bytes, plane_bytes,
+                                CL_MEM_READ_WRITE, "clCreateBuffer(output plane)", m)) != TC_OK ||
+        (status = upload_plane(d->queue, buffers, in, pitch, plane_bytes, &upload, m)) != TC_OK)
+        goto cleanup;
+    if ((status = tc_run_resident(d, programs, buffers, job, buffers->src, buffers->dst,
+                                  in->width, in->height, warmup, iterations, stats, m)) != TC_OK)
+        goto cleanup;
+    if ((status = download_plane(d->queue, buffers, out, pitch, plane_bytes, &download, m)) !=
+            TC_OK ||
+        (status = tc_event_ms(upload, &ms, m)) != TC_OK)
+        goto cleanup;
+    stats->h2d_ms += ms;
+    status = tc_event_ms(download, &stats->d2h_ms, m);
+
+cleanup:
+    if (status != TC_OK) {
+        clFinish(d->queue);
+        tc_run_stats_free(stats);
+    }
+    if (download)
+        clReleaseEvent(download);
+    if (upload)
+        clReleaseEvent(upload);
     return status;
 }
 

@@ -55,6 +55,33 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
            const tc_job *job, const tc_plane *in, tc_plane *out, int warmup, int iterations,
            tc_run_stats *stats, tc_msg *m);
 
+/* Filters planes already on the device: src into dst (which must already hold src's values
+ * outside the target ROI), both width x height floats with the device's row pitch. Only the
+ * coefficients travel; *stats has no plane transfers. Otherwise as tc_run. */
+int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+                    const tc_job *job, cl_mem src, cl_mem dst, int width, int height,
+                    int warmup, int iterations, tc_run_stats *stats, tc_msg *m);
+
+/* The planes of a width x height image (input, output, the two-pass temporary) fit the
+ * device's allocation limits: TC_OK, or TC_EINVAL saying what is needed and allowed. */
+int tc_check_fits(const tc_device *d, int width, int height, tc_msg *m);
+
+/* *mem is a buffer of at least `bytes` (kept when it was large enough, else made anew, its
+ * contents lost); *capacity its size. What names the buffer in a failure's message. */
+int tc_ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t bytes,
+                  cl_mem_flags flags, const char *what, tc_msg *m);
+
+/* Kernel arguments as (size, address) pairs, set in order by tc_set_args; a failure names
+ * the kernel and the argument. */
+typedef struct {
+    size_t size;
+    const void *value;
+} tc_kernel_arg;
+#define TC_KARG(v) {sizeof(v), &(v)}
+
+int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, int count,
+                tc_msg *m);
+
 /* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
 int tc_device_pitch(int width);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 struct tc_program_entry {
+    tc_source source;
     char *options;
     cl_program program;
     tc_program_entry *next;
@@ -45,12 +46,15 @@ static void append_build_log(cl_program prog, const tc_device *d, const char *op
     snprintf(m->text + used, sizeof m->text - used, "; options: %s; log: %s", options, log);
 }
 
-static int build(const tc_device *d, const char *options, cl_program *program, tc_msg *m)
+static int build(const tc_device *d, tc_source source, const char *options, cl_program *program,
+                 tc_msg *m)
 {
     int status = TC_OK;
     cl_int err;
-    cl_program prog = clCreateProgramWithSource(d->context, tiledconv_cl_line_count,
-                                                (const char **)tiledconv_cl_lines, NULL, &err);
+    const int pixels = source == TC_SOURCE_PIXELS;
+    cl_program prog = clCreateProgramWithSource(
+        d->context, pixels ? pixels_cl_line_count : tiledconv_cl_line_count,
+        (const char **)(pixels ? pixels_cl_lines : tiledconv_cl_lines), NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -67,13 +71,13 @@ cleanup:
     return status;
 }
 
-int tc_program_get(tc_program_cache *cache, const tc_device *d, const char *options,
-                   cl_program *program, double *build_ms, tc_msg *m)
+int tc_program_get(tc_program_cache *cache, const tc_device *d, tc_source source,
+                   const char *options, cl_program *program, double *build_ms, tc_msg *m)
 {
     tc_program_entry *e;
     *build_ms = 0.0;
     for (e = cache->head; e; e = e->next)
-        if (strcmp(e->options, options) == 0) {
+        if (e->source == source && strcmp(e->options, options) == 0) {
             *program = e->program;
             return TC_OK;
         }
@@ -82,8 +86,9 @@ int tc_program_get(tc_program_cache *cache, const tc_device *d, const char *opti
         return tc_fail(m, TC_ENOMEM, "out of host memory for a program");
     }
     strcpy(e->options, options);
+    e->source = source;
     const double t0 = tc_wall_ms();
-    int status = build(d, options, &e->program, m);
+    int status = build(d, source, options, &e->program, m);
     if (status != TC_OK) {
         free(e->options);
         free(e);

@@ -153,8 +153,35 @@ tiled_runs=$((tiled_runs + 1))
 check_tiled "scalar-io-unaligned" 7 -g 70x90 -sL 3 -tL 2 -tT 1 --scalar-io
 tiled_runs=$((tiled_runs + 1))
 rm -f "$log.cases"
+# The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
+# run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
+# an ROI and an output mapping; the output is checked against the host's conversions by
+# tests/batch.sh, here only that no simulated access goes wrong.
+pixel_runs=0
+pixel_check() {
+    label=$1
+    pixel_runs=$((pixel_runs + 1))
+    shift
+    if oclgrind --data-races --uninitialized "$bin" -q "$@" -o "$log.bmp" >"$log" 2>&1 &&
+       [ ! -s "$log" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - pixels, $label: oclgrind $bin $* -o OUT"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+suite=tests/data/bmpsuite/g
+pixel_check "24-bit, odd width, gray" -s images/TiledConv_Input451x300.bmp -f 5 -sL 3 -tL 2
+pixel_check "24-bit, odd width, colour" -s images/TiledConv_Input451x300.bmp --color \
+    --scale 2 --offset -127.5
+pixel_check "8-bit palette" -s "$suite/pal8.bmp" --border reflect101
+pixel_check "8-bit palette, top-down, colour" -s "$suite/pal8topdown.bmp" --color
+pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
+pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
+rm -f "$log.bmp"
 all=$((passed + failed))
-echo "kernel-check: $(((all - tiled_runs) * 3 + tiled_runs)) kernel runs under oclgrind" \
-     "($((all - tiled_runs)) cases x 3 algorithms, $tiled_runs of the tiled kernel alone)"
+echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs)) of the table with" \
+     "3 algorithms each, $tiled_runs of the tiled kernel alone, $pixel_runs of the pixel conversions)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs what can run under AddressSanitizer + UBSan (built by `make sanitize` into DIR):
-#   - the cmocka suites that need no OpenCL device (the BMP codec, options, filters, image
-#     conversions, outputs, the reference and the check), when they exist;
+#   - the cmocka suites that need no OpenCL device (the BMP codec and the other codecs,
+#     options, filters, image conversions, outputs, the reference and the check), when they
+#     exist;
 #   - tests/api/test_api.c built with the sanitizers against DIR/lib/libtiledconv.so: the C API
 #     on the CPU device, under LeakSanitizer (no leak of ours);
 #   - the Python tests (tests/python) with the sanitized library preloaded into Debian's
@@ -53,7 +54,8 @@ judge() {
     fi
 }
 
-for name in test_bmp test_options test_filter test_image test_outputs test_reference test_verify; do
+for name in test_bmp test_options test_filter test_image test_outputs test_reference test_verify \
+        test_codec test_png test_jpeg test_pnm; do
     suite=$dir/tests/$name
     if [ ! -x "$suite" ]; then
         echo "skip - $name: $suite not built"

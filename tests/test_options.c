@@ -267,7 +267,7 @@ static void test_rejections(void **state)
         {{"--offset", "1e400"}, "--offset '1e400'"},
         {{"--scale", "nan"}, "--scale 'nan'"},
         {{"--scale", "2x"}, "--scale '2x'"},
-        {{"--raw"}, "--raw needs a value"},
+        {{"--raw"}, "--raw needs a file name"},
         {{"--border"}, "--border needs a value"},
         {{"--filter"}, "--filter needs a value"},
         {{"--cx"}, "--cx needs a value"},
@@ -284,13 +284,16 @@ static void test_rejections(void **state)
         {{"-g", "junk"}, "-g"},
         {{"-g", "10"}, "-g"},
         {{"-g", "100000x100000"}, "-g"},
-        {{"-g", "10x10", "-s", "a.bmp"}, "-s and -g"},
+        {{"-g", "10x10", "-s", "a.bmp"}, "-g and -s"},
         {{"--frobnicate"}, "--frobnicate"},
         {{"-z"}, "-z"},
         {{"-i"}, "-i needs a value"},
         {{"-sL"}, "-sL needs a value"},
         {{"--source-top"}, "-sT needs a value"},
-        {{"extra"}, "unexpected argument 'extra'"},
+        {{"-d", "0,"}, "-d '0,'"},
+        {{"-d", "0,,1"}, "-d '0,,1'"},
+        {{"--device", "tpu:all"}, "--device 'tpu:all'"},
+        {{"-g", "8x8", "in.bmp"}, "-g and an input file"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *argv[8] = {"tiledconv"};
@@ -363,12 +366,55 @@ static void test_roi_validation(void **state)
     }
 }
 
+/* Inputs after the options (issue 11): any number, -s taken first by the caller; a bare --raw
+ * names the file for one image, or is a flag with -O. */
+static void test_inputs_and_batch_flags(void **state)
+{
+    char a0[] = "tiledconv", a1[] = "a.bmp", a2[] = "-O", a3[] = "out", a4[] = "--raw",
+         a5[] = "b.bmp", a6[] = "--no-sync", a7[] = "--files-from", a8[] = "list.txt";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, NULL};
+    tc_options o;
+    (void)state;
+    assert_int_equal(cli_parse(9, argv, &o, stderr), 0);
+    assert_int_equal(o.n_positional, 2);
+    assert_string_equal(o.positional[0], "a.bmp");
+    assert_string_equal(o.positional[1], "b.bmp");
+    assert_null(o.input); /* no -s and inputs given: no default image */
+    assert_string_equal(o.output_dir, "out");
+    assert_int_equal(o.raw_flag, 1);
+    assert_null(o.raw_output);
+    assert_int_equal(o.no_sync, 1);
+    assert_string_equal(o.files_from, "list.txt");
+
+    char b0[] = "tiledconv", b1[] = "-s", b2[] = "x.bmp", b3[] = "--raw", b4[] = "x.f32",
+         b5[] = "y.bmp", b6[] = "-d", b7[] = "0,0", b8[] = "--device", b9[] = "gpu:all";
+    char *argv2[] = {b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, NULL};
+    assert_int_equal(cli_parse(10, argv2, &o, stderr), 0);
+    assert_string_equal(o.input, "x.bmp");
+    assert_string_equal(o.raw_output, "x.f32"); /* no -O: the word after --raw is its file */
+    assert_int_equal(o.raw_flag, 0);
+    assert_int_equal(o.n_positional, 1);
+    assert_string_equal(o.positional[0], "y.bmp");
+    assert_int_equal(o.n_device_list, 2);
+    assert_int_equal(o.device_list[0], 0);
+    assert_int_equal(o.device_list[1], 0);
+    assert_string_equal(o.device_type, "gpu:all");
+
+    char c0[] = "tiledconv", c1[] = "--raw=z.f32", c2[] = "-O", c3[] = "d";
+    char *argv3[] = {c0, c1, c2, c3, NULL};
+    assert_int_equal(cli_parse(4, argv3, &o, stderr), 0);
+    assert_string_equal(o.raw_output, "z.f32"); /* attached: always a file */
+    assert_int_equal(o.raw_flag, 0);
+    assert_string_equal(o.input, TC_DEFAULT_INPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),       cmocka_unit_test(test_amd_flags),
         cmocka_unit_test(test_long_forms),     cmocka_unit_test(test_generate_and_all),
-        cmocka_unit_test(test_rejections),     cmocka_unit_test(test_roi_defaults),
+        cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_inputs_and_batch_flags),     cmocka_unit_test(test_roi_defaults),
         cmocka_unit_test(test_roi_validation), cmocka_unit_test(test_any_odd_length),
         cmocka_unit_test(test_separate_coefficients), cmocka_unit_test(test_named_filters),
         cmocka_unit_test(test_border_and_output_flags),

@@ -390,7 +390,8 @@ class Context:
         twopass), block (tiled: pixels per work-item), classes (tiled: work-groups of the
         article's classes 1..4), classes_counted (counted by the kernel, else predicted),
         roi_width, roi_height (the ROI filtered), programs_built (programs this context has
-        built so far).
+        built so far), planes (1, or 3 for colour), convert_ms (pixel conversions on the
+        device; 0 for float planes).
         """
         s = _native.TcStats()
         with self._lock:
@@ -426,6 +427,8 @@ class Context:
             "roi_width": s.roi_width,
             "roi_height": s.roi_height,
             "programs_built": s.programs_built,
+            "planes": s.planes,
+            "convert_ms": s.convert_ms,
         }
 
     # -- work --

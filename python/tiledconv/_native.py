@@ -8,7 +8,7 @@ against the header and checks that sizes and offsets agree.
 import ctypes
 import os
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_float, c_int, c_long,
-                    c_size_t, c_uint, c_ulonglong, c_void_p)
+                    c_size_t, c_uint, c_ulonglong, c_void_p, sizeof)
 
 SONAME = "libtiledconv.so.1"
 ENV_VAR = "TILEDCONV_LIBRARY"
@@ -48,6 +48,9 @@ class TcParams(Structure):
         ("block_height", c_int),
         ("vector_io", c_int),
         ("count_classes", c_int),
+        ("out_scale", c_double),
+        ("out_offset", c_double),
+        ("convert_on_host", c_int),
     ]
 
 
@@ -74,6 +77,8 @@ class TcStats(Structure):
         ("roi_width", c_int),
         ("roi_height", c_int),
         ("programs_built", c_long),
+        ("planes", c_int),
+        ("convert_ms", c_double),
     ]
 
 
@@ -121,7 +126,12 @@ _PROTOTYPES = {
     "tc_algorithm_name": (c_char_p, [c_enum]),
     "tc_border_name": (c_char_p, [c_enum]),
     "tc_version": (c_char_p, []),
+    "tc_abi_size": (c_size_t, [c_char_p]),
 }
+
+# The mirrors above against the library's own sizes: a library built from another header
+# would read or write past these structs.
+_MIRRORS = {"tc_params": TcParams, "tc_stats": TcStats, "tc_device_info": TcDeviceInfo}
 
 
 def _candidates():
@@ -140,6 +150,12 @@ def _declare(lib):
         fn = getattr(lib, name)  # AttributeError: not the library we expect
         fn.restype = restype
         fn.argtypes = argtypes
+    for name, mirror in _MIRRORS.items():
+        size = lib.tc_abi_size(name.encode())
+        if size != sizeof(mirror):
+            raise AttributeError("%s is %d bytes in the library, %d in this binding: the "
+                                 "library and the binding come from different versions"
+                                 % (name, size, sizeof(mirror)))
     return lib
 
 

@@ -65,11 +65,16 @@ int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_si
 
 int atomic_file_close(atomic_file *af, char *err, size_t err_size)
 {
+    return atomic_file_finish(af, 1, err, err_size);
+}
+
+int atomic_file_finish(atomic_file *af, int sync, char *err, size_t err_size)
+{
     FILE *f = af->f;
     af->f = NULL;
     /* Synced before the rename, so that the name never points at data not yet on disk; fclose
      * reports errors that delayed writes hit (a full disk) and closes whatever it returns. */
-    int ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int ok = fflush(f) == 0 && (!sync || fsync(fileno(f)) == 0);
     int saved = errno;
     if (fclose(f) != 0 && ok) {
         ok = 0;

@@ -24,6 +24,10 @@ int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_si
  * Returns 0, or -1 (reported; the caller still calls atomic_file_discard). */
 int atomic_file_close(atomic_file *af, char *err, size_t err_size);
 
+/* atomic_file_close, with the sync left out when sync is 0 (--no-sync: the rename stays atomic
+ * for readers, but a crash may lose the data). */
+int atomic_file_finish(atomic_file *af, int sync, char *err, size_t err_size);
+
 /* Renames the closed temporary into place. Returns 0, or -1 (reported). */
 int atomic_file_commit(atomic_file *af, char *err, size_t err_size);
 

@@ -576,6 +576,50 @@ done:
     return rc;
 }
 
+int bmp_view_pixels(const uint8_t *data, size_t size, long max_pixels, bmp_view *v, char *err,
+                    size_t err_size)
+{
+    bmp_info info;
+    memset(&info, 0, sizeof info);
+    if (!data || !v)
+        return set_err(err, err_size, "no data to decode");
+    if (max_pixels <= 0 || max_pixels > BMP_MAX_PIXELS)
+        max_pixels = BMP_MAX_PIXELS;
+    if (parse_headers(data, size, max_pixels, &info, err, err_size))
+        return -1;
+    /* 32-bit BI_RGB has the default 8-8-8 masks: its bytes are the channels as they are. */
+    if (info.compression != BI_RGB || (info.bpp != 8 && info.bpp != 24 && info.bpp != 32))
+        return 0;
+    const uint64_t row_bits = (uint64_t)info.width * info.bpp;
+    const uint64_t stride = (row_bits + 31u) / 32u * 4u;
+    const uint64_t need = stride * (uint64_t)(info.height - 1) + (row_bits + 7u) / 8u;
+    const uint64_t avail = size - info.offbits;
+    if (need > avail)
+        return set_err(err, err_size,
+                       "pixel data truncated: %llu bytes needed from offset %lu, %llu in the file",
+                       (unsigned long long)need, (unsigned long)info.offbits,
+                       (unsigned long long)avail);
+    const uint8_t *first = data + info.offbits; /* the first row stored */
+    v->width = info.width;
+    v->height = info.height;
+    v->bytes_per_pixel = (int)info.bpp / 8;
+    v->stride = info.topdown ? (long)stride : -(long)stride;
+    v->top_row = info.topdown ? first : first + stride * (uint64_t)(info.height - 1);
+    v->palette_size = (int)info.npal;
+    memcpy(v->palette, info.palette, sizeof v->palette);
+    /* Every index must name a colour, as bmp_decode demands: the same check, the same words. */
+    for (int y = 0; info.bpp == 8 && y < info.height; y++) {
+        const uint8_t *row = v->top_row + (long)y * v->stride;
+        for (int x = 0; x < info.width; x++)
+            if (row[x] >= info.npal)
+                return set_err(err, err_size,
+                               "palette index %u at (%lu, %lu) is past the %lu-entry palette",
+                               (unsigned)row[x], (unsigned long)x, (unsigned long)y,
+                               (unsigned long)info.npal);
+    }
+    return 1;
+}
+
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size)
 {
     return bmp_decode_limited(data, size, BMP_MAX_PIXELS, img, err, err_size);
@@ -642,6 +686,22 @@ done:
     return rc;
 }
 
+int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size)
+{
+    char why[256] = "";
+    FILE *f = fopen(path, "rb");
+    int rc = -1;
+    if (!f)
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    else
+        rc = read_all(f, data, size, why, sizeof why);
+    if (f)
+        fclose(f);
+    if (rc != 0)
+        set_err(err, err_size, "%s: %s", path, why);
+    return rc;
+}
+
 int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size)
 {
     char why[256] = "";
@@ -704,40 +764,61 @@ void bmp_free(bmp_image *img)
  * ------------------------------------------------------------------------------------------- */
 
 /* Write bottom-up rows of bpp 8 (gray, palette) or 24 (BGR) to f. */
-static int write_body(FILE *f, const uint8_t *pixels, int width, int height, unsigned bpp,
-                      uint32_t offbits, uint32_t image_bytes, size_t stride, const char *path,
-                      char *err, size_t err_size)
+int bmp_layout(int width, int height, int bpp, size_t *file_size, size_t *offbits,
+               size_t *stride)
 {
-    uint8_t hdr[54];
+    const uint32_t off = 54u + (bpp == 8 ? 1024u : 0u);
+    if ((bpp != 8 && bpp != 24) || width <= 0 || height <= 0)
+        return -1;
+    /* The size fields of the format are 32 bits: a larger image cannot be written as a BMP. */
+    const uint64_t stride64 = ((uint64_t)width * (unsigned)bpp + 31u) / 32u * 4u;
+    const uint64_t image64 = stride64 * (uint64_t)height;
+    if (image64 > UINT32_MAX - off)
+        return -1;
+    *offbits = off;
+    *stride = (size_t)stride64;
+    *file_size = (size_t)(off + image64);
+    return 0;
+}
+
+void bmp_put_headers(uint8_t *out, int width, int height, int bpp)
+{
+    size_t file_size, offbits, stride;
+    if (bmp_layout(width, height, bpp, &file_size, &offbits, &stride))
+        return;
+    memset(out, 0, 54);
+    out[0] = 'B';
+    out[1] = 'M';
+    put_u32le(out + 2, (uint32_t)file_size);
+    put_u32le(out + 10, (uint32_t)offbits);
+    put_u32le(out + 14, 40);                    /* BITMAPINFOHEADER */
+    put_u32le(out + 18, (uint32_t)width);
+    put_u32le(out + 22, (uint32_t)height);      /* positive: rows stored bottom-up */
+    put_u16le(out + 26, 1);                     /* planes */
+    put_u16le(out + 28, (uint32_t)bpp);
+    put_u32le(out + 30, BI_RGB);
+    put_u32le(out + 34, (uint32_t)(file_size - offbits));
+    put_u32le(out + 38, 2835);                  /* 72 dpi, as most writers put */
+    put_u32le(out + 42, 2835);
+    put_u32le(out + 46, bpp == 8 ? 256 : 0);    /* colours used */
+    for (unsigned i = 0; bpp == 8 && i < 256; i++) { /* the gray palette */
+        uint8_t *e = out + 54 + 4 * i;
+        e[0] = e[1] = e[2] = (uint8_t)i;
+        e[3] = 0;
+    }
+}
+
+static int write_body(FILE *f, const uint8_t *pixels, int width, int height, unsigned bpp,
+                      uint32_t offbits, size_t stride, const char *path, char *err,
+                      size_t err_size)
+{
+    uint8_t hdr[54 + 1024];
     uint8_t *row = NULL;
     int rc = -1;
 
-    memset(hdr, 0, sizeof hdr);
-    hdr[0] = 'B';
-    hdr[1] = 'M';
-    put_u32le(hdr + 2, offbits + image_bytes); /* fits: checked by the caller */
-    put_u32le(hdr + 10, offbits);
-    put_u32le(hdr + 14, 40);                    /* BITMAPINFOHEADER */
-    put_u32le(hdr + 18, (uint32_t)width);
-    put_u32le(hdr + 22, (uint32_t)height);      /* positive: rows stored bottom-up */
-    put_u16le(hdr + 26, 1);                     /* planes */
-    put_u16le(hdr + 28, bpp);
-    put_u32le(hdr + 30, BI_RGB);
-    put_u32le(hdr + 34, image_bytes);
-    put_u32le(hdr + 38, 2835);                  /* 72 dpi, as most writers put */
-    put_u32le(hdr + 42, 2835);
-    put_u32le(hdr + 46, bpp == 8 ? 256 : 0);    /* colours used */
-    if (fwrite(hdr, 1, sizeof hdr, f) != sizeof hdr)
+    bmp_put_headers(hdr, width, height, (int)bpp);
+    if (fwrite(hdr, 1, offbits, f) != offbits)
         goto io_error;
-    if (bpp == 8) {
-        uint8_t pal[256 * 4];
-        for (unsigned i = 0; i < 256; i++) {
-            pal[i * 4 + 0] = pal[i * 4 + 1] = pal[i * 4 + 2] = (uint8_t)i;
-            pal[i * 4 + 3] = 0;
-        }
-        if (fwrite(pal, 1, sizeof pal, f) != sizeof pal)
-            goto io_error;
-    }
     row = calloc(stride, 1); /* calloc: the padding bytes stay zero */
     if (!row) {
         set_err(err, err_size, "%s: out of memory", path);
@@ -770,25 +851,16 @@ done:
 int bmp_write_stream(FILE *f, const uint8_t *pixels, int width, int height, int bpp,
                      const char *path, char *err, size_t err_size)
 {
-    uint32_t offbits = 54u + (bpp == 8 ? 1024u : 0u);
-    uint64_t stride64, image64;
-    if (bpp != 8 && bpp != 24) {
-        set_err(err, err_size, "%s: cannot write %d bits per pixel", path, bpp);
-        return -1;
-    }
-    if (!pixels || width <= 0 || height <= 0) {
-        set_err(err, err_size, "%s: no image to write (%d x %d)", path, width, height);
-        return -1;
-    }
-    /* The size fields of the format are 32 bits: a larger image cannot be written as a BMP. */
-    stride64 = ((uint64_t)width * (unsigned)bpp + 31u) / 32u * 4u;
-    image64 = stride64 * (uint64_t)height;
-    if (image64 > UINT32_MAX - offbits) {
-        set_err(err, err_size, "%s: %d x %d image too large for a BMP file", path, width, height);
-        return -1;
-    }
-    return write_body(f, pixels, width, height, (unsigned)bpp, offbits, (uint32_t)image64,
-                      (size_t)stride64, path, err, err_size);
+    size_t file_size, offbits, stride;
+    if (bpp != 8 && bpp != 24)
+        return set_err(err, err_size, "%s: cannot write %d bits per pixel", path, bpp);
+    if (!pixels || width <= 0 || height <= 0)
+        return set_err(err, err_size, "%s: no image to write (%d x %d)", path, width, height);
+    if (bmp_layout(width, height, bpp, &file_size, &offbits, &stride))
+        return set_err(err, err_size, "%s: %d x %d image too large for a BMP file", path, width,
+                       height);
+    return write_body(f, pixels, width, height, (unsigned)bpp, (uint32_t)offbits, stride, path,
+                      err, err_size);
 }
 
 static int write_bmp(const char *path, const uint8_t *pixels, int width, int height, int bpp,

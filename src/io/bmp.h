@@ -36,6 +36,29 @@ int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size
 int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
                        char *err, size_t err_size);
 
+/* The pixel rows of an uncompressed BMP as they lie in the file, for callers that hand them
+ * on without decoding (the batch uploads a file's own bytes and forms the planes on the
+ * device): 8-bit palette indices, 24-bit B, G, R or 32-bit B, G, R, X (BI_RGB). */
+typedef struct {
+    int width, height;
+    int bytes_per_pixel;      /* 1 (indices into palette), 3 (B, G, R) or 4 (B, G, R, unused) */
+    const uint8_t *top_row;   /* row 0 of the picture, inside the caller's data */
+    long stride;              /* bytes from row y to row y + 1: negative for bottom-up files */
+    int palette_size;         /* entries present (1-byte pixels) */
+    uint8_t palette[256][3];  /* R, G, B */
+} bmp_view;
+
+/* Checks the file as bmp_decode_limited does (the same refusals with the same reasons, every
+ * palette index included) and, when its pixels can be used as they are, fills *v: returns 1.
+ * Returns 0 for a valid file of another kind (1-, 2-, 4- or 16-bit, RLE, bitfields: decode
+ * it), -1 with the reason in err for a file bmp_decode would refuse. */
+int bmp_view_pixels(const uint8_t *data, size_t size, long max_pixels, bmp_view *v, char *err,
+                    size_t err_size);
+
+/* The whole file into a new buffer (free it), bounded like bmp_load's reading. 0, or -1 with
+ * "PATH: reason" in err. */
+int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size);
+
 /* Read and decode a file. On failure err holds "PATH: reason". */
 int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size);
 
@@ -55,6 +78,17 @@ int bmp_write_gray8(const char *path, const uint8_t *gray, int width, int height
 /* The same for a 24-bit BMP from packed R, G, B bytes (row 0 on top). */
 int bmp_write_rgb24(const char *path, const uint8_t *rgb, int width, int height, char *err,
                     size_t err_size);
+
+/* The layout of the BMP the writers produce for width x height at bpp (8: gray with a 256-gray
+ * palette, 24: B, G, R): the file's size, where the pixel rows start (after the headers and
+ * palette) and the bytes of a row (padded to 4); rows bottom-up. 0, or -1 when the format's
+ * 32-bit sizes cannot hold it or bpp is neither. */
+int bmp_layout(int width, int height, int bpp, size_t *file_size, size_t *offbits,
+               size_t *stride);
+
+/* The headers (and the gray palette for bpp 8) of that file into out (offbits bytes): with the
+ * pixel rows after them, the same bytes bmp_write_stream writes. */
+void bmp_put_headers(uint8_t *out, int width, int height, int bpp);
 
 /* The BMP (bpp 8: gray with a 256-gray palette, pixels one byte each; bpp 24: packed R, G, B)
  * written to an open stream, no flush: for callers that stage several outputs in temporary

@@ -527,12 +527,13 @@ def test_last_stats(ctx):
                      "kernel_ms_mean", "kernel_ms", "passes", "pass_ms", "build_ms",
                      "upload_ms", "download_ms", "wall_ms_per_iteration", "global", "local",
                      "block", "classes", "classes_counted", "roi_width", "roi_height",
-                     "programs_built"}
+                     "programs_built", "planes", "convert_ms"}
     assert set(s) == expected_keys
     assert s["algorithm"] == "tiled" and s["iterations"] == 1 and s["passes"] == 1
     assert (s["roi_width"], s["roi_height"]) == (20, 10)
     assert len(s["kernel_ms"]) == 1 and s["kernel_ms"][0] == s["kernel_ms_median"] > 0
     assert s["pass_ms"] is None
+    assert s["planes"] == 1 and s["convert_ms"] == 0.0
     assert all(g > 0 for g in s["global"]) and all(v > 0 for v in s["local"])
     assert s["global"][0] % s["local"][0] == 0 and s["global"][1] % s["local"][1] == 0
     assert s["block"][0] in (4, 8) and 1 <= s["block"][1] <= 16
@@ -743,12 +744,14 @@ int main(void) {
     F(tc_params, border_value) F(tc_params, algorithm) F(tc_params, mask)
     F(tc_params, mask_width) F(tc_params, mask_height) F(tc_params, block_width)
     F(tc_params, block_height) F(tc_params, vector_io) F(tc_params, count_classes)
+    F(tc_params, out_scale) F(tc_params, out_offset) F(tc_params, convert_on_host)
     S(tc_stats) F(tc_stats, algorithm) F(tc_stats, iterations) F(tc_stats, kernel_ms_min)
     F(tc_stats, kernel_ms_median) F(tc_stats, kernel_ms_mean) F(tc_stats, kernel_ms)
     F(tc_stats, passes) F(tc_stats, pass_ms) F(tc_stats, build_ms) F(tc_stats, upload_ms)
     F(tc_stats, download_ms) F(tc_stats, wall_ms_per_iteration) F(tc_stats, global)
     F(tc_stats, local) F(tc_stats, block) F(tc_stats, classes) F(tc_stats, classes_counted)
     F(tc_stats, roi_width) F(tc_stats, roi_height) F(tc_stats, programs_built)
+    F(tc_stats, planes) F(tc_stats, convert_ms)
     S(tc_device_info) F(tc_device_info, platform) F(tc_device_info, device)
     F(tc_device_info, platform_name) F(tc_device_info, platform_version)
     F(tc_device_info, name) F(tc_device_info, is_gpu) F(tc_device_info, is_cpu)

@@ -1,0 +1,282 @@
+/* inputs.c - the list of inputs and outputs of a run, and the checks made before any work. */
+#include "inputs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "outputs.h"
+
+/* Appends one name to the lines list. 0, or -1 out of memory. */
+static int keep_line(batch_list *l, const char *text, size_t len, int *capacity)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    if (l->n_lines == *capacity) {
+        int grown = *capacity ? 2 * *capacity : 256;
+        char **more = realloc(l->lines, (size_t)grown * sizeof *more);
+        if (!more) {
+            free(copy);
+            return -1;
+        }
+        l->lines = more;
+        *capacity = grown;
+    }
+    l->lines[l->n_lines++] = copy;
+    return 0;
+}
+
+/* --files-from LIST: one name a line ("-": standard input); empty lines are skipped, a
+ * trailing carriage return is dropped (lists written on Windows). */
+static int read_list(const char *path, batch_list *l, char *err, size_t err_size)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    char *line = NULL;
+    size_t size = 0;
+    ssize_t len;
+    int capacity = 0, rc = 0;
+    if (!f) {
+        snprintf(err, err_size, "--files-from %s: %s", path, strerror(errno));
+        return 2;
+    }
+    while ((len = getline(&line, &size, f)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len > 0 && keep_line(l, line, (size_t)len, &capacity)) {
+            snprintf(err, err_size, "--files-from %s: out of host memory", path);
+            rc = 1;
+            break;
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(err, err_size, "--files-from %s: read error: %s", path, strerror(errno));
+        rc = 1;
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}
+
+/* The input's file name without its folder and its extension ("a/b.x.bmp" -> "b.x"). */
+static void base_name(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    size_t len = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+    snprintf(out, size, "%.*s", (int)len, name);
+}
+
+/* DIR/BASE.EXT, allocated. */
+static char *join(const char *dir, const char *base, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(base) + strlen(ext) + 3;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s.%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+                 base, ext);
+    return s;
+}
+
+typedef struct {
+    char base[256];
+    int index;
+} named;
+
+static int by_base(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int c = strcmp(x->base, y->base);
+    return c ? c : x->index - y->index;
+}
+
+/* Two inputs that would write one output. 0, or 2 naming both. */
+static int check_bases(const batch_list *l, const char *dir, char *err, size_t err_size)
+{
+    named *names = malloc((size_t)l->count * sizeof *names);
+    int rc = 0;
+    if (!names) {
+        snprintf(err, err_size, "out of host memory for %d names", l->count);
+        return 1;
+    }
+    for (int i = 0; i < l->count; i++) {
+        base_name(l->items[i].input, names[i].base, sizeof names[i].base);
+        names[i].index = i;
+    }
+    qsort(names, (size_t)l->count, sizeof *names, by_base);
+    for (int i = 1; i < l->count && rc == 0; i++)
+        if (strcmp(names[i].base, names[i - 1].base) == 0) {
+            snprintf(err, err_size, "%s and %s: both would be written to %s/%s.*; rename one",
+                     l->items[names[i - 1].index].input, l->items[names[i].index].input, dir,
+                     names[i].base);
+            rc = 2;
+        }
+    free(names);
+    return rc;
+}
+
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    int index;
+} file_id;
+
+static int by_id(const void *a, const void *b)
+{
+    const file_id *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* An output that exists and is one of the inputs (the same file, whatever its name). */
+static int check_replaced(const batch_list *l, char *err, size_t err_size)
+{
+    file_id *ids = malloc((size_t)l->count * sizeof *ids);
+    int n = 0, rc = 0;
+    struct stat st;
+    if (!ids) {
+        snprintf(err, err_size, "out of host memory for %d inputs", l->count);
+        return 1;
+    }
+    for (int i = 0; i < l->count; i++)
+        if (stat(l->items[i].input, &st) == 0)
+            ids[n++] = (file_id){st.st_dev, st.st_ino, i};
+    qsort(ids, (size_t)n, sizeof *ids, by_id);
+    for (int i = 0; i < l->count && rc == 0; i++) {
+        const char *outs[2] = {l->items[i].output, l->items[i].raw};
+        for (int k = 0; k < 2 && rc == 0; k++) {
+            if (!outs[k] || stat(outs[k], &st) != 0)
+                continue;
+            file_id key = {st.st_dev, st.st_ino, 0};
+            const file_id *hit = bsearch(&key, ids, (size_t)n, sizeof *ids, by_id);
+            if (hit) {
+                snprintf(err, err_size, "%s would replace the input %s; refusing", outs[k],
+                         l->items[hit->index].input);
+                rc = 2;
+            }
+        }
+    }
+    free(ids);
+    return rc;
+}
+
+/* The rules that need the whole list (SPEC.md): checked before any work. */
+static int check_batch(const tc_options *o, const batch_list *l, char *err, size_t err_size)
+{
+    struct stat st;
+    int rc;
+    if (o->output_given && o->output_dir) {
+        snprintf(err, err_size, "-o and -O: give one output file or an output folder");
+        return 2;
+    }
+    if (l->count > 1 && o->output_given) {
+        snprintf(err, err_size, "-o %s: %d inputs need an output folder (-O DIR), not one file",
+                 o->output, l->count);
+        return 2;
+    }
+    if (l->count > 1 && o->raw_output) {
+        snprintf(err, err_size, "--raw %s: %d inputs need -O DIR (a bare --raw writes "
+                                "DIR/BASE.f32 for each)",
+                 o->raw_output, l->count);
+        return 2;
+    }
+    if (!o->output_dir && o->write_output) {
+        snprintf(err, err_size, "%d inputs: give an output folder (-O DIR), or --no-output",
+                 l->count);
+        return 2;
+    }
+    if (o->synth_width || o->all_algorithms || o->iterations > 1) {
+        snprintf(err, err_size, "%s: works on one image; a batch %s",
+                 o->synth_width ? "-g" : o->all_algorithms ? "-a all" : "-i",
+                 o->synth_width ? "reads files" : "runs one algorithm once per image (-t "
+                                                  "times its stages)");
+        return 2;
+    }
+    if (o->output_dir && (stat(o->output_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        snprintf(err, err_size, "-O %s: not an existing folder", o->output_dir);
+        return 2;
+    }
+    if (o->output_dir && (rc = check_bases(l, o->output_dir, err, err_size)) != 0)
+        return rc;
+    for (int i = 0; i < l->count; i++) {
+        if (l->items[i].output &&
+            outputs_check_flag("-O", l->items[i].output, NULL, err, err_size))
+            return 2;
+        if (l->items[i].raw && outputs_check_flag("--raw", l->items[i].raw, NULL, err, err_size))
+            return 2;
+    }
+    return check_replaced(l, err, err_size);
+}
+
+int inputs_is_batch(const tc_options *o, const batch_list *list)
+{
+    return o->output_dir || o->files_from || list->count > 1;
+}
+
+int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size)
+{
+    int rc;
+    memset(l, 0, sizeof *l);
+    if (o->files_from && (rc = read_list(o->files_from, l, err, err_size)) != 0)
+        return rc;
+    const int n = (o->input ? 1 : 0) + o->n_positional + l->n_lines;
+    if (n == 0) {
+        snprintf(err, err_size, "--files-from %s: no file names in it", o->files_from);
+        return 2;
+    }
+    if (!(l->items = calloc((size_t)n, sizeof *l->items))) {
+        snprintf(err, err_size, "out of host memory for %d inputs", n);
+        return 1;
+    }
+    /* -s first, so that the AMD sample's command lines work unchanged. */
+    if (o->input)
+        l->items[l->count++].input = o->input;
+    for (int i = 0; i < o->n_positional; i++)
+        l->items[l->count++].input = o->positional[i];
+    for (int i = 0; i < l->n_lines; i++)
+        l->items[l->count++].input = l->lines[i];
+
+    if (!inputs_is_batch(o, l)) { /* one image: -o and --raw FILE as given */
+        batch_item *it = &l->items[0];
+        it->output = o->write_output ? strdup(o->output) : NULL;
+        it->raw = o->raw_output ? strdup(o->raw_output) : NULL;
+        if ((o->write_output && !it->output) || (o->raw_output && !it->raw)) {
+            snprintf(err, err_size, "out of host memory");
+            return 1;
+        }
+        tc_options one = *o;
+        one.input = it->input;
+        return outputs_check_all(&one, err, err_size) ? 2 : 0;
+    }
+    for (int i = 0; o->output_dir && i < l->count; i++) {
+        char base[256];
+        base_name(l->items[i].input, base, sizeof base);
+        l->items[i].output = o->write_output ? join(o->output_dir, base, "bmp") : NULL;
+        l->items[i].raw = o->raw_flag ? join(o->output_dir, base, "f32") : NULL;
+        if ((o->write_output && !l->items[i].output) || (o->raw_flag && !l->items[i].raw)) {
+            snprintf(err, err_size, "out of host memory for %d output names", l->count);
+            return 1;
+        }
+    }
+    return check_batch(o, l, err, err_size);
+}
+
+void inputs_free(batch_list *l)
+{
+    for (int i = 0; i < l->count; i++) {
+        free(l->items[i].output);
+        free(l->items[i].raw);
+    }
+    free(l->items);
+    for (int i = 0; i < l->n_lines; i++)
+        free(l->lines[i]);
+    free(l->lines);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,108 @@
+/*
+ * codec.h - every image format the tool reads and writes, behind one decoded-image type.
+ *
+ *   format   read (from the first bytes, never the name)        written
+ *   BMP      what bmp.h reads (1..32 bits, RLE, bitfields)       8-bit gray, 24-bit RGB
+ *   PNG      every colour type and depth, interlaced (libspng)   8/16-bit gray, 8/16-bit RGB
+ *   JPEG     baseline, progressive, arithmetic; gray, colour     gray, colour (4:4:4), quality
+ *            (TurboJPEG: exactly the pixels of djpeg)
+ *   PNM      PGM and PPM, binary (P5, P6) and text (P2, P3),    P5, P6, maxval 1..65535
+ *            maxval 1..65535
+ *
+ * Alpha is dropped (as for BMP), never blended; palettes are expanded to RGB; gamma, ICC
+ * profiles, sBIT and the EXIF orientation are not applied: the samples are the file's own.
+ * The API follows bmp.h: a decoder fills a caller-owned image or leaves it untouched and says
+ * why in one line; an encoder writes to an open stream and does not flush it.
+ */
+#ifndef TILEDCONV_CODEC_H
+#define TILEDCONV_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bmp.h" /* BMP_MAX_SIDE, BMP_MAX_PIXELS */
+
+typedef enum { IO_FORMAT_BMP, IO_FORMAT_PNG, IO_FORMAT_JPEG, IO_FORMAT_PNM } io_format;
+
+typedef struct {
+    int width, height;
+    int channels; /* 1 gray, 3 RGB (alpha dropped, as for BMP) */
+    int depth;    /* bits per sample as stored here: 8 or 16 */
+    int maxval;   /* the largest sample value of the source: 255, 65535, or a PNM's maxval
+                   * (1..65535); a sample v stands for v / maxval of full scale */
+    void *pixels; /* row 0 on top, packed rows of width * channels samples: uint8_t (depth 8)
+                   * or uint16_t in host order (depth 16) */
+} io_image;
+
+/* The size limits, the same for every format: those of the BMP reader. */
+#define IO_MAX_SIDE BMP_MAX_SIDE
+#define IO_MAX_PIXELS BMP_MAX_PIXELS
+
+/* The decompression-bomb guard of the compressed formats (PNG, JPEG; BMP's RLE has its own in
+ * bmp.c). An image of more than IO_BOMB_FLOOR_PIXELS whose pixels outnumber its file's bytes by
+ * more than the ratio is refused before anything is allocated: a few kilobytes must not be able
+ * to cost gigabytes. 2048 lies above what any PNG of 8 or 16 bits per sample can reach (deflate
+ * expands at most 1032:1, and such a PNG has at least one byte per pixel) and above any
+ * Huffman-coded JPEG (at least one bit per 8 x 8 block and component: at most 512 pixels per
+ * byte), so only near-blank 1/2/4-bit PNGs and arithmetic-coded JPEGs can pass it; the floor
+ * (2048 x 2048, at most 24 MB decoded) keeps small images of any content out of its reach.
+ * io_decode takes the ratio as a parameter, so that a flag can lift it (0). */
+#define IO_MAX_PIXELS_PER_BYTE 2048L
+#define IO_BOMB_FLOOR_PIXELS (1L << 22)
+
+/* The JPEG quality when the caller gives none (io_encode's quality <= 0). */
+#define IO_JPEG_QUALITY 95
+
+/* How many leading bytes io_detect needs to tell every format apart (PNG's signature). */
+#define IO_DETECT_BYTES 8
+
+/* The format from the first bytes of a file: "BM" (and OS/2's "BA", which the BMP reader then
+ * names), the PNG signature, JPEG's FF D8 FF, PNM's "P2", "P3", "P5" or "P6" followed by
+ * whitespace or a comment. Returns 0 and sets *fmt, or -1 when none matches. */
+int io_detect(const uint8_t *head, size_t n, io_format *fmt);
+
+/* Detects the format and decodes with its codec. max_pixels <= 0 or above IO_MAX_PIXELS means
+ * IO_MAX_PIXELS; max_pixels_per_byte is the bomb guard's ratio (IO_MAX_PIXELS_PER_BYTE
+ * normally, 0 to turn the guard off). Returns 0 and fills *img, or -1 with one line in err
+ * ("PNG: invalid chunk checksum": the format, then the reason; no file name, no newline) and
+ * *img untouched. err may be NULL. */
+int io_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+              io_image *img, char *err, size_t err_size);
+
+/* Frees the pixels and sets them to NULL; safe on an image that was never filled. */
+void io_image_free(io_image *img);
+
+/* Writes img to f as fmt (no flush, so that the caller can stage the file and sync it):
+ *   BMP   8-bit gray (palette of 256 grays) or 24-bit; depth 8, maxval 255 only
+ *   PNG   8 or 16-bit gray or RGB; maxval 255 (depth 8) or 65535 (depth 16)
+ *   JPEG  gray or colour (4:4:4, so that coloured edges keep their sharpness), quality 1..100
+ *         (<= 0: IO_JPEG_QUALITY), accurate DCT; depth 8, maxval 255 only
+ *   PNM   P5 (gray) or P6 (RGB) with the image's maxval; samples of 2 big-endian bytes when
+ *         maxval > 255, as netpbm requires
+ * quality is used by JPEG only; path only names the file in messages. Returns 0, or -1 with
+ * "PATH: reason" in err. */
+int io_encode(FILE *f, io_format fmt, const io_image *img, int quality, const char *path,
+              char *err, size_t err_size);
+
+/* The output format from a file name's extension, case-insensitive: .bmp; .png; .jpg, .jpeg;
+ * .pgm, .ppm, .pnm; a name without an extension is BMP (only the last path component counts, so
+ * "out.d/x" has none). Returns 0, or -1 for another extension (the caller's usage error lists
+ * IO_FORMAT_LIST). */
+int io_format_from_name(const char *path_or_name, io_format *fmt);
+
+/* The format from a word ("bmp", "png", "jpeg" or "jpg", "pnm", "pgm" or "ppm"), for a
+ * --format flag; case-insensitive. Returns 0, or -1. */
+int io_format_from_word(const char *word, io_format *fmt);
+
+/* "BMP", "PNG", "JPEG", "PNM": for messages. */
+const char *io_format_name(io_format fmt);
+
+/* The extension of an output in this format, without the dot, for names made by the tool
+ * (-O DIR): "bmp", "png", "jpg"; a PNM's is "pgm" for one channel and "ppm" for three. */
+const char *io_format_extension(io_format fmt, int channels);
+
+/* The words io_format_from_word accepts, for usage messages. */
+#define IO_FORMAT_LIST "bmp, png, jpeg (jpg), pnm (pgm, ppm)"
+
+#endif

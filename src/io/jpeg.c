@@ -1,0 +1,162 @@
+/*
+ * jpeg.c - JPEG through TurboJPEG 2.x (jpeg.h says what is read and written).
+ *
+ * Why these flags:
+ *   - Decoding passes neither TJFLAG_FASTDCT nor TJFLAG_FASTUPSAMPLE, so libjpeg keeps the
+ *     defaults jpeg_read_header() sets, which are djpeg's: JDCT_ISLOW, fancy upsampling (which
+ *     also rules out merged upsampling), block smoothing. tests/test_jpeg.c compares our pixels
+ *     with djpeg's, byte for byte, on baseline, progressive, arithmetic, restart-marker, gray
+ *     and 4:4:4/4:2:2/4:2:0/4:4:0 files.
+ *   - A file on which libjpeg warns (corrupt or truncated data, which it fills with gray) is
+ *     refused, as the BMP reader refuses pixel data shorter than promised (SPEC.md). TurboJPEG
+ *     2.1 fails such a decode anyway once it is over; TJFLAG_STOPONWARNING stops it at the
+ *     first warning instead of decoding the rest of a broken file. TJFLAG_LIMITSCANS: more
+ *     than 500 progressive scans are refused, the CPU bomb libjpeg-turbo's documentation warns
+ *     of (each scan revisits the whole image; djpeg's -maxscans).
+ *   - Encoding passes TJFLAG_ACCURATEDCT, because TurboJPEG otherwise picks the fast DCT below
+ *     quality 96 (cjpeg's default is the accurate one).
+ */
+#include "jpeg.h"
+
+#include "codec_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <turbojpeg.h>
+
+/* TurboJPEG's message for the last failure on h, without the "tjDecompress2(): " prefix that
+ * names its own function (the user did not call it). */
+static const char *tj_reason(tjhandle h)
+{
+    const char *s = tjGetErrorStr2(h);
+    if (!s || !*s)
+        return "unknown TurboJPEG error";
+    const char *p = strstr(s, "(): ");
+    if (p && strncmp(s, "tj", 2) == 0 && (size_t)(p - s) < 40)
+        return p + 4;
+    return s;
+}
+
+/* tjDestroy fails only on a handle that is not one (NULL, or freed): not possible here, so
+ * its status carries nothing to report. */
+static void tj_close(tjhandle h)
+{
+    if (h)
+        (void)tjDestroy(h);
+}
+
+int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                io_image *img, char *err, size_t err_size)
+{
+    tjhandle h = NULL;
+    uint8_t *buf = NULL;
+    int width = 0, height = 0, subsamp = -1, colorspace = -1, rc = -1;
+    long limit = io_pixel_limit(max_pixels);
+
+    if (!data || !img) {
+        io_fail(err, err_size, "JPEG: no data to decode");
+        goto done;
+    }
+    if (size > ULONG_MAX) { /* TurboJPEG takes the size as an unsigned long */
+        io_fail(err, err_size, "JPEG: file of %lu bytes too large", (unsigned long)size);
+        goto done;
+    }
+    h = tjInitDecompress();
+    if (!h) {
+        io_fail(err, err_size, "JPEG: cannot start the decoder: %s", tj_reason(NULL));
+        goto done;
+    }
+    /* The header alone (up to the first scan): the size, before anything is allocated. */
+    if (tjDecompressHeader3(h, data, (unsigned long)size, &width, &height, &subsamp,
+                            &colorspace) != 0) {
+        const char *why = tj_reason(h);
+        /* TurboJPEG 2.1 names only the usual samplings; say which, since djpeg reads more. */
+        io_fail(err, err_size, "JPEG: %s%s", why,
+                strstr(why, "subsampling") ? " (TurboJPEG 2 reads gray, 4:4:4, 4:2:2, 4:2:0, "
+                                             "4:4:0 and 4:1:1 only)"
+                                           : "");
+        goto done;
+    }
+    /* A tables-only stream (abbreviated JPEG) returns success with no frame. */
+    if (width <= 0 || height <= 0) {
+        io_fail(err, err_size, "JPEG: no image in the file (tables only)");
+        goto done;
+    }
+    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) {
+        io_fail(err, err_size, "JPEG: %s JPEGs are not supported (gray and colour are)",
+                colorspace == TJCS_CMYK ? "CMYK" : "YCCK");
+        goto done;
+    }
+    if (io_check_size("JPEG", width, height, limit, err, err_size) ||
+        io_check_ratio("JPEG", width, height, size, max_pixels_per_byte, err, err_size))
+        goto done;
+    int channels = colorspace == TJCS_GRAY ? 1 : 3;
+    size_t bytes = io_image_bytes(width, height, channels, 8);
+    buf = bytes ? malloc(bytes) : NULL;
+    if (!buf) {
+        io_fail(err, err_size, "JPEG: out of memory for a %d x %d image", width, height);
+        goto done;
+    }
+    if (tjDecompress2(h, data, (unsigned long)size, buf, width, 0, height,
+                      channels == 1 ? TJPF_GRAY : TJPF_RGB,
+                      TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS) != 0) {
+        io_fail(err, err_size, "JPEG: %s", tj_reason(h));
+        goto done;
+    }
+    img->width = width;
+    img->height = height;
+    img->channels = channels;
+    img->depth = 8;
+    img->maxval = 255;
+    img->pixels = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    tj_close(h);
+    return rc;
+}
+
+int jpeg_encode(FILE *f, const io_image *img, int quality, const char *path, char *err,
+                size_t err_size)
+{
+    tjhandle h = NULL;
+    unsigned char *jpeg = NULL;
+    unsigned long jpeg_size = 0;
+    int rc = -1;
+
+    if (io_check_image(img, path, err, err_size))
+        return -1;
+    if (img->depth != 8 || img->maxval != 255)
+        return io_fail(err, err_size, "%s: JPEG holds 8-bit samples of full scale 255 only",
+                       path);
+    if (quality <= 0)
+        quality = IO_JPEG_QUALITY;
+    if (quality > 100)
+        return io_fail(err, err_size, "%s: JPEG quality %d is out of range (1..100)", path,
+                       quality);
+    h = tjInitCompress();
+    if (!h) {
+        io_fail(err, err_size, "%s: cannot start the JPEG encoder: %s", path, tj_reason(NULL));
+        goto done;
+    }
+    if (tjCompress2(h, img->pixels, img->width, 0, img->height,
+                    img->channels == 1 ? TJPF_GRAY : TJPF_RGB, &jpeg, &jpeg_size,
+                    img->channels == 1 ? TJSAMP_GRAY : TJSAMP_444, quality,
+                    TJFLAG_ACCURATEDCT) != 0) {
+        io_fail(err, err_size, "%s: JPEG encoding failed: %s", path, tj_reason(h));
+        goto done;
+    }
+    errno = 0;
+    if (fwrite(jpeg, 1, jpeg_size, f) != jpeg_size) {
+        io_fail(err, err_size, "%s: write error: %s", path, strerror(errno ? errno : EIO));
+        goto done;
+    }
+    rc = 0;
+done:
+    tjFree(jpeg);
+    tj_close(h);
+    return rc;
+}

@@ -1,0 +1,317 @@
+/*
+ * png.c - PNG through libspng (png.h says what is read and written).
+ *
+ * libspng checks the stream itself (signature, chunk order and lengths, CRCs of critical
+ * chunks, the zlib stream, filters); we set its limits, pick the output layout, and add what it
+ * leaves to the caller: the pixel limit and bomb guard before allocating, a bound from deflate's
+ * largest ratio, palette indices past the palette (libspng would show them black; SPEC.md
+ * refuses them, as for BMP), and reading on to the end of IEND so that a truncated file is
+ * refused even when its pixels were complete.
+ */
+#include "png.h"
+
+#include "codec_impl.h"
+
+#include <errno.h>
+#include <spng.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deflate emits at most 258 bytes for 2 bits (a length and a distance code of one bit each):
+ * no PNG can inflate to more than 1032 times its own size. */
+#define DEFLATE_MAX_RATIO 1032u
+
+static int spng_fail(const char *doing, int ret, char *err, size_t err_size)
+{
+    return io_fail(err, err_size, "PNG: %s%s%s", doing, *doing ? ": " : "", spng_strerror(ret));
+}
+
+/* How the decoder's output of one colour type becomes ours. */
+typedef struct {
+    int fmt;        /* libspng's output format */
+    int in_samples; /* samples per pixel in libspng's output */
+    int channels;   /* samples per pixel we keep: the first ones (gray, or R, G, B) */
+    int depth;      /* 8 or 16 */
+} png_layout;
+
+static int choose_layout(const struct spng_ihdr *ih, png_layout *l)
+{
+    int deep = ih->bit_depth == 16;
+    switch (ih->color_type) {
+    case SPNG_COLOR_TYPE_GRAYSCALE:
+        /* G8 scales 1/2/4-bit gray to 0..255 by bit replication, which equals v * 255 / maxval
+         * exactly for those depths; 16-bit gray comes as it is stored, in host order. */
+        *l = deep ? (png_layout){SPNG_FMT_PNG, 1, 1, 16} : (png_layout){SPNG_FMT_G8, 1, 1, 8};
+        return 0;
+    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA:
+        *l = (png_layout){SPNG_FMT_PNG, 2, 1, deep ? 16 : 8};
+        return 0;
+    case SPNG_COLOR_TYPE_TRUECOLOR:
+        *l = deep ? (png_layout){SPNG_FMT_PNG, 3, 3, 16} : (png_layout){SPNG_FMT_RGB8, 3, 3, 8};
+        return 0;
+    case SPNG_COLOR_TYPE_TRUECOLOR_ALPHA:
+        /* RGB8 drops the alpha of an 8-bit file; libspng has no RGB16, so 16-bit RGBA comes
+         * as stored and loses its alpha in compact(). */
+        *l = deep ? (png_layout){SPNG_FMT_PNG, 4, 3, 16} : (png_layout){SPNG_FMT_RGB8, 3, 3, 8};
+        return 0;
+    case SPNG_COLOR_TYPE_INDEXED:
+        /* The indices as stored (packed for 1/2/4 bits); expand_palette() makes the RGB. */
+        *l = (png_layout){SPNG_FMT_PNG, 1, 3, 8};
+        return 0;
+    }
+    return -1;
+}
+
+/* Keeps the first `keep` of every `have` samples, in place (the write never passes the read). */
+static void compact(uint8_t *buf, size_t pixels, int have, int keep, int depth)
+{
+    size_t in = (size_t)have * (size_t)(depth / 8), out = (size_t)keep * (size_t)(depth / 8);
+    for (size_t i = 0; i < pixels; i++)
+        memmove(buf + i * out, buf + i * in, out);
+}
+
+/* The RGB of every index of an indexed image, refusing an index past the palette. */
+static int expand_palette(const uint8_t *idx, const struct spng_ihdr *ih,
+                          const struct spng_plte *plte, uint8_t *rgb, char *err, size_t err_size)
+{
+    unsigned bits = ih->bit_depth, mask = (1u << bits) - 1u;
+    size_t row_bytes = ((size_t)ih->width * bits + 7u) / 8u;
+    for (size_t y = 0; y < ih->height; y++) {
+        const uint8_t *row = idx + y * row_bytes;
+        for (size_t x = 0; x < ih->width; x++) {
+            size_t bit = x * bits;
+            unsigned i = (row[bit / 8] >> (8u - bits - bit % 8u)) & mask;
+            if (i >= plte->n_entries)
+                return io_fail(err, err_size,
+                               "PNG: palette index %u at (%lu, %lu) is past the %u-entry palette",
+                               i, (unsigned long)x, (unsigned long)y, (unsigned)plte->n_entries);
+            uint8_t *px = rgb + (y * ih->width + x) * 3;
+            px[0] = plte->entries[i].red;
+            px[1] = plte->entries[i].green;
+            px[2] = plte->entries[i].blue;
+        }
+    }
+    return 0;
+}
+
+/* libspng 0.7 accepts a file whose IEND chunk lacks its CRC (the last 4 bytes cut off). Every
+ * chunk before it has passed libspng's checks by now, so their lengths can be walked to IEND
+ * and its fixed CRC (that of the bare type "IEND") checked. Returns 0, or -1 with the reason. */
+static int check_iend(const uint8_t *data, size_t size, char *err, size_t err_size)
+{
+    static const uint8_t iend_crc[4] = {0xae, 0x42, 0x60, 0x82};
+    uint64_t at = 8; /* after the signature */
+    while (at + 8 <= size) {
+        const uint8_t *c = data + at;
+        uint32_t len = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
+        if (memcmp(c + 4, "IEND", 4) == 0) {
+            if (size - at < 12)
+                return io_fail(err, err_size, "PNG: the file ends inside its IEND chunk");
+            if (len != 0 || memcmp(c + 8, iend_crc, 4) != 0)
+                return io_fail(err, err_size, "PNG: invalid IEND chunk");
+            return 0;
+        }
+        at += 12u + (uint64_t)len;
+    }
+    return io_fail(err, err_size, "PNG: the file ends before its IEND chunk");
+}
+
+int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+               io_image *img, char *err, size_t err_size)
+{
+    spng_ctx *ctx = NULL;
+    struct spng_ihdr ih;
+    struct spng_plte plte;
+    png_layout lay;
+    uint8_t *buf = NULL, *rgb = NULL;
+    size_t len = 0;
+    long limit = io_pixel_limit(max_pixels);
+    uint32_t side = (uint32_t)(limit < IO_MAX_SIDE ? limit : IO_MAX_SIDE);
+    int ret, rc = -1;
+
+    if (!data || !img) {
+        io_fail(err, err_size, "PNG: no data to decode");
+        goto done;
+    }
+    ctx = spng_ctx_new(0);
+    if (!ctx) {
+        io_fail(err, err_size, "PNG: out of memory for the decoder");
+        goto done;
+    }
+    /* libspng's own limits first: the sides (so that it refuses a huge IHDR itself), and the
+     * memory for ancillary chunks and inflated text, which we never use (png.h). */
+    if ((ret = spng_set_image_limits(ctx, side, side)) != 0 ||
+        (ret = spng_set_chunk_limits(ctx, PNG_TEXT_LIMIT, PNG_CHUNK_CACHE_LIMIT)) != 0 ||
+        (ret = spng_set_png_buffer(ctx, data, size)) != 0) {
+        spng_fail("setting up the decoder", ret, err, err_size);
+        goto done;
+    }
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    /* The fuzz build only (tests/fuzz_codec.c): CRCs are used, not checked, so that mutated
+     * inputs get past them to the code behind (as libspng's own fuzzers do). */
+    if ((ret = spng_set_crc_action(ctx, SPNG_CRC_USE, SPNG_CRC_USE)) != 0) {
+        spng_fail("setting up the decoder", ret, err, err_size);
+        goto done;
+    }
+#endif
+    ret = spng_get_ihdr(ctx, &ih);
+    if (ret == SPNG_EUSER_WIDTH || ret == SPNG_EUSER_HEIGHT) {
+        io_fail(err, err_size, "PNG: the image is %s than %lu pixels",
+                ret == SPNG_EUSER_WIDTH ? "wider" : "taller", (unsigned long)side);
+        goto done;
+    }
+    if (ret) {
+        spng_fail("", ret, err, err_size);
+        goto done;
+    }
+    if (io_check_size("PNG", (long)ih.width, (long)ih.height, limit, err, err_size))
+        goto done;
+    if (choose_layout(&ih, &lay)) { /* libspng has checked the colour type: not reached */
+        io_fail(err, err_size, "PNG: colour type %u is not supported", (unsigned)ih.color_type);
+        goto done;
+    }
+    /* The stored pixels need at least width * height * bits / 8 bytes once inflated, and no
+     * file inflates to more than DEFLATE_MAX_RATIO times its size: a header that promises more
+     * belongs to a truncated file or a bomb, refused before the allocation. Both factors are
+     * bounded (2^28 pixels, 64 bits per pixel), so nothing overflows 64 bits. */
+    {
+        static const unsigned samples[7] = {1, 0, 3, 1, 2, 0, 4};
+        uint64_t bits = (uint64_t)ih.width * ih.height * samples[ih.color_type] * ih.bit_depth;
+        if (bits / 8u > (uint64_t)size * DEFLATE_MAX_RATIO) {
+            io_fail(err, err_size,
+                    "PNG: a file of %lu bytes cannot hold %lu x %lu pixels (%llu bytes once "
+                    "inflated; deflate expands at most %u:1): truncated, or a bomb",
+                    (unsigned long)size, (unsigned long)ih.width, (unsigned long)ih.height,
+                    (unsigned long long)(bits / 8u), DEFLATE_MAX_RATIO);
+            goto done;
+        }
+    }
+    if (io_check_ratio("PNG", (long)ih.width, (long)ih.height, size, max_pixels_per_byte, err,
+                       err_size))
+        goto done;
+    if ((ret = spng_decoded_image_size(ctx, lay.fmt, &len)) != 0) {
+        spng_fail("", ret, err, err_size);
+        goto done;
+    }
+    /* Zeroed: libspng ORs the samples of an interlaced image of 1, 2 or 4 bits into their
+     * bytes, which must therefore start at zero. */
+    buf = calloc(len ? len : 1, 1);
+    if (!buf) {
+        io_fail(err, err_size, "PNG: out of memory for a %lu x %lu image", (unsigned long)ih.width,
+                (unsigned long)ih.height);
+        goto done;
+    }
+    /* No SPNG_DECODE_TRNS, no SPNG_DECODE_GAMMA: the samples as stored. */
+    if ((ret = spng_decode_image(ctx, buf, len, lay.fmt, 0)) != 0) {
+        spng_fail("", ret, err, err_size);
+        goto done;
+    }
+    /* The chunks after the image, up to IEND: their CRCs, and a file cut short after IDAT. */
+    if ((ret = spng_decode_chunks(ctx)) != 0) {
+        spng_fail("after the image data", ret, err, err_size);
+        goto done;
+    }
+    if (check_iend(data, size, err, err_size))
+        goto done;
+    size_t pixels = (size_t)ih.width * ih.height;
+    if (ih.color_type == SPNG_COLOR_TYPE_INDEXED) {
+        if ((ret = spng_get_plte(ctx, &plte)) != 0) {
+            spng_fail("palette", ret, err, err_size);
+            goto done;
+        }
+        rgb = malloc(pixels * 3);
+        if (!rgb) {
+            io_fail(err, err_size, "PNG: out of memory for a %lu x %lu image",
+                    (unsigned long)ih.width, (unsigned long)ih.height);
+            goto done;
+        }
+        if (expand_palette(buf, &ih, &plte, rgb, err, err_size))
+            goto done;
+        free(buf);
+        buf = rgb;
+        rgb = NULL;
+    } else if (lay.in_samples != lay.channels) {
+        compact(buf, pixels, lay.in_samples, lay.channels, lay.depth);
+        /* Give back what the alpha took; a failed shrink keeps the larger block, still valid. */
+        uint8_t *shrunk = realloc(buf, pixels * (size_t)lay.channels * (size_t)(lay.depth / 8));
+        if (shrunk)
+            buf = shrunk;
+    }
+    img->width = (int)ih.width;
+    img->height = (int)ih.height;
+    img->channels = lay.channels;
+    img->depth = lay.depth;
+    img->maxval = lay.depth == 16 ? 65535 : 255;
+    img->pixels = buf;
+    buf = NULL;
+    rc = 0;
+done:
+    free(rgb);
+    free(buf);
+    spng_ctx_free(ctx);
+    return rc;
+}
+
+/* The encoder's output goes through fwrite, so that a failed write keeps its errno. */
+typedef struct {
+    FILE *f;
+    int errnum; /* errno of the first failed write, 0 while none failed */
+} png_sink;
+
+static int sink_write(spng_ctx *ctx, void *user, void *src, size_t length)
+{
+    png_sink *s = user;
+    (void)ctx;
+    errno = 0;
+    if (fwrite(src, 1, length, s->f) != length) {
+        s->errnum = errno ? errno : EIO;
+        return SPNG_IO_ERROR;
+    }
+    return 0;
+}
+
+int png_encode(FILE *f, const io_image *img, const char *path, char *err, size_t err_size)
+{
+    spng_ctx *ctx = NULL;
+    png_sink sink = {f, 0};
+    struct spng_ihdr ih;
+    int ret, rc = -1;
+
+    if (io_check_image(img, path, err, err_size))
+        return -1;
+    if (img->maxval != (img->depth == 16 ? 65535 : 255))
+        return io_fail(err, err_size, "%s: PNG holds samples of full scale %d, not maxval %d",
+                       path, img->depth == 16 ? 65535 : 255, img->maxval);
+    memset(&ih, 0, sizeof ih);
+    ih.width = (uint32_t)img->width;
+    ih.height = (uint32_t)img->height;
+    ih.bit_depth = (uint8_t)img->depth;
+    ih.color_type = img->channels == 1 ? SPNG_COLOR_TYPE_GRAYSCALE : SPNG_COLOR_TYPE_TRUECOLOR;
+    ih.compression_method = 0;
+    ih.filter_method = 0;
+    ih.interlace_method = SPNG_INTERLACE_NONE;
+
+    ctx = spng_ctx_new(SPNG_CTX_ENCODER);
+    if (!ctx) {
+        io_fail(err, err_size, "%s: out of memory for the PNG encoder", path);
+        goto done;
+    }
+    /* SPNG_FMT_PNG takes the samples in the PNG's layout, 16-bit ones in host order (libspng
+     * swaps them into a row of its own, leaving ours as they are). */
+    if ((ret = spng_set_png_stream(ctx, sink_write, &sink)) != 0 ||
+        (ret = spng_set_ihdr(ctx, &ih)) != 0 ||
+        (ret = spng_encode_image(ctx, img->pixels,
+                                 io_image_bytes(img->width, img->height, img->channels,
+                                                img->depth),
+                                 SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE)) != 0) {
+        if (sink.errnum)
+            io_fail(err, err_size, "%s: write error: %s", path, strerror(sink.errnum));
+        else
+            io_fail(err, err_size, "%s: PNG encoding failed: %s", path, spng_strerror(ret));
+        goto done;
+    }
+    rc = 0;
+done:
+    spng_ctx_free(ctx);
+    return rc;
+}

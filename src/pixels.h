@@ -1,0 +1,47 @@
+/*
+ * pixels.h - filtering an image given as pixels (tc_filter_image): the file's bytes go to the
+ * device through pinned staging memory, Pixels.cl forms the float planes there, the filter runs
+ * on them (launch.h's tc_run_resident), and the 8-bit result comes back as bytes. Where the
+ * device has no double precision, or the caller asks for it, the same conversions run on the
+ * host around tc_run.
+ */
+#ifndef TILEDCONV_PIXELS_H
+#define TILEDCONV_PIXELS_H
+
+#include "launch.h"
+
+/* The pinned staging chunk: large enough that a 1920 x 1080 photo moves in one, small enough
+ * that a large image costs no large page-locked allocation (8192 x 8192 RGB moves in 13). */
+#define TC_STAGING_CHUNK ((size_t)16 << 20)
+
+/* What the pixel path keeps between runs, each grown when an image needs more. Plane 0 of a
+ * run uses tc_buffers' src and dst; planes 1 and 2 (colour) use these. */
+typedef struct {
+    cl_mem bytes_in, bytes_out, palette;      /* packed pixel rows on the device */
+    size_t bytes_in_size, bytes_out_size, palette_size;
+    cl_mem pinned[2];                          /* page-locked host staging, mapped: two */
+    void *pinned_ptr[2];                       /* chunks of pinned_size bytes (at most */
+    size_t pinned_size;                        /* TC_STAGING_CHUNK), so that a copy */
+                                               /* and a transfer overlap */
+    cl_mem plane_src[2], plane_dst[2];         /* planes 1 and 2 */
+    size_t plane_src_size[2], plane_dst_size[2];
+} tc_pixel_buffers;
+
+void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue);
+
+/* Checks one side of tc_filter_image: a known format, sizes, data, a stride that holds a row,
+ * a palette for INDEXED8 (src only), planes 1 or 3 for FLOAT32. TC_OK or TC_EINVAL. */
+int tc_image_check(const tc_image *img, int is_src, tc_msg *m);
+
+/* tc_image_to_planes of tiledconv.h. */
+int tc_image_planes(const tc_image *src, int planes, float *out, tc_msg *m);
+
+/* Filters src into dst (tc_filter_image of tiledconv.h) for a validated job. *stats holds the
+ * filter's times summed over the planes (one iteration), the transfers of the pixels, and
+ * *convert_ms the device's conversions. */
+int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+                 tc_pixel_buffers *pb, const tc_job *job, const tc_image *src,
+                 const tc_image *dst, double scale, double offset, int convert_on_host,
+                 tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m);
+
+#endif

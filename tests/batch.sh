@@ -1,0 +1,263 @@
+#!/bin/sh
+# Many images in one run (SPEC.md, "Many images in one run"), end to end on the default device:
+#   a. 20 files of different kinds through one batch, on one queue and on two (-d 0,0): every
+#      output byte-identical to the single run of its file, -e passing on planes formed on the
+#      device, a malformed file in the middle refused with its line while the others are
+#      written, the summary line and exit 2;
+#   b. the rules checked before any work: two inputs of one name, -o with two inputs, neither
+#      -O nor --no-output, an output that would replace an input;
+#   c. the device's 8-bit path against the host's, byte for byte: every bundled image, every
+#      border, gray and colour, with an output mapping that lands on .5;
+#   d. --files-from - with 2,000 names; e. the progress line on a terminal and not on a pipe;
+#   f. scripts/batch-parallel.sh over GNU parallel with two jobs; g. --json and --csv records.
+# Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
+# "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
+
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/batch.sh BINARY" >&2
+    exit 2
+fi
+root=$(pwd)
+case "$1" in
+    /*) bin=$1 ;;
+    *) bin=$root/$1 ;;
+esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-batch.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+passed=0
+failed=0
+ok() {
+    passed=$((passed + 1))
+    echo "ok - $1"
+}
+not_ok() {
+    failed=$((failed + 1))
+    echo "not ok - $1: $2"
+}
+# run CMD...: stdout, stderr into $tmp/out, $tmp/err; status in $rc.
+run() {
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+
+# --- a. 20 files of different kinds -----------------------------------------------------------
+# The BMP Suite's good files (palette of 1, 4 and 8 bits, RLE, top-down, OS/2, 16-, 24- and
+# 32-bit, bitfields, odd widths) and the bundled images; one malformed file in the middle.
+in=$tmp/in
+mkdir -p "$in" "$tmp/single"
+for f in pal1 pal4 pal4rle pal8 pal8gs pal8nonsquare pal8os2 pal8rle pal8topdown pal8v5 \
+         rgb16-565 rgb16 rgb24 rgb24pal rgb32 rgb32bf; do
+    cp "$root/tests/data/bmpsuite/g/$f.bmp" "$in/"
+done
+cp "$root"/images/*.bmp "$in/"
+head -c 3000 "$root/images/TiledConv_Input512x512.bmp" >"$in/m-broken.bmp"
+set -- "$in"/*.bmp
+if [ $# -ne 20 ]; then
+    not_ok "a: 20 inputs" "found $#"
+fi
+singles_ok=1
+for f in "$@"; do
+    b=$(basename "$f" .bmp)
+    [ "$b" = m-broken ] && continue
+    if ! "$bin" -s "$f" -o "$tmp/single/$b.bmp" -e -q >/dev/null 2>"$tmp/err"; then
+        singles_ok=0
+        not_ok "a: single run of $b" "$(sed -n 1p "$tmp/err")"
+    fi
+done
+
+# check_batch NAME DIR: DIR holds the 19 outputs, each identical to the single run's.
+check_batch() {
+    name=$1 dir=$2
+    n=$(find "$dir" -type f | wc -l | tr -d ' ')
+    if [ "$rc" -ne 2 ]; then
+        not_ok "$name" "exit status $rc, expected 2 (one input refused)"
+    elif [ "$n" -ne 19 ]; then
+        not_ok "$name" "$n files in the output folder, expected 19"
+    elif [ -e "$dir/m-broken.bmp" ]; then
+        not_ok "$name" "the malformed input has an output"
+    elif ! grep -qx 'tiledconv: 19 of 20 images written; 1 refused; 0 failed' "$tmp/err"; then
+        not_ok "$name" "no summary line: $(tr '\n' '|' <"$tmp/err")"
+    elif [ "$(grep -c 'm-broken.bmp' "$tmp/err")" -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne 2 ]; then
+        not_ok "$name" "expected the malformed file's line and the summary: $(tr '\n' '|' <"$tmp/err")"
+    else
+        for f in "$tmp/single"/*.bmp; do
+            if ! cmp -s "$f" "$dir/$(basename "$f")"; then
+                not_ok "$name" "$(basename "$f") differs from the single run"
+                return
+            fi
+        done
+        ok "$name"
+    fi
+}
+if [ "$singles_ok" -eq 1 ]; then
+    mkdir -p "$tmp/o1" "$tmp/o2" "$tmp/o3"
+    run "$bin" -O "$tmp/o1" "$@"
+    check_batch "a: 20 files in one batch, device path, one queue" "$tmp/o1"
+    run "$bin" -O "$tmp/o2" -e -d 0,0 "$@"
+    check_batch "a: 20 files, -e on planes formed on the device, two queues (-d 0,0)" "$tmp/o2"
+    run "$bin" -O "$tmp/o3" -d 0,0 --no-sync "$@"
+    check_batch "a: 20 files, two queues, --no-sync" "$tmp/o3"
+fi
+
+# --- b. rules checked before any work ---------------------------------------------------------
+mkdir -p "$tmp/b/x" "$tmp/b/y" "$tmp/bo"
+cp "$root/images/TiledConv_Input451x300.bmp" "$tmp/b/x/same.bmp"
+cp "$root/images/TiledConv_Input451x300.bmp" "$tmp/b/y/same.bmp"
+# refused NAME EXPECT-IN-MESSAGE CMD...: exit 2, one line that contains the words, no output.
+refused() {
+    name=$1 words=$2
+    shift 2
+    run "$@"
+    if [ "$rc" -ne 2 ]; then
+        not_ok "$name" "exit status $rc, expected 2"
+    elif [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$words" "$tmp/err"; then
+        not_ok "$name" "expected one line with '$words': $(tr '\n' '|' <"$tmp/err")"
+    elif [ -n "$(ls -A "$tmp/bo")" ]; then
+        not_ok "$name" "something was written: $(ls "$tmp/bo")"
+    else
+        ok "$name"
+    fi
+}
+refused "b: two inputs of one name" "$tmp/b/y/same.bmp" \
+    "$bin" -O "$tmp/bo" "$tmp/b/x/same.bmp" "$tmp/b/y/same.bmp"
+refused "b: -o with two inputs" "-O DIR" \
+    "$bin" -o "$tmp/bo/out.bmp" "$tmp/b/x/same.bmp" "$root/images/TiledConv_Input512x512.bmp"
+refused "b: two inputs and neither -O nor --no-output" "--no-output" \
+    "$bin" "$tmp/b/x/same.bmp" "$root/images/TiledConv_Input512x512.bmp"
+refused "b: an output that would replace an input" "would replace the input" \
+    "$bin" -O "$tmp/b/x" "$tmp/b/x/same.bmp"
+refused "b: -O that is not a folder" "-O" \
+    "$bin" -O "$tmp/b/x/same.bmp" "$tmp/b/y/same.bmp"
+refused "b: -a all in a batch" "-a all" \
+    "$bin" -O "$tmp/bo" -a all "$tmp/b/x/same.bmp" "$root/images/TiledConv_Input512x512.bmp"
+if cmp -s "$tmp/b/x/same.bmp" "$root/images/TiledConv_Input451x300.bmp"; then
+    ok "b: the inputs are untouched"
+else
+    not_ok "b: the inputs are untouched" "$tmp/b/x/same.bmp changed"
+fi
+
+# --- c. the device's 8-bit path against the host's ----------------------------------------------
+# The plain batch run forms planes and pixels on the device; -e's single run forms them on the
+# host (image.c). 2 v - 127.5 lands on .5 wherever v is a whole number (flat areas of 8-bit
+# input under any normalised filter), so the rounding rule itself is compared too.
+mkdir -p "$tmp/c"
+cases=0
+bad=""
+for border in replicate constant=37.5 reflect101 reflect wrap; do
+    for colour in "" --color; do
+        for mapping in "" "--scale 2 --offset -127.5"; do
+            d=$tmp/c/dev
+            rm -rf "$d" && mkdir -p "$d"
+            # shellcheck disable=SC2086 # the flags are meant to split
+            if ! "$bin" -q -O "$d" -f 5 --border "$border" $colour $mapping \
+                    -sL 3 -sT 3 -tL 2 -tT 2 "$root"/images/*.bmp 2>"$tmp/err"; then
+                bad="$bad [$border $colour $mapping: batch failed: $(sed -n 1p "$tmp/err")]"
+                continue
+            fi
+            for f in "$root"/images/*.bmp; do
+                b=$(basename "$f" .bmp)
+                cases=$((cases + 1))
+                # shellcheck disable=SC2086
+                "$bin" -q -s "$f" -o "$tmp/c/host.bmp" -e -f 5 --border "$border" $colour \
+                    $mapping -sL 3 -sT 3 -tL 2 -tT 2 >/dev/null 2>"$tmp/err" ||
+                    bad="$bad [$b $border $colour $mapping: -e: $(sed -n 1p "$tmp/err")]"
+                cmp -s "$tmp/c/host.bmp" "$d/$b.bmp" ||
+                    bad="$bad [$b $border $colour $mapping: outputs differ]"
+            done
+        done
+    done
+done
+if [ -z "$bad" ] && [ "$cases" -eq 60 ]; then
+    ok "c: device and host 8-bit paths identical: 3 images x 5 borders x gray/colour x 2 mappings"
+else
+    not_ok "c: device and host 8-bit paths identical ($cases cases)" "$bad"
+fi
+
+# --- d. --files-from - with 2,000 names ---------------------------------------------------------
+mkdir -p "$tmp/many" "$tmp/manyout"
+i=0
+while [ $i -lt 2000 ]; do
+    # links to four small files: 2,000 names the command line of some shells could not hold
+    case $((i % 4)) in
+        0) t=pal8 ;; 1) t=rgb24 ;; 2) t=pal4 ;; *) t=rgb16 ;;
+    esac
+    ln -s "$root/tests/data/bmpsuite/g/$t.bmp" "$tmp/many/n$i.bmp"
+    i=$((i + 1))
+done
+run sh -c "find '$tmp/many' -name '*.bmp' | '$bin' --files-from - -O '$tmp/manyout' --no-sync --json"
+n=$(find "$tmp/manyout" -type f | wc -l | tr -d ' ')
+images=$(grep -c '"type": "image"' "$tmp/out")
+if [ "$rc" -ne 0 ] || [ "$n" -ne 2000 ] || [ "$images" -ne 2000 ] ||
+   ! grep -q '"type": "batch", .*"images": 2000, "written": 2000, "refused": 0, "failed": 0' "$tmp/out"; then
+    not_ok "d: --files-from - with 2,000 names" "exit $rc, $n outputs, $images image records; $(sed -n 1p "$tmp/err")"
+elif ! cmp -s "$tmp/manyout/n5.bmp" "$tmp/o1/rgb24.bmp" 2>/dev/null && [ -e "$tmp/o1/rgb24.bmp" ]; then
+    not_ok "d: --files-from - with 2,000 names" "n5.bmp differs from rgb24.bmp's output"
+else
+    ok "d: --files-from - with 2,000 names ($n outputs, one record each and one for the batch)"
+fi
+
+# --- e. the progress line: on a terminal, not on a pipe ------------------------------------------
+find "$tmp/many" -name '*.bmp' | head -n 400 >"$tmp/list400"
+rm -rf "$tmp/p" && mkdir -p "$tmp/p"
+script -qec "'$bin' --files-from '$tmp/list400' -O '$tmp/p' --no-sync" /dev/null >"$tmp/tty" 2>&1
+if grep -q 'images/s' "$tmp/tty"; then
+    ok "e: a progress line on a terminal"
+else
+    not_ok "e: a progress line on a terminal" "none in: $(tr '\r\n' '||' <"$tmp/tty" | cut -c1-200)"
+fi
+rm -rf "$tmp/p" && mkdir -p "$tmp/p"
+run "$bin" --files-from "$tmp/list400" -O "$tmp/p" --no-sync
+if [ "$rc" -eq 0 ] && ! grep -q 'images/s' "$tmp/err" &&
+   [ "$(cat "$tmp/err")" = "tiledconv: 400 of 400 images written; 0 refused; 0 failed" ]; then
+    ok "e: no progress line on a pipe, only the summary"
+else
+    not_ok "e: no progress line on a pipe" "exit $rc: $(tr '\r\n' '||' <"$tmp/err" | cut -c1-200)"
+fi
+
+# --- f. GNU parallel over two jobs ---------------------------------------------------------------
+if command -v parallel >/dev/null 2>&1; then
+    rm -rf "$tmp/par" && mkdir -p "$tmp/par"
+    find "$in" -name '*.bmp' ! -name 'm-broken.bmp' | sort >"$tmp/list19"
+    run sh "$root/scripts/batch-parallel.sh" -O "$tmp/par" -j 2 -n 5 -t "$bin" <"$tmp/list19"
+    n=$(find "$tmp/par" -type f | wc -l | tr -d ' ')
+    bad=""
+    for f in "$tmp/single"/*.bmp; do
+        cmp -s "$f" "$tmp/par/$(basename "$f")" || bad="$bad $(basename "$f")"
+    done
+    if [ "$rc" -eq 0 ] && [ "$n" -eq 19 ] && [ -z "$bad" ]; then
+        ok "f: scripts/batch-parallel.sh, two jobs: 19 outputs identical to the single runs"
+    else
+        not_ok "f: scripts/batch-parallel.sh" "exit $rc, $n outputs, differing:$bad; $(sed -n 1p "$tmp/err")"
+    fi
+else
+    not_ok "f: scripts/batch-parallel.sh" "GNU parallel is not installed (make test installs it)"
+fi
+
+# --- g. records -----------------------------------------------------------------------------
+rm -rf "$tmp/g" && mkdir -p "$tmp/g"
+run "$bin" --csv -O "$tmp/g" "$in/pal8.bmp" "$in/rgb24.bmp" "$in/m-broken.bmp"
+if [ "$rc" -eq 2 ] && [ "$(sed -n 1p "$tmp/out" | cut -d, -f1)" = type ] &&
+   [ "$(grep -c '^image,' "$tmp/out")" -eq 3 ] && [ "$(grep -c '^batch,' "$tmp/out")" -eq 1 ] &&
+   grep -q '^image,.*m-broken.bmp.*,refused,' "$tmp/out"; then
+    ok "g: --csv: a type column, three image rows (one refused), one batch row"
+else
+    not_ok "g: --csv records" "exit $rc: $(tr '\n' '|' <"$tmp/out" | cut -c1-300)"
+fi
+rm -rf "$tmp/g" && mkdir -p "$tmp/g"
+"$bin" --json -O "$tmp/g" "$in/pal8.bmp" "$in/rgb24.bmp" >"$tmp/out.json" 2>/dev/null
+if python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert sorted(r["type"] for r in rows) == ["batch", "image", "image"], rows
+assert rows[-1]["type"] == "batch" and rows[-1]["images"] == 2 and rows[-1]["written"] == 2
+assert all(r["status"] == "written" and r["width"] > 0 for r in rows[:2])
+' "$tmp/out.json"; then
+    ok "g: --json: one record per image, then the batch's"
+else
+    not_ok "g: --json records" "$(tr '\n' '|' <"$tmp/out.json" | cut -c1-300)"
+fi
+
+echo "batch: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Runs the PNG, JPEG and PGM/PPM readers' libFuzzer harnesses (tests/fuzz_codec.c) for SECONDS
+# each, seeded with tests/data/formats/, in scratch corpora. UBSan reports abort
+# (-fno-sanitize-recover=all at build time) and ASan's are fatal, so any report, crash, leak,
+# timeout or broken contract fails the run; libFuzzer leaves the input that did it as crash-*,
+# leak-* or timeout-* in the working directory: that file becomes a regression test.
+# Usage: sh tests/fuzz-formats.sh SECONDS FUZZER...   (build/fuzz/fuzz_png ...)
+# Ends with "fuzz formats: N passed, M failed".
+set -u
+seconds=$1
+shift
+passed=0
+failed=0
+for fuzzer in "$@"; do
+    name=$(basename "$fuzzer")
+    case $name in
+        fuzz_png) seeds=$(ls tests/data/formats/*.png) ;;
+        fuzz_jpeg) seeds=$(ls tests/data/formats/*.jpg) ;;
+        fuzz_pnm) seeds=$(ls tests/data/formats/*.pgm tests/data/formats/*.ppm) ;;
+        *) echo "fuzz-formats: unknown harness $fuzzer" >&2; exit 2 ;;
+    esac
+    corpus=$(mktemp -d)
+    # The seeds are copied in: libFuzzer writes what it finds into the first folder only.
+    # shellcheck disable=SC2086
+    cp $seeds "$corpus"/
+    log=$corpus.log
+    if "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+            -timeout=10 -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+        echo "$name: $(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
+        passed=$((passed + 1))
+    else
+        tail -40 "$log"
+        echo "$name: FAILED"
+        failed=$((failed + 1))
+    fi
+    rm -rf "$corpus" "$log"
+done
+echo "fuzz formats: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
