@@ -97,6 +97,10 @@ int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, i
 /* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
 int tc_device_pitch(int width);
 
+/* The tiled kernel's source alignment for this job, (src_left - dst_left) mod 4, which its
+ * program is built for (TiledConv.cl's SHIFT); 0 without float4 I/O. */
+int tc_tiled_shift(const tc_job *job);
+
 /* The article's class of each tiled work-group for this job and device row pitch, predicted
  * with the same tests as tiled_conv in TiledConv.cl. */
 void tc_tiled_classes(const tc_job *job, int pitch, long classes[4]);
