@@ -25,7 +25,7 @@ PKG_CONFIG ?= pkg-config
 # Debian's interpreter: python3-numpy and python3-pytest install for it.
 PYTHON  ?= /usr/bin/python3
 
-VERSION := 1.1.0
+VERSION := 1.2.0
 SOMAJOR := 1
 
 WARN       := -std=c11 -Wall -Wextra -pedantic $(WERROR)
@@ -69,7 +69,9 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
             cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
+# The kernels: Common.cl goes before each of TiledConv.cl, Long.cl and Masks.cl (programs.c).
+CL_NAMES := TiledConv Pixels Common Long Masks
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
@@ -138,6 +140,18 @@ $(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
 $(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Common_cl.c: src/Common.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Common.cl common_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Long_cl.c: src/Long.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Long.cl long_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Masks_cl.c: src/Masks.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Masks.cl masks_cl > $@.tmp && mv $@.tmp $@
 
 $(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<

@@ -18,6 +18,30 @@
 #define TC_TILED_LONG_RADIUS 3
 #define TC_TILED_LONG_BLOCK_Y 8
 
+/* tiled_conv takes at most this many taps along each axis (its coefficients travel by value
+ * as float16s, and its rows live in registers); longer filters, and those with 1 tap along
+ * columns, run tiled_long_conv (Long.cl). */
+#define TC_TILED_MAX_TAPS 15
+
+/* tiled_long_conv: groups of 256 work-items filter tiles of TC_LONG_TILE_W x TC_LONG_TILE_H
+ * pixels, horizontally in jobs of TC_LONG_JOB_W outputs, vertically one column of
+ * TC_LONG_TILE_H x TC_LONG_TILE_W / 256 outputs (16) per work-item. The tile's filtered rows
+ * ((TC_LONG_TILE_H + 2 ry) x TC_LONG_TILE_W floats, 24 KB at 63 taps) live in local memory:
+ * the host halves the tile height until they fit the device's. The vertical pass is unrolled
+ * row by row while that is at most TC_LONG_UNROLL_LIMIT multiply-adds, else a loop over
+ * chunks of rows (Long.cl). */
+#define TC_LONG_TILE_W 32
+#define TC_LONG_TILE_H 128
+#define TC_LONG_JOB_W 8
+#define TC_LONG_GROUP 256
+#define TC_LONG_UNROLL_LIMIT 1024
+
+/* tiled_mask_conv: the article's 8 x 8 work-items (TC_TILED_GROUP_X/Y), blocks of 4 x this
+ * many pixels; the mask's rows are unrolled (every source row read once) while a work-item's
+ * code holds at most TC_MASK_UNROLL_LIMIT multiply-adds, a loop over them beyond. */
+#define TC_MASK_BLOCK_Y 8
+#define TC_MASK_UNROLL_LIMIT 2048
+
 /* onepass: 16 x 16 work-items, one output pixel each. */
 #define TC_ONEPASS_GROUP 16
 
