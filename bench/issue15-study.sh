@@ -29,11 +29,11 @@ cc_bench() { # cc_bench TREE BINARY
 section() { echo "== $(date -u +%T) $*" | tee -a "$log"; }
 
 section build
-timeout 90 make -s -j16 tiledconv lib > "$out/build.log" 2>&1 || { echo "build failed" >&2; exit 1; }
+timeout 70 make -s -j16 tiledconv lib > "$out/build.log" 2>&1 || { echo "build failed" >&2; exit 1; }
 cc_bench . /tmp/casebench-new >> "$out/build.log" 2>&1 || exit 1
 have_old=0
 if [ -n "$old" ] && [ -d "$old" ] &&
-   (cd "$old" && timeout 60 make -s -j16 lib) >> "$out/build.log" 2>&1 &&
+   (cd "$old" && timeout 40 make -s -j16 lib) >> "$out/build.log" 2>&1 &&
    cc_bench "$old" /tmp/casebench-old >> "$out/build.log" 2>&1; then
     have_old=1
 fi
@@ -85,31 +85,37 @@ variant_cases() {
 }
 
 section "casebench: defaults (new)"
-new_cases | timeout 100 /tmp/casebench-new gpu > "$out/study-new.jsonl" 2>> "$log"
+new_cases | timeout 70 /tmp/casebench-new gpu > "$out/study-new.jsonl" 2>> "$log"
 echo "exit $?" >> "$log"
 if [ "$have_old" = 1 ]; then
     section "casebench: the old kernel"
-    old_cases | timeout 30 /tmp/casebench-old gpu > "$out/study-old.jsonl" 2>> "$log"
+    old_cases | timeout 20 /tmp/casebench-old gpu > "$out/study-old.jsonl" 2>> "$log"
     echo "exit $?" >> "$log"
 fi
 section "peers"
-PYTHONUNBUFFERED=1 timeout 100 python3 bench/peers.py --taps 3,15,31,63 --masks 3x3,5x5 \
+PYTHONUNBUFFERED=1 timeout 75 python3 bench/peers.py --taps 3,15,31,63 --masks 3x3,5x5 \
     -i 30 --warmup 5 --out "$out/peers" > "$out/peers/peers.txt" 2>&1
 echo "exit $?" >> "$log"
 section "casebench: variants"
-variant_cases | timeout 60 /tmp/casebench-new gpu > "$out/study-variants.jsonl" 2>> "$log"
+variant_cases | timeout 40 /tmp/casebench-new gpu > "$out/study-variants.jsonl" 2>> "$log"
 echo "exit $?" >> "$log"
 
 section registers
 : > "$out/registers.txt"
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
-for c in "long63 f=63" "long31 f=31" "mask3x3 mask=3x3" "mask5x5 mask=5x5" "tiled15 f=15"; do
-    name=${c%% *}
-    TILEDCONV_DUMP_PROGRAM=/tmp/$name.ptx timeout 20 /tmp/casebench-new gpu \
-        <<< "label=$name g=256x256 i=1 ${c#* }" > /dev/null 2>&1
-    { echo "-- $name"; timeout 20 "$ptxas" -arch=sm_90 -v /tmp/$name.ptx -o /dev/null 2>&1 |
-        grep -E "Compiling|registers|spill|stack"; } >> "$out/registers.txt"
-done
+registers() {
+    for c in "long63 f=63" "long31 f=31" "mask3x3 mask=3x3" "mask5x5 mask=5x5" "tiled15 f=15"; do
+        name=${c%% *}
+        TILEDCONV_DUMP_PROGRAM=/tmp/$name.ptx /tmp/casebench-new gpu \
+            <<< "label=$name g=256x256 i=1 ${c#* }" > /dev/null 2>&1
+        { echo "-- $name"; "$ptxas" -arch=sm_90 -v /tmp/$name.ptx -o /dev/null 2>&1 |
+            grep -E "Compiling|registers|spill|stack"; } >> "$out/registers.txt"
+    done
+}
+( registers ) &
+reg_pid=$!
+( sleep 20; kill $reg_pid 2>/dev/null ) &
+wait $reg_pid 2>/dev/null
 section done
 # A short table: label, % of the copy, GFMA/s, verification.
 for f in "$out"/study-*.jsonl; do
