@@ -93,11 +93,13 @@ static int env_int(const char *name, int fallback)
     return text && end != text && *end == '\0' && v > 0 && v <= 4096 ? (int)v : fallback;
 }
 
-/* tiled_mask_conv's block height: TC_MASK_BLOCK_Y, or TILEDCONV_MASK_BLOCK_Y (1..16). */
-static int mask_block_y(void)
+/* tiled_mask_conv's block height: TC_MASK_SHORT_BLOCK_Y for masks of at most 3 rows, else
+ * TC_MASK_BLOCK_Y (config.h says why); or TILEDCONV_MASK_BLOCK_Y (1..16). */
+static int mask_block_y(const tc_job *job)
 {
-    const int b = env_int("TILEDCONV_MASK_BLOCK_Y", TC_MASK_BLOCK_Y);
-    return b <= 16 ? b : TC_MASK_BLOCK_Y;
+    const int fallback = radius_y(job) <= 1 ? TC_MASK_SHORT_BLOCK_Y : TC_MASK_BLOCK_Y;
+    const int b = env_int("TILEDCONV_MASK_BLOCK_Y", fallback);
+    return b <= 16 ? b : fallback;
 }
 
 /* tiled_long_conv's tile: TC_LONG_TILE_W x TC_LONG_TILE_H (or TILEDCONV_LONG_TILE_W and
@@ -164,7 +166,7 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
         if (kind == TC_KERNEL_TILED_MASK)
             block_x = TC_TILED_BLOCK_X;
         g->block[0] = block_x;
-        g->block[1] = kind == TC_KERNEL_TILED_MASK ? mask_block_y() : tiled_block_y(job);
+        g->block[1] = kind == TC_KERNEL_TILED_MASK ? mask_block_y(job) : tiled_block_y(job);
         g->local[0] = TC_TILED_GROUP_X;
         g->local[1] = TC_TILED_GROUP_Y;
         g->tile_w = TC_TILED_GROUP_X * g->block[0];

@@ -418,20 +418,20 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[2], 6);
     assert_int_equal(classes[3], 6);
 
-    /* tiled_long_conv, 17 taps (radius 8), tiles of 32 x 128 on the source's 4-grid: a
-     * 200 x 300 ROI whose source starts at column 2 has its first tile at l = -2; tiles at
-     * l = -2, 30, ..., 190 (7) and t = 0, 128, 256 (3). Read windows of 8 + 16 columns from a
+    /* tiled_long_conv, 17 taps (radius 8), tiles of 32 x 256 on the source's 4-grid: a
+     * 200 x 600 ROI whose source starts at column 2 has its first tile at l = -2; tiles at
+     * l = -2, 30, ..., 190 (7) and t = 0, 256, 512 (3). Read windows of 8 + 16 columns from a
      * multiple of 4: aprons of 8 columns a side. Free on read: l >= 8 and l + 40 <= 200
-     * (l = 30 .. 158: 5) and t >= 8, t + 136 <= 300 (t = 128): 5. Free on write: l >= 0,
-     * l + 32 <= 200 (l = 30 .. 158: 5) and t + 128 <= 300 (t = 0, 128: 2): 10. */
-    tc_roi moved = {2, 0, 0, 0, 200, 300};
+     * (l = 30 .. 158: 5) and t >= 8, t + 264 <= 600 (t = 256): 5. Free on write: l >= 0,
+     * l + 32 <= 200 (l = 30 .. 158: 5) and t + 256 <= 600 (t = 0, 256: 2): 10. */
+    tc_roi moved = {2, 0, 0, 0, 200, 600};
     tc_filter_binomial(&f, 17);
     tc_job long_job = tiled_job(&moved, &f);
     tc_tiled_geometry g;
     tc_tiled_geometry_of(&long_job, 1 << 20, &g);
     assert_int_equal(g.kind, TC_KERNEL_TILED_LONG);
-    assert_int_equal(g.tile_w, TC_LONG_TILE_W);
-    assert_int_equal(g.tile_h, TC_LONG_TILE_H);
+    assert_int_equal(g.tile_w, 32);
+    assert_int_equal(g.tile_h, 256);
     assert_int_equal(g.grid_offset, 2);
     assert_int_equal(g.apron_l, 8);
     assert_int_equal(g.apron_r, 8);
@@ -441,7 +441,7 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[2], 10);
     assert_int_equal(classes[3], 21 - 10);
     /* A device with 16 KB of local memory halves the tile height until (h + 16) x 32 floats
-     * fit: 128 -> 64 (80 x 128 bytes = 10 KB). */
+     * fit: 256 -> 128 (144 x 128 bytes = 18 KB, still too much) -> 64 (80 x 128 = 10 KB). */
     tc_tiled_geometry_of(&long_job, 16384, &g);
     assert_int_equal(g.tile_h, 64);
     assert_int_equal(g.block[1], 64 * 32 / 256);
@@ -720,7 +720,7 @@ static void random_mask(tc_filter_spec *f, int w, int h, tc_border border)
 
 /* Lengths per axis (3 x 15, 15 x 3, 63 x 1, 1 x 9, 9 x 1, 5 x 3, 1 x 31) on random ROIs and
  * one whose edges fall on the tiles' boundaries (tiled_conv's 32 x 64, the long kernel's
- * 32 x 128). */
+ * 32 x 256). */
 static void test_per_axis_lengths(void **state)
 {
     static const int lengths[][2] = {{3, 15}, {15, 3}, {63, 1}, {1, 9}, {9, 1}, {5, 3}, {1, 31}};
@@ -733,8 +733,8 @@ static void test_per_axis_lengths(void **state)
                         i % 3 == 0);
             if (i == 4) { /* edges on the tile grid */
                 width = 133;
-                height = 131;
-                const tc_roi edge = {1, 2, 3, 1, 129, 128};
+                height = 259;
+                const tc_roi edge = {1, 2, 3, 1, 129, 256};
                 roi = edge;
             }
             force_shift(&roi, width, (int)l % 4);
@@ -775,11 +775,11 @@ static void test_long_lengths(void **state)
 }
 
 /* The long kernel's class boundaries: ROI edges at k x tile and k x tile +- the radius and
- * +- the apron, for 17 and 63 taps (tiles of 32 x 128 on the source's 4-grid). */
+ * +- the apron, for 17 and 63 taps (tiles of 32 x 256 on the source's 4-grid). */
 static void test_long_class_boundaries(void **state)
 {
-    static const int extents[][2] = {{32, 128}, {48, 136}, {64, 256}, {72, 144}, {95, 190},
-                                     {96, 191}, {97, 192}, {127, 62}, {128, 63}, {160, 257}};
+    static const int extents[][2] = {{32, 256}, {48, 272}, {64, 512}, {72, 280}, {95, 318},
+                                     {96, 319}, {97, 320}, {127, 62}, {128, 574}, {160, 575}};
     (void)state;
     rng_state = 1818;
     for (int taps = 17; taps <= 63; taps += 46)
@@ -817,8 +817,8 @@ static void test_masks(void **state)
         }
 }
 
-/* The mask kernels (tiled and onepass) on their tile grids (tiled_mask_conv: 32 x
- * 8 TC_MASK_BLOCK_Y pixels): ROI edges on and around the tile boundaries and the radii, every
+/* The mask kernels (tiled and onepass) on their tile grids (tiled_mask_conv: 32 x 32 pixels
+ * for 3-row masks, 32 x 64 for taller ones, config.h): ROI edges on and around the tile boundaries and the radii, every
  * alignment of the source against the target (the program's SHIFT); 3 x 3 masks with a
  * replicate border, 5 x 3 with reflect101; then an image large enough for class 1 at both. */
 static void test_mask_class_boundaries(void **state)
