@@ -66,7 +66,7 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/sha256.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o

@@ -36,6 +36,7 @@
 #include "plan.h"
 #include "queue.h"
 #include "report.h"
+#include "sha256.h"
 #include "text.h"
 #include "tiledconv.h"
 #include "verify.h"
@@ -68,6 +69,9 @@ typedef struct {
     size_t bytes;          /* what it holds, for the memory bound */
     /* times, ms */
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
+    /* -e: the largest difference, the tolerance, the digest of the 8-bit pixels */
+    double max_error, tolerance;
+    char sha256[65];
 } job;
 
 /* One context and the thread that drives it. */
@@ -399,6 +403,25 @@ static void *lane_main(void *arg)
 
 /* ---- Writers ----------------------------------------------------------------------------- */
 
+/* The SHA-256 of the 8-bit pixels the image gets, for -e's record (as a single run's). */
+static void digest_job(const tc_options *o, job *j)
+{
+    const int w = j->src.width, h = j->src.height;
+    const size_t n = (size_t)w * (size_t)h;
+    uint8_t *bytes = malloc(n * (size_t)(j->n_planes == 3 ? 3 : 1));
+    tc_plane planes[3];
+    if (!bytes)
+        return; /* the record says null; the image is still checked and written */
+    for (int c = 0; c < j->n_planes; c++)
+        planes[c] = (tc_plane){w, h, j->planes + c * n};
+    if (j->n_planes == 3)
+        tc_planes_to_rgb24(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    else
+        tc_plane_to_gray8(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    sha256_hex(bytes, n * (size_t)(j->n_planes == 3 ? 3 : 1), j->sha256);
+    free(bytes);
+}
+
 /* -e in a batch: every plane against its CPU reference; a mismatch fails the image. */
 static void verify_job(const tc_options *o, job *j)
 {
@@ -421,6 +444,8 @@ static void verify_job(const tc_options *o, job *j)
         }
         const double tol = tc_tolerance(in.px, w, h, &p);
         const tc_verify_result v = verify_compare(&want, &got, &j->roi, tol, NULL, 0);
+        j->max_error = v.max_error > j->max_error ? v.max_error : j->max_error;
+        j->tolerance = tol > j->tolerance ? tol : j->tolerance;
         if (v.mismatches) {
             j->status = JOB_FAILED;
             snprintf(j->msg, sizeof j->msg, "%s: verification FAILED: %ld mismatches%s%s "
@@ -431,6 +456,8 @@ static void verify_job(const tc_options *o, job *j)
         }
     }
     free(expected);
+    if (j->status == JOB_OK)
+        digest_job(o, j);
 }
 
 /* The output BMP as the lane made it, staged, synced and renamed into place. */
@@ -502,6 +529,10 @@ static void print_record(const batch *b, const job *j)
     r.kernel_ms = j->kernel_ms;
     r.download_ms = j->download_ms;
     r.write_ms = j->write_ms;
+    r.checked = b->o->verify && j->planes != NULL && j->status != JOB_REFUSED;
+    r.max_difference = j->max_error;
+    r.tolerance = j->tolerance;
+    r.sha256 = j->sha256;
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 

@@ -20,6 +20,7 @@
 #include "outputs.h"
 #include "plan.h"
 #include "report.h"
+#include "sha256.h"
 #include "synth.h"
 #include "text.h"
 #include "tiledconv.h"
@@ -288,6 +289,27 @@ static int reference_planes(const plane_set *in, const tc_params *p, plane_set *
     return 0;
 }
 
+/* -e's record: the SHA-256 of the 8-bit pixels the image gets (row 0 first, no padding; R, G, B
+ * for colour), so that two runs on two devices can be compared by a script. 0, or 1 (reported). */
+static int output_digest(const tc_options *o, const plane_set *out, const tc_roi *roi,
+                         char hex[65])
+{
+    const tc_plane *p = &out->p[0];
+    const size_t n = (size_t)p->width * (size_t)p->height * (size_t)(out->count == 3 ? 3 : 1);
+    uint8_t *bytes = malloc(n);
+    if (!bytes) {
+        fprintf(stderr, "tiledconv: out of host memory for the output's digest\n");
+        return 1;
+    }
+    if (out->count == 3)
+        tc_planes_to_rgb24(out->p, roi, o->out_scale, o->out_offset, bytes);
+    else
+        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, bytes);
+    sha256_hex(bytes, n, hex);
+    free(bytes);
+    return 0;
+}
+
 /* The fields of an algorithm's record that do not depend on its run. */
 static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
                          const tc_device_info *dev, const plane_set *in, const tc_roi *roi)
@@ -418,6 +440,8 @@ static int run_algorithms(run_state *s, int *failed_verification)
         if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, s->tolerance,
                                        &s->roi, r))
             *failed_verification = 1;
+        if (o->verify && (status = output_digest(o, out, &s->roi, r->sha256)) != 0)
+            return status;
         if (o->timing && !machine && !o->all_algorithms)
             report_timing(stdout, r);
         if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
