@@ -66,7 +66,8 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/sha256.c
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/sha256.c \
+            cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
@@ -80,9 +81,9 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
-        sanitize fuzz fuzz-check check-codecs deps-build deps-test check-opencl install \
-        uninstall clean
+.PHONY: all lib run test unit-tests e2e-tests batch-tests seeds-tests api-test python-tests \
+        kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test check-opencl \
+        install uninstall clean
 
 all: $(BIN) lib
 
@@ -173,6 +174,10 @@ e2e-tests: $(BIN)
 batch-tests: $(BIN)
 	@sh tests/batch.sh ./$(BIN)
 
+# What the seed articles teach (tests/seeds.sh): the picture of the four classes.
+seeds-tests: $(BIN)
+	@sh tests/seeds.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -187,7 +192,7 @@ kernel-check: $(BIN)
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests api-test python-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests seeds-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

@@ -12,6 +12,7 @@
 
 #include "batch.h"
 #include "bmp.h"
+#include "classmap.h"
 #include "devices.h"
 #include "image.h"
 #include "inputs.h"
@@ -342,10 +343,15 @@ typedef struct {
     tc_result results[3];
     int n_results;
     const char *device; /* tc_open's request */
+    struct {
+        uint8_t *rgb;   /* --class-map's picture, drawn from the input before the run */
+        int width, height;
+    } map;
 } run_state;
 
 static void state_free(run_state *s)
 {
+    free(s->map.rgb);
     close_input(&s->src);
     tc_close(s->ctx);
     planes_free(&s->kept);
@@ -370,7 +376,10 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: %s\n", msg.text);
         return 2;
     }
-    if (outputs_check_all(o, err, sizeof err)) {
+    if (outputs_check_all(o, err, sizeof err) ||
+        (o->class_map && outputs_check_flag("--class-map", o->class_map,
+                                            s->src.from_file ? o->input : NULL, err,
+                                            sizeof err))) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
@@ -388,6 +397,12 @@ static int prepare(run_state *s)
     if ((status = load_input(o, &s->src, &s->in)) != 0)
         return status;
     cli_params(o, &s->roi, &s->params);
+    /* Drawn now, from the input, which one algorithm overwrites; written with the outputs. */
+    if (o->class_map && classmap_draw(&s->params, s->in.p, s->in.count, &s->map.rgb,
+                                      &s->map.width, &s->map.height, err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 1;
+    }
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
     /* One algorithm filters its input planes in place; -a all needs them for each. */
@@ -480,6 +495,13 @@ static int write_results(const run_state *s)
         fprintf(stderr, "tiledconv: %s\n", err);
         return 1;
     }
+    if (o->class_map && bmp_write_rgb24(o->class_map, s->map.rgb, s->map.width, s->map.height,
+                                        err, sizeof err)) {
+        fprintf(stderr, "tiledconv: --class-map %s\n", err);
+        return 1;
+    }
+    if (chatty && o->class_map)
+        printf("class map: %s (%d x %d)\n", o->class_map, s->map.width, s->map.height);
     if (chatty && o->write_output)
         printf("output: %s (%d x %d, %s)\n", o->output, width, height,
                s->kept.count == 3 ? "24-bit colour" : "8-bit grayscale");
@@ -534,7 +556,8 @@ static int fast_exit(void)
 static int wants_study(const tc_options *o)
 {
     return o->synth_width || o->timing || o->iterations > 1 || o->all_algorithms ||
-           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE;
+           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE ||
+           o->class_map;
 }
 
 int main(int argc, char **argv)

@@ -24,6 +24,9 @@ enum {
 /* Hardening's flags (issue 12), kept apart so that the lists above can grow without clashing. */
 enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
+/* The seed articles' techniques (issue 16). */
+enum { OPT_CLASS_MAP = 768 };
+
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
     {"sT", required_argument, NULL, OPT_SRC_TOP},
@@ -56,6 +59,7 @@ static const struct option long_options[] = {
     {"files-from", required_argument, NULL, OPT_FILES_FROM},
     {"output-dir", required_argument, NULL, 'O'},
     {"no-sync", no_argument, NULL, OPT_NO_SYNC},
+    {"class-map", required_argument, NULL, OPT_CLASS_MAP},
     {"algorithm", required_argument, NULL, 'a'},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
@@ -675,6 +679,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_FILES_FROM: o->files_from = optarg; break;
         case 'O': o->output_dir = optarg; break;
         case OPT_NO_SYNC: o->no_sync = 1; break;
+        case OPT_CLASS_MAP: o->class_map = optarg; break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
@@ -875,6 +880,8 @@ void cli_usage(FILE *out)
         "                            lose finished files; renames stay atomic)\n"
         "      --color               filter the R, G and B planes (not the intensity) and write\n"
         "                            a 24-bit BMP; -e checks and -t times all three\n"
+        "      --class-map FILE      also draw the tiled kernel's work-groups over the image,\n"
+        "                            by the article's four classes, with their counts (BMP)\n"
         "      --raw FILE            also write the filtered float32 plane(s): width x height\n"
         "                            floats each, little-endian, row-major, row 0 on top, no\n"
         "                            header; with --color R, then G, then B (12 bytes a pixel);\n"

@@ -31,6 +31,7 @@ typedef struct {
     const char *files_from; /* --files-from LIST: more inputs, one per line ("-": stdin) */
     const char *output_dir; /* -O DIR: DIR/BASE.EXT for each input */
     int no_sync;            /* --no-sync: outputs are not synced to disk */
+    const char *class_map;  /* --class-map FILE: the picture of the four classes, or NULL */
     int synth_width;        /* -g WxH; 0 when not given */
     int synth_height;
     const char *output;     /* -o */

@@ -84,25 +84,40 @@ static void tiled_aprons(const tc_job *job, int *left, int *right)
     *right = hi - shift - job->block_x;
 }
 
-void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
+void tc_tiled_tiles(const tc_job *job, void (*visit)(void *arg, const tc_tile_class *tile),
+                    void *arg)
 {
     const tc_roi *roi = &job->roi;
     const int radius = (job->filter.taps - 1) / 2;
-    const long tile_w = TC_TILED_GROUP_X * job->block_x;
-    const long tile_h = TC_TILED_GROUP_Y * tiled_block_y(job);
-    const long w = roi->width, h = roi->height;
+    const int tile_w = TC_TILED_GROUP_X * job->block_x;
+    const int tile_h = TC_TILED_GROUP_Y * tiled_block_y(job);
+    const int w = roi->width, h = roi->height;
     int apron_l, apron_r;
-    (void)pitch; /* device rows are padded to TC_ROW_ALIGN floats: always float4-aligned */
     tiled_aprons(job, &apron_l, &apron_r);
-    memset(classes, 0, 4 * sizeof classes[0]);
-    for (long t = 0; t < h; t += tile_h)
-        for (long l = -tiled_grid_offset(job); l < w; l += tile_w) {
-            int free_on_read = l >= apron_l && t >= radius && l + tile_w + apron_r <= w &&
-                               t + tile_h + radius <= h;
-            int free_on_write = l >= 0 && l + tile_w <= w && t + tile_h <= h;
-            classes[free_on_read ? 0 : 1]++;
-            classes[free_on_write ? 2 : 3]++;
+    for (int t = 0; t < h; t += tile_h)
+        for (int l = -tiled_grid_offset(job); l < w; l += tile_w) {
+            /* tiled_conv's two tests, on the same values. */
+            const tc_tile_class tile = {
+                l, t, tile_w, tile_h,
+                l >= apron_l && t >= radius && l + tile_w + apron_r <= w &&
+                    t + tile_h + radius <= h,
+                l >= 0 && l + tile_w <= w && t + tile_h <= h};
+            visit(arg, &tile);
         }
+}
+
+static void count_tile(void *arg, const tc_tile_class *tile)
+{
+    long *classes = arg;
+    classes[tile->free_on_read ? 0 : 1]++;
+    classes[tile->free_on_write ? 2 : 3]++;
+}
+
+void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
+{
+    (void)pitch; /* device rows are padded to TC_ROW_ALIGN floats: always float4-aligned */
+    memset(classes, 0, 4 * sizeof classes[0]);
+    tc_tiled_tiles(job, count_tile, classes);
 }
 
 /* ---- What each algorithm brings -------------------------------------------------------- */

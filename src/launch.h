@@ -101,6 +101,18 @@ int tc_device_pitch(int width);
  * program is built for (TiledConv.cl's SHIFT); 0 without float4 I/O. */
 int tc_tiled_shift(const tc_job *job);
 
+/* One tiled work-group's tile in ROI coordinates (l, t may be negative: the tiles sit on the
+ * target's 4-column grid) and its classes, by tiled_conv's own tests. */
+typedef struct {
+    int l, t, width, height;
+    int free_on_read;  /* class 1, else 2 */
+    int free_on_write; /* class 3, else 4 */
+} tc_tile_class;
+
+/* Calls visit for every work-group of the tiled kernel for this job, row by row. */
+void tc_tiled_tiles(const tc_job *job, void (*visit)(void *arg, const tc_tile_class *tile),
+                    void *arg);
+
 /* The article's class of each tiled work-group for this job and device row pitch, predicted
  * with the same tests as tiled_conv in TiledConv.cl. */
 void tc_tiled_classes(const tc_job *job, int pitch, long classes[4]);
