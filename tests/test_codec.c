@@ -55,6 +55,28 @@ static void test_unknown_formats(void **state)
     expect_refused((const uint8_t *)"BMxxxx", 6, "BMP: file too short for a BMP header");
 }
 
+/* io_identify: io_detect's answer from the first bytes, with io_decode's reason when none. */
+static void test_identify(void **state)
+{
+    (void)state;
+    io_format fmt = (io_format)99;
+    char err[256] = "";
+    assert_int_equal(io_identify(png_sig, 8, &fmt, err, sizeof err), 0);
+    assert_int_equal(fmt, IO_FORMAT_PNG);
+    assert_int_equal(io_identify((const uint8_t *)"P5\n", 3, &fmt, err, sizeof err), 0);
+    assert_int_equal(fmt, IO_FORMAT_PNM);
+    fmt = (io_format)99;
+    static const uint8_t zeros[IO_IDENTIFY_BYTES] = {0};
+    assert_int_equal(io_identify(zeros, sizeof zeros, &fmt, err, sizeof err), -1);
+    assert_string_equal(err, "not an image in a format tiledconv reads (BMP, PNG, JPEG, PGM/PPM)");
+    assert_int_equal(fmt, (io_format)99);
+    assert_int_equal(io_identify((const uint8_t *)"RIFF\0\0\0\0WEBPVP8 ", IO_IDENTIFY_BYTES,
+                                 &fmt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a WebP file"));
+    assert_int_equal(io_identify((const uint8_t *)"", 0, &fmt, err, sizeof err), -1);
+    assert_string_equal(err, "empty file");
+}
+
 static void expect_name(const char *name, int want_rc, io_format want)
 {
     io_format fmt = (io_format)99;
@@ -345,6 +367,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_unknown_formats),
+        cmocka_unit_test(test_identify),
         cmocka_unit_test(test_format_from_name),
         cmocka_unit_test(test_format_words),
         cmocka_unit_test(test_bmp_through_codec),

@@ -147,6 +147,15 @@ static int unknown_format(const uint8_t *d, size_t n, char *err, size_t err_size
                                   "PGM/PPM)");
 }
 
+int io_identify(const uint8_t *head, size_t n, io_format *fmt, char *err, size_t err_size)
+{
+    if (!head || !fmt)
+        return io_fail(err, err_size, "no data to identify");
+    if (io_detect(head, n, fmt) == 0)
+        return 0;
+    return unknown_format(head, n, err, err_size);
+}
+
 static int decode_bmp(const uint8_t *data, size_t size, long max_pixels, io_image *img,
                       char *err, size_t err_size)
 {

@@ -62,6 +62,16 @@ typedef struct {
  * whitespace or a comment. Returns 0 and sets *fmt, or -1 when none matches. */
 int io_detect(const uint8_t *head, size_t n, io_format *fmt);
 
+/* io_detect for readers that look at a stream's first bytes before reading the rest (standard
+ * input): the same match, and when nothing matches the reason io_decode would give ("empty
+ * file", "a GIF file: not a format tiledconv reads (...)"), so that a stream that is no image
+ * is refused at once, whatever follows. n up to IO_IDENTIFY_BYTES names more formats.
+ * Returns 0 and sets *fmt, or -1 with the reason in err (err may be NULL). */
+int io_identify(const uint8_t *head, size_t n, io_format *fmt, char *err, size_t err_size);
+
+/* The leading bytes io_identify needs to name every format it knows (WebP's "RIFF....WEBP"). */
+#define IO_IDENTIFY_BYTES 16
+
 /* Detects the format and decodes with its codec. max_pixels <= 0 or above IO_MAX_PIXELS means
  * IO_MAX_PIXELS; max_pixels_per_byte is the bomb guard's ratio (IO_MAX_PIXELS_PER_BYTE
  * normally, 0 to turn the guard off). Returns 0 and fills *img, or -1 with one line in err
