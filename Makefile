@@ -61,7 +61,7 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
