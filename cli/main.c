@@ -17,6 +17,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "report.h"
+#include "source.h"
 #include "synth.h"
 #include "tiledconv.h"
 #include "verify.h"
@@ -69,15 +70,19 @@ static int load_synthetic(const tc_options *o, plane_set *in)
     return 0;
 }
 
-/* The input planes from -s or -g. Returns 0, 2 (reported): the input cannot be used, or 1
- * (reported): out of host memory. */
-static int load_input(const tc_options *o, plane_set *in)
+/* The input planes from -s (any format, or standard input) or -g. *deep is set when the
+ * input's samples have more than 8 bits (a 16-bit PNG, a PGM/PPM of maxval above 255), for
+ * the output's depth. Returns 0, 2 (reported): the input cannot be used, or 1 (reported): out
+ * of host memory. */
+static int load_input(const tc_options *o, plane_set *in, int *deep)
 {
-    char err[512];
-    bmp_image img;
+    char err[768];
+    source src;
+    io_image img;
+    *deep = 0;
     if (o->synth_width)
         return load_synthetic(o, in);
-    if (bmp_load(o->input, &img, err, sizeof err)) {
+    if (source_read(o->input, 1, &src, err, sizeof err)) {
         struct stat st;
         if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
             fprintf(stderr, "tiledconv: %s: the default input is missing here; give one with "
@@ -86,18 +91,28 @@ static int load_input(const tc_options *o, plane_set *in)
             fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
+    /* IO_MAX_PIXELS is the BMP reader's limit, the same for every format; the hardening
+     * issue's --max-pixels and ratio flag are what go here. */
+    const int rc = source_decode(&src, source_name(o->input), IO_MAX_PIXELS,
+                                 IO_MAX_PIXELS_PER_BYTE, &img, err, sizeof err);
+    source_free(&src);
+    if (rc) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 2;
+    }
     if (planes_alloc(in, o->color ? 3 : 1, img.width, img.height)) {
-        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", o->input, img.width,
-                img.height);
-        bmp_free(&img);
+        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n",
+                source_name(o->input), img.width, img.height);
+        io_image_free(&img);
         return 1;
     }
-    if (o->color)
-        for (int c = 0; c < 3; c++)
-            tc_plane_from_channel(&in->p[c], img.rgb, c);
-    else
-        tc_plane_from_rgb(&in->p[0], img.rgb);
-    bmp_free(&img);
+    /* Every format, every depth, the same way: v * 255 / maxval, then the intensity or the
+     * channels; for 8-bit samples exactly tc_plane_from_rgb's and tc_plane_from_channel's. */
+    for (int c = 0; c < in->count; c++)
+        tc_plane_from_samples(&in->p[c], img.pixels, img.channels, img.depth,
+                              (unsigned)img.maxval, o->color ? c : -1);
+    *deep = img.maxval > 255;
+    io_image_free(&img);
     return 0;
 }
 
@@ -250,6 +265,7 @@ typedef struct {
     tc_context *ctx;
     tc_device_info dev;
     tc_params params;
+    int deep;           /* the input has more than 8 bits per sample */
     tc_result results[3];
     int n_results;
     const char *device; /* tc_open's request */
@@ -272,7 +288,7 @@ static int prepare(run_state *s)
     char err[512];
     tc_msg msg;
     int status;
-    if ((status = load_input(o, &s->in)) != 0)
+    if ((status = load_input(o, &s->in, &s->deep)) != 0)
         return status;
     const int width = s->in.p[0].width, height = s->in.p[0].height;
     if (tc_roi_resolve(&o->roi, width, height, &flag_names, &s->roi, &msg) != TC_OK) {
@@ -369,14 +385,15 @@ static int write_results(const run_state *s)
     const tc_options *o = &s->o;
     const int chatty = !o->quiet && o->format == TC_FORMAT_TABLE;
     const int width = s->kept.p[0].width, height = s->kept.p[0].height;
-    char err[512];
-    if (outputs_write(o, s->kept.p, s->kept.count, &s->roi, err, sizeof err)) {
+    const int depth = outputs_depth(o, s->deep);
+    char err[768], what[64];
+    if (outputs_write(o, s->kept.p, s->kept.count, &s->roi, depth, err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 1;
     }
+    outputs_describe(o->image_format, depth, s->kept.count, what, sizeof what);
     if (chatty && o->write_output)
-        printf("output: %s (%d x %d, %s)\n", o->output, width, height,
-               s->kept.count == 3 ? "24-bit colour" : "8-bit grayscale");
+        printf("output: %s (%d x %d, %s)\n", outputs_name(o->output), width, height, what);
     if (chatty && o->raw_output)
         printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
                o->raw_output, s->kept.count, s->kept.count == 1 ? "" : "s (R, G, B)", width,
@@ -450,6 +467,11 @@ int main(int argc, char **argv)
     }
     if (o.list_devices)
         return list_devices();
+    /* -o -: standard output is the image's alone from here on; every report goes to stderr. */
+    if (o.write_output && outputs_is_stdout(o.output) && outputs_claim_stdout(err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 1;
+    }
     if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;

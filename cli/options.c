@@ -14,7 +14,7 @@ enum {
     OPT_SRC_LEFT = 256, OPT_SRC_TOP, OPT_DST_LEFT, OPT_DST_TOP, OPT_DEVICE_TYPE, OPT_NO_OUTPUT,
     OPT_CSV, OPT_JSON, OPT_VERSION, OPT_BLOCK, OPT_SCALAR_IO, OPT_CX, OPT_CY, OPT_FILTER,
     OPT_SIGMA, OPT_BORDER, OPT_OFFSET, OPT_SCALE, OPT_COLOR, OPT_RAW, OPT_FILES_FROM,
-    OPT_NO_SYNC
+    OPT_NO_SYNC, OPT_IMAGE_FORMAT, OPT_DEPTH, OPT_QUALITY
 };
 
 static const struct option long_options[] = {
@@ -32,6 +32,9 @@ static const struct option long_options[] = {
     {"generate", required_argument, NULL, 'g'},
     {"output", required_argument, NULL, 'o'},
     {"no-output", no_argument, NULL, OPT_NO_OUTPUT},
+    {"format", required_argument, NULL, OPT_IMAGE_FORMAT},
+    {"depth", required_argument, NULL, OPT_DEPTH},
+    {"quality", required_argument, NULL, OPT_QUALITY},
     {"taps", required_argument, NULL, 'f'},
     {"coefficients", required_argument, NULL, 'c'},
     {"cx", required_argument, NULL, OPT_CX},
@@ -90,6 +93,9 @@ static const char *flag_name(int code)
     case OPT_SCALE: return "--scale";
     case OPT_RAW: return "--raw";
     case OPT_FILES_FROM: return "--files-from";
+    case OPT_IMAGE_FORMAT: return "--format";
+    case OPT_DEPTH: return "--depth";
+    case OPT_QUALITY: return "--quality";
     case 'O': return "-O";
     case 'W': return "-W";
     case 'H': return "-H";
@@ -232,6 +238,85 @@ static int parse_block(const char *text, tc_options *o, FILE *err)
     }
     o->block_x = (int)bw;
     o->block_y = (int)bh;
+    return 0;
+}
+
+/* --format NAME: the output image's format, whatever -o's extension (for -o - and -O DIR). */
+static int parse_image_format(const char *text, tc_options *o, FILE *err)
+{
+    if (io_format_from_word(text, &o->image_format)) {
+        fprintf(err, "tiledconv: --format '%s': unknown format; use %s\n", text, IO_FORMAT_LIST);
+        return 2;
+    }
+    o->image_format_given = 1;
+    return 0;
+}
+
+/* --depth 8|16: the output's bits per sample. */
+static int parse_depth(const char *text, tc_options *o, FILE *err)
+{
+    if (parse_int("--depth", text, 8, 16, &o->depth, err))
+        return 2;
+    if (o->depth != 8 && o->depth != 16) {
+        fprintf(err, "tiledconv: --depth %s: use 8 or 16\n", text);
+        return 2;
+    }
+    return 0;
+}
+
+/* Whether the last component of path has an extension, by io_format_from_name's rule (leading
+ * dots belong to the name): "out" and ".png" have none, so they are BMP unless --format. */
+static int has_extension(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    while (*base == '.')
+        base++;
+    return strchr(base, '.') != NULL;
+}
+
+/* The output image's format once every flag is read, and the rules that need it, all before
+ * any work: -o's extension names the format unless --format does; an extension the tool does
+ * not write is a usage error, and so is one that contradicts --format; --depth 16 needs a
+ * format that holds 16 bits. Without -o, --format names the default output's extension. */
+static int resolve_image_format(tc_options *o, FILE *err)
+{
+    io_format named;
+    const int to_stdout = strcmp(o->output, "-") == 0;
+    if (o->output_given && !to_stdout && has_extension(o->output)) {
+        if (io_format_from_name(o->output, &named) != 0 && !o->image_format_given) {
+            fprintf(err, "tiledconv: -o %s: unknown image extension; the formats are %s (a name "
+                         "without an extension is BMP; --format NAME overrides)\n",
+                    o->output, IO_FORMAT_LIST);
+            return 2;
+        }
+        if (io_format_from_name(o->output, &named) == 0) {
+            if (o->image_format_given && named != o->image_format) {
+                fprintf(err, "tiledconv: -o %s names a %s file, but --format says %s; give one "
+                             "or make them agree\n",
+                        o->output, io_format_name(named), io_format_name(o->image_format));
+                return 2;
+            }
+            o->image_format = named;
+        }
+    }
+    if (!o->output_given && o->image_format_given) {
+        snprintf(o->default_output, sizeof o->default_output, "TiledConv_Output.%s",
+                 io_format_extension(o->image_format, o->color ? 3 : 1));
+        o->output = o->default_output;
+    }
+    if (o->depth == 16 && o->write_output &&
+        (o->image_format == IO_FORMAT_BMP || o->image_format == IO_FORMAT_JPEG)) {
+        fprintf(err, "tiledconv: --depth 16: %s holds 8-bit samples only; write PNG or PGM/PPM "
+                     "for 16 bits (-o NAME.png, --format png)\n",
+                io_format_name(o->image_format));
+        return 2;
+    }
+    if (o->raw_output && strcmp(o->raw_output, "-") == 0) {
+        fprintf(err, "tiledconv: --raw -: the float planes go to a file; standard output is "
+                     "for the image (-o -)\n");
+        return 2;
+    }
     return 0;
 }
 
@@ -510,6 +595,8 @@ static void set_defaults(tc_options *o)
     o->platform = -1;
     o->out_scale = 1.0;
     o->out_offset = 0.0;
+    o->image_format = IO_FORMAT_BMP;
+    o->quality = IO_JPEG_QUALITY;
 }
 
 int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
@@ -534,6 +621,9 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
         case 'g': rc = parse_size(optarg, &o->synth_width, &o->synth_height, err); break;
         case 'o': o->output = optarg; o->output_given = 1; break;
         case OPT_NO_OUTPUT: o->write_output = 0; break;
+        case OPT_IMAGE_FORMAT: rc = parse_image_format(optarg, o, err); break;
+        case OPT_DEPTH: rc = parse_depth(optarg, o, err); break;
+        case OPT_QUALITY: rc = parse_int("--quality", optarg, 1, 100, &o->quality, err); break;
         case OPT_SRC_LEFT: rc = parse_long("-sL", optarg, 0, int_max, &o->roi.src_left, err); break;
         case OPT_SRC_TOP: rc = parse_long("-sT", optarg, 0, int_max, &o->roi.src_top, err); break;
         case OPT_DST_LEFT: rc = parse_long("-tL", optarg, 0, int_max, &o->roi.dst_left, err); break;
@@ -555,7 +645,10 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
                 o->raw_output = optarg;
             } else { /* the next word, if it is not an option, is the file or an input */
                 raw_bare = 1;
-                raw_word = optind < argc && argv[optind][0] != '-' ? argv[optind] : NULL;
+                /* ("-" is a word too, so that --raw - is refused with its reason) */
+                raw_word = optind < argc && (argv[optind][0] != '-' || !argv[optind][1])
+                               ? argv[optind]
+                               : NULL;
             }
             break;
         case OPT_FILES_FROM: o->files_from = optarg; break;
@@ -605,6 +698,8 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
         return 2;
     }
     if (build_filter(o, &fa, err))
+        return 2;
+    if (resolve_image_format(o, err))
         return 2;
     device_request(o, o->device, sizeof o->device);
     if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)
