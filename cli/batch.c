@@ -788,7 +788,9 @@ static void print_single(const batch *b)
     const batch_item *it = &b->list->items[0];
     if (!b->chatty || b->written != 1 || !b->dev)
         return;
-    report_header(b->o, b->dev, b->first_width, b->first_height, b->o->color ? 3 : 1,
+    tc_options one = *b->o;
+    one.input = it->input; /* the input may be a positional word, not -s */
+    report_header(&one, b->dev, b->first_width, b->first_height, b->o->color ? 3 : 1,
                   &b->first_roi);
     if (it->output) {
         char what[64];
