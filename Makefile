@@ -47,7 +47,8 @@ LIBS         := $(OCL_LIBS) -lm -lpthread
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
               libspng-dev libturbojpeg0-dev
-# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c compares with and makes files by.
+# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c and tests/e2e-formats.sh compare
+# with and make files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
               python3-pytest parallel libjpeg-turbo-progs
 
@@ -73,7 +74,8 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
+.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests api-test python-tests \
+        kernel-check \
         sanitize fuzz fuzz-check check-codecs deps-build deps-test check-opencl install \
         uninstall clean
 
@@ -166,6 +168,11 @@ e2e-tests: $(BIN)
 batch-tests: $(BIN)
 	@sh tests/batch.sh ./$(BIN)
 
+# PNG, JPEG and PGM/PPM through the tool: round trips, the same picture in every format, JPEG
+# against djpeg and cjpeg, pipes, mixed batches (tests/e2e-formats.sh).
+formats-tests: $(BIN)
+	@sh tests/e2e-formats.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -180,7 +187,8 @@ kernel-check: $(BIN)
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests api-test python-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests api-test \
+	    python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
