@@ -380,6 +380,8 @@ batch_case "f: mixed formats, --format pgm: DIR/BASE.pgm = single runs" pgm "--f
 batch_case "f: mixed formats, --format pnm --color: DIR/BASE.ppm = single runs (plain, -e)" ppm \
     "--format pnm --color" -e
 batch_case "f: mixed formats to BMP (the device's BMP rows) = single runs" bmp ""
+batch_case "f: mixed formats, --format png --depth 16 (float planes back): = single runs (plain, -e)" \
+    png "--format png --depth 16" -e
 name="f: in the batch, 16-bit inputs keep 16 bits in PNG and 8-bit ones stay 8-bit"
 rm -rf "$tmp/bo" && mkdir -p "$tmp/bo"
 "$bin" -q -O "$tmp/bo" --format png "$tmp"/mix/* 2>"$tmp/err"
