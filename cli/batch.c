@@ -23,7 +23,6 @@
  */
 #include "batch.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -34,7 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
 #include "bmp.h"
 #include "image.h"
 #include "outputs.h"
@@ -70,7 +68,7 @@ typedef struct {
     uint8_t *out;          /* the output BMP, headers and rows, ready to write; or (out_pixels)
                             * the packed 8-bit rows of another format, for its encoder */
     size_t out_size;
-    int out_pixels;
+    int out_pixels;        /* out holds packed rows for outputs_put_image, not a BMP file */
     float *planes;         /* -e, --raw: the filtered float planes */
     float *host_planes;    /* -e: the planes formed on the host, for the reference */
     int n_planes;
@@ -481,7 +479,8 @@ static void verify_job(const tc_options *o, job *j)
             j->status = JOB_FAILED;
             snprintf(j->msg, sizeof j->msg, "%s: verification FAILED: %ld mismatches%s%s "
                                             "(largest difference %.3g, tolerance %.3g)",
-                     source_name(j->item->input), v.mismatches, j->n_planes > 1 ? " in plane " : "",
+                     source_name(j->item->input), v.mismatches,
+                     j->n_planes > 1 ? " in plane " : "",
                      j->n_planes > 1 ? (c == 0 ? "R" : c == 1 ? "G" : "B") : "", v.max_error,
                      tol);
         }

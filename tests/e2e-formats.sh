@@ -86,7 +86,8 @@ roundtrip() {
         why=$(tool -s "$src" -c 0,1,0 $study "$@" -o "$tmp/rt.$ext") || break
         case $ext in
             png) why=$(same_samples "$src" "$tmp/rt.$ext") || break ;;
-            *) cmp -s "$src" "$tmp/rt.$ext" || { why="${study:-plain}: the file differs"; break; } ;;
+            *) cmp -s "$src" "$tmp/rt.$ext" ||
+                   { why="${study:-plain}: the file differs"; break; } ;;
         esac
     done
     if [ -z "$why" ]; then ok "$name"; else not_ok "$name" "$why"; fi
@@ -144,7 +145,10 @@ else not_ok "$name" "$why"; fi
 name="a: every JPEG fixture's intensity plane is SPEC.md's intensity of djpeg's pixels"
 why=
 for f in base420 base422 base440 base444 prog420 arith420 restart444 gray-prog; do
-    djpeg -pnm "$fmt/$f.jpg" >"$tmp/dj.pnm" 2>/dev/null || { why="$why djpeg $f failed;"; continue; }
+    if ! djpeg -pnm "$fmt/$f.jpg" >"$tmp/dj.pnm" 2>/dev/null; then
+        why="$why djpeg $f failed;"
+        continue
+    fi
     if ! w=$(tool -s "$fmt/$f.jpg" -c 0,1,0 -e --raw "$tmp/i.f32" --no-output) ||
        ! w=$($util intensity "$tmp/i.f32" "$tmp/dj.pnm" 2>&1); then
         why="$why $f: $w;"
@@ -195,7 +199,7 @@ for alg in tiled twopass onepass; do
     done
 done
 if [ -z "$bad" ] && [ "$cases" -eq 18 ]; then
-    ok "b: BMP, PNG and PGM/PPM give identical outputs: 3 algorithms x plain/-e x gray, colour, --color"
+    ok "b: BMP, PNG, PGM/PPM: identical outputs, 3 algorithms x plain/-e x gray, colour, --color"
 else
     not_ok "b: the same picture in three formats ($cases cases)" "$bad"
 fi
@@ -204,7 +208,10 @@ fi
 cases=0
 bad=
 for f in base420 prog420 arith420 gray-prog; do
-    djpeg -bmp "$fmt/$f.jpg" >"$tmp/dj.bmp" 2>/dev/null || { bad="$bad [djpeg $f failed]"; continue; }
+    if ! djpeg -bmp "$fmt/$f.jpg" >"$tmp/dj.bmp" 2>/dev/null; then
+        bad="$bad [djpeg $f failed]"
+        continue
+    fi
     for alg in tiled twopass onepass; do
         for colour in "" --color; do
             cases=$((cases + 1))
@@ -219,7 +226,7 @@ for f in base420 prog420 arith420 gray-prog; do
     done
 done
 if [ -z "$bad" ] && [ "$cases" -eq 24 ]; then
-    ok "c: 4 JPEGs (baseline, progressive, arithmetic, gray) x 3 algorithms x gray/colour = djpeg -bmp's"
+    ok "c: 4 JPEGs (baseline, progressive, arithmetic, gray) x 3 algorithms x gray/colour: djpeg's"
 else
     not_ok "c: JPEG against djpeg -bmp ($cases cases)" "$bad"
 fi
@@ -243,7 +250,8 @@ for spec in "--color|70|-sample 1x1" "|30|" "|95|"; do
     fi
     # shellcheck disable=SC2086
     cjpeg -quality "$q" -dct int $sample "$tmp/q.$ext" >"$tmp/c.jpg"
-    cmp -s "$tmp/q.jpg" "$tmp/c.jpg" || bad="$bad [quality $q ${colour:-gray}: differs from cjpeg's]"
+    cmp -s "$tmp/q.jpg" "$tmp/c.jpg" ||
+        bad="$bad [quality $q ${colour:-gray}: differs from cjpeg's]"
 done
 if [ -z "$bad" ]; then
     ok "d: JPEG output at --quality 70 (colour), 30 and the default 95 (gray) = cjpeg's bytes"
@@ -380,7 +388,7 @@ batch_case "f: mixed formats, --format pgm: DIR/BASE.pgm = single runs" pgm "--f
 batch_case "f: mixed formats, --format pnm --color: DIR/BASE.ppm = single runs (plain, -e)" ppm \
     "--format pnm --color" -e
 batch_case "f: mixed formats to BMP (the device's BMP rows) = single runs" bmp ""
-batch_case "f: mixed formats, --format png --depth 16 (float planes back): = single runs (plain, -e)" \
+batch_case "f: mixed formats, --format png --depth 16 (float planes back): = single runs, -e" \
     png "--format png --depth 16" -e
 name="f: in the batch, 16-bit inputs keep 16 bits in PNG and 8-bit ones stay 8-bit"
 rm -rf "$tmp/bo" && mkdir -p "$tmp/bo"
