@@ -6,7 +6,8 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers (clang)
+#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers and the
+#                   option parser (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -59,10 +60,16 @@ BIN ?= tiledconv
 LIBOUT ?= build/lib
 LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
             src/launch.c src/pixels.c src/context.c
+# Hardening: the host memory a run can still get (refusals before PoCL would abort).
+LIB_SRCS += src/hostmem.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
+# Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
+IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c
+# Hardening: the memory plan of a run.
+CLI_SRCS += cli/plan.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
@@ -193,13 +200,15 @@ test: deps-test
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
 
-# The BMP reader under libFuzzer for FUZZ_SECONDS, seeded with the BMP Suite; then the PNG,
-# JPEG and PGM/PPM readers for FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/.
-FUZZ_SECONDS ?= 60
+# The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
+# BMP Suite and with command lines; then the PNG, JPEG and PGM/PPM readers for
+# FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/. Any sanitizer report fails.
+FUZZ_SECONDS ?= 30
 FORMAT_FUZZ_SECONDS ?= 25
 FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
-fuzz-check: build/fuzz/fuzz_bmp $(FORMAT_FUZZERS)
+fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
+	@sh tests/fuzz-check.sh build/fuzz/fuzz_options $(FUZZ_SECONDS)
 	@sh tests/fuzz-formats.sh $(FORMAT_FUZZ_SECONDS) $(FORMAT_FUZZERS)
 
 # AddressSanitizer + UBSan build of the tool, the tests and the shared library under
@@ -212,17 +221,33 @@ sanitize: deps-test
 	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 
-fuzz: build/fuzz/fuzz_bmp $(FORMAT_FUZZERS)
-build/fuzz/fuzz_bmp: tests/fuzz_bmp.c src/io/bmp.c src/io/bmp.h src/io/atomic_file.c \
-                     src/io/atomic_file.h
+# Both harnesses stop at the first report of any sanitizer (-fno-sanitize-recover=all).
+FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+# The BMP reader and what it uses (not the other codecs, which need their libraries).
+FUZZ_BMP_SRCS := src/io/bmp.c src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
+                 src/io/signals.c
+fuzz: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
+build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-	    -Isrc/io -o $@ tests/fuzz_bmp.c src/io/bmp.c src/io/atomic_file.c
+	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
+
+# The codec layer whole, for the harnesses below.
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
+
+# The parser and what it calls are instrumented (the codec layer for the output formats'
+# names); the rest of the library (the algorithm and border names) comes from the static
+# library, uninstrumented.
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c src/filter.c $(FUZZ_CODEC_SRCS)
+build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \
+                         $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
+	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) $(CODEC_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) \
+	    $(STATIC) $(CODEC_LIBS) $(LIBS)
 
 # One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
 # reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.
-FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
-                   src/io/atomic_file.c
 build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \

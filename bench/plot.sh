@@ -1,16 +1,150 @@
 #!/usr/bin/env bash
-# bench/plot.sh - draw the throughput plot of a sweep.csv written by bench/sweep.sh.
+# bench/plot.sh - draw the plots of bench/sweep.sh's records.
 #
 #   bench/plot.sh CSV OUTPNG          draw OUTPNG with gnuplot
 #   bench/plot.sh --script CSV OUTPNG print the gnuplot script instead (sweep.sh keeps it as
 #                                     sweep.gp: the data are inline, so "gnuplot sweep.gp" draws
 #                                     the PNG next to the script, anywhere)
+#   bench/plot.sh --cases CASES_CSV OUTDIR         draw the issue-13 plots of a cases.csv into
+#                                     OUTDIR: length.png (% of the copy against the filter
+#                                     length), alignment.png (against sL mod 4 and tL mod 4) and
+#                                     borders.png (against the border rule), this tree's kernel
+#                                     and --old's where the sweep ran one
+#   bench/plot.sh --cases-script CASES_CSV OUTDIR  print that script (sweep.sh keeps it as
+#                                     cases.gp; the PNGs go next to it)
+#   LENGTH_EXTRA=FILE (environment, with --cases): more points for length.png, one per line,
+#                                     "TAPS PERCENT", drawn as "LENGTH_EXTRA_TITLE" (measured
+#                                     elsewhere, e.g. a default changed after the sweep)
 #
 # The plot: MPixels/s of the target ROI (median kernel time) against pixels (log x, log y), one
 # line per algorithm per filter size, plus the device's copy floor, pixels / copy_ms (the
 # clEnqueueCopyBuffer of the same byte count that tiledconv measures in each run; the fastest
 # of the runs at that size). Points are sorted by pixel count, whatever the order of the records.
 set -u
+
+# ---- The issue-13 plots from cases.csv -------------------------------------------------------
+if [ "${1:-}" = "--cases" ] || [ "${1:-}" = "--cases-script" ]; then
+    mode=$1
+    ccsv=${2:?usage: bench/plot.sh --cases CASES_CSV OUTDIR}
+    cdir=${3:?usage: bench/plot.sh --cases CASES_CSV OUTDIR}
+    [ -r "$ccsv" ] || { echo "bench/plot.sh: $ccsv: cannot read" >&2; exit 2; }
+    chead=$(grep -v '^#' "$ccsv" | head -n 1)
+    ccol() { printf '%s\n' "$chead" | tr ',' '\n' | grep -nx "$1" | head -n 1 | cut -d: -f1; }
+    c_suite=$(ccol suite); c_case=$(ccol case); c_bin=$(ccol binary); c_taps=$(ccol taps)
+    c_frac=$(ccol copy_fraction); c_border=$(ccol border)
+    for v in c_suite c_case c_bin c_taps c_frac c_border; do
+        [ -n "${!v}" ] || { echo "bench/plot.sh: $ccsv: no ${v#c_} column" >&2; exit 2; }
+    done
+    cstamp=$(grep -m1 '^#' "$ccsv" | sed -n 's/.*date=\([^ ]*\).*/\1/p' | tr -d "'\"\\\\")
+    cdev=$(grep -v '^#' "$ccsv" | sed -n 2p | sed -n 's/^[^"]*"\([^"]*\)".*$/\1/p' | tr -d "'\"\\\\")
+    # block SUITE BINARY [TAPS]: "x % label" lines of one series, in the CSV's order.
+    block() {
+        grep -v '^#' "$ccsv" | awk -F, -v cs="$c_suite" -v cc="$c_case" -v cb="$c_bin" \
+            -v ct="$c_taps" -v cf="$c_frac" -v cr="$c_border" -v s="$1" -v b="$2" -v t="${3:-}" '
+            NR == 1 { next }
+            $cs == s && $cb == b && (t == "" || $ct == t) && $cf + 0 > 0 {
+                n++
+                if (s == "lengths") x = $ct
+                else x = n
+                lab = $cc
+                if (s == "align") { lab = $cc; sub(/-f[0-9]+$/, "", lab) }
+                if (s == "borders") lab = $cr
+                printf "%s %.2f \"%s\"\n", x, 100 * $cf, lab
+            }'
+    }
+    script() {
+        cat <<EOF_GP
+# gnuplot script from bench/plot.sh --cases-script, for: gnuplot THIS_FILE
+# Data from $ccsv, inline below; the PNGs are written next to this script.
+dir = ''
+if (exists("ARG0") && strlen(ARG0) > 0) {
+    i = strlen(ARG0)
+    while (i > 0 && ARG0[i:i] ne '/') { i = i - 1 }
+    if (i > 0) { dir = ARG0[1:i] }
+}
+\$len_new << EOD
+$(block lengths new)
+EOD
+\$len_old << EOD
+$(block lengths old)
+EOD
+\$len_extra << EOD
+$( [ -n "${LENGTH_EXTRA:-}" ] && grep -v '^#' "$LENGTH_EXTRA")
+EOD
+\$al_new3 << EOD
+$(block align new 3)
+EOD
+\$al_new5 << EOD
+$(block align new 5)
+EOD
+\$al_old3 << EOD
+$(block align old 3)
+EOD
+\$al_old5 << EOD
+$(block align old 5)
+EOD
+\$bo_new3 << EOD
+$(block borders new 3)
+EOD
+\$bo_new5 << EOD
+$(block borders new 5)
+EOD
+\$bo_old3 << EOD
+$(block borders old 3)
+EOD
+\$bo_old5 << EOD
+$(block borders old 5)
+EOD
+set terminal pngcairo size 1100,650 noenhanced font ",11"
+set grid ytics
+set key outside right top
+set ylabel "% of the device copy (median kernel time)"
+set yrange [0:105]
+
+set output dir . 'length.png'
+set title "tiled kernel against the filter length, whole image, replicate: ${cdev:-?}\n${cstamp}"
+set xlabel "filter length (taps)"
+set xrange [2:16]
+set xtics 3,2,15
+plot \$len_new using 1:2 with linespoints lw 2 pt 7 lc 1 title "this kernel", \\
+     \$len_old using 1:2 with linespoints lw 2 pt 5 dt 2 lc 2 title "old kernel", \\
+     \$len_extra using 1:2 with points pt 9 ps 2 lc 7 title "${LENGTH_EXTRA_TITLE:-extra}", \\
+     85 with lines dt 3 lc rgb "black" title "target 85 % (3..9 taps)", \\
+     75 with lines dt 4 lc rgb "gray40" title "target 75 % (15 taps)"
+
+set output dir . 'alignment.png'
+set title "tiled kernel against the ROIs' alignment (-sL 4+a -sT 7 -tL 8+b -tT 1): ${cdev:-?}\n${cstamp}"
+set xlabel "a = sL mod 4, b = tL mod 4"
+set xrange [0.5:16.5]
+set xtics rotate by -45
+plot \$al_new3 using 1:2:xtic(3) with linespoints lw 2 pt 7 lc 1 title "this kernel, 3 taps", \\
+     \$al_new5 using 1:2 with linespoints lw 2 pt 5 lc 3 title "this kernel, 5 taps", \\
+     \$al_old3 using 1:2 with linespoints lw 2 pt 7 dt 2 lc 2 title "old kernel, 3 taps", \\
+     \$al_old5 using 1:2 with linespoints lw 2 pt 5 dt 2 lc 4 title "old kernel, 5 taps", \\
+     85 with lines dt 3 lc rgb "black" title "target 85 %"
+
+set output dir . 'borders.png'
+set title "tiled kernel against the border rule, whole image: ${cdev:-?}\n${cstamp}"
+set xlabel "border rule"
+set xrange [0.5:5.5]
+set xtics norotate
+plot \$bo_new3 using 1:2:xtic(3) with linespoints lw 2 pt 7 lc 1 title "this kernel, 3 taps", \\
+     \$bo_new5 using 1:2 with linespoints lw 2 pt 5 lc 3 title "this kernel, 5 taps", \\
+     \$bo_old3 using 1:2 with linespoints lw 2 pt 7 dt 2 lc 2 title "old kernel, 3 taps", \\
+     \$bo_old5 using 1:2 with linespoints lw 2 pt 5 dt 2 lc 4 title "old kernel, 5 taps", \\
+     85 with lines dt 3 lc rgb "black" title "target 85 %"
+EOF_GP
+    }
+    if [ "$mode" = --cases-script ]; then
+        script
+        exit 0
+    fi
+    command -v gnuplot >/dev/null 2>&1 || { echo "bench/plot.sh: gnuplot is not installed" >&2; exit 1; }
+    mkdir -p "$cdir" || exit 1
+    script > "$cdir/cases.gp" && gnuplot "$cdir/cases.gp" || { echo "bench/plot.sh: gnuplot failed" >&2; exit 1; }
+    echo "bench/plot.sh: wrote $cdir/length.png, alignment.png, borders.png"
+    exit 0
+fi
 
 script_only=0
 if [ "${1:-}" = "--script" ]; then

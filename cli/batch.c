@@ -36,9 +36,12 @@
 #include "bmp.h"
 #include "image.h"
 #include "outputs.h"
+#include "plan.h"
 #include "queue.h"
 #include "report.h"
+#include "sha256.h"
 #include "source.h"
+#include "text.h"
 #include "tiledconv.h"
 #include "verify.h"
 
@@ -76,6 +79,9 @@ typedef struct {
     size_t bytes;          /* what it holds, for the memory bound */
     /* times, ms */
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
+    /* -e: the largest difference, the tolerance, the digest of the 8-bit pixels */
+    double max_error, tolerance;
+    char sha256[65];
 } job;
 
 /* One context and the thread that drives it. */
@@ -129,8 +135,9 @@ static double now_ms(void)
 
 static void job_fail(job *j, int status, const char *fmt, const char *why)
 {
+    text_shown shown;
     j->status = status;
-    snprintf(j->msg, sizeof j->msg, fmt, source_name(j->item->input), why);
+    snprintf(j->msg, sizeof j->msg, fmt, text_show(source_name(j->item->input), &shown), why);
 }
 
 /* Frees what the job holds of its input. */
@@ -174,17 +181,32 @@ static void budget_give(batch *b, size_t bytes)
 
 /* ---- Readers ----------------------------------------------------------------------------- */
 
-/* A PNG, JPEG or PGM/PPM: its samples decoded; 8-bit gray or RGB of full scale go to the
- * device as pixels, any other scale or depth becomes float planes here (SPEC.md: each sample
- * v * 255 / maxval, unrounded), in the count the output needs (the intensity, or R, G, B). */
-static void read_coded(const tc_options *o, job *j, source *s)
+/* The host bytes an image of the batch needs, from its header (the plan of plan.h, per image):
+ * its bytes and its decoded samples (for a BMP the RGB of the worst case, whether or not its
+ * pixels go to the device as they lie), the float planes made from samples of another scale or
+ * depth, the output's bytes, and the float planes that come back for -e, --raw and 16-bit
+ * outputs (twice for -e: the host's own, for the reference). */
+static unsigned long long job_bytes(const tc_options *o, const job *j, const source_reader *r)
+{
+    const io_header *h = &r->head;
+    const unsigned long long n = (unsigned long long)h->width * (unsigned long long)h->height;
+    const unsigned long long planes = o->color ? 3 : 1;
+    const unsigned long long floats = planes * n * sizeof(float);
+    const int float_src = r->format != IO_FORMAT_BMP && !(h->depth == 8 && h->maxval == 255);
+    return (unsigned long long)r->held + n * (unsigned long long)(h->channels * (h->depth / 8)) +
+           (float_src ? floats : 0) + planes * n * (unsigned long long)(j->depth / 8) +
+           (o->verify || j->item->raw || j->depth == 16 ? floats * (o->verify ? 2 : 1) : 0);
+}
+
+/* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
+ * full scale go to the device as pixels, any other scale or depth becomes float planes here
+ * (SPEC.md: each sample v * 255 / maxval, unrounded), in the count the output needs (the
+ * intensity, or R, G, B). */
+static void read_coded(const tc_options *o, job *j, source_reader *r)
 {
     char why[768];
-    /* IO_MAX_PIXELS is the BMP reader's limit, the same for every format; the hardening
-     * issue's --max-pixels and ratio flag are what go here. */
-    const int rc = source_decode(s, source_name(j->item->input), IO_MAX_PIXELS,
-                                 IO_MAX_PIXELS_PER_BYTE, &j->image, why, sizeof why);
-    source_free(s);
+    const int rc = source_reader_decode(r, &j->image, why, sizeof why);
+    source_reader_close(r);
     if (rc) {
         j->status = JOB_REFUSED;
         snprintf(j->msg, sizeof j->msg, "%s", why);
@@ -193,7 +215,6 @@ static void read_coded(const tc_options *o, job *j, source *s)
     const io_image *im = &j->image;
     const int w = im->width, h = im->height;
     const size_t n = (size_t)w * (size_t)h;
-    j->deep = im->maxval > 255;
     if (im->depth == 8 && im->maxval == 255) {
         j->src = (tc_image){im->channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24, w, h, 0,
                             im->pixels, (long)w * im->channels, NULL, 0};
@@ -217,24 +238,20 @@ static void read_coded(const tc_options *o, job *j, source *s)
     j->bytes = n * (size_t)planes * sizeof(float);
 }
 
-/* The pixels of a file, as they lie in it where they can be used so, else decoded. */
-static void read_job(const tc_options *o, job *j)
+/* A BMP: only the bytes its header makes meaningful are read (and the input released); its
+ * pixels as they lie in the file where they can be used so, else decoded to RGB. */
+static void read_bmp(job *j, source_reader *r, const io_limits *lim)
 {
     char why[512];
     bmp_view v;
-    source s;
-    if (source_read(j->item->input, 0, &s, why, sizeof why)) {
+    const int got = source_reader_bmp_bytes(r, &j->file, &j->file_size, why, sizeof why);
+    source_reader_close(r);
+    if (got) {
         j->status = JOB_REFUSED;
         snprintf(j->msg, sizeof j->msg, "%s", why);
         return;
     }
-    if (s.format != IO_FORMAT_BMP) {
-        read_coded(o, j, &s);
-        return;
-    }
-    j->file = s.data; /* the job owns the bytes from here (source_read without map: malloc'd) */
-    j->file_size = s.size;
-    const int rc = bmp_view_pixels(j->file, j->file_size, 0, &v, why, sizeof why);
+    const int rc = bmp_view_pixels(j->file, j->file_size, lim, &v, why, sizeof why);
     if (rc < 0) {
         job_fail(j, JOB_REFUSED, "%s: %s", why);
         drop_input(j);
@@ -250,7 +267,7 @@ static void read_job(const tc_options *o, job *j)
         return;
     }
     /* 1-, 2-, 4- and 16-bit, RLE, bitfields: decoded to RGB on the host. */
-    if (bmp_decode(j->file, j->file_size, &j->decoded, why, sizeof why)) {
+    if (bmp_decode_with(j->file, j->file_size, lim, &j->decoded, why, sizeof why)) {
         job_fail(j, JOB_REFUSED, "%s: %s", why);
         drop_input(j);
         return;
@@ -260,6 +277,35 @@ static void read_job(const tc_options *o, job *j)
     j->src = (tc_image){TC_PIXELS_RGB24, j->decoded.width, j->decoded.height, 0, j->decoded.rgb,
                         3L * j->decoded.width, NULL, 0};
     j->bytes = (size_t)j->decoded.width * (size_t)j->decoded.height * 3;
+}
+
+/* An input of any format: the header is read and checked first, against the limits
+ * (--max-pixels, the bomb ratio; devices, folders and endless streams refused), and the
+ * image's host memory against what the host has now; only then are its pixels read. */
+static void read_job(const tc_options *o, job *j)
+{
+    char why[768];
+    source_reader r;
+    io_limits lim;
+    plan_io_limits(o, &lim);
+    if (source_reader_open(j->item->input, &lim, &r, why, sizeof why)) {
+        j->status = JOB_REFUSED;
+        snprintf(j->msg, sizeof j->msg, "%s", why);
+        return;
+    }
+    j->deep = r.head.maxval > 255;
+    j->depth = outputs_depth(o, j->deep);
+    text_shown shown;
+    if (plan_check_host(text_show(source_name(j->item->input), &shown), job_bytes(o, j, &r),
+                        why, sizeof why)) {
+        j->status = JOB_FAILED;
+        snprintf(j->msg, sizeof j->msg, "%s", why);
+    } else if (r.format == IO_FORMAT_BMP) {
+        read_bmp(j, &r, &lim);
+    } else {
+        read_coded(o, j, &r);
+    }
+    source_reader_close(&r);
 }
 
 static void *reader_main(void *arg)
@@ -282,7 +328,6 @@ static void *reader_main(void *arg)
         j->item = &b->list->items[i];
         const double t = now_ms();
         read_job(b->o, j);
-        j->depth = outputs_depth(b->o, j->deep);
         j->read_ms = now_ms() - t;
         budget_take(b, j->bytes);
         queue_put(&b->decoded, j);
@@ -453,6 +498,25 @@ static void *lane_main(void *arg)
 
 /* ---- Writers ----------------------------------------------------------------------------- */
 
+/* The SHA-256 of the 8-bit pixels the image gets, for -e's record (as a single run's). */
+static void digest_job(const tc_options *o, job *j)
+{
+    const int w = j->src.width, h = j->src.height;
+    const size_t n = (size_t)w * (size_t)h;
+    uint8_t *bytes = malloc(n * (size_t)(j->n_planes == 3 ? 3 : 1));
+    tc_plane planes[3];
+    if (!bytes)
+        return; /* the record says null; the image is still checked and written */
+    for (int c = 0; c < j->n_planes; c++)
+        planes[c] = (tc_plane){w, h, j->planes + c * n};
+    if (j->n_planes == 3)
+        tc_planes_to_rgb24(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    else
+        tc_plane_to_gray8(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    sha256_hex(bytes, n * (size_t)(j->n_planes == 3 ? 3 : 1), j->sha256);
+    free(bytes);
+}
+
 /* -e in a batch: every plane against its CPU reference; a mismatch fails the image. */
 static void verify_job(const tc_options *o, job *j)
 {
@@ -475,29 +539,35 @@ static void verify_job(const tc_options *o, job *j)
         }
         const double tol = tc_tolerance(in.px, w, h, &p);
         const tc_verify_result v = verify_compare(&want, &got, &j->roi, tol, NULL, 0);
+        j->max_error = v.max_error > j->max_error ? v.max_error : j->max_error;
+        j->tolerance = tol > j->tolerance ? tol : j->tolerance;
         if (v.mismatches) {
+            text_shown shown;
             j->status = JOB_FAILED;
             snprintf(j->msg, sizeof j->msg, "%s: verification FAILED: %ld mismatches%s%s "
                                             "(largest difference %.3g, tolerance %.3g)",
-                     source_name(j->item->input), v.mismatches,
+                     text_show(source_name(j->item->input), &shown), v.mismatches,
                      j->n_planes > 1 ? " in plane " : "",
                      j->n_planes > 1 ? (c == 0 ? "R" : c == 1 ? "G" : "B") : "", v.max_error,
                      tol);
         }
     }
     free(expected);
+    if (j->status == JOB_OK)
+        digest_job(o, j);
 }
 
 /* The output as the lane made it: a BMP's bytes as they are, another format's rows through
  * its encoder; staged, synced and renamed into place, or to standard output. 0, or -1. */
 static int write_output(const tc_options *o, const job *j, char *err, size_t err_size)
 {
+    /* Each file synced, its folder not: the batch syncs its folders once, at the end (SPEC.md). */
+    const int sync = o->no_sync ? OUTPUTS_SYNC_NONE : OUTPUTS_SYNC_FILE;
     if (!j->out_pixels)
-        return outputs_put_bytes(j->item->output, j->out, j->out_size, !o->no_sync, err,
-                                 err_size);
+        return outputs_put_bytes(j->item->output, j->out, j->out_size, sync, err, err_size);
     const io_image img = {j->src.width, j->src.height, o->color ? 3 : 1, 8, 255, j->out};
-    return outputs_put_image(j->item->output, o->image_format, &img, o->quality, !o->no_sync,
-                             err, err_size);
+    return outputs_put_image(j->item->output, o->image_format, &img, o->quality, sync, err,
+                             err_size);
 }
 
 static void write_job(const tc_options *o, job *j)
@@ -551,6 +621,10 @@ static void print_record(const batch *b, const job *j)
     r.kernel_ms = j->kernel_ms;
     r.download_ms = j->download_ms;
     r.write_ms = j->write_ms;
+    r.checked = b->o->verify && j->planes != NULL && j->status != JOB_REFUSED;
+    r.max_difference = j->max_error;
+    r.tolerance = j->tolerance;
+    r.sha256 = j->sha256;
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 

@@ -208,9 +208,12 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
         return rc;
     for (int i = 0; i < l->count; i++) {
         if (l->items[i].output &&
-            outputs_check_flag("-O", l->items[i].output, NULL, err, err_size))
+            (outputs_check_flag("-O", l->items[i].output, NULL, err, err_size) ||
+             outputs_check_replaceable("-O", l->items[i].output, o->force, err, err_size)))
             return 2;
-        if (l->items[i].raw && outputs_check_flag("--raw", l->items[i].raw, NULL, err, err_size))
+        if (l->items[i].raw &&
+            (outputs_check_flag("--raw", l->items[i].raw, NULL, err, err_size) ||
+             outputs_check_replaceable("--raw", l->items[i].raw, o->force, err, err_size)))
             return 2;
     }
     return check_replaced(l, err, err_size);

@@ -3,6 +3,7 @@
  * the options, read the input, open a context, filter with the chosen algorithm(s), check
  * against the CPU reference, report, write the output. Nothing here computes pixels.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,18 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "bmp.h"
 #include "devices.h"
 #include "image.h"
 #include "inputs.h"
+#include "io_limits.h"
 #include "options.h"
 #include "outputs.h"
+#include "plan.h"
 #include "report.h"
+#include "sha256.h"
 #include "source.h"
 #include "synth.h"
+#include "text.h"
 #include "tiledconv.h"
 #include "verify.h"
 
@@ -70,19 +74,38 @@ static int load_synthetic(const tc_options *o, plane_set *in)
     return 0;
 }
 
-/* The input planes from -s (any format, or standard input) or -g. *deep is set when the
- * input's samples have more than 8 bits (a 16-bit PNG, a PGM/PPM of maxval above 255), for
- * the output's depth. Returns 0, 2 (reported): the input cannot be used, or 1 (reported): out
- * of host memory. */
-static int load_input(const tc_options *o, plane_set *in, int *deep)
+/* The image a run reads, known by its size and its samples before its pixels are decoded, so
+ * that the memory can be planned first: any format opened on its header (source.h), or -g's
+ * size. */
+typedef struct {
+    int width, height;
+    int from_file;
+    source_reader reader; /* open while from_file, until load_input */
+    char what[TEXT_SHOWN_MAX + 16]; /* the image in messages: the file's name, or "-g WxH" */
+} input_source;
+
+/* The input's size: -g's (within --max-pixels), or the file's header, read and checked before
+ * anything else of the file (a decompression bomb, an endless stream or a device is refused
+ * here, having cost nothing). Returns 0, or 2 (reported): the input cannot be used. */
+static int open_input(const tc_options *o, input_source *src)
 {
     char err[768];
-    source src;
-    io_image img;
-    *deep = 0;
-    if (o->synth_width)
-        return load_synthetic(o, in);
-    if (source_read(o->input, 1, &src, err, sizeof err)) {
+    io_limits lim;
+    plan_io_limits(o, &lim);
+    memset(src, 0, sizeof *src);
+    if (o->synth_width) {
+        snprintf(src->what, sizeof src->what, "-g %dx%d", o->synth_width, o->synth_height);
+        if (io_limits_check_pixels(o->synth_width, o->synth_height, &lim, err, sizeof err)) {
+            fprintf(stderr, "tiledconv: %s: %s\n", src->what, err);
+            return 2;
+        }
+        src->width = o->synth_width;
+        src->height = o->synth_height;
+        return 0;
+    }
+    text_shown shown;
+    snprintf(src->what, sizeof src->what, "%s", text_show(source_name(o->input), &shown));
+    if (source_reader_open(o->input, &lim, &src->reader, err, sizeof err)) {
         struct stat st;
         if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
             fprintf(stderr, "tiledconv: %s: the default input is missing here; give one with "
@@ -91,28 +114,68 @@ static int load_input(const tc_options *o, plane_set *in, int *deep)
             fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    /* IO_MAX_PIXELS is the BMP reader's limit, the same for every format; the hardening
-     * issue's --max-pixels and ratio flag are what go here. */
-    const int rc = source_decode(&src, source_name(o->input), IO_MAX_PIXELS,
-                                 IO_MAX_PIXELS_PER_BYTE, &img, err, sizeof err);
-    source_free(&src);
+    src->from_file = 1;
+    src->width = src->reader.head.width;
+    src->height = src->reader.head.height;
+    return 0;
+}
+
+static void close_input(input_source *src)
+{
+    if (src->from_file)
+        source_reader_close(&src->reader);
+    src->from_file = 0;
+}
+
+/* The decoded samples as planes (SPEC.md: v * 255 / maxval, then the intensity or the
+ * channels), spending the memory once where the plan counts on it (plan_in_place: 8-bit RGB of
+ * full scale, as every BMP decodes to): with --color the G and B planes are made from the
+ * samples, then their buffer itself becomes the R plane (or, without, the intensity plane) in
+ * place. Other samples become planes beside them and are freed after. img is consumed either
+ * way. 0, or -1 (out of memory). */
+static int planes_from_image(const tc_options *o, io_image *img, plane_set *in)
+{
+    const int in_place = plan_in_place(img->channels, img->depth, img->maxval);
+    in->count = o->color ? 3 : 1;
+    for (int c = in_place ? 1 : 0; c < in->count; c++) {
+        if (tc_plane_alloc(&in->p[c], img->width, img->height)) {
+            io_image_free(img);
+            return -1;
+        }
+        tc_plane_from_samples(&in->p[c], img->pixels, img->channels, img->depth,
+                              (unsigned)img->maxval, o->color ? c : -1);
+    }
+    if (!in_place) {
+        io_image_free(img);
+        return 0;
+    }
+    if (tc_plane_take_rgb(&in->p[0], img->pixels, img->width, img->height, o->color ? 0 : -1)) {
+        io_image_free(img);
+        return -1;
+    }
+    img->pixels = NULL; /* the plane owns it now */
+    return 0;
+}
+
+/* The input planes from -s or -g, once the plan has passed. Returns 0, 2 (reported): the input
+ * cannot be used, or 1 (reported): out of host memory. */
+static int load_input(const tc_options *o, input_source *src, plane_set *in)
+{
+    char err[768];
+    io_image img;
+    if (!src->from_file)
+        return load_synthetic(o, in);
+    const int rc = source_reader_decode(&src->reader, &img, err, sizeof err);
+    close_input(src); /* the file's bytes are not needed beside the planes */
     if (rc) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
-    if (planes_alloc(in, o->color ? 3 : 1, img.width, img.height)) {
-        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n",
-                source_name(o->input), img.width, img.height);
-        io_image_free(&img);
+    if (planes_from_image(o, &img, in)) {
+        fprintf(stderr, "tiledconv: %s: out of host memory for %d x %d\n", src->what,
+                src->width, src->height);
         return 1;
     }
-    /* Every format, every depth, the same way: v * 255 / maxval, then the intensity or the
-     * channels; for 8-bit samples exactly tc_plane_from_rgb's and tc_plane_from_channel's. */
-    for (int c = 0; c < in->count; c++)
-        tc_plane_from_samples(&in->p[c], img.pixels, img.channels, img.depth,
-                              (unsigned)img.maxval, o->color ? c : -1);
-    *deep = img.maxval > 255;
-    io_image_free(&img);
     return 0;
 }
 
@@ -120,15 +183,14 @@ static int load_input(const tc_options *o, plane_set *in, int *deep)
 static int list_devices(void)
 {
     tc_device_info *list = NULL;
-    char err[512];
+    char err[512] = "";
     int count = 0, status = tc_list_devices(NULL, 0, &count, err, sizeof err);
     if (status == TC_OK && count > 0 && !(list = calloc((size_t)count, sizeof *list)))
         status = TC_ENOMEM;
     if (status == TC_OK && count > 0)
         status = tc_list_devices(list, count, &count, err, sizeof err);
     if (status != TC_OK) {
-        fprintf(stderr, "tiledconv: %s\n", status == TC_ENOMEM && !list ? "out of host memory"
-                                                                         : err);
+        fprintf(stderr, "tiledconv: %s\n", err[0] ? err : "out of host memory");
         free(list);
         return 1;
     }
@@ -237,6 +299,27 @@ static int reference_planes(const plane_set *in, const tc_params *p, plane_set *
     return 0;
 }
 
+/* -e's record: the SHA-256 of the 8-bit pixels the image gets (row 0 first, no padding; R, G, B
+ * for colour), so that two runs on two devices can be compared by a script. 0, or 1 (reported). */
+static int output_digest(const tc_options *o, const plane_set *out, const tc_roi *roi,
+                         char hex[65])
+{
+    const tc_plane *p = &out->p[0];
+    const size_t n = (size_t)p->width * (size_t)p->height * (size_t)(out->count == 3 ? 3 : 1);
+    uint8_t *bytes = malloc(n);
+    if (!bytes) {
+        fprintf(stderr, "tiledconv: out of host memory for the output's digest\n");
+        return 1;
+    }
+    if (out->count == 3)
+        tc_planes_to_rgb24(out->p, roi, o->out_scale, o->out_offset, bytes);
+    else
+        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, bytes);
+    sha256_hex(bytes, n, hex);
+    free(bytes);
+    return 0;
+}
+
 /* The fields of an algorithm's record that do not depend on its run. */
 static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
                          const tc_device_info *dev, const plane_set *in, const tc_roi *roi)
@@ -258,6 +341,7 @@ static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
 /* What one run of the tool holds: its input, reference and output planes and the context. */
 typedef struct {
     tc_options o;
+    input_source src;
     plane_set in, expected, out;
     plane_set kept; /* the first algorithm's output, for the files */
     double tolerance[MAX_PLANES];
@@ -273,6 +357,7 @@ typedef struct {
 
 static void state_free(run_state *s)
 {
+    close_input(&s->src);
     tc_close(s->ctx);
     planes_free(&s->kept);
     planes_free(&s->out);
@@ -287,10 +372,12 @@ static int prepare(run_state *s)
     const tc_options *o = &s->o;
     char err[512];
     tc_msg msg;
+    run_plan plan;
     int status;
-    if ((status = load_input(o, &s->in, &s->deep)) != 0)
+    if ((status = open_input(o, &s->src)) != 0)
         return status;
-    const int width = s->in.p[0].width, height = s->in.p[0].height;
+    const int width = s->src.width, height = s->src.height;
+    s->deep = s->src.from_file && s->src.reader.head.maxval > 255;
     if (tc_roi_resolve(&o->roi, width, height, &flag_names, &s->roi, &msg) != TC_OK) {
         fprintf(stderr, "tiledconv: %s\n", msg.text);
         return 2;
@@ -304,10 +391,20 @@ static int prepare(run_state *s)
         return exit_status(status);
     }
     tc_context_device(s->ctx, &s->dev);
+    /* Every byte the run will need, against every limit, before the image is read. */
+    plan_make(o, width, height, &s->roi, s->src.from_file ? &s->src.reader : NULL,
+              outputs_depth(o, s->deep), &s->dev, &plan);
+    if ((status = plan_check(&plan, &s->dev, s->src.what, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return status;
+    }
+    if ((status = load_input(o, &s->src, &s->in)) != 0)
+        return status;
     cli_params(o, &s->roi, &s->params);
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
-    if (planes_alloc(&s->out, s->in.count, width, height)) {
+    /* One algorithm filters its input planes in place; -a all needs them for each. */
+    if (o->all_algorithms && planes_alloc(&s->out, s->in.count, width, height)) {
         fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
         return 1;
     }
@@ -338,9 +435,12 @@ static int run_algorithms(run_state *s, int *failed_verification)
         tc_result *r = &s->results[s->n_results++];
         report_times times;
         tc_stats first_plane;
+        /* Filtered in place when only one algorithm runs: the input is not needed after it
+         * (the -e reference is made already), and the peak keeps one set of planes less. */
+        plane_set *out = o->all_algorithms ? &s->out : &s->in;
         s->params.algorithm = (tc_algorithm)a;
         result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
-        status = run_planes(s->ctx, o, &s->params, timed, &s->in, &s->out, &times, &first_plane);
+        status = run_planes(s->ctx, o, &s->params, timed, &s->in, out, &times, &first_plane);
         if (status == 0 && o->verbose && !machine)
             report_geometry(&first_plane, (o->filter.taps - 1) / 2);
         if (status == 0 && timed)
@@ -349,16 +449,19 @@ static int run_algorithms(run_state *s, int *failed_verification)
         if (status != 0)
             return status;
 
-        inject_test_fault(&s->out.p[0]);
-        if (o->verify && verify_planes(o, s->expected.p, s->out.p, s->out.count, s->tolerance,
+        inject_test_fault(&out->p[0]);
+        if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, s->tolerance,
                                        &s->roi, r))
             *failed_verification = 1;
+        if (o->verify && (status = output_digest(o, out, &s->roi, r->sha256)) != 0)
+            return status;
         if (o->timing && !machine && !o->all_algorithms)
             report_timing(stdout, r);
         if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
-            s->kept = s->out;
-            memset(&s->out, 0, sizeof s->out);
-            if (planes_alloc(&s->out, s->in.count, s->in.p[0].width, s->in.p[0].height)) {
+            s->kept = *out;
+            memset(out, 0, sizeof *out);
+            if (a < last &&
+                planes_alloc(&s->out, s->kept.count, s->kept.p[0].width, s->kept.p[0].height)) {
                 fprintf(stderr, "tiledconv: out of host memory\n");
                 return 1;
             }
@@ -455,6 +558,9 @@ int main(int argc, char **argv)
     char requests[TC_MAX_DEVICES][64], err[1024];
     int status, n_requests = 0;
 
+    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which is reported in one
+     * line with nothing left behind, instead of killing the tool mid-write. */
+    signal(SIGXFSZ, SIG_IGN);
     if ((status = cli_parse(argc, argv, &o, stderr)) != 0)
         return status;
     if (o.help) {

@@ -4,11 +4,15 @@
 #include "options.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "io_limits.h"
+#include "text.h"
 
 enum {
     OPT_SRC_LEFT = 256, OPT_SRC_TOP, OPT_DST_LEFT, OPT_DST_TOP, OPT_DEVICE_TYPE, OPT_NO_OUTPUT,
@@ -16,6 +20,9 @@ enum {
     OPT_SIGMA, OPT_BORDER, OPT_OFFSET, OPT_SCALE, OPT_COLOR, OPT_RAW, OPT_FILES_FROM,
     OPT_NO_SYNC, OPT_IMAGE_FORMAT, OPT_DEPTH, OPT_QUALITY
 };
+
+/* Hardening's flags (issue 12), kept apart so that the lists above can grow without clashing. */
+enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
@@ -66,6 +73,9 @@ static const struct option long_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"block", required_argument, NULL, OPT_BLOCK},
     {"scalar-io", no_argument, NULL, OPT_SCALAR_IO},
+    {"max-pixels", required_argument, NULL, OPT_MAX_PIXELS},
+    {"allow-high-ratio", no_argument, NULL, OPT_ALLOW_HIGH_RATIO},
+    {"force", no_argument, NULL, OPT_FORCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -92,6 +102,7 @@ static const char *flag_name(int code)
     case OPT_OFFSET: return "--offset";
     case OPT_SCALE: return "--scale";
     case OPT_RAW: return "--raw";
+    case OPT_MAX_PIXELS: return "--max-pixels";
     case OPT_FILES_FROM: return "--files-from";
     case OPT_IMAGE_FORMAT: return "--format";
     case OPT_DEPTH: return "--depth";
@@ -166,18 +177,40 @@ static int parse_size(const char *text, int *w, int *h, FILE *err)
     return 0;
 }
 
+/* The largest magnitude any number on the command line may have: far beyond any useful value,
+ * and small enough that products of a few of them stay finite in double. */
+#define MAX_NUMBER 1e30
+
+/* strtod for the command line: a number at p, its end in *end. 0 when it is finite and within
+ * MAX_NUMBER; -1 (not a number, infinite, NaN, or overflowing) or -2 (too large). A value too
+ * small for a double (1e-400) is not an error: it is its nearest double, 0 or a denormal, as
+ * every program that prints it would read it back. */
+static int strtod_finite(const char *p, char **end, double *out)
+{
+    errno = 0;
+    const double v = strtod(p, end);
+    if (*end == p || !isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
+        return -1;
+    if (fabs(v) > MAX_NUMBER)
+        return -2;
+    *out = v;
+    return 0;
+}
+
 /* A finite number, for --sigma, --offset, --scale and constant=V. */
 static int parse_double(const char *flag, const char *text, double *out, FILE *err)
 {
     char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || text[0] == ' ' || errno == ERANGE || !isfinite(v) ||
-        fabs(v) > 1e30) {
+    const int rc = text[0] == ' ' ? -1 : strtod_finite(text, &end, out);
+    if (rc == -1 || (rc == 0 && *end != '\0')) {
         fprintf(err, "tiledconv: %s '%s': not a finite number\n", flag, text);
         return 2;
     }
-    *out = v;
+    if (rc == -2) {
+        fprintf(err, "tiledconv: %s %s: out of range, at most %g in magnitude\n", flag, text,
+                MAX_NUMBER);
+        return 2;
+    }
     return 0;
 }
 
@@ -198,11 +231,16 @@ static int parse_coefficients(const char *text, coefficient_list *list, FILE *er
     int n = 0;
     for (;;) {
         char *end;
-        errno = 0;
-        double v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v) || fabs(v) > 1e30) {
+        double v = 0.0;
+        const int rc = strtod_finite(p, &end, &v);
+        if (rc == -1) {
             fprintf(err, "tiledconv: %s '%s': coefficient %d is not a finite number\n", flag,
                     text, n + 1);
+            return 2;
+        }
+        if (rc == -2) {
+            fprintf(err, "tiledconv: %s '%s': coefficient %d is out of range, at most %g in "
+                         "magnitude\n", flag, text, n + 1, MAX_NUMBER);
             return 2;
         }
         if (n == TC_MAX_TAPS) {
@@ -221,6 +259,29 @@ static int parse_coefficients(const char *text, coefficient_list *list, FILE *er
         p = end + 1;
     }
     *count = n;
+    return 0;
+}
+
+/* --max-pixels N or WxH (the product): 1 .. IO_HARD_MAX_PIXELS. */
+static int parse_max_pixels(const char *text, tc_options *o, FILE *err)
+{
+    char *end;
+    errno = 0;
+    long long a = text[0] >= '0' && text[0] <= '9' ? strtoll(text, &end, 10) : -1, b = 1;
+    if (a >= 0 && (*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9')
+        b = strtoll(end + 1, &end, 10);
+    if (a < 0 || *end != '\0') {
+        fprintf(err, "tiledconv: --max-pixels '%s': expected a number of pixels or WIDTHxHEIGHT, "
+                     "for example 268435456 or 16384x16384\n", text);
+        return 2;
+    }
+    if (errno == ERANGE || a < 1 || b < 1 || a > IO_HARD_MAX_PIXELS || b > IO_HARD_MAX_PIXELS ||
+        a * b > IO_HARD_MAX_PIXELS) {
+        fprintf(err, "tiledconv: --max-pixels %s: out of range, must be 1..%lld (32768x32768)\n",
+                text, IO_HARD_MAX_PIXELS);
+        return 2;
+    }
+    o->max_pixels = a * b;
     return 0;
 }
 
@@ -336,7 +397,8 @@ static int parse_taps(const char *text, filter_args *a, FILE *err)
     long v;
     if (parse_long("-f", text, LONG_MIN, LONG_MAX, &v, err))
         return 2;
-    if (!tc_taps_valid((int)v)) {
+    /* Range first: (int) of 4294967299 would be 3. */
+    if (v < TC_MIN_TAPS || v > TC_MAX_TAPS || !tc_taps_valid((int)v)) {
         fprintf(err, "tiledconv: -f %s: the filter length must be odd, %d..%d\n", text,
                 TC_MIN_TAPS, TC_MAX_TAPS);
         return 2;
@@ -366,8 +428,16 @@ static int parse_sigma(const char *text, tc_options *o, filter_args *a, FILE *er
 {
     if (parse_double("--sigma", text, &o->sigma, err))
         return 2;
-    if (!(o->sigma > 0.0) || o->sigma > 1000.0) {
+    /* A positive number too small for a double (1e-400) reads as 0: too small, not negative. */
+    const int underflow = o->sigma == 0.0 && text[0] != '-' && strpbrk(text, "123456789");
+    if ((!(o->sigma > 0.0) && !underflow) || o->sigma > 1000.0) {
         fprintf(err, "tiledconv: --sigma %s: must be above 0 and at most 1000\n", text);
+        return 2;
+    }
+    if (o->sigma < TC_MIN_SIGMA) { /* 1e-200, or a denormal such as 1e-310 */
+        fprintf(err, "tiledconv: --sigma %s: too small, the smallest is %g: below it sigma^2 "
+                     "underflows to 0 and the Gaussian's weights are not finite (any sigma "
+                     "below 0.2 already leaves the image as it is)\n", text, TC_MIN_SIGMA);
         return 2;
     }
     a->sigma_given = 1;
@@ -390,15 +460,10 @@ static int parse_border(const char *text, filter_args *a, FILE *err)
         }
         double v = 0.0;
         char *end;
-        if (eq) {
-            errno = 0;
-            v = strtod(eq + 1, &end);
-            if (end == eq + 1 || *end != '\0' || eq[1] == ' ' || errno == ERANGE ||
-                !isfinite(v) || fabs(v) > 1e30) {
-                fprintf(err, "tiledconv: --border '%s': the value after 'constant=' is not a "
-                             "finite number\n", text);
-                return 2;
-            }
+        if (eq && (eq[1] == ' ' || strtod_finite(eq + 1, &end, &v) != 0 || *end != '\0')) {
+            fprintf(err, "tiledconv: --border '%s': the value after 'constant=' is not a "
+                         "finite number of at most %g in magnitude\n", text, MAX_NUMBER);
+            return 2;
         }
         a->border = (tc_border)m;
         a->border_value = v;
@@ -431,6 +496,54 @@ static int apply_coefficients(const coefficient_list *l, int taps, int taps_give
             ky[i] = l->k[i];
     }
     return 0;
+}
+
+/* The flag(s) that gave the coefficients, for messages. */
+static const char *coefficient_flags(const tc_options *o, const filter_args *a)
+{
+    if (a->c.count)
+        return "-c";
+    if (a->cx.count && a->cy.count)
+        return "--cx and --cy";
+    if (a->cx.count || a->cy.count)
+        return a->cx.count ? "--cx" : "--cy";
+    return o->named_filter >= 0 ? "--filter" : "-f";
+}
+
+/* No filter whose sums could leave float32 on 8-bit input (0..255) or the constant border:
+ * the device would give infinities (and NaN where they cancel) with nothing to say so, and
+ * -e would fail on "expected inf, actual inf". The flag that causes it is named. */
+static int check_filter_range(const tc_options *o, const filter_args *a, FILE *err)
+{
+    int index = 0;
+    double reach = 0.0;
+    switch (tc_filter_check(&o->filter, 255.0, &index, &reach)) {
+    case TC_FILTER_OK:
+        return 0;
+    case TC_FILTER_KX_NOT_FINITE:
+    case TC_FILTER_KY_NOT_FINITE: /* only a named filter can get here: the lists are checked */
+        fprintf(err, "tiledconv: %s%s: coefficient %d is not a finite number\n",
+                coefficient_flags(o, a), a->sigma_given ? " with --sigma" : "", index + 1);
+        return 2;
+    default:
+        break;
+    }
+    double plain = 0.0;
+    tc_filter_spec without_border = o->filter;
+    without_border.border = TC_BORDER_REPLICATE;
+    tc_filter_check(&without_border, 255.0, NULL, &plain);
+    const int by_border = tc_filter_check(&without_border, 255.0, NULL, NULL) == TC_FILTER_OK;
+    if (by_border)
+        fprintf(err, "tiledconv: --border constant=%g: with this filter (sum|kx| x sum|ky| = "
+                     "%.3g) the sums could reach %.3g, past float32's largest value (%.3g); "
+                     "use a smaller value\n", (double)o->filter.border_value, plain / 255.0,
+                reach, (double)FLT_MAX);
+    else
+        fprintf(err, "tiledconv: %s: sum|kx| x sum|ky| is %.3g, so on 8-bit input (up to 255) "
+                     "the sums could reach %.3g, past float32's largest value (%.3g); scale the "
+                     "coefficients down\n", coefficient_flags(o, a), plain / 255.0, plain,
+                (double)FLT_MAX);
+    return 2;
 }
 
 /* Resolves the filter flags into o->filter: the named filter or the coefficients (a direction
@@ -473,7 +586,7 @@ static int build_filter(tc_options *o, const filter_args *a, FILE *err)
     }
     o->filter.border = a->border;
     o->filter.border_value = (float)a->border_value;
-    return 0;
+    return check_filter_range(o, a, err);
 }
 
 static int parse_algorithm(const char *text, tc_options *o, FILE *err)
@@ -597,9 +710,10 @@ static void set_defaults(tc_options *o)
     o->out_offset = 0.0;
     o->image_format = IO_FORMAT_BMP;
     o->quality = IO_JPEG_QUALITY;
+    o->max_pixels = IO_DEFAULT_MAX_PIXELS;
 }
 
-int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
+static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
 {
     filter_args fa;
     int rc = 0, c, raw_bare = 0;
@@ -670,6 +784,9 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_VERSION: o->version = 1; break;
         case OPT_BLOCK: rc = parse_block(optarg, o, err); break;
         case OPT_SCALAR_IO: o->scalar_io = 1; break;
+        case OPT_MAX_PIXELS: rc = parse_max_pixels(optarg, o, err); break;
+        case OPT_ALLOW_HIGH_RATIO: o->allow_high_ratio = 1; break;
+        case OPT_FORCE: o->force = 1; break;
         case ':':
             fprintf(err, "tiledconv: %s needs a value (see -h)\n",
                     optopt ? flag_name(optopt) : argv[optind - 1]);
@@ -697,6 +814,24 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
                 o->input ? "-s" : o->files_from ? "--files-from" : "an input file");
         return 2;
     }
+    /* An empty name would only give ": No such file or directory" later: say what is empty. */
+    if (o->input && o->input[0] == '\0') {
+        fprintf(err, "tiledconv: -s: the file name is empty\n");
+        return 2;
+    }
+    for (int i = 0; i < o->n_positional; i++)
+        if (o->positional[i][0] == '\0') {
+            fprintf(err, "tiledconv: input %d after the options: the file name is empty\n",
+                    i + 1);
+            return 2;
+        }
+    if ((o->files_from && o->files_from[0] == '\0') ||
+        (o->output_dir && o->output_dir[0] == '\0')) {
+        fprintf(err, "tiledconv: %s: the %s name is empty\n",
+                o->files_from && !o->files_from[0] ? "--files-from" : "-O",
+                o->files_from && !o->files_from[0] ? "file" : "folder");
+        return 2;
+    }
     if (build_filter(o, &fa, err))
         return 2;
     if (resolve_image_format(o, err))
@@ -705,6 +840,90 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
     if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)
         o->input = TC_DEFAULT_INPUT;
     return 0;
+}
+
+/* The words split_attached made ("-sL=3"), kept until the next parse: argv points at them. */
+static char *attached_words;
+
+/* 1 when word is an option that takes its value in the next word ("-o", "--output", "-sL"):
+ * the next word is then a value, never an option to rewrite. */
+static int takes_next_word(const char *word)
+{
+    if (word[0] != '-' || word[1] == '\0')
+        return 0;
+    const char *name = word + (word[1] == '-' ? 2 : 1);
+    if (strchr(name, '='))
+        return 0;
+    for (const struct option *l = long_options; l->name; l++)
+        if (l->has_arg == required_argument && strcmp(name, l->name) == 0)
+            return 1;
+    /* A cluster of short options: the value is the next word when the option that takes one
+     * ends the word (-et -i 5 takes "5"; -i5 does not). */
+    if (word[1] == '-')
+        return 0;
+    for (const char *c = word + 1; *c; c++) {
+        const char *spec = strchr(short_options + 1, *c);
+        if (!spec || *c == ':')
+            return 0;
+        if (spec[1] == ':')
+            return c[1] == '\0';
+    }
+    return 0;
+}
+
+/* The AMD sample's two-letter flags with their value attached mean what their users meant:
+ * -sL3 is -sL 3 (getopt would read it as -s L3, a file named "L3"), -tT12 is -tT 12 (-t, then
+ * an unknown -T). Such words become "-sL=3", which getopt_long_only reads as the long option
+ * with its value. A word that is another option's value (-o -sL3) is left alone. */
+static void split_attached(int argc, char **argv)
+{
+    static const char *const amd[] = {"-sL", "-sT", "-tL", "-tT"};
+    size_t room = 0;
+    free(attached_words);
+    attached_words = NULL;
+    for (int i = 1; i < argc; i++)
+        room += strlen(argv[i]) + 2;
+    char *next = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (strcmp(w, "--") == 0)
+            break;
+        if (takes_next_word(w)) {
+            i++;
+            continue;
+        }
+        for (size_t k = 0; k < sizeof amd / sizeof amd[0]; k++) {
+            if (strncmp(w, amd[k], 3) != 0 || w[3] == '\0' || w[3] == '=')
+                continue;
+            if (!attached_words && !(next = attached_words = malloc(room)))
+                return; /* out of memory: parse the words as they are */
+            char *word = next;
+            next += sprintf(word, "%s=%s", amd[k], w + 3) + 1;
+            argv[i] = word;
+            break;
+        }
+    }
+}
+
+int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    split_attached(argc, argv);
+    /* The message is made in memory, then printed with its control characters escaped: a value
+     * or file name holding a newline must not split the one line an error gets. */
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return parse_options(argc, argv, o, err);
+    const int rc = parse_options(argc, argv, o, mem);
+    if (fclose(mem) == 0 && text && len > 0) {
+        char line[1024];
+        if (text[len - 1] == '\n')
+            text[len - 1] = '\0';
+        fprintf(err, "%s\n", text_escape_line(text, line, sizeof line, 400));
+    }
+    free(text);
+    return rc;
 }
 
 void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
@@ -811,6 +1030,18 @@ void cli_usage(FILE *out)
         "  -h, --help                this text;  --version  the version\n",
         out);
     fputs(
+        "Limits and safety:\n"
+        "      --max-pixels N|WxH    refuse larger images (default 268435456, 16384x16384;\n"
+        "                            at most 1073741824, 32768x32768); -g and files alike\n"
+        "      --allow-high-ratio    decode compressed images beyond the pixels per byte\n"
+        "                            their format can honestly reach (BMP RLE: 256, above\n"
+        "                            2^20 pixels; PNG, JPEG: 2048, above 2^22), where they are\n"
+        "                            refused as likely decompression bombs\n"
+        "      --force               replace an output file even when it is read-only\n"
+        "  The memory a run needs is worked out before anything is allocated: beyond the\n"
+        "  device's limits exit 2, beyond the host's available memory exit 1.\n",
+        out);
+    fputs(
         "\n"
         "Examples:\n"
         "  tiledconv -e -t -i 10                           blur the default image, check, time\n"
@@ -832,6 +1063,7 @@ void cli_usage(FILE *out)
         "      --no-output; done > sweep.jsonl             a timing sweep, one record a line\n"
         "\n"
         "Exit status: 0 success, 1 verification failed or OpenCL failure, 2 usage or input "
-        "error.\n",
+        "error;\n"
+        "after SIGINT, SIGTERM or SIGHUP (temporary files removed) 128 + the signal.\n",
         out);
 }

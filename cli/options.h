@@ -44,6 +44,9 @@ typedef struct {
                              * to PNG or PGM/PPM, else 8 (outputs_depth) */
     int quality;            /* --quality 1..100, JPEG's (default IO_JPEG_QUALITY) */
     char default_output[32];/* TiledConv_Output.EXT when --format is given without -o */
+    long long max_pixels;   /* --max-pixels: the largest image accepted (io_limits.h) */
+    int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */
+    int force;              /* --force: replace an output file even when it is read-only */
     tc_roi_request roi;
     tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border resolved */
     int coefficients_given; /* -c, --cx or --cy */
@@ -75,8 +78,11 @@ typedef struct {
 } tc_options;
 
 /* Parses argv into opts. Returns 0; or 2 after printing one line "tiledconv: ..." to err that
- * names the flag and what is wrong. Reentrant: resets getopt's state first. argv's order may
- * change (getopt moves the inputs after the options); opts points into argv. */
+ * names the flag and what is wrong (control characters in it escaped, so it stays one line).
+ * Reentrant: resets getopt's state first. argv's order may change (getopt moves the inputs
+ * after the options); opts points into argv. The AMD sample's two-letter flags also take their
+ * value attached (-sL3 is -sL 3): such words in argv are replaced by "-sL=3" before parsing;
+ * the replacements live until the next call. */
 int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
 void cli_usage(FILE *out);

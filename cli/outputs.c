@@ -4,6 +4,7 @@
 
 #include "atomic_file.h"
 #include "bmp.h"
+#include "text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -110,18 +111,30 @@ static int encode_in_memory(io_format fmt, const io_image *img, int quality, uin
     return 0;
 }
 
+/* Stages a new file at path: opened, and with sync OUTPUTS_SYNC_FILE its folder left unsynced
+ * (the caller syncs it once for many files). 0, or -1 with the reason. */
+static int stage(atomic_file *f, const char *path, int sync, char *err, size_t err_size)
+{
+    if (atomic_file_open(f, path, err, err_size))
+        return -1;
+    if (sync == OUTPUTS_SYNC_FILE)
+        f->sync_folder = 0;
+    return 0;
+}
+
 int outputs_put_bytes(const char *path, const uint8_t *data, size_t size, int sync, char *err,
                       size_t err_size)
 {
     if (outputs_is_stdout(path))
         return write_stdout(data, size, err, err_size);
-    atomic_file f = {NULL, NULL, NULL};
-    int ok = atomic_file_open(&f, path, err, err_size) == 0;
+    atomic_file f = ATOMIC_FILE_INIT;
+    int ok = stage(&f, path, sync, err, err_size) == 0;
     if (ok && fwrite(data, 1, size, f.f) != size) {
-        snprintf(err, err_size, "%s: write error: %s", path, strerror(errno));
+        text_shown shown;
+        snprintf(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
         ok = 0;
     }
-    ok = ok && atomic_file_finish(&f, sync, err, err_size) == 0 &&
+    ok = ok && atomic_file_finish(&f, sync != OUTPUTS_SYNC_NONE, err, err_size) == 0 &&
          atomic_file_commit(&f, err, err_size) == 0;
     atomic_file_discard(&f);
     return ok ? 0 : -1;
@@ -139,10 +152,12 @@ int outputs_put_image(const char *path, io_format fmt, const io_image *img, int 
         free(data);
         return rc;
     }
-    atomic_file f = {NULL, NULL, NULL};
-    const int ok = atomic_file_open(&f, path, err, err_size) == 0 &&
-                   io_encode(f.f, fmt, img, quality, path, err, err_size) == 0 &&
-                   atomic_file_finish(&f, sync, err, err_size) == 0 &&
+    atomic_file f = ATOMIC_FILE_INIT;
+    text_shown shown;
+    const int ok = stage(&f, path, sync, err, err_size) == 0 &&
+                   io_encode(f.f, fmt, img, quality, text_show(path, &shown), err,
+                             err_size) == 0 &&
+                   atomic_file_finish(&f, sync != OUTPUTS_SYNC_NONE, err, err_size) == 0 &&
                    atomic_file_commit(&f, err, err_size) == 0;
     atomic_file_discard(&f);
     return ok ? 0 : -1;
@@ -155,23 +170,30 @@ static int input_stat(const char *in_path, struct stat *st)
     return strcmp(in_path, "-") == 0 ? fstat(STDIN_FILENO, st) : stat(in_path, st);
 }
 
-/* A new name must be in an existing folder, so that a typo fails before any work is done. */
+/* The output's folder must exist and take new files (a new output is created there, and a
+ * replaced one is staged there), so that a typo, a read-only mount or a folder without write
+ * permission fails before any work is done, not after it. */
 static int check_folder(const char *flag, const char *path, char *err, size_t err_size)
 {
     const char *slash = strrchr(path, '/');
     struct stat st;
     char folder[4096];
-    if (!slash)
-        return 0; /* the working directory */
-    size_t len = slash == path ? 1 : (size_t)(slash - path);
+    text_shown shown, shown_folder;
+    size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
     if (len >= sizeof folder) {
-        snprintf(err, err_size, "%s %s: the path is too long", flag, path);
+        snprintf(err, err_size, "%s %s: the path is too long", flag, text_show(path, &shown));
         return -1;
     }
-    memcpy(folder, path, len);
+    memcpy(folder, slash ? path : ".", len);
     folder[len] = '\0';
     if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "%s %s: the folder %s does not exist", flag, path, folder);
+        snprintf(err, err_size, "%s %s: the folder %s does not exist", flag,
+                 text_show(path, &shown), text_show(folder, &shown_folder));
+        return -1;
+    }
+    if (!atomic_file_folder_writable(folder)) {
+        snprintf(err, err_size, "%s %s: cannot create files in the folder %s: %s", flag,
+                 text_show(path, &shown), text_show(folder, &shown_folder), strerror(errno));
         return -1;
     }
     return 0;
@@ -186,6 +208,7 @@ int outputs_check_flag(const char *flag, const char *out_path, const char *in_pa
                        size_t err_size)
 {
     struct stat out_st, in_st;
+    text_shown shown;
     if (out_path[0] == '\0') {
         snprintf(err, err_size, "%s: the output file name is empty", flag);
         return -1;
@@ -193,19 +216,36 @@ int outputs_check_flag(const char *flag, const char *out_path, const char *in_pa
     if (stat(out_path, &out_st) != 0) {
         if (errno == ENOENT)
             return check_folder(flag, out_path, err, err_size); /* a new name */
-        snprintf(err, err_size, "%s %s: %s", flag, out_path, strerror(errno));
+        snprintf(err, err_size, "%s %s: %s", flag, text_show(out_path, &shown), strerror(errno));
         return -1;
     }
     if (!S_ISREG(out_st.st_mode)) {
         snprintf(err, err_size, "%s %s: not a regular file; refusing to replace it", flag,
-                 out_path);
+                 text_show(out_path, &shown));
         return -1;
     }
     /* The same file under another name (a link, ./x vs x) is still the input. */
     if (in_path && input_stat(in_path, &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
         in_st.st_ino == out_st.st_ino) {
         snprintf(err, err_size, "%s %s: this is the input file; refusing to overwrite it", flag,
-                 out_path);
+                 text_show(out_path, &shown));
+        return -1;
+    }
+    return check_folder(flag, out_path, err, err_size); /* the replacement is staged there */
+}
+
+/* An existing output that is read-only (no write permission for anyone, or none for us) is
+ * not replaced without --force, as cp and rm ask before they replace or remove one. */
+int outputs_check_replaceable(const char *flag, const char *path, int force, char *err,
+                              size_t err_size)
+{
+    struct stat st;
+    text_shown shown;
+    if (force || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if ((st.st_mode & 0222) == 0 || access(path, W_OK) != 0) {
+        snprintf(err, err_size, "%s %s: the file is read-only; refusing to replace it (--force "
+                                "replaces it)", flag, text_show(path, &shown));
         return -1;
     }
     return 0;
@@ -271,14 +311,18 @@ static int write_raw_stream(FILE *f, const tc_plane *planes, int count)
 int outputs_check_all(const tc_options *o, char *err, size_t err_size)
 {
     const char *in_path = o->synth_width ? NULL : o->input;
+    text_shown shown;
     if (o->write_output && !outputs_is_stdout(o->output) &&
-        outputs_check(o->output, in_path, err, err_size))
+        (outputs_check(o->output, in_path, err, err_size) ||
+         outputs_check_replaceable("-o", o->output, o->force, err, err_size)))
         return -1;
-    if (o->raw_output && outputs_check_flag("--raw", o->raw_output, in_path, err, err_size))
+    if (o->raw_output &&
+        (outputs_check_flag("--raw", o->raw_output, in_path, err, err_size) ||
+         outputs_check_replaceable("--raw", o->raw_output, o->force, err, err_size)))
         return -1;
     if (o->raw_output && o->write_output && outputs_same(o->raw_output, o->output)) {
         snprintf(err, err_size, "--raw %s: the same file as -o; give each its own name",
-                 o->raw_output);
+                 text_show(o->raw_output, &shown));
         return -1;
     }
     return 0;
@@ -311,7 +355,7 @@ static int image_from_planes(const tc_options *o, const tc_plane *planes, int co
 int outputs_write(const tc_options *o, const tc_plane *planes, int count, const tc_roi *roi,
                   int depth, char *err, size_t err_size)
 {
-    atomic_file image = {NULL, NULL, NULL}, raw = {NULL, NULL, NULL};
+    atomic_file image = ATOMIC_FILE_INIT, raw = ATOMIC_FILE_INIT;
     io_image img = {0, 0, 0, 0, 0, NULL};
     uint8_t *encoded = NULL; /* -o -: the whole image, before any of it is written */
     size_t encoded_size = 0;
@@ -320,16 +364,17 @@ int outputs_write(const tc_options *o, const tc_plane *planes, int count, const 
     const int sync = !o->no_sync, to_stdout = o->write_output && outputs_is_stdout(o->output);
     int ok = 1;
     if (o->write_output) {
+        text_shown shown;
         if (image_from_planes(o, planes, count, roi, depth, &img)) {
-            snprintf(why, sizeof why, "%s: out of host memory", o->output);
+            snprintf(why, sizeof why, "%s: out of host memory", text_show(o->output, &shown));
             ok = 0;
         } else if (to_stdout) {
             ok = encode_in_memory(o->image_format, &img, o->quality, &encoded, &encoded_size,
                                   why, sizeof why) == 0;
         } else {
             ok = atomic_file_open(&image, o->output, why, sizeof why) == 0 &&
-                 io_encode(image.f, o->image_format, &img, o->quality, o->output, why,
-                           sizeof why) == 0 &&
+                 io_encode(image.f, o->image_format, &img, o->quality,
+                           text_show(o->output, &shown), why, sizeof why) == 0 &&
                  atomic_file_finish(&image, sync, why, sizeof why) == 0;
         }
         io_image_free(&img);
@@ -339,8 +384,11 @@ int outputs_write(const tc_options *o, const tc_plane *planes, int count, const 
         ok = atomic_file_open(&raw, o->raw_output, why, sizeof why) == 0 &&
              write_raw_stream(raw.f, planes, count) == 0 &&
              atomic_file_finish(&raw, sync, why, sizeof why) == 0;
-        if (!ok && !why[0])
-            snprintf(why, sizeof why, "%s: write error: %s", o->raw_output, strerror(errno));
+        if (!ok && !why[0]) {
+            text_shown shown;
+            snprintf(why, sizeof why, "%s: write error: %s", text_show(o->raw_output, &shown),
+                     strerror(errno));
+        }
     }
     /* Both complete: into place, standard output first, since a reader that has gone away
      * can still fail it. (A rename failing between the two is the one case left.) */

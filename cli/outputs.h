@@ -19,6 +19,11 @@ int outputs_check(const char *out_path, const char *in_path, char *err, size_t e
 int outputs_check_flag(const char *flag, const char *out_path, const char *in_path, char *err,
                        size_t err_size);
 
+/* An existing output that is read-only (no write bit, or not writable by this user) is not
+ * replaced without --force (force 1). 0, or -1 with a message naming flag and path. */
+int outputs_check_replaceable(const char *flag, const char *path, int force, char *err,
+                              size_t err_size);
+
 /* 1 when a and b name the same file: the same string, or both exist and are one inode. */
 int outputs_same(const char *a, const char *b);
 
@@ -59,14 +64,21 @@ void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t 
  * before anything is printed. 0, or -1 with the reason in err. */
 int outputs_claim_stdout(char *err, size_t err_size);
 
+/* What outputs_put_image and outputs_put_bytes sync: nothing (--no-sync); the file and, after
+ * the rename, its folder; or the file alone, for a batch, which syncs its folder once at the
+ * end (SPEC.md). */
+enum { OUTPUTS_SYNC_NONE = 0, OUTPUTS_SYNC_ALL = 1, OUTPUTS_SYNC_FILE = 2 };
+
 /* An image encoded as fmt (io_encode; quality for JPEG) into place at path: staged, synced
- * when sync, renamed; or for "-" encoded in memory and written to the claimed standard output
- * whole. 0, or -1 with "PATH: reason" in err ("-o -: ..." for standard output). */
+ * as sync says (OUTPUTS_SYNC_*), linked or renamed into place; or for "-" encoded in memory
+ * and written to the claimed standard output whole. 0, or -1 with "PATH: reason" in err
+ * ("-o -: ..." for standard output). */
 int outputs_put_image(const char *path, io_format fmt, const io_image *img, int quality,
                       int sync, char *err, size_t err_size);
 
-/* Bytes of a finished file (the batch's BMP, headers and rows) into place at path, or to the
- * claimed standard output for "-". 0, or -1 with "PATH: reason" in err. */
+/* Bytes of a finished file (the batch's BMP, headers and rows) into place at path, synced as
+ * sync says (OUTPUTS_SYNC_*), or to the claimed standard output for "-". 0, or -1 with
+ * "PATH: reason" in err. */
 int outputs_put_bytes(const char *path, const uint8_t *data, size_t size, int sync, char *err,
                       size_t err_size);
 

@@ -76,7 +76,8 @@ typedef struct {
     int mask_width, mask_height; /* its odd sizes                                            */
     /* Tuning of the tiled kernel (the defaults are the article's and the fastest measured). */
     int block_width;             /* pixels per work-item along rows: 4 (default) or 8        */
-    int block_height;            /* ... along columns: 1..16, default 4; raised to the radius */
+    int block_height;            /* ... along columns: 1..16, default 4; raised to the radius,
+                                  * and to 8 from radius 3                                   */
     int vector_io;               /* 1 (default): float4 loads and stores where aligned       */
     int count_classes;           /* 1: the kernel counts the classes of its work-groups, for
                                   * tc_stats.classes (an atomic per group; off by default)    */

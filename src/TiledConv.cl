@@ -13,13 +13,15 @@
  * pixel outside the tROI is ever written.
  *
  * The geometry comes from the host as -D options, from src/config.h, so host and kernels cannot
- * disagree: RADIUS, GROUP_X, GROUP_Y, BLOCK_X, BLOCK_Y, ONEPASS_GROUP, TWOPASS_TILE.
+ * disagree: RADIUS, GROUP_X, GROUP_Y, BLOCK_X, BLOCK_Y, ONEPASS_GROUP, TWOPASS_TILE; and
+ * SHIFT, tiled_conv's source alignment for this job's ROIs, (sL - tL) mod 4.
  * The coefficients kx (along rows) and ky (along columns) are __constant arguments: every
  * work-item reads the same one at the same time, which is what the constant cache serves best.
  */
 
 #if !defined(RADIUS) || !defined(GROUP_X) || !defined(GROUP_Y) || !defined(BLOCK_X) || \
-    !defined(BLOCK_Y) || !defined(ONEPASS_GROUP) || !defined(TWOPASS_TILE) || !defined(BORDER)
+    !defined(BLOCK_Y) || !defined(ONEPASS_GROUP) || !defined(TWOPASS_TILE) || !defined(BORDER) || \
+    !defined(SHIFT)
 #error "build TiledConv.cl with the -D options that launch.c passes"
 #endif
 
@@ -120,53 +122,80 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
  * Work-item (lx, ly) of the group whose tile starts at (l, t) owns the block of
  * BLOCK_X x BLOCK_Y pixels starting at (l + lx * BLOCK_X, t + ly * BLOCK_Y).
  *
+ * The tiles sit on the target's 4-column grid: group (gx, gy) has l = gx * TILE_W - ox and
+ * t = gy * TILE_H, where ox = tL mod 4. Every block then starts at a target column that is a
+ * multiple of 4, so its rows are written as aligned float4s whatever the tROI's left edge; the
+ * first column of tiles starts ox columns left of the tROI, and its groups guard their writes
+ * (class 4). On the source side a block starts SHIFT = (sL - tL) mod 4 columns past a multiple
+ * of 4: the host builds the program for that SHIFT, and a block row is read as the aligned
+ * float4s that cover it, its pixels picked out of them at offsets known when the program is
+ * built (load_segment). With TC_VECTOR_IO=0 there is no grid shift (ox = 0) and every global
+ * access is a single float.
+ *
  * To filter its block vertically a work-item needs the horizontally filtered rows of its block
  * plus RADIUS rows above and RADIUS below. It filters its own rows horizontally, in registers;
  * the rows above are the last RADIUS rows of its upper neighbour's block, the rows below the
  * first RADIUS rows of its lower neighbour's: every work-item publishes those two sets in local
- * memory and takes its neighbours' from there. Only the top and bottom work-items of a group,
- * whose neighbours are in other groups, filter their extra RADIUS rows themselves.
- * This needs RADIUS <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller.
+ * memory and takes its neighbours' from there. The tile's top work-items need RADIUS rows from
+ * above the tile and its bottom ones RADIUS rows from below it, whose owners are in other
+ * groups. For radius 1 and 2 those work-items filter these halo rows themselves, as in the
+ * article; from radius 3 (TC_HALO_SPREAD) the 2 * RADIUS halo rows are spread over the whole
+ * group (work-item row ly takes halo rows ly, ly + GROUP_Y, ...) and published with the
+ * others, so that no warp filters 2 * RADIUS rows more than the rest.
+ * This needs RADIUS <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller
+ * (and to 8 from radius 3: taller tiles re-read fewer halo rows, launch.c).
  */
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
 #define HROWS (BLOCK_Y + 2 * RADIUS) /* horizontally filtered rows a work-item needs */
 #define SEG_W (BLOCK_X + 2 * RADIUS) /* raw pixels in one row segment of a block */
 
-/* Class 2's copy of the tile's neighbourhood: (TILE_H + 2r) x (TILE_W + 2r) raw pixels. */
-#define RAW_W (TILE_W + 2 * RADIUS)
-#define RAW_H (TILE_H + 2 * RADIUS)
-#define RAW_SIZE (RAW_W * RAW_H)
-
-/* The published rows: for each row of work-items, RADIUS rows of TILE_W values at the top of
- * their blocks and RADIUS at the bottom. */
-#define EDGE_SIZE (GROUP_Y * RADIUS * TILE_W)
-#define SHARED_SIZE (2 * EDGE_SIZE)
-
-/* Class 2 groups reuse the raw copy's memory for the published rows once nobody reads raw
- * pixels any more, so one allocation of the larger size serves both. */
-#define LOCAL_SIZE (RAW_SIZE > SHARED_SIZE ? RAW_SIZE : SHARED_SIZE)
-
-/* One row segment filtered horizontally: the BLOCK_X outputs from SEG_W inputs. */
-inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
-                           float out[BLOCK_X])
-{
-#pragma unroll
-    for (int c = 0; c < BLOCK_X; c++) {
-        float acc = 0.0f;
-#pragma unroll
-        for (int i = 0; i < TAPS; i++)
-            acc = fma(kx[i], seg[c + i], acc);
-        out[c] = acc;
-    }
-}
-
-/* Whole float4 loads and stores where the addresses allow them (TC_VECTOR_IO=0 turns them off,
- * for measuring what they bring). A block's columns start at a multiple of BLOCK_X, itself a
- * multiple of 4, so a row of the block is 16-byte aligned exactly when the ROI's left edge and
- * the row pitch are multiples of 4: a test on kernel arguments, the same for every work-item. */
+/*
+ * Variants kept for measurement (bench/: set through TILEDCONV_CL_OPTIONS). The defaults are
+ * the fastest measured on the H200 for each radius (BENCHMARKS.md, issue 13):
+ *   TC_VECTOR_IO=0         global loads and stores one float at a time (--scalar-io)
+ *   TC_HALO_SPREAD         1: the tile's halo rows filtered by the whole group (default from
+ *                          radius 3); 0: by its top and bottom work-items, the article's way
+ *                          (default for radius 1 and 2, where it measured 1 to 3 points faster)
+ *   TC_VERTICAL_ACC        1: the vertical pass accumulates each filtered row into the outputs
+ *                          as soon as the row is there, one row live instead of HROWS
+ *                          (default for radius 3 to 5); 0: it gathers from all rows at the end
+ *   TC_COEFF_VALUES        1: the coefficients from the by-value kernel arguments kx_values,
+ *                          ky_values (default, but for radius 7); 0: from the __constant
+ *                          buffers kx, ky. Both end in uniform registers; what differs is the
+ *                          schedule the compiler makes, worth -13 to +19 points at long
+ *                          lengths on the H200's driver (radius 7: 55.8 % by value, 68.5 % not)
+ *   TC_CLASS2_STAGE=1      class 2 stages its neighbourhood in local memory, the article's way,
+ *                          instead of reading its rows like class 1 with mapped coordinates
+ *   TC_CLASS4_BROADCAST=1  class 4 writes every pixel, those outside the tROI redirected to
+ *                          the tile's first pixel inside it with that pixel's value (the
+ *                          article's way), instead of guarding each write
+ *   TC_STUDY_NO_MATH=1     (a study, wrong results) no multiply-adds: the same loads, shared
+ *                          rows and stores, each output the centre tap's input
+ */
 #ifndef TC_VECTOR_IO
 #define TC_VECTOR_IO 1
+#endif
+#ifndef TC_CLASS2_STAGE
+#define TC_CLASS2_STAGE 0
+#endif
+#ifndef TC_HALO_SPREAD
+#define TC_HALO_SPREAD (RADIUS >= 3)
+#endif
+#ifndef TC_CLASS4_BROADCAST
+#define TC_CLASS4_BROADCAST 0
+#endif
+#ifndef TC_VERTICAL_ACC
+#define TC_VERTICAL_ACC (RADIUS >= 3 && RADIUS <= 5 && TC_HALO_SPREAD && !TC_CLASS2_STAGE)
+#endif
+#ifndef TC_STUDY_NO_MATH
+#define TC_STUDY_NO_MATH 0
+#endif
+#ifndef TC_COEFF_VALUES
+#define TC_COEFF_VALUES (RADIUS != 7)
+#endif
+#if TC_VERTICAL_ACC && (TC_CLASS2_STAGE || !TC_HALO_SPREAD)
+#error "TC_VERTICAL_ACC publishes rows as it filters them: it needs TC_HALO_SPREAD=1 and TC_CLASS2_STAGE=0"
 #endif
 #if BLOCK_X % 4 != 0
 #error "BLOCK_X must be a multiple of 4"
@@ -174,65 +203,199 @@ inline void filter_segment(const float seg[SEG_W], __constant const float *kx,
 #if RADIUS > BLOCK_Y
 #error "the rows shared between vertical neighbours must cover the radius: BLOCK_Y >= RADIUS"
 #endif
-
-/* With a radius of 2 to 4, the horizontal halo of an aligned row segment is read as one float4
- * on each side, which reaches 4 pixels out whatever the radius: the apron that class 1 must
- * have inside the sROI is then 4 columns, not RADIUS (launch.c's tc_tiled_classes agrees). */
-#if TC_VECTOR_IO && RADIUS >= 2 && RADIUS <= 4
-#define HALO_VEC 1
-#else
-#define HALO_VEC 0
+#if SHIFT < 0 || SHIFT > 3 || (!TC_VECTOR_IO && SHIFT != 0)
+#error "SHIFT is (sL - tL) mod 4, and 0 without float4 I/O"
 #endif
 
-/* Class 1: the segment of ROI row y starting at ROI column x - RADIUS, straight from global
- * memory. No check: the group's class guarantees that all of it lies inside the sROI, and the
- * blocks of neighbouring work-items overlap their segments, which the L1 cache shares. */
-inline void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x, int y,
-                           bool aligned, __constant const float *kx, float out[BLOCK_X])
+/* The coefficients as the phases take them (TC_COEFF_VALUES), and tap i of them. */
+#if TC_COEFF_VALUES
+#define COEFFS float16
+#define TAP(k, i) tap16(k, i)
+/* Component i of k; i is a constant wherever it is called (every loop unrolls), so this is
+ * the component itself. */
+inline float tap16(float16 k, int i)
 {
-    __global const float *row = src + (sT + y) * pitch + (sL + x);
-    float seg[SEG_W];
-    if (TC_VECTOR_IO && aligned) {
-        __global const float4 *row4 = (__global const float4 *)row;
-        /* A cast, not vload4: vload4 promises only 4-byte alignment, so a compiler may split
-         * it; the pointer type tells it the 16 bytes are aligned, as tested. */
+    switch (i) {
+    case 0: return k.s0;
+    case 1: return k.s1;
+    case 2: return k.s2;
+    case 3: return k.s3;
+    case 4: return k.s4;
+    case 5: return k.s5;
+    case 6: return k.s6;
+    case 7: return k.s7;
+    case 8: return k.s8;
+    case 9: return k.s9;
+    case 10: return k.sa;
+    case 11: return k.sb;
+    case 12: return k.sc;
+    case 13: return k.sd;
+    case 14: return k.se;
+    default: return k.sf;
+    }
+}
+#else
+#define COEFFS __constant const float *
+#define TAP(k, i) ((k)[i])
+#endif
+
+/*
+ * The read window of a block row. With float4 I/O a row segment (ROI columns x - RADIUS ..
+ * x + BLOCK_X + RADIUS - 1, x the block's first column) is read as whole aligned float4s:
+ * relative to the multiple of 4 at or before the block's first source column (x - SHIFT in
+ * ROI columns), those from WIN_LO to WIN_HI - 1. Aligned rows of radius 1 keep the article's
+ * halo: the block's float4s and one float each side. APRON_L and APRON_R are the columns read
+ * left of the block's first pixel and right of its last: class 1 needs its tile and these
+ * aprons inside the sROI (launch.c's tc_tiled_classes computes the same).
+ */
+#define FLOOR4(v) (((v) + 64) / 4 * 4 - 64) /* v rounded down to a multiple of 4, v >= -64 */
+#if !TC_VECTOR_IO || (SHIFT == 0 && RADIUS == 1)
+#define APRON_L RADIUS
+#define APRON_R RADIUS
+#else
+#define WIN_LO FLOOR4(SHIFT - RADIUS)
+#define WIN_HI (FLOOR4(SHIFT + BLOCK_X - 1 + RADIUS) + 4)
+#define WIN_Q ((WIN_HI - WIN_LO) / 4) /* float4s per segment */
+#define APRON_L (SHIFT - WIN_LO)
+#define APRON_R (WIN_HI - SHIFT - BLOCK_X)
+#endif
+
+/* The halo rows: 2 * RADIUS rows above and below the tile, HALO_PER_ITEM at most per
+ * work-item when they are spread over the group. Halo row k is ROI row halo_row(t, k). */
+#define HALO_ROWS (2 * RADIUS)
+#define HALO_PER_ITEM ((HALO_ROWS + GROUP_Y - 1) / GROUP_Y)
+inline int halo_row(int t, int k)
+{
+    return k < RADIUS ? t - RADIUS + k : t + TILE_H + k - RADIUS;
+}
+
+/* Class 2's staged copy of the tile's neighbourhood (TC_CLASS2_STAGE):
+ * (TILE_H + 2r) x (TILE_W + 2r) raw pixels. */
+#define RAW_W (TILE_W + 2 * RADIUS)
+#define RAW_H (TILE_H + 2 * RADIUS)
+#define RAW_SIZE (RAW_W * RAW_H)
+
+/* The published rows, in slots of RADIUS rows of TILE_W values: top[s] holds the first
+ * RADIUS rows of work-item row s (s < GROUP_Y) or the halo rows below the tile (s = GROUP_Y);
+ * bottom[s] the last RADIUS rows of work-item row s - 1 (s > 0) or the halo rows above the
+ * tile (s = 0). Work-item row ly takes its rows above from bottom[ly], its rows below from
+ * top[ly + 1]. */
+#define SLOTS (GROUP_Y + 1)
+#define EDGE_SIZE (SLOTS * RADIUS * TILE_W)
+#define SHARED_SIZE (2 * EDGE_SIZE)
+#define SHARED_AT(slot, r, col4) (((slot) * RADIUS + (r)) * (TILE_W / 4) + (col4))
+
+/* Staging class 2 groups reuse the raw copy's memory for the published rows once nobody reads
+ * raw pixels any more, so one allocation of the larger size serves both. */
+#if TC_CLASS2_STAGE && RAW_SIZE > SHARED_SIZE
+#define LOCAL_SIZE RAW_SIZE
+#else
+#define LOCAL_SIZE SHARED_SIZE
+#endif
+
+/* One row segment filtered horizontally: the BLOCK_X outputs from SEG_W inputs. */
+inline void filter_segment(const float seg[SEG_W], COEFFS kx,
+                           float out[BLOCK_X])
+{
 #pragma unroll
-        for (int v = 0; v < BLOCK_X / 4; v++) {
-            const float4 q = row4[v];
-            seg[RADIUS + 4 * v + 0] = q.x;
-            seg[RADIUS + 4 * v + 1] = q.y;
-            seg[RADIUS + 4 * v + 2] = q.z;
-            seg[RADIUS + 4 * v + 3] = q.w;
-        }
-#if HALO_VEC
-        /* The halo as the float4 on each side (see HALO_VEC): two wide loads instead of
-         * 2 * RADIUS narrow ones. */
-        const float4 left = row4[-1], right = row4[BLOCK_X / 4];
-        const float lv[4] = {left.x, left.y, left.z, left.w};
-        const float rv[4] = {right.x, right.y, right.z, right.w};
-#pragma unroll
-        for (int i = 0; i < RADIUS; i++) {
-            seg[i] = lv[4 - RADIUS + i];
-            seg[RADIUS + BLOCK_X + i] = rv[i];
-        }
+    for (int c = 0; c < BLOCK_X; c++) {
+        float acc = 0.0f;
+#if TC_STUDY_NO_MATH
+        acc = seg[c + RADIUS];
 #else
 #pragma unroll
-        for (int i = 0; i < RADIUS; i++) {
-            seg[i] = row[i - RADIUS];
-            seg[RADIUS + BLOCK_X + i] = row[BLOCK_X + i];
-        }
+        for (int i = 0; i < TAPS; i++)
+            acc = fma(TAP(kx, i), seg[c + i], acc);
 #endif
-    } else {
+        out[c] = acc;
+    }
+}
+
+/* The raw segment of the block at ROI column x in one source row (row: the row's sROI column
+ * 0), unchecked: the caller knows that the window lies inside the sROI. The blocks of
+ * neighbouring work-items overlap their windows, which the L1 cache shares. */
+TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
+{
+    __global const float *p = row + x; /* the block's first pixel */
+#if !TC_VECTOR_IO
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = p[i - RADIUS];
+#elif SHIFT == 0 && RADIUS == 1
+    /* A cast, not vload4: vload4 promises only 4-byte alignment, so a compiler may split it;
+     * the pointer type tells it the 16 bytes are aligned, as they are. */
+    __global const float4 *p4 = (__global const float4 *)p;
+#pragma unroll
+    for (int v = 0; v < BLOCK_X / 4; v++) {
+        const float4 q = p4[v];
+        seg[1 + 4 * v] = q.x;
+        seg[2 + 4 * v] = q.y;
+        seg[3 + 4 * v] = q.z;
+        seg[4 + 4 * v] = q.w;
+    }
+    seg[0] = p[-1];
+    seg[SEG_W - 1] = p[BLOCK_X];
+#else
+    /* The aligned float4s that cover the segment, and the segment picked out of them: SHIFT
+     * is known when the program is built, so the picking is register renaming. */
+    __global const float4 *w4 = (__global const float4 *)(p - SHIFT + WIN_LO);
+    float win[4 * WIN_Q];
+#pragma unroll
+    for (int v = 0; v < WIN_Q; v++) {
+        const float4 q = w4[v];
+        win[4 * v] = q.x;
+        win[4 * v + 1] = q.y;
+        win[4 * v + 2] = q.z;
+        win[4 * v + 3] = q.w;
+    }
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = win[SHIFT - RADIUS - WIN_LO + i];
+#endif
+}
+
+/* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
+ * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
+ * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
+TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int sL, int sT,
+                                     int x, int y, int w, int h, float value, float seg[SEG_W])
+{
+    const int sy = border_index(y, h);
+    if (BORDER == BORDER_CONSTANT && sy < 0) {
 #pragma unroll
         for (int i = 0; i < SEG_W; i++)
-            seg[i] = row[i - RADIUS];
+            seg[i] = value;
+        return;
     }
+    __global const float *row = src + (sT + sy) * pitch + sL;
+    if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
+        load_segment(row, x, seg);
+    } else {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++) {
+            const int sx = border_index(x - RADIUS + i, w);
+            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value : row[sx];
+        }
+    }
+}
+
+/* One block row filtered horizontally: ROI row y at block column x, from global memory.
+ * checked (a constant at every call) says whether coordinates may leave the sROI. */
+TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x,
+                              int y, int w, int h, float value, bool checked,
+                              COEFFS kx, float out[BLOCK_X])
+{
+    float seg[SEG_W];
+    if (checked)
+        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
+    else
+        load_segment(src + (sT + y) * pitch + sL, x, seg);
     filter_segment(seg, kx, out);
 }
 
-/* Class 2: the same segment from the group's clamped copy of its neighbourhood; (x, y) are
- * relative to the tile's corner, so the segment starts at raw column x (= tile x - RADIUS). */
-inline void hfilter_local(__local const float *raw, int x, int y, __constant const float *kx,
+/* The same from class 2's staged copy (TC_CLASS2_STAGE); (x, y) are relative to the tile's
+ * corner, so the segment starts at raw column x (= tile x - RADIUS). */
+inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
                           float out[BLOCK_X])
 {
     __local const float *row = raw + (y + RADIUS) * RAW_W + x;
@@ -246,61 +409,86 @@ inline void hfilter_local(__local const float *raw, int x, int y, __constant con
 /*
  * The phases of tiled_conv, in the order the kernel runs them. Each fills or reads the
  * work-item's private rows, hrow[RADIUS + r] = row by + r of its block filtered horizontally
- * (-RADIUS <= r < BLOCK_Y + RADIUS), or its results, out[r][c] = pixel (bx + c, by + r).
- * They are TC_INLINE and all their loops have constant bounds, so every call is inlined, every
- * loop unrolls and hrow and out stay in registers. None of them has a barrier: those are in
- * the kernel body.
+ * (-RADIUS <= r < BLOCK_Y + RADIUS), its share of the tile's halo rows, halo[m] = halo row
+ * ly + m * GROUP_Y filtered horizontally at its block's columns, or its results,
+ * out[r][c] = pixel (bx + c, by + r). They are TC_INLINE and all their loops have constant
+ * bounds, so every call is inlined, every loop unrolls and the arrays stay in registers. None
+ * of them has a barrier: those are in the kernel body.
  */
 
-/* Phase (a), class 1: hrow from global memory. Every work-item filters its own BLOCK_Y rows;
- * only the top and bottom work-items of the group filter their extra RADIUS rows, whose owners
- * are in other groups. The others get theirs in the shared-row exchange, phase (c). */
-TC_INLINE void class1_filter_rows(__global const float *src, int pitch, int sL, int sT, int bx,
-                                  int by, int ly, bool aligned_in, __constant const float *kx,
-                                  float hrow[HROWS][BLOCK_X])
+/* Phase (a), class 1 (checked = false), or class 2 reading global memory (checked = true):
+ * the block's own rows, then this work-item's share of the halo rows: with TC_HALO_SPREAD
+ * halo rows ly, ly + GROUP_Y, ... into halo; otherwise, the top work-items the rows above
+ * the tile into hrow, the bottom ones the rows below. The other halo rows of hrow are the
+ * neighbours', taken in the shared-row exchange, phase (c). */
+TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT, int w, int h,
+                           float value, bool checked, int t, int bx, int by, int ly,
+                           COEFFS kx, float hrow[HROWS][BLOCK_X],
+                           float halo[HALO_PER_ITEM][BLOCK_X])
 {
 #pragma unroll
     for (int r = 0; r < BLOCK_Y; r++)
-        hfilter_global(src, pitch, sL, sT, bx, by + r, aligned_in, kx, hrow[RADIUS + r]);
-    if (ly == 0) /* the rows above the tile belong to the group above: filter them here */
+        hfilter_global(src, pitch, sL, sT, bx, by + r, w, h, value, checked, kx,
+                       hrow[RADIUS + r]);
+#if TC_HALO_SPREAD
+#pragma unroll
+    for (int m = 0; m < HALO_PER_ITEM; m++)
+        if (ly + m * GROUP_Y < HALO_ROWS)
+            hfilter_global(src, pitch, sL, sT, bx, halo_row(t, ly + m * GROUP_Y), w, h, value,
+                           checked, kx, halo[m]);
+#else
+    if (ly == 0) /* the rows above the tile */
 #pragma unroll
         for (int r = 0; r < RADIUS; r++)
-            hfilter_global(src, pitch, sL, sT, bx, by - RADIUS + r, aligned_in, kx, hrow[r]);
-    if (ly == GROUP_Y - 1) /* likewise the rows below the tile */
+            hfilter_global(src, pitch, sL, sT, bx, by - RADIUS + r, w, h, value, checked, kx,
+                           hrow[r]);
+    if (ly == GROUP_Y - 1) /* the rows below the tile */
 #pragma unroll
         for (int r = 0; r < RADIUS; r++)
-            hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, aligned_in, kx,
+            hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, w, h, value, checked, kx,
                            hrow[RADIUS + BLOCK_Y + r]);
+#endif
 }
 
-/* Phase (b), class 2, once the group has staged the tile's neighbourhood in raw
- * (stage_neighbourhood: RAW_H x RAW_W pixels from the tile's corner minus RADIUS each way):
- * hrow from local memory, the same rows as class 1 fills. */
-TC_INLINE void class2_filter_rows(__local const float *raw, int lx, int ly,
-                                  __constant const float *kx, float hrow[HROWS][BLOCK_X])
+/* Phase (b), class 2 with TC_CLASS2_STAGE, once the group has staged the tile's neighbourhood
+ * in raw (stage_neighbourhood: RAW_H x RAW_W pixels from the tile's corner minus RADIUS each
+ * way): the same rows as phase (a), from local memory. */
+TC_INLINE void filter_rows_staged(__local const float *raw, int lx, int ly,
+                                  COEFFS kx, float hrow[HROWS][BLOCK_X],
+                                  float halo[HALO_PER_ITEM][BLOCK_X])
 {
     const int tx = lx * BLOCK_X, ty = ly * BLOCK_Y; /* the block, relative to the tile */
 #pragma unroll
-    for (int r = -RADIUS; r < BLOCK_Y + RADIUS; r++) {
-        /* The raw copy holds the halo rows too, so the top and bottom work-items can
-         * filter their extra rows from it like any other row. */
-        const bool needed = (r >= 0 && r < BLOCK_Y) || (r < 0 && ly == 0) ||
-                            (r >= BLOCK_Y && ly == GROUP_Y - 1);
-        if (needed)
-            hfilter_local(raw, tx, ty + r, kx, hrow[RADIUS + r]);
-    }
+    for (int r = 0; r < BLOCK_Y; r++)
+        hfilter_local(raw, tx, ty + r, kx, hrow[RADIUS + r]);
+#if TC_HALO_SPREAD
+#pragma unroll
+    for (int m = 0; m < HALO_PER_ITEM; m++)
+        if (ly + m * GROUP_Y < HALO_ROWS)
+            hfilter_local(raw, tx, halo_row(0, ly + m * GROUP_Y), kx, halo[m]);
+#else
+    if (ly == 0)
+#pragma unroll
+        for (int r = 0; r < RADIUS; r++)
+            hfilter_local(raw, tx, ty - RADIUS + r, kx, hrow[r]);
+    if (ly == GROUP_Y - 1)
+#pragma unroll
+        for (int r = 0; r < RADIUS; r++)
+            hfilter_local(raw, tx, ty + BLOCK_Y + r, kx, hrow[RADIUS + BLOCK_Y + r]);
+#endif
 }
 
 /*
  * Phase (c), the shared-row exchange, in two halves with a barrier between them in the kernel
- * body. shared holds the published rows: top[ly][r][column], then bottom[ly][r][column],
- * TILE_W columns per row, written and read as float4.
+ * body. shared holds the published rows, top slots then bottom slots (SHARED_AT), TILE_W
+ * columns per row, written and read as float4.
  */
 
-/* First half: publish this block's first RADIUS filtered rows (for the upper neighbour) and
- * its last RADIUS (for the lower one). */
+/* First half: publish this block's first RADIUS filtered rows (for the upper neighbour), its
+ * last RADIUS (for the lower one), and this work-item's share of the halo rows. */
 TC_INLINE void publish_shared_rows(__local float4 *shared, int lx, int ly,
-                                   float hrow[HROWS][BLOCK_X])
+                                   float hrow[HROWS][BLOCK_X],
+                                   float halo[HALO_PER_ITEM][BLOCK_X])
 {
     __local float4 *top = shared;
     __local float4 *bottom = shared + EDGE_SIZE / 4;
@@ -309,40 +497,53 @@ TC_INLINE void publish_shared_rows(__local float4 *shared, int lx, int ly,
     for (int r = 0; r < RADIUS; r++)
 #pragma unroll
         for (int v = 0; v < BLOCK_X / 4; v++) {
-            const int at = (ly * RADIUS + r) * (TILE_W / 4) + col4 + v;
             /* vload4 from the private rows, not a (float4)(a, b, c, d) literal: the same
              * code, but oclgrind reads the literal as a store of an undefined vector. */
-            top[at] = vload4(v, hrow[RADIUS + r]);
-            bottom[at] = vload4(v, hrow[BLOCK_Y + r]);
+            top[SHARED_AT(ly, r, col4 + v)] = vload4(v, hrow[RADIUS + r]);
+            bottom[SHARED_AT(ly + 1, r, col4 + v)] = vload4(v, hrow[BLOCK_Y + r]);
         }
+#if TC_HALO_SPREAD
+#pragma unroll
+    for (int m = 0; m < HALO_PER_ITEM; m++) {
+        const int k = ly + m * GROUP_Y;
+        if (k < RADIUS) /* above the tile: the bottom rows of a row of work-items at -1 */
+#pragma unroll
+            for (int v = 0; v < BLOCK_X / 4; v++)
+                bottom[SHARED_AT(0, k, col4 + v)] = vload4(v, halo[m]);
+        else if (k < HALO_ROWS) /* below it: the top rows of one at GROUP_Y */
+#pragma unroll
+            for (int v = 0; v < BLOCK_X / 4; v++)
+                top[SHARED_AT(GROUP_Y, k - RADIUS, col4 + v)] = vload4(v, halo[m]);
+    }
+#endif
 }
 
 /* Second half, once every block's rows are published: take the neighbours' rows into the
- * halo rows of hrow that phase (a) or (b) left unfilled (every work-item's, except the rows
- * above of the group's top work-items and the rows below of its bottom ones). */
+ * halo rows of hrow (without TC_HALO_SPREAD, all but the rows above of the group's top
+ * work-items and the rows below of its bottom ones, which phase (a) or (b) filled). */
 TC_INLINE void take_shared_rows(__local const float4 *shared, int lx, int ly,
                                 float hrow[HROWS][BLOCK_X])
 {
     __local const float4 *top = shared;
     __local const float4 *bottom = shared + EDGE_SIZE / 4;
     const int col4 = lx * (BLOCK_X / 4);
-    if (ly > 0) /* rows above: the upper neighbour's last RADIUS rows */
+    if (TC_HALO_SPREAD || ly > 0) /* rows above: the upper neighbour's last RADIUS rows */
 #pragma unroll
         for (int r = 0; r < RADIUS; r++)
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++) {
-                const float4 q = bottom[((ly - 1) * RADIUS + r) * (TILE_W / 4) + col4 + v];
+                const float4 q = bottom[SHARED_AT(ly, r, col4 + v)];
                 hrow[r][4 * v] = q.x;
                 hrow[r][4 * v + 1] = q.y;
                 hrow[r][4 * v + 2] = q.z;
                 hrow[r][4 * v + 3] = q.w;
             }
-    if (ly < GROUP_Y - 1) /* rows below: the lower neighbour's first RADIUS rows */
+    if (TC_HALO_SPREAD || ly < GROUP_Y - 1) /* rows below: the lower neighbour's first rows */
 #pragma unroll
         for (int r = 0; r < RADIUS; r++)
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++) {
-                const float4 q = top[((ly + 1) * RADIUS + r) * (TILE_W / 4) + col4 + v];
+                const float4 q = top[SHARED_AT(ly + 1, r, col4 + v)];
                 hrow[RADIUS + BLOCK_Y + r][4 * v] = q.x;
                 hrow[RADIUS + BLOCK_Y + r][4 * v + 1] = q.y;
                 hrow[RADIUS + BLOCK_Y + r][4 * v + 2] = q.z;
@@ -351,7 +552,7 @@ TC_INLINE void take_shared_rows(__local const float4 *shared, int lx, int ly,
 }
 
 /* Phase (d), the vertical pass, all in registers: out from the HROWS rows of hrow. */
-TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], __constant const float *ky,
+TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], COEFFS ky,
                              float out[BLOCK_Y][BLOCK_X])
 {
 #pragma unroll
@@ -359,43 +560,173 @@ TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], __constant const float 
 #pragma unroll
         for (int c = 0; c < BLOCK_X; c++) {
             float acc = 0.0f;
+#if TC_STUDY_NO_MATH
+            acc = hrow[r][c] + hrow[r + 2 * RADIUS][c]; /* keep the shared rows alive */
+#else
 #pragma unroll
             for (int j = 0; j < TAPS; j++)
-                acc = fma(ky[j], hrow[r + j][c], acc);
+                acc = fma(TAP(ky, j), hrow[r + j][c], acc);
+#endif
             out[r][c] = acc;
         }
 }
 
+#if TC_VERTICAL_ACC
+/*
+ * TC_VERTICAL_ACC: phases (a), (c) and (d) with the vertical pass spread over them. Filtered
+ * row j in hrow's numbering (0 .. HROWS - 1) adds ky[j - o] times itself to every output row o
+ * with 0 <= j - o <= 2 * RADIUS as soon as it has been filtered or taken, so one filtered row
+ * is live at a time instead of HROWS.
+ */
+TC_INLINE void accumulate_row(int j, const float hs[BLOCK_X], COEFFS ky,
+                              float out[BLOCK_Y][BLOCK_X])
+{
+#pragma unroll
+    for (int o = 0; o < BLOCK_Y; o++)
+        if (j - o >= 0 && j - o <= 2 * RADIUS)
+#pragma unroll
+            for (int c = 0; c < BLOCK_X; c++)
+#if TC_STUDY_NO_MATH
+                out[o][c] += hs[c];
+#else
+                out[o][c] = fma(TAP(ky, j - o), hs[c], out[o][c]);
+#endif
+}
+
+/* One filtered row into local memory at float4 index at. */
+TC_INLINE void publish_row(__local float4 *at, const float hs[BLOCK_X])
+{
+#pragma unroll
+    for (int v = 0; v < BLOCK_X / 4; v++)
+        at[v] = vload4(v, hs);
+}
+
+/* Phases (a) and (c)'s first half together: the block's own rows, each filtered, published
+ * when it is among the first or last RADIUS and accumulated; then this work-item's share of
+ * the halo rows, filtered and published. */
+TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, int sL, int sT,
+                                         int w, int h, float value, bool checked, int t,
+                                         int lx, int bx, int by, int ly,
+                                         COEFFS kx, COEFFS ky, __local float4 *shared,
+                                         float out[BLOCK_Y][BLOCK_X])
+{
+    __local float4 *top = shared;
+    __local float4 *bottom = shared + EDGE_SIZE / 4;
+    const int col4 = lx * (BLOCK_X / 4);
+#pragma unroll
+    for (int o = 0; o < BLOCK_Y; o++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++)
+            out[o][c] = 0.0f;
+#pragma unroll
+    for (int r = 0; r < BLOCK_Y; r++) {
+        float hs[BLOCK_X];
+        hfilter_global(src, pitch, sL, sT, bx, by + r, w, h, value, checked, kx, hs);
+        if (r < RADIUS)
+            publish_row(top + SHARED_AT(ly, r, col4), hs);
+        if (r >= BLOCK_Y - RADIUS)
+            publish_row(bottom + SHARED_AT(ly + 1, r - (BLOCK_Y - RADIUS), col4), hs);
+        accumulate_row(RADIUS + r, hs, ky, out);
+    }
+#pragma unroll
+    for (int m = 0; m < HALO_PER_ITEM; m++) {
+        const int k = ly + m * GROUP_Y;
+        if (k < HALO_ROWS) {
+            float hs[BLOCK_X];
+            hfilter_global(src, pitch, sL, sT, bx, halo_row(t, k), w, h, value, checked, kx,
+                           hs);
+            publish_row(k < RADIUS ? bottom + SHARED_AT(0, k, col4)
+                                   : top + SHARED_AT(GROUP_Y, k - RADIUS, col4),
+                        hs);
+        }
+    }
+}
+
+/* (c)'s second half and the rest of (d): the neighbours' rows, taken and accumulated. */
+TC_INLINE void take_accumulate(__local const float4 *shared, int lx, int ly,
+                               COEFFS ky, float out[BLOCK_Y][BLOCK_X])
+{
+    __local const float4 *top = shared;
+    __local const float4 *bottom = shared + EDGE_SIZE / 4;
+    const int col4 = lx * (BLOCK_X / 4);
+#pragma unroll
+    for (int r = 0; r < 2 * RADIUS; r++) {
+        float hs[BLOCK_X];
+#pragma unroll
+        for (int v = 0; v < BLOCK_X / 4; v++) {
+            const float4 q = r < RADIUS ? bottom[SHARED_AT(ly, r, col4 + v)]
+                                        : top[SHARED_AT(ly + 1, r - RADIUS, col4 + v)];
+            hs[4 * v] = q.x;
+            hs[4 * v + 1] = q.y;
+            hs[4 * v + 2] = q.z;
+            hs[4 * v + 3] = q.w;
+        }
+        accumulate_row(r < RADIUS ? r : BLOCK_Y + r, hs, ky, out);
+    }
+}
+#endif
+
 /* Phase (e), the store of the block at ROI (bx, by). Class 3: the tile is inside the tROI, so
- * is every block: float4 stores where the rows are aligned, scalar ones otherwise. Class 4:
- * guard each pixel. (The article's class 4 instead redirects an outside pixel's write to the
- * tile's corner pixel, which is always inside; a guarded store costs no more on current GPUs
- * and never writes a pixel twice.) */
+ * is every block: aligned float4 stores (the tile grid is the target's). Class 4: rows below
+ * the tROI are skipped, a block row wholly inside is stored as float4s, and the pixels of one
+ * that crosses the tROI's left or right edge are guarded one by one. */
 TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w, int h, int bx,
-                           int by, bool free_on_write, bool aligned_out,
-                           float out[BLOCK_Y][BLOCK_X])
+                           int by, bool free_on_write, float out[BLOCK_Y][BLOCK_X])
 {
     __global float *out_row = dst + (tT + by) * pitch + tL + bx;
-    if (free_on_write && TC_VECTOR_IO && aligned_out) { /* class 3, aligned */
+    if (free_on_write) { /* class 3 */
 #pragma unroll
         for (int r = 0; r < BLOCK_Y; r++)
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++)
-                ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
-    } else if (free_on_write) { /* class 3 */
-#pragma unroll
-        for (int r = 0; r < BLOCK_Y; r++)
-#pragma unroll
-            for (int c = 0; c < BLOCK_X; c++)
-                out_row[r * pitch + c] = out[r][c];
+                if (TC_VECTOR_IO)
+                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+                else
+                    for (int c = 4 * v; c < 4 * v + 4; c++)
+                        out_row[r * pitch + c] = out[r][c];
     } else { /* class 4 */
+        const bool inside_x = bx >= 0 && bx + BLOCK_X <= w;
 #pragma unroll
-        for (int r = 0; r < BLOCK_Y; r++)
+        for (int r = 0; r < BLOCK_Y; r++) {
+            if (by + r >= h)
+                continue;
+            if (TC_VECTOR_IO && inside_x) {
 #pragma unroll
-            for (int c = 0; c < BLOCK_X; c++)
-                if (bx + c < w && by + r < h)
-                    out_row[r * pitch + c] = out[r][c];
+                for (int v = 0; v < BLOCK_X / 4; v++)
+                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+            } else {
+#pragma unroll
+                for (int c = 0; c < BLOCK_X; c++)
+                    if (bx + c >= 0 && bx + c < w)
+                        out_row[r * pitch + c] = out[r][c];
+            }
+        }
     }
+}
+
+/* Phase (e) of class 4 with TC_CLASS4_BROADCAST, the article's way: every work-item writes
+ * its 16 pixels one by one, and a pixel outside the tROI is written instead to the tile's
+ * first pixel inside it (corner), with that pixel's value (corner_value, broadcast through
+ * local memory): the same value again, so no branch per pixel and no wrong value. */
+TC_INLINE void store_block_broadcast(__global float *dst, int pitch, int tL, int tT, int w,
+                                     int h, int bx, int by, __global float *corner,
+                                     float corner_value, float out[BLOCK_Y][BLOCK_X])
+{
+    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
+#pragma unroll
+    for (int r = 0; r < BLOCK_Y; r++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++) {
+            const bool inside = bx + c >= 0 && bx + c < w && by + r < h;
+            *(inside ? out_row + r * pitch + c : corner) = inside ? out[r][c] : corner_value;
+        }
+}
+
+/* out[0][c] for a run-time c < 4, without indexing a private array at run time (which would
+ * move it to memory). */
+inline float pick4(const float row[BLOCK_X], int c)
+{
+    return c == 0 ? row[0] : c == 1 ? row[1] : c == 2 ? row[2] : row[3];
 }
 
 #ifdef TC_COUNT_CLASSES
@@ -409,16 +740,33 @@ TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void tiled_conv(__global const float *src, __global float *dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
-                __constant const float *kx, __constant const float *ky,
-                float border_value CLASS_COUNTS_ARG)
+                __constant const float *kx, __constant const float *ky, float border_value,
+                float16 kx_values, float16 ky_values CLASS_COUNTS_ARG)
 {
     /* Declared as float4 so that the published rows can be written and read 16 bytes at a
      * time; TILE_W and every block's first column are multiples of 4. */
     __local float4 lmem4[(LOCAL_SIZE + 3) / 4];
+#if TC_CLASS2_STAGE
     __local float *lmem = (__local float *)lmem4;
+#endif
+#if TC_CLASS4_BROADCAST
+    __local float corner_value[1];
+#endif
+
+    /* The coefficients: with TC_COEFF_VALUES the by-value copies (kernel arguments, held in
+     * the parameter constant bank, where a multiply-add can take them as operands), else the
+     * __constant buffers. */
+#if TC_COEFF_VALUES
+    const COEFFS kxc = kx_values;
+    const COEFFS kyc = ky_values;
+#else
+    COEFFS kxc = kx;
+    COEFFS kyc = ky;
+#endif
 
     const int lx = get_local_id(0), ly = get_local_id(1);
-    const int l = get_group_id(0) * TILE_W; /* the tile's corner in ROI coordinates */
+    const int ox = TC_VECTOR_IO ? tL & 3 : 0;         /* the tiles on the target's 4-grid */
+    const int l = get_group_id(0) * TILE_W - ox; /* the tile's corner in ROI coordinates */
     const int t = get_group_id(1) * TILE_H;
     const int bx = l + lx * BLOCK_X; /* this work-item's block */
     const int by = t + ly * BLOCK_Y;
@@ -428,21 +776,19 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
      * arguments, never on the work-item, so every work-item of a group takes the same branch:
      * the barriers inside the branches below are reached by all work-items of the group or by
      * none, as OpenCL requires.
-     *   class 1 (free on read):  the tile's neighbourhood, RADIUS pixels around it, lies inside
-     *                            the sROI, so its reads need no checks;
-     *   class 2 (otherwise):     some read would leave the sROI: load the neighbourhood, its
-     *                            coordinates mapped into the sROI by the border rule,
-     *                            into local memory once, cooperatively, and compute from there;
+     *   class 1 (free on read):  the tile's neighbourhood, RADIUS rows above and below and the
+     *                            aprons beside it, lies inside the sROI: no checks;
+     *   class 2 (otherwise):     some read would leave the sROI: each coordinate that may is
+     *                            mapped into the sROI by the border rule (with
+     *                            TC_CLASS2_STAGE the neighbourhood is staged in local memory
+     *                            first, the article's way);
      *   class 3 (free on write): the whole tile lies inside the tROI: write without checks;
-     *   class 4 (otherwise):     the tile reaches past the tROI's right or bottom edge: guard
-     *                            each write.
+     *   class 4 (otherwise):     the tile reaches past the tROI's left, right or bottom edge:
+     *                            guard the writes.
      */
-    const bool aligned_in = ((sL | pitch) & 3) == 0;
-    const bool aligned_out = ((tL | pitch) & 3) == 0;
-    const int apron_x = HALO_VEC && aligned_in ? 4 : RADIUS; /* columns read beside the tile */
-    const bool free_on_read = l >= apron_x && t >= RADIUS && l + TILE_W + apron_x <= w &&
+    const bool free_on_read = l >= APRON_L && t >= RADIUS && l + TILE_W + APRON_R <= w &&
                               t + TILE_H + RADIUS <= h;
-    const bool free_on_write = l + TILE_W <= w && t + TILE_H <= h;
+    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
 #ifdef TC_COUNT_CLASSES
     if (lx == 0 && ly == 0) {
         atomic_inc(&class_counts[free_on_read ? 0 : 1]);
@@ -450,35 +796,77 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
     }
 #endif
 
-    /* hrow[RADIUS + r] is row by + r filtered horizontally, for -RADIUS <= r < BLOCK_Y + RADIUS. */
+    float out[BLOCK_Y][BLOCK_X]; /* the block's results */
+#if TC_VERTICAL_ACC
+    /* (a) and (c) Rows filtered (class 1 unchecked, class 2 with coordinates mapped into the
+     * sROI), published and accumulated into out. */
+    if (free_on_read)
+        filter_publish_accumulate(src, pitch, sL, sT, w, h, border_value, false, t, lx, bx, by,
+                                  ly, kxc, kyc, lmem4, out);
+    else
+        filter_publish_accumulate(src, pitch, sL, sT, w, h, border_value, true, t, lx, bx, by,
+                                  ly, kxc, kyc, lmem4, out);
+    /* Every block's rows are published before any neighbour reads them. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* (c) and (d) The neighbours' rows, accumulated. */
+    take_accumulate(lmem4, lx, ly, kyc, out);
+#else
+    /* hrow[RADIUS + r] is row by + r filtered horizontally, for -RADIUS <= r < BLOCK_Y + RADIUS;
+     * halo[m] is this work-item's share of the tile's halo rows. */
     float hrow[HROWS][BLOCK_X];
+    float halo[HALO_PER_ITEM][BLOCK_X];
 
     if (free_on_read) {
-        /* Class 1: (a) rows filtered straight from global memory. */
-        class1_filter_rows(src, pitch, sL, sT, bx, by, ly, aligned_in, kx, hrow);
+        /* Class 1: (a) rows filtered straight from global memory, unchecked. */
+        filter_rows(src, pitch, sL, sT, w, h, border_value, false, t, bx, by, ly, kxc, hrow,
+                    halo);
     } else {
+#if TC_CLASS2_STAGE
         /* Class 2: (b) the neighbourhood staged in local memory, then filtered from there. */
         stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, l - RADIUS, t - RADIUS,
                             RAW_W, RAW_H, GROUP_X, GROUP_Y, lx, ly, lmem);
         /* The copy is complete before anyone filters from it. */
         barrier(CLK_LOCAL_MEM_FENCE);
-        class2_filter_rows(lmem, lx, ly, kx, hrow);
+        filter_rows_staged(lmem, lx, ly, kxc, hrow, halo);
         /* Everyone has finished reading raw pixels: the memory can now take the published
          * rows. Without this barrier a fast work-item could overwrite raw pixels that a slow
          * one has yet to read. */
         barrier(CLK_LOCAL_MEM_FENCE);
+#else
+        /* Class 2: (a) the same rows from global memory, every coordinate that may leave the
+         * sROI mapped into it by the border rule. */
+        filter_rows(src, pitch, sL, sT, w, h, border_value, true, t, bx, by, ly, kxc, hrow,
+                    halo);
+#endif
     }
 
     /* (c) The shared-row exchange, every class. */
-    publish_shared_rows(lmem4, lx, ly, hrow);
+    publish_shared_rows(lmem4, lx, ly, hrow, halo);
     /* Every block's rows are published before any neighbour reads them. */
     barrier(CLK_LOCAL_MEM_FENCE);
     take_shared_rows(lmem4, lx, ly, hrow);
 
-    /* (d) The vertical pass, then (e) the store: class 3 or 4. */
-    float out[BLOCK_Y][BLOCK_X];
-    vertical_pass(hrow, ky, out);
-    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, aligned_out, out);
+    /* (d) The vertical pass. */
+    vertical_pass(hrow, kyc, out);
+#endif
+
+    /* (e) The store: class 3 or 4. */
+#if TC_CLASS4_BROADCAST
+    if (!free_on_write) {
+        /* The tile's first pixel inside the tROI, (max(l, 0), t), is in work-item (0, 0)'s
+         * block, column c0: its value goes to every work-item through local memory. */
+        const int c0 = l < 0 ? -l : 0;
+        if (lx == 0 && ly == 0)
+            corner_value[0] = pick4(out[0], c0);
+        /* The value is there before anyone writes it. Reached by all or none: the class
+         * depends on the group alone. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+        store_block_broadcast(dst, pitch, tL, tT, w, h, bx, by,
+                              dst + (tT + t) * pitch + tL + l + c0, corner_value[0], out);
+        return;
+    }
+#endif
+    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -13,6 +13,10 @@
 #define TC_TILED_GROUP_Y 8
 #define TC_TILED_BLOCK_X 4
 #define TC_TILED_BLOCK_Y 4
+/* From radius 3 (7 taps) the block is at least this tall: the 2r halo rows a tile re-reads
+ * from its neighbours are then a smaller share of its rows (measured faster, BENCHMARKS.md). */
+#define TC_TILED_LONG_RADIUS 3
+#define TC_TILED_LONG_BLOCK_Y 8
 
 /* onepass: 16 x 16 work-items, one output pixel each. */
 #define TC_ONEPASS_GROUP 16

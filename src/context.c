@@ -3,6 +3,7 @@
  * it and the buffers of the last run; each call checks its arguments, turns tc_params into a
  * job the launchers run, and records why it failed.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,25 @@ static int check_taps(const char *name, int taps, tc_msg *m)
     return TC_OK;
 }
 
+/* Sums that cannot leave float32 on 8-bit input (0..255) or the constant border: a filter that
+ * could overflow would give infinities, and then NaN, without a word (filter.h). */
+static int check_range(const tc_filter_spec *f, tc_msg *m)
+{
+    double reach = 0.0;
+    if (tc_filter_check(f, 255.0, NULL, &reach) != TC_FILTER_OVERFLOW)
+        return TC_OK;
+    if (f->border == TC_BORDER_CONSTANT && fabs(f->border_value) > 255.0f)
+        return tc_fail(m, TC_EINVAL,
+                       "kx and ky with border_value %g: a sum could reach sum|kx| x sum|ky| x "
+                       "|border_value| = %.3g, past float32's largest value (%.3g); scale the "
+                       "coefficients or the border value down",
+                       (double)f->border_value, reach, (double)FLT_MAX);
+    return tc_fail(m, TC_EINVAL,
+                   "kx and ky: on inputs up to 255 a sum could reach sum|kx| x sum|ky| x 255 = "
+                   "%.3g, past float32's largest value (%.3g); scale the coefficients down",
+                   reach, (double)FLT_MAX);
+}
+
 /* The filter of p: lengths, coefficients and border rule, checked. */
 static int filter_from_params(const tc_params *p, tc_filter_spec *f, tc_msg *m)
 {
@@ -111,7 +131,7 @@ static int filter_from_params(const tc_params *p, tc_filter_spec *f, tc_msg *m)
         return status;
     f->border = p->border;
     f->border_value = p->border_value;
-    return TC_OK;
+    return check_range(f, m);
 }
 
 /* p checked against a width x height image and turned into the job the launchers run. */
@@ -404,6 +424,11 @@ TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, 
         status = tc_fail(&m, TC_EINVAL, "kx and ky must not be NULL");
     else if (isnan(sigma) || isinf(sigma))
         status = tc_fail(&m, TC_EINVAL, "sigma is not a finite number");
+    else if (sigma > 0.0 && sigma < TC_MIN_SIGMA)
+        status = tc_fail(&m, TC_EINVAL,
+                         "sigma %g: too small; the smallest is %g (below it sigma^2 underflows "
+                         "and the Gaussian's weights are not finite)",
+                         sigma, TC_MIN_SIGMA);
     else if (tc_filter_named(&f, (tc_named)id, taps, sigma) != 0)
         status = tc_fail(&m, TC_EINVAL, "filter %s: no %d-tap version (%s)", name, taps,
                          tc_taps_valid(taps) ? "3 taps only" : "odd lengths 3..15");

@@ -1,9 +1,34 @@
 /* device.c - finding, opening and listing OpenCL devices. */
 #include "device.h"
 
+#include "hostmem.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Under an address-space or data limit (ulimit -v, -d), PoCL cannot always start: it maps
+ * about 240 MB of libraries and then one stack per CPU for its worker threads, and when such a
+ * stack cannot be mapped it aborts the process (SIGABRT) instead of returning an error. Below
+ * this much room (measured on PoCL 3.1, with a margin) the platform is not even asked. */
+static unsigned long long platform_start_bytes(void)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return (320ULL << 20) + (unsigned long long)(cpus > 0 ? cpus : 1) * (16ULL << 20);
+}
+
+static int check_start_room(tc_msg *m)
+{
+    tc_host_room room;
+    tc_host_room_now(&room);
+    if (strncmp(room.limit, "RLIMIT", 6) != 0 || room.bytes >= platform_start_bytes())
+        return TC_OK;
+    return tc_fail(m, TC_ENOMEM,
+                   "%.0f MB of memory available (%s) is too little to start an OpenCL platform "
+                   "safely (PoCL needs about %.0f MB here)",
+                   tc_mb(room.bytes), room.limit, tc_mb(platform_start_bytes()));
+}
 
 /* The platforms, allocated; *count set. A missing ICD (-1001, CL_PLATFORM_NOT_FOUND_KHR)
  * counts as zero platforms, so that callers can say "no OpenCL platform" in words. */
@@ -11,8 +36,10 @@ static int get_platforms(cl_platform_id **out, cl_uint *count, tc_msg *m)
 {
     int status = TC_OK;
     cl_platform_id *ids = NULL;
-    cl_int err = clGetPlatformIDs(0, NULL, count);
     *out = NULL;
+    if ((status = check_start_room(m)) != TC_OK)
+        return status;
+    cl_int err = clGetPlatformIDs(0, NULL, count);
     if (err == -1001 || (err == CL_SUCCESS && *count == 0)) {
         *count = 0;
         return TC_OK;
@@ -195,8 +222,17 @@ static int find_device(const request *r, tc_device *d, tc_msg *m)
         return status;
     status = TC_EINVAL;
     if (np == 0) {
-        tc_fail(m, TC_EINVAL, "no OpenCL platform found; install an ICD such as "
-                              "pocl-opencl-icd (make deps-build does)");
+        /* Under a tight memory limit the ICD loader cannot load a platform (PoCL maps about
+         * 400 MB of address space) and reports none: a run-time failure, said as such. */
+        tc_host_room room;
+        tc_host_room_now(&room);
+        if (room.bytes < (2048ULL << 20) && strncmp(room.limit, "RLIMIT", 6) == 0)
+            status = tc_fail(m, TC_ENOMEM, "no OpenCL platform could be loaded with %.0f MB "
+                                           "of memory available (%s)",
+                             tc_mb(room.bytes), room.limit);
+        else
+            tc_fail(m, TC_EINVAL, "no OpenCL platform found; install an ICD such as "
+                                  "pocl-opencl-icd (make deps-build does)");
         goto done;
     }
     if (r->platform >= (int)np) {

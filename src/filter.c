@@ -1,6 +1,7 @@
 /* filter.c - the default binomial and the named filters; see filter.h for the conventions. */
 #include "filter.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -166,6 +167,32 @@ int tc_filter_named(tc_filter_spec *f, tc_named id, int taps, double sigma)
     }
     f->taps = taps;
     return 0;
+}
+
+tc_filter_problem tc_filter_check(const tc_filter_spec *f, double max_input, int *index,
+                                  double *bound)
+{
+    double sum_x = 0.0, sum_y = 0.0;
+    for (int i = 0; i < f->taps; i++) {
+        if (!isfinite(f->kx[i]) || !isfinite(f->ky[i])) {
+            if (index)
+                *index = i;
+            return isfinite(f->kx[i]) ? TC_FILTER_KY_NOT_FINITE : TC_FILTER_KX_NOT_FINITE;
+        }
+        sum_x += fabs((double)f->kx[i]);
+        sum_y += fabs((double)f->ky[i]);
+    }
+    double in = fabs(max_input);
+    if (f->border == TC_BORDER_CONSTANT && fabs((double)f->border_value) > in)
+        in = fabs((double)f->border_value);
+    /* In double: 15 coefficients of at most FLT_MAX each cannot overflow it. */
+    const double reach = sum_x * sum_y * in;
+    if (bound)
+        *bound = reach;
+    /* Each of the 2 * taps roundings of a sum grows it by at most FLT_EPSILON / 2. */
+    if (reach * (1.0 + 2.0 * f->taps * FLT_EPSILON) > (double)FLT_MAX)
+        return TC_FILTER_OVERFLOW;
+    return TC_FILTER_OK;
 }
 
 const char *tc_border_name(tc_border b)

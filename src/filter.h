@@ -72,6 +72,28 @@ void tc_binomial_row(int n, double *row);
  * with [-1, 0, 1], so [-1 0 1] for 3 taps, [-1 -2 0 2 1] for 5 (OpenCV's Sobel). */
 void tc_derivative_row(int taps, double *row);
 
+/* The smallest gauss sigma: below about 1.5e-162, 2 sigma^2 underflows to zero in double
+ * precision and the weights become 0 / 0 = NaN. 1e-100 keeps well clear of that; any sigma
+ * below about 0.2 already gives the identity filter in float32. */
+#define TC_MIN_SIGMA 1e-100
+
+/* What tc_filter_check finds wrong with a filter. */
+typedef enum {
+    TC_FILTER_OK,
+    TC_FILTER_KX_NOT_FINITE, /* a coefficient of kx is NaN or infinite (*index says which) */
+    TC_FILTER_KY_NOT_FINITE,
+    TC_FILTER_OVERFLOW       /* a sum could pass FLT_MAX: *bound says how far it could reach */
+} tc_filter_problem;
+
+/* Every coefficient finite, and no partial sum able to leave float32's range on inputs of at
+ * most max_input in magnitude (and the border value, for a constant border): the sums are
+ * bounded by sum|kx| * sum|ky| * max(max_input, |border_value|), and that bound, grown by the
+ * rounding of 2 * taps float operations, must stay below FLT_MAX. Otherwise the device would
+ * turn pixels into infinities or NaN (2 - 2 inf) with nothing to say so. *index (a coefficient's
+ * position) and *bound may be NULL. */
+tc_filter_problem tc_filter_check(const tc_filter_spec *f, double max_input, int *index,
+                                  double *bound);
+
 /* Sets f->taps, f->kx and f->ky to the named filter at this length; f->border and
  * f->border_value are left as they are. sigma applies to gauss only (<= 0: the default).
  * Returns 0, or -1 when the filter does not exist at this length (see tc_named_supports),

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int tc_plane_alloc(tc_plane *p, int width, int height)
 {
@@ -134,6 +135,27 @@ void tc_plane_from_samples(tc_plane *p, const void *samples, int channels, int d
         p->px[i] = channel < 0 ? tc_intensity_scaled(v[0], v[1], v[2], maxval)
                                : (float)tc_sample_scaled(v[channel], maxval);
     }
+}
+
+int tc_plane_take_rgb(tc_plane *p, uint8_t *rgb, int width, int height, int channel)
+{
+    const size_t n = (size_t)width * (size_t)height;
+    unsigned char *mem = realloc(rgb, (n ? n : 1) * sizeof(float));
+    if (!mem)
+        return -1;
+    /* Backwards: the float of pixel i occupies bytes 4i..4i+3, which hold only the RGB bytes of
+     * pixels i and later (3j + 2 < 4i for every j < i), and pixel i is read before it is
+     * overwritten. memcpy, since the memory held bytes until now. */
+    for (size_t i = n; i-- > 0;) {
+        const unsigned char *px = mem + 3 * i;
+        const float v = channel < 0 ? (float)(0.299 * px[0] + 0.587 * px[1] + 0.114 * px[2])
+                                    : (float)px[channel];
+        memcpy(mem + 4 * i, &v, sizeof v);
+    }
+    p->width = width;
+    p->height = height;
+    p->px = (float *)(void *)mem;
+    return 0;
 }
 
 uint8_t tc_map_byte(float v, double scale, double offset)

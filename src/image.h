@@ -79,6 +79,15 @@ float tc_intensity_scaled(unsigned r, unsigned g, unsigned b, unsigned maxval);
 void tc_plane_from_samples(tc_plane *p, const void *samples, int channels, int depth,
                            unsigned maxval, int channel);
 
+/* tc_plane_from_rgb (channel -1) or tc_plane_from_channel (0, 1, 2) made in the memory of the
+ * RGB buffer itself, so that a large image never holds its RGB bytes and its plane at once:
+ * rgb (malloc'd, width * height * 3 bytes) is grown to width * height floats and converted from
+ * the last pixel back (pixel i's float goes where pixels i * 4 / 3 and on were, all read
+ * already). The values are exactly those of the two functions above. Returns 0 with p owning
+ * the memory (rgb must not be used again), or -1 when growing failed: rgb is untouched and
+ * still the caller's. */
+int tc_plane_take_rgb(tc_plane *p, uint8_t *rgb, int width, int height, int channel);
+
 /* SPEC.md's 8-bit conversion: floor(clamp(v, 0, 255) + 0.5); NaN becomes 0. */
 uint8_t tc_to_byte(float v);
 

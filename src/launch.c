@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "hostmem.h"
 
 TC_API const char *tc_algorithm_name(tc_algorithm a)
 {
@@ -30,11 +31,57 @@ int tc_device_pitch(int width)
 
 /* The tiled kernel's block height: the job's, raised to the radius where that is larger,
  * since a work-item takes the RADIUS rows above and below its block from its two vertical
- * neighbours' blocks. */
+ * neighbours' blocks; and from radius TC_TILED_LONG_RADIUS to at least
+ * TC_TILED_LONG_BLOCK_Y, where taller tiles measured faster. */
 static int tiled_block_y(const tc_job *job)
 {
     const int radius = (job->filter.taps - 1) / 2;
-    return job->block_y >= radius ? job->block_y : radius;
+    int block_y = job->block_y >= radius ? job->block_y : radius;
+    if (radius >= TC_TILED_LONG_RADIUS && block_y < TC_TILED_LONG_BLOCK_Y)
+        block_y = TC_TILED_LONG_BLOCK_Y;
+    return block_y;
+}
+
+/* a mod 4 in 0..3, for either sign of a. */
+static int mod4(int a)
+{
+    return ((a % 4) + 4) % 4;
+}
+
+/* a rounded down to a multiple of 4, for either sign of a. */
+static int floor4(int a)
+{
+    return a - mod4(a);
+}
+
+int tc_tiled_shift(const tc_job *job)
+{
+    return job->vector_io ? mod4(job->roi.src_left - job->roi.dst_left) : 0;
+}
+
+/* TiledConv.cl's ox: the tiles sit on the target's 4-column grid, the first one starting
+ * dst_left mod 4 columns left of the tROI (with float4 I/O; none without). */
+static int tiled_grid_offset(const tc_job *job)
+{
+    return job->vector_io ? mod4(job->roi.dst_left) : 0;
+}
+
+/* TiledConv.cl's APRON_L and APRON_R: the columns a block row's reads reach left of the block
+ * and right of it. With float4 I/O the row is read as the aligned float4s that cover it
+ * (WIN_LO .. WIN_HI relative to the multiple of 4 at or before the block's first source
+ * column), except aligned rows of radius 1, read as the block's float4s and one float a side. */
+static void tiled_aprons(const tc_job *job, int *left, int *right)
+{
+    const int radius = (job->filter.taps - 1) / 2;
+    const int shift = tc_tiled_shift(job);
+    if (!job->vector_io || (shift == 0 && radius == 1)) {
+        *left = *right = radius;
+        return;
+    }
+    const int lo = floor4(shift - radius);
+    const int hi = floor4(shift + job->block_x - 1 + radius) + 4;
+    *left = shift - lo;
+    *right = hi - shift - job->block_x;
 }
 
 void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
@@ -44,15 +91,15 @@ void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
     const long tile_w = TC_TILED_GROUP_X * job->block_x;
     const long tile_h = TC_TILED_GROUP_Y * tiled_block_y(job);
     const long w = roi->width, h = roi->height;
-    /* TiledConv.cl's HALO_VEC: aligned rows read their halo as whole float4s. */
-    const int aligned_in = ((roi->src_left | pitch) & 3) == 0;
-    const long apron_x = job->vector_io && aligned_in && radius >= 2 && radius <= 4 ? 4 : radius;
+    int apron_l, apron_r;
+    (void)pitch; /* device rows are padded to TC_ROW_ALIGN floats: always float4-aligned */
+    tiled_aprons(job, &apron_l, &apron_r);
     memset(classes, 0, 4 * sizeof classes[0]);
     for (long t = 0; t < h; t += tile_h)
-        for (long l = 0; l < w; l += tile_w) {
-            int free_on_read = l >= apron_x && t >= radius && l + tile_w + apron_x <= w &&
+        for (long l = -tiled_grid_offset(job); l < w; l += tile_w) {
+            int free_on_read = l >= apron_l && t >= radius && l + tile_w + apron_r <= w &&
                                t + tile_h + radius <= h;
-            int free_on_write = l + tile_w <= w && t + tile_h <= h;
+            int free_on_write = l >= 0 && l + tile_w <= w && t + tile_h <= h;
             classes[free_on_read ? 0 : 1]++;
             classes[free_on_write ? 2 : 3]++;
         }
@@ -100,7 +147,8 @@ typedef struct {
 
 static void tiled_geometry(const tc_job *job, size_t global[2])
 {
-    global[0] = (size_t)ceil_div(job->roi.width, TC_TILED_GROUP_X * job->block_x) *
+    global[0] = (size_t)ceil_div(job->roi.width + tiled_grid_offset(job),
+                                 TC_TILED_GROUP_X * job->block_x) *
                 TC_TILED_GROUP_X;
     global[1] = (size_t)ceil_div(job->roi.height, TC_TILED_GROUP_Y * tiled_block_y(job)) *
                 TC_TILED_GROUP_Y;
@@ -119,21 +167,29 @@ static void two_pass_geometry(const tc_job *job, size_t global[2])
     global[1] = (size_t)ceil_div(job->roi.height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
 }
 
-/* tiled_conv and one_pass_conv take the same arguments (tiled_conv one more when it counts
- * its classes). */
+/* tiled_conv and one_pass_conv take the same first arguments; tiled_conv then the coefficients
+ * again by value (float16, zero-padded: TiledConv.cl's TC_COEFF_VALUES) and, when it counts its
+ * classes, the counters. */
 static int direct_set_args(launch_state *ls, tc_msg *m)
 {
     const tc_roi *r = &ls->job->roi;
     const tc_buffers *b = ls->buf;
+    const tc_filter_spec *f = &ls->job->filter;
+    const int tiled = ls->job->algorithm == TC_TILED;
+    cl_float16 kx_values, ky_values;
+    memset(&kx_values, 0, sizeof kx_values);
+    memset(&ky_values, 0, sizeof ky_values);
+    for (int i = 0; i < f->taps && i < 16; i++) {
+        kx_values.s[i] = f->kx[i];
+        ky_values.s[i] = f->ky[i];
+    }
     const tc_kernel_arg args[] = {
         TC_KARG(ls->src),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),    TC_KARG(r->src_left),
         TC_KARG(r->src_top),  TC_KARG(r->dst_left), TC_KARG(r->dst_top),   TC_KARG(r->width),
-        TC_KARG(r->height),   TC_KARG(b->kx),       TC_KARG(b->ky),
-        TC_KARG(ls->job->filter.border_value),      TC_KARG(b->counts)};
-    const int counted = ls->job->algorithm == TC_TILED && ls->job->count_classes;
-    const int n = (int)(sizeof args / sizeof args[0]) - (counted ? 0 : 1);
-    return tc_set_args(ls->kernel, ls->job->algorithm == TC_TILED ? "tiled_conv" : "one_pass_conv",
-                    args, n, m);
+        TC_KARG(r->height),   TC_KARG(b->kx),       TC_KARG(b->ky),        TC_KARG(f->border_value),
+        TC_KARG(kx_values),   TC_KARG(ky_values),   TC_KARG(b->counts)};
+    const int n = !tiled ? 12 : ls->job->count_classes ? 15 : 14;
+    return tc_set_args(ls->kernel, tiled ? "tiled_conv" : "one_pass_conv", args, n, m);
 }
 
 static int direct_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
@@ -212,17 +268,44 @@ int tc_check_fits(const tc_device *d, int width, int height, tc_msg *m)
 {
     const unsigned long long bytes = (unsigned long long)tc_device_pitch(width) *
                                      (unsigned long long)height * sizeof(float);
-    if (bytes > d->info.max_alloc_bytes || 3 * bytes > d->info.global_mem_bytes)
+    if (bytes > d->info.max_alloc_bytes)
         return tc_fail(m, TC_EINVAL,
-                       "a %d x %d plane needs %.1f MB per buffer (3 buffers); %s allows %.1f MB "
-                       "per buffer and %.1f MB in all",
-                       width, height, (double)bytes / 1e6, d->info.name,
-                       (double)d->info.max_alloc_bytes / 1e6,
-                       (double)d->info.global_mem_bytes / 1e6);
+                       "a %d x %d plane needs %.1f MB in one buffer, more than the %.1f MB %s "
+                       "allows (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                       width, height, tc_mb(bytes), tc_mb(d->info.max_alloc_bytes),
+                       d->info.name);
+    if (3 * bytes > d->info.global_mem_bytes)
+        return tc_fail(m, TC_EINVAL,
+                       "a %d x %d image needs %.1f MB of device memory (input, output and "
+                       "temporary planes), more than the %.1f MB %s has "
+                       "(CL_DEVICE_GLOBAL_MEM_SIZE)",
+                       width, height, tc_mb(3 * bytes), tc_mb(d->info.global_mem_bytes),
+                       d->info.name);
     return TC_OK;
 }
 
-/* The build options that make this job's program: the geometry of config.h as -D values. */
+/* On a CPU device the buffers are host memory, and PoCL aborts the process (an assertion, not
+ * an error code) when it cannot back one at first use: so the host's room is checked before
+ * `bytes` more are asked for. A reserve is kept for what the platform allocates itself. */
+#define CPU_DEVICE_RESERVE (64ULL << 20)
+int tc_check_host_room(const tc_device *d, unsigned long long bytes, const char *what,
+                       tc_msg *m)
+{
+    tc_host_room room;
+    if (!d->info.is_cpu || bytes == 0)
+        return TC_OK;
+    tc_host_room_now(&room);
+    if (bytes + CPU_DEVICE_RESERVE <= room.bytes)
+        return TC_OK;
+    return tc_fail(m, TC_ENOMEM,
+                   "%s on the CPU device need %.1f MB more of host memory, but %.1f MB is "
+                   "available (%s)",
+                   what, tc_mb(bytes), tc_mb(room.bytes), room.limit);
+}
+
+/* The build options that make this job's program: the geometry of config.h as -D values, and
+ * for the tiled kernel the source alignment of the job's ROIs (SHIFT): one program per
+ * alignment class, built when first needed. */
 static void build_options(const tc_job *job, char *options, size_t size)
 {
     /* For kernel experiments (bench/): extra build options, appended. */
@@ -230,10 +313,11 @@ static void build_options(const tc_job *job, char *options, size_t size)
     snprintf(options, size,
              "-cl-std=CL1.2 -D RADIUS=%d -D BORDER=%d -D GROUP_X=%d -D GROUP_Y=%d "
              "-D BLOCK_X=%d -D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
-             "-D TC_VECTOR_IO=%d%s %s",
+             "-D TC_VECTOR_IO=%d -D SHIFT=%d%s %s",
              (job->filter.taps - 1) / 2, (int)job->filter.border, TC_TILED_GROUP_X,
              TC_TILED_GROUP_Y, job->block_x, tiled_block_y(job), TC_ONEPASS_GROUP,
              TC_TWOPASS_TILE, job->vector_io,
+             job->algorithm == TC_TILED ? tc_tiled_shift(job) : 0,
              job->count_classes && job->algorithm == TC_TILED ? " -D TC_COUNT_CLASSES" : "",
              extra ? extra : "");
 }
@@ -323,6 +407,10 @@ static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job, 
     const size_t coeff_bytes = TC_MAX_TAPS * sizeof(float);
     const size_t tmp_bytes = (size_t)job->roi.width * (size_t)job->roi.height * sizeof(float);
     int status;
+    if (job->algorithm == TC_TWOPASS &&
+        (status = tc_check_host_room(d, tc_new_bytes(b->tmp_bytes, tmp_bytes),
+                                     "the two-pass temporary", m)) != TC_OK)
+        return status;
     if ((status = ensure_fixed(d, &b->kx, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(kx)",
                                m)) != TC_OK ||
         (status = ensure_fixed(d, &b->ky, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(ky)",
@@ -580,6 +668,13 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
 
     memset(stats, 0, sizeof *stats);
     if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
+        (status = tc_check_host_room(d, tc_new_bytes(buffers->src_bytes, plane_bytes) +
+                                            tc_new_bytes(buffers->dst_bytes, plane_bytes) +
+                                            (pitch != in->width
+                                                 ? tc_new_bytes(buffers->staging_bytes,
+                                                                plane_bytes)
+                                                 : 0),
+                                        "the image's planes", m)) != TC_OK ||
         /* Read-write: the pixel path (pixels.c) forms its planes in the same buffer. */
         (status = tc_ensure_buffer(d, &buffers->src, &buffers->src_bytes, plane_bytes,
                                 CL_MEM_READ_WRITE, "clCreateBuffer(input plane)", m)) != TC_OK ||
@@ -642,6 +737,9 @@ int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms,
         status = tc_fail(m, TC_ENOMEM, "out of host memory for %d copies", repeats);
         goto cleanup;
     }
+    if ((status = tc_check_host_room(d, 2ULL * bytes, "the copy floor's two buffers", m)) !=
+        TC_OK)
+        goto cleanup;
     a = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateBuffer(copy source)");
     b = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &err);

@@ -66,6 +66,18 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
  * device's allocation limits: TC_OK, or TC_EINVAL saying what is needed and allowed. */
 int tc_check_fits(const tc_device *d, int width, int height, tc_msg *m);
 
+/* On a CPU device, whose buffers are host memory that PoCL backs only at first use (and aborts
+ * the process when it cannot), `bytes` more must fit the host's room now (hostmem.h), with a
+ * reserve: TC_OK, or TC_ENOMEM naming `what`. Other devices: TC_OK. */
+int tc_check_host_room(const tc_device *d, unsigned long long bytes, const char *what,
+                       tc_msg *m);
+
+/* What a buffer of `capacity` bytes adds when `bytes` are needed (0 when it is large enough). */
+static inline unsigned long long tc_new_bytes(size_t capacity, size_t bytes)
+{
+    return capacity < bytes ? (unsigned long long)bytes : 0ULL;
+}
+
 /* *mem is a buffer of at least `bytes` (kept when it was large enough, else made anew, its
  * contents lost); *capacity its size. What names the buffer in a failure's message. */
 int tc_ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t bytes,
@@ -84,6 +96,10 @@ int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, i
 
 /* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
 int tc_device_pitch(int width);
+
+/* The tiled kernel's source alignment for this job, (src_left - dst_left) mod 4, which its
+ * program is built for (TiledConv.cl's SHIFT); 0 without float4 I/O. */
+int tc_tiled_shift(const tc_job *job);
 
 /* The article's class of each tiled work-group for this job and device row pitch, predicted
  * with the same tests as tiled_conv in TiledConv.cl. */

@@ -392,6 +392,19 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
     const size_t out_bytes =
         r->dst->format == TC_PIXELS_FLOAT32 ? plane_bytes : block_of(r->dst).size;
     int status;
+    /* What this image adds, checked first on a CPU device (host memory: launch.h); the two
+     * pinned chunks (at most TC_STAGING_CHUNK each) are left to the check's reserve. */
+    unsigned long long more = tc_new_bytes(b->src_bytes, plane_bytes) +
+                              tc_new_bytes(b->dst_bytes, plane_bytes) +
+                              tc_new_bytes(pb->bytes_in_size, in_bytes) +
+                              (r->dst->format != TC_PIXELS_FLOAT32
+                                   ? tc_new_bytes(pb->bytes_out_size, out_bytes)
+                                   : 0);
+    for (int c = 1; c < r->planes; c++)
+        more += tc_new_bytes(pb->plane_src_size[c - 1], plane_bytes) +
+                tc_new_bytes(pb->plane_dst_size[c - 1], plane_bytes);
+    if ((status = tc_check_host_room(d, more, "the image's buffers", m)) != TC_OK)
+        return status;
     if ((status = tc_ensure_buffer(d, &b->src, &b->src_bytes, plane_bytes, CL_MEM_READ_WRITE,
                                    "clCreateBuffer(input plane)", m)) != TC_OK ||
         (status = tc_ensure_buffer(d, &b->dst, &b->dst_bytes, plane_bytes, CL_MEM_READ_WRITE,

@@ -26,6 +26,9 @@ static void dump_binary(cl_program prog)
         return;
     if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS &&
         (f = fopen(path, "wb")) != NULL) {
+        /* NVIDIA's PTX ends with a NUL, which ptxas refuses ("Unexpected EOF"). */
+        while (size > 0 && bin[size - 1] == '\0')
+            size--;
         (void)fwrite(bin, 1, size, f);
         fclose(f);
     }

@@ -635,6 +635,10 @@ part_e() {
     part_e_mapping
 }
 
+# --- f. hardening (issue 12): tests/e2e-hardening.sh ------------------------------------------
+# shellcheck source=tests/e2e-hardening.sh
+. "$root/tests/e2e-hardening.sh"
+
 # --- d. bad inputs ----------------------------------------------------------------------------
 # One row per line: the expected exit status (or "1/2": either), then the arguments as sh words
 # (expanded with eval, so $out, $img, $in, $o and $fmt may be used). Every row is run with its
@@ -765,7 +769,7 @@ bad_input_table() {
 2   -s "$img" -o "$out" --raw ""
 2   -s "$img" -o "$out" --raw "$o"
 2   -s "$img" -o "$out" --raw /dev/null
-1   -g 8x8 -o "$out" --raw /proc/tiledconv-cannot-write-here.f32
+2   -g 8x8 -o "$out" --raw /proc/tiledconv-cannot-write-here.f32
 2   -s "$img" -o "$out" --raw "$o/no/such/folder/out.raw"
 2   -s "$img" -o "$out" --raw "$out"
 2   -s "$img" -o "$o/./out.bmp" --raw "$out"
@@ -817,6 +821,34 @@ bad_input_table() {
 2   -o "$o/out.pgm" -s "$in/above-maxval.pgm"
 2   -o "$o/out.pgm" -e -s "$in/above-maxval.pgm"
 2   -O "$o" --format png "$in/maxval0.pgm"
+2   -o "$out" -s ""
+2   -o "$out" -s /dev/urandom
+2   -o "$out" -s "$in/bomb-rle8-eob.bmp"
+2   -o "$out" -s "$in/bomb-rle8-delta.bmp"
+2   -o "$out" -s "$in/bomb-rle8-absolute.bmp"
+2   -o "$out" -s "$in/bomb-rle4-eob.bmp"
+2   -o "$out" -s "$in/bomb-rle4-delta.bmp" --color
+2   -o "$out" -s "$in/a${nl}b.bmp"
+2   -o "$out" -g 65536x16384
+1/2 -o "$out" -g 65536x16384 --max-pixels 65536x16384
+2   -o "$out" -g 16x16 --max-pixels 255
+2   -o "$out" -s "$img" --max-pixels 262143
+2   -o "$out" -g 16x16 --max-pixels 0
+2   -o "$out" -g 16x16 --max-pixels x
+2   -o "$out" -g 16x16 --force=yes
+2   -o "$out" -g 16x16 -c 1e19,1e19,1e19 -e
+2   -o "$out" -g 16x16 -c 1e10,1e10,1e10 --border constant=1e30
+2   -o "$out" -g 16x16 --cx 1e20,0,0 --cy 1e20,0,0 -a all
+2   -o "$out" -g 16x16 --filter gauss --sigma 1e-200
+2   -o "$out" -g 16x16 --filter gauss --sigma 1e-310
+2   -o "$out" -g 16x16 -f 4294967299
+2   -o "$out" -g 16x16 -sLx
+2   -o "$out" -g 16x16 -tT16
+2   -o "$out" -g 16x16 -c "1${nl}2,1"
+2   -o "$out" -g 8192x8192 -e --raw /proc/tiledconv-out.f32
+2   -o "$in/ro.bmp" -g 16x16
+2   -o "$out" ""
+2   -O "$o" "$img" ""
 EOF
 }
 
@@ -851,6 +883,11 @@ part_d() {
     printf 'P2\n2 1\n100\n50 200\n' >"$in/above-maxval.pgm"
     head -c 150 "$fmt/g8.pgm" >"$in/cut.pgm"
     head -c 600 "$fmt/rgb1000.ppm" >"$in/cut16.ppm"
+    make_bombs "$in"
+    echo "read-only" >"$in/ro.bmp"
+    chmod 444 "$in/ro.bmp"
+    nl='
+'
     # Every input file, bundled or fixture, must be byte-for-byte the same after every row.
     sums() {
         find "$images" "$in" "$fmt" -type f | sort | xargs cksum
@@ -916,6 +953,7 @@ if [ "$bad_only" -eq 0 ]; then
     part_b
     part_c
     part_e
+    part_f
 fi
 # shellcheck disable=SC2119
 part_d

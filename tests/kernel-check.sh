@@ -94,13 +94,73 @@ for taps in 7 15; do
     check "long-aligned" "$taps" -g 96x80 -sL 4 -tT 3
     check "long-unaligned-reflect" "$taps" -g 45x71 -sL 1 -tL 2 --border reflect
 done
+
+# Issue 13, the tiled kernel alone (-a tiled). Every alignment class: sL mod 4 x tL mod 4 (the
+# program's SHIFT and the tile grid's offset), odd sT and tT, on an image where all four classes
+# of work-groups occur.
+check_tiled() { # check_tiled LABEL TAPS ARGS...: the tiled kernel under oclgrind
+    label=$1 taps=$2
+    shift 2
+    if oclgrind --data-races --uninitialized "$bin" "$@" -f "$taps" -a tiled -e -q --no-output \
+           >"$log" 2>&1 && [ "$(grep -c PASSED "$log")" -eq 1 ] && ! grep -qv PASSED "$log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - $label, $taps taps: ${TILEDCONV_CL_OPTIONS:+TILEDCONV_CL_OPTIONS='$TILEDCONV_CL_OPTIONS' }oclgrind $bin $* -f $taps -a tiled -e"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+tiled_runs=0
+for a in 0 1 2 3; do
+    for b in 0 1 2 3; do
+        check_tiled "align-s$a-t$b" $((a % 2 ? 5 : 3)) -g 110x80 -sL $((4 + a)) -sT 7 \
+            -tL $((8 + b)) -tT 1 -W 96 -H 70
+        tiled_runs=$((tiled_runs + 1))
+    done
+done
+# Every border rule at 3, 7 and 15 taps on an unaligned ROI (7 and 15: 4 x 8 blocks, the
+# accumulating vertical pass at 7, the halo rows spread over the group).
+for border in replicate constant=5 reflect101 reflect wrap; do
+    for taps in 3 7 15; do
+        check_tiled "border-${border%%=*}" "$taps" -g 100x150 -sL 9 -sT 11 -tL 2 -tT 13 -W 90 \
+            -H 135 --border "$border"
+        tiled_runs=$((tiled_runs + 1))
+    done
+done
+# The variants kept as build options, each where it is not the default.
+variant() { # variant OPTIONS TAPS ARGS...
+    TILEDCONV_CL_OPTIONS=$1
+    export TILEDCONV_CL_OPTIONS
+    shift
+    check_tiled "variant $TILEDCONV_CL_OPTIONS" "$@"
+    unset TILEDCONV_CL_OPTIONS
+    tiled_runs=$((tiled_runs + 1))
+}
+variant "-DTC_CLASS2_STAGE=1" 3 -g 70x45 -sL 3 -sT 1 -tL 2 -tT 2 --border reflect101
+variant "-DTC_CLASS2_STAGE=1 -DTC_HALO_SPREAD=0" 15 -g 70x90 -sL 1 -tL 2 --border wrap
+variant "-DTC_CLASS4_BROADCAST=1" 3 -g 70x45 -sL 3 -sT 1 -tL 2 -tT 2
+variant "-DTC_CLASS4_BROADCAST=1" 7 -g 70x90 -sL 6 -tL 1 -tT 3 --border constant=2
+variant "-DTC_HALO_SPREAD=1" 5 -g 70x45 -sL 3 -tL 1 --border reflect
+variant "-DTC_HALO_SPREAD=0" 9 -g 70x90 -sL 2 -tL 3 -tT 1
+variant "-DTC_VERTICAL_ACC=1 -DTC_HALO_SPREAD=1" 5 -g 70x45 -sL 1 -tL 2 -tT 1
+variant "-DTC_VERTICAL_ACC=1" 15 -g 70x90 -sL 2 -tL 1 --border reflect101
+variant "-DTC_VERTICAL_ACC=0" 7 -g 70x90 -sL 3 -tT 2 --border constant=1
+variant "-DTC_COEFF_VALUES=0" 5 -g 70x45 -sL 2 -tL 1 -tT 3
+variant "-DTC_COEFF_VALUES=0" 11 -g 70x90 -sL 3 -tL 2 --border reflect
+variant "-DTC_COEFF_VALUES=1" 15 -g 70x90 -sL 1 -tL 3 -tT 1 --border constant=3
+check_tiled "block-8x8" 15 -g 100x150 -sL 5 -sT 3 -tL 2 -tT 1 --block 8x8
+tiled_runs=$((tiled_runs + 1))
+check_tiled "scalar-io-unaligned" 7 -g 70x90 -sL 3 -tL 2 -tT 1 --scalar-io
+tiled_runs=$((tiled_runs + 1))
 rm -f "$log.cases"
 # The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
 # run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
 # an ROI and an output mapping; the output is checked against the host's conversions by
 # tests/batch.sh, here only that no simulated access goes wrong.
+pixel_runs=0
 pixel_check() {
     label=$1
+    pixel_runs=$((pixel_runs + 1))
     shift
     if oclgrind --data-races --uninitialized "$bin" -q "$@" -o "$log.bmp" >"$log" 2>&1 &&
        [ ! -s "$log" ]; then
@@ -120,6 +180,8 @@ pixel_check "8-bit palette, top-down, colour" -s "$suite/pal8topdown.bmp" --colo
 pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
 pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
 rm -f "$log.bmp"
-echo "kernel-check: $passed cases under oclgrind (the table's with 3 algorithms each, and the pixel conversions)"
+all=$((passed + failed))
+echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs)) of the table with" \
+     "3 algorithms each, $tiled_runs of the tiled kernel alone, $pixel_runs of the pixel conversions)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -55,7 +55,7 @@ judge() {
 }
 
 for name in test_bmp test_options test_filter test_image test_outputs test_reference test_verify \
-        test_codec test_png test_jpeg test_pnm test_source; do
+    test_text test_codec test_png test_jpeg test_pnm test_source; do
     suite=$dir/tests/$name
     if [ ! -x "$suite" ]; then
         echo "skip - $name: $suite not built"
@@ -84,6 +84,13 @@ fi
 py=${PYTHON:-/usr/bin/python3}
 libasan=$(${CC:-cc} -print-file-name=libasan.so)
 if [ -f "$dir/lib/libtiledconv.so.1" ] && "$py" -c 'import numpy, pytest' 2>/dev/null; then
+    # PoCL links a kernel it has not cached by running the system linker, which inherits
+    # LD_PRELOAD and, with leak detection on, fails on the linker's own leaks (PoCL then
+    # aborts). A first run with leak detection off fills PoCL's kernel cache (a run without
+    # the sanitized library does not: its cache entries are not the same).
+    LD_PRELOAD=$libasan ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 \
+    PYTHONPATH=python TILEDCONV_LIBRARY=$(pwd)/$dir/lib/libtiledconv.so.1 \
+        "$py" -m pytest -q -p no:cacheprovider tests/python -k 'not test_no_leaks' >/dev/null 2>&1
     for attempt in 1 2; do
         LD_PRELOAD=$libasan \
         ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:malloc_context_size=3 \

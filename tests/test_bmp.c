@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -1151,6 +1153,275 @@ static void test_load_errors(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Decompression bombs, the header first, devices and pipes (issue 12)
+ * ------------------------------------------------------------------------------------------- */
+
+/* An RLE file of w x h (bpp 8 or 4) whose pixel data is `stream`, into a malloc'd buffer. */
+static uint8_t *rle_file(int w, int h, int bpp, const uint8_t *stream, size_t stream_len,
+                         size_t *len)
+{
+    bmp_spec s = {.hsize = 40, .width = w, .height = h, .planes = 1, .bpp = (uint16_t)bpp,
+                  .compression = bpp == 8 ? 1u : 2u, .npal = 4, .pal = pal4,
+                  .pixels = stream, .pixels_len = stream_len};
+    const size_t cap = 14 + 40 + 16 + stream_len;
+    uint8_t *buf = malloc(cap);
+    assert_non_null(buf);
+    *len = build_bmp(buf, cap, &s);
+    return buf;
+}
+
+/* A decode with these limits; the reason into err. */
+static int decode_with(const uint8_t *buf, size_t len, int allow, bmp_image *img, char *err,
+                       size_t err_size)
+{
+    io_limits lim;
+    io_limits_default(&lim);
+    lim.allow_high_ratio = allow;
+    lim.ratio_hint = "--allow-high-ratio";
+    return bmp_decode_with(buf, len, &lim, img, err, err_size);
+}
+
+/* The three shapes of issue 12's bombs, at 2048 x 1024 (2^21 pixels, so the test stays small):
+ * an end-of-bitmap at once, deltas past most of the image, an absolute run at the end of the
+ * file. Each is refused before the image is allocated, naming the flag that accepts it; with
+ * the flag, the valid ones decode (pixels never set are palette entry 0) and the truncated one
+ * is refused as truncated. RLE4 likewise. */
+static void test_rle_bombs_refused(void **state)
+{
+    (void)state;
+    static const uint8_t eob[] = {0, 1};
+    static const uint8_t deltas[] = {0, 2, 255, 255, 0, 2, 255, 255, 0, 2, 255, 255, 0, 2, 255,
+                                     255, 0, 1};
+    static const uint8_t absolute_at_end[] = {0, 3, 1, 2, 3, 0};
+    const struct {
+        const uint8_t *stream;
+        size_t len;
+        int bpp;
+        const char *with_flag; /* NULL: decodes with the flag */
+    } bombs[] = {
+        {eob, sizeof eob, 8, NULL},
+        {deltas, sizeof deltas, 8, NULL},
+        {absolute_at_end, sizeof absolute_at_end, 8, "before the end-of-bitmap marker"},
+        {eob, sizeof eob, 4, NULL},
+        {deltas, sizeof deltas, 4, NULL},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bombs); i++) {
+        size_t len;
+        uint8_t *buf = rle_file(2048, 1024, bombs[i].bpp, bombs[i].stream, bombs[i].len, &len);
+        static int sentinel;
+        bmp_image img = {-7, -9, (uint8_t *)&sentinel};
+        char err[256] = "";
+        assert_int_equal(decode_with(buf, len, 0, &img, err, sizeof err), -1);
+        assert_non_null(strstr(err, bombs[i].bpp == 8 ? "RLE8 data of" : "RLE4 data of"));
+        assert_non_null(strstr(err, "for a 2048 x 1024 image"));
+        assert_non_null(strstr(err, "a likely decompression bomb (--allow-high-ratio accepts it)"));
+        assert_ptr_equal(img.rgb, (uint8_t *)&sentinel);
+        /* bmp_decode, the defaults, refuses it too. */
+        expect_refusal(buf, len, "decompression bomb");
+        int rc = decode_with(buf, len, 1, &img, err, sizeof err);
+        if (bombs[i].with_flag) {
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(err, bombs[i].with_flag));
+        } else {
+            assert_int_equal(rc, 0);
+            assert_pixel(&img, 0, 0, 10, 20, 30);
+            assert_pixel(&img, 2047, 1023, 10, 20, 30);
+            bmp_free(&img);
+        }
+        free(buf);
+    }
+}
+
+/* The limit is 256 pixels per byte of pixel data, above 2^20 pixels: 1025 x 1024 needs 4100
+ * bytes; 1024 x 1024 needs none. The stream: end-of-line to the last row, end-of-bitmap, and
+ * filler after it (bytes the decoder never reads still count as the file's). */
+static void test_rle_ratio_boundary(void **state)
+{
+    (void)state;
+    uint8_t stream[4100];
+    memset(stream, 0xee, sizeof stream);
+    for (int row = 0; row < 1023; row++)
+        stream[2 * row] = stream[2 * row + 1] = 0;
+    stream[2046] = 0;
+    stream[2047] = 1;
+    size_t len;
+    uint8_t *buf = rle_file(1025, 1024, 8, stream, 4100, &len);
+    bmp_image img = decode_ok(buf, len, 1025, 1024);
+    bmp_free(&img);
+    free(buf);
+    buf = rle_file(1025, 1024, 8, stream, 4099, &len);
+    expect_refusal(buf, len, "RLE8 data of 4099 bytes for a 1025 x 1024 image: 256 pixels a byte");
+    free(buf);
+    buf = rle_file(1024, 1024, 8, stream + 2046, 2, &len); /* exactly 2^20 pixels */
+    img = decode_ok(buf, len, 1024, 1024);
+    bmp_free(&img);
+    free(buf);
+}
+
+/* The pixel limit, with the caller's hint; bmp_reader_open knows the size before the pixels. */
+static void test_pixel_limit_and_open(void **state)
+{
+    (void)state;
+    char err[256] = "", path[128];
+    io_limits lim;
+    io_limits_default(&lim);
+    assert_true(io_limits_max_pixels(&lim) == 268435456LL);
+    lim.max_pixels = 100;
+    lim.pixels_hint = "--max-pixels";
+    assert_int_equal(io_limits_check_pixels(10, 10, &lim, err, sizeof err), 0);
+    assert_int_equal(io_limits_check_pixels(10, 11, &lim, err, sizeof err), -1);
+    assert_string_equal(err, "image size 10 x 11 (110 pixels) exceeds the limit of 100 pixels "
+                             "(--max-pixels raises it)");
+    lim.max_pixels = 1LL << 40; /* above the hard limit: the hard limit */
+    assert_true(io_limits_max_pixels(&lim) == 1073741824LL);
+
+    /* A file: bmp_reader_open gives the size from the header; a bomb is refused there already. */
+    size_t len;
+    const uint8_t eob[] = {0, 1};
+    uint8_t *buf = rle_file(20, 30, 8, eob, sizeof eob, &len);
+    scratch_path(path, sizeof path, "small.bmp");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    free(buf);
+    bmp_reader r;
+    assert_int_equal(bmp_reader_open(&r, path, NULL, err, sizeof err), 0);
+    assert_int_equal(r.width, 20);
+    assert_int_equal(r.height, 30);
+    bmp_image img = {0, 0, NULL};
+    assert_int_equal(bmp_reader_decode(&r, &img, err, sizeof err), 0);
+    assert_pixel(&img, 19, 29, 10, 20, 30);
+    bmp_free(&img);
+    bmp_reader_close(&r);
+
+    buf = rle_file(4096, 4096, 8, eob, sizeof eob, &len);
+    scratch_path(path, sizeof path, "bomb.bmp");
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    free(buf);
+    assert_int_equal(bmp_reader_open(&r, path, NULL, err, sizeof err), -1);
+    assert_int_equal(strncmp(err, path, strlen(path)), 0);
+    assert_non_null(strstr(err, "decompression bomb"));
+    lim.max_pixels = 1000;
+    assert_int_equal(bmp_reader_open(&r, path, &lim, err, sizeof err), -1);
+    assert_non_null(strstr(err, "exceeds the limit of 1000 pixels (--max-pixels raises it)"));
+}
+
+/* Devices and folders are refused before a byte is read: /dev/zero would never end. */
+static void test_devices_refused(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    bmp_reader r;
+    assert_int_equal(bmp_reader_open(&r, "/dev/zero", NULL, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: a character device, not a file; refusing to read it");
+    assert_int_equal(bmp_reader_open(&r, scratch, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": a folder, not a file"));
+    /* A name with a newline is shown escaped: the message stays one line. */
+    char odd[160];
+    scratch_path(odd, sizeof odd, "two\nlines.bmp");
+    assert_int_equal(bmp_reader_open(&r, odd, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "two\\nlines.bmp: "));
+    assert_null(strchr(err, '\n'));
+}
+
+/* Writes data to a FIFO from a child process, then `junk` more bytes (0xff) or, with junk -1,
+ * zeros until the reader goes away. The child's exit status: the 4 KiB blocks it wrote in all,
+ * at most 255. Returns the child's pid. */
+static pid_t fifo_writer(const char *fifo, const uint8_t *data, size_t len, long junk)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        int fd = open(fifo, O_WRONLY);
+        uint8_t block[4096];
+        size_t written = 0;
+        if (fd < 0)
+            _exit(254);
+        if (len && write(fd, data, len) != (ssize_t)len)
+            _exit(253);
+        written += len;
+        memset(block, junk < 0 ? 0 : 0xff, sizeof block);
+        while (junk < 0 || (long)(written - len) < junk) {
+            ssize_t n = write(fd, block, sizeof block);
+            if (n <= 0)
+                break;
+            written += (size_t)n;
+        }
+        close(fd);
+        _exit(written / 4096 > 250 ? 250 : (int)(written / 4096));
+    }
+    return pid;
+}
+
+/* A pipe is read for its header first: a stream that is not a BMP is refused after its first
+ * bytes (the writer gets no further than the pipe's buffer), and a valid one is read only as
+ * far as its header makes meaningful, whatever follows. */
+static void test_pipe_read_in_bounded_steps(void **state)
+{
+    (void)state;
+    char fifo[128], err[256] = "";
+    int status;
+    scratch_path(fifo, sizeof fifo, "fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+
+    pid_t pid = fifo_writer(fifo, NULL, 0, -1); /* /dev/zero through a pipe */
+    bmp_reader r;
+    assert_int_equal(bmp_reader_open(&r, fifo, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a BMP file (no 'BM' signature)"));
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    /* 64 KiB of pipe buffer and the 154 bytes read: 17 blocks at most, never the 2 GiB of
+     * before. */
+    assert_true(WEXITSTATUS(status) <= 17);
+
+    /* A 3 x 2 24-bit image (78 bytes), then 1 MiB of junk: decoded, with nothing read beyond
+     * the first 154 bytes that every header check may need. */
+    const uint8_t px[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 11, 12, 13, 14, 15, 16, 17,
+                            18, 19, 0, 0, 0};
+    bmp_spec s = {.hsize = 40, .width = 3, .height = 2, .planes = 1, .bpp = 24,
+                  .pixels = px, .pixels_len = sizeof px};
+    uint8_t buf[128];
+    size_t len = build_bmp(buf, sizeof buf, &s);
+    pid = fifo_writer(fifo, buf, len, 1 << 20);
+    assert_int_equal(bmp_reader_open(&r, fifo, NULL, err, sizeof err), 0);
+    assert_int_equal(r.width, 3);
+    assert_int_equal(r.height, 2);
+    bmp_image img = {0, 0, NULL};
+    assert_int_equal(bmp_reader_decode(&r, &img, err, sizeof err), 0);
+    assert_int_equal(len, 78);
+    assert_int_equal(r.size, 154);
+    assert_pixel(&img, 0, 0, 13, 12, 11);
+    assert_pixel(&img, 2, 1, 9, 8, 7);
+    bmp_free(&img);
+    bmp_reader_close(&r);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) < 250);
+
+    /* 100 x 100 at 24 bits: 54 + 100 rows of 300 bytes; the 1 MiB after them is not read. */
+    static uint8_t big_px[300 * 100], big[54 + sizeof big_px];
+    for (size_t i = 0; i < sizeof big_px; i++)
+        big_px[i] = (uint8_t)(i * 7);
+    bmp_spec b = {.hsize = 40, .width = 100, .height = 100, .planes = 1, .bpp = 24,
+                  .pixels = big_px, .pixels_len = sizeof big_px};
+    len = build_bmp(big, sizeof big, &b);
+    pid = fifo_writer(fifo, big, len, 1 << 20);
+    assert_int_equal(bmp_reader_open(&r, fifo, NULL, err, sizeof err), 0);
+    assert_int_equal(bmp_reader_decode(&r, &img, err, sizeof err), 0);
+    assert_int_equal(r.size, 30054);
+    assert_pixel(&img, 0, 99, 14, 7, 0); /* the bottom row comes first: B 0, G 7, R 14 */
+    bmp_free(&img);
+    bmp_reader_close(&r);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) < 250);
+    assert_int_equal(unlink(fifo), 0);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * BMP Suite
  * ------------------------------------------------------------------------------------------- */
 
@@ -1364,6 +1635,11 @@ int main(void)
         cmocka_unit_test_setup(test_write_failure_leaves_nothing, empty_scratch),
         cmocka_unit_test_setup(test_write_relative_name, empty_scratch),
         cmocka_unit_test_setup(test_load_errors, empty_scratch),
+        cmocka_unit_test(test_rle_bombs_refused),
+        cmocka_unit_test(test_rle_ratio_boundary),
+        cmocka_unit_test_setup(test_pixel_limit_and_open, empty_scratch),
+        cmocka_unit_test_setup(test_devices_refused, empty_scratch),
+        cmocka_unit_test_setup(test_pipe_read_in_bounded_steps, empty_scratch),
         cmocka_unit_test(test_suite_alpha_ignored),
     };
     struct CMUnitTest malformed[ARRAY_LEN(bad_cases)];

@@ -2,6 +2,7 @@
  * conversions are tested in test_image.c, the --raw file in test_outputs.c. */
 #include "test_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -225,6 +226,69 @@ static void test_sobel_sign_on_a_ramp(void **state)
     assert_true(out == 8.0);
 }
 
+/* tc_filter_check: every coefficient finite, and no sum able to pass FLT_MAX on inputs up to
+ * the given bound or the constant border's value (issue 12: -c 1e19,1e19,1e19 gave infinities
+ * and a failed -e; a tiny sigma gave NaN coefficients). */
+static void test_filter_check(void **state)
+{
+    (void)state;
+    tc_filter_spec f;
+    int index = -1;
+    double bound = 0.0;
+    tc_filter_binomial(&f, 3);
+    assert_int_equal(tc_filter_check(&f, 255.0, &index, &bound), TC_FILTER_OK);
+    assert_true(bound == 255.0); /* the binomial's sums are 1 */
+
+    f.kx[1] = NAN;
+    assert_int_equal(tc_filter_check(&f, 255.0, &index, NULL), TC_FILTER_KX_NOT_FINITE);
+    assert_int_equal(index, 1);
+    f.kx[1] = 0.5f;
+    f.ky[2] = INFINITY;
+    assert_int_equal(tc_filter_check(&f, 255.0, &index, NULL), TC_FILTER_KY_NOT_FINITE);
+    assert_int_equal(index, 2);
+
+    /* 3e19 x 3e19 x 255 = 2.3e41 > FLT_MAX; a tenth of each is 2.3e39, still too much; the
+     * largest gain that fits is FLT_MAX / 255 less the rounding margin. */
+    for (int i = 0; i < 3; i++)
+        f.kx[i] = f.ky[i] = 1e19f;
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, &bound), TC_FILTER_OVERFLOW);
+    assert_true(fabs(bound / (9e38 * 255.0) - 1.0) < 1e-6);
+    tc_filter_binomial(&f, 3);
+    const double limit = (double)FLT_MAX / 255.0 / (1.0 + 6.0 * FLT_EPSILON);
+    f.kx[1] = (float)(limit * 0.999) - 0.5f; /* sum|kx| just below limit */
+    f.kx[0] = f.kx[2] = 0.25f;
+    f.ky[0] = f.ky[2] = 0.0f;
+    f.ky[1] = 1.0f;
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, NULL), TC_FILTER_OK);
+    f.ky[1] = 1.002f;
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, NULL), TC_FILTER_OVERFLOW);
+
+    /* A constant border counts with its value; other borders do not. */
+    tc_filter_binomial(&f, 3);
+    f.border_value = 1e38f;
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, NULL), TC_FILTER_OK);
+    f.border = TC_BORDER_CONSTANT;
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, NULL), TC_FILTER_OK);
+    f.kx[1] = 4.0f; /* sum|kx| 4.5: 4.5e38 */
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, &bound), TC_FILTER_OVERFLOW);
+    assert_true(fabs(bound / 4.5e38 - 1.0) < 1e-6);
+}
+
+/* A sigma above TC_MIN_SIGMA gives finite weights at every length (1e-100: the identity), and
+ * 1e-200, below it, would give NaN, which is why it is refused. */
+static void test_gauss_tiny_sigma(void **state)
+{
+    (void)state;
+    tc_filter_spec f;
+    for (int taps = 3; taps <= 15; taps += 2) {
+        assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, taps, TC_MIN_SIGMA), 0);
+        assert_int_equal(tc_filter_check(&f, 255.0, NULL, NULL), TC_FILTER_OK);
+        assert_true(f.kx[taps / 2] == 1.0f && f.kx[0] == 0.0f);
+    }
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, 5, 1e-200), 0);
+    assert_int_equal(tc_filter_check(&f, 255.0, NULL, NULL), TC_FILTER_KX_NOT_FINITE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +303,8 @@ int main(void)
         cmocka_unit_test(test_scharr_exact),
         cmocka_unit_test(test_unsupported_lengths),
         cmocka_unit_test(test_sobel_sign_on_a_ramp),
+        cmocka_unit_test(test_filter_check),
+        cmocka_unit_test(test_gauss_tiny_sigma),
     };
     return cmocka_run_group_tests_name("filter", tests, NULL, NULL);
 }

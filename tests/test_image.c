@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "image.h"
@@ -186,6 +187,32 @@ static void test_mapping_16_only_inside_target(void **state)
     assert_int_equal(rgb[3 * 7 + 2], 7 * 257);
 }
 
+/* The RGB buffer made into a plane in its own memory gives exactly what the copying functions
+ * give: the intensity, and each channel; every byte value appears, in every position mod 4. */
+static void test_take_rgb_in_place(void **state)
+{
+    (void)state;
+    const int w = 37, h = 11, n = w * h;
+    for (int channel = -1; channel < 3; channel++) {
+        uint8_t *rgb = malloc((size_t)n * 3);
+        assert_non_null(rgb);
+        for (int i = 0; i < n * 3; i++)
+            rgb[i] = (uint8_t)(i * 97 + 13);
+        tc_plane expected, taken;
+        assert_int_equal(tc_plane_alloc(&expected, w, h), 0);
+        if (channel < 0)
+            tc_plane_from_rgb(&expected, rgb);
+        else
+            tc_plane_from_channel(&expected, rgb, channel);
+        assert_int_equal(tc_plane_take_rgb(&taken, rgb, w, h, channel), 0);
+        assert_int_equal(taken.width, w);
+        assert_int_equal(taken.height, h);
+        assert_memory_equal(taken.px, expected.px, (size_t)n * sizeof(float));
+        tc_plane_free(&taken); /* the RGB buffer's memory, now the plane's */
+        tc_plane_free(&expected);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_output_mapping_16),
         cmocka_unit_test(test_16bit_round_trip),
         cmocka_unit_test(test_mapping_16_only_inside_target),
+        cmocka_unit_test(test_take_rgb_in_place),
     };
     return cmocka_run_group_tests_name("image", tests, NULL, NULL);
 }

@@ -248,6 +248,69 @@ static void test_borders_and_lengths(void **state)
             }
 }
 
+/* Issue 13: every alignment class of the tiled kernel: sL mod 4 x tL mod 4 (the program's
+ * SHIFT, (sL - tL) mod 4, and the tile grid's offset, tL mod 4), with odd sT and tT, at 3 and
+ * 5 taps; then the long lengths at one ROI each. Images where all four classes of work-groups
+ * occur. The combinations that share a SHIFT share a filter length and border rule, so that
+ * the 36 cases build 12 programs (PoCL takes seconds for each). */
+static void test_alignment_classes(void **state)
+{
+    static const int long_lengths[] = {7, 9, 11, 15};
+    (void)state;
+    rng_state = 1313;
+    for (int taps = 3; taps <= 5; taps += 2)
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++) {
+                const int shift = (a - b + 4) % 4;
+                /* Tall enough for class 1 with 4 x 8 blocks (tiles of 32 x 64) at 15 taps. */
+                const int width = 150 + rng_range(0, 7), height = 160 + rng_range(0, 9);
+                const tc_roi roi = {4 + a, 2 * rng_range(0, 3) + 1, 8 + b,
+                                    2 * rng_range(0, 3) + 1, width - 12, height - 8};
+                char label[48];
+                snprintf(label, sizeof label, "alignment sL%%4=%d tL%%4=%d", a, b);
+                check_case_border(TC_TILED, width, height, roi, taps,
+                                  (tc_border)((shift + taps) % TC_BORDER_COUNT), label);
+            }
+    for (int i = 0; i < 4; i++) {
+        const tc_roi roi = {5 + i, 3, 2, 7, 140, 150};
+        check_case_border(TC_TILED, 150, 160, roi, long_lengths[i],
+                          (tc_border)(i % TC_BORDER_COUNT), "alignment, long filter");
+    }
+}
+
+/* The variants TiledConv.cl keeps as build options (bench/, through TILEDCONV_CL_OPTIONS),
+ * each at lengths where it is not the default, against the reference on an unaligned ROI. */
+static void test_kernel_variants(void **state)
+{
+    static const struct {
+        const char *options;
+        int taps[2]; /* 0: none */
+    } variants[] = {{"-DTC_CLASS2_STAGE=1", {3, 15}},
+                    {"-DTC_CLASS2_STAGE=1 -DTC_HALO_SPREAD=0", {15, 0}},
+                    {"-DTC_CLASS4_BROADCAST=1", {3, 7}},
+                    {"-DTC_HALO_SPREAD=1", {5, 0}},
+                    {"-DTC_HALO_SPREAD=0", {9, 0}},
+                    {"-DTC_VERTICAL_ACC=1 -DTC_HALO_SPREAD=1", {5, 15}},
+                    {"-DTC_VERTICAL_ACC=0", {7, 0}},
+                    {"-DTC_COEFF_VALUES=0", {3, 11}},
+                    {"-DTC_COEFF_VALUES=1", {15, 0}}};
+    (void)state;
+    rng_state = 1314;
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        if (setenv("TILEDCONV_CL_OPTIONS", variants[v].options, 1) != 0)
+            fail_msg("setenv");
+        for (int l = 0; l < 2 && variants[v].taps[l]; l++) {
+            const int width = 120, height = 150;
+            const tc_roi roi = {3 + (int)v % 4, 5, 1 + l, 2, width - 7, height - 6};
+            char label[96];
+            snprintf(label, sizeof label, "variant %s", variants[v].options);
+            check_case_border(TC_TILED, width, height, roi, variants[v].taps[l],
+                              (tc_border)((v + (size_t)l) % TC_BORDER_COUNT), label);
+        }
+    }
+    unsetenv("TILEDCONV_CL_OPTIONS");
+}
+
 /* The tiled kernel with other blocks per work-item and without float4 I/O: the tuning options
  * must compute the same function. */
 static void test_tiled_geometries(void **state)
@@ -372,8 +435,8 @@ static void random_plane(tc_plane *p, int width, int height)
     fill_random(p);
 }
 
-/* The context keeps its programs: the same settings again build nothing, other filter lengths
- * and border rules build exactly one program each. A context of its own, so that the counts
+/* The context keeps its programs: the same settings again build nothing, other filter lengths,
+ * border rules and tiled alignment classes build exactly one program each. A context of its own, so that the counts
  * do not depend on what the other tests built. */
 static void test_programs_cached(void **state)
 {
@@ -394,23 +457,34 @@ static void test_programs_cached(void **state)
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
     assert_int_equal(st.programs_built, 1);
-    /* The same settings (another image, another ROI): no build. */
-    p.src_left = 3;
+    /* The same settings (another image, another ROI in the same alignment class,
+     * (src_left - dst_left) mod 4): no build. */
+    p.src_left = 4;
     p.dst_top = 2;
     assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
     assert_int_equal(st.programs_built, 1);
     assert_true(st.build_ms == 0.0);
+    /* The tiled kernel's program is built per alignment class: another class builds one
+     * more, and going back to the first builds nothing. */
+    p.src_left = 3; /* (3 - 0) mod 4 = 3 */
+    assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 2);
+    p.src_left = p.dst_left = 1; /* (1 - 1) mod 4 = 0, the first class */
+    assert_int_equal(tc_filter(c, out.px, out.px, 45, 37, &p), TC_OK);
+    assert_int_equal(tc_last_stats(c, &st), TC_OK);
+    assert_int_equal(st.programs_built, 2);
     /* Another length: one build; another border rule: one more. */
     p.taps_x = p.taps_y = 7;
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
-    assert_int_equal(st.programs_built, 2);
+    assert_int_equal(st.programs_built, 3);
     p.border = TC_BORDER_REFLECT101;
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_filter(c, in.px, out.px, 45, 37, &p), TC_OK);
     assert_int_equal(tc_last_stats(c, &st), TC_OK);
-    assert_int_equal(st.programs_built, 3);
+    assert_int_equal(st.programs_built, 4);
     tc_close(c);
     tc_plane_free(&in);
     tc_plane_free(&out);
@@ -572,6 +646,8 @@ int main(void)
         cmocka_unit_test(test_class_counts_by_hand),
         cmocka_unit_test(test_device_limits_refused),
         FOR_ALGORITHM(TC_TILED),
+        cmocka_unit_test(test_alignment_classes),
+        cmocka_unit_test(test_kernel_variants),
         cmocka_unit_test(test_tiled_geometries),
         cmocka_unit_test(test_all_classes_occurred),
         FOR_ALGORITHM(TC_TWOPASS),

@@ -294,6 +294,28 @@ static void test_rejections(void **state)
         {{"-d", "0,,1"}, "-d '0,,1'"},
         {{"--device", "tpu:all"}, "--device 'tpu:all'"},
         {{"-g", "8x8", "in.bmp"}, "-g and an input file"},
+        /* Issue 12: names and numbers that used to slip through or be misreported. */
+        {{"-s", ""}, "-s: the file name is empty"},
+        {{"-f", "4294967299"}, "-f 4294967299: the filter length must be odd"},
+        {{"-c", "1e19,1e19,1e19"}, "-c: sum|kx| x sum|ky| is 9e+38"},
+        {{"--cx", "1e19,1e19,1e19", "--cy", "1e19,1,1"}, "--cx and --cy: sum|kx| x sum|ky|"},
+        {{"-c", "1e10,1e10,1e10", "--border", "constant=1e30"}, "--border constant=1e+30"},
+        {{"-c", "1e31,1,1"}, "coefficient 1 is out of range, at most 1e+30"},
+        {{"--filter", "gauss", "--sigma", "1e-200"}, "--sigma 1e-200: too small"},
+        {{"--filter", "gauss", "--sigma", "1e-310"}, "--sigma 1e-310: too small"},
+        {{"--filter", "gauss", "--sigma", "1e-400"}, "--sigma 1e-400: too small"},
+        {{"--max-pixels", "0"}, "--max-pixels 0: out of range"},
+        {{"--max-pixels", "1073741825"}, "--max-pixels 1073741825: out of range"},
+        {{"--max-pixels", "32768x32769"}, "--max-pixels 32768x32769: out of range"},
+        {{"--max-pixels", "lots"}, "--max-pixels 'lots'"},
+        {{"--max-pixels", "-5"}, "--max-pixels '-5'"},
+        {{"--force=1"}, "--force=1: this option takes no value"},
+        {{"-sLx"}, "-sL 'x': not a whole number"},
+        {{"-tT-1"}, "-tT -1: out of range"},
+        {{""}, "input 1 after the options: the file name is empty"},
+        {{"a.bmp", ""}, "input 2 after the options: the file name is empty"},
+        {{"-O", "", "a.bmp"}, "-O: the folder name is empty"},
+        {{"--files-from", ""}, "--files-from: the file name is empty"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *argv[8] = {"tiledconv"};
@@ -314,6 +336,95 @@ static void test_rejections(void **state)
             fail_msg("case %zu (%s %s): rc %d, message '%s'", i, cases[i].args[0],
                      cases[i].args[1] ? cases[i].args[1] : "", rc, msg);
     }
+}
+
+/* The AMD sample's flags with the value attached mean what their users meant: -sL3 is -sL 3
+ * (getopt alone reads -s L3), -tT12 is -tT 12 (getopt alone reads -t, then an unknown -T). */
+static void test_amd_flags_attached(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "-sL3", "-sT5", "-tL2", "-tT12", "-W100",
+                           "-H80", NULL),
+                     0);
+    assert_int_equal(o.roi.src_left, 3);
+    assert_int_equal(o.roi.src_top, 5);
+    assert_int_equal(o.roi.dst_left, 2);
+    assert_int_equal(o.roi.dst_top, 12);
+    assert_int_equal(o.roi.width, 100);
+    assert_int_equal(o.roi.height, 80);
+    assert_string_equal(o.input, TC_DEFAULT_INPUT); /* not a file named "L3" */
+    assert_int_equal(o.timing, 0);                  /* -tT12 is not -t */
+    /* The = form and the separate word still work; a word that is another option's value is
+     * left as it is. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "-sL=7", "-tT", "9", "-o", "-sL3", NULL), 0);
+    assert_int_equal(o.roi.src_left, 7);
+    assert_int_equal(o.roi.dst_top, 9);
+    assert_string_equal(o.output, "-sL3");
+    assert_int_equal(parse(&o, msg, sizeof msg, "-s", "-tL4", "-tL4", NULL), 0);
+    assert_string_equal(o.input, "-tL4");
+    assert_int_equal(o.roi.dst_left, 4);
+}
+
+/* --max-pixels (a count or WxH), --allow-high-ratio, --force, and their defaults. */
+static void test_limit_flags(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, NULL), 0);
+    assert_true(o.max_pixels == 268435456LL);
+    assert_int_equal(o.allow_high_ratio, 0);
+    assert_int_equal(o.force, 0);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--max-pixels", "32768x32768",
+                           "--allow-high-ratio", "--force", NULL),
+                     0);
+    assert_true(o.max_pixels == 1073741824LL);
+    assert_int_equal(o.allow_high_ratio, 1);
+    assert_int_equal(o.force, 1);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--max-pixels", "1000", NULL), 0);
+    assert_true(o.max_pixels == 1000);
+}
+
+/* Numbers too small for a double are their nearest double, not "not a finite number"; the
+ * smallest gauss sigma is accepted. */
+static void test_tiny_numbers(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "-c", "1e-310,1,1e-400", "--offset", "1e-320",
+                           NULL),
+                     0);
+    assert_true(o.filter.kx[0] == 0.0f && o.filter.kx[1] == 1.0f && o.filter.kx[2] == 0.0f);
+    assert_true(o.out_offset > 0.0 && o.out_offset < 1e-300);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", "--sigma", "1e-100", NULL),
+                     0);
+    /* 3 taps (round(6 sigma + 1), at least 3), the identity: the centre weight 1, the others 0. */
+    assert_int_equal(o.filter.taps, 3);
+    assert_true(o.filter.kx[0] == 0.0f && o.filter.kx[1] == 1.0f && o.filter.kx[2] == 0.0f);
+}
+
+/* Every message is one line: a newline or escape in a value is shown escaped, and a long value
+ * is cut in its middle with the reason kept. */
+static void test_messages_are_one_line(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[2048], big[5000];
+    assert_int_equal(parse(&o, msg, sizeof msg, "-a", "bo\ngus\x1b", NULL), 2);
+    assert_string_equal(msg, "tiledconv: -a 'bo\\ngus\\x1b': unknown algorithm; use tiled, "
+                             "twopass, onepass or all\n");
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    big[2000] = '\n';
+    assert_int_equal(parse(&o, msg, sizeof msg, "-a", big, NULL), 2);
+    assert_true(strlen(msg) <= 1024); /* at most 1023 bytes and the newline */
+    assert_int_equal(strncmp(msg, "tiledconv: -a 'aaa", 18), 0);
+    assert_non_null(strstr(msg, "..."));
+    assert_non_null(strstr(msg, "aaa': unknown algorithm; use tiled, twopass, onepass or all\n"));
+    assert_ptr_equal(strchr(msg, '\n'), msg + strlen(msg) - 1);
 }
 
 /* What the command line calls the ROI fields, for tc_roi_resolve's messages. */
@@ -497,6 +608,8 @@ int main(void)
         cmocka_unit_test(test_roi_validation), cmocka_unit_test(test_any_odd_length),
         cmocka_unit_test(test_separate_coefficients), cmocka_unit_test(test_named_filters),
         cmocka_unit_test(test_border_and_output_flags),
+        cmocka_unit_test(test_amd_flags_attached),    cmocka_unit_test(test_limit_flags),
+        cmocka_unit_test(test_tiny_numbers),          cmocka_unit_test(test_messages_are_one_line),
         cmocka_unit_test(test_image_formats),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);

@@ -1,18 +1,76 @@
 /* test_outputs.c - the tool's output files (cli/outputs.c): the --raw float32 file, the image
- * in every format and depth, the depth rule, and standard output (-o -). */
+ * in every format and depth, the depth rule, and standard output (-o -); how every output is
+ * written (src/io/atomic_file.c): without a name until complete, synced before it is named, its
+ * folder synced after, a replaced file's mode kept; the temporary names removed on SIGINT,
+ * SIGTERM and SIGHUP (src/io/signals.c); read-only outputs and unwritable folders refused
+ * before any work. */
+#define _GNU_SOURCE /* syscall() */
 #include "test_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "image.h"
 #include "options.h"
 #include "outputs.h"
+#include "signals.h"
+
+/* The file-system calls atomic_file.c makes, recorded in order: this program's fsync, linkat
+ * and rename take the place of the C library's for the objects linked into it, and pass each
+ * call on to the kernel. */
+static char events[16][300];
+static int n_events;
+
+static void record(const char *what, const char *name)
+{
+    if (n_events < 16)
+        snprintf(events[n_events++], sizeof events[0], "%s %s", what, name);
+}
+
+int fsync(int fd)
+{
+    struct stat st;
+    record("fsync", fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) ? "folder" : "file");
+    return (int)syscall(SYS_fsync, fd);
+}
+
+int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+{
+    const char *base = strrchr(newpath, '/');
+    record("link", base ? base + 1 : newpath);
+    return (int)syscall(SYS_linkat, olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int rename(const char *oldpath, const char *newpath)
+{
+    const char *base = strrchr(newpath, '/');
+    record("rename to", base ? base + 1 : newpath);
+    return (int)syscall(SYS_renameat2, AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
 
 /* The options of `tiledconv --no-output --raw PATH`: only the raw file is written. */
 static void raw_options(tc_options *o, char *path)
@@ -265,13 +323,188 @@ static void test_standard_output(void **state)
     assert_int_equal(in_child(write_unclaimed, STDOUT_FILENO, STDERR_FILENO), 0);
 }
 
-int main(void)
+/* Writes "data" through atomic_file to path: 0, or -1 with err filled. */
+static int write_atomically(const char *path, atomic_file *af, char *err, size_t size)
 {
+    if (atomic_file_open(af, path, err, size) != 0)
+        return -1;
+    fputs("data", af->f);
+    int rc = atomic_file_close(af, err, size) == 0 && atomic_file_commit(af, err, size) == 0;
+    atomic_file_discard(af);
+    return rc ? 0 : -1;
+}
+
+/* A new output has no name until it is complete and synced (so a kill -9 at any moment leaves
+ * nothing); then it is linked under its own name in one step, and the folder is synced. */
+static void test_new_output_unnamed_until_linked(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tiledconv-atomic.XXXXXX", path[64], err[256] = "";
+    atomic_file af = ATOMIC_FILE_INIT;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/new.bmp", dir);
+    n_events = 0;
+    assert_int_equal(atomic_file_open(&af, path, err, sizeof err), 0);
+    fputs("data", af.f);
+    assert_int_equal(count_entries(dir), 0); /* written, and nothing in the folder */
+    assert_int_equal(atomic_file_close(&af, err, sizeof err), 0);
+    assert_int_equal(count_entries(dir), 0);
+    assert_int_equal(atomic_file_commit(&af, err, sizeof err), 0);
+    atomic_file_discard(&af);
+    assert_int_equal(count_entries(dir), 1);
+    assert_int_equal(n_events, 3);
+    assert_string_equal(events[0], "fsync file");
+    assert_string_equal(events[1], "link new.bmp");
+    assert_string_equal(events[2], "fsync folder");
+    struct stat st;
+    mode_t mask = umask(022);
+    umask(mask);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
+    assert_int_equal(st.st_size, 4);
+
+    /* Discarded before the commit: nothing is left, not even a temporary name. */
+    snprintf(path, sizeof path, "%s/dropped.bmp", dir);
+    assert_int_equal(atomic_file_open(&af, path, err, sizeof err), 0);
+    fputs("data", af.f);
+    assert_int_equal(atomic_file_close(&af, err, sizeof err), 0);
+    atomic_file_discard(&af);
+    assert_int_equal(count_entries(dir), 1);
+    snprintf(path, sizeof path, "%s/new.bmp", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* Replacing a file: the complete file is linked to a temporary name and renamed over the old
+ * one at once, then the folder is synced; the old file's mode is kept (0600 stays 0600). */
+static void test_replace_keeps_mode(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tiledconv-atomic.XXXXXX", path[64], err[256] = "";
+    atomic_file af = ATOMIC_FILE_INIT;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/old.bmp", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("old contents", f);
+    assert_int_equal(fclose(f), 0);
+    for (int m = 0; m < 2; m++) {
+        const mode_t mode = m == 0 ? 0600 : 0640;
+        assert_int_equal(chmod(path, mode), 0);
+        n_events = 0;
+        assert_int_equal(write_atomically(path, &af, err, sizeof err), 0);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_mode & 07777, mode);
+        assert_int_equal(st.st_size, 4);
+        assert_int_equal(count_entries(dir), 1);
+        assert_int_equal(n_events, 4);
+        assert_string_equal(events[0], "fsync file");
+        assert_int_equal(strncmp(events[1], "link .old.bmp.", 14), 0);
+        assert_string_equal(events[2], "rename to old.bmp");
+        assert_string_equal(events[3], "fsync folder");
+    }
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* The child of test_signals_remove_temporaries, run as a fresh process (this program with
+ * --signal-child SIG IGNORED PATH), so that the handlers are installed as in the tool: on the
+ * first registration, with the dispositions the process started with. */
+static int signal_child(int sig, int ignored, const char *path)
+{
+    if (ignored)
+        signal(sig, SIG_IGN); /* as nohup, or a background job, would have left it */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0 || signals_remember(path) < 0)
+        return 3;
+    raise(sig);
+    return ignored ? 0 : 4; /* only the ignored signal gets here */
+}
+
+/* A registered temporary name is removed by SIGINT, SIGTERM and SIGHUP, and the signal then
+ * ends the process as it would have (the shell sees 128 + the signal); a signal ignored when
+ * the process started stays ignored. */
+static void test_signals_remove_temporaries(void **state)
+{
+    (void)state;
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    char dir[] = "/tmp/tiledconv-signals.XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/.out.bmp.abcdef", dir);
+    for (int i = 0; i < 4; i++) {
+        const int ignored = i == 3, sig = ignored ? SIGHUP : sigs[i];
+        char sig_text[8];
+        snprintf(sig_text, sizeof sig_text, "%d", sig);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            signal(sig, SIG_DFL);
+            execl("/proc/self/exe", "test_outputs", "--signal-child", sig_text,
+                  ignored ? "1" : "0", path, (char *)NULL);
+            _exit(5);
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (ignored) {
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            assert_int_equal(count_entries(dir), 1);
+            assert_int_equal(unlink(path), 0);
+        } else {
+            if (!WIFSIGNALED(status))
+                fail_msg("signal %d: the child exited with %d", sig, WEXITSTATUS(status));
+            assert_int_equal(WTERMSIG(status), sig);
+            assert_int_equal(count_entries(dir), 0);
+        }
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* An existing read-only output is refused before any work unless --force; so is an output
+ * whose folder cannot take new files. */
+static void test_read_only_and_unwritable(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tiledconv-ro.XXXXXX", path[64], err[256] = "";
+    tc_options o;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/ro.bmp", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0444), 0);
+    char *argv[] = {"tiledconv", "-g", "8x8", "-o", path, NULL, NULL};
+    assert_int_equal(cli_parse(5, argv, &o, stderr), 0);
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
+    char want[160];
+    snprintf(want, sizeof want, "-o %s: the file is read-only; refusing to replace it (--force "
+                                "replaces it)", path);
+    assert_string_equal(err, want);
+    argv[5] = "--force";
+    assert_int_equal(cli_parse(6, argv, &o, stderr), 0);
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), 0);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+
+    char *proc[] = {"tiledconv", "-g", "8x8", "-o", "/proc/out.bmp", NULL};
+    assert_int_equal(cli_parse(5, proc, &o, stderr), 0);
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "-o /proc/out.bmp: cannot create files in the folder /proc"));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "--signal-child") == 0)
+        return signal_child(atoi(argv[2]), atoi(argv[3]), argv[4]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_raw_file),
         cmocka_unit_test(test_depth_rule),
         cmocka_unit_test(test_image_formats),
         cmocka_unit_test(test_standard_output),
+        cmocka_unit_test(test_new_output_unnamed_until_linked),
+        cmocka_unit_test(test_replace_keeps_mode),
+        cmocka_unit_test(test_signals_remove_temporaries),
+        cmocka_unit_test(test_read_only_and_unwritable),
     };
     return cmocka_run_group_tests_name("outputs", tests, NULL, NULL);
 }

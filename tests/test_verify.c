@@ -2,6 +2,7 @@
  * exact outside the target ROI, within the tolerance inside it. */
 #include "test_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -42,10 +43,35 @@ static void test_compare_counts_and_is_exact_outside(void **state)
     tc_plane_free(&a);
 }
 
+/* Equal infinities agree (inf - inf is NaN, which would fail the pixel), inside the target ROI
+ * and outside it; an infinity against a finite value, or the other infinity, and NaN do not. */
+static void test_equal_infinities_agree(void **state)
+{
+    (void)state;
+    const float e_px[4] = {INFINITY, -INFINITY, INFINITY, 1.0f};
+    tc_plane e = make_plane(4, 1, e_px), a = make_plane(4, 1, e_px);
+    tc_roi roi = {0, 0, 0, 0, 3, 1}; /* target: x = 0, 1, 2; x = 3 outside */
+    tc_verify_result v = verify_compare(&e, &a, &roi, 0.01, NULL, 0);
+    assert_int_equal(v.mismatches, 0);
+    assert_true(v.max_error == 0.0);
+
+    a.px[0] = -INFINITY;   /* the other infinity */
+    a.px[2] = FLT_MAX;     /* a finite value against an infinity */
+    v = verify_compare(&e, &a, &roi, 1e30, NULL, 0);
+    assert_int_equal(v.mismatches, 2);
+    a.px[0] = INFINITY;
+    a.px[2] = NAN;
+    v = verify_compare(&e, &a, &roi, 1e30, NULL, 0);
+    assert_int_equal(v.mismatches, 1);
+    tc_plane_free(&e);
+    tc_plane_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_counts_and_is_exact_outside),
+        cmocka_unit_test(test_equal_infinities_agree),
     };
     return cmocka_run_group_tests_name("verify", tests, NULL, NULL);
 }

@@ -1,11 +1,17 @@
-/* atomic_file.c - temporary file in the target's folder, then rename(). */
+/* atomic_file.c - complete files given their names in one step (atomic_file.h). */
+#define _GNU_SOURCE /* O_TMPFILE, AT_EMPTY_PATH */
 #include "atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "signals.h"
+#include "text.h"
 
 /* The file mode that fopen() would give a new file: 0666 less the umask (0644 under the usual
  * umask 022). umask() can only be read by setting it, so it is set back at once; the tool writes
@@ -17,50 +23,136 @@ static mode_t default_file_mode(void)
     return (mode_t)(0666 & ~mask);
 }
 
+/* The folder part of path into a new string ("." for a bare name); NULL when out of memory. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+    char *dir = malloc(len + 1);
+    if (dir) {
+        memcpy(dir, slash ? path : ".", len);
+        dir[len] = '\0';
+    }
+    return dir;
+}
+
+/* A fresh ".NAME.XXXXXX" beside path (6 letters or digits from a cheap generator: uniqueness
+ * comes from the O_EXCL or link that uses the name, which the callers retry). */
+static void temporary_name(const char *path, char *out, size_t size)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static unsigned long state;
+    const char *slash = strrchr(path, '/');
+    const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    char suffix[7];
+    if (!state)
+        state = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16) ^ (unsigned long)out;
+    for (int i = 0; i < 6; i++) {
+        state = state * 6364136223846793005UL + 1442695040888963407UL;
+        suffix[i] = letters[(state >> 33) % (sizeof letters - 1)];
+    }
+    suffix[6] = '\0';
+    snprintf(out, size, "%.*s.%s.%s", (int)dir_len, path, path + dir_len, suffix);
+}
+
+/* A named temporary beside the target, registered for the signal handler in the same step
+ * (signals blocked in between, so no signal can find it unregistered). -1 with errno. */
+static int create_named(atomic_file *af, size_t tmp_size, mode_t mode)
+{
+    sigset_t old;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        temporary_name(af->path, af->tmp, tmp_size);
+        signals_block(&old);
+        fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0) {
+            af->tmp_exists = 1;
+            af->slot = signals_remember(af->tmp);
+        }
+        signals_restore(&old);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    return fd;
+}
+
+/* Keeps a replaced file's mode, and its owner and group where we may (root, or our own). */
+static int keep_attributes(int fd, const struct stat *st)
+{
+    if (fchown(fd, st->st_uid, st->st_gid) != 0 && fchown(fd, (uid_t)-1, st->st_gid) != 0) {
+        /* Not ours to give away: the mode is still kept. */
+    }
+    return fchmod(fd, st->st_mode & 07777);
+}
+
 int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_size)
 {
     struct stat st;
+    text_shown shown;
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t tmp_len = strlen(path) + sizeof "..XXXXXX";
-    int fd;
+    const size_t tmp_size = strlen(path) + sizeof "..XXXXXX";
+    char *dir = NULL;
+    int fd = -1;
 
     af->path = path;
     af->tmp = NULL;
     af->f = NULL;
+    af->fd = -1;
+    af->unnamed = 0;
+    af->replace = 0;
+    af->slot = -1;
+    af->tmp_exists = 0;
+    af->sync_folder = 1;
     if (!path[dir_len]) {
-        snprintf(err, err_size, "%s: names a folder, not a file", path);
+        snprintf(err, err_size, "%s: names a folder, not a file", text_show(path, &shown));
         return -1;
     }
     /* rename() would replace a device node (say /dev/null) or a folder's entry with a regular
      * file; only a regular file or a new name may be replaced. */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, "%s: not a regular file, refusing to replace it", path);
-        return -1;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            snprintf(err, err_size, "%s: not a regular file, refusing to replace it",
+                     text_show(path, &shown));
+            return -1;
+        }
+        af->replace = 1;
     }
-    af->tmp = malloc(tmp_len);
-    if (!af->tmp) {
-        snprintf(err, err_size, "%s: out of memory", path);
-        return -1;
+    af->tmp = malloc(tmp_size);
+    dir = folder_of(path);
+    if (!af->tmp || !dir) {
+        snprintf(err, err_size, "%s: out of memory", text_show(path, &shown));
+        goto fail;
     }
-    /* The temporary lives in the target's folder, so that rename() stays on one file system
-     * and is atomic: a reader sees the old file or the new one, never a partial one. */
-    snprintf(af->tmp, tmp_len, "%.*s.%s.XXXXXX", (int)dir_len, path, path + dir_len);
-    fd = mkstemp(af->tmp);
+    /* The file lives in the target's folder, so that the link or rename stays on one file
+     * system and is atomic. Without a name first; where the file system cannot do that, under
+     * the temporary name. */
+    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, default_file_mode());
+    if (fd >= 0)
+        af->unnamed = 1;
+    else if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT)
+        fd = create_named(af, tmp_size, default_file_mode());
     if (fd < 0) {
-        snprintf(err, err_size, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        free(af->tmp);
-        af->tmp = NULL;
-        return -1;
+        snprintf(err, err_size, "%s: cannot create a temporary file: %s", text_show(path, &shown),
+                 strerror(errno));
+        goto fail;
     }
-    /* mkstemp makes the file 0600; the result should have the mode any new file gets. */
-    if (fchmod(fd, default_file_mode()) != 0 || !(af->f = fdopen(fd, "wb"))) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
-        close(fd);
-        atomic_file_discard(af);
-        return -1;
+    if (af->replace && keep_attributes(fd, &st) != 0) {
+        snprintf(err, err_size, "%s: %s", text_show(path, &shown), strerror(errno));
+        goto fail;
     }
+    if (!(af->f = fdopen(fd, "wb"))) {
+        snprintf(err, err_size, "%s: %s", text_show(path, &shown), strerror(errno));
+        goto fail;
+    }
+    free(dir);
     return 0;
+fail:
+    if (fd >= 0 && !af->f)
+        close(fd);
+    free(dir);
+    atomic_file_discard(af);
+    return -1;
 }
 
 int atomic_file_close(atomic_file *af, char *err, size_t err_size)
@@ -71,31 +163,130 @@ int atomic_file_close(atomic_file *af, char *err, size_t err_size)
 int atomic_file_finish(atomic_file *af, int sync, char *err, size_t err_size)
 {
     FILE *f = af->f;
+    text_shown shown;
     af->f = NULL;
-    /* Synced before the rename, so that the name never points at data not yet on disk; fclose
-     * reports errors that delayed writes hit (a full disk) and closes whatever it returns. */
+    /* Synced before it gets its name, so that the name never points at data not yet on disk;
+     * fclose reports errors that delayed writes hit (a full disk) and closes whatever it
+     * returns. An unnamed file keeps a descriptor of its own, for the link. */
     int ok = fflush(f) == 0 && (!sync || fsync(fileno(f)) == 0);
+    if (!sync)
+        af->sync_folder = 0;
     int saved = errno;
+    if (ok && af->unnamed && (af->fd = dup(fileno(f))) < 0) {
+        ok = 0;
+        saved = errno;
+    }
     if (fclose(f) != 0 && ok) {
         ok = 0;
         saved = errno;
     }
     if (!ok) {
-        snprintf(err, err_size, "%s: write error: %s", af->path, strerror(saved));
+        snprintf(err, err_size, "%s: write error: %s", text_show(af->path, &shown),
+                 strerror(saved));
         return -1;
     }
     return 0;
 }
 
+/* Links the unnamed file to `name`: through /proc/self/fd, which needs no privilege, or, where
+ * /proc is missing, AT_EMPTY_PATH. 0, or -1 with errno. */
+static int link_unnamed(int fd, const char *name)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != ENOENT)
+        return -1;
+    return linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH);
+}
+
+/* Syncs the folder of path, so that a new name in it survives a crash. File systems that
+ * cannot sync a folder (EINVAL) have nothing more to do. */
+static int sync_folder(const char *path)
+{
+    char *dir = folder_of(path);
+    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    int rc = 0;
+    if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL && errno != EROFS))
+        rc = -1;
+    if (fd >= 0)
+        close(fd);
+    free(dir);
+    return rc;
+}
+
+/* The complete unnamed file under a temporary name (registered for the signal handler). */
+static int link_temporary(atomic_file *af)
+{
+    const size_t tmp_size = strlen(af->path) + sizeof "..XXXXXX";
+    sigset_t old;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        temporary_name(af->path, af->tmp, tmp_size);
+        signals_block(&old);
+        int rc = link_unnamed(af->fd, af->tmp);
+        if (rc == 0) {
+            af->tmp_exists = 1;
+            af->slot = signals_remember(af->tmp);
+        }
+        signals_restore(&old);
+        if (rc == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
 int atomic_file_commit(atomic_file *af, char *err, size_t err_size)
 {
-    if (rename(af->tmp, af->path) != 0) {
-        snprintf(err, err_size, "%s: cannot rename the temporary file into place: %s", af->path,
-                 strerror(errno));
+    text_shown shown;
+    sigset_t old;
+    if (af->unnamed && !af->replace) {
+        /* A new output: the complete file appears under its name in one step. Should the name
+         * have been taken since the file was opened, it is replaced as below. */
+        if (link_unnamed(af->fd, af->path) == 0)
+            goto linked;
+        if (errno != EEXIST) {
+            snprintf(err, err_size, "%s: cannot link the file into place: %s",
+                     text_show(af->path, &shown), strerror(errno));
+            return -1;
+        }
+    }
+    if (af->unnamed && link_temporary(af) != 0) {
+        snprintf(err, err_size, "%s: cannot link the temporary file: %s",
+                 text_show(af->path, &shown), strerror(errno));
         return -1;
     }
-    free(af->tmp); /* the temporary is the target now */
-    af->tmp = NULL;
+    /* Renamed and forgotten as one step for the signal handler: it must never remove the
+     * name once it is the target's. */
+    signals_block(&old);
+    int rc = rename(af->tmp, af->path);
+    int saved = errno;
+    if (rc == 0) {
+        signals_forget(af->slot);
+        af->slot = -1;
+        af->tmp_exists = 0;
+        free(af->tmp);
+        af->tmp = NULL;
+    }
+    signals_restore(&old);
+    if (rc != 0) {
+        snprintf(err, err_size, "%s: cannot rename the temporary file into place: %s",
+                 text_show(af->path, &shown), strerror(saved));
+        return -1;
+    }
+linked:
+    if (af->fd >= 0) {
+        close(af->fd);
+        af->fd = -1;
+    }
+    af->unnamed = 0;
+    if (af->sync_folder && sync_folder(af->path) != 0) {
+        snprintf(err, err_size, "%s: written, but its folder could not be synced: %s",
+                 text_show(af->path, &shown), strerror(errno));
+        return -1;
+    }
     return 0;
 }
 
@@ -105,9 +296,56 @@ void atomic_file_discard(atomic_file *af)
         fclose(af->f);
         af->f = NULL;
     }
+    if (af->unnamed && af->fd >= 0) { /* an unnamed file vanishes with its last descriptor */
+        close(af->fd);
+        af->fd = -1;
+    }
     if (af->tmp) {
-        unlink(af->tmp);
+        sigset_t old;
+        signals_block(&old);
+        if (af->tmp_exists)
+            unlink(af->tmp);
+        af->tmp_exists = 0;
+        signals_forget(af->slot);
+        af->slot = -1;
+        signals_restore(&old);
         free(af->tmp);
         af->tmp = NULL;
     }
+}
+
+int atomic_file_folder_writable(const char *dir)
+{
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        close(fd);
+        return 1;
+    }
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+        return 0;
+    /* No O_TMPFILE here: a named probe, registered while it exists. */
+    const size_t size = strlen(dir) + sizeof "/.tiledconv-probe.XXXXXX";
+    char *name = malloc(size);
+    sigset_t old;
+    int slot = -1, ok = 0;
+    if (!name)
+        return 0;
+    snprintf(name, size, "%s/.tiledconv-probe.XXXXXX", dir);
+    signals_block(&old);
+    fd = mkstemp(name);
+    if (fd >= 0)
+        slot = signals_remember(name);
+    signals_restore(&old);
+    if (fd >= 0) {
+        int saved = errno;
+        close(fd);
+        signals_block(&old);
+        unlink(name);
+        signals_forget(slot);
+        signals_restore(&old);
+        errno = saved;
+        ok = 1;
+    }
+    free(name);
+    return ok;
 }

@@ -21,6 +21,7 @@
 #include "bmp.h"
 
 #include "atomic_file.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,10 +47,6 @@ enum {
     BI_PNG = 5,
     BI_ALPHABITFIELDS = 6
 };
-
-/* The largest file bmp_load reads: far above any image within BMP_MAX_PIXELS at 32 bits per
- * pixel (1 GiB), and low enough that a size never approaches the limits of 32-bit arithmetic. */
-#define BMP_MAX_FILE_SIZE ((size_t)2 << 30)
 
 /* Everything the headers say that decoding needs. */
 typedef struct {
@@ -131,8 +128,8 @@ static int check_header_size(uint32_t hsize, char *err, size_t err_size)
 
 /* Width and height come from signed fields; a hostile header must not make us allocate
  * gigabytes or overflow width * height. */
-static int check_dimensions(int32_t w, int32_t h, long max_pixels, bmp_info *info, char *err,
-                            size_t err_size)
+static int check_dimensions(int32_t w, int32_t h, const io_limits *lim, bmp_info *info,
+                            char *err, size_t err_size)
 {
     /* A zero-sized image has no pixels to filter; treating it as valid would only move the
      * problem to every caller. */
@@ -152,9 +149,8 @@ static int check_dimensions(int32_t w, int32_t h, long max_pixels, bmp_info *inf
     if (w > BMP_MAX_SIDE || h > BMP_MAX_SIDE)
         return set_err(err, err_size, "image size %ld x %ld exceeds the limit of %d pixels a side",
                        (long)w, (long)h, BMP_MAX_SIDE);
-    if ((uint64_t)w * (uint64_t)h > (uint64_t)max_pixels)
-        return set_err(err, err_size, "image size %ld x %ld exceeds the limit of %ld pixels",
-                       (long)w, (long)h, max_pixels);
+    if (io_limits_check_pixels(w, h, lim, err, err_size))
+        return -1;
     info->width = (int)w;
     info->height = (int)h;
     return 0;
@@ -312,10 +308,15 @@ static int read_palette(const uint8_t *data, uint32_t clr_used, bmp_info *info, 
     return 0;
 }
 
-/* Every check of the headers, in file order, so that the reason given is the first defect. */
-static int parse_headers(const uint8_t *data, size_t size, long max_pixels, bmp_info *info,
-                         char *err, size_t err_size)
+/* The fixed-size part of the headers, in file order, so that the reason given is the first
+ * defect: the signature, the info header's size, the image's size against the limits, the depth
+ * and compression. It reads only the first 14 + hsize bytes (at most 138), so that a reader of
+ * a pipe can check a header before it reads anything else; avail is how many bytes data holds.
+ * *comp and *clr_used receive the raw compression code and palette length. */
+static int parse_core(const uint8_t *data, size_t avail, const io_limits *lim, bmp_info *info,
+                      uint32_t *comp_out, uint32_t *clr_used_out, char *err, size_t err_size)
 {
+    const size_t size = avail;
     int32_t w, h;
     unsigned planes, bpp;
     uint32_t comp = BI_RGB, clr_used = 0;
@@ -356,9 +357,23 @@ static int parse_headers(const uint8_t *data, size_t size, long max_pixels, bmp_
     /* Planes has been 1 since Windows 3; another value is a corrupt or non-BMP file. */
     if (planes != 1)
         return set_err(err, err_size, "number of planes is %u, must be 1", planes);
-    if (check_dimensions(w, h, max_pixels, info, err, err_size) ||
+    if (check_dimensions(w, h, lim, info, err, err_size) ||
         check_format(info->hsize, comp, bpp, info, err, err_size))
         return -1;
+    *comp_out = comp;
+    *clr_used_out = clr_used;
+    return 0;
+}
+
+/* Every check of the headers, in file order: parse_core, then what needs the rest of the file
+ * (the masks after a 40-byte header, the pixel-data offset, the palette). */
+static int parse_headers(const uint8_t *data, size_t size, const io_limits *lim, bmp_info *info,
+                         char *err, size_t err_size)
+{
+    uint32_t comp = BI_RGB, clr_used = 0;
+    if (parse_core(data, size, lim, info, &comp, &clr_used, err, err_size))
+        return -1;
+    const unsigned bpp = info->bpp;
     if (bpp >= 16 && read_masks(data, size, comp, info, err, err_size))
         return -1;
     /* The pixel data must start after everything the headers occupy and inside the file. */
@@ -516,8 +531,14 @@ static int decode_rle(const uint8_t *data, size_t size, const bmp_info *info, ui
     }
 }
 
-int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
-                       char *err, size_t err_size)
+/* RLE can describe far more pixels than it has bytes: at most 255 pixels per 2-byte run, so an
+ * image encoded with runs alone stays below 128 pixels a byte. Deltas and an early end of the
+ * bitmap skip pixels for free, which is how a 1 KB file declares 16384 x 16384 pixels: beyond
+ * twice what runs can reach the file is refused as a likely decompression bomb (io_limits.h). */
+#define BMP_RLE_MAX_RATIO 256u
+
+int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_image *img,
+                    char *err, size_t err_size)
 {
     bmp_info info;
     uint8_t *rgb = NULL;
@@ -529,9 +550,7 @@ int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_im
         set_err(err, err_size, "no data to decode");
         goto done;
     }
-    if (max_pixels <= 0 || max_pixels > BMP_MAX_PIXELS)
-        max_pixels = BMP_MAX_PIXELS;
-    if (parse_headers(data, size, max_pixels, &info, err, err_size))
+    if (parse_headers(data, size, lim, &info, err, err_size))
         goto done;
 
     if (info.compression == BI_RGB || info.compression == BI_BITFIELDS) {
@@ -548,8 +567,13 @@ int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_im
             goto done;
         }
         stride = (size_t)stride64; /* fits: it is at most avail, a size_t */
+    } else if (io_limits_check_ratio(info.width, info.height, size - info.offbits,
+                                     BMP_RLE_MAX_RATIO,
+                                     info.compression == BI_RLE8 ? "RLE8" : "RLE4", lim, err,
+                                     err_size)) {
+        goto done; /* before the image is allocated: a bomb costs nothing */
     }
-    /* width * height <= BMP_MAX_PIXELS, but a 32-bit size_t still needs the check for * 3. */
+    /* width * height <= IO_HARD_MAX_PIXELS, but a 32-bit size_t still needs the check for * 3. */
     npix = (size_t)info.width * (size_t)info.height;
     if (npix > SIZE_MAX / 3) {
         set_err(err, err_size, "image of %lu pixels too large for this machine", (unsigned long)npix);
@@ -576,16 +600,23 @@ done:
     return rc;
 }
 
-int bmp_view_pixels(const uint8_t *data, size_t size, long max_pixels, bmp_view *v, char *err,
-                    size_t err_size)
+int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
+                       char *err, size_t err_size)
+{
+    io_limits lim;
+    io_limits_default(&lim);
+    lim.max_pixels = max_pixels;
+    return bmp_decode_with(data, size, &lim, img, err, err_size);
+}
+
+int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_view *v,
+                    char *err, size_t err_size)
 {
     bmp_info info;
     memset(&info, 0, sizeof info);
     if (!data || !v)
         return set_err(err, err_size, "no data to decode");
-    if (max_pixels <= 0 || max_pixels > BMP_MAX_PIXELS)
-        max_pixels = BMP_MAX_PIXELS;
-    if (parse_headers(data, size, max_pixels, &info, err, err_size))
+    if (parse_headers(data, size, lim, &info, err, err_size))
         return -1;
     /* 32-bit BI_RGB has the default 8-8-8 masks: its bytes are the channels as they are. */
     if (info.compression != BI_RGB || (info.bpp != 8 && info.bpp != 24 && info.bpp != 32))
@@ -620,133 +651,301 @@ int bmp_view_pixels(const uint8_t *data, size_t size, long max_pixels, bmp_view 
     return 1;
 }
 
+int bmp_header_size(const uint8_t *data, size_t size, const io_limits *lim, int *width,
+                    int *height, char *err, size_t err_size)
+{
+    bmp_info info;
+    memset(&info, 0, sizeof info);
+    if (!data)
+        return set_err(err, err_size, "no data to decode");
+    if (parse_headers(data, size, lim, &info, err, err_size))
+        return -1;
+    *width = info.width;
+    *height = info.height;
+    return 0;
+}
+
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size)
 {
-    return bmp_decode_limited(data, size, BMP_MAX_PIXELS, img, err, err_size);
+    return bmp_decode_with(data, size, NULL, img, err, err_size);
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Loading
+ * Loading: the header first, then only as many bytes as it makes meaningful
  * ------------------------------------------------------------------------------------------- */
 
-/* Read the whole of f. Grows the buffer as it goes rather than trusting a size from fstat, so that
- * pipes and files that change under us are read correctly; the size hint only saves copies. */
-static int read_all(FILE *f, uint8_t **out, size_t *out_size, char *err, size_t err_size)
+/* The largest file bmp_reader_open reads: far above any image within IO_HARD_MAX_PIXELS at 24 bits per
+ * pixel, and low enough that a size never approaches the limits of 32-bit arithmetic. */
+#define BMP_MAX_FILE_SIZE ((size_t)2 << 30)
+
+/* What a pipe must deliver before its header can be judged: the file header and the longest
+ * info header (14 + 124 bytes) and the masks that may follow a 40-byte one (16). */
+#define BMP_HEAD_BYTES (FILE_HEADER_SIZE + 124u + 16u)
+
+/* The most bytes a file with this header can usefully hold: uncompressed, the end of its last
+ * row; RLE, 4 bytes a pixel (a 1-pixel delta, the costliest honest code) and the end-of-line
+ * and end-of-bitmap codes. What a pipe sends beyond that is not read. */
+static size_t meaningful_bytes(const bmp_info *info)
 {
+    uint64_t n;
+    if (info->compression == BI_RLE8 || info->compression == BI_RLE4) {
+        n = (uint64_t)info->offbits + 4u * (uint64_t)info->width * (uint64_t)info->height +
+            2u * (uint64_t)info->height + 2u;
+    } else {
+        uint64_t row_bits = (uint64_t)info->width * info->bpp;
+        n = (uint64_t)info->offbits + (row_bits + 31u) / 32u * 4u * (uint64_t)info->height;
+    }
+    return n > BMP_MAX_FILE_SIZE ? BMP_MAX_FILE_SIZE : (size_t)n;
+}
+
+/* Reads from the reader's descriptor until it holds `want` bytes or the input ends, growing the
+ * buffer only as far as want. Returns 0 (r->complete set at the end of the input), or -1. */
+static int read_until(bmp_reader *r, size_t want, char *why, size_t why_size)
+{
+    while (r->size < want && !r->complete) {
+        if (r->size == r->cap) {
+            size_t ncap = r->cap ? r->cap * 2 : 65536;
+            if (ncap > want)
+                ncap = want;
+            uint8_t *nbuf = realloc(r->buf, ncap);
+            if (!nbuf)
+                return set_err(why, why_size, "out of memory reading the file (%lu bytes)",
+                               (unsigned long)ncap);
+            r->buf = nbuf;
+            r->cap = ncap;
+        }
+        ssize_t got = read(r->fd, r->buf + r->size, r->cap - r->size);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return set_err(why, why_size, "read error: %s", strerror(errno));
+        if (got == 0)
+            r->complete = 1;
+        r->size += (size_t)got;
+    }
+    r->data = r->buf;
+    return 0;
+}
+
+/* What kind of file st is, for a refusal; NULL for the kinds that are read (a regular file, a
+ * pipe or FIFO). A device is refused before a byte is read: /dev/zero has no end. */
+static const char *unreadable_kind(const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode))
+        return "a folder, not a file";
+    if (S_ISCHR(st->st_mode))
+        return "a character device, not a file; refusing to read it";
+    if (S_ISBLK(st->st_mode))
+        return "a block device, not a file; refusing to read it";
+    if (S_ISSOCK(st->st_mode))
+        return "a socket, not a file";
+    return NULL;
+}
+
+/* The reader's fields before anything is read: nothing to close yet. */
+static void reader_init(bmp_reader *r, const char *path, const io_limits *lim)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    r->map = MAP_FAILED;
+    if (lim)
+        r->lim = *lim;
+    else
+        io_limits_default(&r->lim);
+    r->path = path;
+}
+
+/* The header of the file open on r->fd (of status st, a kind that may be read), of which head
+ * holds the first n bytes already read: checked against the limits, and r's size and need set.
+ * A regular file may be mapped from its start; anything else is read on from where head ends.
+ * 0, or -1 with the reason in why. */
+static int reader_start(bmp_reader *r, const struct stat *st, int map, const uint8_t *head,
+                        size_t n, char *why, size_t why_size)
+{
+    bmp_info info;
+    uint32_t comp, clr_used;
+    memset(&info, 0, sizeof info);
+    if (map && S_ISREG(st->st_mode) && st->st_size > 0) {
+        /* A regular file is mapped, not read: the header is checked before the pixel data is
+         * touched, so a hostile file costs nothing before it is refused, and only the pages the
+         * decoder reads are ever loaded. */
+        if ((uint64_t)st->st_size > BMP_MAX_FILE_SIZE)
+            return set_err(why, why_size, "file is larger than the %lu MiB limit",
+                           (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
+        r->map_size = (size_t)st->st_size;
+        r->map = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+        if (r->map == MAP_FAILED)
+            return set_err(why, why_size, "cannot map the file: %s", strerror(errno));
+        r->data = r->map;
+        r->size = r->map_size;
+        r->complete = 1;
+    } else {
+        /* A pipe (or a file whose size is not known in advance): its header first, so that a
+         * stream that is not a BMP is refused after a few bytes, not after gigabytes. What
+         * the caller has read of it already comes first. */
+        if (n > 0) {
+            if (!(r->buf = malloc(n)))
+                return set_err(why, why_size, "out of memory reading the file");
+            memcpy(r->buf, head, n);
+            r->size = r->cap = n;
+            r->data = r->buf;
+        }
+        if (read_until(r, BMP_HEAD_BYTES, why, why_size))
+            return -1;
+    }
+    if (parse_core(r->data, r->size, &r->lim, &info, &comp, &clr_used, why, why_size))
+        return -1;
+    /* With the whole file at hand the ratio check can refuse a bomb before any allocation. */
+    if (r->complete && (info.compression == BI_RLE8 || info.compression == BI_RLE4) &&
+        info.offbits < r->size &&
+        io_limits_check_ratio(info.width, info.height, r->size - info.offbits,
+                              BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
+                              &r->lim, why, why_size))
+        return -1;
+    r->width = info.width;
+    r->height = info.height;
+    r->need = meaningful_bytes(&info);
+    return 0;
+}
+
+int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,
+                    size_t err_size)
+{
+    char why[256] = "";
     struct stat st;
-    size_t cap = 65536, len = 0;
-    uint8_t *buf = NULL;
     int rc = -1;
 
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
-        if ((uint64_t)st.st_size > BMP_MAX_FILE_SIZE) {
-            set_err(err, err_size, "file is larger than the %lu MiB limit",
-                    (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
-            goto done;
-        }
-        cap = (size_t)st.st_size + 1; /* +1 so that reaching EOF needs no extra growth */
-    }
-    buf = malloc(cap);
-    if (!buf) {
-        set_err(err, err_size, "out of memory reading the file");
+    reader_init(r, path, lim);
+    r->own_fd = 1;
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0 || fstat(r->fd, &st) != 0) {
+        snprintf(why, sizeof why, "%s", strerror(errno));
         goto done;
     }
-    for (;;) {
-        if (len == cap) {
-            if (cap > BMP_MAX_FILE_SIZE) {
-                set_err(err, err_size, "file is larger than the %lu MiB limit",
-                        (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
-                goto done;
-            }
-            size_t ncap = cap * 2 > BMP_MAX_FILE_SIZE + 1 ? BMP_MAX_FILE_SIZE + 1 : cap * 2;
-            uint8_t *nbuf = realloc(buf, ncap);
-            if (!nbuf) {
-                set_err(err, err_size, "out of memory reading the file");
-                goto done;
-            }
-            buf = nbuf;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                set_err(err, err_size, "read error: %s", strerror(errno));
-                goto done;
-            }
-            break;
-        }
+    const char *kind = unreadable_kind(&st);
+    if (kind) {
+        snprintf(why, sizeof why, "%s", kind);
+        goto done;
     }
-    *out = buf;
-    *out_size = len;
-    buf = NULL;
-    rc = 0;
+    rc = reader_start(r, &st, 1, NULL, 0, why, sizeof why);
 done:
-    free(buf);
+    if (rc != 0) {
+        text_shown shown;
+        set_err(err, err_size, "%s: %s", text_show(path, &shown), why);
+        bmp_reader_close(r);
+    }
+    return rc;
+}
+
+int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const uint8_t *head,
+                       size_t n, const io_limits *lim, char *err, size_t err_size)
+{
+    char why[256] = "";
+    struct stat st;
+    int rc = -1;
+
+    reader_init(r, name, lim);
+    r->fd = fd; /* the caller's: bmp_reader_close leaves it open */
+    if (fstat(fd, &st) != 0)
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    else
+        rc = reader_start(r, &st, map, head, n, why, sizeof why);
+    if (rc != 0) {
+        text_shown shown;
+        set_err(err, err_size, "%s: %s", text_show(name, &shown), why);
+        bmp_reader_close(r);
+    }
+    return rc;
+}
+
+int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size)
+{
+    char why[256] = "";
+    int rc = -1;
+    if (!r->complete && read_until(r, r->need, why, sizeof why))
+        goto done;
+    rc = bmp_decode_with(r->data, r->size, &r->lim, img, why, sizeof why);
+done:
+    if (rc != 0) {
+        text_shown shown;
+        set_err(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+    }
+    return rc;
+}
+
+void bmp_reader_close(bmp_reader *r)
+{
+    if (r->map != MAP_FAILED && r->map)
+        munmap(r->map, r->map_size);
+    r->map = MAP_FAILED;
+    free(r->buf);
+    r->buf = NULL;
+    if (r->fd >= 0 && r->own_fd)
+        close(r->fd);
+    r->fd = -1;
+    r->data = NULL;
+    r->size = r->cap = 0;
+}
+
+int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, size_t err_size)
+{
+    char why[256] = "";
+    if (!r->complete && read_until(r, r->need, why, sizeof why)) {
+        text_shown shown;
+        return set_err(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+    }
+    if (r->buf) { /* read: the buffer is handed over as it is */
+        *data = r->buf;
+        *size = r->size;
+        r->buf = NULL;
+        r->data = NULL;
+        r->size = r->cap = 0;
+        return 0;
+    }
+    /* Mapped: a copy of the bytes the header makes meaningful (the whole file if shorter). */
+    const size_t n = r->size < r->need ? r->size : r->need;
+    uint8_t *copy = malloc(n ? n : 1);
+    if (!copy) {
+        text_shown shown;
+        return set_err(err, err_size, "%s: out of memory reading the file (%lu bytes)",
+                       text_show(r->path, &shown), (unsigned long)n);
+    }
+    memcpy(copy, r->data, n);
+    *data = copy;
+    *size = n;
+    return 0;
+}
+
+int bmp_read_with(const char *path, const io_limits *lim, uint8_t **data, size_t *size,
+                  char *err, size_t err_size)
+{
+    bmp_reader r;
+    if (bmp_reader_open(&r, path, lim, err, err_size))
+        return -1;
+    int rc = bmp_reader_bytes(&r, data, size, err, err_size);
+    bmp_reader_close(&r);
     return rc;
 }
 
 int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size)
 {
-    char why[256] = "";
-    FILE *f = fopen(path, "rb");
-    int rc = -1;
-    if (!f)
-        snprintf(why, sizeof why, "%s", strerror(errno));
-    else
-        rc = read_all(f, data, size, why, sizeof why);
-    if (f)
-        fclose(f);
-    if (rc != 0)
-        set_err(err, err_size, "%s: %s", path, why);
+    return bmp_read_with(path, NULL, data, size, err, err_size);
+}
+
+int bmp_load_with(const char *path, const io_limits *lim, bmp_image *img, char *err,
+                  size_t err_size)
+{
+    bmp_reader r;
+    if (bmp_reader_open(&r, path, lim, err, err_size))
+        return -1;
+    int rc = bmp_reader_decode(&r, img, err, err_size);
+    bmp_reader_close(&r);
     return rc;
 }
 
 int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size)
 {
-    char why[256] = "";
-    FILE *f = NULL;
-    uint8_t *data = NULL;
-    void *map = MAP_FAILED;
-    size_t size = 0;
-    struct stat st;
-    int rc = -1;
-
-    f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, sizeof why, "%s", strerror(errno));
-        goto done;
-    }
-    /* A regular file is mapped, not read: the decoder checks the headers before it touches
-     * the pixel data, so a hostile file makes us allocate nothing before it is refused, and
-     * only the pages the decoder reads are ever loaded. Pipes are read whole (2 GiB at most). */
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        if ((uint64_t)st.st_size > BMP_MAX_FILE_SIZE) {
-            snprintf(why, sizeof why, "file is larger than the %lu MiB limit",
-                     (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
-            goto done;
-        }
-        size = (size_t)st.st_size;
-        map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
-        if (map == MAP_FAILED) {
-            snprintf(why, sizeof why, "cannot map the file: %s", strerror(errno));
-            goto done;
-        }
-        rc = bmp_decode(map, size, img, why, sizeof why);
-    } else {
-        if (read_all(f, &data, &size, why, sizeof why))
-            goto done;
-        rc = bmp_decode(data, size, img, why, sizeof why);
-    }
-done:
-    if (rc != 0)
-        set_err(err, err_size, "%s: %s", path, why);
-    if (map != MAP_FAILED)
-        munmap(map, size);
-    free(data);
-    if (f)
-        fclose(f);
-    return rc;
+    return bmp_load_with(path, NULL, img, err, err_size);
 }
 
 void bmp_free(bmp_image *img)
@@ -814,6 +1013,7 @@ static int write_body(FILE *f, const uint8_t *pixels, int width, int height, uns
 {
     uint8_t hdr[54 + 1024];
     uint8_t *row = NULL;
+    text_shown shown;
     int rc = -1;
 
     bmp_put_headers(hdr, width, height, (int)bpp);
@@ -821,7 +1021,7 @@ static int write_body(FILE *f, const uint8_t *pixels, int width, int height, uns
         goto io_error;
     row = calloc(stride, 1); /* calloc: the padding bytes stay zero */
     if (!row) {
-        set_err(err, err_size, "%s: out of memory", path);
+        set_err(err, err_size, "%s: out of memory", text_show(path, &shown));
         goto done;
     }
     for (int y = height - 1; y >= 0; y--) {
@@ -842,7 +1042,7 @@ static int write_body(FILE *f, const uint8_t *pixels, int width, int height, uns
     rc = 0;
     goto done;
 io_error:
-    set_err(err, err_size, "%s: write error: %s", path, strerror(errno));
+    set_err(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
 done:
     free(row);
     return rc;
@@ -852,13 +1052,16 @@ int bmp_write_stream(FILE *f, const uint8_t *pixels, int width, int height, int 
                      const char *path, char *err, size_t err_size)
 {
     size_t file_size, offbits, stride;
+    text_shown shown;
     if (bpp != 8 && bpp != 24)
-        return set_err(err, err_size, "%s: cannot write %d bits per pixel", path, bpp);
+        return set_err(err, err_size, "%s: cannot write %d bits per pixel",
+                       text_show(path, &shown), bpp);
     if (!pixels || width <= 0 || height <= 0)
-        return set_err(err, err_size, "%s: no image to write (%d x %d)", path, width, height);
+        return set_err(err, err_size, "%s: no image to write (%d x %d)", text_show(path, &shown),
+                       width, height);
     if (bmp_layout(width, height, bpp, &file_size, &offbits, &stride))
-        return set_err(err, err_size, "%s: %d x %d image too large for a BMP file", path, width,
-                       height);
+        return set_err(err, err_size, "%s: %d x %d image too large for a BMP file",
+                       text_show(path, &shown), width, height);
     return write_body(f, pixels, width, height, (unsigned)bpp, (uint32_t)offbits, stride, path,
                       err, err_size);
 }

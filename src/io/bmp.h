@@ -13,10 +13,13 @@
 #include <stdio.h>
 #include <stdint.h>
 
-/* The largest image the reader accepts: a documented limit, so that a hostile header cannot make
- * us allocate gigabytes. 2^28 pixels is 16384 x 16384; either side may be at most 2^16. */
+#include "io_limits.h"
+
+/* The largest image the reader accepts by default: a documented limit, so that a hostile header
+ * cannot make us allocate gigabytes. 2^28 pixels is 16384 x 16384 (io_limits raises it to 2^30);
+ * either side may be at most 2^16. */
 #define BMP_MAX_SIDE 65536
-#define BMP_MAX_PIXELS (1L << 28)
+#define BMP_MAX_PIXELS IO_DEFAULT_MAX_PIXELS
 
 /* Decoded pixels: 3 bytes per pixel in R, G, B order, row 0 is the top row of the picture. */
 typedef struct {
@@ -25,14 +28,23 @@ typedef struct {
     uint8_t *rgb;
 } bmp_image;
 
+/* The size of the BMP held in memory, from its headers checked as bmp_decode_with checks them
+ * (lim NULL: the defaults), without decoding the pixels. 0, or -1 with the reason in err. */
+int bmp_header_size(const uint8_t *data, size_t size, const io_limits *lim, int *width,
+                    int *height, char *err, size_t err_size);
+
 /* Decode a BMP held in memory. Returns 0 and fills *img, or -1 with a one-line reason (no file
  * name, no trailing newline) in err, *img untouched. err may be NULL. This is what the fuzzer
  * drives. What is read and what is refused: bmp.c's opening comment and tests/bmpsuite-status.md. */
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size);
 
-/* bmp_decode with a lower pixel limit (max_pixels <= 0 or above BMP_MAX_PIXELS means
- * BMP_MAX_PIXELS): for callers that know how large an image they can use, and for the fuzzer,
- * which would otherwise spend its time on RLE files that describe 2^28 pixels in a few bytes. */
+/* bmp_decode with other limits (io_limits.h: the largest image, and the ratio of pixels to bytes
+ * beyond which RLE data is refused as a likely decompression bomb); lim NULL: the defaults,
+ * which bmp_decode uses. Everything is checked before the image is allocated. */
+int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_image *img,
+                    char *err, size_t err_size);
+
+/* bmp_decode_with the default limits but this pixel limit (<= 0: the default). */
 int bmp_decode_limited(const uint8_t *data, size_t size, long max_pixels, bmp_image *img,
                        char *err, size_t err_size);
 
@@ -48,18 +60,66 @@ typedef struct {
     uint8_t palette[256][3];  /* R, G, B */
 } bmp_view;
 
-/* Checks the file as bmp_decode_limited does (the same refusals with the same reasons, every
- * palette index included) and, when its pixels can be used as they are, fills *v: returns 1.
- * Returns 0 for a valid file of another kind (1-, 2-, 4- or 16-bit, RLE, bitfields: decode
- * it), -1 with the reason in err for a file bmp_decode would refuse. */
-int bmp_view_pixels(const uint8_t *data, size_t size, long max_pixels, bmp_view *v, char *err,
-                    size_t err_size);
+/* Checks the file as bmp_decode_with does with these limits (NULL: the defaults; the same
+ * refusals with the same reasons, every palette index included) and, when its pixels can be
+ * used as they are, fills *v: returns 1. Returns 0 for a valid file of another kind (1-, 2-,
+ * 4- or 16-bit, RLE, bitfields: decode it), -1 with the reason in err for a file bmp_decode
+ * would refuse. */
+int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_view *v,
+                    char *err, size_t err_size);
 
-/* The whole file into a new buffer (free it), bounded like bmp_load's reading. 0, or -1 with
- * "PATH: reason" in err. */
+/* A file read in steps, so that a caller can plan its memory from the header before the
+ * pixels are read (and a pipe is still read only once). bmp_reader_open reads the fixed-size
+ * header first (a regular file is mapped; a pipe or FIFO is read for its first 154 bytes) and
+ * checks it against the limits (NULL: the defaults): a stream that is not a BMP is refused after
+ * a few bytes, a device (/dev/zero) or a folder before any, and a regular file that is a likely
+ * decompression bomb before anything is allocated. Then bmp_reader_decode decodes, or
+ * bmp_reader_bytes hands over the file's bytes; either reads at most the bytes the header makes
+ * meaningful. Each returns 0, or -1 with "PATH: reason" in err (the path shown with its control
+ * characters escaped and, when long, shortened in the middle). After a failed bmp_reader_open
+ * nothing is left to close; otherwise bmp_reader_close always. */
+typedef struct {
+    int width, height;   /* the image's size, from the header, after bmp_reader_open */
+    /* The reader's own: */
+    const char *path;
+    int fd;
+    const uint8_t *data; /* the file so far: the mapping, or buf */
+    size_t size;
+    uint8_t *buf;
+    size_t cap;
+    void *map;
+    size_t map_size;
+    int complete;        /* data holds the whole file */
+    size_t need;         /* the most bytes the header makes meaningful */
+    io_limits lim;
+    int own_fd;          /* fd was opened by bmp_reader_open, and is closed with the reader */
+} bmp_reader;
+
+int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,
+                    size_t err_size);
+/* bmp_reader_open on a descriptor the caller has opened and keeps (bmp_reader_close leaves it
+ * open), of which the caller has read the first n bytes into head already, to tell the format
+ * (a pipe cannot give them back). The caller has judged the kind of file (a device, a folder:
+ * source.c). With map, a regular file is mapped from its start; without (standard input, whose
+ * offset need not be 0), it is read on like a pipe. name names the input in messages
+ * ("standard input"). */
+int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const uint8_t *head,
+                       size_t n, const io_limits *lim, char *err, size_t err_size);
+int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size);
+/* The file's meaningful bytes into a new buffer (the caller frees it). */
+int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, size_t err_size);
+void bmp_reader_close(bmp_reader *r);
+
+/* Open, take the bytes and close in one call (lim NULL: the defaults). */
+int bmp_read_with(const char *path, const io_limits *lim, uint8_t **data, size_t *size,
+                  char *err, size_t err_size);
 int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size);
 
-/* Read and decode a file. On failure err holds "PATH: reason". */
+/* Open, decode and close in one call. On failure err holds "PATH: reason". */
+int bmp_load_with(const char *path, const io_limits *lim, bmp_image *img, char *err,
+                  size_t err_size);
+
+/* bmp_load_with the default limits. */
 int bmp_load(const char *path, bmp_image *img, char *err, size_t err_size);
 
 void bmp_free(bmp_image *img);

@@ -115,6 +115,36 @@ int main(void)
     check(status == TC_OK && tc_last_stats(ctx, &st) == TC_OK && st.programs_built == 2,
           "another length builds exactly one more program");
 
+    /* Parameters whose sums could pass float32 on 8-bit input are refused, naming kx and ky
+     * (they gave infinities, and NaN, before); so is a gauss sigma whose weights are NaN. */
+    const float huge[3] = {1e19f, 1e19f, 1e19f};
+    p.taps_x = p.taps_y = 3;
+    p.kx = p.ky = huge;
+    status = tc_filter(ctx, src, dst, W, H, &p);
+    check(status == TC_EINVAL && strstr(tc_error(ctx), "kx and ky: on inputs up to 255") != NULL,
+          "kx = ky = 1e19 x 3 is TC_EINVAL and tc_error names kx and ky");
+    float nan_k[3] = {0.25f, NAN, 0.25f};
+    p.kx = nan_k;
+    p.ky = NULL;
+    status = tc_filter(ctx, src, dst, W, H, &p);
+    check(status == TC_EINVAL && strstr(tc_error(ctx), "kx[1] is not a finite number") != NULL,
+          "a NaN coefficient is TC_EINVAL naming kx[1]");
+    p.kx = NULL;
+    p.border = TC_BORDER_CONSTANT;
+    p.border_value = 1e38f;
+    const float four[3] = {2.0f, 2.0f, 0.5f};
+    p.ky = four; /* sum 4.5: 4.5e38 from the border alone */
+    status = tc_filter(ctx, src, dst, W, H, &p);
+    check(status == TC_EINVAL && strstr(tc_error(ctx), "border_value") != NULL,
+          "a border value that overflows the sums is TC_EINVAL naming border_value");
+    float g[5];
+    status = tc_named_filter("gauss", 5, 1e-200, g, g, err, sizeof err);
+    check(status == TC_EINVAL && strstr(err, "sigma 1e-200: too small") != NULL,
+          "gauss with sigma 1e-200 is TC_EINVAL: too small");
+    status = tc_named_filter("gauss", 5, 1e-100, g, g, err, sizeof err);
+    check(status == TC_OK && g[2] == 1.0f && g[1] == 0.0f,
+          "gauss with sigma 1e-100 is the identity");
+
     tc_close(ctx);
     printf("test_api: %d failed\n", failures);
     return failures ? 1 : 0;

@@ -1,0 +1,129 @@
+/* plan.c - the memory plan of a run (plan.h). */
+#include "plan.h"
+
+#include <stdio.h>
+
+#include "hostmem.h"
+#include "launch.h"
+#include "outputs.h"
+
+static unsigned long long max2(unsigned long long a, unsigned long long b)
+{
+    return a > b ? a : b;
+}
+
+int plan_in_place(int channels, int depth, int maxval)
+{
+    return channels == 3 && depth == 8 && maxval == 255;
+}
+
+unsigned long long plan_load(const source_reader *in, unsigned long long plane_set)
+{
+    const io_header *h = &in->head;
+    const unsigned long long samples = (unsigned long long)h->width *
+                                       (unsigned long long)h->height *
+                                       (unsigned long long)h->channels *
+                                       (unsigned long long)(h->depth / 8);
+    /* Decoding holds the input's bytes (source_reader's held) and the samples; the input is
+     * released before the planes are made. */
+    const unsigned long long decoding = (unsigned long long)in->held + samples;
+    return max2(decoding, plan_in_place(h->channels, h->depth, h->maxval) ? plane_set
+                                                                          : samples + plane_set);
+}
+
+void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
+               const source_reader *in, int depth, const tc_device_info *dev, run_plan *p)
+{
+    const unsigned long long n = (unsigned long long)width * (unsigned long long)height;
+    const unsigned long long planes = o->color ? 3 : 1;
+    const unsigned long long plane_set = planes * n * sizeof(float);
+    const unsigned long long roi_bytes =
+        (unsigned long long)roi->width * (unsigned long long)roi->height * sizeof(float);
+    const int timed = o->timing || o->format != TC_FORMAT_TABLE;
+    const int two_pass = o->all_algorithms || o->algorithm == TC_TWOPASS;
+
+    p->plane = (unsigned long long)tc_device_pitch(width) * (unsigned long long)height *
+               sizeof(float);
+    /* The device: the input and output planes (and the two-pass temporary) while filtering;
+     * before that, for the timings, the copy floor's two buffers of the ROI's bytes. */
+    p->device = max2(timed ? 2 * roi_bytes : 0, 2 * p->plane + (two_pass ? roi_bytes : 0));
+
+    /* Reading (plan_load): the file's bytes and its decoded samples while decoding; then the
+     * planes, made in the samples' memory for 8-bit RGB (with --color the G and B planes are
+     * made beside it first), else beside the samples. -g makes its planes directly. */
+    const unsigned long long load = in ? plan_load(in, plane_set) : plane_set;
+    /* Filtering: one algorithm filters its input planes in place; -a all keeps the input,
+     * an output and the first algorithm's output for the files. -e adds the reference. */
+    unsigned long long run = plane_set * (o->all_algorithms ? 3 : 1) + (o->verify ? plane_set : 0);
+    /* The library's host copy of a plane with padded rows, kept by its context. */
+    if (tc_device_pitch(width) != width)
+        run += p->plane;
+    /* Writing: the image (8 or 16 bits a sample) is made whole before it is written; a BMP
+     * file is written from it as it is, while the other encoders (and -o -, which writes only
+     * a whole image) may hold as much again. */
+    if (o->write_output) {
+        const unsigned long long image = n * (o->color ? 3 : 1) * (unsigned long long)(depth / 8);
+        const int encoded_apart =
+            o->image_format != IO_FORMAT_BMP || outputs_is_stdout(o->output);
+        run += image * (encoded_apart ? 2 : 1);
+    }
+    p->host_device = dev->is_cpu ? p->device : 0;
+    p->host_own = max2(load, run);
+}
+
+int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
+               size_t err_size)
+{
+    if (p->plane > dev->max_alloc_bytes) {
+        snprintf(err, err_size,
+                 "%s: one plane needs %.1f MB on the device, more than the %.1f MB %s allows in "
+                 "one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                 what, tc_mb(p->plane), tc_mb(dev->max_alloc_bytes), dev->name);
+        return 2;
+    }
+    if (p->device > dev->global_mem_bytes) {
+        snprintf(err, err_size,
+                 "%s: the run needs %.1f MB of device memory, more than the %.1f MB %s has "
+                 "(CL_DEVICE_GLOBAL_MEM_SIZE)",
+                 what, tc_mb(p->device), tc_mb(dev->global_mem_bytes), dev->name);
+        return 2;
+    }
+    tc_host_room room;
+    tc_host_room_now(&room);
+    const unsigned long long need = p->host_own + p->host_device;
+    if (need + PLAN_PLATFORM_RESERVE > room.bytes) {
+        char device_part[96] = "";
+        if (p->host_device)
+            snprintf(device_part, sizeof device_part, " (%.1f MB of it the CPU device's buffers)",
+                     tc_mb(p->host_device));
+        snprintf(err, err_size,
+                 "%s: the run needs %.1f MB of host memory%s and %.1f MB for the OpenCL "
+                 "platform, but %.1f MB is available (%s)",
+                 what, tc_mb(need), device_part, tc_mb(PLAN_PLATFORM_RESERVE), tc_mb(room.bytes),
+                 room.limit);
+        return 1;
+    }
+    return 0;
+}
+
+void plan_io_limits(const tc_options *o, io_limits *lim)
+{
+    io_limits_default(lim);
+    lim->max_pixels = o->max_pixels;
+    lim->allow_high_ratio = o->allow_high_ratio;
+    lim->pixels_hint = "--max-pixels";
+    lim->ratio_hint = "--allow-high-ratio";
+}
+
+int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size)
+{
+    tc_host_room room;
+    tc_host_room_now(&room);
+    if (bytes + PLAN_PLATFORM_RESERVE <= room.bytes)
+        return 0;
+    snprintf(err, err_size,
+             "%s: the image needs %.1f MB of host memory and %.1f MB for the OpenCL platform, "
+             "but %.1f MB is available (%s)",
+             what, tc_mb(bytes), tc_mb(PLAN_PLATFORM_RESERVE), tc_mb(room.bytes), room.limit);
+    return 1;
+}

@@ -1,0 +1,61 @@
+/*
+ * plan.h - the memory a run will need, worked out from the image's size and samples (the file's
+ * header, of any format, or -g) before anything is allocated, and checked against every limit:
+ * the fixed ones (the device's largest buffer and its memory) refuse the run with exit 2, since
+ * no retry can help; the host's memory as it is now refuses it with exit 1 (SPEC.md's exit
+ * statuses). On a CPU device (PoCL) the device's buffers are host memory and are counted as
+ * such.
+ */
+#ifndef TILEDCONV_PLAN_H
+#define TILEDCONV_PLAN_H
+
+#include <stddef.h>
+
+#include "image.h"
+#include "io_limits.h"
+#include "options.h"
+#include "source.h"
+#include "tiledconv.h"
+
+/* What the OpenCL platform itself may still allocate during the run (a cold kernel build in
+ * PoCL's LLVM took 128 MB of address space and 150 MB resident), kept free beyond the run's
+ * own bytes. */
+#define PLAN_PLATFORM_RESERVE (192ULL << 20)
+
+typedef struct {
+    unsigned long long plane;        /* one device plane, rows padded to the device pitch */
+    unsigned long long device;       /* device bytes at the peak */
+    unsigned long long host_own;     /* host bytes of the tool's planes and buffers at the peak */
+    unsigned long long host_device;  /* of the host's bytes, the CPU device's buffers */
+} run_plan;
+
+/* 1 when decoded samples of this kind become the first plane in place (tc_plane_take_rgb): 8-bit
+ * RGB of full scale, which every BMP decodes to (and colour PNGs and JPEGs). */
+int plan_in_place(int channels, int depth, int maxval);
+
+/* The host bytes of reading an input (in, open on its header) up to its planes (plane_set bytes
+ * of them): the input's bytes and the decoded samples while it is decoded; then the planes,
+ * made in the samples' memory (plan_in_place) or beside them. */
+unsigned long long plan_load(const source_reader *in, unsigned long long plane_set);
+
+/* The plan of a run of these options on a width x height image with this ROI on this device.
+ * in: the file, open on its header (NULL for -g, whose planes are made directly); depth: the
+ * output image's bits per sample (outputs_depth). */
+void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
+               const source_reader *in, int depth, const tc_device_info *dev, run_plan *p);
+
+/* The plan against the device's limits and the host's memory now. `what` names the image in
+ * messages ("-g 65536x16384", or the file). Returns 0; or 2 (a fixed limit) or 1 (host memory),
+ * with one line in err saying how much is needed and which limit it passes. */
+int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
+               size_t err_size);
+
+/* The decoders' limits from the options (--max-pixels, --allow-high-ratio), with those flags
+ * named for the messages: the same for one image and for every image of a batch. */
+void plan_io_limits(const tc_options *o, io_limits *lim);
+
+/* `bytes` of host memory for `what` (an image of a batch) against the host's memory now, with
+ * the platform's reserve: 0, or 1 with one line in err saying how much and which limit. */
+int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,531 @@
+# End-to-end tests of issue 12 (hardening), sourced by tests/e2e.sh, whose helpers (run, ok,
+# not_ok, first_line, sanitizer_report, check_bmp) and variables ($bin, $tmp, $root, $img512)
+# they use. One function per point of the issue; part_f runs them all.
+#
+# Peak memory, wall time and the way a run ended come from tests/measure.c, built here with
+# ${CC:-cc}: getrusage's ru_maxrss of the run, and signals sent at a chosen moment.
+
+# bytes N...: the bytes N (0..255), as they are.
+bytes() {
+    for b in "$@"; do
+        # shellcheck disable=SC2059  # the format is the escape being built
+        printf "\\$(printf %03o "$b")"
+    done
+}
+
+le16() { bytes $(($1 & 255)) $(($1 >> 8 & 255)); }
+le32() { bytes $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+
+# make_rle_bomb FILE BPP KIND [W H]: an RLE8 (BPP 8) or RLE4 (BPP 4) BMP that declares W x H
+# (default 16384 x 16384) and holds almost nothing: KIND eob ends the bitmap at once; delta
+# moves 255 rows up 64 times (past most of the image), then ends; absolute ends the file with
+# an absolute run of 3 pixels and no end-of-bitmap. Two palette entries, black and white.
+make_rle_bomb() {
+    file=$1 bpp=$2 kind=$3 w=${4:-16384} h=${5:-16384}
+    case $kind in
+        eob) data="0 1" ;;
+        delta)
+            data=
+            i=0
+            while [ $i -lt 64 ]; do
+                data="$data 0 2 255 255"
+                i=$((i + 1))
+            done
+            data="$data 0 1"
+            ;;
+        absolute) data="0 3 1 2 3 0" ;;
+    esac
+    # shellcheck disable=SC2086  # the data is a list of numbers
+    set -- $data
+    len=$# off=$((14 + 40 + 8))
+    {
+        printf BM
+        le32 $((off + len))
+        le32 0
+        le32 $off
+        le32 40
+        le32 "$w"
+        le32 "$h"
+        le16 1
+        le16 "$bpp"
+        le32 $((bpp == 8 ? 1 : 2))
+        le32 "$len"
+        le32 2835
+        le32 2835
+        le32 2
+        le32 0
+        bytes 0 0 0 0 255 255 255 0
+        bytes "$@"
+    } >"$file"
+}
+
+# make_bombs DIR: the five bombs of the tests, as DIR/bomb-rle8-eob.bmp and so on.
+make_bombs() {
+    bomb_dir=$1
+    for spec in "8 eob" "8 delta" "8 absolute" "4 eob" "4 delta"; do
+        # shellcheck disable=SC2086
+        set -- $spec
+        make_rle_bomb "$bomb_dir/bomb-rle$1-$2.bmp" "$1" "$2"
+    done
+}
+
+# The measuring helper, built once.
+measure=
+build_measure() {
+    if [ -z "$measure" ]; then
+        measure=$tmp/measure
+        ${CC:-cc} -std=c11 -O1 -o "$measure" "$root/tests/measure.c" 2>"$tmp/measure.log" ||
+            measure=
+    fi
+    [ -n "$measure" ]
+}
+
+# measured ARGS...: the tool with ARGS under measure; stdout and stderr as run() leaves them,
+# and $m_status, $m_rss (KB), $m_ms.
+measured() {
+    "$measure" -r "$tmp/report" -- "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    # shellcheck disable=SC2046
+    set -- $(sed 's/[a-z_]*=//g' "$tmp/report")
+    m_status=$1 m_rss=$2 m_ms=$3
+}
+
+# lines FILE: its number of lines.
+lines() {
+    wc -l <"$1" | tr -d ' '
+}
+
+# --- 1 and 2: decompression bombs and endless inputs, in bounded memory and time ------------
+part_f_bombs() {
+    d=$tmp/bombs
+    mkdir -p "$d"
+    make_bombs "$d"
+    for f in "$d"/bomb-*.bmp; do
+        b=$(basename "$f" .bmp)
+        name="f: $b (16384 x 16384 in $(wc -c <"$f" | tr -d ' ') bytes): exit 2, one line, at most 64 MB above the baseline"
+        measured -s "$f" -o "$d/out.bmp"
+        if [ "$m_status" -ne 2 ]; then
+            not_ok "$name" "status $m_status; stderr: $(first_line "$tmp/stderr")"
+        elif [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+            ! grep -q 'a likely decompression bomb (--allow-high-ratio accepts it)$' "$tmp/stderr"; then
+            not_ok "$name" "stderr: $(tr '\n' '|' <"$tmp/stderr")"
+        elif [ "$m_rss" -gt $((base + 65536)) ]; then
+            not_ok "$name" "peak $m_rss KB, baseline $base KB"
+        elif [ -e "$d/out.bmp" ]; then
+            not_ok "$name" "an output was written"
+        else
+            ok "$name (peak $m_rss KB, $m_ms ms)"
+        fi
+    done
+    # In a batch each bomb is that image's refusal, before it is allocated; the others are
+    # written, and the run's peak stays as bounded.
+    mkdir -p "$d/out"
+    name="f: a batch of the bundled image and two bombs: exit 2, the image written, a line per bomb and the summary"
+    measured -O "$d/out" "$img512" "$d/bomb-rle8-eob.bmp" "$d/bomb-rle4-delta.bmp"
+    if [ "$m_status" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 3 ] ||
+        [ "$(grep -c 'a likely decompression bomb' "$tmp/stderr")" -ne 2 ] ||
+        ! grep -q '^tiledconv: 1 of 3 images written; 2 refused; 0 failed$' "$tmp/stderr"; then
+        not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$(ls "$d/out")" != "TiledConv_Input512x512.bmp" ]; then
+        not_ok "$name" "the output folder holds: $(ls -A "$d/out" | tr '\n' ' ')"
+    elif [ "$m_rss" -gt $((base + 65536)) ]; then
+        not_ok "$name" "peak $m_rss KB, baseline $base KB"
+    else
+        ok "$name (peak $m_rss KB)"
+    fi
+    # The flag accepts a smaller one, which decodes to palette entry 0 everywhere (black).
+    make_rle_bomb "$d/small.bmp" 8 eob 2048 1024
+    name="f: a 2048 x 1024 RLE8 file of 2 bytes is refused, and decoded with --allow-high-ratio"
+    run "$bin" -s "$d/small.bmp" --no-output -q
+    rc1=$rc
+    run "$bin" -s "$d/small.bmp" --allow-high-ratio -o "$d/small-out.bmp" -q
+    if [ "$rc1" -ne 2 ] || [ "$rc" -ne 0 ]; then
+        not_ok "$name" "exit statuses $rc1 and $rc; stderr: $(first_line "$tmp/stderr")"
+    elif [ "$(distinct_pixels "$d/small-out.bmp")" != "0 " ]; then
+        not_ok "$name" "the decoded image is not all 0"
+    else
+        ok "$name"
+    fi
+
+    for dev in /dev/zero /dev/urandom; do
+        name="f: -s $dev: exit 2, one line, within a second, at most 64 MB above the baseline"
+        measured -s "$dev" --no-output
+        if [ "$m_status" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ]; then
+            not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+        elif [ "$m_ms" -ge 1000 ] || [ "$m_rss" -gt $((base + 65536)) ]; then
+            not_ok "$name" "$m_ms ms, peak $m_rss KB"
+        else
+            ok "$name ($m_ms ms, $m_rss KB)"
+        fi
+    done
+    # Pipes are read: their header first. Endless zeros through a FIFO and through standard
+    # input are refused after their first bytes.
+    fifo=$d/fifo
+    mkfifo "$fifo"
+    cat /dev/zero >"$fifo" 2>/dev/null &
+    writer=$!
+    # (Its first bytes are judged against every format the tool reads, since issue 14.)
+    name="f: -s FIFO fed by /dev/zero: exit 2 'not an image in a format ...', within a second"
+    measured -s "$fifo" --no-output
+    wait "$writer" 2>/dev/null
+    if [ "$m_status" -ne 2 ] || ! grep -q "not an image in a format tiledconv" "$tmp/stderr" ||
+        [ "$(lines "$tmp/stderr")" -ne 1 ]; then
+        not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$m_ms" -ge 1000 ] || [ "$m_rss" -gt $((base + 65536)) ]; then
+        not_ok "$name" "$m_ms ms, peak $m_rss KB"
+    else
+        ok "$name ($m_ms ms)"
+    fi
+    name="f: -s /dev/stdin from /dev/urandom through a pipe: exit 2 within a second"
+    head -c 100000000 /dev/urandom 2>/dev/null |
+        "$measure" -r "$tmp/report" -- "$bin" -s /dev/stdin --no-output >"$tmp/stdout" 2>"$tmp/stderr"
+    # shellcheck disable=SC2046
+    set -- $(sed 's/[a-z_]*=//g' "$tmp/report")
+    if [ "$1" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || [ "$3" -ge 1000 ]; then
+        not_ok "$name" "status $1, $3 ms; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name ($3 ms)"
+    fi
+    rm -rf "$d"
+}
+
+# --- 3: the memory plan -----------------------------------------------------------------------
+part_f_plan() {
+    name="f: -g 65536x16384 is refused by --max-pixels before anything is allocated"
+    measured -g 65536x16384 --no-output
+    if [ "$m_status" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q '^tiledconv: -g 65536x16384: image size 65536 x 16384 (1073741824 pixels) exceeds the limit of 268435456 pixels (--max-pixels raises it)$' "$tmp/stderr"; then
+        not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$m_rss" -gt $((base + 65536)) ]; then
+        not_ok "$name" "peak $m_rss KB"
+    else
+        ok "$name ($m_ms ms, $m_rss KB)"
+    fi
+    name="f: -g 65536x16384 --max-pixels 65536x16384: the device's limit, named, before any allocation"
+    measured -g 65536x16384 --max-pixels 65536x16384 --no-output
+    if [ "$m_status" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q 'needs [0-9.]* MB .*(CL_DEVICE_\(MAX_MEM_ALLOC\|GLOBAL_MEM\)_SIZE)$' "$tmp/stderr"; then
+        not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$m_rss" -gt $((base + 65536)) ] || [ "$m_ms" -ge 5000 ]; then
+        not_ok "$name" "peak $m_rss KB, $m_ms ms: the image was made"
+    else
+        ok "$name ($(sed 's/.*: one plane/one plane/; s/.*: the run/the run/' "$tmp/stderr"))"
+    fi
+    # Under an address-space limit the run ends with exit 1 and one line, never SIGABRT from
+    # the platform: below PoCL's start, between its start and the plan's need, and above.
+    name="f: -g 16384x16384 under ulimit -v 3000000: exit 1, one line naming RLIMIT_AS"
+    (ulimit -v 3000000 && exec "$bin" -g 16384x16384 --no-output) >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    if [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q 'the run needs [0-9.]* MB of host memory.*(RLIMIT_AS, ulimit -v)$' "$tmp/stderr"; then
+        not_ok "$name" "exit status $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    name="f: -g 4096x4096 under ulimit -v from 200 MB to 1.2 GB: exit 0, or 1 with one line; never a signal"
+    bad=
+    for v in 200000 245000 250000 300000 400000 500000 600000 700000 900000 1200000; do
+        (ulimit -v "$v" && exec "$bin" -g 4096x4096 -o "$tmp/ulimit.bmp" -q) >"$tmp/stdout" 2>"$tmp/stderr"
+        rc=$?
+        rm -f "$tmp/ulimit.bmp"
+        if [ "$rc" -eq 0 ]; then
+            continue
+        elif [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || why=$(sanitizer_report); then
+            bad="$bad $v: exit $rc, $(tr '\n' '|' <"$tmp/stderr" | cut -c1-120);"
+        fi
+    done
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # The batch pipeline, which a plain one-file run takes, under the same limits: each image's
+    # host memory is checked before it is read (exit 1 with one line), and the library checks
+    # the CPU device's buffers before PoCL could abort.
+    "$bin" -g 4096x4096 -o "$tmp/in4096.bmp" -q
+    name="f: -s 4096x4096.bmp -o (the batch path) under ulimit -v from 400 MB to 1.2 GB: exit 0, or 1 with one line; never a signal"
+    bad=
+    for v in 400000 500000 600000 700000 800000 1000000 1200000; do
+        (ulimit -v "$v" && exec "$bin" -s "$tmp/in4096.bmp" -o "$tmp/ulimit.bmp" -q) \
+            >"$tmp/stdout" 2>"$tmp/stderr"
+        rc=$?
+        rm -f "$tmp/ulimit.bmp"
+        if [ "$rc" -eq 0 ]; then
+            continue
+        elif [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || why=$(sanitizer_report); then
+            bad="$bad $v: exit $rc, $(tr '\n' '|' <"$tmp/stderr" | cut -c1-120);"
+        fi
+    done
+    rm -f "$tmp/in4096.bmp"
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # One algorithm filters in place: -g 8192x8192 holds its input plane and the CPU device's
+    # two buffers, 3 x 256 MiB, not a fourth for an output plane (1.2 GB before).
+    name="f: -g 8192x8192 peaks below the baseline + 3.25 planes of 256 MiB on the CPU device"
+    measured -g 8192x8192 --device cpu --no-output -q
+    limit=$((base + 13 * 65536))
+    if [ "$m_status" -ne 0 ]; then
+        not_ok "$name" "status $m_status; stderr: $(first_line "$tmp/stderr")"
+    elif [ "$m_rss" -gt "$limit" ]; then
+        not_ok "$name" "peak $m_rss KB, more than $limit KB"
+    else
+        ok "$name ($m_rss KB)"
+    fi
+}
+
+# --- 4: numbers -------------------------------------------------------------------------------
+part_f_numbers() {
+    name="f: -c 1e19,1e19,1e19 -e: exit 2, one line naming -c (no 'expected inf, actual inf')"
+    run "$bin" -g 16x16 -c 1e19,1e19,1e19 -e -o "$tmp/n.bmp"
+    if [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q "^tiledconv: -c: sum|kx| x sum|ky| is 9e+38" "$tmp/stderr" || [ -e "$tmp/n.bmp" ]; then
+        not_ok "$name" "exit status $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    for sigma in 1e-200 1e-310; do
+        name="f: --filter gauss --sigma $sigma: exit 2, 'too small', not 'not a finite number'"
+        run "$bin" -g 16x16 --filter gauss --sigma "$sigma" -o "$tmp/n.bmp"
+        if [ "$rc" -ne 2 ] || ! grep -q "^tiledconv: --sigma $sigma: too small" "$tmp/stderr" ||
+            grep -q "finite number" "$tmp/stderr"; then
+            not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr")"
+        else
+            ok "$name"
+        fi
+    done
+    # The largest gain that fits: sum|kx| x sum|ky| x 255 just below FLT_MAX, -e passes.
+    name="f: -c 3.3e17,3.3e17,3.3e17 (sums up to 2.5e38): -e PASSED, exit 0"
+    run "$bin" -g 16x16 -c 3.3e17,3.3e17,3.3e17 -e --no-output
+    if [ "$rc" -ne 0 ] || ! grep -q PASSED "$tmp/stdout"; then
+        not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+}
+
+# --- 5: nothing left behind -------------------------------------------------------------------
+# kill_runs SIGNAL COUNT EXISTING [INPUT...]: COUNT runs writing $k/out.bmp from INPUT (default
+# -g $size), each sent SIGNAL at a random moment of the run (0 .. 1.2 x the reference run's
+# time, $ref_ms); EXISTING 1 starts each with an old out.bmp in place. After each: no other
+# file in $k, and out.bmp absent, the old one, or the complete new one ($ref_sum). Sets
+# $kills_bad (the failures) and $kills_hit (runs the signal ended).
+kill_runs() {
+    sig=$1 count=$2 existing=$3
+    shift 3
+    # The input: "-s FILE" when given, else -g $size.
+    [ $# -eq 0 ] && set -- -g "$size"
+    i=0
+    while [ "$i" -lt "$count" ]; do
+        i=$((i + 1))
+        delay=$(awk -v s="$seed$sig$i" -v t="$ref_ms" 'BEGIN { srand(s); printf "%d", rand() * t * 1200 }')
+        [ "$existing" -eq 1 ] && echo "old output" >"$k/out.bmp"
+        "$measure" -k "$sig" -d "$delay" -r "$tmp/report" -- "$bin" "$@" -o "$k/out.bmp" -q \
+            >/dev/null 2>"$tmp/stderr"
+        status=$(sed 's/status=\([0-9]*\).*/\1/' "$tmp/report")
+        left=$(ls -A "$k" | grep -v '^out\.bmp$' | tr '\n' ' ')
+        if [ "$status" -eq $((128 + sig)) ]; then
+            kills_hit=$((kills_hit + 1))
+        elif [ "$status" -ne 0 ]; then
+            kills_bad="$kills_bad signal $sig at $delay us: status $status;"
+        fi
+        if [ -n "$left" ]; then
+            kills_bad="$kills_bad signal $sig at $delay us: left $left;"
+        elif [ -e "$k/out.bmp" ]; then
+            sum=$(cksum <"$k/out.bmp")
+            if [ "$sum" != "$ref_sum" ] && { [ "$existing" -eq 0 ] || [ "$sum" != "$old_sum" ]; }; then
+                kills_bad="$kills_bad signal $sig at $delay us: a partial out.bmp;"
+            fi
+        fi
+        rm -f "$k/out.bmp"
+    done
+}
+
+part_f_kills() {
+    k=$tmp/kills
+    mkdir -p "$k"
+    size=8192x8192
+    name="f: kill -9 at 20 random moments of a -g $size write leaves no temporary and no partial file"
+    if ! "$measure" --tmpfile "$k"; then
+        ok "$name # SKIP this file system has no O_TMPFILE: a kill -9 can leave .out.bmp.XXXXXX"
+    else
+        "$measure" -r "$tmp/report" -- "$bin" -g "$size" -o "$k/ref.bmp" -q
+        ref_ms=$(sed 's/.*wall_ms=//' "$tmp/report")
+        ref_sum=$(cksum <"$k/ref.bmp")
+        old_sum=$(echo "old output" | cksum)
+        rm -f "$k/ref.bmp"
+        seed=$(date +%s)
+        kills_bad= kills_hit=0
+        kill_runs 9 20 0
+        if [ -n "$kills_bad" ]; then not_ok "$name" "seed $seed:$kills_bad"; else
+            ok "$name ($kills_hit of 20 ended by the signal; run $ref_ms ms, seed $seed)"; fi
+        # The same through the batch pipeline (a plain -s FILE -o FILE run), whose writers
+        # stage the file the same way.
+        "$bin" -g "$size" -o "$tmp/kill-in.bmp" -q
+        "$measure" -r "$tmp/report" -- "$bin" -s "$tmp/kill-in.bmp" -o "$k/ref.bmp" -q
+        batch_ms=$(sed 's/.*wall_ms=//' "$tmp/report")
+        batch_sum=$(cksum <"$k/ref.bmp")
+        rm -f "$k/ref.bmp"
+        name="f: kill -9 at 10 random moments of a -s FILE -o FILE run (the batch path) leaves nothing"
+        saved_sum=$ref_sum saved_ms=$ref_ms
+        ref_sum=$batch_sum ref_ms=$batch_ms
+        kills_bad= kills_hit=0
+        kill_runs 9 10 0 -s "$tmp/kill-in.bmp"
+        ref_sum=$saved_sum ref_ms=$saved_ms
+        rm -f "$tmp/kill-in.bmp"
+        if [ -n "$kills_bad" ]; then not_ok "$name" "seed $seed:$kills_bad"; else
+            ok "$name ($kills_hit of 10 ended by the signal; run $batch_ms ms)"; fi
+        name="f: SIGINT and SIGTERM at 10 random moments (5 over an existing output): 128 + the signal, nothing left"
+        kills_bad= kills_hit=0
+        kill_runs 2 3 0
+        kill_runs 15 2 0
+        kill_runs 2 2 1
+        kill_runs 15 3 1
+        if [ -n "$kills_bad" ]; then not_ok "$name" "seed $seed:$kills_bad"; else
+            ok "$name ($kills_hit of 10 ended by the signal)"; fi
+    fi
+    rm -rf "$k"
+}
+
+part_f_files() {
+    d=$tmp/files
+    mkdir -p "$d"
+    name="f: replacing an output keeps its mode (0600 stays 0600, 0640 stays 0640)"
+    bad=
+    for mode in 600 640; do
+        echo old >"$d/out.bmp"
+        chmod "$mode" "$d/out.bmp"
+        run "$bin" -g 16x16 -o "$d/out.bmp" -q
+        got=$(stat -c %a "$d/out.bmp")
+        [ "$rc" -eq 0 ] && [ "$got" = "$mode" ] || bad="$bad $mode became $got (exit $rc);"
+    done
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    name="f: a read-only output is refused (exit 2, untouched) and replaced with --force"
+    echo old >"$d/ro.bmp"
+    chmod 444 "$d/ro.bmp"
+    run "$bin" -g 16x16 -o "$d/ro.bmp" -q
+    rc1=$rc
+    msg=$(first_line "$tmp/stderr")
+    if [ "$rc1" -ne 2 ] || [ "$(cat "$d/ro.bmp")" != old ] ||
+        [ "$msg" != "tiledconv: -o $d/ro.bmp: the file is read-only; refusing to replace it (--force replaces it)" ]; then
+        not_ok "$name" "exit status $rc1; stderr: $msg"
+    else
+        run "$bin" -g 16x16 -o "$d/ro.bmp" -q --force
+        if [ "$rc" -ne 0 ] || ! why=$(check_bmp "$d/ro.bmp" 16 16); then
+            not_ok "$name" "with --force: exit status $rc; $why"
+        elif [ "$(stat -c %a "$d/ro.bmp")" != 444 ]; then
+            not_ok "$name" "with --force the mode became $(stat -c %a "$d/ro.bmp")"
+        else
+            ok "$name"
+        fi
+    fi
+    # An output folder that takes no new files is refused before the work: -e on 8192 x 8192
+    # takes seconds; the refusal comes at once.
+    name="f: an unwritable output folder is refused before any work (exit 2, at once)"
+    measured -g 8192x8192 -e -o /proc/tiledconv-out.bmp
+    if [ "$m_status" -ne 2 ] || [ "$m_ms" -ge 1500 ] ||
+        ! grep -q "^tiledconv: -o /proc/tiledconv-out.bmp: cannot create files in the folder /proc" "$tmp/stderr"; then
+        not_ok "$name" "status $m_status, $m_ms ms; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name ($m_ms ms)"
+    fi
+    if [ "$(id -u)" -eq 0 ] && mkdir "$d/locked" && chattr +i "$d/locked" 2>/dev/null; then
+        name="f: an immutable output folder (chattr +i) is refused before any work"
+        run "$bin" -g 16x16 -o "$d/locked/out.bmp"
+        chattr -i "$d/locked"
+        if [ "$rc" -ne 2 ] || ! grep -q "cannot create files in the folder $d/locked" "$tmp/stderr"; then
+            not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr")"
+        else
+            ok "$name"
+        fi
+    elif [ "$(id -u)" -ne 0 ] && mkdir -p "$d/locked" && chmod 555 "$d/locked"; then
+        name="f: an output folder without write permission is refused before any work"
+        run "$bin" -g 16x16 -o "$d/locked/out.bmp"
+        chmod 755 "$d/locked"
+        if [ "$rc" -ne 2 ] || ! grep -q "cannot create files in the folder" "$tmp/stderr"; then
+            not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr")"
+        else
+            ok "$name"
+        fi
+    fi
+    # The folder is synced after the rename: seen in the system calls, where strace exists.
+    name="f: the output is synced, linked into place, and then its folder synced"
+    if ! command -v strace >/dev/null 2>&1; then
+        ok "$name # SKIP strace is not installed (tests/test_outputs.c checks the order)"
+    else
+        strace -f -e trace=fsync,linkat,renameat,renameat2,rename -o "$tmp/strace" \
+            "$bin" -g 16x16 -o "$d/synced.bmp" -q >/dev/null 2>&1
+        # The last three such calls (PoCL may sync its kernel cache before).
+        calls=$(grep -o -e 'fsync(' -e 'linkat(.*synced.bmp' -e 'rename[a-z0-9]*(' "$tmp/strace" |
+            sed 's/(.*//' | tail -3 | tr '\n' ' ')
+        if [ "$calls" != "fsync linkat fsync " ]; then
+            not_ok "$name" "calls: $calls"
+        else
+            ok "$name"
+        fi
+    fi
+    rm -rf "$d"
+}
+
+# --- 6: one line, always ----------------------------------------------------------------------
+part_f_messages() {
+    name="f: a newline in a file name is shown escaped: one line"
+    nl='
+'
+    run "$bin" -s "$tmp/two${nl}lines.bmp" -o "$tmp/m.bmp"
+    if [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -qF "two\\nlines.bmp: No such file or directory" "$tmp/stderr"; then
+        not_ok "$name" "exit status $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    name="f: a 3000-byte path is shortened in the middle and the reason kept"
+    long=$tmp
+    while [ ${#long} -lt 3000 ]; do long=$long/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done
+    run "$bin" -s "$long/picture.bmp" -o "$tmp/m.bmp"
+    msg=$(cat "$tmp/stderr")
+    if [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || [ ${#msg} -gt 300 ]; then
+        not_ok "$name" "exit status $rc, ${#msg} bytes: $(cut -c1-200 "$tmp/stderr")"
+    elif ! echo "$msg" | grep -q '^tiledconv: .*\.\.\.[a/]*/picture\.bmp: No such file or directory$'; then
+        not_ok "$name" "$msg"
+    else
+        ok "$name"
+    fi
+    name="f: -s '' names the flag"
+    run "$bin" -s '' -o "$tmp/m.bmp"
+    if [ "$rc" -ne 2 ] || [ "$(cat "$tmp/stderr")" != "tiledconv: -s: the file name is empty" ]; then
+        not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    # The AMD sample's flags with the value attached give the same image as with a space.
+    name="f: -sL3 -sT3 -tL2 -tT2 -W100 -H80 writes what -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80 writes"
+    run "$bin" -s "$img512" -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80 -e -o "$tmp/spaced.bmp" -q
+    rc1=$rc
+    run "$bin" -s "$img512" -sL3 -sT3 -tL2 -tT2 -W100 -H80 -e -o "$tmp/attached.bmp" -q
+    if [ "$rc1" -ne 0 ] || [ "$rc" -ne 0 ]; then
+        not_ok "$name" "exit statuses $rc1 and $rc; stderr: $(first_line "$tmp/stderr")"
+    elif ! cmp -s "$tmp/spaced.bmp" "$tmp/attached.bmp"; then
+        not_ok "$name" "the images differ"
+    elif cmp -s "$tmp/spaced.bmp" "$img512"; then
+        not_ok "$name" "nothing was filtered"
+    else
+        ok "$name"
+    fi
+    rm -f "$tmp/spaced.bmp" "$tmp/attached.bmp"
+}
+
+part_f() {
+    if ! build_measure; then
+        not_ok "f: tests/measure.c builds" "$(first_line "$tmp/measure.log")"
+        return
+    fi
+    # The tool's own peak on a 16 x 16 image: the bounds below are relative to it.
+    measured -g 16x16 --no-output -q
+    base=$m_rss
+    name="f: the tool's own baseline (-g 16x16) is measured"
+    if [ "$m_status" -ne 0 ] || [ "$base" -le 0 ]; then
+        not_ok "$name" "status $m_status, $base KB"
+        return
+    fi
+    ok "$name ($base KB)"
+    part_f_bombs
+    part_f_plan
+    part_f_numbers
+    part_f_kills
+    part_f_files
+    part_f_messages
+}
