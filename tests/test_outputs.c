@@ -492,6 +492,41 @@ static void test_read_only_and_unwritable(void **state)
     assert_non_null(strstr(err, "-o /proc/out.bmp: cannot create files in the folder /proc"));
 }
 
+/* The batch's writers sync each file but leave its folder to the batch's one sync at the end
+ * (OUTPUTS_SYNC_FILE); a single file syncs both; --no-sync neither. */
+static void test_put_sync_modes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tiledconv-put.XXXXXX", path[64], err[256] = "";
+    static const uint8_t data[4] = {1, 2, 3, 4};
+    const io_image img = {2, 2, 1, 8, 255, (void *)data};
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.bmp", dir);
+    n_events = 0;
+    assert_int_equal(outputs_put_bytes(path, data, sizeof data, OUTPUTS_SYNC_FILE, err,
+                                       sizeof err), 0);
+    assert_int_equal(n_events, 2);
+    assert_string_equal(events[0], "fsync file");
+    assert_string_equal(events[1], "link a.bmp");
+    snprintf(path, sizeof path, "%s/b.png", dir);
+    n_events = 0;
+    assert_int_equal(outputs_put_image(path, IO_FORMAT_PNG, &img, 0, OUTPUTS_SYNC_ALL, err,
+                                       sizeof err), 0);
+    assert_int_equal(n_events, 3);
+    assert_string_equal(events[2], "fsync folder");
+    snprintf(path, sizeof path, "%s/c.pgm", dir);
+    n_events = 0;
+    assert_int_equal(outputs_put_image(path, IO_FORMAT_PNM, &img, 0, OUTPUTS_SYNC_NONE, err,
+                                       sizeof err), 0);
+    assert_int_equal(n_events, 1);
+    assert_string_equal(events[0], "link c.pgm");
+    for (const char *name = "a.bmp\0b.png\0c.pgm\0"; *name; name += strlen(name) + 1) {
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        assert_int_equal(remove(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--signal-child") == 0)
@@ -505,6 +540,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_replace_keeps_mode),
         cmocka_unit_test(test_signals_remove_temporaries),
         cmocka_unit_test(test_read_only_and_unwritable),
+        cmocka_unit_test(test_put_sync_modes),
     };
     return cmocka_run_group_tests_name("outputs", tests, NULL, NULL);
 }

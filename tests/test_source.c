@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,12 +138,133 @@ static void test_standard_input(void **state)
     assert_true(source_is_stdin("-") && !source_is_stdin("-x") && !source_is_stdin(NULL));
 }
 
+/* The reader the tool uses: every format opened on its header (the size and the samples to
+ * come, and the bytes held meanwhile), then decoded as source_decode decodes; the caller's
+ * limits from the header, with the flags that lift them named. */
+static void test_reader(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        io_format fmt;
+        int channels, depth, maxval;
+    } files[] = {{"g16.png", IO_FORMAT_PNG, 1, 16, 65535},
+                 {"rgb8.png", IO_FORMAT_PNG, 3, 8, 255},
+                 {"base420.jpg", IO_FORMAT_JPEG, 3, 8, 255},
+                 {"g100.pgm", IO_FORMAT_PNM, 1, 8, 100},
+                 {"rgb1000.ppm", IO_FORMAT_PNM, 3, 16, 1000}};
+    char path[1024], err[512];
+    io_limits lim;
+    io_limits_default(&lim);
+    lim.pixels_hint = "--max-pixels";
+    lim.ratio_hint = "--allow-high-ratio";
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        source_reader r;
+        source s;
+        io_image a, b;
+        fixture(files[i].name, path, sizeof path);
+        if (source_reader_open(path, &lim, &r, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(r.format, files[i].fmt);
+        assert_int_equal(r.head.channels, files[i].channels);
+        assert_int_equal(r.head.depth, files[i].depth);
+        assert_int_equal(r.head.maxval, files[i].maxval);
+        assert_int_equal(source_read(path, 0, &s, err, sizeof err), 0);
+        assert_int_equal(r.held, s.size);
+        assert_int_equal(source_reader_decode(&r, &a, err, sizeof err), 0);
+        source_reader_close(&r);
+        source_reader_close(&r); /* twice is harmless */
+        assert_int_equal(source_decode(&s, path, 0, IO_MAX_PIXELS_PER_BYTE, &b, err, sizeof err),
+                         0);
+        source_free(&s);
+        assert_int_equal(a.width, r.head.width);
+        assert_int_equal(a.height, r.head.height);
+        assert_memory_equal(a.pixels, b.pixels,
+                            (size_t)a.width * a.height * a.channels * (size_t)(a.depth / 8));
+        io_image_free(&a);
+        io_image_free(&b);
+    }
+    /* A BMP goes through the BMP reader: 8-bit RGB, only its meaningful bytes held. */
+    source_reader r;
+    snprintf(path, sizeof path, "%s/images/TiledConv_Input451x300.bmp", test_root());
+    assert_int_equal(source_reader_open(path, &lim, &r, err, sizeof err), 0);
+    assert_int_equal(r.format, IO_FORMAT_BMP);
+    assert_int_equal(r.head.width, 451);
+    assert_int_equal(r.head.channels, 3);
+    assert_int_equal(r.held, 54 + 1356 * 300); /* rows of 451 * 3 bytes padded to 1356 */
+    uint8_t *bytes;
+    size_t n;
+    assert_int_equal(source_reader_bmp_bytes(&r, &bytes, &n, err, sizeof err), 0);
+    assert_int_equal(n, r.held);
+    free(bytes);
+    source_reader_close(&r);
+
+    /* The caller's pixel limit and the bomb guard, from the header, each naming its flag. */
+    fixture("g16.png", path, sizeof path);
+    lim.max_pixels = 100;
+    assert_int_equal(source_reader_open(path, &lim, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "g16.png: image size 13 x 11 (143 pixels) exceeds the limit of "
+                                "100 pixels (--max-pixels raises it)"));
+    io_limits_default(&lim);
+    lim.ratio_hint = "--allow-high-ratio";
+    fixture("hostile-bomb.png", path, sizeof path);
+    assert_int_equal(source_reader_open(path, &lim, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a likely decompression bomb (--allow-high-ratio accepts it)"));
+    lim.allow_high_ratio = 1;
+    assert_int_equal(source_reader_open(path, &lim, &r, err, sizeof err), 0);
+    assert_int_equal(r.head.width, 8192);
+    source_reader_close(&r);
+    /* Devices: /dev/zero by its first bytes, as source_read; a name's control characters
+     * escaped. */
+    assert_int_equal(source_reader_open("/dev/zero", NULL, &r, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero: not an image in a format tiledconv reads (BMP, PNG, "
+                             "JPEG, PGM/PPM)");
+    assert_int_equal(source_reader_open("/no/such\nfile.png", NULL, &r, err, sizeof err), -1);
+    assert_string_equal(err, "/no/such\\nfile.png: No such file or directory");
+}
+
+/* A BMP on standard input goes through the BMP reader from the bytes already read to tell its
+ * format: read, never mapped (the offset of a redirected file need not be 0). */
+static int stdin_reader_child(const char *path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char err[512];
+        source_reader r;
+        io_image img;
+        const int fd = open(path, O_RDONLY);
+        if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+            _exit(3);
+        if (source_reader_open("-", NULL, &r, err, sizeof err) || r.format != IO_FORMAT_BMP ||
+            r.bmp.map != MAP_FAILED || source_reader_decode(&r, &img, err, sizeof err))
+            _exit(4);
+        source_reader_close(&r);
+        /* standard input is still open: the reader never closes it */
+        _exit(img.width == 451 && fcntl(STDIN_FILENO, F_GETFD) != -1 ? 0 : 5);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+static void test_reader_standard_input(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/images/TiledConv_Input451x300.bmp", test_root());
+    assert_int_equal(stdin_reader_child(path), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_standard_input),
+        cmocka_unit_test(test_reader),
+        cmocka_unit_test(test_reader_standard_input),
     };
     return cmocka_run_group_tests_name("source", tests, NULL, NULL);
 }
