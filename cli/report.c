@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "config.h"
+#include "source.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -166,7 +167,7 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
     if (o->synth_width)
         printf("input: synthetic %d x %d\n", width, height);
     else
-        printf("input: %s (%d x %d)\n", o->input, width, height);
+        printf("input: %s (%d x %d)\n", source_name(o->input), width, height);
     if (planes == 3)
         printf("planes: R, G and B, each filtered on its own (--color)\n");
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,

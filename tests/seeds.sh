@@ -110,5 +110,64 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok "a: --class-map to a missing folder: exit 2, one line" ||
     not_ok "a: --class-map to a missing folder" "exit $rc: $(cat "$tmp/err")"
 
+# The format follows the extension: a PNG of the same pixels as the BMP; an extension the tool
+# does not write is a usage error, before any work.
+# shellcheck disable=SC2086
+"$bin" $args --no-output --class-map "$tmp/map.png" >/dev/null 2>"$tmp/err"
+rc=$?
+same=$(python3 - "$tmp/map.bmp" "$tmp/map.png" <<'PY'
+import sys, zlib
+d = open(sys.argv[1], "rb").read()
+off = int.from_bytes(d[10:14], "little")
+w, h = int.from_bytes(d[18:22], "little"), int.from_bytes(d[22:26], "little")
+stride = (3 * w + 3) // 4 * 4
+bmp = b"".join(bytes(d[off + stride * (h - 1 - y) + 3 * x + c] for x in range(w) for c in (2, 1, 0))
+               for y in range(h))
+p = open(sys.argv[2], "rb").read()
+assert p[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat = 8, b""
+while pos < len(p):
+    n = int.from_bytes(p[pos:pos + 4], "big"); kind = p[pos + 4:pos + 8]
+    if kind == b"IHDR":
+        pw, ph, depth, ctype = int.from_bytes(p[pos + 8:pos + 12], "big"), int.from_bytes(p[pos + 12:pos + 16], "big"), p[pos + 16], p[pos + 17]
+    if kind == b"IDAT":
+        idat += p[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw = zlib.decompress(idat)
+row = 3 * pw
+rows, prev = [], bytearray(row)
+for y in range(ph):
+    f, line = raw[y * (row + 1)], bytearray(raw[y * (row + 1) + 1:(y + 1) * (row + 1)])
+    for i in range(row):
+        a = line[i - 3] if i >= 3 else 0
+        b = prev[i]
+        c = prev[i - 3] if i >= 3 else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(bytes(line)); prev = line
+print("same" if (pw, ph, depth, ctype) == (w, h, 8, 2) and b"".join(rows) == bmp else "differ")
+PY
+)
+[ "$rc" -eq 0 ] && [ "$same" = "same" ] && ok "a: --class-map NAME.png writes a PNG of the BMP's pixels" ||
+    not_ok "a: --class-map NAME.png" "exit $rc, $same: $(sed -n 1p "$tmp/err")"
+"$bin" -g 64x64 --no-output --class-map "$tmp/map.gif" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/map.gif" ] &&
+    ok "a: --class-map NAME.gif: exit 2, one line, nothing written" ||
+    not_ok "a: --class-map NAME.gif" "exit $rc: $(cat "$tmp/err")"
+
+mkdir "$tmp/outdir"
+cp "$root/images/TiledConv_Input512x512.bmp" "$tmp/one.bmp"
+cp "$root/images/TiledConv_Input512x512.bmp" "$tmp/two.bmp"
+"$bin" --class-map "$tmp/batch-map.bmp" -O "$tmp/outdir" "$tmp/one.bmp" "$tmp/two.bmp" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/batch-map.bmp" ] &&
+    [ -z "$(ls "$tmp/outdir")" ] && ok "a: --class-map with a batch: exit 2, one line, nothing written" ||
+    not_ok "a: --class-map with a batch" "exit $rc: $(cat "$tmp/err")"
+
 echo "seeds: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
