@@ -48,7 +48,8 @@ LIBS         := $(OCL_LIBS) -lm -lpthread
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
               libspng-dev libturbojpeg0-dev
-# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c compares with and makes files by.
+# libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c and tests/e2e-formats.sh compare
+# with and make files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
               python3-pytest parallel libjpeg-turbo-progs
 
@@ -66,7 +67,8 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c
+            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c \
+            cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl and Masks.cl (programs.c).
@@ -82,9 +84,9 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests api-test python-tests kernel-check \
-        sanitize fuzz fuzz-check check-codecs deps-build deps-test check-opencl install \
-        uninstall clean
+.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests api-test \
+        python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
+        check-opencl install uninstall clean
 
 all: $(BIN) lib
 
@@ -187,6 +189,15 @@ e2e-tests: $(BIN)
 batch-tests: $(BIN)
 	@sh tests/batch.sh ./$(BIN)
 
+# PNG, JPEG and PGM/PPM through the tool: round trips, the same picture in every format, JPEG
+# against djpeg and cjpeg, pipes, mixed batches (tests/e2e-formats.sh).
+formats-tests: $(BIN)
+	@sh tests/e2e-formats.sh ./$(BIN)
+
+# What the seed articles teach (tests/seeds.sh): the picture of the four classes.
+seeds-tests: $(BIN)
+	@sh tests/seeds.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -201,7 +212,8 @@ kernel-check: $(BIN)
 	@sh tests/kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests api-test python-tests
+	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
+	    api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
@@ -237,18 +249,23 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
 
-# The parser and what it calls are instrumented; the rest of the library (the algorithm and
-# border names) comes from the static library, uninstrumented.
-FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c src/filter.c src/io/text.c
-build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC)
+# The codec layer whole, for the harnesses below.
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
+
+# The parser and what it calls are instrumented (the codec layer for the output formats'
+# names); the rest of the library (the algorithm and border names) comes from the static
+# library, uninstrumented.
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c src/filter.c $(FUZZ_CODEC_SRCS)
+build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \
+                         $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
-	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) $(STATIC) $(LIBS)
+	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) $(CODEC_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) \
+	    $(STATIC) $(CODEC_LIBS) $(LIBS)
 
 # One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
 # reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.
-FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
-                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
 build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \

@@ -3,13 +3,18 @@
  *
  *   readers (R threads)  take the next input, read it, check it, and when its pixels can be
  *                        used as they lie in the file (8-bit palette, 24- and 32-bit BMP) hand
- *                        them on as they are, else decode them to RGB
+ *                        them on as they are, else decode them: other BMPs to RGB, PNG, JPEG
+ *                        and PGM/PPM to their samples (8-bit gray or RGB of full scale 255 go
+ *                        on as pixels; other scales and depths become float planes here)
  *   lanes (one per context: two per GPU, one per CPU device)
  *                        tc_filter_image: the bytes go up through pinned memory, the device
- *                        forms the planes, filters, forms the 8-bit rows of the output BMP
- *                        and the bytes come back into the output file's buffer
- *   writers (W threads)  write each output under a temporary name, sync it (unless
- *                        --no-sync), rename it into place, report
+ *                        forms the planes, filters, forms the 8-bit rows of the output (a
+ *                        BMP's own rows, or the packed rows another format's encoder takes)
+ *                        and the bytes come back into the output's buffer; float planes
+ *                        come back for -e, --raw and 16-bit outputs
+ *   writers (W threads)  encode each output (BMP's bytes are ready as they are), write it
+ *                        under a temporary name, sync it (unless --no-sync), rename it into
+ *                        place (or write it to standard output), report
  *
  * Bounded queues join the stages, and the bytes held by images in flight are bounded too, so
  * memory does not grow with the batch. A lane's device runs one image while the other lane of
@@ -18,7 +23,6 @@
  */
 #include "batch.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -29,13 +33,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
 #include "bmp.h"
 #include "image.h"
 #include "outputs.h"
 #include "plan.h"
 #include "queue.h"
 #include "report.h"
+#include "sha256.h"
+#include "source.h"
 #include "text.h"
 #include "tiledconv.h"
 #include "verify.h"
@@ -56,11 +61,17 @@ typedef struct {
     uint8_t *file;         /* the file's bytes (freed once the device has them) */
     size_t file_size;
     bmp_image decoded;     /* RGB, for files whose pixels cannot be used as they are */
+    io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
+    float *float_src;      /* samples of another scale or depth as float planes */
+    int deep;              /* the input has more than 8 bits per sample */
+    int depth;             /* the output image's bits per sample: 8, or 16 */
     tc_image src;
     uint8_t palette[256 * 3];
     /* output */
-    uint8_t *out;          /* the output BMP, headers and rows, ready to write */
+    uint8_t *out;          /* the output BMP, headers and rows, ready to write; or (out_pixels)
+                            * the packed 8-bit rows of another format, for its encoder */
     size_t out_size;
+    int out_pixels;        /* out holds packed rows for outputs_put_image, not a BMP file */
     float *planes;         /* -e, --raw: the filtered float planes */
     float *host_planes;    /* -e: the planes formed on the host, for the reference */
     int n_planes;
@@ -68,6 +79,9 @@ typedef struct {
     size_t bytes;          /* what it holds, for the memory bound */
     /* times, ms */
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
+    /* -e: the largest difference, the tolerance, the digest of the 8-bit pixels */
+    double max_error, tolerance;
+    char sha256[65];
 } job;
 
 /* One context and the thread that drives it. */
@@ -106,6 +120,7 @@ struct batch {
     lane *lanes;
     const tc_device_info *dev; /* the first lane's, for the single-image header */
     int first_width, first_height; /* the first image written, for that header */
+    int first_depth;
     tc_roi first_roi;
     int lanes_opened;      /* lanes that have tried to open their device */
     int lanes_working;     /* of those, the ones that opened it */
@@ -120,8 +135,9 @@ static double now_ms(void)
 
 static void job_fail(job *j, int status, const char *fmt, const char *why)
 {
+    text_shown shown;
     j->status = status;
-    snprintf(j->msg, sizeof j->msg, fmt, j->item->input, why);
+    snprintf(j->msg, sizeof j->msg, fmt, text_show(source_name(j->item->input), &shown), why);
 }
 
 /* Frees what the job holds of its input. */
@@ -130,6 +146,9 @@ static void drop_input(job *j)
     free(j->file);
     j->file = NULL;
     bmp_free(&j->decoded);
+    io_image_free(&j->image);
+    free(j->float_src);
+    j->float_src = NULL;
 }
 
 static void job_free(job *j)
@@ -162,39 +181,77 @@ static void budget_give(batch *b, size_t bytes)
 
 /* ---- Readers ----------------------------------------------------------------------------- */
 
-/* The pixels of a file, as they lie in it where they can be used so, else decoded. The header
- * is read and checked first, against the limits (--max-pixels, the bomb ratio; devices and
- * folders refused), and the image's host memory against what the host has now; then only the
- * bytes the header makes meaningful are read. */
-static void read_job(const tc_options *o, job *j)
+/* The host bytes an image of the batch needs, from its header (the plan of plan.h, per image):
+ * its bytes and its decoded samples (for a BMP the RGB of the worst case, whether or not its
+ * pixels go to the device as they lie), the float planes made from samples of another scale or
+ * depth, the output's bytes, and the float planes that come back for -e, --raw and 16-bit
+ * outputs (twice for -e: the host's own, for the reference). */
+static unsigned long long job_bytes(const tc_options *o, const job *j, const source_reader *r)
 {
-    char why[512];
-    bmp_view v;
-    bmp_reader r;
-    io_limits lim;
-    plan_io_limits(o, &lim);
-    if (bmp_reader_open(&r, j->item->input, &lim, why, sizeof why)) {
+    const io_header *h = &r->head;
+    const unsigned long long n = (unsigned long long)h->width * (unsigned long long)h->height;
+    const unsigned long long planes = o->color ? 3 : 1;
+    const unsigned long long floats = planes * n * sizeof(float);
+    const int float_src = r->format != IO_FORMAT_BMP && !(h->depth == 8 && h->maxval == 255);
+    return (unsigned long long)r->held + n * (unsigned long long)(h->channels * (h->depth / 8)) +
+           (float_src ? floats : 0) + planes * n * (unsigned long long)(j->depth / 8) +
+           (o->verify || j->item->raw || j->depth == 16 ? floats * (o->verify ? 2 : 1) : 0);
+}
+
+/* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
+ * full scale go to the device as pixels, any other scale or depth becomes float planes here
+ * (SPEC.md: each sample v * 255 / maxval, unrounded), in the count the output needs (the
+ * intensity, or R, G, B). */
+static void read_coded(const tc_options *o, job *j, source_reader *r)
+{
+    char why[768];
+    const int rc = source_reader_decode(r, &j->image, why, sizeof why);
+    source_reader_close(r);
+    if (rc) {
         j->status = JOB_REFUSED;
         snprintf(j->msg, sizeof j->msg, "%s", why);
         return;
     }
-    /* The file's bytes, its decoded RGB (the worst case), the output and, for -e and --raw,
-     * the float planes (twice for -e: the host's own, for the reference). */
-    const unsigned long long n = (unsigned long long)r.width * (unsigned long long)r.height;
-    const unsigned long long planes = o->color ? 3 : 1;
-    const unsigned long long bytes =
-        (r.complete && r.size < r.need ? r.size : r.need) + 3 * n + planes * n +
-        (o->verify || j->item->raw ? planes * n * sizeof(float) * (o->verify ? 2 : 1) : 0);
-    text_shown shown;
-    const int host = plan_check_host(text_show(j->item->input, &shown), bytes, why, sizeof why);
-    if (host != 0 || bmp_reader_bytes(&r, &j->file, &j->file_size, why, sizeof why)) {
-        j->status = host ? JOB_FAILED : JOB_REFUSED;
-        snprintf(j->msg, sizeof j->msg, "%s", why);
-        bmp_reader_close(&r);
+    const io_image *im = &j->image;
+    const int w = im->width, h = im->height;
+    const size_t n = (size_t)w * (size_t)h;
+    if (im->depth == 8 && im->maxval == 255) {
+        j->src = (tc_image){im->channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24, w, h, 0,
+                            im->pixels, (long)w * im->channels, NULL, 0};
+        j->bytes = n * (size_t)im->channels;
         return;
     }
-    bmp_reader_close(&r);
-    const int rc = bmp_view_pixels(j->file, j->file_size, &lim, &v, why, sizeof why);
+    const int planes = o->color ? 3 : 1;
+    if (!(j->float_src = malloc(n * (size_t)planes * sizeof(float)))) {
+        job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the input planes");
+        io_image_free(&j->image);
+        return;
+    }
+    for (int c = 0; c < planes; c++) {
+        tc_plane p = {w, h, j->float_src + (size_t)c * n};
+        tc_plane_from_samples(&p, im->pixels, im->channels, im->depth, (unsigned)im->maxval,
+                              o->color ? c : -1);
+    }
+    io_image_free(&j->image);
+    j->src = (tc_image){TC_PIXELS_FLOAT32, w, h, planes, j->float_src,
+                        (long)w * (long)sizeof(float), NULL, 0};
+    j->bytes = n * (size_t)planes * sizeof(float);
+}
+
+/* A BMP: only the bytes its header makes meaningful are read (and the input released); its
+ * pixels as they lie in the file where they can be used so, else decoded to RGB. */
+static void read_bmp(job *j, source_reader *r, const io_limits *lim)
+{
+    char why[512];
+    bmp_view v;
+    const int got = source_reader_bmp_bytes(r, &j->file, &j->file_size, why, sizeof why);
+    source_reader_close(r);
+    if (got) {
+        j->status = JOB_REFUSED;
+        snprintf(j->msg, sizeof j->msg, "%s", why);
+        return;
+    }
+    const int rc = bmp_view_pixels(j->file, j->file_size, lim, &v, why, sizeof why);
     if (rc < 0) {
         job_fail(j, JOB_REFUSED, "%s: %s", why);
         drop_input(j);
@@ -210,7 +267,7 @@ static void read_job(const tc_options *o, job *j)
         return;
     }
     /* 1-, 2-, 4- and 16-bit, RLE, bitfields: decoded to RGB on the host. */
-    if (bmp_decode_with(j->file, j->file_size, &lim, &j->decoded, why, sizeof why)) {
+    if (bmp_decode_with(j->file, j->file_size, lim, &j->decoded, why, sizeof why)) {
         job_fail(j, JOB_REFUSED, "%s: %s", why);
         drop_input(j);
         return;
@@ -220,6 +277,35 @@ static void read_job(const tc_options *o, job *j)
     j->src = (tc_image){TC_PIXELS_RGB24, j->decoded.width, j->decoded.height, 0, j->decoded.rgb,
                         3L * j->decoded.width, NULL, 0};
     j->bytes = (size_t)j->decoded.width * (size_t)j->decoded.height * 3;
+}
+
+/* An input of any format: the header is read and checked first, against the limits
+ * (--max-pixels, the bomb ratio; devices, folders and endless streams refused), and the
+ * image's host memory against what the host has now; only then are its pixels read. */
+static void read_job(const tc_options *o, job *j)
+{
+    char why[768];
+    source_reader r;
+    io_limits lim;
+    plan_io_limits(o, &lim);
+    if (source_reader_open(j->item->input, &lim, &r, why, sizeof why)) {
+        j->status = JOB_REFUSED;
+        snprintf(j->msg, sizeof j->msg, "%s", why);
+        return;
+    }
+    j->deep = r.head.maxval > 255;
+    j->depth = outputs_depth(o, j->deep);
+    text_shown shown;
+    if (plan_check_host(text_show(source_name(j->item->input), &shown), job_bytes(o, j, &r),
+                        why, sizeof why)) {
+        j->status = JOB_FAILED;
+        snprintf(j->msg, sizeof j->msg, "%s", why);
+    } else if (r.format == IO_FORMAT_BMP) {
+        read_bmp(j, &r, &lim);
+    } else {
+        read_coded(o, j, &r);
+    }
+    source_reader_close(&r);
 }
 
 static void *reader_main(void *arg)
@@ -264,13 +350,14 @@ static int job_params(const tc_options *o, job *j, tc_params *p)
     return 0;
 }
 
-/* Where the filter's result goes: the rows of the output BMP (bottom-up, padded), or float
- * planes when -e or --raw need the values themselves. 0, or -1 (job failed). */
+/* Where the filter's result goes: the rows of the output BMP (bottom-up, padded), the packed
+ * top-down rows another format's encoder takes, or float planes when -e or --raw need the
+ * values themselves or the output has 16 bits. 0, or -1 (job failed). */
 static int prepare_output(const tc_options *o, job *j, tc_image *dst)
 {
     const int w = j->src.width, h = j->src.height, colour = o->color;
     j->n_planes = colour ? 3 : 1;
-    if (o->verify || j->item->raw) {
+    if (o->verify || j->item->raw || j->depth == 16) {
         const size_t n = (size_t)w * (size_t)h * (size_t)j->n_planes;
         if (!(j->planes = malloc(n * sizeof(float)))) {
             job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the output planes");
@@ -278,6 +365,18 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
         }
         *dst = (tc_image){TC_PIXELS_FLOAT32, w, h, j->n_planes, j->planes,
                           (long)w * (long)sizeof(float), NULL, 0};
+        return 0;
+    }
+    if (o->image_format != IO_FORMAT_BMP) {
+        const size_t channels = colour ? 3 : 1;
+        j->out_size = (size_t)w * (size_t)h * channels;
+        if (!(j->out = malloc(j->out_size))) {
+            job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the output");
+            return -1;
+        }
+        j->out_pixels = 1;
+        *dst = (tc_image){colour ? TC_PIXELS_RGB24 : TC_PIXELS_GRAY8, w, h, 0, j->out,
+                          (long)w * (long)channels, NULL, 0};
         return 0;
     }
     size_t offbits, stride;
@@ -399,6 +498,25 @@ static void *lane_main(void *arg)
 
 /* ---- Writers ----------------------------------------------------------------------------- */
 
+/* The SHA-256 of the 8-bit pixels the image gets, for -e's record (as a single run's). */
+static void digest_job(const tc_options *o, job *j)
+{
+    const int w = j->src.width, h = j->src.height;
+    const size_t n = (size_t)w * (size_t)h;
+    uint8_t *bytes = malloc(n * (size_t)(j->n_planes == 3 ? 3 : 1));
+    tc_plane planes[3];
+    if (!bytes)
+        return; /* the record says null; the image is still checked and written */
+    for (int c = 0; c < j->n_planes; c++)
+        planes[c] = (tc_plane){w, h, j->planes + c * n};
+    if (j->n_planes == 3)
+        tc_planes_to_rgb24(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    else
+        tc_plane_to_gray8(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    sha256_hex(bytes, n * (size_t)(j->n_planes == 3 ? 3 : 1), j->sha256);
+    free(bytes);
+}
+
 /* -e in a batch: every plane against its CPU reference; a mismatch fails the image. */
 static void verify_job(const tc_options *o, job *j)
 {
@@ -421,33 +539,35 @@ static void verify_job(const tc_options *o, job *j)
         }
         const double tol = tc_tolerance(in.px, w, h, &p);
         const tc_verify_result v = verify_compare(&want, &got, &j->roi, tol, NULL, 0);
+        j->max_error = v.max_error > j->max_error ? v.max_error : j->max_error;
+        j->tolerance = tol > j->tolerance ? tol : j->tolerance;
         if (v.mismatches) {
+            text_shown shown;
             j->status = JOB_FAILED;
             snprintf(j->msg, sizeof j->msg, "%s: verification FAILED: %ld mismatches%s%s "
                                             "(largest difference %.3g, tolerance %.3g)",
-                     j->item->input, v.mismatches, j->n_planes > 1 ? " in plane " : "",
+                     text_show(source_name(j->item->input), &shown), v.mismatches,
+                     j->n_planes > 1 ? " in plane " : "",
                      j->n_planes > 1 ? (c == 0 ? "R" : c == 1 ? "G" : "B") : "", v.max_error,
                      tol);
         }
     }
     free(expected);
+    if (j->status == JOB_OK)
+        digest_job(o, j);
 }
 
-/* The output BMP as the lane made it, staged, synced and renamed into place. */
-static int write_bytes(const char *path, const uint8_t *data, size_t size, int sync, char *err,
-                       size_t err_size)
+/* The output as the lane made it: a BMP's bytes as they are, another format's rows through
+ * its encoder; staged, synced and renamed into place, or to standard output. 0, or -1. */
+static int write_output(const tc_options *o, const job *j, char *err, size_t err_size)
 {
-    atomic_file f = ATOMIC_FILE_INIT;
-    int ok = atomic_file_open(&f, path, err, err_size) == 0;
-    f.sync_folder = 0; /* the batch syncs its folder once, at the end (SPEC.md) */
-    if (ok && fwrite(data, 1, size, f.f) != size) {
-        snprintf(err, err_size, "%s: write error: %s", path, strerror(errno));
-        ok = 0;
-    }
-    ok = ok && atomic_file_finish(&f, sync, err, err_size) == 0 &&
-         atomic_file_commit(&f, err, err_size) == 0;
-    atomic_file_discard(&f);
-    return ok ? 0 : -1;
+    /* Each file synced, its folder not: the batch syncs its folders once, at the end (SPEC.md). */
+    const int sync = o->no_sync ? OUTPUTS_SYNC_NONE : OUTPUTS_SYNC_FILE;
+    if (!j->out_pixels)
+        return outputs_put_bytes(j->item->output, j->out, j->out_size, sync, err, err_size);
+    const io_image img = {j->src.width, j->src.height, o->color ? 3 : 1, 8, 255, j->out};
+    return outputs_put_image(j->item->output, o->image_format, &img, o->quality, sync, err,
+                             err_size);
 }
 
 static void write_job(const tc_options *o, job *j)
@@ -457,8 +577,7 @@ static void write_job(const tc_options *o, job *j)
         verify_job(o, j);
     if (j->status != JOB_OK)
         return;
-    if (j->out && j->item->output &&
-        write_bytes(j->item->output, j->out, j->out_size, !o->no_sync, err, sizeof err)) {
+    if (j->out && j->item->output && write_output(o, j, err, sizeof err)) {
         j->status = JOB_FAILED;
         snprintf(j->msg, sizeof j->msg, "%s", err);
         return;
@@ -474,7 +593,7 @@ static void write_job(const tc_options *o, job *j)
         one.output = j->item->output;
         one.write_output = j->item->output != NULL;
         one.raw_output = j->item->raw;
-        if (outputs_write(&one, planes, j->n_planes, &j->roi, err, sizeof err)) {
+        if (outputs_write(&one, planes, j->n_planes, &j->roi, j->depth, err, sizeof err)) {
             j->status = JOB_FAILED;
             snprintf(j->msg, sizeof j->msg, "%s", err);
         }
@@ -502,6 +621,10 @@ static void print_record(const batch *b, const job *j)
     r.kernel_ms = j->kernel_ms;
     r.download_ms = j->download_ms;
     r.write_ms = j->write_ms;
+    r.checked = b->o->verify && j->planes != NULL && j->status != JOB_REFUSED;
+    r.max_difference = j->max_error;
+    r.tolerance = j->tolerance;
+    r.sha256 = j->sha256;
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 
@@ -515,6 +638,7 @@ static void account(batch *b, const job *j)
             b->first_width = j->src.width;
             b->first_height = j->src.height;
             b->first_roi = j->roi;
+            b->first_depth = j->depth;
         }
         b->read_ms += j->read_ms;
         b->upload_ms += j->upload_ms;
@@ -737,11 +861,17 @@ static void print_single(const batch *b)
     const batch_item *it = &b->list->items[0];
     if (!b->chatty || b->written != 1 || !b->dev)
         return;
-    report_header(b->o, b->dev, b->first_width, b->first_height, b->o->color ? 3 : 1,
+    tc_options one = *b->o;
+    one.input = it->input; /* the input may be a positional word, not -s */
+    report_header(&one, b->dev, b->first_width, b->first_height, b->o->color ? 3 : 1,
                   &b->first_roi);
-    if (it->output)
-        printf("output: %s (%d x %d, %s)\n", it->output, b->first_width, b->first_height,
-               b->o->color ? "24-bit colour" : "8-bit grayscale");
+    if (it->output) {
+        char what[64];
+        outputs_describe(b->o->image_format, b->first_depth, b->o->color ? 3 : 1, what,
+                         sizeof what);
+        printf("output: %s (%d x %d, %s)\n", outputs_name(it->output), b->first_width,
+               b->first_height, what);
+    }
     if (it->raw)
         printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n", it->raw,
                b->o->color ? 3 : 1, b->o->color ? "s (R, G, B)" : "", b->first_width,
@@ -828,7 +958,8 @@ static int batch_finish(batch *b, double wall_ms)
                 b->lanes[0].open_status == TC_EINVAL ? ", see -l" : "");
         return b->lanes[0].open_status == TC_EINVAL ? 2 : 1;
     }
-    if (!o->no_sync && b->written > 0) {
+    if (!o->no_sync && b->written > 0 &&
+        !(list->items[0].output && outputs_is_stdout(list->items[0].output))) {
         char dir[4096];
         const batch_item *first = &list->items[0];
         if (o->output_dir)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "outputs.h"
+#include "source.h"
 
 /* Appends one name to the lines list. 0, or -1 out of memory. */
 static int keep_line(batch_list *l, const char *text, size_t len, int *capacity)
@@ -218,6 +219,27 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
     return check_replaced(l, err, err_size);
 }
 
+/* Standard input ("-") is one image of a run of one: it cannot also carry the --files-from
+ * list, be read twice, or give -O a BASE to name DIR/BASE.EXT by. 0, or 2 with the reason. */
+static int check_stdin(const tc_options *o, const batch_list *l, char *err, size_t err_size)
+{
+    int n = 0;
+    for (int i = 0; i < l->count; i++)
+        n += source_is_stdin(l->items[i].input);
+    if (n == 0)
+        return 0;
+    if (o->files_from && source_is_stdin(o->files_from)) {
+        snprintf(err, err_size, "-s -: standard input already carries the --files-from list");
+        return 2;
+    }
+    if (l->count > 1 || o->output_dir) {
+        snprintf(err, err_size, "-s -: standard input is read as the only input, written with "
+                                "-o FILE or -o - (it has no name for -O DIR/BASE.EXT)");
+        return 2;
+    }
+    return 0;
+}
+
 int inputs_is_batch(const tc_options *o, const batch_list *list)
 {
     return o->output_dir || o->files_from || list->count > 1;
@@ -245,6 +267,8 @@ int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size
         l->items[l->count++].input = o->positional[i];
     for (int i = 0; i < l->n_lines; i++)
         l->items[l->count++].input = l->lines[i];
+    if ((rc = check_stdin(o, l, err, err_size)) != 0)
+        return rc;
 
     if (!inputs_is_batch(o, l)) { /* one image: -o and --raw FILE as given */
         batch_item *it = &l->items[0];
@@ -258,10 +282,12 @@ int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size
         one.input = it->input;
         return outputs_check_all(&one, err, err_size) ? 2 : 0;
     }
+    /* The output format's extension (a PNM's is .pgm for gray, .ppm for colour). */
+    const char *ext = io_format_extension(o->image_format, o->color ? 3 : 1);
     for (int i = 0; o->output_dir && i < l->count; i++) {
         char base[256];
         base_name(l->items[i].input, base, sizeof base);
-        l->items[i].output = o->write_output ? join(o->output_dir, base, "bmp") : NULL;
+        l->items[i].output = o->write_output ? join(o->output_dir, base, ext) : NULL;
         l->items[i].raw = o->raw_flag ? join(o->output_dir, base, "f32") : NULL;
         if ((o->write_output && !l->items[i].output) || (o->raw_flag && !l->items[i].raw)) {
             snprintf(err, err_size, "out of host memory for %d output names", l->count);

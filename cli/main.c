@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "bmp.h"
+#include "classmap.h"
 #include "devices.h"
 #include "image.h"
 #include "inputs.h"
@@ -20,6 +20,8 @@
 #include "outputs.h"
 #include "plan.h"
 #include "report.h"
+#include "sha256.h"
+#include "source.h"
 #include "synth.h"
 #include "text.h"
 #include "tiledconv.h"
@@ -73,21 +75,22 @@ static int load_synthetic(const tc_options *o, plane_set *in)
     return 0;
 }
 
-/* The image a run reads, known by its size before its pixels are read, so that the memory can
- * be planned first: a BMP opened on its header, or -g's size. */
+/* The image a run reads, known by its size and its samples before its pixels are decoded, so
+ * that the memory can be planned first: any format opened on its header (source.h), or -g's
+ * size. */
 typedef struct {
     int width, height;
     int from_file;
-    bmp_reader reader;  /* open while from_file, until load_input */
+    source_reader reader; /* open while from_file, until load_input */
     char what[TEXT_SHOWN_MAX + 16]; /* the image in messages: the file's name, or "-g WxH" */
 } input_source;
 
 /* The input's size: -g's (within --max-pixels), or the file's header, read and checked before
- * anything else of the file (a decompression bomb or a device is refused here, having cost
- * nothing). Returns 0, or 2 (reported): the input cannot be used. */
+ * anything else of the file (a decompression bomb, an endless stream or a device is refused
+ * here, having cost nothing). Returns 0, or 2 (reported): the input cannot be used. */
 static int open_input(const tc_options *o, input_source *src)
 {
-    char err[512];
+    char err[768];
     io_limits lim;
     plan_io_limits(o, &lim);
     memset(src, 0, sizeof *src);
@@ -102,8 +105,8 @@ static int open_input(const tc_options *o, input_source *src)
         return 0;
     }
     text_shown shown;
-    snprintf(src->what, sizeof src->what, "%s", text_show(o->input, &shown));
-    if (bmp_reader_open(&src->reader, o->input, &lim, err, sizeof err)) {
+    snprintf(src->what, sizeof src->what, "%s", text_show(source_name(o->input), &shown));
+    if (source_reader_open(o->input, &lim, &src->reader, err, sizeof err)) {
         struct stat st;
         if (strcmp(o->input, TC_DEFAULT_INPUT) == 0 && stat(o->input, &st) != 0)
             fprintf(stderr, "tiledconv: %s: the default input is missing here; give one with "
@@ -113,36 +116,45 @@ static int open_input(const tc_options *o, input_source *src)
         return 2;
     }
     src->from_file = 1;
-    src->width = src->reader.width;
-    src->height = src->reader.height;
+    src->width = src->reader.head.width;
+    src->height = src->reader.head.height;
     return 0;
 }
 
 static void close_input(input_source *src)
 {
     if (src->from_file)
-        bmp_reader_close(&src->reader);
+        source_reader_close(&src->reader);
     src->from_file = 0;
 }
 
-/* The decoded RGB bytes as planes, spending the memory once: with --color the G and B planes
- * are made from it, then the RGB buffer itself becomes the R plane (or, without, the intensity
- * plane) in place. img is consumed either way. 0, or -1 (out of memory). */
-static int planes_from_image(const tc_options *o, bmp_image *img, plane_set *in)
+/* The decoded samples as planes (SPEC.md: v * 255 / maxval, then the intensity or the
+ * channels), spending the memory once where the plan counts on it (plan_in_place: 8-bit RGB of
+ * full scale, as every BMP decodes to): with --color the G and B planes are made from the
+ * samples, then their buffer itself becomes the R plane (or, without, the intensity plane) in
+ * place. Other samples become planes beside them and are freed after. img is consumed either
+ * way. 0, or -1 (out of memory). */
+static int planes_from_image(const tc_options *o, io_image *img, plane_set *in)
 {
+    const int in_place = plan_in_place(img->channels, img->depth, img->maxval);
     in->count = o->color ? 3 : 1;
-    for (int c = 1; c < in->count; c++) {
+    for (int c = in_place ? 1 : 0; c < in->count; c++) {
         if (tc_plane_alloc(&in->p[c], img->width, img->height)) {
-            bmp_free(img);
+            io_image_free(img);
             return -1;
         }
-        tc_plane_from_channel(&in->p[c], img->rgb, c);
+        tc_plane_from_samples(&in->p[c], img->pixels, img->channels, img->depth,
+                              (unsigned)img->maxval, o->color ? c : -1);
     }
-    if (tc_plane_take_rgb(&in->p[0], img->rgb, img->width, img->height, o->color ? 0 : -1)) {
-        bmp_free(img);
+    if (!in_place) {
+        io_image_free(img);
+        return 0;
+    }
+    if (tc_plane_take_rgb(&in->p[0], img->pixels, img->width, img->height, o->color ? 0 : -1)) {
+        io_image_free(img);
         return -1;
     }
-    img->rgb = NULL; /* the plane owns it now */
+    img->pixels = NULL; /* the plane owns it now */
     return 0;
 }
 
@@ -150,12 +162,12 @@ static int planes_from_image(const tc_options *o, bmp_image *img, plane_set *in)
  * cannot be used, or 1 (reported): out of host memory. */
 static int load_input(const tc_options *o, input_source *src, plane_set *in)
 {
-    char err[512];
-    bmp_image img;
+    char err[768];
+    io_image img;
     if (!src->from_file)
         return load_synthetic(o, in);
-    const int rc = bmp_reader_decode(&src->reader, &img, err, sizeof err);
-    close_input(src); /* the file's mapping is not needed beside the planes */
+    const int rc = source_reader_decode(&src->reader, &img, err, sizeof err);
+    close_input(src); /* the file's bytes are not needed beside the planes */
     if (rc) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
@@ -288,6 +300,27 @@ static int reference_planes(const plane_set *in, const tc_params *p, plane_set *
     return 0;
 }
 
+/* -e's record: the SHA-256 of the 8-bit pixels the image gets (row 0 first, no padding; R, G, B
+ * for colour), so that two runs on two devices can be compared by a script. 0, or 1 (reported). */
+static int output_digest(const tc_options *o, const plane_set *out, const tc_roi *roi,
+                         char hex[65])
+{
+    const tc_plane *p = &out->p[0];
+    const size_t n = (size_t)p->width * (size_t)p->height * (size_t)(out->count == 3 ? 3 : 1);
+    uint8_t *bytes = malloc(n);
+    if (!bytes) {
+        fprintf(stderr, "tiledconv: out of host memory for the output's digest\n");
+        return 1;
+    }
+    if (out->count == 3)
+        tc_planes_to_rgb24(out->p, roi, o->out_scale, o->out_offset, bytes);
+    else
+        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, bytes);
+    sha256_hex(bytes, n, hex);
+    free(bytes);
+    return 0;
+}
+
 /* The fields of an algorithm's record that do not depend on its run. */
 static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
                          const tc_device_info *dev, const plane_set *in, const tc_roi *roi)
@@ -325,13 +358,19 @@ typedef struct {
     tc_context *ctx;
     tc_device_info dev;
     tc_params params;
+    int deep;           /* the input has more than 8 bits per sample */
     tc_result results[3];
     int n_results;
     const char *device; /* tc_open's request */
+    struct {
+        uint8_t *rgb;   /* --class-map's picture, drawn from the input before the run */
+        int width, height;
+    } map;
 } run_state;
 
 static void state_free(run_state *s)
 {
+    free(s->map.rgb);
     close_input(&s->src);
     tc_close(s->ctx);
     planes_free(&s->kept);
@@ -352,11 +391,15 @@ static int prepare(run_state *s)
     if ((status = open_input(o, &s->src)) != 0)
         return status;
     const int width = s->src.width, height = s->src.height;
+    s->deep = s->src.from_file && s->src.reader.head.maxval > 255;
     if (tc_roi_resolve(&o->roi, width, height, &flag_names, &s->roi, &msg) != TC_OK) {
         fprintf(stderr, "tiledconv: %s\n", msg.text);
         return 2;
     }
-    if (outputs_check_all(o, err, sizeof err)) {
+    if (outputs_check_all(o, err, sizeof err) ||
+        (o->class_map && outputs_check_flag("--class-map", o->class_map,
+                                            s->src.from_file ? o->input : NULL, err,
+                                            sizeof err))) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
@@ -366,7 +409,8 @@ static int prepare(run_state *s)
     }
     tc_context_device(s->ctx, &s->dev);
     /* Every byte the run will need, against every limit, before the image is read. */
-    plan_make(o, width, height, &s->roi, s->src.from_file, &s->dev, &plan);
+    plan_make(o, width, height, &s->roi, s->src.from_file ? &s->src.reader : NULL,
+              outputs_depth(o, s->deep), &s->dev, &plan);
     if ((status = plan_check(&plan, &s->dev, s->src.what, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
@@ -374,6 +418,12 @@ static int prepare(run_state *s)
     if ((status = load_input(o, &s->src, &s->in)) != 0)
         return status;
     cli_params(o, &s->roi, &s->params);
+    /* Drawn now, from the input, which one algorithm overwrites; written with the outputs. */
+    if (o->class_map && classmap_draw(&s->params, s->in.p, s->in.count, &s->map.rgb,
+                                      &s->map.width, &s->map.height, err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 1;
+    }
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
     /* One algorithm filters its input planes in place; -a all needs them for each. */
@@ -434,6 +484,8 @@ static int run_algorithms(run_state *s, int *failed_verification)
         if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, s->tolerance,
                                        &s->roi, r))
             *failed_verification = 1;
+        if (o->verify && (status = output_digest(o, out, &s->roi, r->sha256)) != 0)
+            return status;
         if (o->timing && !machine && !o->all_algorithms)
             report_timing(stdout, r);
         if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
@@ -467,14 +519,25 @@ static int write_results(const run_state *s)
     const tc_options *o = &s->o;
     const int chatty = !o->quiet && o->format == TC_FORMAT_TABLE;
     const int width = s->kept.p[0].width, height = s->kept.p[0].height;
-    char err[512];
-    if (outputs_write(o, s->kept.p, s->kept.count, &s->roi, err, sizeof err)) {
+    const int depth = outputs_depth(o, s->deep);
+    char err[768], what[64];
+    if (outputs_write(o, s->kept.p, s->kept.count, &s->roi, depth, err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 1;
     }
+    outputs_describe(o->image_format, depth, s->kept.count, what, sizeof what);
+    if (o->class_map) {
+        const io_image map = {s->map.width, s->map.height, 3, 8, 255, s->map.rgb};
+        if (outputs_put_image(o->class_map, o->class_map_format, &map, o->quality,
+                              o->no_sync ? OUTPUTS_SYNC_NONE : OUTPUTS_SYNC_ALL, err, sizeof err)) {
+            fprintf(stderr, "tiledconv: --class-map %s\n", err);
+            return 1;
+        }
+    }
+    if (chatty && o->class_map)
+        printf("class map: %s (%d x %d)\n", o->class_map, s->map.width, s->map.height);
     if (chatty && o->write_output)
-        printf("output: %s (%d x %d, %s)\n", o->output, width, height,
-               s->kept.count == 3 ? "24-bit colour" : "8-bit grayscale");
+        printf("output: %s (%d x %d, %s)\n", outputs_name(o->output), width, height, what);
     if (chatty && o->raw_output)
         printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
                o->raw_output, s->kept.count, s->kept.count == 1 ? "" : "s (R, G, B)", width,
@@ -526,7 +589,8 @@ static int fast_exit(void)
 static int wants_study(const tc_options *o)
 {
     return o->synth_width || o->timing || o->iterations > 1 || o->all_algorithms ||
-           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE;
+           o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE ||
+           o->class_map;
 }
 
 int main(int argc, char **argv)
@@ -551,6 +615,11 @@ int main(int argc, char **argv)
     }
     if (o.list_devices)
         return list_devices();
+    /* -o -: standard output is the image's alone from here on; every report goes to stderr. */
+    if (o.write_output && outputs_is_stdout(o.output) && outputs_claim_stdout(err, sizeof err)) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return 1;
+    }
     if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
@@ -561,6 +630,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "tiledconv: %s\n", err);
         inputs_free(&list);
         return status;
+    }
+    if (o.class_map && inputs_is_batch(&o, &list)) {
+        fprintf(stderr, "tiledconv: --class-map draws one image's work-groups; give one input, "
+                        "not a batch\n");
+        inputs_free(&list);
+        return 2;
     }
     if (!inputs_is_batch(&o, &list) && wants_study(&o)) {
         status = study(&o, list.items[0].input, requests[0]);

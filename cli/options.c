@@ -18,14 +18,14 @@ enum {
     OPT_SRC_LEFT = 256, OPT_SRC_TOP, OPT_DST_LEFT, OPT_DST_TOP, OPT_DEVICE_TYPE, OPT_NO_OUTPUT,
     OPT_CSV, OPT_JSON, OPT_VERSION, OPT_BLOCK, OPT_SCALAR_IO, OPT_CX, OPT_CY, OPT_FILTER,
     OPT_SIGMA, OPT_BORDER, OPT_OFFSET, OPT_SCALE, OPT_COLOR, OPT_RAW, OPT_FILES_FROM,
-    OPT_NO_SYNC
+    OPT_NO_SYNC, OPT_IMAGE_FORMAT, OPT_DEPTH, OPT_QUALITY
 };
 
 /* Hardening's flags (issue 12), kept apart so that the lists above can grow without clashing. */
 enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
-/* The masks' flags (issue 15), likewise. */
-enum { OPT_MASK = 768, OPT_AMOUNT };
+/* The masks' flags (issue 15) and the seed articles' techniques (issue 16), likewise. */
+enum { OPT_MASK = 768, OPT_AMOUNT, OPT_CLASS_MAP };
 
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
@@ -42,6 +42,9 @@ static const struct option long_options[] = {
     {"generate", required_argument, NULL, 'g'},
     {"output", required_argument, NULL, 'o'},
     {"no-output", no_argument, NULL, OPT_NO_OUTPUT},
+    {"format", required_argument, NULL, OPT_IMAGE_FORMAT},
+    {"depth", required_argument, NULL, OPT_DEPTH},
+    {"quality", required_argument, NULL, OPT_QUALITY},
     {"taps", required_argument, NULL, 'f'},
     {"coefficients", required_argument, NULL, 'c'},
     {"cx", required_argument, NULL, OPT_CX},
@@ -61,6 +64,7 @@ static const struct option long_options[] = {
     {"files-from", required_argument, NULL, OPT_FILES_FROM},
     {"output-dir", required_argument, NULL, 'O'},
     {"no-sync", no_argument, NULL, OPT_NO_SYNC},
+    {"class-map", required_argument, NULL, OPT_CLASS_MAP},
     {"algorithm", required_argument, NULL, 'a'},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
@@ -108,6 +112,9 @@ static const char *flag_name(int code)
     case OPT_RAW: return "--raw";
     case OPT_MAX_PIXELS: return "--max-pixels";
     case OPT_FILES_FROM: return "--files-from";
+    case OPT_IMAGE_FORMAT: return "--format";
+    case OPT_DEPTH: return "--depth";
+    case OPT_QUALITY: return "--quality";
     case 'O': return "-O";
     case 'W': return "-W";
     case 'H': return "-H";
@@ -308,6 +315,95 @@ typedef struct {
     float w[TC_MAX_MASK_TAPS];
     int width, height; /* 0 x 0 when --mask was not given */
 } mask_arg;
+
+/* --format NAME: the output image's format, whatever -o's extension (for -o - and -O DIR). */
+static int parse_image_format(const char *text, tc_options *o, FILE *err)
+{
+    if (io_format_from_word(text, &o->image_format)) {
+        fprintf(err, "tiledconv: --format '%s': unknown format; use %s\n", text, IO_FORMAT_LIST);
+        return 2;
+    }
+    o->image_format_given = 1;
+    return 0;
+}
+
+/* --depth 8|16: the output's bits per sample. */
+static int parse_depth(const char *text, tc_options *o, FILE *err)
+{
+    if (parse_int("--depth", text, 8, 16, &o->depth, err))
+        return 2;
+    if (o->depth != 8 && o->depth != 16) {
+        fprintf(err, "tiledconv: --depth %s: use 8 or 16\n", text);
+        return 2;
+    }
+    return 0;
+}
+
+/* Whether the last component of path has an extension, by io_format_from_name's rule (leading
+ * dots belong to the name): "out" and ".png" have none, so they are BMP unless --format. */
+static int has_extension(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    while (*base == '.')
+        base++;
+    return strchr(base, '.') != NULL;
+}
+
+/* The output image's format once every flag is read, and the rules that need it, all before
+ * any work: -o's extension names the format unless --format does; an extension the tool does
+ * not write is a usage error, and so is one that contradicts --format; --depth 16 needs a
+ * format that holds 16 bits. Without -o, --format names the default output's extension. */
+static int resolve_image_format(tc_options *o, FILE *err)
+{
+    io_format named;
+    const int to_stdout = strcmp(o->output, "-") == 0;
+    if (o->output_given && !to_stdout && has_extension(o->output)) {
+        if (io_format_from_name(o->output, &named) != 0 && !o->image_format_given) {
+            fprintf(err, "tiledconv: -o %s: unknown image extension; the formats are %s (a name "
+                         "without an extension is BMP; --format NAME overrides)\n",
+                    o->output, IO_FORMAT_LIST);
+            return 2;
+        }
+        if (io_format_from_name(o->output, &named) == 0) {
+            if (o->image_format_given && named != o->image_format) {
+                fprintf(err, "tiledconv: -o %s names a %s file, but --format says %s; give one "
+                             "or make them agree\n",
+                        o->output, io_format_name(named), io_format_name(o->image_format));
+                return 2;
+            }
+            o->image_format = named;
+        }
+    }
+    if (o->class_map && io_format_from_name(o->class_map, &o->class_map_format) != 0) {
+        fprintf(err, "tiledconv: --class-map %s: unknown image extension; the formats are %s (a "
+                     "name without an extension is BMP)\n",
+                o->class_map, IO_FORMAT_LIST);
+        return 2;
+    }
+    if (o->class_map && strcmp(o->class_map, "-") == 0) {
+        fprintf(err, "tiledconv: --class-map needs a file name, not standard output\n");
+        return 2;
+    }
+    if (!o->output_given && o->image_format_given) {
+        snprintf(o->default_output, sizeof o->default_output, "TiledConv_Output.%s",
+                 io_format_extension(o->image_format, o->color ? 3 : 1));
+        o->output = o->default_output;
+    }
+    if (o->depth == 16 && o->write_output &&
+        (o->image_format == IO_FORMAT_BMP || o->image_format == IO_FORMAT_JPEG)) {
+        fprintf(err, "tiledconv: --depth 16: %s holds 8-bit samples only; write PNG or PGM/PPM "
+                     "for 16 bits (-o NAME.png, --format png)\n",
+                io_format_name(o->image_format));
+        return 2;
+    }
+    if (o->raw_output && strcmp(o->raw_output, "-") == 0) {
+        fprintf(err, "tiledconv: --raw -: the float planes go to a file; standard output is "
+                     "for the image (-o -)\n");
+        return 2;
+    }
+    return 0;
+}
 
 /* What the filter flags said. They are resolved into o->filter once every flag has been read,
  * so that their order does not matter (-c 1,2,1,2,1 -f 5 works as well as -f 5 -c ...). */
@@ -898,6 +994,8 @@ static void set_defaults(tc_options *o)
     o->platform = -1;
     o->out_scale = 1.0;
     o->out_offset = 0.0;
+    o->image_format = IO_FORMAT_BMP;
+    o->quality = IO_JPEG_QUALITY;
     o->max_pixels = IO_DEFAULT_MAX_PIXELS;
     o->amount = TC_SHARPEN_DEFAULT_AMOUNT;
 }
@@ -924,6 +1022,9 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case 'g': rc = parse_size(optarg, &o->synth_width, &o->synth_height, err); break;
         case 'o': o->output = optarg; o->output_given = 1; break;
         case OPT_NO_OUTPUT: o->write_output = 0; break;
+        case OPT_IMAGE_FORMAT: rc = parse_image_format(optarg, o, err); break;
+        case OPT_DEPTH: rc = parse_depth(optarg, o, err); break;
+        case OPT_QUALITY: rc = parse_int("--quality", optarg, 1, 100, &o->quality, err); break;
         case OPT_SRC_LEFT: rc = parse_long("-sL", optarg, 0, int_max, &o->roi.src_left, err); break;
         case OPT_SRC_TOP: rc = parse_long("-sT", optarg, 0, int_max, &o->roi.src_top, err); break;
         case OPT_DST_LEFT: rc = parse_long("-tL", optarg, 0, int_max, &o->roi.dst_left, err); break;
@@ -947,12 +1048,16 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                 o->raw_output = optarg;
             } else { /* the next word, if it is not an option, is the file or an input */
                 raw_bare = 1;
-                raw_word = optind < argc && argv[optind][0] != '-' ? argv[optind] : NULL;
+                /* ("-" is a word too, so that --raw - is refused with its reason) */
+                raw_word = optind < argc && (argv[optind][0] != '-' || !argv[optind][1])
+                               ? argv[optind]
+                               : NULL;
             }
             break;
         case OPT_FILES_FROM: o->files_from = optarg; break;
         case 'O': o->output_dir = optarg; break;
         case OPT_NO_SYNC: o->no_sync = 1; break;
+        case OPT_CLASS_MAP: o->class_map = optarg; break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
@@ -1027,6 +1132,8 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                 fa.mask.width ? "--mask" : "--filter");
         return 2;
     }
+    if (resolve_image_format(o, err))
+        return 2;
     device_request(o, o->device, sizeof o->device);
     if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)
         o->input = TC_DEFAULT_INPUT;
@@ -1151,29 +1258,42 @@ void cli_usage(FILE *out)
 {
     fputs(
         "Usage: tiledconv [options] [FILE...]\n"
-        "Filters a BMP image with a separable filter (3 to 63 taps, a length per axis) or a 2-D\n"
-        "mask on an OpenCL device, from a source ROI into a target ROI (AMD's Tiled Convolution\n"
-        "sample, extended).\n"
+        "Filters an image (BMP, PNG, JPEG, PGM/PPM) with a separable filter (3 to 63 taps, a\n"
+        "length per axis) or a 2-D mask on an OpenCL device, from a source ROI into a target ROI\n"
+        "(AMD's Tiled Convolution sample, extended).\n"
         "\n"
         "Input and output:\n"
-        "  -s, --source FILE         input BMP (default " TC_DEFAULT_INPUT ")\n"
+        "  -s, --source FILE         input image, its format known from its first bytes: BMP,\n"
+        "                            PNG, JPEG, PGM/PPM; - reads standard input (default\n"
+        "                            " TC_DEFAULT_INPUT ")\n"
         "  -g, --generate WxH        a synthetic image of that size instead of a file\n"
-        "  -o, --output FILE         output BMP (default " TC_DEFAULT_OUTPUT "): 8-bit\n"
-        "                            grayscale, or 24-bit with --color\n"
+        "  -o, --output FILE         output image (default " TC_DEFAULT_OUTPUT "), its format\n"
+        "                            from the extension: .bmp .png .jpg .jpeg .pgm .ppm .pnm\n"
+        "                            (none: BMP); gray, or colour with --color; - writes\n"
+        "                            standard output, and every report goes to stderr\n"
+        "      --format NAME         the output's format whatever the name, for -o - and -O:\n"
+        "                            " IO_FORMAT_LIST "\n"
+        "      --depth 8|16          bits per sample of a PNG or PGM/PPM output (default 16\n"
+        "                            for an input of more than 8 bits, else 8)\n"
+        "      --quality Q           JPEG quality 1..100 (default 95)\n"
         "      --no-output           write no image (timing sweeps)\n"
         "  FILE...                   more inputs: a batch in one process (-s is taken first)\n"
         "      --files-from LIST     more inputs, one name a line (- for standard input)\n"
-        "  -O, --output-dir DIR      a batch's outputs: DIR/BASE.bmp for each input\n"
+        "  -O, --output-dir DIR      a batch's outputs: DIR/BASE.EXT for each input (EXT the\n"
+        "                            format's: bmp, png, jpg, pgm/ppm)\n"
         "      --no-sync             do not sync outputs to disk (scratch work: a crash may\n"
         "                            lose finished files; renames stay atomic)\n"
         "      --color               filter the R, G and B planes (not the intensity) and write\n"
-        "                            a 24-bit BMP; -e checks and -t times all three\n"
+        "                            a colour image; -e checks and -t times all three\n"
+        "      --class-map FILE      also draw the tiled kernel's work-groups over the image,\n"
+        "                            by the article's four classes, with their counts (the\n"
+        "                            format from FILE's extension, as for -o)\n"
         "      --raw FILE            also write the filtered float32 plane(s): width x height\n"
         "                            floats each, little-endian, row-major, row 0 on top, no\n"
         "                            header; with --color R, then G, then B (12 bytes a pixel);\n"
         "                            with -O a bare --raw writes DIR/BASE.f32 for each input\n"
         "      --scale S, --offset V the image gets v * S + V inside the target ROI before the\n"
-        "                            8-bit rounding (default 1 and 0; -e and --raw see v)\n"
+        "                            8- or 16-bit rounding (default 1 and 0; -e, --raw see v)\n"
         "Regions of interest (default: the largest that fits both):\n"
         "  -sL, --source-left X      left column of the source ROI (default 0)\n"
         "  -sT, --source-top Y       top row of the source ROI (default 0)\n"
@@ -1230,8 +1350,9 @@ void cli_usage(FILE *out)
         "Limits and safety:\n"
         "      --max-pixels N|WxH    refuse larger images (default 268435456, 16384x16384;\n"
         "                            at most 1073741824, 32768x32768); -g and files alike\n"
-        "      --allow-high-ratio    decode compressed (RLE) images of more than 2^20 pixels\n"
-        "                            even beyond 256 pixels per compressed byte, where they are\n"
+        "      --allow-high-ratio    decode compressed images beyond the pixels per byte\n"
+        "                            their format can honestly reach (BMP RLE: 256, above\n"
+        "                            2^20 pixels; PNG, JPEG: 2048, above 2^22), where they are\n"
         "                            refused as likely decompression bombs\n"
         "      --force               replace an output file even when it is read-only\n"
         "  The memory a run needs is worked out before anything is allocated: beyond the\n"
@@ -1243,7 +1364,10 @@ void cli_usage(FILE *out)
         "  tiledconv -e -t -i 10                           blur the default image, check, time\n"
         "  tiledconv -s in.bmp --filter gauss -f 9 -o blurred.bmp   9-tap Gaussian blur\n"
         "  tiledconv -s in.bmp --color --filter box -f 7 -o soft.bmp  blur a colour image\n"
-        "  tiledconv -O out/ --filter gauss -f 5 photos/*.bmp   a folder in one process\n"
+        "  tiledconv -s photo.jpg --color -f 5 -o soft.png       JPEG in, PNG out\n"
+        "  tiledconv -s scan16.png -f 5 -o smooth.png            16 bits in, 16 bits out\n"
+        "  curl -s URL | tiledconv -s - -o - --format png -f 5 | pngquant - >small.png\n"
+        "  tiledconv -O out/ --format png -f 5 photos/*.jpg   a folder in one process\n"
         "  find . -name '*.bmp' | tiledconv --files-from - -O out/ -d 0,1   on two GPUs\n"
         "  tiledconv -s in.bmp --filter sobel-x --offset 128 --scale 0.25 -o edges.bmp\n"
         "                                                  vertical edges, 128 = no change\n"

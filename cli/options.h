@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "codec.h"
 #include "config.h"
 #include "filter.h"
 #include "image.h"
@@ -31,11 +32,20 @@ typedef struct {
     const char *files_from; /* --files-from LIST: more inputs, one per line ("-": stdin) */
     const char *output_dir; /* -O DIR: DIR/BASE.EXT for each input */
     int no_sync;            /* --no-sync: outputs are not synced to disk */
+    const char *class_map;  /* --class-map FILE: the picture of the four classes, or NULL */
+    io_format class_map_format; /* its format, from FILE's extension (none: BMP) */
     int synth_width;        /* -g WxH; 0 when not given */
     int synth_height;
-    const char *output;     /* -o */
+    const char *output;     /* -o ("-": standard output) */
     int output_given;       /* -o was on the command line */
     int write_output;       /* 0 with --no-output */
+    io_format image_format; /* the output image's format: --format, else -o's extension, else
+                             * BMP */
+    int image_format_given; /* --format was on the command line */
+    int depth;              /* --depth 8 or 16; 0: 16 for an input of more than 8 bits written
+                             * to PNG or PGM/PPM, else 8 (outputs_depth) */
+    int quality;            /* --quality 1..100, JPEG's (default IO_JPEG_QUALITY) */
+    char default_output[32];/* TiledConv_Output.EXT when --format is given without -o */
     long long max_pixels;   /* --max-pixels: the largest image accepted (io_limits.h) */
     int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */
     int force;              /* --force: replace an output file even when it is read-only */

@@ -1,5 +1,5 @@
-/* outputs.c - the tool's output files: where they may go, the image (-o) and the float32
- * planes (--raw), staged and renamed into place together. */
+/* outputs.c - the tool's output files: where they may go, the image (-o, any format, or
+ * standard output) and the float32 planes (--raw), staged and renamed into place together. */
 #include "outputs.h"
 
 #include "atomic_file.h"
@@ -8,11 +8,167 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The process's standard output, kept for the image by outputs_claim_stdout; -1 before. */
+static int image_fd = -1;
+
+/* What messages call standard output: the flag as the user wrote it. */
+#define STDOUT_NAME "-o -"
+
+int outputs_is_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+const char *outputs_name(const char *path)
+{
+    return outputs_is_stdout(path) ? "standard output" : path;
+}
+
+int outputs_depth(const tc_options *o, int deep)
+{
+    if (o->depth)
+        return o->depth;
+    return deep && (o->image_format == IO_FORMAT_PNG || o->image_format == IO_FORMAT_PNM) ? 16
+                                                                                          : 8;
+}
+
+void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d-bit %s %s", depth, channels == 1 ? "grayscale" : "colour",
+             fmt == IO_FORMAT_PNM ? (channels == 1 ? "PGM" : "PPM") : io_format_name(fmt));
+}
+
+int outputs_claim_stdout(char *err, size_t err_size)
+{
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        snprintf(err, err_size, "%s: %s", STDOUT_NAME, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    image_fd = fd;
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+/* The bytes to the claimed standard output, all of them. */
+static int write_stdout(const uint8_t *data, size_t size, char *err, size_t err_size)
+{
+    if (image_fd < 0) { /* a caller that forgot outputs_claim_stdout: a bug, said plainly */
+        snprintf(err, err_size, "%s: standard output was not claimed for the image", STDOUT_NAME);
+        return -1;
+    }
+    for (size_t done = 0; done < size;) {
+        ssize_t n = write(image_fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EPIPE) {
+            snprintf(err, err_size, "%s: broken pipe: the reader closed standard output after "
+                                    "%lu of %lu bytes",
+                     STDOUT_NAME, (unsigned long)done, (unsigned long)size);
+            return -1;
+        }
+        if (n < 0) {
+            snprintf(err, err_size, "%s: write error: %s", STDOUT_NAME, strerror(errno));
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+/* The image encoded into memory, for standard output: nothing reaches it unless the encoding
+ * has succeeded. *data is malloc'd. 0, or -1 with the reason. */
+static int encode_in_memory(io_format fmt, const io_image *img, int quality, uint8_t **data,
+                            size_t *size, char *err, size_t err_size)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(err, err_size, "%s: out of host memory for the encoded image", STDOUT_NAME);
+        return -1;
+    }
+    int rc = io_encode(f, fmt, img, quality, STDOUT_NAME, err, err_size);
+    if (fclose(f) != 0 && rc == 0) { /* the stream's buffer could not grow */
+        snprintf(err, err_size, "%s: out of host memory for the encoded image", STDOUT_NAME);
+        rc = -1;
+    }
+    if (rc != 0) {
+        free(buf);
+        return -1;
+    }
+    *data = (uint8_t *)buf;
+    *size = len;
+    return 0;
+}
+
+/* Stages a new file at path: opened, and with sync OUTPUTS_SYNC_FILE its folder left unsynced
+ * (the caller syncs it once for many files). 0, or -1 with the reason. */
+static int stage(atomic_file *f, const char *path, int sync, char *err, size_t err_size)
+{
+    if (atomic_file_open(f, path, err, err_size))
+        return -1;
+    if (sync == OUTPUTS_SYNC_FILE)
+        f->sync_folder = 0;
+    return 0;
+}
+
+int outputs_put_bytes(const char *path, const uint8_t *data, size_t size, int sync, char *err,
+                      size_t err_size)
+{
+    if (outputs_is_stdout(path))
+        return write_stdout(data, size, err, err_size);
+    atomic_file f = ATOMIC_FILE_INIT;
+    int ok = stage(&f, path, sync, err, err_size) == 0;
+    if (ok && fwrite(data, 1, size, f.f) != size) {
+        text_shown shown;
+        snprintf(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
+        ok = 0;
+    }
+    ok = ok && atomic_file_finish(&f, sync != OUTPUTS_SYNC_NONE, err, err_size) == 0 &&
+         atomic_file_commit(&f, err, err_size) == 0;
+    atomic_file_discard(&f);
+    return ok ? 0 : -1;
+}
+
+int outputs_put_image(const char *path, io_format fmt, const io_image *img, int quality,
+                      int sync, char *err, size_t err_size)
+{
+    if (outputs_is_stdout(path)) {
+        uint8_t *data;
+        size_t size;
+        if (encode_in_memory(fmt, img, quality, &data, &size, err, err_size))
+            return -1;
+        const int rc = write_stdout(data, size, err, err_size);
+        free(data);
+        return rc;
+    }
+    atomic_file f = ATOMIC_FILE_INIT;
+    text_shown shown;
+    const int ok = stage(&f, path, sync, err, err_size) == 0 &&
+                   io_encode(f.f, fmt, img, quality, text_show(path, &shown), err,
+                             err_size) == 0 &&
+                   atomic_file_finish(&f, sync != OUTPUTS_SYNC_NONE, err, err_size) == 0 &&
+                   atomic_file_commit(&f, err, err_size) == 0;
+    atomic_file_discard(&f);
+    return ok ? 0 : -1;
+}
+
+/* The input's file status: standard input's own for "-", so that `-s - < x.png -o x.png` is
+ * refused like `-s x.png -o x.png`. */
+static int input_stat(const char *in_path, struct stat *st)
+{
+    return strcmp(in_path, "-") == 0 ? fstat(STDIN_FILENO, st) : stat(in_path, st);
+}
 
 /* The output's folder must exist and take new files (a new output is created there, and a
  * replaced one is staged there), so that a typo, a read-only mount or a folder without write
@@ -69,7 +225,7 @@ int outputs_check_flag(const char *flag, const char *out_path, const char *in_pa
         return -1;
     }
     /* The same file under another name (a link, ./x vs x) is still the input. */
-    if (in_path && stat(in_path, &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+    if (in_path && input_stat(in_path, &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
         in_st.st_ino == out_st.st_ino) {
         snprintf(err, err_size, "%s %s: this is the input file; refusing to overwrite it", flag,
                  text_show(out_path, &shown));
@@ -113,6 +269,8 @@ int outputs_same(const char *a, const char *b)
     char dir_a[4096], dir_b[4096];
     if (strcmp(a, b) == 0)
         return 1;
+    if (outputs_is_stdout(a) || outputs_is_stdout(b)) /* standard output is no file */
+        return 0;
     int has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
     if (has_a || has_b)
         return has_a && has_b && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
@@ -154,7 +312,7 @@ int outputs_check_all(const tc_options *o, char *err, size_t err_size)
 {
     const char *in_path = o->synth_width ? NULL : o->input;
     text_shown shown;
-    if (o->write_output &&
+    if (o->write_output && !outputs_is_stdout(o->output) &&
         (outputs_check(o->output, in_path, err, err_size) ||
          outputs_check_replaceable("-o", o->output, o->force, err, err_size)))
         return -1;
@@ -170,60 +328,86 @@ int outputs_check_all(const tc_options *o, char *err, size_t err_size)
     return 0;
 }
 
-/* The output image, grayscale or (--color) 24-bit, with --scale/--offset applied to the target
- * ROI, written into the staged file af. 0, or -1 with the reason in err. */
-static int write_image(const tc_options *o, const tc_plane *planes, int count,
-                       const tc_roi *roi, atomic_file *af, char *err, size_t err_size)
+/* The output image from the planes: gray for one plane, R, G, B for three, 8 or 16 bits per
+ * sample, with --scale/--offset applied to the target ROI. img->pixels is malloc'd. 0, or -1
+ * (out of memory). */
+static int image_from_planes(const tc_options *o, const tc_plane *planes, int count,
+                             const tc_roi *roi, int depth, io_image *img)
 {
     const tc_plane *p = &planes[0];
-    const size_t n = (size_t)p->width * (size_t)p->height;
-    uint8_t *bytes = malloc(n * (size_t)(count == 3 ? 3 : 1));
-    int rc;
-    if (!bytes) {
-        text_shown shown;
-        snprintf(err, err_size, "%s: out of host memory", text_show(o->output, &shown));
+    const size_t n = (size_t)p->width * (size_t)p->height * (size_t)(count == 3 ? 3 : 1);
+    void *px = malloc(n * (size_t)(depth / 8));
+    if (!px)
         return -1;
-    }
-    if (count == 3)
-        tc_planes_to_rgb24(planes, roi, o->out_scale, o->out_offset, bytes);
+    if (depth == 16 && count == 3)
+        tc_planes_to_rgb48(planes, roi, o->out_scale, o->out_offset, px);
+    else if (depth == 16)
+        tc_plane_to_gray16(p, roi, o->out_scale, o->out_offset, px);
+    else if (count == 3)
+        tc_planes_to_rgb24(planes, roi, o->out_scale, o->out_offset, px);
     else
-        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, bytes);
-    rc = bmp_write_stream(af->f, bytes, p->width, p->height, count == 3 ? 24 : 8, o->output,
-                          err, err_size);
-    free(bytes);
-    return rc;
+        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, px);
+    *img = (io_image){p->width, p->height, count == 3 ? 3 : 1, depth,
+                      depth == 16 ? 65535 : 255, px};
+    return 0;
 }
 
 int outputs_write(const tc_options *o, const tc_plane *planes, int count, const tc_roi *roi,
-                  char *err, size_t err_size)
+                  int depth, char *err, size_t err_size)
 {
     atomic_file image = ATOMIC_FILE_INIT, raw = ATOMIC_FILE_INIT;
+    io_image img = {0, 0, 0, 0, 0, NULL};
+    uint8_t *encoded = NULL; /* -o -: the whole image, before any of it is written */
+    size_t encoded_size = 0;
     char why[512] = "";
     const char *flag = "-o";
-    int ok = (!o->write_output || (atomic_file_open(&image, o->output, why, sizeof why) == 0 &&
-                                   write_image(o, planes, count, roi, &image, why,
-                                               sizeof why) == 0 &&
-                                   atomic_file_close(&image, why, sizeof why) == 0));
+    const int sync = !o->no_sync, to_stdout = o->write_output && outputs_is_stdout(o->output);
+    int ok = 1;
+    if (o->write_output) {
+        text_shown shown;
+        if (image_from_planes(o, planes, count, roi, depth, &img)) {
+            snprintf(why, sizeof why, "%s: out of host memory", text_show(o->output, &shown));
+            ok = 0;
+        } else if (to_stdout) {
+            ok = encode_in_memory(o->image_format, &img, o->quality, &encoded, &encoded_size,
+                                  why, sizeof why) == 0;
+        } else {
+            ok = atomic_file_open(&image, o->output, why, sizeof why) == 0 &&
+                 io_encode(image.f, o->image_format, &img, o->quality,
+                           text_show(o->output, &shown), why, sizeof why) == 0 &&
+                 atomic_file_finish(&image, sync, why, sizeof why) == 0;
+        }
+        io_image_free(&img);
+    }
     if (ok && o->raw_output) {
         flag = "--raw";
         ok = atomic_file_open(&raw, o->raw_output, why, sizeof why) == 0 &&
              write_raw_stream(raw.f, planes, count) == 0 &&
-             atomic_file_close(&raw, why, sizeof why) == 0;
+             atomic_file_finish(&raw, sync, why, sizeof why) == 0;
         if (!ok && !why[0]) {
             text_shown shown;
             snprintf(why, sizeof why, "%s: write error: %s", text_show(o->raw_output, &shown),
                      strerror(errno));
         }
     }
-    /* Both complete: into place. (A rename failing between the two is the one case left.) */
-    if (ok && o->write_output && (flag = "-o", atomic_file_commit(&image, why, sizeof why)))
+    /* Both complete: into place, standard output first, since a reader that has gone away
+     * can still fail it. (A rename failing between the two is the one case left.) */
+    if (ok && to_stdout && (flag = "-o", write_stdout(encoded, encoded_size, why, sizeof why)))
+        ok = 0;
+    if (ok && o->write_output && !to_stdout &&
+        (flag = "-o", atomic_file_commit(&image, why, sizeof why)))
         ok = 0;
     if (ok && o->raw_output && (flag = "--raw", atomic_file_commit(&raw, why, sizeof why)))
         ok = 0;
+    free(encoded);
     atomic_file_discard(&image);
     atomic_file_discard(&raw);
     if (!ok) {
-        snprintf(err, err_size, "%s %s", flag, why);
+        /* Standard output's messages name their flag already ("-o -: ..."). */
+        if (strcmp(flag, "-o") == 0 && to_stdout)
+            snprintf(err, err_size, "%s", why);
+        else
+            snprintf(err, err_size, "%s %s", flag, why);
         return -1;
     }
     return 0;

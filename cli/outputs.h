@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "codec.h"
 #include "image.h"
 #include "options.h"
 
@@ -30,12 +31,55 @@ int outputs_same(const char *a, const char *b);
  * 0, or -1 with the reason in err. */
 int outputs_check_all(const tc_options *o, char *err, size_t err_size);
 
-/* Writes what the run produced: the image (-o: 8-bit grayscale, or 24-bit for 3 planes, with
- * --scale/--offset inside the target ROI) and the float planes (--raw: count planes one after
- * another, each width x height float32, little-endian, row 0 first, no header). Both are
- * staged in temporary files, synced, and renamed into place only when both are complete, so a
- * failure writing either leaves neither. 0, or -1 with "FLAG PATH: reason" in err. */
+/* Writes what the run produced: the image (-o, in o->image_format: gray for 1 plane, RGB for
+ * 3, of `depth` bits per sample (8, or 16 with maxval 65535), with --scale/--offset inside the
+ * target ROI) and the float planes (--raw: count planes one after another, each width x height
+ * float32, little-endian, row 0 first, no header). Both are staged in temporary files, synced
+ * (unless --no-sync), and renamed into place only when both are complete, so a failure writing
+ * either leaves neither; for -o - the image is encoded in memory and reaches standard output
+ * only whole, before the raw file is renamed. 0, or -1 with "FLAG PATH: reason" in err. */
 int outputs_write(const tc_options *o, const tc_plane *planes, int count, const tc_roi *roi,
-                  char *err, size_t err_size);
+                  int depth, char *err, size_t err_size);
+
+/* 1 when path is "-", standard output. */
+int outputs_is_stdout(const char *path);
+
+/* How the reports name an output: "standard output" for "-", else the path. */
+const char *outputs_name(const char *path);
+
+/* The output image's bits per sample for an input whose samples have more than 8 bits (deep)
+ * or not: --depth when given, else 16 for a deep input written to PNG or PGM/PPM (SPEC.md:
+ * 16 bits are kept where the format can hold them), else 8. */
+int outputs_depth(const tc_options *o, int deep);
+
+/* "8-bit grayscale BMP", "16-bit colour PNG": what an output holds, for the reports. */
+void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t size);
+
+/* -o -: keeps the process's standard output for the image alone. A copy of descriptor 1 is
+ * kept for the image, and descriptor 1 then points at standard error, so that every report
+ * (tables, --json and --csv records, -v's lines) goes there and nothing else can reach the
+ * image's stream. SIGPIPE is ignored from then on, for the whole process (the batch writes
+ * from its writer threads), so that a reader that goes away makes the write fail with EPIPE,
+ * reported as one line with exit 1, instead of killing the tool without a word. Call once,
+ * before anything is printed. 0, or -1 with the reason in err. */
+int outputs_claim_stdout(char *err, size_t err_size);
+
+/* What outputs_put_image and outputs_put_bytes sync: nothing (--no-sync); the file and, after
+ * the rename, its folder; or the file alone, for a batch, which syncs its folder once at the
+ * end (SPEC.md). */
+enum { OUTPUTS_SYNC_NONE = 0, OUTPUTS_SYNC_ALL = 1, OUTPUTS_SYNC_FILE = 2 };
+
+/* An image encoded as fmt (io_encode; quality for JPEG) into place at path: staged, synced
+ * as sync says (OUTPUTS_SYNC_*), linked or renamed into place; or for "-" encoded in memory
+ * and written to the claimed standard output whole. 0, or -1 with "PATH: reason" in err
+ * ("-o -: ..." for standard output). */
+int outputs_put_image(const char *path, io_format fmt, const io_image *img, int quality,
+                      int sync, char *err, size_t err_size);
+
+/* Bytes of a finished file (the batch's BMP, headers and rows) into place at path, synced as
+ * sync says (OUTPUTS_SYNC_*), or to the claimed standard output for "-". 0, or -1 with
+ * "PATH: reason" in err. */
+int outputs_put_bytes(const char *path, const uint8_t *data, size_t size, int sync, char *err,
+                      size_t err_size);
 
 #endif

@@ -5,14 +5,34 @@
 
 #include "hostmem.h"
 #include "launch.h"
+#include "outputs.h"
 
 static unsigned long long max2(unsigned long long a, unsigned long long b)
 {
     return a > b ? a : b;
 }
 
-void plan_make(const tc_options *o, int width, int height, const tc_roi *roi, int from_file,
-               const tc_device_info *dev, run_plan *p)
+int plan_in_place(int channels, int depth, int maxval)
+{
+    return channels == 3 && depth == 8 && maxval == 255;
+}
+
+unsigned long long plan_load(const source_reader *in, unsigned long long plane_set)
+{
+    const io_header *h = &in->head;
+    const unsigned long long samples = (unsigned long long)h->width *
+                                       (unsigned long long)h->height *
+                                       (unsigned long long)h->channels *
+                                       (unsigned long long)(h->depth / 8);
+    /* Decoding holds the input's bytes (source_reader's held) and the samples; the input is
+     * released before the planes are made. */
+    const unsigned long long decoding = (unsigned long long)in->held + samples;
+    return max2(decoding, plan_in_place(h->channels, h->depth, h->maxval) ? plane_set
+                                                                          : samples + plane_set);
+}
+
+void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
+               const source_reader *in, int depth, const tc_device_info *dev, run_plan *p)
 {
     const unsigned long long n = (unsigned long long)width * (unsigned long long)height;
     const unsigned long long planes = o->color ? 3 : 1;
@@ -28,20 +48,25 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi, in
      * before that, for the timings, the copy floor's two buffers of the ROI's bytes. */
     p->device = max2(timed ? 2 * roi_bytes : 0, 2 * p->plane + (two_pass ? roi_bytes : 0));
 
-    /* Reading: the file's mapping (up to 4 bytes a pixel, for 32-bit BMPs) and the decoded RGB
-     * (3 bytes a pixel) while decoding; then the RGB becomes the first plane in place (with
-     * --color the G and B planes are made beside it first), so the planes themselves are the
-     * rest of the peak. -g makes its planes directly. */
-    const unsigned long long load = from_file ? max2(7 * n, plane_set) : plane_set;
+    /* Reading (plan_load): the file's bytes and its decoded samples while decoding; then the
+     * planes, made in the samples' memory for 8-bit RGB (with --color the G and B planes are
+     * made beside it first), else beside the samples. -g makes its planes directly. */
+    const unsigned long long load = in ? plan_load(in, plane_set) : plane_set;
     /* Filtering: one algorithm filters its input planes in place; -a all keeps the input,
      * an output and the first algorithm's output for the files. -e adds the reference. */
     unsigned long long run = plane_set * (o->all_algorithms ? 3 : 1) + (o->verify ? plane_set : 0);
     /* The library's host copy of a plane with padded rows, kept by its context. */
     if (tc_device_pitch(width) != width)
         run += p->plane;
-    /* Writing: the 8-bit (or 24-bit) image is made whole before it is written. */
-    if (o->write_output)
-        run += n * (o->color ? 3 : 1);
+    /* Writing: the image (8 or 16 bits a sample) is made whole before it is written; a BMP
+     * file is written from it as it is, while the other encoders (and -o -, which writes only
+     * a whole image) may hold as much again. */
+    if (o->write_output) {
+        const unsigned long long image = n * (o->color ? 3 : 1) * (unsigned long long)(depth / 8);
+        const int encoded_apart =
+            o->image_format != IO_FORMAT_BMP || outputs_is_stdout(o->output);
+        run += image * (encoded_apart ? 2 : 1);
+    }
     p->host_device = dev->is_cpu ? p->device : 0;
     p->host_own = max2(load, run);
 }

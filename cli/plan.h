@@ -1,9 +1,10 @@
 /*
- * plan.h - the memory a run will need, worked out from the image's size (the file's header, or
- * -g) before anything is allocated, and checked against every limit: the fixed ones (the
- * device's largest buffer and its memory) refuse the run with exit 2, since no retry can help;
- * the host's memory as it is now refuses it with exit 1 (SPEC.md's exit statuses). On a CPU
- * device (PoCL) the device's buffers are host memory and are counted as such.
+ * plan.h - the memory a run will need, worked out from the image's size and samples (the file's
+ * header, of any format, or -g) before anything is allocated, and checked against every limit:
+ * the fixed ones (the device's largest buffer and its memory) refuse the run with exit 2, since
+ * no retry can help; the host's memory as it is now refuses it with exit 1 (SPEC.md's exit
+ * statuses). On a CPU device (PoCL) the device's buffers are host memory and are counted as
+ * such.
  */
 #ifndef TILEDCONV_PLAN_H
 #define TILEDCONV_PLAN_H
@@ -13,6 +14,7 @@
 #include "image.h"
 #include "io_limits.h"
 #include "options.h"
+#include "source.h"
 #include "tiledconv.h"
 
 /* What the OpenCL platform itself may still allocate during the run (a cold kernel build in
@@ -27,10 +29,20 @@ typedef struct {
     unsigned long long host_device;  /* of the host's bytes, the CPU device's buffers */
 } run_plan;
 
+/* 1 when decoded samples of this kind become the first plane in place (tc_plane_take_rgb): 8-bit
+ * RGB of full scale, which every BMP decodes to (and colour PNGs and JPEGs). */
+int plan_in_place(int channels, int depth, int maxval);
+
+/* The host bytes of reading an input (in, open on its header) up to its planes (plane_set bytes
+ * of them): the input's bytes and the decoded samples while it is decoded; then the planes,
+ * made in the samples' memory (plan_in_place) or beside them. */
+unsigned long long plan_load(const source_reader *in, unsigned long long plane_set);
+
 /* The plan of a run of these options on a width x height image with this ROI on this device.
- * from_file: the image is decoded from a file (its RGB buffer becomes the first plane in place). */
-void plan_make(const tc_options *o, int width, int height, const tc_roi *roi, int from_file,
-               const tc_device_info *dev, run_plan *p);
+ * in: the file, open on its header (NULL for -g, whose planes are made directly); depth: the
+ * output image's bits per sample (outputs_depth). */
+void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
+               const source_reader *in, int depth, const tc_device_info *dev, run_plan *p);
 
 /* The plan against the device's limits and the host's memory now. `what` names the image in
  * messages ("-g 65536x16384", or the file). Returns 0; or 2 (a fixed limit) or 1 (host memory),

@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "launch.h"
+#include "source.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -223,7 +224,7 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
     if (o->synth_width)
         printf("input: synthetic %d x %d\n", width, height);
     else
-        printf("input: %s (%d x %d)\n", o->input, width, height);
+        printf("input: %s (%d x %d)\n", source_name(o->input), width, height);
     if (planes == 3)
         printf("planes: R, G and B, each filtered on its own (--color)\n");
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
@@ -267,7 +268,11 @@ typedef enum {
     FIELD_INT,       /* an int */
     FIELD_REAL,      /* a double, printed with `decimals` */
     FIELD_PASS_REAL, /* a double that exists only for two-pass runs: empty / null otherwise */
-    FIELD_VERDICT    /* verified: 1 true, 0 false, -1 empty / null */
+    FIELD_VERDICT,   /* verified: 1 true, 0 false, -1 empty / null */
+    FIELD_CHECK_REAL,/* a double of -e: empty / null when nothing was checked */
+    FIELD_CHECK_HEX, /* a char array of -e (the digest): empty / null when not checked */
+    FIELD_ROW_CHECK_REAL, /* the same in a batch's image row (report_row.checked) */
+    FIELD_ROW_CHECK_HEX
 } field_kind;
 
 typedef struct {
@@ -292,6 +297,9 @@ static const field fields[] = {
     REAL(d2h_ms, 6), REAL(mpixels_per_s, 3), REAL(gbytes_per_s, 3), REAL(copy_fraction, 4),
     TEXT(device), {"verified", FIELD_VERDICT, offsetof(tc_result, verified), 0, 0},
     INT(planes), WORD(type), INT(taps_y), WORD(mask),
+    {"tolerance", FIELD_CHECK_REAL, offsetof(tc_result, tolerance), 9, 0},
+    {"max_difference", FIELD_CHECK_REAL, offsetof(tc_result, max_error), 9, 0},
+    {"sha256", FIELD_CHECK_HEX, offsetof(tc_result, sha256), 0, 0},
 };
 #define FIELD_COUNT (sizeof fields / sizeof fields[0])
 
@@ -353,6 +361,34 @@ static void print_value(FILE *out, const void *record, int passes, const field *
         fputs(v < 0 ? (json ? "null" : "") : v ? "true" : "false", out);
         break;
     }
+    case FIELD_CHECK_REAL: /* only tc_result records have these: `passes` is unused */
+        if (((const tc_result *)record)->verified < 0)
+            fputs(json ? "null" : "", out);
+        else
+            fprintf(out, "%.*g", f->decimals, *(const double *)(const void *)base);
+        break;
+    case FIELD_CHECK_HEX: /* lowercase hex: bare in CSV */
+        if (!base[0])
+            fputs(json ? "null" : "", out);
+        else if (json)
+            json_string(out, base);
+        else
+            fputs(base, out);
+        break;
+    case FIELD_ROW_CHECK_REAL:
+    case FIELD_ROW_CHECK_HEX: {
+        const report_row *row = record;
+        const char *hex = row->sha256;
+        if (!row->checked || (f->kind == FIELD_ROW_CHECK_HEX && (!hex || !hex[0])))
+            fputs(json ? "null" : "", out);
+        else if (f->kind == FIELD_ROW_CHECK_REAL)
+            fprintf(out, "%.*g", f->decimals, *(const double *)(const void *)base);
+        else if (json)
+            json_string(out, hex);
+        else
+            fputs(hex, out);
+        break;
+    }
     }
 }
 
@@ -404,6 +440,9 @@ static const field batch_fields[] = {
     BREAL(convert_ms, 3, ROW_BOTH), BREAL(kernel_ms, 4, ROW_BOTH),  BREAL(download_ms, 3, ROW_BOTH),
     BREAL(write_ms, 3, ROW_BOTH),   BINT(readers, ROW_BATCH),       BINT(lanes, ROW_BATCH),
     BINT(writers, ROW_BATCH),       BTEXT(error, ROW_IMAGE),
+    {"tolerance", FIELD_ROW_CHECK_REAL, offsetof(report_row, tolerance), 9, ROW_IMAGE},
+    {"max_difference", FIELD_ROW_CHECK_REAL, offsetof(report_row, max_difference), 9, ROW_IMAGE},
+    {"sha256", FIELD_ROW_CHECK_HEX, offsetof(report_row, sha256), 0, ROW_IMAGE},
 };
 #define BATCH_FIELD_COUNT (sizeof batch_fields / sizeof batch_fields[0])
 

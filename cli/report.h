@@ -30,6 +30,8 @@ typedef struct {
     double copy_fraction;      /* copy_ms / kernel_ms_median: 1.0 is the copy's speed */
     int verified;              /* 1 passed, 0 failed, -1 not checked */
     const char *type;          /* "image": the kind of record, as a batch's rows have */
+    char sha256[65];           /* -e: SHA-256 of the 8-bit output pixels (row 0 first, no
+                                * padding, R G B for colour); "" when not checked */
     long mismatches;
     double tolerance, max_error;
     int taps_y;                /* ky's length (a mask's height) */
@@ -93,6 +95,10 @@ typedef struct {
     int readers, lanes, writers;
     /* both: ms, per image or summed over the batch's images */
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
+    /* image rows of -e: 0 when not checked (then empty / null) */
+    int checked;
+    double tolerance, max_difference;
+    const char *sha256;
 } report_row;
 
 void report_row_csv_header(FILE *out);

@@ -232,6 +232,26 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
 TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,
                               size_t err_size);
 
+/* ---- The article's four classes, tile by tile -------------------------------------------- */
+
+typedef struct {
+    int x, y;          /* the tile's corner in the image, where it writes: (dst_left + l,
+                        * dst_top + t), l and t its corner in the ROI (l may be negative: the
+                        * tiles sit on the target's 4-column grid) */
+    int width, height; /* 32 x 32 with the article's geometry (the block decides)           */
+    int read_class;    /* 1: its neighbourhood lies inside the source ROI, read unchecked;
+                        *  2: some read would leave it, so reads are mapped by the border rule */
+    int write_class;   /* 3: it lies inside the target ROI, written unchecked; 4: writes checked */
+} tc_tile;
+
+/* The tiled kernel's work-groups for p (p->algorithm is not looked at; p's lengths and mask
+ * pick tiled_conv, tiled_long_conv or tiled_mask_conv) on a width x height image, row by row,
+ * with the classes that kernel gives them (its own tests): up to capacity into tiles (may be
+ * NULL with capacity 0), *count the number there are. tiled_long_conv's tiles are those of a
+ * device with 64 KiB of local memory (a smaller one may halve their height). */
+TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, int capacity,
+                    int *count, char *err, size_t err_size);
+
 /* ---- Devices ---------------------------------------------------------------------------- */
 
 typedef struct {

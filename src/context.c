@@ -443,6 +443,41 @@ TC_API double tc_tolerance(const float *src, int width, int height, const tc_par
     return reference_tolerance(&in, &job.filter);
 }
 
+typedef struct {
+    const tc_roi *roi;
+    tc_tile *tiles;
+    int capacity, count;
+} tile_list;
+
+static void list_tile(void *arg, const tc_tile_class *t)
+{
+    tile_list *list = arg;
+    if (list->count < list->capacity)
+        list->tiles[list->count] =
+            (tc_tile){list->roi->dst_left + t->l, list->roi->dst_top + t->t, t->width,
+                      t->height, t->free_on_read ? 1 : 2, t->free_on_write ? 3 : 4};
+    list->count++;
+}
+
+TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, int capacity,
+                    int *count, char *err, size_t err_size)
+{
+    tc_msg m = {""};
+    tc_job job;
+    int status = !count || capacity < 0 || (capacity > 0 && !tiles)
+                     ? tc_fail(&m, TC_EINVAL, "tc_tiles: count is NULL or tiles too small")
+                     : job_from_params(p, width, height, &job, &m);
+    if (status == TC_OK) {
+        tile_list list = {&job.roi, tiles, capacity, 0};
+        job.algorithm = TC_TILED;
+        tc_tiled_tiles(&job, 64ULL << 10, list_tile, &list);
+        *count = list.count;
+    } else if (err && err_size) {
+        snprintf(err, err_size, "%s", m.text);
+    }
+    return status;
+}
+
 TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, float *ky,
                            char *err, size_t err_size)
 {

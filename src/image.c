@@ -106,6 +106,37 @@ void tc_plane_from_channel(tc_plane *p, const uint8_t *rgb, int channel)
         p->px[i] = (float)rgb[3 * i + (size_t)channel];
 }
 
+double tc_sample_scaled(unsigned v, unsigned maxval)
+{
+    /* v * 255 is exact in double, so for maxval 255 the quotient is v itself: 8-bit samples
+     * keep exactly the values they have always had. */
+    return (double)v * 255.0 / (double)maxval;
+}
+
+float tc_intensity_scaled(unsigned r, unsigned g, unsigned b, unsigned maxval)
+{
+    /* tc_intensity's expression in tc_intensity's order, on the scaled samples. */
+    return (float)(0.299 * tc_sample_scaled(r, maxval) + 0.587 * tc_sample_scaled(g, maxval) +
+                   0.114 * tc_sample_scaled(b, maxval));
+}
+
+void tc_plane_from_samples(tc_plane *p, const void *samples, int channels, int depth,
+                           unsigned maxval, int channel)
+{
+    const uint8_t *s8 = samples;
+    const uint16_t *s16 = samples;
+    const size_t n = (size_t)p->width * (size_t)p->height, step = (size_t)channels;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v[3];
+        for (size_t c = 0; c < 3; c++) {
+            const size_t at = i * step + (step == 3 ? c : 0); /* gray: R = G = B */
+            v[c] = depth == 16 ? s16[at] : s8[at];
+        }
+        p->px[i] = channel < 0 ? tc_intensity_scaled(v[0], v[1], v[2], maxval)
+                               : (float)tc_sample_scaled(v[channel], maxval);
+    }
+}
+
 int tc_plane_take_rgb(tc_plane *p, uint8_t *rgb, int width, int height, int channel)
 {
     const size_t n = (size_t)width * (size_t)height;
@@ -165,4 +196,41 @@ void tc_planes_to_rgb24(const tc_plane planes[3], const tc_roi *roi, double scal
 {
     for (int c = 0; c < 3; c++)
         convert_plane(&planes[c], roi, scale, offset, out + c, 3);
+}
+
+uint16_t tc_map_word(float v, double scale, double offset)
+{
+    /* tc_map_byte's mapping and clamp, then SPEC.md's scaling to 0..65535 as it is written
+     * (x 65535 / 255, in double), rounded like the 8-bit output: halves up. */
+    double m = (double)v * scale + offset;
+    if (!(m > 0.0)) /* negative, zero and NaN */
+        return 0;
+    if (m >= 255.0)
+        return 65535;
+    return (uint16_t)floor(m * 65535.0 / 255.0 + 0.5);
+}
+
+/* convert_plane for 16-bit samples. */
+static void convert_plane16(const tc_plane *p, const tc_roi *roi, double scale, double offset,
+                            uint16_t *dst, size_t stride)
+{
+    size_t i = 0;
+    for (int y = 0; y < p->height; y++)
+        for (int x = 0; x < p->width; x++, i++)
+            dst[i * stride] = !roi || tc_roi_in_target(roi, x, y)
+                                  ? tc_map_word(p->px[i], scale, offset)
+                                  : tc_map_word(p->px[i], 1.0, 0.0);
+}
+
+void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale, double offset,
+                        uint16_t *out)
+{
+    convert_plane16(p, roi, scale, offset, out, 1);
+}
+
+void tc_planes_to_rgb48(const tc_plane planes[3], const tc_roi *roi, double scale,
+                        double offset, uint16_t *out)
+{
+    for (int c = 0; c < 3; c++)
+        convert_plane16(&planes[c], roi, scale, offset, out + c, 3);
 }

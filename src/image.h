@@ -61,6 +61,24 @@ void tc_plane_from_rgb(tc_plane *p, const uint8_t *rgb);
 /* One colour channel (0 R, 1 G, 2 B) of packed R, G, B bytes as floats 0..255 (--color). */
 void tc_plane_from_channel(tc_plane *p, const uint8_t *rgb, int channel);
 
+/* A sample of any depth on SPEC.md's 0..255 scale: v * 255 / maxval in double, unrounded. */
+double tc_sample_scaled(unsigned v, unsigned maxval);
+
+/* SPEC.md's intensity of samples of any scale: 0.299 R + 0.587 G + 0.114 B of the scaled
+ * samples (tc_sample_scaled), in double, rounded once to float. For maxval 255 the scaled
+ * samples are the samples themselves, exactly, so the value is tc_intensity's bit for bit. */
+float tc_intensity_scaled(unsigned r, unsigned g, unsigned b, unsigned maxval);
+
+/* A plane from packed samples of any depth (PNG, PGM/PPM, JPEG, BMP after decoding): rows of
+ * p->width * channels samples, row 0 on top, uint8_t for depth 8 or uint16_t (host order) for
+ * depth 16, each sample v standing for v / maxval of full scale. channel -1 gives the intensity
+ * plane (tc_intensity_scaled; a gray sample is R = G = B), 0, 1 or 2 that channel of an RGB
+ * image, scaled (a gray image's sample for every channel). channels is 1 or 3, maxval 1..65535
+ * and within the depth. For 8-bit samples with maxval 255 the plane equals tc_plane_from_rgb's
+ * and tc_plane_from_channel's, and the device's (tc_filter_image on GRAY8 or RGB24). */
+void tc_plane_from_samples(tc_plane *p, const void *samples, int channels, int depth,
+                           unsigned maxval, int channel);
+
 /* tc_plane_from_rgb (channel -1) or tc_plane_from_channel (0, 1, 2) made in the memory of the
  * RGB buffer itself, so that a large image never holds its RGB bytes and its plane at once:
  * rgb (malloc'd, width * height * 3 bytes) is grown to width * height floats and converted from
@@ -87,5 +105,17 @@ void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale, doubl
 /* The same for three planes R, G, B of one size, packed as R, G, B bytes (3 per pixel). */
 void tc_planes_to_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale,
                         double offset, uint8_t *out);
+
+/* SPEC.md's 16-bit output (maxval 65535), after the same mapping as tc_map_byte:
+ * round(clamp(v * scale + offset, 0, 255) * 65535 / 255) in double, halves rounded up; NaN
+ * becomes 0. A 16-bit input's sample x comes back as x through the identity filter. */
+uint16_t tc_map_word(float v, double scale, double offset);
+
+/* tc_plane_to_gray8 and tc_planes_to_rgb24 with 16-bit samples (tc_map_word inside roi,
+ * tc_map_word(v, 1, 0) outside it), in host order. */
+void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale, double offset,
+                        uint16_t *out);
+void tc_planes_to_rgb48(const tc_plane planes[3], const tc_roi *roi, double scale,
+                        double offset, uint16_t *out);
 
 #endif

@@ -189,21 +189,36 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
     }
 }
 
-void tc_tiled_classes(const tc_job *job, unsigned long long local_mem, long classes[4])
+void tc_tiled_tiles(const tc_job *job, unsigned long long local_mem,
+                    void (*visit)(void *arg, const tc_tile_class *tile), void *arg)
 {
     const tc_roi *roi = &job->roi;
     tc_tiled_geometry g;
     tc_tiled_geometry_of(job, local_mem, &g);
-    const long w = roi->width, h = roi->height, tile_w = g.tile_w, tile_h = g.tile_h;
-    memset(classes, 0, 4 * sizeof classes[0]);
-    for (long t = 0; t < h; t += tile_h)
-        for (long l = -g.grid_offset; l < w; l += tile_w) {
-            int free_on_read = l >= g.apron_l && t >= g.radius_y && l + tile_w + g.apron_r <= w &&
-                               t + tile_h + g.radius_y <= h;
-            int free_on_write = l >= 0 && l + tile_w <= w && t + tile_h <= h;
-            classes[free_on_read ? 0 : 1]++;
-            classes[free_on_write ? 2 : 3]++;
+    const int w = roi->width, h = roi->height, tile_w = g.tile_w, tile_h = g.tile_h;
+    for (int t = 0; t < h; t += tile_h)
+        for (int l = -g.grid_offset; l < w; l += tile_w) {
+            /* The tiled kernels' two tests (Common.cl), on the same values. */
+            const tc_tile_class tile = {
+                l, t, tile_w, tile_h,
+                l >= g.apron_l && t >= g.radius_y && l + tile_w + g.apron_r <= w &&
+                    t + tile_h + g.radius_y <= h,
+                l >= 0 && l + tile_w <= w && t + tile_h <= h};
+            visit(arg, &tile);
         }
+}
+
+static void count_tile(void *arg, const tc_tile_class *tile)
+{
+    long *classes = arg;
+    classes[tile->free_on_read ? 0 : 1]++;
+    classes[tile->free_on_write ? 2 : 3]++;
+}
+
+void tc_tiled_classes(const tc_job *job, unsigned long long local_mem, long classes[4])
+{
+    memset(classes, 0, 4 * sizeof classes[0]);
+    tc_tiled_tiles(job, local_mem, count_tile, classes);
 }
 
 /* ---- What each kernel brings ---------------------------------------------------------- */

@@ -143,6 +143,19 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
  * whose tiles sit on the source's grid. */
 int tc_tiled_shift(const tc_job *job);
 
+/* One tiled work-group's tile in ROI coordinates (l, t may be negative: the tiles sit on a
+ * 4-column grid) and its classes, by the tiled kernels' own tests. */
+typedef struct {
+    int l, t, width, height;
+    int free_on_read;  /* class 1, else 2 */
+    int free_on_write; /* class 3, else 4 */
+} tc_tile_class;
+
+/* Calls visit for every work-group of the job's tiled kernel on a device with local_mem bytes
+ * of local memory (tiled_long_conv's tile height depends on it), row by row. */
+void tc_tiled_tiles(const tc_job *job, unsigned long long local_mem,
+                    void (*visit)(void *arg, const tc_tile_class *tile), void *arg);
+
 /* The article's class of each tiled work-group for this job on a device with local_mem bytes
  * of local memory, predicted with the same tests as the tiled kernels make. */
 void tc_tiled_classes(const tc_job *job, unsigned long long local_mem, long classes[4]);

@@ -259,5 +259,47 @@ else
     not_ok "g: --json records" "$(tr '\n' '|' <"$tmp/out.json" | cut -c1-300)"
 fi
 
+# --- h. -e's records carry the digest of the pixels written (SPEC.md) ----------------------------
+# digest BMP: SHA-256 of the picture's 8-bit pixels, row 0 first, no padding, R G B for colour.
+digest() {
+    python3 - "$1" <<'PY'
+import hashlib, sys
+d = open(sys.argv[1], "rb").read()
+off = int.from_bytes(d[10:14], "little")
+w, h, bpp = int.from_bytes(d[18:22], "little"), int.from_bytes(d[22:26], "little"), d[28]
+n = bpp // 8
+stride = (w * n + 3) // 4 * 4
+rows = []
+for y in range(h):  # bottom-up: the picture's row y is the file's row h - 1 - y
+    row = d[off + stride * (h - 1 - y): off + stride * (h - 1 - y) + w * n]
+    if n == 3:  # B, G, R in the file
+        row = b"".join(row[3 * x:3 * x + 3][::-1] for x in range(w))
+    rows.append(row)
+print(hashlib.sha256(b"".join(rows)).hexdigest())
+PY
+}
+rm -rf "$tmp/h" && mkdir -p "$tmp/h"
+img=$root/images/TiledConv_Input451x300.bmp
+bad=""
+for colour in "" --color; do
+    # shellcheck disable=SC2086
+    "$bin" --json -e $colour -f 5 --scale 2 --offset -127.5 -sL 3 -tL 2 -s "$img" \
+        -o "$tmp/h/one.bmp" >"$tmp/h/one.json" 2>/dev/null || bad="$bad [single $colour failed]"
+    # shellcheck disable=SC2086
+    "$bin" --json -e $colour -f 5 --scale 2 --offset -127.5 -sL 3 -tL 2 -O "$tmp/h" "$img" \
+        "$root/images/TiledConv_Input512x512.bmp" >"$tmp/h/batch.json" 2>/dev/null ||
+        bad="$bad [batch $colour failed]"
+    want=$(digest "$tmp/h/one.bmp")
+    got=$(sed -n 's/.*"sha256": "\([0-9a-f]*\)".*/\1/p' "$tmp/h/one.json")
+    [ "$got" = "$want" ] || bad="$bad [single $colour: record $got, pixels $want]"
+    got=$(grep 'TiledConv_Input451x300' "$tmp/h/batch.json" | sed -n 's/.*"sha256": "\([0-9a-f]*\)".*/\1/p')
+    [ "$got" = "$(digest "$tmp/h/TiledConv_Input451x300.bmp")" ] || bad="$bad [batch $colour: $got]"
+done
+if [ -z "$bad" ]; then
+    ok "h: -e's records carry the SHA-256 of the pixels written, single and batch, gray and colour"
+else
+    not_ok "h: the -e records' SHA-256" "$bad"
+fi
+
 echo "batch: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

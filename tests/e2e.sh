@@ -645,11 +645,14 @@ part_e() {
 
 # --- d. bad inputs ----------------------------------------------------------------------------
 # One row per line: the expected exit status (or "1/2": either), then the arguments as sh words
-# (expanded with eval, so $out, $img, $in and $o may be used). Every row is run with its
+# (expanded with eval, so $out, $img, $in, $o and $fmt may be used). Every row is run with its
 # working directory in $o, the only place an output should appear, so that a default
-# TiledConv_Output.bmp or a left-over temporary file would show up too.
+# TiledConv_Output.bmp or a left-over temporary file would show up too. Standard input is
+# /dev/null, or the file a leading "stdin=FILE" word names; with -o -, standard output must stay
+# empty.
 #   $img  the bundled 512 x 512 image        $out  $o/out.bmp, the output name of every row
 #   $in   a folder of input fixtures          $o    the (empty) output folder
+#   $fmt  tests/data/formats (PNG, JPEG, PGM/PPM fixtures, hostile-* among them)
 bad_input_table() {
     cat <<'EOF'
 2   -o "$out" -s
@@ -795,8 +798,51 @@ bad_input_table() {
 2   -s "$in/copy.bmp" -o "$out" --raw "$in/link.bmp"
 2   -s "$img" -o "$out" --color --raw "$o/out.raw" -sL 600
 2   -o "$out" --color -s "$in/truncated.bmp" --raw "$o/out.raw"
-2   -o "$out" -s ""
+2   -s "$img" -o "$o/out.tif"
+2   -s "$img" -o "$o/out.png" --format jpeg
+2   -s "$img" -o - --format tiff
+2   -s "$img" -o "$out" --format
+2   -s "$img" -o "$o/out.png" --depth 12
+2   -s "$img" -o "$out" --depth 16
+2   -s "$img" -o "$o/out.jpg" --depth 16
+2   -s "$img" -o - --depth 16
+2   -s "$img" -o "$o/out.jpg" --quality 0
+2   -s "$img" -o "$o/out.jpg" --quality 101
+2   -s "$img" -o "$o/out.jpg" --quality x
+2   -s "$img" -o "$out" --raw -
+2   -s - -o "$out"
+2   stdin=/dev/zero -s - -o "$o/out.png"
+2   stdin=/dev/zero -s - -o -
+2   stdin=$in/text.bmp -s - -o - --format png
+2   stdin=$fmt/g8.png -s - "$img" -O "$o"
+2   stdin=$fmt/g8.png -s - -O "$o"
+2   stdin=$fmt/g8.png -s - --files-from -  --no-output
 2   -o "$out" -s /dev/zero
+2   -o - -s "$in/gif.png"
+2   -o - --format png -s "$fmt/hostile-crc.png"
+2   -o "$o/out.png" -s "$fmt/hostile-wide.png"
+2   -o "$o/out.png" -s "$fmt/hostile-bomb.png"
+2   -o "$o/out.png" -s "$fmt/bad-p4-index.png"
+2   -o "$o/out.png" -s "$in/cut-ihdr.png"
+2   -o "$o/out.png" -s "$in/cut-idat.png"
+2   -o "$o/out.png" -s "$in/cut-iend.png"
+2   -o "$o/out.png" --color -e -s "$in/cut-idat.png"
+2   -o "$o/out.jpg" -s "$fmt/hostile-bomb.jpg"
+2   -o "$o/out.jpg" -s "$fmt/hostile-huge.jpg"
+2   -o "$o/out.jpg" -s "$in/cut-sof.jpg"
+2   -o "$o/out.jpg" -s "$in/cut-scan.jpg"
+2   -o "$o/out.jpg" -s "$in/cut-eoi.jpg"
+2   -o - --format jpeg -s "$in/cut-scan.jpg"
+2   -o "$o/out.pgm" -s "$in/maxval0.pgm"
+2   -o "$o/out.pgm" -s "$in/maxval70000.pgm"
+2   -o "$o/out.pgm" -s "$in/overflow.pgm"
+2   -o "$o/out.pgm" -s "$in/huge.pgm"
+2   -o "$o/out.pgm" -s "$in/cut.pgm"
+2   -o "$o/out.ppm" --color -s "$in/cut16.ppm"
+2   -o "$o/out.pgm" -s "$in/above-maxval.pgm"
+2   -o "$o/out.pgm" -e -s "$in/above-maxval.pgm"
+2   -O "$o" --format png "$in/maxval0.pgm"
+2   -o "$out" -s ""
 2   -o "$out" -s /dev/urandom
 2   -o "$out" -s "$in/bomb-rle8-eob.bmp"
 2   -o "$out" -s "$in/bomb-rle8-delta.bmp"
@@ -839,6 +885,25 @@ part_d() {
     head -c 100 "$img512" >"$in/truncated.bmp"
     cp "$img512" "$in/copy.bmp"
     ln -s copy.bmp "$in/link.bmp"
+    # Broken PNG, JPEG and PGM/PPM files: cut inside a chunk or segment (each offset lies inside
+    # the named part of the fixture), and PGM headers with one bad field each.
+    fmt=$root/tests/data/formats
+    head -c 20 "$fmt/g8.png" >"$in/cut-ihdr.png"
+    head -c 80 "$fmt/rgb8.png" >"$in/cut-idat.png"
+    size=$(wc -c <"$fmt/g8.png")
+    head -c $((size - 4)) "$fmt/g8.png" >"$in/cut-iend.png"
+    head -c 170 "$fmt/base420.jpg" >"$in/cut-sof.jpg"
+    head -c 700 "$fmt/base420.jpg" >"$in/cut-scan.jpg"
+    size=$(wc -c <"$fmt/base420.jpg")
+    head -c $((size - 2)) "$fmt/base420.jpg" >"$in/cut-eoi.jpg"
+    printf 'GIF89a\001\000\001\000\000\000\000' >"$in/gif.png"
+    printf 'P5\n2 2\n0\n\000\000\000\000' >"$in/maxval0.pgm"
+    printf 'P5\n2 1\n70000\n\000\000\000\000' >"$in/maxval70000.pgm"
+    printf 'P2\n99999999999999999999 1\n255\n0\n' >"$in/overflow.pgm"
+    printf 'P5\n65536 65536\n255\n\000\000\000\000' >"$in/huge.pgm"
+    printf 'P2\n2 1\n100\n50 200\n' >"$in/above-maxval.pgm"
+    head -c 150 "$fmt/g8.pgm" >"$in/cut.pgm"
+    head -c 600 "$fmt/rgb1000.ppm" >"$in/cut16.ppm"
     make_bombs "$in"
     echo "read-only" >"$in/ro.bmp"
     chmod 444 "$in/ro.bmp"
@@ -846,7 +911,7 @@ part_d() {
 '
     # Every input file, bundled or fixture, must be byte-for-byte the same after every row.
     sums() {
-        find "$images" "$in" -type f | sort | xargs cksum
+        find "$images" "$in" "$fmt" -type f | sort | xargs cksum
     }
     baseline=$(sums)
 
@@ -855,8 +920,15 @@ part_d() {
         args=${row#"$expect"}
         args=$(echo "$args" | sed 's/^ *//')
         name="d: tiledconv $args -> exit $expect"
+        stdin=/dev/null
+        case $args in
+            stdin=*)
+                stdin=$(eval "echo ${args%% *}" | sed 's/^stdin=//')
+                args=${args#* }
+                ;;
+        esac
         eval "set -- $args"
-        (cd "$o" && "$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr")
+        (cd "$o" && "$bin" "$@" <"$stdin" >"$tmp/stdout" 2>"$tmp/stderr")
         rc=$?
         nerr=$(wc -l <"$tmp/stderr" | tr -d ' ')
         case "/$expect/" in
@@ -871,6 +943,8 @@ part_d() {
             not_ok "$name" "$nerr lines on stderr, expected 1: $(tr '\n' '|' <"$tmp/stderr")"
         elif ! grep -q '^tiledconv: ' "$tmp/stderr"; then
             not_ok "$name" "stderr does not start with 'tiledconv: ': $(first_line "$tmp/stderr")"
+        elif [ -s "$tmp/stdout" ] && [ "${args#*-o -}" != "$args" ]; then
+            not_ok "$name" "$(wc -c <"$tmp/stdout" | tr -d ' ') bytes reached standard output"
         elif [ -e "$out" ]; then
             not_ok "$name" "$out was created"
         elif [ ! -d "$o" ] || [ -n "$(ls -A "$o")" ]; then

@@ -55,6 +55,28 @@ static void test_unknown_formats(void **state)
     expect_refused((const uint8_t *)"BMxxxx", 6, "BMP: file too short for a BMP header");
 }
 
+/* io_identify: io_detect's answer from the first bytes, with io_decode's reason when none. */
+static void test_identify(void **state)
+{
+    (void)state;
+    io_format fmt = (io_format)99;
+    char err[256] = "";
+    assert_int_equal(io_identify(png_sig, 8, &fmt, err, sizeof err), 0);
+    assert_int_equal(fmt, IO_FORMAT_PNG);
+    assert_int_equal(io_identify((const uint8_t *)"P5\n", 3, &fmt, err, sizeof err), 0);
+    assert_int_equal(fmt, IO_FORMAT_PNM);
+    fmt = (io_format)99;
+    static const uint8_t zeros[IO_IDENTIFY_BYTES] = {0};
+    assert_int_equal(io_identify(zeros, sizeof zeros, &fmt, err, sizeof err), -1);
+    assert_string_equal(err, "not an image in a format tiledconv reads (BMP, PNG, JPEG, PGM/PPM)");
+    assert_int_equal(fmt, (io_format)99);
+    assert_int_equal(io_identify((const uint8_t *)"RIFF\0\0\0\0WEBPVP8 ", IO_IDENTIFY_BYTES,
+                                 &fmt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a WebP file"));
+    assert_int_equal(io_identify((const uint8_t *)"", 0, &fmt, err, sizeof err), -1);
+    assert_string_equal(err, "empty file");
+}
+
 static void expect_name(const char *name, int want_rc, io_format want)
 {
     io_format fmt = (io_format)99;
@@ -214,6 +236,71 @@ static void test_round_trips(void **state)
     }
 }
 
+/* io_probe says from the header what io_decode gives, and refuses what io_decode refuses from
+ * the header, with the same reasons; the hard limit (2^30 pixels) is the most a caller gets. */
+static void test_probe(void **state)
+{
+    static const char *const names[] = {"g1.png",    "g16.png",    "rgba16i.png", "p4.png",
+                                        "base420.jpg", "gray-prog.jpg", "g100.pgm",
+                                        "rgb1000.ppm", "rgb65535-text.ppm"};
+    char err[512], want[512];
+    (void)state;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t size;
+        uint8_t *file = read_fixture(names[k], &size);
+        io_header h;
+        io_image img;
+        if (io_probe(file, size, 0, IO_MAX_PIXELS_PER_BYTE, &h, err, sizeof err))
+            fail_msg("%s: %s", names[k], err);
+        decode_ok(file, size, &img);
+        assert_int_equal(h.width, img.width);
+        assert_int_equal(h.height, img.height);
+        assert_int_equal(h.channels, img.channels);
+        assert_int_equal(h.depth, img.depth);
+        assert_int_equal(h.maxval, img.maxval);
+        io_image_free(&img);
+        /* A limit below the image: the same refusal from both. */
+        io_header untouched = {-1, -1, -1, -1, -1};
+        assert_int_equal(io_probe(file, size, 100, 0, &untouched, err, sizeof err), -1);
+        assert_int_equal(untouched.width, -1);
+        assert_int_equal(io_decode(file, size, 100, 0, &img, want, sizeof want), -1);
+        assert_string_equal(err, want);
+        free(file);
+    }
+    /* The bombs are refused from the header, lifted with the ratio 0; io_check_bomb names the
+     * caller's flag. */
+    size_t size;
+    uint8_t *bomb = read_fixture("hostile-bomb.png", &size);
+    io_header h;
+    assert_int_equal(io_probe(bomb, size, 0, IO_MAX_PIXELS_PER_BYTE, &h, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is refused as a likely decompression bomb"));
+    assert_int_equal(io_probe(bomb, size, 0, 0, &h, err, sizeof err), 0);
+    io_limits lim;
+    io_limits_default(&lim);
+    lim.ratio_hint = "--allow-high-ratio";
+    assert_int_equal(io_check_bomb(IO_FORMAT_PNG, h.width, h.height, size, &lim, err,
+                                   sizeof err), -1);
+    assert_non_null(strstr(err, "decompression bomb (--allow-high-ratio accepts it)"));
+    lim.allow_high_ratio = 1;
+    assert_int_equal(io_check_bomb(IO_FORMAT_PNG, h.width, h.height, size, &lim, err,
+                                   sizeof err), 0);
+    assert_int_equal(io_check_bomb(IO_FORMAT_PNM, 60000, 60000, 10, NULL, err, sizeof err), 0);
+    free(bomb);
+    /* Up to 2^30 pixels when the caller asks (--max-pixels): a PGM header of 32768 x 32768,
+     * refused only for its missing raster; above that, the hard limit holds. */
+    static const char big[] = "P5 32768 32768 255\n";
+    assert_int_equal(io_probe((const uint8_t *)big, sizeof big - 1, 1L << 30, 0, &h, err,
+                              sizeof err), -1);
+    assert_non_null(strstr(err, "pixel data truncated"));
+    assert_int_equal(io_probe((const uint8_t *)big, sizeof big - 1, 1L << 31, 0, &h, err,
+                              sizeof err), -1);
+    assert_non_null(strstr(err, "pixel data truncated"));
+    static const char bigger[] = "P5 32768 32769 255\n";
+    assert_int_equal(io_probe((const uint8_t *)bigger, sizeof bigger - 1, 1L << 31, 0, &h, err,
+                              sizeof err), -1);
+    assert_non_null(strstr(err, "more than the limit of 1073741824"));
+}
+
 /* The format comes from the bytes, never from the name: a PNG saved as .bmp is read as PNG. */
 static void test_content_not_name(void **state)
 {
@@ -345,10 +432,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_unknown_formats),
+        cmocka_unit_test(test_identify),
         cmocka_unit_test(test_format_from_name),
         cmocka_unit_test(test_format_words),
         cmocka_unit_test(test_bmp_through_codec),
         cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_probe),
         cmocka_unit_test(test_content_not_name),
         cmocka_unit_test(test_encode_refusals),
         cmocka_unit_test(test_write_errors),

@@ -692,6 +692,85 @@ static void test_inputs_and_batch_flags(void **state)
     assert_string_equal(o.input, TC_DEFAULT_INPUT);
 }
 
+/* The output image's format, depth and quality (issue 14): -o's extension, --format for -o -
+ * and -O, and the rules checked before any work. */
+static void test_image_formats(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, NULL), 0);
+    assert_int_equal(o.image_format, IO_FORMAT_BMP);
+    assert_int_equal(o.depth, 0);
+    assert_int_equal(o.quality, 95);
+    static const struct {
+        const char *name;
+        io_format fmt;
+    } names[] = {
+        {"out.png", IO_FORMAT_PNG}, {"OUT.PNG", IO_FORMAT_PNG}, {"a/b.jpg", IO_FORMAT_JPEG},
+        {"x.JPEG", IO_FORMAT_JPEG}, {"x.pgm", IO_FORMAT_PNM},   {"x.ppm", IO_FORMAT_PNM},
+        {"x.pnm", IO_FORMAT_PNM},   {"x.bmp", IO_FORMAT_BMP},   {"noext", IO_FORMAT_BMP},
+        {"d.png/out", IO_FORMAT_BMP}, {".png", IO_FORMAT_BMP},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        assert_int_equal(parse(&o, msg, sizeof msg, "-o", (char *)names[i].name, NULL), 0);
+        assert_int_equal(o.image_format, names[i].fmt);
+    }
+    /* --format for standard output and folders; an agreeing or unknown extension is allowed,
+     * and without -o the default output gets the format's extension. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "-o", "-", "--format", "PNG", NULL), 0);
+    assert_int_equal(o.image_format, IO_FORMAT_PNG);
+    assert_string_equal(o.output, "-");
+    assert_int_equal(parse(&o, msg, sizeof msg, "-o", "-", NULL), 0);
+    assert_int_equal(o.image_format, IO_FORMAT_BMP);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--format", "jpg", "-o", "x.jpeg", NULL), 0);
+    assert_int_equal(o.image_format, IO_FORMAT_JPEG);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--format", "png", "-o", "x.img", NULL), 0);
+    assert_int_equal(o.image_format, IO_FORMAT_PNG);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--format", "pnm", "--color", NULL), 0);
+    assert_string_equal(o.output, "TiledConv_Output.ppm");
+    assert_int_equal(parse(&o, msg, sizeof msg, "--format", "pgm", NULL), 0);
+    assert_string_equal(o.output, "TiledConv_Output.pgm");
+    assert_int_equal(parse(&o, msg, sizeof msg, "-O", "d", "--format", "png", NULL), 0);
+    assert_int_equal(o.image_format, IO_FORMAT_PNG);
+    /* --depth and --quality. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "-o", "x.png", "--depth", "16", NULL), 0);
+    assert_int_equal(o.depth, 16);
+    assert_int_equal(parse(&o, msg, sizeof msg, "-o", "x.pgm", "--depth", "8", NULL), 0);
+    assert_int_equal(o.depth, 8);
+    assert_int_equal(parse(&o, msg, sizeof msg, "-o", "x.jpg", "--quality", "1", NULL), 0);
+    assert_int_equal(o.quality, 1);
+    /* 16 bits need no output to have a format that holds them. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--no-output", "--depth", "16", NULL), 0);
+
+    static const struct {
+        const char *args[6];
+        const char *message_part;
+    } bad[] = {
+        {{"-o", "x.tif"}, "-o x.tif: unknown image extension; the formats are bmp, png, jpeg"},
+        {{"-o", "x.png", "--format", "bmp"}, "-o x.png names a PNG file, but --format says BMP"},
+        {{"--format", "tiff"}, "--format 'tiff': unknown format; use bmp, png"},
+        {{"--format", ""}, "--format '': unknown format"},
+        {{"--depth", "12"}, "--depth 12: use 8 or 16"},
+        {{"--depth", "x"}, "--depth 'x'"},
+        {{"-o", "x.bmp", "--depth", "16"}, "--depth 16: BMP holds 8-bit samples only"},
+        {{"-o", "x.jpg", "--depth", "16"}, "--depth 16: JPEG holds 8-bit samples only"},
+        {{"-o", "-", "--depth", "16"}, "--depth 16: BMP holds 8-bit samples only"},
+        {{"-O", "d", "--depth", "16"}, "--depth 16: BMP"},
+        {{"--quality", "0"}, "--quality 0: out of range, must be 1..100"},
+        {{"--quality", "101"}, "--quality 101"},
+        {{"--raw", "-"}, "--raw -: the float planes go to a file"},
+        {{"--format"}, "--format needs a value"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *const *a = bad[i].args;
+        assert_int_equal(parse(&o, msg, sizeof msg, (char *)a[0], (char *)a[1], (char *)a[2],
+                               (char *)a[3], (char *)a[4], (char *)a[5], NULL), 2);
+        if (!strstr(msg, bad[i].message_part))
+            fail_msg("case %zu: message \"%s\" lacks \"%s\"", i, msg, bad[i].message_part);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -705,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_border_and_output_flags),
         cmocka_unit_test(test_amd_flags_attached),    cmocka_unit_test(test_limit_flags),
         cmocka_unit_test(test_tiny_numbers),          cmocka_unit_test(test_messages_are_one_line),
+        cmocka_unit_test(test_image_formats),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

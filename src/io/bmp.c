@@ -651,6 +651,20 @@ int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_
     return 1;
 }
 
+int bmp_header_size(const uint8_t *data, size_t size, const io_limits *lim, int *width,
+                    int *height, char *err, size_t err_size)
+{
+    bmp_info info;
+    memset(&info, 0, sizeof info);
+    if (!data)
+        return set_err(err, err_size, "no data to decode");
+    if (parse_headers(data, size, lim, &info, err, err_size))
+        return -1;
+    *width = info.width;
+    *height = info.height;
+    return 0;
+}
+
 int bmp_decode(const uint8_t *data, size_t size, bmp_image *img, char *err, size_t err_size)
 {
     return bmp_decode_with(data, size, NULL, img, err, err_size);
@@ -728,15 +742,9 @@ static const char *unreadable_kind(const struct stat *st)
     return NULL;
 }
 
-int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,
-                    size_t err_size)
+/* The reader's fields before anything is read: nothing to close yet. */
+static void reader_init(bmp_reader *r, const char *path, const io_limits *lim)
 {
-    char why[256] = "";
-    struct stat st;
-    bmp_info info;
-    uint32_t comp, clr_used;
-    int rc = -1;
-
     memset(r, 0, sizeof *r);
     r->fd = -1;
     r->map = MAP_FAILED;
@@ -745,8 +753,70 @@ int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char 
     else
         io_limits_default(&r->lim);
     r->path = path;
-    memset(&info, 0, sizeof info);
+}
 
+/* The header of the file open on r->fd (of status st, a kind that may be read), of which head
+ * holds the first n bytes already read: checked against the limits, and r's size and need set.
+ * A regular file may be mapped from its start; anything else is read on from where head ends.
+ * 0, or -1 with the reason in why. */
+static int reader_start(bmp_reader *r, const struct stat *st, int map, const uint8_t *head,
+                        size_t n, char *why, size_t why_size)
+{
+    bmp_info info;
+    uint32_t comp, clr_used;
+    memset(&info, 0, sizeof info);
+    if (map && S_ISREG(st->st_mode) && st->st_size > 0) {
+        /* A regular file is mapped, not read: the header is checked before the pixel data is
+         * touched, so a hostile file costs nothing before it is refused, and only the pages the
+         * decoder reads are ever loaded. */
+        if ((uint64_t)st->st_size > BMP_MAX_FILE_SIZE)
+            return set_err(why, why_size, "file is larger than the %lu MiB limit",
+                           (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
+        r->map_size = (size_t)st->st_size;
+        r->map = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+        if (r->map == MAP_FAILED)
+            return set_err(why, why_size, "cannot map the file: %s", strerror(errno));
+        r->data = r->map;
+        r->size = r->map_size;
+        r->complete = 1;
+    } else {
+        /* A pipe (or a file whose size is not known in advance): its header first, so that a
+         * stream that is not a BMP is refused after a few bytes, not after gigabytes. What
+         * the caller has read of it already comes first. */
+        if (n > 0) {
+            if (!(r->buf = malloc(n)))
+                return set_err(why, why_size, "out of memory reading the file");
+            memcpy(r->buf, head, n);
+            r->size = r->cap = n;
+            r->data = r->buf;
+        }
+        if (read_until(r, BMP_HEAD_BYTES, why, why_size))
+            return -1;
+    }
+    if (parse_core(r->data, r->size, &r->lim, &info, &comp, &clr_used, why, why_size))
+        return -1;
+    /* With the whole file at hand the ratio check can refuse a bomb before any allocation. */
+    if (r->complete && (info.compression == BI_RLE8 || info.compression == BI_RLE4) &&
+        info.offbits < r->size &&
+        io_limits_check_ratio(info.width, info.height, r->size - info.offbits,
+                              BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
+                              &r->lim, why, why_size))
+        return -1;
+    r->width = info.width;
+    r->height = info.height;
+    r->need = meaningful_bytes(&info);
+    return 0;
+}
+
+int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,
+                    size_t err_size)
+{
+    char why[256] = "";
+    struct stat st;
+    int rc = -1;
+
+    reader_init(r, path, lim);
+    r->own_fd = 1;
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (r->fd < 0 || fstat(r->fd, &st) != 0) {
         snprintf(why, sizeof why, "%s", strerror(errno));
@@ -757,46 +827,32 @@ int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char 
         snprintf(why, sizeof why, "%s", kind);
         goto done;
     }
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        /* A regular file is mapped, not read: the header is checked before the pixel data is
-         * touched, so a hostile file costs nothing before it is refused, and only the pages the
-         * decoder reads are ever loaded. */
-        if ((uint64_t)st.st_size > BMP_MAX_FILE_SIZE) {
-            snprintf(why, sizeof why, "file is larger than the %lu MiB limit",
-                     (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
-            goto done;
-        }
-        r->map_size = (size_t)st.st_size;
-        r->map = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-        if (r->map == MAP_FAILED) {
-            snprintf(why, sizeof why, "cannot map the file: %s", strerror(errno));
-            goto done;
-        }
-        r->data = r->map;
-        r->size = r->map_size;
-        r->complete = 1;
-    } else if (read_until(r, BMP_HEAD_BYTES, why, sizeof why)) {
-        /* A pipe (or a file whose size is not known in advance): its header first, so that a
-         * stream that is not a BMP is refused after a few bytes, not after gigabytes. */
-        goto done;
-    }
-    if (parse_core(r->data, r->size, &r->lim, &info, &comp, &clr_used, why, sizeof why))
-        goto done;
-    /* With the whole file at hand the ratio check can refuse a bomb before any allocation. */
-    if (r->complete && (info.compression == BI_RLE8 || info.compression == BI_RLE4) &&
-        info.offbits < r->size &&
-        io_limits_check_ratio(info.width, info.height, r->size - info.offbits,
-                              BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
-                              &r->lim, why, sizeof why))
-        goto done;
-    r->width = info.width;
-    r->height = info.height;
-    r->need = meaningful_bytes(&info);
-    rc = 0;
+    rc = reader_start(r, &st, 1, NULL, 0, why, sizeof why);
 done:
     if (rc != 0) {
         text_shown shown;
         set_err(err, err_size, "%s: %s", text_show(path, &shown), why);
+        bmp_reader_close(r);
+    }
+    return rc;
+}
+
+int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const uint8_t *head,
+                       size_t n, const io_limits *lim, char *err, size_t err_size)
+{
+    char why[256] = "";
+    struct stat st;
+    int rc = -1;
+
+    reader_init(r, name, lim);
+    r->fd = fd; /* the caller's: bmp_reader_close leaves it open */
+    if (fstat(fd, &st) != 0)
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    else
+        rc = reader_start(r, &st, map, head, n, why, sizeof why);
+    if (rc != 0) {
+        text_shown shown;
+        set_err(err, err_size, "%s: %s", text_show(name, &shown), why);
         bmp_reader_close(r);
     }
     return rc;
@@ -824,7 +880,7 @@ void bmp_reader_close(bmp_reader *r)
     r->map = MAP_FAILED;
     free(r->buf);
     r->buf = NULL;
-    if (r->fd >= 0)
+    if (r->fd >= 0 && r->own_fd)
         close(r->fd);
     r->fd = -1;
     r->data = NULL;

@@ -28,6 +28,11 @@ typedef struct {
     uint8_t *rgb;
 } bmp_image;
 
+/* The size of the BMP held in memory, from its headers checked as bmp_decode_with checks them
+ * (lim NULL: the defaults), without decoding the pixels. 0, or -1 with the reason in err. */
+int bmp_header_size(const uint8_t *data, size_t size, const io_limits *lim, int *width,
+                    int *height, char *err, size_t err_size);
+
 /* Decode a BMP held in memory. Returns 0 and fills *img, or -1 with a one-line reason (no file
  * name, no trailing newline) in err, *img untouched. err may be NULL. This is what the fuzzer
  * drives. What is read and what is refused: bmp.c's opening comment and tests/bmpsuite-status.md. */
@@ -87,10 +92,19 @@ typedef struct {
     int complete;        /* data holds the whole file */
     size_t need;         /* the most bytes the header makes meaningful */
     io_limits lim;
+    int own_fd;          /* fd was opened by bmp_reader_open, and is closed with the reader */
 } bmp_reader;
 
 int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,
                     size_t err_size);
+/* bmp_reader_open on a descriptor the caller has opened and keeps (bmp_reader_close leaves it
+ * open), of which the caller has read the first n bytes into head already, to tell the format
+ * (a pipe cannot give them back). The caller has judged the kind of file (a device, a folder:
+ * source.c). With map, a regular file is mapped from its start; without (standard input, whose
+ * offset need not be 0), it is read on like a pipe. name names the input in messages
+ * ("standard input"). */
+int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const uint8_t *head,
+                       size_t n, const io_limits *lim, char *err, size_t err_size);
 int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size);
 /* The file's meaningful bytes into a new buffer (the caller frees it). */
 int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, size_t err_size);

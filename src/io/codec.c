@@ -26,7 +26,9 @@ int io_fail(char *err, size_t err_size, const char *fmt, ...)
 
 long io_pixel_limit(long max_pixels)
 {
-    return max_pixels <= 0 || max_pixels > IO_MAX_PIXELS ? IO_MAX_PIXELS : max_pixels;
+    if (max_pixels <= 0)
+        return IO_MAX_PIXELS;
+    return max_pixels > IO_HARD_MAX_PIXELS ? (long)IO_HARD_MAX_PIXELS : max_pixels;
 }
 
 int io_check_size(const char *what, long width, long height, long max_pixels, char *err,
@@ -147,6 +149,15 @@ static int unknown_format(const uint8_t *d, size_t n, char *err, size_t err_size
                                   "PGM/PPM)");
 }
 
+int io_identify(const uint8_t *head, size_t n, io_format *fmt, char *err, size_t err_size)
+{
+    if (!head || !fmt)
+        return io_fail(err, err_size, "no data to identify");
+    if (io_detect(head, n, fmt) == 0)
+        return 0;
+    return unknown_format(head, n, err, err_size);
+}
+
 static int decode_bmp(const uint8_t *data, size_t size, long max_pixels, io_image *img,
                       char *err, size_t err_size)
 {
@@ -187,6 +198,58 @@ int io_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels
         return pnm_decode(data, size, max_pixels, img, err, err_size);
     }
     return io_fail(err, err_size, "internal error: format %d has no decoder", (int)fmt);
+}
+
+static int probe_bmp(const uint8_t *data, size_t size, long max_pixels, io_header *h,
+                     char *err, size_t err_size)
+{
+    char why[512] = "";
+    io_limits lim;
+    int width, height;
+    io_limits_default(&lim);
+    lim.max_pixels = max_pixels;
+    if (bmp_header_size(data, size, &lim, &width, &height, why, sizeof why))
+        return io_fail(err, err_size, "BMP: %s", why);
+    *h = (io_header){width, height, 3, 8, 255}; /* the BMP reader's RGB, whatever the file has */
+    return 0;
+}
+
+int io_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+             io_header *h, char *err, size_t err_size)
+{
+    io_format fmt;
+    if (!data || !h)
+        return io_fail(err, err_size, "no data to decode");
+    if (io_detect(data, size, &fmt))
+        return unknown_format(data, size, err, err_size);
+    max_pixels = io_pixel_limit(max_pixels);
+    if (max_pixels_per_byte < 0)
+        max_pixels_per_byte = 0;
+    switch (fmt) {
+    case IO_FORMAT_BMP:
+        return probe_bmp(data, size, max_pixels, h, err, err_size);
+    case IO_FORMAT_PNG:
+        return png_probe(data, size, max_pixels, max_pixels_per_byte, h, err, err_size);
+    case IO_FORMAT_JPEG:
+        return jpeg_probe(data, size, max_pixels, max_pixels_per_byte, h, err, err_size);
+    case IO_FORMAT_PNM:
+        return pnm_probe(data, size, max_pixels, h, err, err_size);
+    }
+    return io_fail(err, err_size, "internal error: format %d has no decoder", (int)fmt);
+}
+
+int io_check_bomb(io_format fmt, long width, long height, size_t file_size, const io_limits *lim,
+                  char *err, size_t err_size)
+{
+    if ((fmt != IO_FORMAT_PNG && fmt != IO_FORMAT_JPEG) || (lim && lim->allow_high_ratio))
+        return 0;
+    char why[384];
+    if (io_check_ratio(io_format_name(fmt), width, height, file_size, IO_MAX_PIXELS_PER_BYTE,
+                       why, sizeof why) == 0)
+        return 0;
+    if (lim && lim->ratio_hint)
+        return io_fail(err, err_size, "%s (%s accepts it)", why, lim->ratio_hint);
+    return io_fail(err, err_size, "%s", why);
 }
 
 void io_image_free(io_image *img)

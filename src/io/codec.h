@@ -35,7 +35,16 @@ typedef struct {
                    * or uint16_t in host order (depth 16) */
 } io_image;
 
-/* The size limits, the same for every format: those of the BMP reader. */
+/* What a header says of the image io_decode would give: its size, and its samples. */
+typedef struct {
+    int width, height;
+    int channels; /* 1 or 3 */
+    int depth;    /* 8 or 16 */
+    int maxval;   /* io_image's: 255, 65535, or a PGM/PPM's own */
+} io_header;
+
+/* The size limits, the same for every format: those of the BMP reader. IO_MAX_PIXELS is the
+ * default; a caller may raise it up to IO_HARD_MAX_PIXELS (io_limits.h, --max-pixels). */
 #define IO_MAX_SIDE BMP_MAX_SIDE
 #define IO_MAX_PIXELS BMP_MAX_PIXELS
 
@@ -62,13 +71,39 @@ typedef struct {
  * whitespace or a comment. Returns 0 and sets *fmt, or -1 when none matches. */
 int io_detect(const uint8_t *head, size_t n, io_format *fmt);
 
-/* Detects the format and decodes with its codec. max_pixels <= 0 or above IO_MAX_PIXELS means
- * IO_MAX_PIXELS; max_pixels_per_byte is the bomb guard's ratio (IO_MAX_PIXELS_PER_BYTE
- * normally, 0 to turn the guard off). Returns 0 and fills *img, or -1 with one line in err
- * ("PNG: invalid chunk checksum": the format, then the reason; no file name, no newline) and
- * *img untouched. err may be NULL. */
+/* io_detect for readers that look at a stream's first bytes before reading the rest (standard
+ * input): the same match, and when nothing matches the reason io_decode would give ("empty
+ * file", "a GIF file: not a format tiledconv reads (...)"), so that a stream that is no image
+ * is refused at once, whatever follows. n up to IO_IDENTIFY_BYTES names more formats.
+ * Returns 0 and sets *fmt, or -1 with the reason in err (err may be NULL). */
+int io_identify(const uint8_t *head, size_t n, io_format *fmt, char *err, size_t err_size);
+
+/* The leading bytes io_identify needs to name every format it knows (WebP's "RIFF....WEBP"). */
+#define IO_IDENTIFY_BYTES 16
+
+/* Detects the format and decodes with its codec. max_pixels <= 0 means IO_MAX_PIXELS, and
+ * above IO_HARD_MAX_PIXELS means that; max_pixels_per_byte is the bomb guard's ratio
+ * (IO_MAX_PIXELS_PER_BYTE normally, 0 to turn the guard off). Returns 0 and fills *img, or -1
+ * with one line in err ("PNG: invalid chunk checksum": the format, then the reason; no file
+ * name, no newline) and *img untouched. err may be NULL. */
 int io_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
               io_image *img, char *err, size_t err_size);
+
+/* io_decode's checks of the header alone, with the same limits and the same reasons, so that a
+ * caller can plan its memory before it decodes: fills *h with what io_decode would give
+ * (BMP: 3 channels of 8 bits). Nothing is allocated for the pixels. PGM/PPM's raster is checked
+ * against the file's length too; what only decoding finds (a bad CRC, corrupt data) is left
+ * to io_decode. Returns 0, or -1 with the reason in err and *h untouched. */
+int io_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+             io_header *h, char *err, size_t err_size);
+
+/* The bomb guard above for a file of fmt, file_size bytes, that holds a width x height image,
+ * with a caller's limits (io_limits.h): IO_MAX_PIXELS_PER_BYTE for PNG and JPEG unless lim
+ * allows high ratios; none for PGM/PPM (not compressed) and BMP (whose RLE has its own guard,
+ * in bmp.c). The reason names lim's ratio_hint ("(--allow-high-ratio accepts it)"), so that a
+ * command line can say how to lift it. Returns 0, or -1 with the reason in err. */
+int io_check_bomb(io_format fmt, long width, long height, size_t file_size, const io_limits *lim,
+                  char *err, size_t err_size);
 
 /* Frees the pixels and sets them to NULL; safe on an image that was never filled. */
 void io_image_free(io_image *img);

@@ -20,7 +20,8 @@
  * reads `return io_fail(err, err_size, "...", ...);`. */
 int io_fail(char *err, size_t err_size, const char *fmt, ...) IO_PRINTF(3, 4);
 
-/* max_pixels as the decoders use it: <= 0 or above IO_MAX_PIXELS means IO_MAX_PIXELS. */
+/* max_pixels as the decoders use it: <= 0 means IO_MAX_PIXELS, the default; above
+ * IO_HARD_MAX_PIXELS means that, the most any caller may ask for (io_limits.h). */
 long io_pixel_limit(long max_pixels);
 
 /* The checks every decoder makes from the header, before it allocates anything: both sides in

@@ -47,52 +47,79 @@ static void tj_close(tjhandle h)
         (void)tjDestroy(h);
 }
 
+/* The header alone (up to the first scan) read by h and checked, before anything is allocated:
+ * the size against the pixel limit, the colour space, the bomb guard. 0, or -1 with the
+ * reason. */
+static int jpeg_begin(tjhandle h, const uint8_t *data, size_t size, long max_pixels,
+                      long max_pixels_per_byte, io_header *hd, char *err, size_t err_size)
+{
+    int width = 0, height = 0, subsamp = -1, colorspace = -1;
+    if (tjDecompressHeader3(h, data, (unsigned long)size, &width, &height, &subsamp,
+                            &colorspace) != 0) {
+        const char *why = tj_reason(h);
+        /* TurboJPEG 2.1 names only the usual samplings; say which, since djpeg reads more. */
+        return io_fail(err, err_size, "JPEG: %s%s", why,
+                       strstr(why, "subsampling") ? " (TurboJPEG 2 reads gray, 4:4:4, 4:2:2, "
+                                                    "4:2:0, 4:4:0 and 4:1:1 only)"
+                                                  : "");
+    }
+    /* A tables-only stream (abbreviated JPEG) returns success with no frame. */
+    if (width <= 0 || height <= 0)
+        return io_fail(err, err_size, "JPEG: no image in the file (tables only)");
+    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK)
+        return io_fail(err, err_size, "JPEG: %s JPEGs are not supported (gray and colour are)",
+                       colorspace == TJCS_CMYK ? "CMYK" : "YCCK");
+    if (io_check_size("JPEG", width, height, io_pixel_limit(max_pixels), err, err_size) ||
+        io_check_ratio("JPEG", width, height, size, max_pixels_per_byte, err, err_size))
+        return -1;
+    *hd = (io_header){width, height, colorspace == TJCS_GRAY ? 1 : 3, 8, 255};
+    return 0;
+}
+
+/* A decoder for data: NULL with the reason when data cannot be given to TurboJPEG. */
+static tjhandle jpeg_open(const uint8_t *data, size_t size, char *err, size_t err_size)
+{
+    tjhandle h;
+    if (!data) {
+        io_fail(err, err_size, "JPEG: no data to decode");
+        return NULL;
+    }
+    if (size > ULONG_MAX) { /* TurboJPEG takes the size as an unsigned long */
+        io_fail(err, err_size, "JPEG: file of %lu bytes too large", (unsigned long)size);
+        return NULL;
+    }
+    if (!(h = tjInitDecompress()))
+        io_fail(err, err_size, "JPEG: cannot start the decoder: %s", tj_reason(NULL));
+    return h;
+}
+
+int jpeg_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+               io_header *hd, char *err, size_t err_size)
+{
+    tjhandle h = jpeg_open(data, size, err, err_size);
+    if (!h)
+        return -1;
+    const int rc = jpeg_begin(h, data, size, max_pixels, max_pixels_per_byte, hd, err, err_size);
+    tj_close(h);
+    return rc;
+}
+
 int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
                 io_image *img, char *err, size_t err_size)
 {
     tjhandle h = NULL;
     uint8_t *buf = NULL;
-    int width = 0, height = 0, subsamp = -1, colorspace = -1, rc = -1;
-    long limit = io_pixel_limit(max_pixels);
+    io_header hd;
+    int rc = -1;
 
-    if (!data || !img) {
+    if (!img) {
         io_fail(err, err_size, "JPEG: no data to decode");
         goto done;
     }
-    if (size > ULONG_MAX) { /* TurboJPEG takes the size as an unsigned long */
-        io_fail(err, err_size, "JPEG: file of %lu bytes too large", (unsigned long)size);
+    if (!(h = jpeg_open(data, size, err, err_size)) ||
+        jpeg_begin(h, data, size, max_pixels, max_pixels_per_byte, &hd, err, err_size))
         goto done;
-    }
-    h = tjInitDecompress();
-    if (!h) {
-        io_fail(err, err_size, "JPEG: cannot start the decoder: %s", tj_reason(NULL));
-        goto done;
-    }
-    /* The header alone (up to the first scan): the size, before anything is allocated. */
-    if (tjDecompressHeader3(h, data, (unsigned long)size, &width, &height, &subsamp,
-                            &colorspace) != 0) {
-        const char *why = tj_reason(h);
-        /* TurboJPEG 2.1 names only the usual samplings; say which, since djpeg reads more. */
-        io_fail(err, err_size, "JPEG: %s%s", why,
-                strstr(why, "subsampling") ? " (TurboJPEG 2 reads gray, 4:4:4, 4:2:2, 4:2:0, "
-                                             "4:4:0 and 4:1:1 only)"
-                                           : "");
-        goto done;
-    }
-    /* A tables-only stream (abbreviated JPEG) returns success with no frame. */
-    if (width <= 0 || height <= 0) {
-        io_fail(err, err_size, "JPEG: no image in the file (tables only)");
-        goto done;
-    }
-    if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) {
-        io_fail(err, err_size, "JPEG: %s JPEGs are not supported (gray and colour are)",
-                colorspace == TJCS_CMYK ? "CMYK" : "YCCK");
-        goto done;
-    }
-    if (io_check_size("JPEG", width, height, limit, err, err_size) ||
-        io_check_ratio("JPEG", width, height, size, max_pixels_per_byte, err, err_size))
-        goto done;
-    int channels = colorspace == TJCS_GRAY ? 1 : 3;
+    const int width = hd.width, height = hd.height, channels = hd.channels;
     size_t bytes = io_image_bytes(width, height, channels, 8);
     buf = bytes ? malloc(bytes) : NULL;
     if (!buf) {

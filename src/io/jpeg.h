@@ -19,6 +19,10 @@
 int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
                 io_image *img, char *err, size_t err_size);
 
+/* jpeg_decode's checks of the header alone (codec.h's io_probe). */
+int jpeg_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+               io_header *h, char *err, size_t err_size);
+
 /* io_encode for a JPEG; quality 1..100, or <= 0 for IO_JPEG_QUALITY. */
 int jpeg_encode(FILE *f, const io_image *img, int quality, const char *path, char *err,
                 size_t err_size);

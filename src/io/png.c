@@ -116,6 +116,77 @@ static int check_iend(const uint8_t *data, size_t size, char *err, size_t err_si
     return io_fail(err, err_size, "PNG: the file ends before its IEND chunk");
 }
 
+/* The decoder set up on data and the header read and checked, before anything is allocated
+ * for the pixels: the sides and the pixel limit, the colour type, the deflate bound and the
+ * bomb guard. Fills *ctx (the caller frees it, also after a failure), *ih and *lay. 0, or -1
+ * with the reason. */
+static int png_begin(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                     spng_ctx **ctx, struct spng_ihdr *ih, png_layout *lay, char *err,
+                     size_t err_size)
+{
+    long limit = io_pixel_limit(max_pixels);
+    uint32_t side = (uint32_t)(limit < IO_MAX_SIDE ? limit : IO_MAX_SIDE);
+    int ret;
+
+    if (!data)
+        return io_fail(err, err_size, "PNG: no data to decode");
+    *ctx = spng_ctx_new(0);
+    if (!*ctx)
+        return io_fail(err, err_size, "PNG: out of memory for the decoder");
+    /* libspng's own limits first: the sides (so that it refuses a huge IHDR itself), and the
+     * memory for ancillary chunks and inflated text, which we never use (png.h). */
+    if ((ret = spng_set_image_limits(*ctx, side, side)) != 0 ||
+        (ret = spng_set_chunk_limits(*ctx, PNG_TEXT_LIMIT, PNG_CHUNK_CACHE_LIMIT)) != 0 ||
+        (ret = spng_set_png_buffer(*ctx, data, size)) != 0)
+        return spng_fail("setting up the decoder", ret, err, err_size);
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    /* The fuzz build only (tests/fuzz_codec.c): CRCs are used, not checked, so that mutated
+     * inputs get past them to the code behind (as libspng's own fuzzers do). */
+    if ((ret = spng_set_crc_action(*ctx, SPNG_CRC_USE, SPNG_CRC_USE)) != 0)
+        return spng_fail("setting up the decoder", ret, err, err_size);
+#endif
+    ret = spng_get_ihdr(*ctx, ih);
+    if (ret == SPNG_EUSER_WIDTH || ret == SPNG_EUSER_HEIGHT)
+        return io_fail(err, err_size, "PNG: the image is %s than %lu pixels",
+                       ret == SPNG_EUSER_WIDTH ? "wider" : "taller", (unsigned long)side);
+    if (ret)
+        return spng_fail("", ret, err, err_size);
+    if (io_check_size("PNG", (long)ih->width, (long)ih->height, limit, err, err_size))
+        return -1;
+    if (choose_layout(ih, lay)) /* libspng has checked the colour type: not reached */
+        return io_fail(err, err_size, "PNG: colour type %u is not supported",
+                       (unsigned)ih->color_type);
+    /* The stored pixels need at least width * height * bits / 8 bytes once inflated, and no
+     * file inflates to more than DEFLATE_MAX_RATIO times its size: a header that promises more
+     * belongs to a truncated file or a bomb, refused before the allocation. Both factors are
+     * bounded (2^30 pixels, 64 bits per pixel), so nothing overflows 64 bits. */
+    static const unsigned samples[7] = {1, 0, 3, 1, 2, 0, 4};
+    uint64_t bits = (uint64_t)ih->width * ih->height * samples[ih->color_type] * ih->bit_depth;
+    if (bits / 8u > (uint64_t)size * DEFLATE_MAX_RATIO)
+        return io_fail(err, err_size,
+                       "PNG: a file of %lu bytes cannot hold %lu x %lu pixels (%llu bytes once "
+                       "inflated; deflate expands at most %u:1): truncated, or a bomb",
+                       (unsigned long)size, (unsigned long)ih->width, (unsigned long)ih->height,
+                       (unsigned long long)(bits / 8u), DEFLATE_MAX_RATIO);
+    return io_check_ratio("PNG", (long)ih->width, (long)ih->height, size, max_pixels_per_byte,
+                          err, err_size);
+}
+
+int png_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+              io_header *h, char *err, size_t err_size)
+{
+    spng_ctx *ctx = NULL;
+    struct spng_ihdr ih;
+    png_layout lay;
+    const int rc = png_begin(data, size, max_pixels, max_pixels_per_byte, &ctx, &ih, &lay, err,
+                             err_size);
+    spng_ctx_free(ctx);
+    if (rc == 0)
+        *h = (io_header){(int)ih.width, (int)ih.height, lay.channels, lay.depth,
+                         lay.depth == 16 ? 65535 : 255};
+    return rc;
+}
+
 int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
                io_image *img, char *err, size_t err_size)
 {
@@ -125,69 +196,13 @@ int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixel
     png_layout lay;
     uint8_t *buf = NULL, *rgb = NULL;
     size_t len = 0;
-    long limit = io_pixel_limit(max_pixels);
-    uint32_t side = (uint32_t)(limit < IO_MAX_SIDE ? limit : IO_MAX_SIDE);
     int ret, rc = -1;
 
-    if (!data || !img) {
+    if (!img) {
         io_fail(err, err_size, "PNG: no data to decode");
         goto done;
     }
-    ctx = spng_ctx_new(0);
-    if (!ctx) {
-        io_fail(err, err_size, "PNG: out of memory for the decoder");
-        goto done;
-    }
-    /* libspng's own limits first: the sides (so that it refuses a huge IHDR itself), and the
-     * memory for ancillary chunks and inflated text, which we never use (png.h). */
-    if ((ret = spng_set_image_limits(ctx, side, side)) != 0 ||
-        (ret = spng_set_chunk_limits(ctx, PNG_TEXT_LIMIT, PNG_CHUNK_CACHE_LIMIT)) != 0 ||
-        (ret = spng_set_png_buffer(ctx, data, size)) != 0) {
-        spng_fail("setting up the decoder", ret, err, err_size);
-        goto done;
-    }
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-    /* The fuzz build only (tests/fuzz_codec.c): CRCs are used, not checked, so that mutated
-     * inputs get past them to the code behind (as libspng's own fuzzers do). */
-    if ((ret = spng_set_crc_action(ctx, SPNG_CRC_USE, SPNG_CRC_USE)) != 0) {
-        spng_fail("setting up the decoder", ret, err, err_size);
-        goto done;
-    }
-#endif
-    ret = spng_get_ihdr(ctx, &ih);
-    if (ret == SPNG_EUSER_WIDTH || ret == SPNG_EUSER_HEIGHT) {
-        io_fail(err, err_size, "PNG: the image is %s than %lu pixels",
-                ret == SPNG_EUSER_WIDTH ? "wider" : "taller", (unsigned long)side);
-        goto done;
-    }
-    if (ret) {
-        spng_fail("", ret, err, err_size);
-        goto done;
-    }
-    if (io_check_size("PNG", (long)ih.width, (long)ih.height, limit, err, err_size))
-        goto done;
-    if (choose_layout(&ih, &lay)) { /* libspng has checked the colour type: not reached */
-        io_fail(err, err_size, "PNG: colour type %u is not supported", (unsigned)ih.color_type);
-        goto done;
-    }
-    /* The stored pixels need at least width * height * bits / 8 bytes once inflated, and no
-     * file inflates to more than DEFLATE_MAX_RATIO times its size: a header that promises more
-     * belongs to a truncated file or a bomb, refused before the allocation. Both factors are
-     * bounded (2^28 pixels, 64 bits per pixel), so nothing overflows 64 bits. */
-    {
-        static const unsigned samples[7] = {1, 0, 3, 1, 2, 0, 4};
-        uint64_t bits = (uint64_t)ih.width * ih.height * samples[ih.color_type] * ih.bit_depth;
-        if (bits / 8u > (uint64_t)size * DEFLATE_MAX_RATIO) {
-            io_fail(err, err_size,
-                    "PNG: a file of %lu bytes cannot hold %lu x %lu pixels (%llu bytes once "
-                    "inflated; deflate expands at most %u:1): truncated, or a bomb",
-                    (unsigned long)size, (unsigned long)ih.width, (unsigned long)ih.height,
-                    (unsigned long long)(bits / 8u), DEFLATE_MAX_RATIO);
-            goto done;
-        }
-    }
-    if (io_check_ratio("PNG", (long)ih.width, (long)ih.height, size, max_pixels_per_byte, err,
-                       err_size))
+    if (png_begin(data, size, max_pixels, max_pixels_per_byte, &ctx, &ih, &lay, err, err_size))
         goto done;
     if ((ret = spng_decoded_image_size(ctx, lay.fmt, &len)) != 0) {
         spng_fail("", ret, err, err_size);

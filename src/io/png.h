@@ -22,6 +22,10 @@
 int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
                io_image *img, char *err, size_t err_size);
 
+/* png_decode's checks of the header alone (codec.h's io_probe). */
+int png_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+              io_header *h, char *err, size_t err_size);
+
 /* io_encode for a PNG. */
 int png_encode(FILE *f, const io_image *img, const char *path, char *err, size_t err_size);
 

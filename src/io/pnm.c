@@ -148,67 +148,103 @@ static void put_sample(void *pixels, int depth, size_t i, unsigned long v)
         ((uint8_t *)pixels)[i] = (uint8_t)v;
 }
 
-int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img, char *err,
-               size_t err_size)
-{
-    cursor c;
-    unsigned long width, height, maxval, x, y;
-    void *pixels = NULL;
-    int rc = -1;
+/* What the header says, once read and checked. */
+typedef struct {
+    unsigned long width, height, maxval;
+    int channels, text;
+} pnm_header;
 
-    if (!data || !img)
+/* The header read and checked (each field bounded, the pixel limit) and the raster's length
+ * against what the file holds, before anything is allocated: c is left at the raster's first
+ * byte. 0, or -1 with the reason. */
+static int pnm_begin(const uint8_t *data, size_t size, long max_pixels, cursor *c, pnm_header *h,
+                     char *err, size_t err_size)
+{
+    if (!data)
         return io_fail(err, err_size, "PNM: no data to decode");
     if (size < 2 || data[0] != 'P' ||
         (data[1] != '2' && data[1] != '3' && data[1] != '5' && data[1] != '6'))
         return io_fail(err, err_size, "PNM: not a PGM or PPM file (no P2, P3, P5 or P6)");
-    int text = data[1] == '2' || data[1] == '3';
-    int channels = data[1] == '3' || data[1] == '6' ? 3 : 1;
-    c.p = data + 2;
-    c.end = data + size;
-    c.name = channels == 1 ? "PGM" : "PPM";
+    h->text = data[1] == '2' || data[1] == '3';
+    h->channels = data[1] == '3' || data[1] == '6' ? 3 : 1;
+    c->p = data + 2;
+    c->end = data + size;
+    c->name = h->channels == 1 ? "PGM" : "PPM";
 
-    if (expect_separator(&c, "magic number", err, err_size) ||
-        read_field(&c, "width", IO_MAX_SIDE, &width, err, err_size) ||
-        expect_separator(&c, "width", err, err_size) ||
-        read_field(&c, "height", IO_MAX_SIDE, &height, err, err_size) ||
-        expect_separator(&c, "height", err, err_size) ||
-        read_field(&c, "maxval", 65535, &maxval, err, err_size) ||
-        expect_separator(&c, "maxval", err, err_size))
+    if (expect_separator(c, "magic number", err, err_size) ||
+        read_field(c, "width", IO_MAX_SIDE, &h->width, err, err_size) ||
+        expect_separator(c, "width", err, err_size) ||
+        read_field(c, "height", IO_MAX_SIDE, &h->height, err, err_size) ||
+        expect_separator(c, "height", err, err_size) ||
+        read_field(c, "maxval", 65535, &h->maxval, err, err_size) ||
+        expect_separator(c, "maxval", err, err_size))
         return -1;
-    if (maxval == 0)
-        return io_fail(err, err_size, "%s: maxval 0 is out of range (1..65535)", c.name);
-    if (io_check_size(c.name, (long)width, (long)height, max_pixels, err, err_size))
+    if (h->maxval == 0)
+        return io_fail(err, err_size, "%s: maxval 0 is out of range (1..65535)", c->name);
+    if (io_check_size(c->name, (long)h->width, (long)h->height, max_pixels, err, err_size))
         return -1;
     /* Exactly one whitespace character ends the header of a binary file; the raster follows
      * it at once, even when it looks like more whitespace. A comment in its place ends with
      * its line end (netpbm reads it so). */
-    if (*c.p == '#') {
-        if (skip_comment(&c))
+    if (*c->p == '#') {
+        if (skip_comment(c))
             return io_fail(err, err_size, "%s: the file ends in the comment after the maxval",
-                           c.name);
+                           c->name);
     } else {
-        c.p++;
+        c->p++;
     }
 
-    int depth = maxval > 255 ? 16 : 8;
-    size_t samples = (size_t)width * height * (size_t)channels; /* <= 3 * 2^28: no overflow */
-    size_t avail = (size_t)(c.end - c.p);
-    if (text) {
+    /* <= 3 * 2^30: no overflow */
+    size_t samples = (size_t)h->width * h->height * (size_t)h->channels;
+    size_t avail = (size_t)(c->end - c->p);
+    if (h->text) {
         /* Each text sample has at least one digit and one separator (the last needs none): a
          * file too short for that is refused before the allocation it would cost. */
         if (avail < 2 * samples - 1)
             return io_fail(err, err_size,
                            "%s: pixel data truncated: %lu text samples need at least %lu bytes, "
                            "%lu in the file",
-                           c.name, (unsigned long)samples, (unsigned long)(2 * samples - 1),
+                           c->name, (unsigned long)samples, (unsigned long)(2 * samples - 1),
                            (unsigned long)avail);
     } else {
-        size_t need = samples * (maxval > 255 ? 2u : 1u);
+        size_t need = samples * (h->maxval > 255 ? 2u : 1u);
         if (avail < need)
             return io_fail(err, err_size,
-                           "%s: pixel data truncated: %lu bytes needed, %lu in the file", c.name,
-                           (unsigned long)need, (unsigned long)avail);
+                           "%s: pixel data truncated: %lu bytes needed, %lu in the file",
+                           c->name, (unsigned long)need, (unsigned long)avail);
     }
+    return 0;
+}
+
+int pnm_probe(const uint8_t *data, size_t size, long max_pixels, io_header *hd, char *err,
+              size_t err_size)
+{
+    cursor c;
+    pnm_header h;
+    if (pnm_begin(data, size, max_pixels, &c, &h, err, err_size))
+        return -1;
+    *hd = (io_header){(int)h.width, (int)h.height, h.channels, h.maxval > 255 ? 16 : 8,
+                      (int)h.maxval};
+    return 0;
+}
+
+int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img, char *err,
+               size_t err_size)
+{
+    cursor c;
+    pnm_header h;
+    unsigned long x, y;
+    void *pixels = NULL;
+    int rc = -1;
+
+    if (!img)
+        return io_fail(err, err_size, "PNM: no data to decode");
+    if (pnm_begin(data, size, max_pixels, &c, &h, err, err_size))
+        return -1;
+    /* The header's fields under the names the raster's loop uses. */
+    const unsigned long width = h.width, height = h.height, maxval = h.maxval;
+    const int text = h.text, channels = h.channels, depth = maxval > 255 ? 16 : 8;
+    const size_t samples = (size_t)width * height * (size_t)channels;
     pixels = malloc(io_image_bytes((long)width, (long)height, channels, depth));
     if (!pixels)
         return io_fail(err, err_size, "%s: out of memory for a %lu x %lu image", c.name, width,

@@ -21,6 +21,11 @@
 int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img, char *err,
                size_t err_size);
 
+/* pnm_decode's checks of the header, and of the raster's length against the file's, alone
+ * (codec.h's io_probe). */
+int pnm_probe(const uint8_t *data, size_t size, long max_pixels, io_header *h, char *err,
+              size_t err_size);
+
 /* io_encode for a PGM or PPM. */
 int pnm_encode(FILE *f, const io_image *img, const char *path, char *err, size_t err_size);
 

@@ -214,8 +214,44 @@ def make_jpegs():
         os.remove(pgm)
 
 
+# ---- Hostile files (tests/e2e.sh's bad-input table) ---------------------------------------
+
+def make_hostile():
+    """Files every check of which passes but one, so that the tool's refusal is that check's:
+    a PNG whose IDAT CRC is wrong, one 100000 pixels wide, a PNG and a JPEG decompression bomb
+    (small files whose headers promise hundreds of millions of pixels), a JPEG larger than the
+    pixel limit. (Truncations and the PGM/PPM cases are made by the test script itself.)"""
+    sig = b"\x89PNG\r\n\x1a\n"
+    ihdr = lambda w, h, bd: chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bd, 0, 0, 0, 0))
+    with open(os.path.join(HERE, "g8.png"), "rb") as f:
+        good = bytearray(f.read())
+    at = good.index(b"IDAT") - 4
+    length = struct.unpack(">I", good[at:at + 4])[0]
+    good[at + 8 + length] ^= 0x01  # the first byte of IDAT's CRC
+    with open(os.path.join(HERE, "hostile-crc.png"), "wb") as f:
+        f.write(bytes(good))
+    with open(os.path.join(HERE, "hostile-wide.png"), "wb") as f:
+        f.write(sig + ihdr(100000, 1, 8) + chunk(b"IDAT", zlib.compress(bytes(100001), 9))
+                + chunk(b"IEND", b""))
+    # 8192 x 8192 1-bit zeros: 8 MiB of rows deflate to about 8 KiB, 8000 pixels a byte.
+    rows = (b"\x00" + bytes(1024)) * 8192
+    with open(os.path.join(HERE, "hostile-bomb.png"), "wb") as f:
+        f.write(sig + ihdr(8192, 8192, 1) + chunk(b"IDAT", zlib.compress(rows, 9))
+                + chunk(b"IEND", b""))
+    # base420.jpg with its frame header's size patched: 16000 x 16000 is within the pixel limit
+    # (2^28) but 200,000 pixels a byte; 65000 x 65000 is past the limit.
+    with open(os.path.join(HERE, "base420.jpg"), "rb") as f:
+        jpeg = bytearray(f.read())
+    sof = jpeg.index(b"\xff\xc0")
+    for name, side in (("hostile-bomb.jpg", 16000), ("hostile-huge.jpg", 65000)):
+        jpeg[sof + 5:sof + 9] = struct.pack(">HH", side, side)  # height, width
+        with open(os.path.join(HERE, name), "wb") as f:
+            f.write(bytes(jpeg))
+
+
 if __name__ == "__main__":
     make_pngs()
     make_pnms()
     make_jpegs()
+    make_hostile()
     sys.exit(0)

@@ -1,0 +1,102 @@
+/*
+ * source.h - an input image, from a file or from standard input ("-"), with its format known
+ * from the first bytes before the rest is read (SPEC.md: the format comes from the content,
+ * never from the name), its header checked against the limits (--max-pixels, the bomb ratio)
+ * before anything is decoded, and then its samples.
+ *
+ * The tool reads every input through source_reader: the first IO_IDENTIFY_BYTES tell the
+ * format (an endless stream of zeros or text is refused there); a BMP then goes on through the
+ * BMP reader's header-first path (bmp.h: a regular file mapped, a pipe read only as far as the
+ * header makes meaningful); a PNG, JPEG or PGM/PPM is mapped (a regular file) or read whole (a
+ * pipe, at most SOURCE_MAX_BYTES: those formats may put their size after metadata of any
+ * length) and its header probed (io_probe). Only then is the memory planned and the image
+ * decoded. source_read and source_decode do the same in one step, for callers that want the
+ * bytes themselves.
+ */
+#ifndef TILEDCONV_SOURCE_H
+#define TILEDCONV_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bmp.h"
+#include "codec.h"
+#include "io_limits.h"
+
+/* The most bytes an input may have, file or stream: the BMP reader's limit (2 GiB), far above
+ * any image within the pixel limit at 32 bits per pixel, for every format. */
+#define SOURCE_MAX_BYTES ((size_t)2 << 30)
+
+typedef struct {
+    uint8_t *data;     /* the whole input: malloc'd, or mapped (a regular file, map asked) */
+    size_t size;
+    io_format format;  /* from the first bytes */
+    int mapped;        /* data is a mapping of size bytes */
+} source;
+
+/* 1 when path names standard input ("-"). */
+int source_is_stdin(const char *path);
+
+/* How messages name an input: "standard input" for "-", else the path. */
+const char *source_name(const char *path);
+
+/* Reads path ("-": standard input) whole, at most SOURCE_MAX_BYTES. Its first
+ * IO_IDENTIFY_BYTES are read and identified first (io_identify), so that something that is no
+ * image in a format the tool reads (/dev/zero, a text stream, a GIF) is refused before any more
+ * is read; standard input that is a terminal is refused rather than waited on. With map, a
+ * regular file is mapped rather than copied (only the pages the decoder reads are loaded).
+ * Returns 0, or -1 with "NAME: reason" in err and *s untouched. */
+int source_read(const char *path, int map, source *s, char *err, size_t err_size);
+
+/* Frees or unmaps the data; safe on a source that was never filled or was freed. */
+void source_free(source *s);
+
+/* The samples of s, any format: a BMP through the BMP reader (8-bit RGB, its messages as they
+ * have always been), the others through io_decode with these limits (io_decode's max_pixels and
+ * max_pixels_per_byte). name names the input in messages. Returns 0, or -1 with
+ * "NAME: reason" in err. */
+int source_decode(const source *s, const char *name, long max_pixels, long max_pixels_per_byte,
+                  io_image *img, char *err, size_t err_size);
+
+/* An input opened on its header. After source_reader_open, format and head say what decoding
+ * will give and held how many of the input's bytes are held meanwhile, for the memory plan. */
+typedef struct {
+    io_format format;  /* from the first bytes */
+    io_header head;    /* the size, and the samples decoding gives (BMP: 3 x 8 bits) */
+    size_t held;       /* the input's bytes held while it is decoded: the BMP's meaningful
+                        * bytes, another format's whole file (a mapping counted whole) */
+    /* The reader's own: */
+    const char *path;
+    int fd;            /* -1 when closed; standard input's is never closed */
+    int from_stdin;
+    int bmp_open;      /* bmp holds the BMP reader */
+    bmp_reader bmp;
+    source whole;      /* PNG, JPEG, PGM/PPM: the whole input */
+    io_limits lim;
+} source_reader;
+
+/* Opens path ("-": standard input) and checks it up to its header, against lim (NULL: the
+ * defaults): a folder, a block device or a socket is refused before a byte is read; a terminal
+ * too; anything else by its first bytes when they are no image, and a character device
+ * (/dev/zero) after them whatever they are; then the header (the BMP reader's refusals, or
+ * io_probe's), the pixel limit (io_limits_check_pixels: "image size W x H ... (--max-pixels
+ * raises it)") and the bomb guard (bmp.c's for RLE, io_check_bomb for PNG and JPEG). Nothing is
+ * allocated for the pixels. Returns 0, or -1 with "NAME: reason" in err and nothing left to
+ * close; after 0, source_reader_close always. */
+int source_reader_open(const char *path, const io_limits *lim, source_reader *r, char *err,
+                       size_t err_size);
+
+/* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
+ * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */
+int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size);
+
+/* A BMP's meaningful bytes, undecoded, into a new buffer (the caller frees it), for callers
+ * that hand the pixels on as they lie in the file (bmp_view_pixels). Returns 0, or -1 with
+ * "NAME: reason"; -1 also for an input of another format. */
+int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size, char *err,
+                            size_t err_size);
+
+/* Releases the input (the mapping, the buffers, the descriptor); safe to call twice. */
+void source_reader_close(source_reader *r);
+
+#endif
