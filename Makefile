@@ -62,6 +62,8 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
             src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
+# Issue 16: the Gaussian scale space (tc_pyramid).
+LIB_SRCS += src/pyramid.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
@@ -72,7 +74,7 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl and Masks.cl (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks
+CL_NAMES := TiledConv Pixels Common Long Masks Pyramid
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
@@ -154,6 +156,10 @@ $(O)/src/Long_cl.c: src/Long.cl scripts/embed-cl.sh
 $(O)/src/Masks_cl.c: src/Masks.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Masks.cl masks_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Pyramid_cl.c: src/Pyramid.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Pyramid.cl pyramid_cl > $@.tmp && mv $@.tmp $@
 
 $(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<

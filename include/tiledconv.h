@@ -316,10 +316,121 @@ TC_API int tc_named_mask(const char *name, double amount, float *mask, int capac
  * that weight. An all-zero mask is separable (kx zeros, ky 0 .. 1 .. 0). */
 TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, float *ky);
 
+/* ---- A Gaussian scale space (tc_pyramid) ----------------------------------------------- */
+
+/* O octaves of L levels, SIFT-style. With sigma0 = p->sigma and k = 2^(1/L):
+ *   - level j of every octave has a total blur of sigma0 k^j in that octave's own pixels
+ *     (sigma0 2^(K + j/L) in input pixels for octave K): each level a constant factor k above
+ *     the one before, across octaves too;
+ *   - octave 0's base is the input, taken as sharp: level (0, j) is the input filtered with
+ *     the Gaussian of sigma sigma0 k^j, so level (0, 0) is exactly tc_named_filter("gauss",
+ *     taps, sigma0) run by tc_filter, bit for bit;
+ *   - octave K + 1's base is every second pixel, rows and columns, from (0, 0), of octave K's
+ *     image at blur 2 sigma0 (sigma0 k^L: made, not returned), so it carries sigma0 in its own
+ *     pixels; its level j is that base filtered with the Gaussian of the incremental sigma
+ *     sqrt((sigma0 k^j)^2 - sigma0^2) = sigma0 sqrt(k^2j - 1), and level 0 is the base itself;
+ *   - octave K is ceil(W / 2^K) x ceil(H / 2^K) pixels (the even pixels of the one before,
+ *     none dropped: OpenCV's pyrDown size);
+ *   - each Gaussian is tc_named_filter("gauss", taps, sigma) along both axes, taps OpenCV's
+ *     round(6 sigma + 1) | 1 (at least 3), the border rule p->border on the octave's whole
+ *     image. A Gaussian longer than TC_MAX_TAPS (sigma of 10.42 or more: 2 sigma0 makes the
+ *     next octave, so sigma0 below 5.21 with two octaves or more) is TC_EINVAL, as is an
+ *     octave made from one with a side of 1 pixel (O octaves need min(W, H) > 2^(O - 2)).
+ * Levels are numbered octave-major: index K * L + j. */
+#define TC_PYRAMID_MAX_OCTAVES 16
+#define TC_PYRAMID_MAX_LEVELS 8
+#define TC_PYRAMID_DEFAULT_OCTAVES 4
+#define TC_PYRAMID_DEFAULT_LEVELS 4
+#define TC_PYRAMID_DEFAULT_SIGMA 1.6
+
+typedef enum {
+    TC_PYRAMID_PER_OCTAVE, /* one launch per octave: all its levels, and the image that makes
+                            * the next octave (stored decimated), in one 3-D NDRange whose third
+                            * dimension is the level (the default)                           */
+    TC_PYRAMID_PER_LEVEL   /* one launch per level with tc_filter's own kernels, and one small
+                            * decimation launch per octave                                   */
+} tc_pyramid_launch;
+
+/* A pyramid. Always start from tc_pyramid_params_init: fields may be added at the end. */
+typedef struct {
+    int octaves, levels;       /* O, 1..TC_PYRAMID_MAX_OCTAVES, and L, 1..TC_PYRAMID_MAX_LEVELS */
+    double sigma;              /* sigma0, > 0 (TC_PYRAMID_DEFAULT_SIGMA)                        */
+    tc_border border;          /* every level's border rule (replicate)                        */
+    float border_value;
+    tc_pyramid_launch launch;  /* how tc_pyramid runs it; both give identical levels          */
+} tc_pyramid_params;
+
+/* 4 octaves of 4 levels, sigma0 1.6, replicate border, one launch per octave. */
+TC_API void tc_pyramid_params_init(tc_pyramid_params *p);
+
+/* One level of a pyramid, as tc_pyramid_layout describes it. */
+typedef struct {
+    int octave, level;         /* K and j */
+    int width, height;         /* the octave's size */
+    double sigma;              /* total blur in the octave's pixels: sigma0 k^j */
+    double sigma_input;        /* the same in input pixels: sigma0 2^(K + j/L) */
+    double sigma_applied;      /* the Gaussian that makes it from the octave's base: sigma for
+                                * octave 0, sigma0 sqrt(k^2j - 1) for the others (0 for level 0
+                                * of octaves 1 and on: the base itself)                        */
+    int taps;                  /* that Gaussian's length (1: the base itself)                 */
+} tc_pyramid_level;
+
+/* The levels of the pyramid p makes from a width x height image: up to capacity entries into
+ * levels (NULL with capacity 0 only counts), *count = O * L. TC_EINVAL with the reason in err
+ * for parameters the rules above refuse. */
+TC_API int tc_pyramid_layout(int width, int height, const tc_pyramid_params *p,
+                             tc_pyramid_level *levels, int capacity, int *count, char *err,
+                             size_t err_size);
+
+/* Builds the pyramid of a width x height plane on the device: levels[K * L + j] receives
+ * level (K, j), its octave's width x height floats (packed, row 0 on top). Both launch styles
+ * give the same levels bit for bit (README: the per-octave kernel sums in the order the
+ * per-level kernels do). Device buffers are kept for the next call of the same sizes. */
+TC_API int tc_pyramid(tc_context *ctx, const float *src, int width, int height,
+                      const tc_pyramid_params *p, float *const *levels);
+
+/* tc_pyramid for benchmarks: one warm-up pyramid, then `iterations` timed ones (>= 1). */
+TC_API int tc_pyramid_timed(tc_context *ctx, const float *src, int width, int height,
+                            const tc_pyramid_params *p, float *const *levels, int iterations);
+
+/* Figures of the last successful tc_pyramid or tc_pyramid_timed on a context. */
+typedef struct {
+    tc_pyramid_launch launch;
+    int iterations;
+    double kernel_ms_min, kernel_ms_median, kernel_ms_mean; /* a whole pyramid: the kernel
+                                * times of all its launches, from profiling events, summed     */
+    const double *kernel_ms;   /* each timed pyramid's; owned by the context, valid until its
+                                * next pyramid call                                            */
+    int launches;              /* kernel launches per pyramid                                  */
+    double bytes;              /* device memory a pyramid reads and writes at the least, 4
+                                * bytes per pixel each way: each launch's source plane once,
+                                * every level, image and decimated base it writes             */
+    double build_ms;           /* program builds, host wall time; 0 when all were cached      */
+    double upload_ms, download_ms; /* the input plane; the levels                            */
+    double wall_ms_per_iteration;  /* host wall clock per timed pyramid, launches included    */
+} tc_pyramid_stats;
+
+TC_API int tc_pyramid_last_stats(const tc_context *ctx, tc_pyramid_stats *stats);
+
+/* The pyramid on the CPU, in double precision: every Gaussian summed as tc_reference sums a
+ * filter (the full 2-D sum, rounded to float per level), the decimation exact. levels as for
+ * tc_pyramid. */
+TC_API int tc_pyramid_reference(const float *src, int width, int height,
+                                const tc_pyramid_params *p, float *const *levels, char *err,
+                                size_t err_size);
+
+/* The largest difference allowed between a device level and the reference's, per level into
+ * tolerance[K * L + j]: tc_tolerance's bound for the level's own Gaussian on its octave's
+ * base, plus what the base may already differ by (each octave's base is made on each side
+ * from the last one's: the bound carried through the Gaussians' gains). TC_OK or TC_EINVAL. */
+TC_API int tc_pyramid_tolerance(const float *src, int width, int height,
+                                const tc_pyramid_params *p, double *tolerance);
+
 /* "tiled", "twopass", "onepass"; "replicate", "constant", "reflect101", "reflect", "wrap";
- * "?" for values outside the enumerations. */
+ * "per-octave", "per-level"; "?" for values outside the enumerations. */
 TC_API const char *tc_algorithm_name(tc_algorithm a);
 TC_API const char *tc_border_name(tc_border b);
+TC_API const char *tc_pyramid_launch_name(tc_pyramid_launch l);
 
 /* "1.2.0". */
 TC_API const char *tc_version(void);

@@ -15,6 +15,7 @@
 #include "launch.h"
 #include "pixels.h"
 #include "programs.h"
+#include "pyramid.h"
 #include "reference.h"
 #include "tiledconv.h"
 
@@ -28,6 +29,10 @@ struct tc_context {
     int last_planes;
     double last_convert_ms;
     int have_last;
+    tc_pyramid_buffers pyramid_buffers;
+    tc_pyramid_run_stats pyramid_last; /* the last successful pyramid's figures */
+    tc_pyramid_launch pyramid_last_launch;
+    int have_pyramid;
     tc_msg error;
 };
 
@@ -61,7 +66,10 @@ TC_API size_t tc_abi_size(const char *type_name)
     } sizes[] = {{"tc_params", sizeof(tc_params)},
                  {"tc_stats", sizeof(tc_stats)},
                  {"tc_image", sizeof(tc_image)},
-                 {"tc_device_info", sizeof(tc_device_info)}};
+                 {"tc_device_info", sizeof(tc_device_info)},
+                 {"tc_pyramid_params", sizeof(tc_pyramid_params)},
+                 {"tc_pyramid_level", sizeof(tc_pyramid_level)},
+                 {"tc_pyramid_stats", sizeof(tc_pyramid_stats)}};
     for (size_t i = 0; type_name && i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(type_name, sizes[i].name) == 0)
             return sizes[i].size;
@@ -238,6 +246,8 @@ TC_API void tc_close(tc_context *ctx)
     if (!ctx)
         return;
     tc_run_stats_free(&ctx->last);
+    tc_pyramid_run_stats_free(&ctx->pyramid_last);
+    tc_pyramid_buffers_release(&ctx->pyramid_buffers);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_buffers_release(&ctx->buffers);
     tc_program_cache_release(&ctx->programs);
@@ -550,4 +560,152 @@ TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, 
         if (!isfinite(mask[k]))
             return -1;
     return tc_mask_factor(mask, width, height, kx, ky);
+}
+
+/* ---- The Gaussian scale space ------------------------------------------------------------ */
+
+TC_API void tc_pyramid_params_init(tc_pyramid_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->octaves = TC_PYRAMID_DEFAULT_OCTAVES;
+    p->levels = TC_PYRAMID_DEFAULT_LEVELS;
+    p->sigma = TC_PYRAMID_DEFAULT_SIGMA;
+    p->border = TC_BORDER_REPLICATE;
+    p->launch = TC_PYRAMID_PER_OCTAVE;
+}
+
+/* The plan, with a message in m on failure; plan is large (16 octaves of 9 Gaussians). */
+static int pyramid_plan(int width, int height, const tc_pyramid_params *p,
+                        tc_pyramid_plan **plan, tc_msg *m)
+{
+    *plan = malloc(sizeof **plan);
+    if (!*plan)
+        return tc_fail(m, TC_ENOMEM, "out of host memory for a pyramid's plan");
+    const int status = tc_pyramid_plan_make(width, height, p, *plan, m);
+    if (status != TC_OK) {
+        free(*plan);
+        *plan = NULL;
+    }
+    return status;
+}
+
+TC_API int tc_pyramid_layout(int width, int height, const tc_pyramid_params *p,
+                             tc_pyramid_level *levels, int capacity, int *count, char *err,
+                             size_t err_size)
+{
+    tc_msg m = {""};
+    tc_pyramid_plan *plan = NULL;
+    int status = !count || capacity < 0 || (capacity > 0 && !levels)
+                     ? tc_fail(&m, TC_EINVAL, "tc_pyramid_layout: count is NULL or levels too "
+                                              "small")
+                     : pyramid_plan(width, height, p, &plan, &m);
+    if (status == TC_OK) {
+        *count = plan->octaves * plan->levels;
+        for (int i = 0; i < *count && i < capacity; i++)
+            tc_pyramid_plan_level(plan, i / plan->levels, i % plan->levels, &levels[i]);
+    }
+    free(plan);
+    if (status != TC_OK && err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
+}
+
+/* The O x L level pointers are all there. */
+static int check_levels(float *const *levels, int count, tc_msg *m)
+{
+    if (!levels)
+        return tc_fail(m, TC_EINVAL, "levels is NULL");
+    for (int i = 0; i < count; i++)
+        if (!levels[i])
+            return tc_fail(m, TC_EINVAL, "levels[%d] is NULL", i);
+    return TC_OK;
+}
+
+static int pyramid(tc_context *ctx, const float *src, int width, int height,
+                   const tc_pyramid_params *p, float *const *levels, int warmup, int iterations)
+{
+    tc_pyramid_plan *plan = NULL;
+    tc_pyramid_run_stats stats;
+    int status;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!src)
+        return tc_fail(&ctx->error, TC_EINVAL, "src is NULL");
+    if (iterations < 1)
+        return tc_fail(&ctx->error, TC_EINVAL, "iterations %d: must be at least 1", iterations);
+    if ((status = pyramid_plan(width, height, p, &plan, &ctx->error)) != TC_OK)
+        return status;
+    if ((status = check_levels(levels, plan->octaves * plan->levels, &ctx->error)) == TC_OK &&
+        (status = tc_pyramid_run(&ctx->device, &ctx->programs, &ctx->pyramid_buffers, plan, src,
+                                 levels, warmup, iterations, &stats, &ctx->error)) == TC_OK) {
+        tc_pyramid_run_stats_free(&ctx->pyramid_last);
+        ctx->pyramid_last = stats;
+        ctx->pyramid_last_launch = plan->launch;
+        ctx->have_pyramid = 1;
+    }
+    free(plan);
+    return status;
+}
+
+TC_API int tc_pyramid(tc_context *ctx, const float *src, int width, int height,
+                      const tc_pyramid_params *p, float *const *levels)
+{
+    return pyramid(ctx, src, width, height, p, levels, 0, 1);
+}
+
+TC_API int tc_pyramid_timed(tc_context *ctx, const float *src, int width, int height,
+                            const tc_pyramid_params *p, float *const *levels, int iterations)
+{
+    return pyramid(ctx, src, width, height, p, levels, 1, iterations);
+}
+
+TC_API int tc_pyramid_last_stats(const tc_context *ctx, tc_pyramid_stats *s)
+{
+    if (!ctx || !s)
+        return TC_EINVAL;
+    memset(s, 0, sizeof *s);
+    if (!ctx->have_pyramid)
+        return TC_EINVAL;
+    const tc_pyramid_run_stats *r = &ctx->pyramid_last;
+    s->launch = ctx->pyramid_last_launch;
+    s->iterations = r->iterations;
+    s->kernel_ms = r->kernel_ms;
+    min_mean(r->kernel_ms, r->iterations, &s->kernel_ms_min, &s->kernel_ms_mean);
+    s->kernel_ms_median = tc_median(r->kernel_ms, r->iterations);
+    s->launches = r->launches;
+    s->bytes = r->bytes;
+    s->build_ms = r->build_ms;
+    s->upload_ms = r->upload_ms;
+    s->download_ms = r->download_ms;
+    s->wall_ms_per_iteration = r->wall_ms_per_iteration;
+    return TC_OK;
+}
+
+TC_API int tc_pyramid_reference(const float *src, int width, int height,
+                                const tc_pyramid_params *p, float *const *levels, char *err,
+                                size_t err_size)
+{
+    tc_msg m = {""};
+    tc_pyramid_plan *plan = NULL;
+    int status = !src ? tc_fail(&m, TC_EINVAL, "src is NULL")
+                      : pyramid_plan(width, height, p, &plan, &m);
+    if (status == TC_OK &&
+        (status = check_levels(levels, plan->octaves * plan->levels, &m)) == TC_OK)
+        status = tc_pyramid_plan_reference(plan, src, levels, &m);
+    free(plan);
+    if (status != TC_OK && err && err_size)
+        snprintf(err, err_size, "%s", m.text);
+    return status;
+}
+
+TC_API int tc_pyramid_tolerance(const float *src, int width, int height,
+                                const tc_pyramid_params *p, double *tolerance)
+{
+    tc_pyramid_plan *plan = NULL;
+    if (!src || !tolerance || pyramid_plan(width, height, p, &plan, NULL) != TC_OK)
+        return TC_EINVAL;
+    tc_pyramid_plan_tolerance(plan, src, tolerance);
+    free(plan);
+    return TC_OK;
 }

@@ -35,10 +35,19 @@ int tc_named_default_taps(tc_named id, double sigma)
         return 3;
     if (!(sigma > 0.0))
         return 5; /* sigma 1.1: a visible blur that still keeps edges */
+    /* The tool's limit caps OpenCV's length. */
+    const int taps = tc_gauss_taps(sigma);
+    return taps > TC_MAX_TAPS ? TC_MAX_TAPS : taps;
+}
+
+int tc_gauss_taps(double sigma)
+{
     /* OpenCV's GaussianBlur with ksize (0, 0) on 8-bit images: round(6 sigma + 1) | 1, which
-     * covers +-3 sigma; the tool's limit caps it. */
-    double n = floor(6.0 * sigma + 1.0 + 0.5);
-    int taps = n >= TC_MAX_TAPS ? TC_MAX_TAPS : (int)n | 1;
+     * covers +-3 sigma. */
+    const double n = floor(6.0 * sigma + 1.0 + 0.5);
+    if (!(n < 1e6))
+        return 1000001;
+    const int taps = (int)n | 1;
     return taps < TC_MIN_TAPS ? TC_MIN_TAPS : taps;
 }
 

@@ -91,6 +91,11 @@ int tc_named_is_mask(tc_named id);
  * 3..TC_MAX_TAPS: sigma 10 gives 61 taps) when sigma > 0 is given. */
 int tc_named_default_taps(tc_named id, double sigma);
 
+/* OpenCV's GaussianBlur length for a sigma > 0, round(6 sigma + 1) made odd, at least
+ * TC_MIN_TAPS, without the tool's cap (so a caller can refuse a sigma whose Gaussian passes
+ * TC_MAX_TAPS: 10.42 and more; 1000001 at most). */
+int tc_gauss_taps(double sigma);
+
 /* 1 when the separable filter exists at this length along both axes (odd 3..TC_MAX_TAPS;
  * sobel: 3..TC_MAX_SOBEL_TAPS; scharr: 3 only), else 0; 0 for the masks. */
 int tc_named_supports(tc_named id, int taps);

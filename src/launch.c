@@ -83,6 +83,16 @@ static int tiled_block_y(const tc_job *job)
     return tiled_block_y_for(job, radius_y(job));
 }
 
+int tc_tiled_accumulating_rows(const tc_job *job)
+{
+    /* TiledConv.cl's default TC_VERTICAL_ACC: vertical radius 3 to 5 (with the halo rows
+     * spread over the group, its default from radius 3, and no staging for class 2). */
+    const int ry = radius_y(job);
+    if (tc_kernel_of(job) != TC_KERNEL_TILED || ry < 3 || ry > 5)
+        return 0;
+    return tiled_block_y(job);
+}
+
 /* A positive integer from the environment, or fallback: the knobs bench/ turns to study the
  * kernels' geometry (README: "For kernel experiments"). */
 static int env_int(const char *name, int fallback)
@@ -558,6 +568,12 @@ static int get_kernel(const tc_device *d, tc_program_cache *programs, tc_source 
 }
 
 /* The job's kernel (and twopass's second), from its program, checked against the device. */
+int tc_check_launch(const tc_device *d, cl_kernel kernel, const char *name,
+                    const size_t local[2], tc_msg *m)
+{
+    return check_limits(d, kernel, name, local, m);
+}
+
 static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const tc_job *job,
                           launch_state *ls, double *build_ms, tc_msg *m)
 {
@@ -823,6 +839,67 @@ void tc_run_stats_free(tc_run_stats *stats)
     free(stats->pass_ms[0]);
     free(stats->pass_ms[1]);
     memset(stats, 0, sizeof *stats);
+}
+
+int tc_launch_prepare(const tc_device *d, tc_program_cache *programs, const tc_job *job,
+                      cl_mem src, cl_mem dst, int width, tc_launch *l, double *build_ms,
+                      tc_msg *m)
+{
+    const kernel_desc *a = &kernels[tc_kernel_of(job)];
+    cl_event upload_events[3] = {NULL, NULL, NULL};
+    launch_state ls;
+    int status;
+
+    memset(l, 0, sizeof *l);
+    if (a->passes != 1)
+        return tc_fail(m, TC_EINVAL, "%s: a prepared launch takes one pass",
+                       tc_algorithm_name(job->algorithm));
+    memset(&ls, 0, sizeof ls);
+    ls.job = job;
+    ls.buf = &l->coeffs;
+    ls.src = src;
+    ls.dst = dst;
+    ls.queue = d->queue;
+    ls.pitch = tc_device_pitch(width);
+    ls.local_mem = d->info.local_mem_bytes;
+    if (tc_kernel_is_tiled(tc_kernel_of(job)))
+        tc_tiled_geometry_of(job, ls.local_mem, &ls.tiled);
+    a->geometry(&ls);
+    if ((status = prepare_kernel(d, programs, job, &ls, build_ms, m)) == TC_OK &&
+        (status = ensure_buffers(d, &l->coeffs, job, m)) == TC_OK &&
+        (status = upload_coefficients(&ls, upload_events, m)) == TC_OK &&
+        (status = a->set_args(&ls, m)) == TC_OK)
+        /* The writes read the job's coefficients, which the caller may drop after this. */
+        CL_CALL(status, cleanup, m, clFinish(d->queue));
+cleanup:
+    for (int i = 2; i >= 0; i--)
+        if (upload_events[i])
+            clReleaseEvent(upload_events[i]);
+    l->kernel = ls.kernel;
+    l->queue = d->queue;
+    memcpy(l->global, ls.global, sizeof l->global);
+    memcpy(l->local, ls.local, sizeof l->local);
+    if (status != TC_OK)
+        tc_launch_release(l);
+    return status;
+}
+
+int tc_launch_enqueue(tc_launch *l, cl_event *event, tc_msg *m)
+{
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(l->queue, l->kernel, 2, NULL, l->global, l->local, 0, NULL,
+                                   event));
+cleanup:
+    return status;
+}
+
+void tc_launch_release(tc_launch *l)
+{
+    if (l->kernel)
+        clReleaseKernel(l->kernel);
+    tc_buffers_release(&l->coeffs);
+    memset(l, 0, sizeof *l);
 }
 
 int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,

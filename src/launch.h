@@ -138,6 +138,38 @@ typedef struct {
 void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
                           tc_tiled_geometry *g);
 
+/* How tiled_conv sums a job's columns: 0 when each output adds its taps in order (ky[0]
+ * first), as every other kernel does; otherwise the height of the blocks in which it adds
+ * each filtered row to its outputs as the row arrives (TiledConv.cl's TC_VERTICAL_ACC, the
+ * default for 7 to 11 taps along columns): the block's own rows first, then the RADIUS_Y rows
+ * above it, then those below. The pyramid's per-octave kernel sums in the same order, so that
+ * its levels are those of tc_filter bit for bit. */
+int tc_tiled_accumulating_rows(const tc_job *job);
+
+/* One launch of a job on planes already on the device, prepared so that many can be enqueued
+ * back to back (the pyramid's per-level path): its kernel with every argument set and its own
+ * coefficient buffers, so that launches of different filters may wait in the queue together.
+ * Not for twopass (two launches). */
+typedef struct {
+    cl_kernel kernel;
+    cl_command_queue queue;
+    tc_buffers coeffs;     /* kx, ky, mask, counts of its own */
+    size_t global[2], local[2];
+} tc_launch;
+
+/* Prepares job from src into dst (width x height floats with the device's row pitch; dst
+ * must already hold src's values outside the target ROI): builds or reuses its program,
+ * uploads its coefficients, sets its arguments. *build_ms: the build's time (0: cached). */
+int tc_launch_prepare(const tc_device *d, tc_program_cache *programs, const tc_job *job,
+                      cl_mem src, cl_mem dst, int width, tc_launch *l, double *build_ms,
+                      tc_msg *m);
+
+/* Enqueues the prepared launch; *event (not NULL) receives its event. */
+int tc_launch_enqueue(tc_launch *l, cl_event *event, tc_msg *m);
+
+/* Releases what tc_launch_prepare made; safe on a zeroed or half-made launch. */
+void tc_launch_release(tc_launch *l);
+
 /* The tiled kernels' source alignment for this job, (src_left - dst_left) mod 4, which their
  * programs are built for (Common.cl's SHIFT); 0 without float4 I/O and for tiled_long_conv,
  * whose tiles sit on the source's grid. */
@@ -159,6 +191,11 @@ void tc_tiled_tiles(const tc_job *job, unsigned long long local_mem,
 /* The article's class of each tiled work-group for this job on a device with local_mem bytes
  * of local memory, predicted with the same tests as the tiled kernels make. */
 void tc_tiled_classes(const tc_job *job, unsigned long long local_mem, long classes[4]);
+
+/* Refuses a launch of `kernel` in work-groups of local[0] x local[1] that the device cannot
+ * run (its work-group limits, the kernel's own, its local memory), saying why in words. */
+int tc_check_launch(const tc_device *d, cl_kernel kernel, const char *name,
+                    const size_t local[2], tc_msg *m);
 
 /* The device's copy time for this many bytes: the median of `repeats` clEnqueueCopyBuffer
  * calls after one warm-up, in ms. */

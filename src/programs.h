@@ -21,11 +21,19 @@ extern const char *const masks_cl_lines[];
 extern const unsigned masks_cl_line_count;
 extern const char *const pixels_cl_lines[];
 extern const unsigned pixels_cl_line_count;
+extern const char *const pyramid_cl_lines[];
+extern const unsigned pyramid_cl_line_count;
 
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
- * pixel conversions (Pixels.cl). */
-typedef enum { TC_SOURCE_FILTERS, TC_SOURCE_PIXELS, TC_SOURCE_LONG, TC_SOURCE_MASKS } tc_source;
+ * pixel conversions (Pixels.cl), the Gaussian scale space's (Common.cl + Pyramid.cl). */
+typedef enum {
+    TC_SOURCE_FILTERS,
+    TC_SOURCE_PIXELS,
+    TC_SOURCE_LONG,
+    TC_SOURCE_MASKS,
+    TC_SOURCE_PYRAMID
+} tc_source;
 
 typedef struct tc_program_entry tc_program_entry;
 
