@@ -73,6 +73,8 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
+# Issue 16: --pyramid.
+CLI_SRCS += cli/pyramid_run.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl and Masks.cl (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Pyramid
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))

@@ -65,7 +65,7 @@ static int read_list(const char *path, batch_list *l, char *err, size_t err_size
 }
 
 /* The input's file name without its folder and its extension ("a/b.x.bmp" -> "b.x"). */
-static void base_name(const char *path, char *out, size_t size)
+void inputs_base_name(const char *path, char *out, size_t size)
 {
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
@@ -107,7 +107,7 @@ static int check_bases(const batch_list *l, const char *dir, char *err, size_t e
         return 1;
     }
     for (int i = 0; i < l->count; i++) {
-        base_name(l->items[i].input, names[i].base, sizeof names[i].base);
+        inputs_base_name(l->items[i].input, names[i].base, sizeof names[i].base);
         names[i].index = i;
     }
     qsort(names, (size_t)l->count, sizeof *names, by_base);
@@ -286,7 +286,7 @@ int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size
     const char *ext = io_format_extension(o->image_format, o->color ? 3 : 1);
     for (int i = 0; o->output_dir && i < l->count; i++) {
         char base[256];
-        base_name(l->items[i].input, base, sizeof base);
+        inputs_base_name(l->items[i].input, base, sizeof base);
         l->items[i].output = o->write_output ? join(o->output_dir, base, ext) : NULL;
         l->items[i].raw = o->raw_flag ? join(o->output_dir, base, "f32") : NULL;
         if ((o->write_output && !l->items[i].output) || (o->raw_flag && !l->items[i].raw)) {

@@ -31,6 +31,10 @@ int inputs_gather(const tc_options *o, batch_list *list, char *err, size_t err_s
 
 void inputs_free(batch_list *list);
 
+/* BASE of DIR/BASE.EXT: the input's file name without its folder and its extension
+ * ("a/b.x.bmp" gives "b.x"). */
+void inputs_base_name(const char *path, char *out, size_t size);
+
 /* Whether the options ask for a batch: -O, --files-from, or more than one input. */
 int inputs_is_batch(const tc_options *o, const batch_list *list);
 

@@ -19,6 +19,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "plan.h"
+#include "pyramid_run.h"
 #include "report.h"
 #include "sha256.h"
 #include "source.h"
@@ -624,6 +625,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
     }
+    if (o.pyramid) /* a scale space of each input (cli/pyramid_run.c) */
+        return pyramid_run(&o, requests[0]);
     if (o.synth_width)
         return study(&o, NULL, requests[0]);
     if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {

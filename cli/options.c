@@ -27,6 +27,9 @@ enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 /* The masks' flags (issue 15) and the seed articles' techniques (issue 16), likewise. */
 enum { OPT_MASK = 768, OPT_AMOUNT, OPT_CLASS_MAP };
 
+/* Issue 16's scale space. */
+enum { OPT_PYRAMID = 1024 };
+
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
     {"sT", required_argument, NULL, OPT_SRC_TOP},
@@ -65,6 +68,8 @@ static const struct option long_options[] = {
     {"output-dir", required_argument, NULL, 'O'},
     {"no-sync", no_argument, NULL, OPT_NO_SYNC},
     {"class-map", required_argument, NULL, OPT_CLASS_MAP},
+    /* Optional: `--pyramid OxL`, or a bare `--pyramid` (4x4; see pyramid_word below). */
+    {"pyramid", optional_argument, NULL, OPT_PYRAMID},
     {"algorithm", required_argument, NULL, 'a'},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
@@ -858,8 +863,8 @@ static int build_filter(tc_options *o, const filter_args *a, FILE *err)
                      "both\n", any_list);
         return 2;
     }
-    if (a->sigma_given && o->named_filter != TC_NAMED_GAUSS) {
-        fprintf(err, "tiledconv: --sigma: only --filter gauss takes a sigma\n");
+    if (a->sigma_given && o->named_filter != TC_NAMED_GAUSS && !o->pyramid) {
+        fprintf(err, "tiledconv: --sigma: only --filter gauss (and --pyramid) takes a sigma\n");
         return 2;
     }
     if (a->amount_given && o->named_filter != TC_NAMED_SHARPEN) {
@@ -873,6 +878,87 @@ static int build_filter(tc_options *o, const filter_args *a, FILE *err)
     o->filter.border = a->border;
     o->filter.border_value = (float)a->border_value;
     return check_filter_range(o, a, err);
+}
+
+/* --pyramid makes its own Gaussians: sigma0 from --sigma, their lengths from OpenCV's rule.
+ * The flags that set another filter are refused, naming the first one given. */
+static int check_pyramid_filter(const tc_options *o, const filter_args *a, FILE *err)
+{
+    const char *flag = a->taps_x            ? "-f"
+                       : a->c.count         ? "-c"
+                       : a->cx.count        ? "--cx"
+                       : a->cy.count        ? "--cy"
+                       : a->mask.width      ? "--mask"
+                       : a->amount_given    ? "--amount"
+                       : o->named_filter >= 0 && o->named_filter != TC_NAMED_GAUSS ? "--filter"
+                                                                                    : NULL;
+    if (!flag)
+        return 0;
+    fprintf(err, "tiledconv: %s: --pyramid makes its own Gaussians (sigma0 from --sigma, each "
+                 "length round(6 sigma + 1), odd); give no other filter\n", flag);
+    return 2;
+}
+
+/* --pyramid's rules that need every flag read (README, "A Gaussian scale space"). */
+static int check_pyramid(const tc_options *o, FILE *err)
+{
+    const tc_roi_request whole = TC_ROI_REQUEST_DEFAULT;
+    const char *roi_flag = o->roi.src_left != whole.src_left   ? "-sL"
+                           : o->roi.src_top != whole.src_top   ? "-sT"
+                           : o->roi.dst_left != whole.dst_left ? "-tL"
+                           : o->roi.dst_top != whole.dst_top   ? "-tT"
+                           : o->roi.width != whole.width       ? "-W"
+                           : o->roi.height != whole.height     ? "-H"
+                                                               : NULL;
+    const char *other = o->all_algorithms || o->algorithm != TC_TILED ? "-a"
+                        : o->block_x != TC_TILED_BLOCK_X || o->block_y != TC_TILED_BLOCK_Y
+                            ? "--block"
+                        : o->scalar_io ? "--scalar-io"
+                        : o->class_map ? "--class-map"
+                                       : NULL;
+    if (roi_flag) {
+        fprintf(err, "tiledconv: %s: --pyramid filters whole images, with no ROI\n", roi_flag);
+        return 2;
+    }
+    if (other) {
+        fprintf(err, "tiledconv: %s: does not apply to --pyramid, which runs its own launches "
+                     "(one per octave; -t times one per level beside them)\n", other);
+        return 2;
+    }
+    if (o->color) {
+        fprintf(err, "tiledconv: --color: --pyramid works on the intensity plane\n");
+        return 2;
+    }
+    if (o->output_given) {
+        fprintf(err, "tiledconv: -o %s: --pyramid writes one image per level, "
+                     "DIR/BASE-oK-lJ.EXT: give -O DIR, or --no-output\n", o->output);
+        return 2;
+    }
+    if (o->raw_output) {
+        fprintf(err, "tiledconv: --raw %s: with --pyramid, -O DIR and a bare --raw write "
+                     "DIR/BASE-oK-lJ.f32\n", o->raw_output);
+        return 2;
+    }
+    if (!o->output_dir && o->write_output) {
+        fprintf(err, "tiledconv: --pyramid writes one image per level: give -O DIR (each level "
+                     "DIR/BASE-oK-lJ.EXT), or --no-output\n");
+        return 2;
+    }
+    /* The Gaussians' lengths do not depend on the image: refused here, before any work. */
+    tc_pyramid_params p;
+    char why[512];
+    int count;
+    tc_pyramid_params_init(&p);
+    p.octaves = o->pyramid_octaves;
+    p.levels = o->pyramid_levels;
+    if (o->sigma > 0.0)
+        p.sigma = o->sigma;
+    if (tc_pyramid_layout(32768, 32768, &p, NULL, 0, &count, why, sizeof why) != TC_OK) {
+        fprintf(err, "tiledconv: --pyramid %dx%d%s: %s\n", p.octaves, p.levels,
+                o->sigma > 0.0 ? " --sigma" : "", why);
+        return 2;
+    }
+    return 0;
 }
 
 static int parse_algorithm(const char *text, tc_options *o, FILE *err)
@@ -976,6 +1062,42 @@ static int resolve_inputs(tc_options *o, int raw_bare, char *raw_word, char **ar
     return 0;
 }
 
+/* Whether a word has --pyramid's shape, digits x digits: a bare --pyramid takes the word after
+ * it as its value only then (an input file is never named like that by accident). */
+static int pyramid_shape(const char *w)
+{
+    size_t n = strspn(w, "0123456789");
+    return n > 0 && n < 8 && (w[n] == 'x' || w[n] == 'X') && strspn(w + n + 1, "0123456789") > 0 &&
+           strspn(w + n + 1, "0123456789") < 8 && w[n + 1 + strspn(w + n + 1, "0123456789")] == '\0';
+}
+
+/* --pyramid OxL: O octaves, 1..TC_PYRAMID_MAX_OCTAVES, of L levels, 1..TC_PYRAMID_MAX_LEVELS. */
+static int parse_pyramid(const char *text, tc_options *o, FILE *err)
+{
+    char *end;
+    long a = -1, b = -1;
+    if (text[0] >= '0' && text[0] <= '9') {
+        a = strtol(text, &end, 10);
+        if ((*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9')
+            b = strtol(end + 1, &end, 10);
+        else
+            b = -1;
+    }
+    if (b < 0 || *end != '\0') {
+        fprintf(err, "tiledconv: --pyramid '%s': expected OCTAVESxLEVELS, for example 4x4 (the "
+                     "default)\n", text);
+        return 2;
+    }
+    if (a < 1 || a > TC_PYRAMID_MAX_OCTAVES || b < 1 || b > TC_PYRAMID_MAX_LEVELS) {
+        fprintf(err, "tiledconv: --pyramid %s: octaves must be 1..%d and levels 1..%d\n", text,
+                TC_PYRAMID_MAX_OCTAVES, TC_PYRAMID_MAX_LEVELS);
+        return 2;
+    }
+    o->pyramid_octaves = (int)a;
+    o->pyramid_levels = (int)b;
+    return 0;
+}
+
 static void set_defaults(tc_options *o)
 {
     const tc_roi_request roi = TC_ROI_REQUEST_DEFAULT;
@@ -998,13 +1120,15 @@ static void set_defaults(tc_options *o)
     o->quality = IO_JPEG_QUALITY;
     o->max_pixels = IO_DEFAULT_MAX_PIXELS;
     o->amount = TC_SHARPEN_DEFAULT_AMOUNT;
+    o->pyramid_octaves = TC_PYRAMID_DEFAULT_OCTAVES;
+    o->pyramid_levels = TC_PYRAMID_DEFAULT_LEVELS;
 }
 
 static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
 {
     filter_args fa;
     int rc = 0, c, raw_bare = 0;
-    char *raw_word = NULL;
+    char *raw_word = NULL, *pyramid_word = NULL;
     const long int_max = INT_MAX;
 
     memset(&fa, 0, sizeof fa);
@@ -1058,6 +1182,14 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case 'O': o->output_dir = optarg; break;
         case OPT_NO_SYNC: o->no_sync = 1; break;
         case OPT_CLASS_MAP: o->class_map = optarg; break;
+        case OPT_PYRAMID:
+            o->pyramid = 1;
+            if (optarg)
+                rc = parse_pyramid(optarg, o, err);
+            else if (optind < argc && pyramid_shape(argv[optind]) &&
+                     (rc = parse_pyramid(argv[optind], o, err)) == 0)
+                pyramid_word = argv[optind]; /* the value, not an input */
+            break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
@@ -1099,6 +1231,14 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         return rc;
     if (resolve_inputs(o, raw_bare, raw_word, argv, optind, argc, err))
         return 2;
+    /* A bare --pyramid's OxL word is its value: out of the inputs. */
+    for (int i = 0; pyramid_word && i < o->n_positional; i++)
+        if (o->positional[i] == pyramid_word) {
+            memmove(&o->positional[i], &o->positional[i + 1],
+                    (size_t)(o->n_positional - i - 1) * sizeof *o->positional);
+            o->n_positional--;
+            break;
+        }
     if ((o->input || o->n_positional || o->files_from) && o->synth_width) {
         fprintf(err, "tiledconv: -g and %s: give input files or a synthetic size, not both\n",
                 o->input ? "-s" : o->files_from ? "--files-from" : "an input file");
@@ -1122,6 +1262,8 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                 o->files_from && !o->files_from[0] ? "file" : "folder");
         return 2;
     }
+    if (o->pyramid && check_pyramid_filter(o, &fa, err))
+        return 2;
     if (build_filter(o, &fa, err))
         return 2;
     if (o->filter.mask_width && !o->filter.mask_separable && !o->all_algorithms &&
@@ -1133,6 +1275,8 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         return 2;
     }
     if (resolve_image_format(o, err))
+        return 2;
+    if (o->pyramid && check_pyramid(o, err))
         return 2;
     device_request(o, o->device, sizeof o->device);
     if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)

@@ -79,6 +79,10 @@ typedef struct {
     int quiet;              /* -q */
     tc_format format;
     int help, version;
+    /* Issue 16: --pyramid OxL, a Gaussian scale space (cli/pyramid.c) */
+    int pyramid;            /* --pyramid given */
+    int pyramid_octaves;    /* O (default TC_PYRAMID_DEFAULT_OCTAVES) */
+    int pyramid_levels;     /* L (default TC_PYRAMID_DEFAULT_LEVELS) */
 } tc_options;
 
 /* Parses argv into opts. Returns 0; or 2 after printing one line "tiledconv: ..." to err that

@@ -412,3 +412,67 @@ int outputs_write(const tc_options *o, const tc_plane *planes, int count, const 
     }
     return 0;
 }
+
+int outputs_write_all(const tc_options *o, const outputs_item *items, int count, int depth,
+                      char *err, size_t err_size)
+{
+    atomic_file *files = calloc((size_t)(2 * count), sizeof *files);
+    const int sync = !o->no_sync;
+    char why[768] = "";
+    const char *flag = "-O";
+    int ok = files != NULL, staged = 0;
+    if (!files)
+        snprintf(why, sizeof why, "out of host memory for %d files", 2 * count);
+    for (int i = 0; ok && i < count; i++) {
+        const outputs_item *it = &items[i];
+        atomic_file *image = &files[2 * i], *raw = &files[2 * i + 1];
+        *image = (atomic_file)ATOMIC_FILE_INIT;
+        *raw = (atomic_file)ATOMIC_FILE_INIT;
+        staged = i + 1;
+        if (it->image) {
+            io_image img = {0, 0, 0, 0, 0, NULL};
+            text_shown shown;
+            flag = "-O";
+            if (image_from_planes(o, it->plane, 1, NULL, depth, &img)) {
+                snprintf(why, sizeof why, "%s: out of host memory", text_show(it->image, &shown));
+                ok = 0;
+            } else {
+                ok = atomic_file_open(image, it->image, why, sizeof why) == 0 &&
+                     io_encode(image->f, o->image_format, &img, o->quality,
+                               text_show(it->image, &shown), why, sizeof why) == 0 &&
+                     atomic_file_finish(image, sync, why, sizeof why) == 0;
+            }
+            io_image_free(&img);
+        }
+        if (ok && it->raw) {
+            flag = "--raw";
+            ok = atomic_file_open(raw, it->raw, why, sizeof why) == 0 &&
+                 write_raw_stream(raw->f, it->plane, 1) == 0 &&
+                 atomic_file_finish(raw, sync, why, sizeof why) == 0;
+            if (!ok && !why[0]) {
+                text_shown shown;
+                snprintf(why, sizeof why, "%s: write error: %s", text_show(it->raw, &shown),
+                         strerror(errno));
+            }
+        }
+    }
+    /* All complete: into place, the folder synced once, after the last. */
+    for (int i = 0; ok && i < 2 * count; i++) {
+        if (!files[i].path)
+            continue;
+        int last = 1;
+        for (int k = i + 1; k < 2 * count; k++)
+            last = last && !files[k].path;
+        files[i].sync_folder = sync && last;
+        flag = i % 2 ? "--raw" : "-O";
+        ok = atomic_file_commit(&files[i], why, sizeof why) == 0;
+    }
+    for (int i = 0; files && i < 2 * staged; i++)
+        atomic_file_discard(&files[i]);
+    free(files);
+    if (!ok) {
+        snprintf(err, err_size, "%s %s", flag, why);
+        return -1;
+    }
+    return 0;
+}

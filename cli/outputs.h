@@ -41,6 +41,22 @@ int outputs_check_all(const tc_options *o, char *err, size_t err_size);
 int outputs_write(const tc_options *o, const tc_plane *planes, int count, const tc_roi *roi,
                   int depth, char *err, size_t err_size);
 
+/* One image of outputs_write_all: a gray plane, its image file and its float file (either
+ * NULL: not written). */
+typedef struct {
+    const tc_plane *plane;
+    const char *image;
+    const char *raw;
+} outputs_item;
+
+/* Many images written all or nothing (--pyramid's levels): every file is staged and synced
+ * first (each image in o->image_format at `depth` bits, --scale/--offset applied to every
+ * pixel; each raw file as --raw's), and only when all are complete are they put in place, the
+ * folder synced once after the last. 0, or -1 with "-O PATH: reason" (or "--raw PATH: ...")
+ * in err and none of the files written. */
+int outputs_write_all(const tc_options *o, const outputs_item *items, int count, int depth,
+                      char *err, size_t err_size);
+
 /* 1 when path is "-", standard output. */
 int outputs_is_stdout(const char *path);
 

@@ -272,7 +272,9 @@ typedef enum {
     FIELD_CHECK_REAL,/* a double of -e: empty / null when nothing was checked */
     FIELD_CHECK_HEX, /* a char array of -e (the digest): empty / null when not checked */
     FIELD_ROW_CHECK_REAL, /* the same in a batch's image row (report_row.checked) */
-    FIELD_ROW_CHECK_HEX
+    FIELD_ROW_CHECK_HEX,
+    FIELD_PYR_CHECK_REAL, /* the same in a --pyramid level row (report_pyramid_row.checked) */
+    FIELD_PYR_CHECK_HEX
 } field_kind;
 
 typedef struct {
@@ -376,12 +378,18 @@ static void print_value(FILE *out, const void *record, int passes, const field *
             fputs(base, out);
         break;
     case FIELD_ROW_CHECK_REAL:
-    case FIELD_ROW_CHECK_HEX: {
-        const report_row *row = record;
-        const char *hex = row->sha256;
-        if (!row->checked || (f->kind == FIELD_ROW_CHECK_HEX && (!hex || !hex[0])))
+    case FIELD_ROW_CHECK_HEX:
+    case FIELD_PYR_CHECK_REAL:
+    case FIELD_PYR_CHECK_HEX: {
+        const int pyr = f->kind == FIELD_PYR_CHECK_REAL || f->kind == FIELD_PYR_CHECK_HEX;
+        const int checked = pyr ? ((const report_pyramid_row *)record)->checked
+                                : ((const report_row *)record)->checked;
+        const char *hex = pyr ? ((const report_pyramid_row *)record)->sha256
+                              : ((const report_row *)record)->sha256;
+        const int real = f->kind == FIELD_ROW_CHECK_REAL || f->kind == FIELD_PYR_CHECK_REAL;
+        if (!checked || (!real && (!hex || !hex[0])))
             fputs(json ? "null" : "", out);
-        else if (f->kind == FIELD_ROW_CHECK_REAL)
+        else if (real)
             fprintf(out, "%.*g", f->decimals, *(const double *)(const void *)base);
         else if (json)
             json_string(out, hex);
@@ -481,4 +489,73 @@ void report_row_csv(FILE *out, const report_row *r)
 void report_row_json(FILE *out, const report_row *r)
 {
     print_row(out, r, 1);
+}
+
+/* ---- --pyramid's records: a row per launch style, a row per level. ---------------------- */
+
+enum { ROW_PYRAMID = 1, ROW_LEVEL = 2, ROW_PYRAMID_LEVEL = 3 };
+#define PWORD(n, rows) {#n, FIELD_WORD, offsetof(report_pyramid_row, n), 0, rows}
+#define PTEXT(n, rows) {#n, FIELD_TEXT, offsetof(report_pyramid_row, n), 0, rows}
+#define PINT(n, rows) {#n, FIELD_INT, offsetof(report_pyramid_row, n), 0, rows}
+#define PREAL(n, d, rows) {#n, FIELD_REAL, offsetof(report_pyramid_row, n), d, rows}
+
+static const field pyramid_fields[] = {
+    PWORD(type, ROW_PYRAMID_LEVEL),     PTEXT(input, ROW_PYRAMID_LEVEL),
+    PTEXT(device, ROW_PYRAMID),         PWORD(launch, ROW_PYRAMID_LEVEL),
+    PINT(octaves, ROW_PYRAMID),         PINT(levels, ROW_PYRAMID),
+    PREAL(sigma0, 6, ROW_PYRAMID),      PWORD(border, ROW_PYRAMID),
+    PINT(width, ROW_PYRAMID_LEVEL),     PINT(height, ROW_PYRAMID_LEVEL),
+    PINT(iterations, ROW_PYRAMID),      PINT(launches, ROW_PYRAMID),
+    PREAL(kernel_ms_min, 6, ROW_PYRAMID), PREAL(kernel_ms_median, 6, ROW_PYRAMID),
+    PREAL(kernel_ms_mean, 6, ROW_PYRAMID), PREAL(wall_ms_per_iteration, 6, ROW_PYRAMID),
+    PREAL(bytes, 0, ROW_PYRAMID),       PREAL(gbytes_per_s, 3, ROW_PYRAMID),
+    PREAL(build_ms, 3, ROW_PYRAMID),    PREAL(h2d_ms, 6, ROW_PYRAMID),
+    PREAL(d2h_ms, 6, ROW_PYRAMID),
+    {"identical", FIELD_VERDICT, offsetof(report_pyramid_row, identical), 0, ROW_PYRAMID},
+    PINT(octave, ROW_LEVEL),            PINT(level, ROW_LEVEL),
+    PREAL(sigma, 6, ROW_LEVEL),         PREAL(sigma_input, 6, ROW_LEVEL),
+    PREAL(sigma_applied, 6, ROW_LEVEL), PINT(taps, ROW_LEVEL),
+    PTEXT(output, ROW_LEVEL),
+    {"verified", FIELD_VERDICT, offsetof(report_pyramid_row, verified), 0, ROW_LEVEL},
+    {"tolerance", FIELD_PYR_CHECK_REAL, offsetof(report_pyramid_row, tolerance), 9, ROW_LEVEL},
+    {"max_difference", FIELD_PYR_CHECK_REAL, offsetof(report_pyramid_row, max_difference), 9,
+     ROW_LEVEL},
+    {"sha256", FIELD_PYR_CHECK_HEX, offsetof(report_pyramid_row, sha256), 0, ROW_LEVEL},
+};
+#define PYRAMID_FIELD_COUNT (sizeof pyramid_fields / sizeof pyramid_fields[0])
+
+void report_pyramid_csv_header(FILE *out)
+{
+    for (size_t i = 0; i < PYRAMID_FIELD_COUNT; i++)
+        fprintf(out, "%s%s", i ? "," : "", pyramid_fields[i].name);
+    fputc('\n', out);
+}
+
+static void print_pyramid_row(FILE *out, const report_pyramid_row *r, int json)
+{
+    const unsigned kind = strcmp(r->type, "pyramid") == 0 ? ROW_PYRAMID : ROW_LEVEL;
+    int first = 1;
+    for (size_t i = 0; i < PYRAMID_FIELD_COUNT; i++) {
+        const field *f = &pyramid_fields[i];
+        if (json && !(f->rows & kind))
+            continue;
+        if (json)
+            fprintf(out, "%s\"%s\": ", first ? "{" : ", ", f->name);
+        else if (!first)
+            fputc(',', out);
+        first = 0;
+        if (f->rows & kind)
+            print_value(out, r, 1, f, json);
+    }
+    fputs(json ? "}\n" : "\n", out);
+}
+
+void report_pyramid_csv(FILE *out, const report_pyramid_row *r)
+{
+    print_pyramid_row(out, r, 0);
+}
+
+void report_pyramid_json(FILE *out, const report_pyramid_row *r)
+{
+    print_pyramid_row(out, r, 1);
 }

@@ -105,4 +105,36 @@ void report_row_csv_header(FILE *out);
 void report_row_csv(FILE *out, const report_row *r);
 void report_row_json(FILE *out, const report_row *r);
 
+/* --pyramid's records (cli/pyramid.c): one row of type "pyramid" per launch style that ran
+ * (both with -t, --csv or --json), then one of type "level" per level. CSV rows share one
+ * header (a row leaves the other kind's columns empty); a JSON record holds only its kind's. */
+typedef struct {
+    const char *type;          /* "pyramid" or "level" */
+    const char *input;         /* the input's name, "synthetic" for -g, "-" for stdin */
+    const char *device;
+    const char *launch;        /* "per-octave" or "per-level"; a level row: the one written */
+    int octaves, levels;
+    double sigma0;
+    const char *border;
+    int width, height;         /* the input's (pyramid rows), the level's (level rows) */
+    /* pyramid rows */
+    int iterations, launches;
+    double kernel_ms_min, kernel_ms_median, kernel_ms_mean, wall_ms_per_iteration;
+    double bytes, gbytes_per_s, build_ms, h2d_ms, d2h_ms;
+    int identical;             /* 1: the same levels as the written ones, bit for bit; 0: not;
+                                * -1: the written ones themselves */
+    /* level rows */
+    int octave, level, taps;
+    double sigma, sigma_input, sigma_applied;
+    const char *output;        /* the level's file, "" with --no-output */
+    int checked;               /* -e: 1, with the three fields below */
+    double tolerance, max_difference;
+    const char *sha256;        /* of the level's 8-bit pixels (row 0 first, no padding) */
+    int verified;              /* 1 passed, 0 failed, -1 not checked */
+} report_pyramid_row;
+
+void report_pyramid_csv_header(FILE *out);
+void report_pyramid_csv(FILE *out, const report_pyramid_row *r);
+void report_pyramid_json(FILE *out, const report_pyramid_row *r);
+
 #endif
