@@ -88,8 +88,8 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests api-test \
-        python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
+.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests pyramid-tests \
+        api-test python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
         check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -206,6 +206,11 @@ formats-tests: $(BIN)
 seeds-tests: $(BIN)
 	@sh tests/seeds.sh ./$(BIN)
 
+# --pyramid end to end: the files, level (0, 0) against the plain filter, -e, -t, the records,
+# the refusals, several inputs (tests/pyramid.sh).
+pyramid-tests: $(BIN)
+	@sh tests/pyramid.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -221,7 +226,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    api-test python-tests
+	    pyramid-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

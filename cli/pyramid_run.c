@@ -311,7 +311,7 @@ static long verify(const tc_options *o, const level_set *got, const level_set *r
                    bad ? "FAILED" : "ok");
         }
     }
-    if (chatty) {
+    if (o->format == TC_FORMAT_TABLE) { /* as -e's verdict elsewhere: with -q too */
         if (total == 0)
             printf("PASSED (%d levels, largest difference %.3g)\n", got->count, worst);
         else

@@ -197,6 +197,40 @@ check_m "mask 15 x 15 (a loop over its rows), tiled and onepass" 2 -g 40x36 \
     -sL 2 -tL 1 --border wrap -a all
 check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2,1' -sL 1 \
     -tL 2 -a twopass
+# Issue 16's scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
+# path's kernels (-t runs both launch styles; -e checks every level; the two must give the same
+# levels bit for bit). oclgrind's 32 KB of local memory halve the per-octave tile to 32 x 128;
+# --local-mem-size 49152 gives it NVIDIA's 48 KB (32 x 256 tiles), and
+# TILEDCONV_PYRAMID_TILE_H=64 the smallest tile (one 8-row block per work-item).
+pyramid_runs=0
+check_p() { # check_p LABEL OCLGRIND-OPTIONS ARGS...: ARGS under oclgrind, PASSED and identical
+    label=$1 simulator=$2
+    shift 2
+    pyramid_runs=$((pyramid_runs + 1))
+    # shellcheck disable=SC2086 # the simulator's options are meant to split
+    if oclgrind --data-races --uninitialized $simulator "$bin" "$@" -e -t -q --no-output \
+           >"$log" 2>&1 && grep -q '^PASSED' "$log" &&
+       grep -q 'the same levels, bit for bit' "$log" &&
+       ! grep -v -e '^PASSED' -e '^timing' -e '^  ' "$log" | grep -q .; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - pyramid, $label: oclgrind $simulator $bin $* -e -t"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+check_p "3 x 2, odd sizes" "" -g 45x31 --pyramid 3x2 --sigma 0.8
+check_p "2 x 1, 32 x 256 tiles, reflect101" "--local-mem-size 49152" -g 50x40 --pyramid 2x1 \
+    --sigma 0.8 --border reflect101
+check_p "2 x 2, constant border" "" -g 33x20 --pyramid 2x2 --sigma 0.8 --border constant=9
+check_p "the default 4 x 4 (7 to 21 taps)" "" -g 40x36 --pyramid 4x4
+check_p "2 x 8 (nine slices in one launch), wrap" "" -g 24x20 --pyramid 2x8 --sigma 0.5 \
+    --border wrap
+TILEDCONV_PYRAMID_TILE_H=64
+export TILEDCONV_PYRAMID_TILE_H
+check_p "2 x 2, 32 x 64 tiles, class 1 and 3 groups, reflect" "" -g 72x140 --pyramid 2x2 \
+    --sigma 0.8 --border reflect
+unset TILEDCONV_PYRAMID_TILE_H
 # The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
 # run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
 # an ROI and an output mapping; the output is checked against the host's conversions by
@@ -225,8 +259,9 @@ pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
 pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
 rm -f "$log.bmp"
 all=$((passed + failed))
-echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs - issue15_runs)) of" \
+echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs - issue15_runs - pyramid_runs)) of" \
      "the table with 3 algorithms each, $tiled_runs of the tiled kernel alone, $issue15_runs of" \
-     "issue 15's kernels, $pixel_runs of the pixel conversions)"
+     "issue 15's kernels, $pyramid_runs of the scale space's, $pixel_runs of the pixel" \
+     "conversions)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "options.h"
 #include "tiledconv.h"
 
 static tc_context *ctx;
@@ -511,6 +512,80 @@ static void test_timed_and_errors(void **state)
     free(src);
 }
 
+/* ---- The command line's --pyramid (cli/options.c) ---------------------------------------- */
+
+/* Parses the words (NULL-terminated); the first line of the message into msg. */
+static int parse(tc_options *o, char *msg, size_t size, char **words)
+{
+    char *argv[32] = {"tiledconv"};
+    int argc = 1;
+    while (words[argc - 1])
+        argv[argc] = words[argc - 1], argc++;
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    const int rc = cli_parse(argc, argv, o, err);
+    rewind(err);
+    if (!fgets(msg, (int)size, err))
+        msg[0] = '\0';
+    fclose(err);
+    return rc;
+}
+
+static void test_options(void **state)
+{
+    tc_options o;
+    char msg[512];
+    (void)state;
+    char *bare[] = {"-g", "64x64", "--pyramid", "--no-output", NULL};
+    assert_int_equal(parse(&o, msg, sizeof msg, bare), 0);
+    assert_true(o.pyramid && o.pyramid_octaves == 4 && o.pyramid_levels == 4);
+    char *given[] = {"--pyramid", "3x5", "in.bmp", "-O", "out", "--sigma", "1.2", NULL};
+    assert_int_equal(parse(&o, msg, sizeof msg, given), 0);
+    assert_true(o.pyramid_octaves == 3 && o.pyramid_levels == 5 && o.sigma == 1.2);
+    /* The OxL word is the value, not an input; any other word after a bare --pyramid is. */
+    assert_int_equal(o.n_positional, 1);
+    assert_string_equal(o.positional[0], "in.bmp");
+    char *attached[] = {"--pyramid=5x3", "-O", "out", "a.bmp", "b.bmp", NULL};
+    assert_int_equal(parse(&o, msg, sizeof msg, attached), 0);
+    assert_true(o.pyramid_octaves == 5 && o.pyramid_levels == 3 && o.n_positional == 2);
+    char *word[] = {"--pyramid", "4x4.bmp", "-O", "out", NULL};
+    assert_int_equal(parse(&o, msg, sizeof msg, word), 0);
+    assert_true(o.pyramid_octaves == 4 && o.n_positional == 1);
+    char *border[] = {"--pyramid", "--border", "constant=3", "--filter", "gauss", "-g", "9x9",
+                      "--no-output", NULL};
+    assert_int_equal(parse(&o, msg, sizeof msg, border), 0);
+    assert_true(o.filter.border == TC_BORDER_CONSTANT && o.filter.border_value == 3.0f);
+
+    struct {
+        char *words[8];
+        const char *says;
+    } bad[] = {
+        {{"--pyramid", "-g", "9x9", NULL}, "give -O DIR"},
+        {{"--pyramid", "-o", "x.bmp", NULL}, "-o x.bmp: --pyramid writes one image per level"},
+        {{"--pyramid", "--no-output", "-f", "5", NULL}, "-f: --pyramid makes its own Gaussians"},
+        {{"--pyramid", "--no-output", "--cx", "1,2,1", NULL}, "--cx: --pyramid makes"},
+        {{"--pyramid", "--no-output", "--filter", "sharpen", NULL}, "--filter: --pyramid makes"},
+        {{"--pyramid", "--no-output", "-tT", "2", NULL}, "-tT: --pyramid filters whole images"},
+        {{"--pyramid", "--no-output", "-a", "twopass", NULL}, "-a: does not apply"},
+        {{"--pyramid", "--no-output", "--scalar-io", NULL}, "--scalar-io: does not apply"},
+        {{"--pyramid", "--no-output", "--colour", NULL}, "--color: --pyramid works on the "
+                                                         "intensity plane"},
+        {{"--pyramid=0x1", "--no-output", NULL}, "octaves must be 1..16 and levels 1..8"},
+        {{"--pyramid=x4", "--no-output", NULL}, "expected OCTAVESxLEVELS"},
+        {{"--pyramid=4x4x4", "--no-output", NULL}, "expected OCTAVESxLEVELS"},
+        {{"--pyramid", "--no-output", "--sigma", "5.3", NULL}, "sigma0 must stay below 5.208"},
+        {{"--sigma", "1", "--no-output", NULL}, "only --filter gauss (and --pyramid) takes"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(parse(&o, msg, sizeof msg, bad[i].words), 2);
+        if (!strstr(msg, bad[i].says))
+            fail_msg("case %zu: '%s' does not say '%s'", i, msg, bad[i].says);
+    }
+    /* One octave takes sigma0 up to 10.41 (its longest level is below 2 sigma0). */
+    char *one[] = {"--pyramid", "1x1", "--sigma", "10.4", "--no-output", "-g", "9x9", NULL};
+    assert_int_equal(parse(&o, msg, sizeof msg, one), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_level_counts),
         cmocka_unit_test(test_default_pyramid),
         cmocka_unit_test(test_timed_and_errors),
+        cmocka_unit_test(test_options),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
