@@ -1491,6 +1491,17 @@ void cli_usage(FILE *out)
         "  -h, --help                this text;  --version  the version\n",
         out);
     fputs(
+        "Gaussian scale space:\n"
+        "      --pyramid [OxL]       O octaves (1..16) of L levels (1..8), default 4x4: octave K\n"
+        "                            is ceil(W / 2^K) x ceil(H / 2^K), level J has sigma\n"
+        "                            sigma0 2^(J/L) in its octave's pixels (sigma0 --sigma,\n"
+        "                            default 1.6); octave 0 from the input, each next octave\n"
+        "                            from the even pixels of the last one's image at 2 sigma0;\n"
+        "                            written to -O DIR as BASE-oK-lJ.EXT (BASE: synthetic for\n"
+        "                            -g, stdin for -s -); -e checks every level, -t times one\n"
+        "                            launch per octave against one per level\n",
+        out);
+    fputs(
         "Limits and safety:\n"
         "      --max-pixels N|WxH    refuse larger images (default 268435456, 16384x16384;\n"
         "                            at most 1073741824, 32768x32768); -g and files alike\n"
@@ -1517,6 +1528,7 @@ void cli_usage(FILE *out)
         "                                                  vertical edges, 128 = no change\n"
         "  tiledconv -s in.bmp --cx 1,2,1 --cy -1,0,1 -o dy.bmp  your own kx and ky\n"
         "  tiledconv -s in.bmp --filter gauss --sigma 8 -f 49x1 -o smear.bmp  rows only\n"
+        "  tiledconv -s in.png --pyramid 3x5 -O levels/ -e     a scale space, every level checked\n"
         "  tiledconv -s in.bmp --mask '0,1,0;1,-4,1;0,1,0' --offset 128 -o lap.bmp  a 2-D mask\n"
         "  tiledconv -e -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80   filter one ROI into another\n"
         "  tiledconv -s in.bmp -f 5 --border reflect101 --raw out.f32 -o out.bmp\n"

@@ -421,8 +421,9 @@ TC_API int tc_pyramid_reference(const float *src, int width, int height,
 
 /* The largest difference allowed between a device level and the reference's, per level into
  * tolerance[K * L + j]: tc_tolerance's bound for the level's own Gaussian on its octave's
- * base, plus what the base may already differ by (each octave's base is made on each side
- * from the last one's: the bound carried through the Gaussians' gains). TC_OK or TC_EINVAL. */
+ * base, 2 x 2 taps x FLT_EPSILON x max|base| x gain, plus the gain times what the base may
+ * already differ by (the device and the reference each make an octave's base from their own
+ * image of the octave before: that image's bound, carried). TC_OK or TC_EINVAL. */
 TC_API int tc_pyramid_tolerance(const float *src, int width, int height,
                                 const tc_pyramid_params *p, double *tolerance);
 

@@ -221,8 +221,8 @@ void pyramid_octave(__global const float *base, int pitch, int w, int h,
         for (int v = 0; v < BLOCK_X / 4; v++)
             ((__local float4 *)out)[v] = vload4(v, acc);
     }
-    /* Every filtered row is in hrows before anyone filters a column of them. The switch is on
-     * the group's slice, so every work-item of a group reaches this barrier. */
+    /* Every filtered row is in hrows before anyone filters a column of them. The loop above
+     * depends on the group's slice alone, so every work-item of a group reaches this barrier. */
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* (b) and (c): one column of the tile, col, rows r0 .. r0 + P_VY - 1, in blocks of P_VB
