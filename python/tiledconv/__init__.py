@@ -67,7 +67,9 @@ from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
            "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
-           "ALGORITHMS", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "__version__"]
+           "ALGORITHMS", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "__version__",
+           "pyramid", "pyramid_layout", "pyramid_reference", "pyramid_tolerance",
+           "PYRAMID_LAUNCHES", "MAX_OCTAVES", "MAX_LEVELS"]
 
 _lib = _native.lib
 
@@ -96,6 +98,12 @@ def _enum_names(name_of):
 BORDERS = _enum_names(_lib.tc_border_name)
 #: Algorithms, in the order of the C enumeration tc_algorithm.
 ALGORITHMS = _enum_names(_lib.tc_algorithm_name)
+#: The scale space's launch styles, in the order of tc_pyramid_launch: "per-octave" (one
+#: launch per octave, the default), "per-level" (one launch per level).
+PYRAMID_LAUNCHES = _enum_names(_lib.tc_pyramid_launch_name)
+#: pyramid()'s limits: octaves 1..MAX_OCTAVES of levels 1..MAX_LEVELS.
+MAX_OCTAVES = 16
+MAX_LEVELS = 8
 
 _INT_MIN, _INT_MAX = -2**31, 2**31 - 1
 
@@ -316,6 +324,51 @@ class _Params:
         return ctypes.byref(self.c)
 
 
+class _PyramidParams:
+    """A tc_pyramid_params filled from Python arguments."""
+
+    def __init__(self, octaves=4, levels=4, sigma=1.6, border="replicate", border_value=0.0,
+                 launch="per-octave"):
+        p = _native.TcPyramidParams()
+        _lib.tc_pyramid_params_init(ctypes.byref(p))
+        p.octaves = _int(octaves, "octaves")
+        p.levels = _int(levels, "levels")
+        try:
+            p.sigma = float(sigma)
+            p.border_value = float(border_value)
+        except (TypeError, ValueError):
+            raise ValueError(f"sigma and border_value: expected numbers, got {sigma!r} and "
+                             f"{border_value!r}") from None
+        p.border = _index(BORDERS, border, "border")
+        p.launch = _index(PYRAMID_LAUNCHES, launch, "launch")
+        self.c = p
+
+    def ref(self):
+        return ctypes.byref(self.c)
+
+
+def _pyramid_layout(width, height, params):
+    """The tc_pyramid_level entries of a pyramid of params on a width x height image."""
+    count = ctypes.c_int(0)
+    levels = (_native.TcPyramidLevel * (MAX_OCTAVES * MAX_LEVELS))()
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_pyramid_layout(width, height, params.ref(), levels, len(levels),
+                                    ctypes.byref(count), err, len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return [levels[i] for i in range(count.value)]
+
+
+def _pyramid_arrays(width, height, params):
+    """The pyramid's arrays, [octave][level], and the C array of pointers to them."""
+    layout = _pyramid_layout(width, height, params)
+    arrays = [np.empty((lv.height, lv.width), dtype=np.float32) for lv in layout]
+    pointers = (_native.FloatPtr * max(len(arrays), 1))(*[_ptr(a) for a in arrays])
+    per = params.c.levels
+    nested = [arrays[k * per:(k + 1) * per] for k in range(params.c.octaves)]
+    return nested, pointers
+
+
 # ---- Contexts ---------------------------------------------------------------------------------
 
 class Context:
@@ -516,6 +569,83 @@ class Context:
                 self._fail(status)
         return median.value
 
+    def pyramid(self, image, octaves=4, levels=4, sigma=1.6, border="replicate",
+                border_value=0.0, launch="per-octave"):
+        """A Gaussian scale space of a 2-D image (tc_pyramid): a list of ``octaves`` lists of
+        ``levels`` new float32 arrays, ``result[K][j]`` level j of octave K.
+
+        With k = 2 ** (1 / levels): octave K is ceil(width / 2**K) x ceil(height / 2**K);
+        level j has a total blur of sigma * k**j in its octave's pixels (sigma * 2**(K + j /
+        levels) in the image's); octave 0's levels are the image (taken as sharp) filtered
+        with the Gaussian of that sigma, so result[0][0] is filter() with
+        named_filter("gauss", taps, sigma) bit for bit; octave K + 1's level 0 is every second
+        pixel (rows and columns, from (0, 0)) of octave K's image at blur 2 * sigma, and its
+        level j that filtered with the Gaussian of sigma * sqrt(k**(2j) - 1). Each Gaussian is
+        round(6 s + 1) | 1 taps long (at most 63: sigma below 5.208 with two octaves or more),
+        with the border rule ``border`` (and ``border_value``) on the octave's whole image.
+        pyramid_layout() gives every level's size, sigmas and length.
+
+        launch        "per-octave" (one launch per octave, every level of an octave in one
+                      3-D NDRange) or "per-level" (one launch per level with filter()'s
+                      kernels); both give the same arrays bit for bit.
+
+        ValueError for bad arguments (an image too small for the octaves: each octave is made
+        from one of at least 2 x 2 pixels), Error for device failures.
+        """
+        return self._pyramid(image, _PyramidParams(octaves, levels, sigma, border,
+                                                   border_value, launch), None)
+
+    def pyramid_timed(self, image, iterations=10, **kwargs):
+        """pyramid() for benchmarks: one warm-up pyramid, then ``iterations`` (>= 1) timed
+        ones; the figures are in last_pyramid_stats(). Takes pyramid()'s keyword arguments."""
+        iterations = _int(iterations, "iterations")
+        return self._pyramid(image, _PyramidParams(**kwargs), iterations)
+
+    def last_pyramid_stats(self):
+        """Figures of the last successful pyramid on this context, as a dict; None when there
+        was none yet. Keys (times in ms): launch, iterations, kernel_ms_min, kernel_ms_median,
+        kernel_ms_mean (a whole pyramid: every launch's kernel time summed), kernel_ms (a
+        list, one per timed pyramid), launches (per pyramid), bytes (what the launches must
+        read and write), build_ms, upload_ms, download_ms, wall_ms_per_iteration."""
+        s = _native.TcPyramidStats()
+        with self._lock:
+            status = _lib.tc_pyramid_last_stats(self._handle(), ctypes.byref(s))
+            if status == TC_EINVAL:
+                return None
+            if status != TC_OK:
+                self._fail(status)
+            kernel_ms = [s.kernel_ms[i] for i in range(s.iterations)] if s.kernel_ms else []
+        return {
+            "launch": PYRAMID_LAUNCHES[s.launch] if 0 <= s.launch < len(PYRAMID_LAUNCHES)
+            else s.launch,
+            "iterations": s.iterations,
+            "kernel_ms_min": s.kernel_ms_min,
+            "kernel_ms_median": s.kernel_ms_median,
+            "kernel_ms_mean": s.kernel_ms_mean,
+            "kernel_ms": kernel_ms,
+            "launches": s.launches,
+            "bytes": s.bytes,
+            "build_ms": s.build_ms,
+            "upload_ms": s.upload_ms,
+            "download_ms": s.download_ms,
+            "wall_ms_per_iteration": s.wall_ms_per_iteration,
+        }
+
+    def _pyramid(self, image, params, iterations):
+        src, width, height = _image(image)
+        out, pointers = _pyramid_arrays(width, height, params)
+        with self._lock:
+            handle = self._handle()
+            if iterations is None:
+                status = _lib.tc_pyramid(handle, _ptr(src), width, height, params.ref(),
+                                         pointers)
+            else:
+                status = _lib.tc_pyramid_timed(handle, _ptr(src), width, height, params.ref(),
+                                               pointers, iterations)
+            if status != TC_OK:
+                self._fail(status)
+        return out
+
     def _run(self, image, params, iterations):
         src, width, height = _image(image)
         out = np.empty_like(src)
@@ -683,3 +813,64 @@ def mask_factors(mask):
         raise ValueError(f"mask: {width} x {height}: sizes must be odd, 1..{MAX_MASK_SIZE}, "
                          "not 1 x 1, and every weight finite")
     return (kx[:width].copy(), ky[:height].copy()) if rc == 1 else None
+
+
+# ---- The Gaussian scale space -----------------------------------------------------------------
+
+def pyramid(image, octaves=4, levels=4, sigma=1.6, border="replicate", border_value=0.0,
+            launch="per-octave"):
+    """Context.pyramid on the module's default context: a list of ``octaves`` lists of
+    ``levels`` float32 arrays, ``result[K][j]`` level j of octave K.
+
+    >>> levels = tiledconv.pyramid(image, octaves=3, levels=5)
+    >>> levels[1][0].shape          # octave 1: half the size, rounded up
+    """
+    return default_context().pyramid(image, octaves=octaves, levels=levels, sigma=sigma,
+                                     border=border, border_value=border_value, launch=launch)
+
+
+def pyramid_layout(width, height, octaves=4, levels=4, sigma=1.6):
+    """The levels of the pyramid of a width x height image (tc_pyramid_layout), octave by
+    octave: a list of ``octaves`` lists of ``levels`` dicts with octave, level, width,
+    height, sigma (the total blur in the octave's pixels), sigma_input (in the image's),
+    sigma_applied (the Gaussian that makes it from its octave's base: 0 for level 0 of
+    octaves 1 and on, the base itself) and taps (its length; 1 for the base itself).
+    ValueError when the rules refuse the pyramid (see Context.pyramid)."""
+    params = _PyramidParams(octaves, levels, sigma)
+    layout = _pyramid_layout(_int(width, "width"), _int(height, "height"), params)
+    fields = [f[0] for f in _native.TcPyramidLevel._fields_]
+    flat = [{f: getattr(lv, f) for f in fields} for lv in layout]
+    per = params.c.levels
+    return [flat[k * per:(k + 1) * per] for k in range(params.c.octaves)]
+
+
+def pyramid_reference(image, octaves=4, levels=4, sigma=1.6, border="replicate",
+                      border_value=0.0):
+    """The scale space on the CPU in double precision (tc_pyramid_reference): each level's
+    Gaussian summed as reference() sums a filter, rounded to float32 per level; the
+    decimation exact. Same arguments and result as Context.pyramid."""
+    params = _PyramidParams(octaves, levels, sigma, border, border_value)
+    src, width, height = _image(image)
+    out, pointers = _pyramid_arrays(width, height, params)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_pyramid_reference(_ptr(src), width, height, params.ref(), pointers, err,
+                                       len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return out
+
+
+def pyramid_tolerance(image, octaves=4, levels=4, sigma=1.6, border="replicate",
+                      border_value=0.0):
+    """The largest difference allowed between a device level and pyramid_reference()'s, per
+    level (tc_pyramid_tolerance): a list of ``octaves`` lists of ``levels`` floats, each the
+    float32 rounding bound of the level's Gaussian plus what its octave's base may carry."""
+    params = _PyramidParams(octaves, levels, sigma, border, border_value)
+    src, width, height = _image(image)
+    count = params.c.octaves * params.c.levels
+    _pyramid_layout(width, height, params)  # ValueError with the library's reason
+    tol = (ctypes.c_double * max(count, 1))()
+    if _lib.tc_pyramid_tolerance(_ptr(src), width, height, params.ref(), tol) != TC_OK:
+        raise ValueError("pyramid_tolerance: invalid pyramid parameters")
+    per = params.c.levels
+    return [[tol[k * per + j] for j in range(per)] for k in range(params.c.octaves)]

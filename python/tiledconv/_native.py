@@ -100,6 +100,50 @@ class TcDeviceInfo(Structure):
     ]
 
 
+class TcPyramidParams(Structure):
+    """tc_pyramid_params: a Gaussian scale space. Always filled by tc_pyramid_params_init."""
+    _fields_ = [
+        ("octaves", c_int),
+        ("levels", c_int),
+        ("sigma", c_double),
+        ("border", c_enum),
+        ("border_value", c_float),
+        ("launch", c_enum),
+    ]
+
+
+class TcPyramidLevel(Structure):
+    """tc_pyramid_level: one level as tc_pyramid_layout describes it."""
+    _fields_ = [
+        ("octave", c_int),
+        ("level", c_int),
+        ("width", c_int),
+        ("height", c_int),
+        ("sigma", c_double),
+        ("sigma_input", c_double),
+        ("sigma_applied", c_double),
+        ("taps", c_int),
+    ]
+
+
+class TcPyramidStats(Structure):
+    """tc_pyramid_stats: figures of the last successful pyramid on a context."""
+    _fields_ = [
+        ("launch", c_enum),
+        ("iterations", c_int),
+        ("kernel_ms_min", c_double),
+        ("kernel_ms_median", c_double),
+        ("kernel_ms_mean", c_double),
+        ("kernel_ms", POINTER(c_double)),
+        ("launches", c_int),
+        ("bytes", c_double),
+        ("build_ms", c_double),
+        ("upload_ms", c_double),
+        ("download_ms", c_double),
+        ("wall_ms_per_iteration", c_double),
+    ]
+
+
 # tc_context is opaque: handled as a void pointer.
 ContextPtr = c_void_p
 FloatPtr = POINTER(c_float)
@@ -130,11 +174,27 @@ _PROTOTYPES = {
     "tc_border_name": (c_char_p, [c_enum]),
     "tc_version": (c_char_p, []),
     "tc_abi_size": (c_size_t, [c_char_p]),
+    # The Gaussian scale space (issue 16).
+    "tc_pyramid_params_init": (None, [POINTER(TcPyramidParams)]),
+    "tc_pyramid_layout": (c_int, [c_int, c_int, POINTER(TcPyramidParams), POINTER(TcPyramidLevel),
+                                  c_int, POINTER(c_int), c_char_p, c_size_t]),
+    "tc_pyramid": (c_int, [ContextPtr, FloatPtr, c_int, c_int, POINTER(TcPyramidParams),
+                           POINTER(FloatPtr)]),
+    "tc_pyramid_timed": (c_int, [ContextPtr, FloatPtr, c_int, c_int, POINTER(TcPyramidParams),
+                                 POINTER(FloatPtr), c_int]),
+    "tc_pyramid_last_stats": (c_int, [ContextPtr, POINTER(TcPyramidStats)]),
+    "tc_pyramid_reference": (c_int, [FloatPtr, c_int, c_int, POINTER(TcPyramidParams),
+                                     POINTER(FloatPtr), c_char_p, c_size_t]),
+    "tc_pyramid_tolerance": (c_int, [FloatPtr, c_int, c_int, POINTER(TcPyramidParams),
+                                     POINTER(c_double)]),
+    "tc_pyramid_launch_name": (c_char_p, [c_enum]),
 }
 
 # The mirrors above against the library's own sizes: a library built from another header
 # would read or write past these structs.
-_MIRRORS = {"tc_params": TcParams, "tc_stats": TcStats, "tc_device_info": TcDeviceInfo}
+_MIRRORS = {"tc_params": TcParams, "tc_stats": TcStats, "tc_device_info": TcDeviceInfo,
+            "tc_pyramid_params": TcPyramidParams, "tc_pyramid_level": TcPyramidLevel,
+            "tc_pyramid_stats": TcPyramidStats}
 
 
 def _candidates():
