@@ -10,7 +10,8 @@
 #       PYRAMID_DEVICE="--device cpu" sh bench/pyramid.sh OUT       a try on PoCL
 #
 # Environment (defaults in brackets): PYRAMID_SIZES, square sides ["4096 8192"];
-# PYRAMID_SHAPES, OxL ["4x4 3x5 5x3"]; PYRAMID_ITERATIONS [20]; PYRAMID_CHECK_SIZE, the side
+# PYRAMID_SHAPES, OxL ["4x4 3x5 5x3"] (4x4 also with TILEDCONV_PYRAMID_INTERLEAVE=1: the slice
+# in the NDRange's first dimension); PYRAMID_ITERATIONS [20]; PYRAMID_CHECK_SIZE, the side
 # of the -e runs [512]; PYRAMID_TILE_HEIGHTS, the per-octave tile heights tried for 4x4 at the
 # largest size ["256 128"] (TILEDCONV_PYRAMID_TILE_H; 256 is the default); PYRAMID_DEVICE,
 # tiledconv's device flags [none: the first GPU]; TILEDCONV, the binary [./tiledconv, built
@@ -62,6 +63,12 @@ for size in $sizes; do
     for shape in $shapes; do
         run "$size-$shape" "" -g "${size}x$size" --pyramid "$shape" --no-output --csv \
             -i "$iterations"
+        # The study: the slice in the NDRange's first dimension, so that the slices of a tile
+        # run together and share its base's rows in the L2 cache.
+        if [ "$shape" = "4x4" ]; then
+            run "$size-$shape-interleave" "TILEDCONV_PYRAMID_INTERLEAVE=1" -g "${size}x$size" \
+                --pyramid "$shape" --no-output --csv -i "$iterations"
+        fi
         if [ "$size" = "$largest" ] && [ "$shape" = "4x4" ]; then
             for th in $tiles; do
                 [ "$th" = 256 ] && continue

@@ -40,7 +40,8 @@
  *
  * -D options besides Common.cl's (BLOCK_X 8, SHIFT 0): LONG_TILE_W, LONG_TILE_H (the tile),
  * PYR_SLICES (1 .. 9), PYR_Rn and PYR_ACCn (0 or 1) for n < 9 (0 past PYR_SLICES), PYR_FEED (the feed's
- * slice, or -1). The coefficients arrive in one __constant buffer, 64 floats per slice.
+ * slice, or -1), PYR_INTERLEAVE (0: group (x, y, z) makes tile (x, y) of slice z, the
+ * default; 1: group (z, x, y) does, so that the slices of a tile run one after another). The coefficients arrive in one __constant buffer, 64 floats per slice.
  */
 
 /* pyramid_decimate: dst(x, y) = src(2x, 2y), the next octave's base from the per-level path's
@@ -57,6 +58,9 @@ __kernel void pyramid_decimate(__global const float *src, int src_pitch, __globa
 
 #if !defined(LONG_TILE_W) || !defined(LONG_TILE_H) || !defined(PYR_FEED)
 #error "build Pyramid.cl with the -D options that pyramid.c passes"
+#endif
+#ifndef PYR_INTERLEAVE
+#define PYR_INTERLEAVE 0
 #endif
 
 #define P_GROUP 256                                /* work-items per group */
@@ -145,7 +149,11 @@ TC_INLINE void pyr_column(const int R, const int acc, __local const float *colum
     ((z) == 0 ? dst0 : (z) == 1 ? dst1 : (z) == 2 ? dst2 : (z) == 3 ? dst3 : (z) == 4 ? dst4 :  \
      (z) == 5 ? dst5 : (z) == 6 ? dst6 : (z) == 7 ? dst7 : dst8)
 
+#if PYR_INTERLEAVE
+__kernel __attribute__((reqd_work_group_size(1, P_JPR, P_GY)))
+#else
 __kernel __attribute__((reqd_work_group_size(P_JPR, P_GY, 1)))
+#endif
 void pyramid_octave(__global const float *base, int pitch, int w, int h,
                     __constant const float *coeffs, float border_value,
                     __global float *next, int next_pitch,
@@ -157,10 +165,21 @@ void pyramid_octave(__global const float *base, int pitch, int w, int h,
     __local float4 hrows4[(LONG_TILE_H + 2 * RADIUS_Y) * LONG_TILE_W / 4];
     __local float *hrows = (__local float *)hrows4;
 
+#if PYR_INTERLEAVE
+    /* The slice in the first dimension, which a GPU dispatches fastest: consecutive groups make
+     * the same tile of every slice in turn, at about the same time, reading the same rows of
+     * the base, which the L2 cache then serves once (TILEDCONV_PYRAMID_INTERLEAVE=1, a
+     * study; the groups are 1 x P_JPR x P_GY). */
+    const int lx = get_local_id(1), ly = get_local_id(2);
+    const int z = get_group_id(0);
+    const int l = get_group_id(1) * LONG_TILE_W;
+    const int t = get_group_id(2) * LONG_TILE_H;
+#else
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int l = get_group_id(0) * LONG_TILE_W; /* the tile, on the image's 4-column grid */
     const int t = get_group_id(1) * LONG_TILE_H;
     const int z = get_group_id(2);               /* the slice */
+#endif
     __constant const float *k = coeffs + z * P_TAPS_STRIDE;
 
     /* (a) The slice's rows: hrows row r (0 <= r < LONG_TILE_H + 2R) is ROI row t - R + r

@@ -488,12 +488,15 @@ static int prepare_octave(const tc_device *d, tc_program_cache *programs, tc_pyr
         if ((oc->slice[i].taps - 1) / 2 > rmax)
             rmax = (oc->slice[i].taps - 1) / 2;
     const int th = tile_height(d, rmax);
+    /* A knob for kernel studies (bench/pyramid.sh): the slices of one tile one after another
+     * in the dispatch order, rather than slice after slice (Pyramid.cl, PYR_INTERLEAVE). */
+    const char *interleave = getenv("TILEDCONV_PYRAMID_INTERLEAVE");
     used = snprintf(options, sizeof options,
                     "-cl-std=CL1.2 -D RADIUS_X=%d -D RADIUS_Y=%d -D BORDER=%d -D BLOCK_X=%d "
                     "-D BLOCK_Y=8 -D TC_VECTOR_IO=1 -D SHIFT=0 -D LONG_TILE_W=%d "
-                    "-D LONG_TILE_H=%d -D PYR_SLICES=%d -D PYR_FEED=%d",
+                    "-D LONG_TILE_H=%d -D PYR_SLICES=%d -D PYR_FEED=%d -D PYR_INTERLEAVE=%d",
                     rmax, rmax, (int)plan->border, TC_LONG_JOB_W, TC_LONG_TILE_W, th,
-                    oc->slices, oc->feed);
+                    oc->slices, oc->feed, interleave && strcmp(interleave, "1") == 0);
     for (int i = 0; i < TC_PYRAMID_MAX_SLICES; i++)
         used += snprintf(options + used, sizeof options - (size_t)used,
                          " -D PYR_R%d=%d -D PYR_ACC%d=%d", i,
@@ -513,14 +516,21 @@ static int prepare_octave(const tc_device *d, tc_program_cache *programs, tc_pyr
     if ((status = tc_check_launch(d, list->item[n].kernel, "the per-octave pyramid kernel",
                                   local, m)) != TC_OK)
         return status;
+    const size_t tiles[2] = {(size_t)((oc->width + TC_LONG_TILE_W - 1) / TC_LONG_TILE_W),
+                             (size_t)((oc->height + th - 1) / th)};
+    const int first = interleave && strcmp(interleave, "1") == 0; /* the slice first */
+    if (first && local[1] > d->max_item_sizes[2])
+        return tc_fail(m, TC_EDEVICE, "TILEDCONV_PYRAMID_INTERLEAVE=1 needs work-groups of 1 x "
+                                      "%zu x %zu, but %s allows %zu work-items along the third "
+                                      "dimension",
+                       local[0], local[1], d->info.name, d->max_item_sizes[2]);
     list->item[n].dims = 3;
-    list->item[n].local[0] = local[0];
-    list->item[n].local[1] = local[1];
-    list->item[n].local[2] = 1;
-    list->item[n].global[0] =
-        (size_t)((oc->width + TC_LONG_TILE_W - 1) / TC_LONG_TILE_W) * local[0];
-    list->item[n].global[1] = (size_t)((oc->height + th - 1) / th) * local[1];
-    list->item[n].global[2] = (size_t)oc->slices;
+    for (int i = 0; i < 3; i++) {
+        /* (tiles x, tiles y, slices), or (slices, tiles x, tiles y) with the slice first. */
+        const int dim = first ? (i + 1) % 3 : i;
+        list->item[n].local[dim] = i < 2 ? local[i] : 1;
+        list->item[n].global[dim] = i < 2 ? tiles[i] * local[i] : (size_t)oc->slices;
+    }
 
     CL_CALL(status, cleanup, m,
             clEnqueueWriteBuffer(d->queue, b->coeffs[k], CL_TRUE, 0, sizeof coeffs, coeffs, 0,

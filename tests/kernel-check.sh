@@ -200,8 +200,9 @@ check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2
 # Issue 16's scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
 # path's kernels (-t runs both launch styles; -e checks every level; the two must give the same
 # levels bit for bit). oclgrind's 32 KB of local memory halve the per-octave tile to 32 x 128;
-# --local-mem-size 49152 gives it NVIDIA's 48 KB (32 x 256 tiles), and
-# TILEDCONV_PYRAMID_TILE_H=64 the smallest tile (one 8-row block per work-item).
+# --local-mem-size 49152 gives it NVIDIA's 48 KB (32 x 256 tiles), TILEDCONV_PYRAMID_TILE_H=64
+# the smallest tile (one 8-row block per work-item), TILEDCONV_PYRAMID_INTERLEAVE=1 the slice
+# in the NDRange's first dimension.
 pyramid_runs=0
 check_p() { # check_p LABEL OCLGRIND-OPTIONS ARGS...: ARGS under oclgrind, PASSED and identical
     label=$1 simulator=$2
@@ -231,6 +232,11 @@ export TILEDCONV_PYRAMID_TILE_H
 check_p "2 x 2, 32 x 64 tiles, class 1 and 3 groups, reflect" "" -g 72x140 --pyramid 2x2 \
     --sigma 0.8 --border reflect
 unset TILEDCONV_PYRAMID_TILE_H
+TILEDCONV_PYRAMID_INTERLEAVE=1
+export TILEDCONV_PYRAMID_INTERLEAVE
+check_p "2 x 2, the slice in the first dimension (a study)" "" -g 70x50 --pyramid 2x2 \
+    --sigma 0.8
+unset TILEDCONV_PYRAMID_INTERLEAVE
 # The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
 # run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
 # an ROI and an output mapping; the output is checked against the host's conversions by
