@@ -625,6 +625,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
     }
+    if (o.pyramid && n_requests > 1) {
+        fprintf(stderr, "tiledconv: --pyramid runs on one device; -d and --device name %d\n",
+                n_requests);
+        return 2;
+    }
     if (o.pyramid) /* a scale space of each input (cli/pyramid_run.c) */
         return pyramid_run(&o, requests[0]);
     if (o.synth_width)

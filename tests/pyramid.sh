@@ -177,6 +177,7 @@ refuse "an image too small for 5 octaves" -g 8x8 --pyramid 5x2 -O "$out"
 refuse "-O a missing folder" -g 64x64 --pyramid -O "$out/none"
 refuse "-O a file" -g 64x64 --pyramid -O "$tmp/readonly-src"
 refuse "--raw FILE" -s "$img" --pyramid --raw="$out/r.f32" -O "$out"
+refuse "two devices" -g 64x64 --pyramid -O "$out" -d 0,0
 cp "$img" "$tmp/x.bmp"
 mkdir "$tmp/dup"
 cp "$img" "$tmp/dup/x.bmp"
