@@ -71,15 +71,38 @@ inline int border_index(int p, int n)
 #endif
 }
 
+/*
+ * Where tiled_conv and one_pass_conv read the source plane (--storage, storage.c): a buffer,
+ * SRC_T a pointer and SRC_AT(src, pitch, x, y) the float at column x of row y; or, built with
+ * -D TC_IMAGE=1, an image2d_t (CL_R, CL_FLOAT, as wide as the padded rows) read through a
+ * nearest-neighbour sampler with unnormalised coordinates. The sampler's address mode is never
+ * what decides a border: every coordinate is mapped into the sROI by the border rule first
+ * (a sampler only knows the whole image's edges), so CLAMP_TO_EDGE is a guard that no read
+ * exercises. Without float4 loads from an image (its texels are single floats), the image
+ * build reads each pixel of a block row's window one by one; everything else is the same.
+ */
+#ifndef TC_IMAGE
+#define TC_IMAGE 0
+#endif
+#if TC_IMAGE
+#define SRC_T read_only image2d_t
+__constant sampler_t tc_nearest =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+#define SRC_AT(src, pitch, px, py) read_imagef(src, tc_nearest, (int2)(px, py)).x
+#else
+#define SRC_T __global const float *
+#define SRC_AT(src, pitch, px, py) (src)[(py) * (pitch) + (px)]
+#endif
+
 /* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
  * pixel, or value for BORDER_CONSTANT. Only these reads may start outside the sROI. */
-inline float read_bordered(__global const float *src, int pitch, int sL, int sT, int x, int y,
+inline float read_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y,
                            int w, int h, float value)
 {
     const int bx = border_index(x, w), by = border_index(y, h);
     if (BORDER == BORDER_CONSTANT && (bx < 0 || by < 0))
         return value;
-    return src[(sT + by) * pitch + sL + bx];
+    return SRC_AT(src, pitch, sL + bx, sT + by);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -101,7 +124,7 @@ inline float read_bordered(__global const float *src, int pitch, int sL, int sT,
  * No barrier here: each caller puts its own right after the call, in the kernel body, where
  * it can be seen to be reached by the whole group.
  */
-TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL, int sT, int w,
+TC_INLINE void stage_neighbourhood(SRC_T src, int pitch, int sL, int sT, int w,
                                    int h, float border_value, int x0, int y0, int raw_w,
                                    int raw_h, int stride_x, int stride_y, int lx, int ly,
                                    __local float *raw)
@@ -311,12 +334,17 @@ inline void filter_segment(const float seg[SEG_W], COEFFS kx,
     }
 }
 
-/* The raw segment of the block at ROI column x in one source row (row: the row's sROI column
- * 0), unchecked: the caller knows that the window lies inside the sROI. The blocks of
+/* The raw segment of the block whose first pixel is source column sx of source row sy,
+ * unchecked: the caller knows that the window lies inside the sROI. The blocks of
  * neighbouring work-items overlap their windows, which the L1 cache shares. */
-TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
+TC_INLINE void load_segment(SRC_T src, int pitch, int sx, int sy, float seg[SEG_W])
 {
-    __global const float *p = row + x; /* the block's first pixel */
+#if TC_IMAGE
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = SRC_AT(src, pitch, sx - RADIUS + i, sy);
+#else
+    __global const float *p = src + sy * pitch + sx; /* the block's first pixel */
 #if !TC_VECTOR_IO
 #pragma unroll
     for (int i = 0; i < SEG_W; i++)
@@ -352,12 +380,13 @@ TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
     for (int i = 0; i < SEG_W; i++)
         seg[i] = win[SHIFT - RADIUS - WIN_LO + i];
 #endif
+#endif /* TC_IMAGE */
 }
 
 /* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
  * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
  * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
-TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int sL, int sT,
+TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT,
                                      int x, int y, int w, int h, float value, float seg[SEG_W])
 {
     const int sy = border_index(y, h);
@@ -367,21 +396,21 @@ TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int s
             seg[i] = value;
         return;
     }
-    __global const float *row = src + (sT + sy) * pitch + sL;
     if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
-        load_segment(row, x, seg);
+        load_segment(src, pitch, sL + x, sT + sy, seg);
     } else {
 #pragma unroll
         for (int i = 0; i < SEG_W; i++) {
             const int sx = border_index(x - RADIUS + i, w);
-            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value : row[sx];
+            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
+                                                         : SRC_AT(src, pitch, sL + sx, sT + sy);
         }
     }
 }
 
 /* One block row filtered horizontally: ROI row y at block column x, from global memory.
  * checked (a constant at every call) says whether coordinates may leave the sROI. */
-TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x,
+TC_INLINE void hfilter_global(SRC_T src, int pitch, int sL, int sT, int x,
                               int y, int w, int h, float value, bool checked,
                               COEFFS kx, float out[BLOCK_X])
 {
@@ -389,7 +418,7 @@ TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int 
     if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
-        load_segment(src + (sT + y) * pitch + sL, x, seg);
+        load_segment(src, pitch, sL + x, sT + y, seg);
     filter_segment(seg, kx, out);
 }
 
@@ -421,7 +450,7 @@ inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
  * halo rows ly, ly + GROUP_Y, ... into halo; otherwise, the top work-items the rows above
  * the tile into hrow, the bottom ones the rows below. The other halo rows of hrow are the
  * neighbours', taken in the shared-row exchange, phase (c). */
-TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT, int w, int h,
+TC_INLINE void filter_rows(SRC_T src, int pitch, int sL, int sT, int w, int h,
                            float value, bool checked, int t, int bx, int by, int ly,
                            COEFFS kx, float hrow[HROWS][BLOCK_X],
                            float halo[HALO_PER_ITEM][BLOCK_X])
@@ -604,7 +633,7 @@ TC_INLINE void publish_row(__local float4 *at, const float hs[BLOCK_X])
 /* Phases (a) and (c)'s first half together: the block's own rows, each filtered, published
  * when it is among the first or last RADIUS and accumulated; then this work-item's share of
  * the halo rows, filtered and published. */
-TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, int sL, int sT,
+TC_INLINE void filter_publish_accumulate(SRC_T src, int pitch, int sL, int sT,
                                          int w, int h, float value, bool checked, int t,
                                          int lx, int bx, int by, int ly,
                                          COEFFS kx, COEFFS ky, __local float4 *shared,
@@ -738,7 +767,7 @@ inline float pick4(const float row[BLOCK_X], int c)
 #endif
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
-void tiled_conv(__global const float *src, __global float *dst, int pitch,
+void tiled_conv(SRC_T src, __global float *dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
                 __constant const float *kx, __constant const float *ky, float border_value,
                 float16 kx_values, float16 ky_values CLASS_COUNTS_ARG)
@@ -879,7 +908,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
  * copies its (16 + 2r) x (16 + 2r) neighbourhood into local memory, mapped into the sROI, then
  * every work-item sums all TAPS x TAPS products from there. */
 __kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
-void one_pass_conv(__global const float *src, __global float *dst, int pitch,
+void one_pass_conv(SRC_T src, __global float *dst, int pitch,
                    int sL, int sT, int tL, int tT, int w, int h,
                    __constant const float *kx, __constant const float *ky, float border_value)
 {
@@ -913,6 +942,8 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
 /* rows_transposed_conv: one pass of the classic two-pass convolution                          */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Buffers only: its two passes read a buffer each (the image build has no twopass). */
+#if !TC_IMAGE
 #define TP TWOPASS_TILE
 #define TP_RAW (TP + 2 * RADIUS)
 
@@ -960,3 +991,4 @@ void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int 
     if (ox < w && oy < h)
         dst[(tT + ox) * dst_pitch + tL + oy] = result[lx][ly];
 }
+#endif /* !TC_IMAGE */
