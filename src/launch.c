@@ -15,8 +15,8 @@
 
 TC_API const char *tc_algorithm_name(tc_algorithm a)
 {
-    static const char *const names[] = {"tiled", "twopass", "onepass"};
-    return (int)a >= 0 && a <= TC_ONEPASS ? names[a] : "?";
+    static const char *const names[] = {"tiled", "twopass", "onepass", "bilinear"};
+    return (int)a >= 0 && a <= TC_BILINEAR ? names[a] : "?";
 }
 
 static long ceil_div(long a, long b)
@@ -129,6 +129,7 @@ typedef struct {
     cl_mem src, dst;       /* the planes this run reads and writes */
     cl_command_queue queue;
     cl_kernel kernel;
+    cl_kernel kernel2;  /* bilinear: pass 2 (pass 1 is kernel) */
     int pitch;          /* the device's row pitch in floats (tc_device_pitch) */
     size_t local[2];
     size_t global[2];
@@ -268,6 +269,27 @@ cleanup:
     return status;
 }
 
+/* bilinear (storage.c, Images.cl): pass 1 rows from the source image into the temporary
+ * image, pass 2 columns into the target; both the ROI's size. */
+static void bilinear_geometry(const tc_job *job, size_t global[2])
+{
+    tc_bilinear_geometry(&job->roi, global);
+}
+
+static int bilinear_set_args(launch_state *ls, tc_msg *m)
+{
+    (void)ls;
+    (void)m;
+    return TC_OK; /* set per run by tc_bilinear_enqueue, as twopass's */
+}
+
+static int bilinear_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
+{
+    return tc_bilinear_enqueue(ls->queue, ls->kernel, ls->kernel2, &ls->buf->images,
+                               &ls->job->filter, &ls->job->roi, ls->buf->kx, ls->buf->ky, ls->dst,
+                               ls->pitch, ls->local, events, m);
+}
+
 static const algorithm_desc algorithms[] = {
     [TC_TILED] = {"tiled_conv", {TC_TILED_GROUP_X, TC_TILED_GROUP_Y}, 1, tiled_geometry,
                   direct_set_args, direct_enqueue},
@@ -275,6 +297,8 @@ static const algorithm_desc algorithms[] = {
                     two_pass_geometry, two_pass_set_args, two_pass_enqueue},
     [TC_ONEPASS] = {"one_pass_conv", {TC_ONEPASS_GROUP, TC_ONEPASS_GROUP}, 1, one_pass_geometry,
                     direct_set_args, direct_enqueue},
+    [TC_BILINEAR] = {"bilinear_rows", {TC_BILINEAR_GROUP_X, TC_BILINEAR_GROUP_Y}, 2,
+                     bilinear_geometry, bilinear_set_args, bilinear_enqueue},
 };
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
@@ -325,16 +349,23 @@ static void build_options(const tc_job *job, char *options, size_t size)
 {
     /* For kernel experiments (bench/): extra build options, appended. */
     const char *extra = getenv("TILEDCONV_CL_OPTIONS");
+    /* Images: the tiled and one-pass kernels reading an image2d_t (TC_IMAGE), or bilinear's
+     * samples per axis (storage.c). */
+    char images[160] = "";
+    if (job->algorithm == TC_BILINEAR)
+        tc_bilinear_options(&job->filter, images, sizeof images);
+    else if (tc_reads_image(job->algorithm, job->storage))
+        snprintf(images, sizeof images, " -D TC_IMAGE=1");
     snprintf(options, size,
              "-cl-std=CL1.2 -D RADIUS=%d -D BORDER=%d -D GROUP_X=%d -D GROUP_Y=%d "
              "-D BLOCK_X=%d -D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
-             "-D TC_VECTOR_IO=%d -D SHIFT=%d%s %s",
+             "-D TC_VECTOR_IO=%d -D SHIFT=%d%s%s %s",
              (job->filter.taps - 1) / 2, (int)job->filter.border, TC_TILED_GROUP_X,
              TC_TILED_GROUP_Y, job->block_x, tiled_block_y(job), TC_ONEPASS_GROUP,
              TC_TWOPASS_TILE, job->vector_io,
              job->algorithm == TC_TILED ? tc_tiled_shift(job) : 0,
              job->count_classes && job->algorithm == TC_TILED ? " -D TC_COUNT_CLASSES" : "",
-             extra ? extra : "");
+             images, extra ? extra : "");
 }
 
 /* Refuses a launch the device cannot run, with the reason in words, rather than letting
@@ -381,12 +412,25 @@ static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const 
     cl_int err;
     int status;
     build_options(job, options, sizeof options);
-    status = tc_program_get(programs, d, TC_SOURCE_FILTERS, options, &program, build_ms, m);
+    status = tc_program_get(programs, d,
+                            job->algorithm == TC_BILINEAR ? TC_SOURCE_IMAGES : TC_SOURCE_FILTERS,
+                            options, &program, build_ms, m);
     if (status != TC_OK)
         return status;
     ls->kernel = clCreateKernel(program, a->kernel_name, &err);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        ls->kernel = NULL;
         return cl_fail(m, err, "clCreateKernel");
+    }
+    if (job->algorithm == TC_BILINEAR) {
+        ls->kernel2 = clCreateKernel(program, "bilinear_cols", &err);
+        if (err != CL_SUCCESS) {
+            ls->kernel2 = NULL;
+            return cl_fail(m, err, "clCreateKernel(bilinear_cols)");
+        }
+        if ((status = check_limits(d, ls->kernel2, "bilinear pass 2", ls->local, m)) != TC_OK)
+            return status;
+    }
     return check_limits(d, ls->kernel, tc_algorithm_name(job->algorithm), ls->local, m);
 }
 
@@ -442,6 +486,7 @@ static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job, 
 void tc_buffers_release(tc_buffers *b)
 {
     cl_mem *mems[] = {&b->counts, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
+    tc_image_buffers_release(&b->images);
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
@@ -628,27 +673,53 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
     const algorithm_desc *a = &algorithms[job->algorithm];
     const int runs = warmup + iterations;
     cl_event upload_events[2] = {NULL, NULL};
+    cl_event image_copy = NULL;
     cl_event *events = NULL; /* 2 per run: the warm-up runs, then the timed ones */
-    launch_state ls = {job, buffers, src, dst, d->queue, NULL, tc_device_pitch(width),
+    launch_state ls = {job, buffers, src, dst, d->queue, NULL, NULL, tc_device_pitch(width),
                        {a->local[0], a->local[1]}, {0, 0}};
+    const int reads_image = tc_reads_image(job->algorithm, job->storage);
+    double ms;
     int status;
 
-    (void)height;
     a->geometry(job, ls.global);
-    if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK)
+    memset(stats, 0, sizeof *stats);
+    if ((status = tc_images_check(d, job->algorithm, job->storage, width, height, &job->roi,
+                                  m)) != TC_OK ||
+        (reads_image &&
+         (status = tc_check_host_room(d, tc_images_new_bytes(&buffers->images, job->algorithm,
+                                                             ls.pitch, height, &job->roi),
+                                      "the images", m)) != TC_OK) ||
+        (status = stats_begin(stats, &ls, iterations, m)) != TC_OK)
         goto cleanup;
     if (!(events = calloc((size_t)runs * 2, sizeof *events))) {
         status = tc_fail(m, TC_ENOMEM, "out of host memory for %d runs", runs);
         goto cleanup;
     }
     if ((status = prepare_kernel(d, programs, job, &ls, &stats->build_ms, m)) != TC_OK ||
-        (status = ensure_buffers(d, buffers, job, m)) != TC_OK ||
-        (status = upload_coefficients(&ls, upload_events, m)) != TC_OK ||
+        (status = ensure_buffers(d, buffers, job, m)) != TC_OK)
+        goto cleanup;
+    /* An image run reads a copy of the source plane in an image (timed as part of the
+     * upload); the kernels take it where they would take the buffer. */
+    if (reads_image) {
+        if ((status = tc_images_source(d, &buffers->images, src, ls.pitch, height, &image_copy,
+                                       m)) != TC_OK ||
+            (job->algorithm == TC_BILINEAR &&
+             (status = tc_bilinear_prepare(d, &buffers->images, &job->filter, &job->roi, m)) !=
+                 TC_OK))
+            goto cleanup;
+        ls.src = buffers->images.src;
+    }
+    if ((status = upload_coefficients(&ls, upload_events, m)) != TC_OK ||
         (status = a->set_args(&ls, m)) != TC_OK ||
         (status = run_all(&ls, warmup, iterations, events, &stats->wall_ms_per_iteration, m)) !=
             TC_OK ||
         (status = collect(&ls, events, warmup, upload_events, stats, m)) != TC_OK)
         goto cleanup;
+    if (image_copy) {
+        if ((status = tc_event_ms(image_copy, &ms, m)) != TC_OK)
+            goto cleanup;
+        stats->h2d_ms += ms;
+    }
 
 cleanup:
     if (status != TC_OK) {
@@ -664,6 +735,10 @@ cleanup:
     for (int i = 1; i >= 0; i--)
         if (upload_events[i])
             clReleaseEvent(upload_events[i]);
+    if (image_copy)
+        clReleaseEvent(image_copy);
+    if (ls.kernel2)
+        clReleaseKernel(ls.kernel2);
     if (ls.kernel)
         clReleaseKernel(ls.kernel);
     return status;
@@ -682,7 +757,10 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
     int status;
 
     memset(stats, 0, sizeof *stats);
-    if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
+    /* A device that cannot take the images is found before any plane is made. */
+    if ((status = tc_images_check(d, job->algorithm, job->storage, in->width, in->height,
+                                  &job->roi, m)) != TC_OK ||
+        (status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
         (status = tc_check_host_room(d, tc_new_bytes(buffers->src_bytes, plane_bytes) +
                                             tc_new_bytes(buffers->dst_bytes, plane_bytes) +
                                             (pitch != in->width

@@ -54,10 +54,26 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
 {
     int status = TC_OK;
     cl_int err;
-    const int pixels = source == TC_SOURCE_PIXELS;
-    cl_program prog = clCreateProgramWithSource(
-        d->context, pixels ? pixels_cl_line_count : tiledconv_cl_line_count,
-        (const char **)(pixels ? pixels_cl_lines : tiledconv_cl_lines), NULL, &err);
+    cl_program prog = NULL;
+    const char **lines = NULL;
+    unsigned count = 0;
+    if (source == TC_SOURCE_PIXELS) {
+        lines = (const char **)pixels_cl_lines;
+        count = pixels_cl_line_count;
+    } else if (source == TC_SOURCE_FILTERS) {
+        lines = (const char **)tiledconv_cl_lines;
+        count = tiledconv_cl_line_count;
+    } else { /* TC_SOURCE_IMAGES: TiledConv.cl, then Images.cl */
+        count = tiledconv_cl_line_count + images_cl_line_count;
+        if (!(lines = malloc(count * sizeof *lines)))
+            return tc_fail(m, TC_ENOMEM, "out of host memory for a program's source");
+        memcpy(lines, tiledconv_cl_lines, tiledconv_cl_line_count * sizeof *lines);
+        memcpy(lines + tiledconv_cl_line_count, images_cl_lines,
+               images_cl_line_count * sizeof *lines);
+    }
+    prog = clCreateProgramWithSource(d->context, count, lines, NULL, &err);
+    if (source == TC_SOURCE_IMAGES)
+        free(lines);
     CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {

@@ -15,9 +15,12 @@ extern const char *const tiledconv_cl_lines[];
 extern const unsigned tiledconv_cl_line_count;
 extern const char *const pixels_cl_lines[];
 extern const unsigned pixels_cl_line_count;
+extern const char *const images_cl_lines[];
+extern const unsigned images_cl_line_count;
 
-/* Which source a program is built from. */
-typedef enum { TC_SOURCE_FILTERS, TC_SOURCE_PIXELS } tc_source;
+/* Which source a program is built from: TiledConv.cl, Pixels.cl, or TiledConv.cl followed by
+ * Images.cl (the bilinear passes, which share TiledConv.cl's border rule). */
+typedef enum { TC_SOURCE_FILTERS, TC_SOURCE_PIXELS, TC_SOURCE_IMAGES } tc_source;
 
 typedef struct tc_program_entry tc_program_entry;
 
