@@ -60,7 +60,8 @@ from . import _native
 from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
-           "named_filter", "default_context", "BORDERS", "ALGORITHMS", "MIN_TAPS", "MAX_TAPS",
+           "named_filter", "default_context", "BORDERS", "ALGORITHMS", "STORAGES", "MIN_TAPS",
+           "MAX_TAPS",
            "__version__"]
 
 _lib = _native.lib
@@ -87,6 +88,8 @@ def _enum_names(name_of):
 BORDERS = _enum_names(_lib.tc_border_name)
 #: Algorithms, in the order of the C enumeration tc_algorithm.
 ALGORITHMS = _enum_names(_lib.tc_algorithm_name)
+#: Where the tiled and one-pass kernels read the source ("buffer", "image"): tc_storage.
+STORAGES = _enum_names(_lib.tc_storage_name)
 
 _INT_MIN, _INT_MAX = -2**31, 2**31 - 1
 
@@ -252,7 +255,7 @@ class _Params:
     kept alive as long as it is."""
 
     def __init__(self, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-                 dst=(0, 0), size=None, algorithm="tiled"):
+                 dst=(0, 0), size=None, algorithm="tiled", storage="buffer"):
         p = _native.TcParams()
         _lib.tc_params_init(ctypes.byref(p))
         self.kx = _coefficients(kx, "kx")
@@ -278,6 +281,7 @@ class _Params:
         except (TypeError, ValueError):
             raise ValueError(f"border_value: expected a number, got {border_value!r}") from None
         p.algorithm = _index(ALGORITHMS, algorithm, "algorithm")
+        p.storage = _index(STORAGES, storage, "storage")
         self.c = p
 
     def ref(self):
@@ -434,7 +438,7 @@ class Context:
     # -- work --
 
     def filter(self, image, kx=None, ky=None, border="replicate", border_value=0.0,
-               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled"):
+               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled", storage="buffer"):
         """Filters a 2-D image on the device; returns a new float32 array of its shape.
 
         image         2-D array-like, rows first (converted to C-contiguous float32; not
@@ -447,7 +451,13 @@ class Context:
         src, dst      (left, top) of the source and target ROIs.
         size          (width, height) of both ROIs; None (or 0 in a field): the largest that
                       fits both, width = image width - max(src left, dst left), etc.
-        algorithm     "tiled" (AMD's tiled convolution, default), "twopass", "onepass".
+        algorithm     "tiled" (AMD's tiled convolution, default), "twopass", "onepass", or
+                      "bilinear" (the bilinear-tap trick on image objects: an approximation
+                      within tolerance(..., algorithm="bilinear"), for filters whose paired
+                      taps share a sign).
+        storage       "buffer" (default) or "image": where tiled and onepass read the source
+                      (an image2d_t needs a device with image support; the result is the
+                      same). twopass refuses "image"; bilinear always reads an image.
 
         out[dst_top + y, dst_left + x] = sum_j sum_i ky[j] kx[i] *
             S(src_left + x + i - rx, src_top + y + j - ry)     (correlation, no flip)
@@ -456,7 +466,7 @@ class Context:
         (with the library's message), Error for device failures.
         """
         return self._run(image, _Params(kx, ky, border, border_value, src, dst, size,
-                                        algorithm), None)
+                                        algorithm, storage), None)
 
     def filter_timed(self, image, iterations=10, **kwargs):
         """filter() for benchmarks: one warm-up run, then ``iterations`` (>= 1) runs timed by
@@ -520,7 +530,7 @@ def _close_default():
 
 
 def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-           dst=(0, 0), size=None, algorithm="tiled"):
+           dst=(0, 0), size=None, algorithm="tiled", storage="buffer"):
     """Context.filter on the module's default context (the default device, opened on first
     use and closed at exit). Returns a new float32 array of the image's shape.
 
@@ -529,17 +539,17 @@ def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0
     """
     return default_context().filter(image, kx=kx, ky=ky, border=border,
                                     border_value=border_value, src=src, dst=dst, size=size,
-                                    algorithm=algorithm)
+                                    algorithm=algorithm, storage=storage)
 
 
 # ---- Host-side functions (no device) ----------------------------------------------------------
 
 def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled"):
+              dst=(0, 0), size=None, algorithm="tiled", storage="buffer"):
     """The CPU reference (tc_reference): the plainest loop over the formula, in double
     precision, that every device result is checked against. Same arguments and result as
-    Context.filter (``algorithm`` is checked but does not change the result)."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm)
+    Context.filter (``algorithm`` and ``storage`` are checked but do not change the result)."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, storage)
     arr, width, height = _image(image)
     out = np.empty_like(arr)
     err = ctypes.create_string_buffer(_native.ERR_SIZE)
@@ -551,12 +561,14 @@ def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src
 
 
 def tolerance(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled"):
+              dst=(0, 0), size=None, algorithm="tiled", storage="buffer"):
     """The largest difference allowed between a device result and reference()'s inside the
     target ROI (tc_tolerance): float32 rounding of the sums, from the filter's absolute
-    weights and the largest absolute input value. Outside the target ROI results are equal
+    weights and the largest absolute input value; for algorithm="bilinear" plus what texture
+    interpolation may add (2 delta sum|kx| sum|ky| R, delta = 2^-8 + the sample coordinate's
+    rounding, R the source ROI's range of values). Outside the target ROI results are equal
     bit for bit. Same arguments as Context.filter; ValueError when they are invalid."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm)
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, storage)
     arr, width, height = _image(image)
     tol = _lib.tc_tolerance(_ptr(arr), width, height, params.ref())
     if tol < 0:
