@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bilinear.h"
 #include "io_limits.h"
 #include "text.h"
 
@@ -26,6 +27,8 @@ enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
 /* The seed articles' techniques (issue 16). */
 enum { OPT_CLASS_MAP = 768 };
+/* Image objects beside buffers (issue 16). */
+enum { OPT_STORAGE = 1040 };
 
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
@@ -64,6 +67,7 @@ static const struct option long_options[] = {
     {"no-sync", no_argument, NULL, OPT_NO_SYNC},
     {"class-map", required_argument, NULL, OPT_CLASS_MAP},
     {"algorithm", required_argument, NULL, 'a'},
+    {"storage", required_argument, NULL, OPT_STORAGE},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
     {"iterations", required_argument, NULL, 'i'},
@@ -111,6 +115,7 @@ static const char *flag_name(int code)
     case OPT_IMAGE_FORMAT: return "--format";
     case OPT_DEPTH: return "--depth";
     case OPT_QUALITY: return "--quality";
+    case OPT_STORAGE: return "--storage";
     case 'O': return "-O";
     case 'W': return "-W";
     case 'H': return "-H";
@@ -609,15 +614,72 @@ static int parse_algorithm(const char *text, tc_options *o, FILE *err)
         o->all_algorithms = 1;
         return 0;
     }
-    for (int a = TC_TILED; a <= TC_ONEPASS; a++)
+    for (int a = TC_TILED; a <= TC_BILINEAR; a++)
         if (strcmp(text, tc_algorithm_name((tc_algorithm)a)) == 0) {
             o->algorithm = (tc_algorithm)a;
             o->all_algorithms = 0;
             return 0;
         }
-    fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass or all\n",
-            text);
+    fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass, bilinear "
+                 "or all\n", text);
     return 2;
+}
+
+/* --storage buffer|image. */
+static int parse_storage(const char *text, tc_options *o, FILE *err)
+{
+    for (int s = TC_STORAGE_BUFFER; s <= TC_STORAGE_IMAGE; s++)
+        if (strcmp(text, tc_storage_name((tc_storage)s)) == 0) {
+            o->storage = (tc_storage)s;
+            o->storage_given = 1;
+            return 0;
+        }
+    fprintf(err, "tiledconv: --storage '%s': use buffer or image\n", text);
+    return 2;
+}
+
+int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size)
+{
+    const float *k[2] = {f->kx, f->ky};
+    for (int axis = 0; axis < 2; axis++) {
+        tc_bilinear_axis a;
+        int bad = 0;
+        if (tc_bilinear_pair(k[axis], f->taps, &a, &bad) == 0)
+            continue;
+        snprintf(why, size,
+                 "%s[%d] = %g and %s[%d] = %g have opposite signs (as have two taps of the "
+                 "other pairing), and one sample reads two neighbouring taps only when their "
+                 "weights share a sign (box, gauss, binomial, Sobel do); use another algorithm",
+                 axis ? "ky" : "kx", bad, (double)k[axis][bad], axis ? "ky" : "kx", bad + 1,
+                 (double)k[axis][bad + 1]);
+        return 1;
+    }
+    return 0;
+}
+
+/* The rules between the algorithm, --storage and the filter (all before any work): image
+ * storage is for tiled and onepass; bilinear samples an image by definition, and pairs taps
+ * whose weights share a sign (bilinear.h). */
+static int check_storage(const tc_options *o, FILE *err)
+{
+    char why[320];
+    if (!o->all_algorithms && o->algorithm == TC_TWOPASS && o->storage == TC_STORAGE_IMAGE) {
+        fprintf(err, "tiledconv: --storage image: twopass reads buffers only; tiled and onepass "
+                     "read an image (-a bilinear always does)\n");
+        return 2;
+    }
+    if (o->all_algorithms || o->algorithm != TC_BILINEAR)
+        return 0;
+    if (o->storage_given && o->storage == TC_STORAGE_BUFFER) {
+        fprintf(err, "tiledconv: --storage buffer: -a bilinear samples an image object by "
+                     "definition; leave --storage out\n");
+        return 2;
+    }
+    if (cli_bilinear_refusal(&o->filter, why, sizeof why)) {
+        fprintf(err, "tiledconv: -a bilinear: %s\n", why);
+        return 2;
+    }
+    return 0;
 }
 
 /* --device cpu|gpu|all, or TYPE:all for every device of that type. */
@@ -784,6 +846,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_NO_SYNC: o->no_sync = 1; break;
         case OPT_CLASS_MAP: o->class_map = optarg; break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
+        case OPT_STORAGE: rc = parse_storage(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
         case 'i': rc = parse_int("-i", optarg, 1, 1000000, &o->iterations, err); break;
@@ -847,7 +910,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                 o->files_from && !o->files_from[0] ? "file" : "folder");
         return 2;
     }
-    if (build_filter(o, &fa, err))
+    if (build_filter(o, &fa, err) || check_storage(o, err))
         return 2;
     if (resolve_image_format(o, err))
         return 2;
@@ -959,6 +1022,7 @@ void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
     p->block_width = o->block_x;
     p->block_height = o->block_y;
     p->vector_io = !o->scalar_io;
+    p->storage = o->storage;
     p->out_scale = o->out_scale;
     p->out_offset = o->out_offset;
     /* -v reports the classes the tiled kernel took, counted by the kernel itself. */

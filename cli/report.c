@@ -1,6 +1,7 @@
 /* report.c - printing the figures. Every derived figure says what it counts. */
 #include "report.h"
 
+#include "bilinear.h"
 #include "config.h"
 #include "source.h"
 
@@ -68,7 +69,7 @@ void report_timing(FILE *out, const tc_result *r)
 {
     const int colour = r->planes > 1;
     fprintf(out, "timing, %s (ms; %d timed iteration%s after 1 warm-up, from profiling events):\n",
-            r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
+            r->label ? r->label : r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
     if (colour)
         fprintf(out, "  (--color: each figure is the sum over the %d planes R, G and B, each "
                      "filtered by its own run)\n", r->planes);
@@ -86,7 +87,7 @@ void report_timing(FILE *out, const tc_result *r)
             r->build_ms == 0.0 ? "   (already built in this process)" : "");
     fprintf(out, "  host to device   %10.4f   (input plane and coefficients)\n", r->h2d_ms);
     fprintf(out, "  device to host   %10.4f   (output plane)\n", r->d2h_ms);
-    fprintf(out, "throughput, %s (median kernel time):\n", r->algorithm);
+    fprintf(out, "throughput, %s (median kernel time):\n", r->label ? r->label : r->algorithm);
     fprintf(out, "  %10.2f MPixels/s of the target ROI\n", r->mpixels_per_s);
     fprintf(out, "  %10.2f GB/s effective, counting 8 bytes per pixel%s (one float read, one "
                  "written)\n", r->gbytes_per_s, colour ? " and plane" : "");
@@ -111,16 +112,17 @@ void report_comparison(FILE *out, const tc_result *rows, int count)
             rows[0].iterations,
             rows[0].planes > 1 ? ", R, G and B planes (times summed over the planes)" : "",
             rows[0].copy_ms);
-    fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
+    fprintf(out, "%-13s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
             "MPixels/s", "GB/s", "% copy", "vs tiled", "verification");
     for (int i = 0; i < count; i++) {
         const tc_result *r = &rows[i];
-        fprintf(out, "%-9s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n", r->algorithm,
+        fprintf(out, "%-13s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n",
+                r->label ? r->label : r->algorithm,
                 r->kernel_ms_median, r->kernel_ms_min, r->mpixels_per_s, r->gbytes_per_s,
                 100.0 * r->copy_fraction, r->kernel_ms_median / rows[0].kernel_ms_median,
                 verdict(r));
         for (int p = 0; r->passes == 2 && p < 2; p++)
-            fprintf(out, "%-9s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
+            fprintf(out, "%-13s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
                     r->pass_ms_median[p], r->pass_ms_min[p], "", "", "", "", "");
     }
     fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's "
@@ -191,6 +193,9 @@ void report_geometry(const tc_stats *st, int radius)
         printf("launch, twopass pass 2: global %zu x %zu, local %zu x %zu, %zu work-groups\n", g0,
                g1, st->local[0], st->local[1], (g0 / st->local[0]) * (g1 / st->local[1]));
     }
+    if (st->algorithm == TC_BILINEAR) /* pass 2 runs over the same ROI */
+        printf("launch, bilinear pass 2: global %zu x %zu, local %zu x %zu (the same)\n",
+               st->global[0], st->global[1], st->local[0], st->local[1]);
     if (st->algorithm == TC_TILED)
         printf("  blocks of %d x %d pixels per work-item; work-group classes (radius %d, %s): "
                "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
@@ -198,6 +203,32 @@ void report_geometry(const tc_stats *st, int radius)
                st->block[0], st->block[1], radius,
                st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
                st->classes[1], st->classes[2], st->classes[3]);
+}
+
+/* One axis's samples: "3 along rows (taps 0+1, 2+3, 4 alone)". */
+static void print_samples(const char *name, const char *along, const float *k, int taps)
+{
+    tc_bilinear_axis a;
+    const int r = (taps - 1) / 2;
+    if (tc_bilinear_pair(k, taps, &a, NULL))
+        return;
+    printf("  %s: %d samples along %s (taps", name, a.fetches, along);
+    for (int s = 0; s < a.fetches; s++) {
+        const int t = (int)a.sample[s][0] + r;
+        if (s == a.lone)
+            printf("%s %d alone", s ? "," : "", t);
+        else
+            printf("%s %d+%d at %.4f", s ? "," : "", t, t + 1, a.sample[s][1] - 0.5f + t);
+    }
+    printf(") instead of %d\n", taps);
+}
+
+void report_bilinear(const tc_filter_spec *f)
+{
+    printf("bilinear: one linearly filtered sample reads two neighbouring taps (position the "
+           "tap index plus w2 / (w1 + w2))\n");
+    print_samples("kx", "rows", f->kx, f->taps);
+    print_samples("ky", "columns", f->ky, f->taps);
 }
 
 /* ---- Machine-readable records: one table of fields drives the CSV header, the CSV rows and
@@ -241,6 +272,7 @@ static const field fields[] = {
     {"tolerance", FIELD_CHECK_REAL, offsetof(tc_result, tolerance), 9, 0},
     {"max_difference", FIELD_CHECK_REAL, offsetof(tc_result, max_error), 9, 0},
     {"sha256", FIELD_CHECK_HEX, offsetof(tc_result, sha256), 0, 0},
+    WORD(storage),
 };
 #define FIELD_COUNT (sizeof fields / sizeof fields[0])
 

@@ -12,6 +12,9 @@
 
 typedef struct {
     const char *algorithm;
+    const char *label;         /* the algorithm as the table names it: "tiled/image" when it
+                                * reads an image (--storage image), else the algorithm */
+    const char *storage;       /* "buffer" or "image": where the source plane was read */
     const char *device;
     int taps;
     int planes;                /* 1, or 3 with --color: the timing figures cover all planes */
@@ -59,6 +62,9 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
 
 /* -v: the launch geometry of a run and, for tiled, its blocks and work-group classes. */
 void report_geometry(const tc_stats *st, int radius);
+
+/* -v for bilinear: the samples per output pixel along each axis, and which taps each reads. */
+void report_bilinear(const tc_filter_spec *f);
 
 /* Timing for one algorithm, as aligned lines (the -t output). */
 void report_timing(FILE *out, const tc_result *r);

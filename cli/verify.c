@@ -51,16 +51,17 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
     const int w = out[0].width, h = out[0].height;
     long total = 0;
     char failed_planes[16] = "";
+    const char *name = r->label ? r->label : r->algorithm;
 
     r->max_error = 0.0;
     r->tolerance = 0.0;
     if (chatty && count == 1)
         printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
                "(tolerance %.3g inside the target ROI, exact outside)\n",
-               r->algorithm, w, h, tolerance[0]);
+               name, w, h, tolerance[0]);
     else if (chatty)
         printf("verification, %s: every pixel of the R, G and B planes of the %d x %d output "
-               "against the CPU reference (exact outside the target ROI)\n", r->algorithm, w, h);
+               "against the CPU reference (exact outside the target ROI)\n", name, w, h);
     for (int c = 0; c < count; c++) {
         /* With --csv/--json stdout carries only records, and stderr one summary line: the
          * individual mismatches are printed in the human-readable mode only. */
@@ -95,10 +96,10 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
     if (total) {
         if (count > 1)
             fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches (planes %s)\n",
-                    r->algorithm, total, failed_planes);
+                    name, total, failed_planes);
         else
             fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches\n",
-                    r->algorithm, total);
+                    name, total);
     }
     return total;
 }
