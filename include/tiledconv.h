@@ -282,7 +282,7 @@ TC_API int tc_reference(const float *src, float *dst, int width, int height,
 /* The largest difference allowed between a device result and tc_reference's inside the target
  * ROI: float32 rounding of the sums, from the filter's absolute weights and the largest
  * absolute input value; for TC_BILINEAR plus what texture interpolation may add,
- * 2 delta sum|kx| sum|ky| R, delta = 2^-8 + (max(width, height) + 1) 2^-24 (an 8-bit fraction and
+ * 2 delta sum|kx| sum|ky| R, delta = 2^-8 + (max(width, height) + 2) 2^-24 (an 8-bit fraction and
  * the sample coordinate's rounding), R the source ROI's largest minus smallest value (README,
  * "The bilinear-tap trick"). Outside the target ROI results are equal bit for bit. A negative
  * value for invalid parameters. */

@@ -468,7 +468,7 @@ TC_API double tc_tolerance(const float *src, int width, int height, const tc_par
         sum_ky += fabs(job.filter.ky[i]);
     }
     return tolerance +
-           tc_bilinear_bound(sum_kx, sum_ky, hi - lo, (width > height ? width : height) + 1.0);
+           tc_bilinear_bound(sum_kx, sum_ky, hi - lo, (width > height ? width : height) + 2.0);
 }
 
 typedef struct {
