@@ -85,8 +85,8 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests api-test \
-        python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
+.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+        api-test python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
         check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -191,6 +191,11 @@ formats-tests: $(BIN)
 seeds-tests: $(BIN)
 	@sh tests/seeds.sh ./$(BIN)
 
+# Image objects beside buffers and the bilinear-tap trick (tests/images.sh): --storage image
+# against the buffer path, -a bilinear within its tolerance, the records, the refusals.
+images-tests: $(BIN)
+	@sh tests/images.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -206,7 +211,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    api-test python-tests
+	    images-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

@@ -212,14 +212,16 @@ static int list_devices(void)
 }
 
 /* Test-only fault injection, so that the tests can show -e catching a wrong pixel:
- * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result. */
+ * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result, "x,y,v" adds v
+ * (bilinear's tolerance is about 2 gray levels on 8-bit input). */
 static void inject_test_fault(tc_plane *out)
 {
     const char *spec = getenv("TILEDCONV_TEST_CORRUPT");
     int x, y;
-    if (spec && sscanf(spec, "%d,%d", &x, &y) == 2 && x >= 0 && y >= 0 && x < out->width &&
-        y < out->height)
-        out->px[(size_t)y * (size_t)out->width + (size_t)x] += 1.0f;
+    float amount = 1.0f;
+    if (spec && sscanf(spec, "%d,%d,%f", &x, &y, &amount) >= 2 && x >= 0 && y >= 0 &&
+        x < out->width && y < out->height)
+        out->px[(size_t)y * (size_t)out->width + (size_t)x] += amount;
 }
 
 /* Adds one plane's run to the totals: the kernel (and pass) times of iteration i are summed,

@@ -175,6 +175,12 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
            roi->src_left, roi->src_top, roi->dst_left, roi->dst_top);
     print_filter(o);
+    if (!o->all_algorithms && o->algorithm == TC_BILINEAR)
+        printf("source: an image2d_t (CL_R, CL_FLOAT) sampled with linear filtering, two taps a "
+               "sample (bilinear)\n");
+    else if (o->storage == TC_STORAGE_IMAGE)
+        printf("source: an image2d_t (CL_R, CL_FLOAT) read through a nearest sampler (--storage "
+               "image)%s\n", o->all_algorithms ? ", beside the buffer rows; and bilinear" : "");
     if (o->out_scale != 1.0 || o->out_offset != 0.0)
         printf("image mapping: v * %g + %g inside the target ROI, before the 8-bit conversion "
                "(-e and --raw see v)\n", o->out_scale, o->out_offset);
