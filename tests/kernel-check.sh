@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs every algorithm (-a all: tiled, twopass, onepass; with --storage image also bilinear and
-# the image reads) with both filter lengths under oclgrind, which simulates an OpenCL device and reports out-of-bounds accesses, data races and
-# reads of uninitialised memory. A case fails on any such report (anything on stderr), on a
-# verification failure (-e), or on a non-zero exit status.
+# the image reads) with both filter lengths under oclgrind, which simulates an OpenCL device and
+# reports out-of-bounds accesses, data races and reads of uninitialised memory. A case fails on
+# any such report (anything on stderr), on a verification failure (-e), or on a non-zero exit
+# status.
 #
 # The cases cover every kind of edge the four classes of work-groups must handle; images stay
 # under 100 x 100 so that the whole check takes a few minutes.
