@@ -25,17 +25,20 @@
  * Borders. A sample covers its two taps only when both lie inside the region being filtered:
  * a sampler's address modes know the image's edges, not the sROI's, and a pair straddling the
  * sROI's edge would mix in a pixel the border rule replaces. So the work-items whose taps all
- * lie inside (all but RADIUS pixels at each end of a row or column) take the FETCHES samples,
- * and the others read their TAPS taps one by one through border_index, exactly as the buffer
- * kernels do: every border rule is the reference's. Pass 1 filters the sROI's rows into a
+ * lie inside (all but RADIUS pixels at each end of a row or column, and pass 1's last row: see
+ * the footprint below) take the FETCHES samples, and the others read their TAPS taps one by
+ * one through border_index, exactly as the buffer kernels do: every border rule is the
+ * reference's. Pass 1 filters the sROI's rows into a
  * temporary image of the ROI's size (ROI coordinates); pass 2 filters its columns into the
  * tROI, a row outside the ROI mapped by the border rule, or for BORDER_CONSTANT the constant
  * filtered by kx (border_value2 from the host, as rows_transposed_conv's pass 2 takes).
  *
  * The 2 x 2 footprint. A linear sample in a 2-D image also fetches the next row (pass 1) or
- * column (pass 2) with weight exactly 0: pass 1's samples sit on texel centres vertically.
- * Such a texel below the sROI's last row is another row of the plane (or the edge row again,
- * clamped); a finite value times 0 adds nothing, so the result depends on the sROI alone.
+ * column (pass 2) with weight exactly 0 (pass 1's samples sit on texel centres vertically,
+ * pass 2's horizontally), and 0 times a NaN is still NaN. So pass 1 reads the sROI's last row
+ * tap by tap too (the row below it belongs to the plane, not to the sROI: SPEC.md's "no pixel
+ * outside the source ROI is read" holds for the texture unit as well), and pass 2's temporary
+ * is exactly the ROI's size, so the column past its last is the sampler's clamp to its edge.
  */
 
 #if !defined(FETCHES_X) || !defined(FETCHES_Y) || !defined(LONE_X) || !defined(LONE_Y) || \
@@ -61,8 +64,8 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
     if (x >= w || y >= h)
         return;
     float acc = 0.0f;
-    if (x >= RADIUS && x + RADIUS < w) {
-        /* Every tap inside the sROI: FETCHES_X samples. (float) of the integer part is exact
+    if (x >= RADIUS && x + RADIUS < w && y + 1 < h) {
+        /* Every tap, and the row below, inside the sROI: FETCHES_X samples. (float) of the integer part is exact
          * below 2^24; adding 0.5 + f rounds once (README: the coordinate's share of the
          * tolerance). */
         const float v = (float)(sT + y) + 0.5f;

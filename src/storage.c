@@ -122,21 +122,25 @@ unsigned long long tc_images_new_bytes(const tc_image_buffers *b, tc_algorithm a
                                        int pitch, int height, const tc_roi *roi)
 {
     unsigned long long bytes = 0;
-    if (!b->src || b->src_width < (size_t)pitch || b->src_height < (size_t)height)
+    if (!b->src || b->src_width != (size_t)pitch || b->src_height != (size_t)height)
         bytes += (unsigned long long)pitch * height * sizeof(float);
     if (algorithm == TC_BILINEAR &&
-        (!b->tmp || b->tmp_width < (size_t)roi->width || b->tmp_height < (size_t)roi->height))
+        (!b->tmp || b->tmp_width != (size_t)roi->width || b->tmp_height != (size_t)roi->height))
         bytes += (unsigned long long)roi->width * roi->height * sizeof(float);
     return bytes;
 }
 
-/* *img is an image of at least width x height (kept when large enough, else made anew). */
+/* *img is an image of exactly width x height (kept when it is, else made anew). Unlike the
+ * buffers, which are kept while large enough, an image must fit: a linear sample's 2 x 2
+ * footprint reaches one texel past the last row or column read, with weight 0, and there
+ * the sampler's clamp must find this run's edge, never a larger image's stale texels (a NaN
+ * times 0 is NaN). */
 static int ensure_image(const tc_device *d, cl_mem *img, size_t *cap_w, size_t *cap_h,
                         size_t width, size_t height, const char *what, tc_msg *m)
 {
     cl_image_desc desc;
     cl_int err;
-    if (*img && *cap_w >= width && *cap_h >= height)
+    if (*img && *cap_w == width && *cap_h == height)
         return TC_OK;
     if (*img)
         clReleaseMemObject(*img);

@@ -12,7 +12,7 @@
 #include "filter.h"
 #include "image.h"
 
-/* The images a context keeps, each made anew when a run needs a larger one. */
+/* The images a context keeps, each made anew when a run needs another size. */
 typedef struct {
     cl_mem src;             /* the source plane: CL_R / CL_FLOAT, as wide as the device's
                              * padded rows (so that it is a copy of the input buffer) */

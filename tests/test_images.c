@@ -494,6 +494,62 @@ static void test_bilinear_other_filters(void **state)
     check_bilinear(&l, 7, kx, ky, TC_BORDER_REPLICATE, 1); /* in place */
 }
 
+/* A smaller image after a larger one full of NaN: the images are made to fit each run, so the
+ * weight-0 texel of a linear sample's footprint past the last column or row is this run's edge
+ * (clamped), never the larger run's NaN (0 x NaN is NaN). */
+static void test_bilinear_after_larger_image(void **state)
+{
+    (void)state;
+    const layout big = {72, 56, 0, 0, 0, 0, 0, 0, "larger, NaN"};
+    const layout small = {40, 30, 0, 0, 0, 0, 0, 0, "smaller after NaN"};
+    float *nan_plane = malloc((size_t)big.w * big.h * sizeof *nan_plane);
+    float *out = malloc((size_t)big.w * big.h * sizeof *out);
+    assert_non_null(nan_plane);
+    assert_non_null(out);
+    for (int i = 0; i < big.w * big.h; i++)
+        nan_plane[i] = NAN;
+    tc_params p = params_for(&big, 5, NULL, NULL, TC_BORDER_REPLICATE, TC_BILINEAR,
+                             TC_STORAGE_BUFFER);
+    assert_int_equal(tc_filter(ctx, nan_plane, out, big.w, big.h, &p), TC_OK);
+    float kx[5], ky[5];
+    char err[256];
+    assert_int_equal(tc_named_filter("gauss", 5, 0.0, kx, ky, err, sizeof err), TC_OK);
+    check_bilinear(&small, 5, kx, ky, TC_BORDER_REPLICATE, 0);
+    free(out);
+    free(nan_plane);
+}
+
+/* NaN in every pixel outside the sROI: nothing of it reaches the result, not even through the
+ * weight-0 row of a linear sample's footprint below the sROI's last row. */
+static void test_bilinear_reads_only_the_sroi(void **state)
+{
+    (void)state;
+    const layout l = {40, 30, 5, 4, 2, 1, 30, 20, "NaN around the sROI"};
+    float *in = random_plane(l.w, l.h);
+    float *out = malloc((size_t)l.w * l.h * sizeof *out);
+    float *ref = malloc((size_t)l.w * l.h * sizeof *ref);
+    float kx[7], ky[7];
+    char err[256];
+    assert_non_null(out);
+    assert_non_null(ref);
+    for (int y = 0; y < l.h; y++)
+        for (int x = 0; x < l.w; x++)
+            if (x < l.sl || x >= l.sl + l.rw || y < l.st || y >= l.st + l.rh)
+                in[y * l.w + x] = NAN;
+    assert_int_equal(tc_named_filter("gauss", 7, 0.0, kx, ky, err, sizeof err), TC_OK);
+    tc_params p = params_for(&l, 7, kx, ky, TC_BORDER_REFLECT, TC_BILINEAR, TC_STORAGE_BUFFER);
+    assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_OK);
+    assert_int_equal(tc_reference(in, ref, l.w, l.h, &p, err, sizeof err), TC_OK);
+    for (int y = l.tt; y < l.tt + l.rh; y++)
+        for (int x = l.tl; x < l.tl + l.rw; x++)
+            if (!(fabsf(out[y * l.w + x] - ref[y * l.w + x]) < 2.0f))
+                fail_msg("pixel (%d, %d): %g, expected %g", x, y, out[y * l.w + x],
+                         ref[y * l.w + x]);
+    free(ref);
+    free(out);
+    free(in);
+}
+
 /* -e's planted fault for bilinear must pass its tolerance: tc_tolerance is larger than the
  * float bound by the 8-bit fraction's share, and that share is what README derives. */
 static void test_bilinear_tolerance(void **state)
@@ -616,6 +672,8 @@ int main(void)
         cmocka_unit_test(test_image_storage_programs),
         cmocka_unit_test(test_bilinear_layouts),
         cmocka_unit_test(test_bilinear_other_filters),
+        cmocka_unit_test(test_bilinear_after_larger_image),
+        cmocka_unit_test(test_bilinear_reads_only_the_sroi),
         cmocka_unit_test(test_bilinear_tolerance),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_no_image_support),
