@@ -360,6 +360,15 @@ static int run_variants(const tc_options *o, run_variant v[MAX_VARIANTS])
     return n;
 }
 
+/* Why a variant of -a all does not run on this filter (twopass and a mask that is not rank
+ * 1), or NULL when it runs. */
+static const char *variant_not_applicable(const tc_options *o, const run_variant *v)
+{
+    if (v->algorithm == TC_TWOPASS && o->filter.mask_width && !o->filter.mask_separable)
+        return "the mask is not separable (not rank 1): no two 1-D passes";
+    return NULL;
+}
+
 /* "tiled", or "tiled/image" where the storage is not the algorithm's only one. */
 static const char *variant_label(const run_variant *v)
 {
@@ -379,7 +388,15 @@ static void result_begin(tc_result *r, const run_variant *variant, const tc_opti
     r->storage = tc_storage_name(tc_reads_image(alg, variant->storage) ? TC_STORAGE_IMAGE
                                                                          : TC_STORAGE_BUFFER);
     r->device = dev->name;
-    r->taps = o->filter.taps;
+    r->taps = o->filter.taps_x;
+    r->taps_y = o->filter.taps_y;
+    r->mask = "none";
+    if (o->filter.mask_width) {
+        static char size[32]; /* one filter per run: every record names the same mask */
+        snprintf(size, sizeof size, "%dx%d%s", o->filter.mask_width, o->filter.mask_height,
+                 o->filter.mask_separable ? "-separable" : "");
+        r->mask = size;
+    }
     r->planes = in->count;
     r->width = in->p[0].width;
     r->height = in->p[0].height;
@@ -457,6 +474,8 @@ static int prepare(run_state *s)
     s->n_variants = run_variants(o, s->variants);
     for (int i = 0; i < s->n_variants; i++) {
         tc_params p;
+        if (variant_not_applicable(o, &s->variants[i]))
+            continue;
         cli_params(o, &s->roi, &p);
         p.algorithm = s->variants[i].algorithm;
         p.storage = s->variants[i].storage;
@@ -516,6 +535,15 @@ static int run_algorithms(run_state *s, int *failed_verification)
         report_times times;
         tc_stats first_plane;
         double tolerance[MAX_PLANES];
+        const char *not_applicable = variant_not_applicable(o, variant);
+        if (not_applicable) {
+            /* Only -a all gets here (options.c refuses -a twopass with such a mask). */
+            result_begin(r, variant, o, &s->dev, &s->in, &s->roi);
+            r->not_applicable = not_applicable;
+            if (!o->quiet && !machine && !o->timing)
+                printf("%s: not applicable: %s\n", r->label, r->not_applicable);
+            continue;
+        }
         /* Filtered in place when only one algorithm runs: the input is not needed after it
          * (the -e reference is made already), and the peak keeps one set of planes less. */
         plane_set *out = o->all_algorithms ? &s->out : &s->in;
@@ -531,7 +559,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
                                : s->tolerance[c];
         status = run_planes(s->ctx, o, &s->params, timed, &s->in, out, &times, &first_plane);
         if (status == 0 && o->verbose && !machine) {
-            report_geometry(&first_plane, (o->filter.taps - 1) / 2);
+            report_geometry(&first_plane, &o->filter);
             if (variant->algorithm == TC_BILINEAR)
                 report_bilinear(&o->filter);
         }

@@ -50,10 +50,12 @@ typedef struct {
     int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */
     int force;              /* --force: replace an output file even when it is read-only */
     tc_roi_request roi;
-    tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border resolved */
+    tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border, --mask,
+                             * --amount resolved (a mask factored where it is rank 1) */
     int coefficients_given; /* -c, --cx or --cy */
     int named_filter;       /* --filter: a tc_named, or -1 for coefficients */
     double sigma;           /* --sigma (gauss); 0 when not given */
+    double amount;          /* --amount (sharpen); TC_SHARPEN_DEFAULT_AMOUNT when not given */
     double out_scale;       /* --scale S: the image gets v * S + V (default 1) */
     double out_offset;      /* --offset V (default 0) */
     int color;              /* --color: filter the R, G and B planes, write a 24-bit BMP */
@@ -91,8 +93,9 @@ int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
 void cli_usage(FILE *out);
 
-/* Whether -a bilinear cannot run this filter (a pair of neighbouring taps with opposite signs
- * in both pairings, bilinear.h): 1 with the reason, naming the coefficient, in why; else 0. */
+/* Whether -a bilinear cannot run this filter (a mask that is not rank 1, or a pair of
+ * neighbouring taps with opposite signs in both pairings, bilinear.h): 1 with the reason,
+ * naming the coefficient, in why; else 0. */
 int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
 
 /* The library's parameters for these options and a resolved ROI. */

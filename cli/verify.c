@@ -59,7 +59,17 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
     const char *why = r->algorithm && strcmp(r->algorithm, "bilinear") == 0
                           ? ": float rounding and an 8-bit interpolation fraction"
                           : "";
-    if (chatty && count == 1)
+    if (chatty && count == 1 && o->filter.mask_width)
+        /* A mask's reference sums its products directly; its tolerance grows with their
+         * number and their absolute weights (reference.h), so the line says both. */
+        printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
+               "summing the mask's products directly (tolerance %.3g inside the target ROI: "
+               "2 x %d products x FLT_EPSILON x max|input| x sum|w| %g%s%s; exact outside)\n",
+               name, w, h, tolerance[0], o->filter.mask_width * o->filter.mask_height,
+               tc_filter_gain(&o->filter),
+               o->filter.mask_separable ? ", plus the factors' own rounding" : "",
+               *why ? ", plus an 8-bit interpolation fraction" : "");
+    else if (chatty && count == 1)
         printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
                "(tolerance %.3g inside the target ROI%s, exact outside)\n",
                name, w, h, tolerance[0], why);

@@ -1,10 +1,12 @@
 /*
  * Images.cl - the bilinear-tap trick (-a bilinear): a two-pass separable filter that reads an
  * image2d_t through the texture unit's linear filtering, so that one sample returns the
- * weighted sum of two neighbouring taps. Built after TiledConv.cl (programs.c), whose border
- * rule (border_index) it shares, with the same -D options and these:
+ * weighted sum of two neighbouring taps. Built after Common.cl (programs.c), whose border
+ * rule (border_index) it shares, with the same -D options (RADIUS_X along rows for pass 1,
+ * RADIUS_Y along columns for pass 2) and these:
  *
  *   FETCHES_X, FETCHES_Y   samples per output pixel along rows and columns: taps / 2 + 1
+ *                          (an axis of 1 tap: one sample, the lone tap)
  *   LONE_X, LONE_Y         which of them reads one tap alone (0: the first, FETCHES - 1: the
  *                          last); every other one reads a pair of neighbouring taps
  *   BL_GROUP_X, BL_GROUP_Y the work-group (config.h)
@@ -25,11 +27,11 @@
  * Borders. A sample covers its two taps only when both lie inside the region being filtered:
  * a sampler's address modes know the image's edges, not the sROI's, and a pair straddling the
  * sROI's edge would mix in a pixel the border rule replaces. So the work-items whose taps all
- * lie inside (all but RADIUS pixels at each end of a row or column, and pass 1's last row: see
- * the footprint below) take the FETCHES samples, and the others read their TAPS taps one by
- * one through border_index, exactly as the buffer kernels do: every border rule is the
- * reference's. Pass 1 filters the sROI's rows into a
- * temporary image of the ROI's size (ROI coordinates); pass 2 filters its columns into the
+ * lie inside (all but the radius's pixels at each end of a row or column, and pass 1's last
+ * row: see the footprint below) take the FETCHES samples, and the others read their taps one
+ * by one through border_index, exactly as the buffer kernels do: every border rule is the
+ * reference's. Pass 1 filters the sROI's rows into a temporary image of the ROI's size (ROI
+ * coordinates); pass 2 filters its columns into the
  * tROI, a row outside the ROI mapped by the border rule, or for BORDER_CONSTANT the constant
  * filtered by kx (border_value2 from the host, as rows_transposed_conv's pass 2 takes).
  *
@@ -52,7 +54,7 @@ __constant sampler_t bl_nearest =
     CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 
 /*
- * Pass 1: tmp(x, y) = sum_i kx[i] S(sL + x + i - RADIUS, sT + y) for the ROI's w x h pixels,
+ * Pass 1: tmp(x, y) = sum_i kx[i] S(sL + x + i - RADIUS_X, sT + y) for the ROI's w x h pixels,
  * columns outside the sROI mapped by the border rule. Work-item (x, y) computes tmp(x, y).
  */
 __kernel __attribute__((reqd_work_group_size(BL_GROUP_X, BL_GROUP_Y, 1)))
@@ -64,10 +66,10 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
     if (x >= w || y >= h)
         return;
     float acc = 0.0f;
-    if (x >= RADIUS && x + RADIUS < w && y + 1 < h) {
-        /* Every tap, and the row below, inside the sROI: FETCHES_X samples. (float) of the integer part is exact
-         * below 2^24; adding 0.5 + f rounds once (README: the coordinate's share of the
-         * tolerance). */
+    if (x >= RADIUS_X && x + RADIUS_X < w && y + 1 < h) {
+        /* Every tap, and the row below, inside the sROI: FETCHES_X samples. (float) of the
+         * integer part is exact below 2^24; adding 0.5 + f rounds once (README: the
+         * coordinate's share of the tolerance). */
         const float v = (float)(sT + y) + 0.5f;
 #pragma unroll
         for (int f = 0; f < FETCHES_X; f++) {
@@ -81,8 +83,8 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
     } else {
         /* A tap outside the sROI: every tap on its own, mapped by the border rule. */
 #pragma unroll
-        for (int i = 0; i < TAPS; i++) {
-            const int bx = border_index(x + i - RADIUS, w);
+        for (int i = 0; i < TAPS_X; i++) {
+            const int bx = border_index(x + i - RADIUS_X, w);
             const float s = BORDER == BORDER_CONSTANT && bx < 0
                                 ? border_value
                                 : read_imagef(src, bl_nearest, (int2)(sL + bx, sT + y)).x;
@@ -93,7 +95,7 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
 }
 
 /*
- * Pass 2: dst(tL + x, tT + y) = sum_j ky[j] tmp(x, y + j - RADIUS), rows outside the ROI
+ * Pass 2: dst(tL + x, tT + y) = sum_j ky[j] tmp(x, y + j - RADIUS_Y), rows outside the ROI
  * mapped by the border rule (BORDER_CONSTANT: border_value2, the constant filtered by kx).
  */
 __kernel __attribute__((reqd_work_group_size(BL_GROUP_X, BL_GROUP_Y, 1)))
@@ -105,7 +107,7 @@ void bilinear_cols(read_only image2d_t tmp, __global float *dst, int pitch, int 
     if (x >= w || y >= h)
         return;
     float acc = 0.0f;
-    if (y >= RADIUS && y + RADIUS < h) {
+    if (y >= RADIUS_Y && y + RADIUS_Y < h) {
         const float u = (float)x + 0.5f;
 #pragma unroll
         for (int f = 0; f < FETCHES_Y; f++) {
@@ -118,8 +120,8 @@ void bilinear_cols(read_only image2d_t tmp, __global float *dst, int pitch, int 
         }
     } else {
 #pragma unroll
-        for (int j = 0; j < TAPS; j++) {
-            const int by = border_index(y + j - RADIUS, h);
+        for (int j = 0; j < TAPS_Y; j++) {
+            const int by = border_index(y + j - RADIUS_Y, h);
             const float s = BORDER == BORDER_CONSTANT && by < 0
                                 ? border_value2
                                 : read_imagef(tmp, bl_nearest, (int2)(x, by)).x;

@@ -177,7 +177,8 @@ cleanup:
 /* Both axes' samples; 0, or -1 when an axis does not pair (the job was checked before). */
 static int pair_axes(const tc_filter_spec *f, tc_bilinear_axis *ax, tc_bilinear_axis *ay)
 {
-    return tc_bilinear_pair(f->kx, f->taps, ax, NULL) || tc_bilinear_pair(f->ky, f->taps, ay, NULL)
+    return tc_bilinear_pair(f->kx, f->taps_x, ax, NULL) ||
+                   tc_bilinear_pair(f->ky, f->taps_y, ay, NULL)
                ? -1
                : 0;
 }
@@ -247,7 +248,7 @@ int tc_bilinear_enqueue(cl_command_queue queue, cl_kernel rows, cl_kernel cols,
     /* Pass 2 filters rows that pass 1 filtered with kx: outside the ROI a constant border is
      * the constant filtered by kx (as twopass's pass 2 takes it). */
     float border_value2 = 0.0f;
-    for (int i = 0; i < f->taps; i++)
+    for (int i = 0; i < f->taps_x; i++)
         border_value2 += f->kx[i] * f->border_value;
     const tc_kernel_arg pass1[] = {
         TC_KARG(b->src),      TC_KARG(b->tmp),     TC_KARG(roi->src_left),

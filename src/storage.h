@@ -1,9 +1,10 @@
 /*
  * storage.h - image objects beside buffers: the source plane as an image2d_t for the tiled
- * and one-pass kernels (--storage image, TiledConv.cl built with TC_IMAGE=1), and the
- * bilinear-tap trick's two passes (-a bilinear, Images.cl). What the device must offer, the
- * images a context keeps between runs, and how the bilinear passes are enqueued. launch.c
- * walks a run through its steps and calls these where a run reads an image.
+ * and one-pass kernels (--storage image: each of their programs built with TC_IMAGE=1,
+ * Common.cl's SRC_T), and the bilinear-tap trick's two passes (-a bilinear, Images.cl). What
+ * the device must offer, the images a context keeps between runs, and how the bilinear passes
+ * are enqueued. launch.c walks a run through its steps and calls these where a run reads an
+ * image.
  */
 #ifndef TILEDCONV_STORAGE_H
 #define TILEDCONV_STORAGE_H

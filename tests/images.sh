@@ -14,6 +14,10 @@
 #      without images (TILEDCONV_TEST_NO_IMAGES, single run and batch), an image wider than
 #      the device's 2-D images.
 #   e. batches: --storage image and bilinear over two files, equal to single runs.
+#   f. issue 15's filters: --storage image with long filters, a length per axis and masks (the
+#      float planes byte for byte the buffer path's), bilinear with a length per axis and a
+#      rank-1 mask, -a all with a mask that is not separable (twopass not applicable, bilinear
+#      left out with a note), -a bilinear refusing such a mask.
 # Usage: sh tests/images.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "images: N passed, M failed"; exit 1 when any failed.
 
@@ -208,6 +212,61 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls "$tmp/none")" ]
 check "e: a batch on a device without images: exit 2, one line, nothing written" $? \
     "exit $rc: $(head -3 "$tmp/err")"
+
+# --- f. issue 15's filters ---------------------------------------------------------------------
+mask53='1,0,-2,1,3;2,-1,4,0,-2;-3,2,5,1,0'
+for case in "--filter gauss -f 31" "-f 9x3" "-f 1x15 --border reflect" "--mask $mask53" \
+    "--filter laplacian --border constant=9"; do
+    for alg in tiled onepass; do
+        # shellcheck disable=SC2086
+        "$bin" -g 120x90 -sL 3 -sT 2 -tL 6 -tT 1 $case -a $alg -e -q --raw "$tmp/f-buf.f32" \
+            --no-output >"$tmp/out1" 2>&1 &&
+        "$bin" -g 120x90 -sL 3 -sT 2 -tL 6 -tT 1 $case -a $alg --storage image -e -q \
+            --raw "$tmp/f-img.f32" --no-output >"$tmp/out2" 2>&1
+        rc=$?
+        [ "$rc" -eq 0 ] && grep -q '^PASSED' "$tmp/out2" &&
+            cmp -s "$tmp/f-buf.f32" "$tmp/f-img.f32"
+        check "f: $case, $alg --storage image -e: PASSED, the buffer path's floats" $? \
+            "exit $rc: $(cat "$tmp/out1" "$tmp/out2" | head -3)"
+    done
+done
+"$bin" -g 96x70 -sL 4 -sT 2 -tL 1 -tT 5 --filter gauss -f 31x5 --border reflect101 \
+    -a bilinear -e -v --no-output >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^PASSED' "$tmp/out" &&
+    grep -q '^  kx: 16 samples along rows .* instead of 31$' "$tmp/out" &&
+    grep -q '^  ky: 3 samples along columns .* instead of 5$' "$tmp/out"
+check "f: -a bilinear -f 31x5: PASSED, 16 and 3 samples" $? "exit $rc: $(tail -4 "$tmp/out")"
+"$bin" -g 96x70 --mask '1,2,1;2,4,2;1,2,1' -a bilinear -e --no-output >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^PASSED' "$tmp/out"
+check "f: -a bilinear with a rank-1 mask (its factors): PASSED" $? "exit $rc: $(tail -3 "$tmp/out")"
+"$bin" -g 80x60 --filter laplacian -a all --storage image -e -t --no-output >"$tmp/out" \
+    2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c '^PASSED' "$tmp/out")" -eq 4 ] &&
+    grep -q '^twopass .*not applicable' "$tmp/out" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q '^tiledconv: -a all: bilinear left out: the 3 x 3 mask is not separable' "$tmp/err"
+check "f: -a all --storage image with a Laplacian: four rows PASSED, twopass n/a, one note" $? \
+    "exit $rc: $(cat "$tmp/err") $(grep -E 'FAILED|applicable' "$tmp/out" | head -3)"
+"$bin" -g 80x60 -f 9x3 -a all --storage image -e --json --no-output >"$tmp/json" 2>"$tmp/err"
+rc=$?
+summary=$(python3 - "$tmp/json" <<'PY'
+import json, sys
+recs = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+assert [(r["algorithm"], r["storage"]) for r in recs][-1] == ("bilinear", "image")
+assert all((r["taps"], r["taps_y"], r["mask"]) == (9, 3, "none") for r in recs), recs[0]
+assert all(r["verified"] for r in recs) and len(recs) == 6
+print("ok")
+PY
+)
+[ "$rc" -eq 0 ] && [ "$summary" = "ok" ]
+check "f: -f 9x3 -a all --storage image --json: taps, taps_y, mask and storage" $? \
+    "exit $rc: $summary $(head -2 "$tmp/err")"
+refused "-a bilinear --filter laplacian (not separable)" "" -g 64x48 -a bilinear \
+    --filter laplacian
+grep -q 'not separable' "$tmp/err"
+check "f: the refusal says the mask is not separable" $? "$(cat "$tmp/err")"
 
 echo "images: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -5,12 +5,14 @@
  *   - the tiled and one-pass kernels reading an image2d_t: bit for bit the buffer path's result
  *     and within the tolerance of the CPU reference, on ROIs on the tiled kernel's class
  *     boundaries, for every border rule and lengths 3 to 15, with the class counts predicted;
+ *     and issue 15's kernels (tiled_long_conv, a length per axis, the masks' kernels) likewise;
  *   - bilinear against the reference: within tc_tolerance's bound and, on devices that
  *     interpolate in float (PoCL, oclgrind), within the float bound plus the coordinates'
  *     rounding alone; every border rule, ROIs smaller than the filter, filters that need the
- *     other pairing, in place;
- *   - the refusals: taps that do not pair, twopass with images, a device without image support
- *     (TILEDCONV_TEST_NO_IMAGES), an image wider than the device's 2-D images.
+ *     other pairing, in place, a length per axis up to 63, a rank-1 mask's factors;
+ *   - the refusals: taps that do not pair, a mask that is not rank 1 with bilinear, twopass with
+ *     images, a device without image support (TILEDCONV_TEST_NO_IMAGES), an image wider than
+ *     the device's 2-D images.
  * Runs on the default OpenCL device (PoCL's CPU device in CI) through the public API.
  */
 #include "test_util.h"
@@ -383,6 +385,81 @@ static void test_image_storage_programs(void **state)
     free(in);
 }
 
+/* Issue 15's kernels from an image (Common.cl's SRC_T): tiled_long_conv (17 and 31 taps, 15 x 1,
+ * 32 x 32 tiles so that class 1 occurs), tiled_conv with a length per axis (9 x 3, 1 x 9),
+ * tiled_mask_conv and one_pass_mask_conv (5 x 3, 15 x 15), one_pass_conv at 31 x 7: bit for bit
+ * the buffer path's result and within the reference's tolerance. */
+static void test_image_storage_issue15_kernels(void **state)
+{
+    static const struct {
+        int taps_x, taps_y, mask_w, mask_h;
+        tc_algorithm alg;
+        tc_border border;
+        int small_tiles; /* TILEDCONV_LONG_TILE_H=32: tiled_long_conv's class 1 on 150 x 150 */
+    } cases[] = {
+        {17, 17, 0, 0, TC_TILED, TC_BORDER_REFLECT101, 0},
+        {31, 31, 0, 0, TC_TILED, TC_BORDER_WRAP, 1},
+        {15, 1, 0, 0, TC_TILED, TC_BORDER_CONSTANT, 0},
+        {9, 3, 0, 0, TC_TILED, TC_BORDER_REFLECT, 0},
+        {1, 9, 0, 0, TC_TILED, TC_BORDER_REPLICATE, 0},
+        {31, 7, 0, 0, TC_ONEPASS, TC_BORDER_REFLECT101, 0},
+        {0, 0, 5, 3, TC_TILED, TC_BORDER_CONSTANT, 0},
+        {0, 0, 5, 3, TC_ONEPASS, TC_BORDER_WRAP, 0},
+        {0, 0, 15, 15, TC_TILED, TC_BORDER_REFLECT, 0},
+    };
+    (void)state;
+    const layout l = {150, 150, 3, 2, 6, 1, 0, 0, "issue 15's kernels"};
+    float *in = random_plane(l.w, l.h);
+    float *buf = malloc((size_t)l.w * l.h * sizeof *buf);
+    float *img = malloc((size_t)l.w * l.h * sizeof *img);
+    float kx[TC_MAX_TAPS], ky[TC_MAX_TAPS], mask[TC_MAX_MASK_SIZE * TC_MAX_MASK_SIZE];
+    assert_non_null(buf);
+    assert_non_null(img);
+    for (int i = 0; i < TC_MAX_TAPS; i++) { /* asymmetric, signs mixed */
+        kx[i] = (float)(rng_next() % 200) / 400.0f - 0.25f;
+        ky[i] = (float)(rng_next() % 200) / 400.0f - 0.25f;
+    }
+    for (int i = 0; i < TC_MAX_MASK_SIZE * TC_MAX_MASK_SIZE; i++)
+        mask[i] = (float)(rng_next() % 200) / 1000.0f - 0.1f;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tc_params p = params_for(&l, cases[c].taps_x, kx, ky, cases[c].border, cases[c].alg,
+                                 TC_STORAGE_IMAGE);
+        char what[96];
+        p.taps_y = cases[c].taps_y;
+        if (cases[c].mask_w) {
+            p.mask = mask;
+            p.mask_width = cases[c].mask_w;
+            p.mask_height = cases[c].mask_h;
+            snprintf(what, sizeof what, "%s from an image, %d x %d mask",
+                     tc_algorithm_name(p.algorithm), p.mask_width, p.mask_height);
+        } else {
+            snprintf(what, sizeof what, "%s from an image, %d x %d taps",
+                     tc_algorithm_name(p.algorithm), p.taps_x, p.taps_y);
+        }
+        if (cases[c].small_tiles)
+            setenv("TILEDCONV_LONG_TILE_H", "32", 1);
+        if (tc_filter(ctx, in, img, l.w, l.h, &p) != TC_OK)
+            fail_msg("%s: %s", what, tc_error(ctx));
+        compare(in, img, &l, &p, tc_tolerance(in, l.w, l.h, &p), what);
+        if (cases[c].small_tiles) {
+            tc_stats s;
+            assert_int_equal(tc_last_stats(ctx, &s), TC_OK);
+            assert_true(s.classes_counted);
+            if (s.classes[0] == 0)
+                fail_msg("%s: no group of class 1", what);
+        }
+        p.storage = TC_STORAGE_BUFFER;
+        if (tc_filter(ctx, in, buf, l.w, l.h, &p) != TC_OK)
+            fail_msg("%s (buffer): %s", what, tc_error(ctx));
+        unsetenv("TILEDCONV_LONG_TILE_H");
+        if (memcmp(buf, img, (size_t)l.w * l.h * sizeof *buf) != 0)
+            fail_msg("%s: differs from the buffer path", what);
+    }
+    free(img);
+    free(buf);
+    free(in);
+}
+
 /* ---- The device: bilinear ------------------------------------------------------------- */
 
 /* The float bound plus the coordinates' rounding: what a device that interpolates in float
@@ -400,10 +477,10 @@ static double float_bound(const float *in, const layout *l, const tc_params *p)
             lo = v < lo ? v : lo;
             hi = v > hi ? v : hi;
         }
-    for (int i = 0; i < p->taps_x; i++) {
+    for (int i = 0; i < p->taps_x; i++)
         skx += fabs(p->kx[i]);
+    for (int i = 0; i < p->taps_y; i++)
         sky += fabs(p->ky[i]);
-    }
     const double coord = (l->w > l->h ? l->w : l->h) + 2.0;
     return tc_tolerance(in, l->w, l->h, &exact) +
            2.0 * coord * ldexp(1.0, -24) * skx * sky * (hi - lo);
@@ -416,17 +493,19 @@ static int device_is_cpu(void)
     return info.is_cpu;
 }
 
-static void check_bilinear(const layout *l, int taps, const float *kx, const float *ky,
-                           tc_border border, int in_place)
+/* bilinear with taps_x along rows and taps_y along columns against the reference. */
+static void check_bilinear_xy(const layout *l, int taps_x, int taps_y, const float *kx,
+                              const float *ky, tc_border border, int in_place)
 {
     float *in = random_plane(l->w, l->h);
     float *out = malloc((size_t)l->w * l->h * sizeof *out);
     char what[128];
     tc_stats s;
     assert_non_null(out);
-    tc_params p = params_for(l, taps, kx, ky, border, TC_BILINEAR, TC_STORAGE_BUFFER);
-    snprintf(what, sizeof what, "bilinear, %d taps, %s%s", taps, tc_border_name(border),
-             in_place ? ", in place" : "");
+    tc_params p = params_for(l, taps_x, kx, ky, border, TC_BILINEAR, TC_STORAGE_BUFFER);
+    p.taps_y = taps_y;
+    snprintf(what, sizeof what, "bilinear, %d x %d taps, %s%s", taps_x, taps_y,
+             tc_border_name(border), in_place ? ", in place" : "");
     if (in_place)
         memcpy(out, in, (size_t)l->w * l->h * sizeof *out);
     if (tc_filter(ctx, in_place ? out : in, out, l->w, l->h, &p) != TC_OK)
@@ -446,6 +525,12 @@ static void check_bilinear(const layout *l, int taps, const float *kx, const flo
     assert_non_null(s.pass_ms[1]);
     free(out);
     free(in);
+}
+
+static void check_bilinear(const layout *l, int taps, const float *kx, const float *ky,
+                           tc_border border, int in_place)
+{
+    check_bilinear_xy(l, taps, taps, kx, ky, border, in_place);
 }
 
 /* Every layout once, the border rules taking turns, with binomials, Gaussians and a box of
@@ -492,6 +577,49 @@ static void test_bilinear_other_filters(void **state)
     check_bilinear(&l, 5, first_alone, ky, TC_BORDER_WRAP, 0);
     assert_int_equal(tc_named_filter("binomial", 7, 0.0, kx, ky, err, sizeof err), TC_OK);
     check_bilinear(&l, 7, kx, ky, TC_BORDER_REPLICATE, 1); /* in place */
+}
+
+/* A length per axis (issue 15): 9 x 3, an axis of 1 tap (its one sample the lone tap, read
+ * with the nearest sampler) either way, lengths beyond 15 (31 x 5, 63 x 3), and a rank-1 mask
+ * run as its factors. */
+static void test_bilinear_per_axis(void **state)
+{
+    (void)state;
+    const layout l = {90, 70, 3, 2, 1, 4, 0, 0, "per axis"};
+    float kx[TC_MAX_TAPS], ky[TC_MAX_TAPS], unused[TC_MAX_TAPS];
+    char err[256];
+    static const int lengths[][2] = {{9, 3}, {1, 15}, {15, 1}, {31, 5}, {63, 3}};
+    static const tc_border borders[] = {TC_BORDER_REFLECT101, TC_BORDER_CONSTANT,
+                                        TC_BORDER_WRAP, TC_BORDER_REPLICATE, TC_BORDER_REFLECT};
+    for (int c = 0; c < 5; c++) {
+        assert_int_equal(tc_named_filter("gauss", lengths[c][0] > 1 ? lengths[c][0] : 3, 0.0,
+                                         kx, unused, err, sizeof err), TC_OK);
+        assert_int_equal(tc_named_filter("binomial", lengths[c][1] > 1 ? lengths[c][1] : 3, 0.0,
+                                         unused, ky, err, sizeof err), TC_OK);
+        if (lengths[c][0] == 1)
+            kx[0] = 1.5f;
+        if (lengths[c][1] == 1)
+            ky[0] = 0.75f;
+        check_bilinear_xy(&l, lengths[c][0], lengths[c][1], kx, ky, borders[c], 0);
+    }
+    /* A 3 x 5 binomial mask, rank 1: bilinear runs its factors, checked against its weights. */
+    static const float binomial_mask[15] = {1, 2, 1, 4, 8, 4, 6, 12, 6, 4, 8, 4, 1, 2, 1};
+    float *in = random_plane(l.w, l.h);
+    float *out = malloc((size_t)l.w * l.h * sizeof *out);
+    float m[15];
+    assert_non_null(out);
+    for (int i = 0; i < 15; i++)
+        m[i] = binomial_mask[i] / 64.0f;
+    tc_params p = params_for(&l, 3, NULL, NULL, TC_BORDER_REFLECT, TC_BILINEAR,
+                             TC_STORAGE_BUFFER);
+    p.mask = m;
+    p.mask_width = 3;
+    p.mask_height = 5;
+    if (tc_filter(ctx, in, out, l.w, l.h, &p) != TC_OK)
+        fail_msg("bilinear, rank-1 mask: %s", tc_error(ctx));
+    compare(in, out, &l, &p, tc_tolerance(in, l.w, l.h, &p), "bilinear, rank-1 3 x 5 mask");
+    free(out);
+    free(in);
 }
 
 /* A smaller image after a larger one full of NaN: the images are made to fit each run, so the
@@ -597,6 +725,19 @@ static void test_refusals(void **state)
     p.storage = TC_STORAGE_IMAGE;
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_EINVAL);
     assert_non_null(strstr(tc_error(ctx), "twopass reads buffers only"));
+    /* A mask that is not rank 1 has no two 1-D passes to pair taps in. */
+    static const float laplacian[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0};
+    p.algorithm = TC_BILINEAR;
+    p.storage = TC_STORAGE_BUFFER;
+    p.mask = laplacian;
+    p.mask_width = p.mask_height = 3;
+    assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_EINVAL);
+    assert_non_null(strstr(tc_error(ctx), "bilinear: the 3 x 3 mask is not separable"));
+    p.algorithm = TC_TILED; /* from an image, a mask is fine */
+    p.storage = TC_STORAGE_IMAGE;
+    assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_OK);
+    p.mask = NULL;
+    p.mask_width = p.mask_height = 0;
     p.storage = (tc_storage)2;
     p.algorithm = TC_TILED;
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_EINVAL);
@@ -670,8 +811,10 @@ int main(void)
         cmocka_unit_test(test_image_storage_layouts),
         cmocka_unit_test(test_image_storage_tiled_variants),
         cmocka_unit_test(test_image_storage_programs),
+        cmocka_unit_test(test_image_storage_issue15_kernels),
         cmocka_unit_test(test_bilinear_layouts),
         cmocka_unit_test(test_bilinear_other_filters),
+        cmocka_unit_test(test_bilinear_per_axis),
         cmocka_unit_test(test_bilinear_after_larger_image),
         cmocka_unit_test(test_bilinear_reads_only_the_sroi),
         cmocka_unit_test(test_bilinear_tolerance),

@@ -83,3 +83,38 @@ def test_no_image_support(ctx, monkeypatch):
     monkeypatch.delenv("TILEDCONV_TEST_NO_IMAGES")
     assert os.environ.get("TILEDCONV_TEST_NO_IMAGES") is None
     check_against_reference(ctx.filter(image, storage="image"), image)
+
+
+@pytest.mark.parametrize("algorithm,kw", [
+    ("tiled", dict(kx=np.linspace(-1, 1, 31), ky=np.linspace(1, -0.5, 31))),  # tiled_long_conv
+    ("tiled", dict(kx=np.linspace(-1, 1, 9), ky=[0.5, -1, 2])),  # a length per axis
+    ("onepass", dict(kx=[2.0], ky=np.linspace(-1, 1, 15))),  # a column filter
+    ("tiled", dict(mask=np.arange(15, dtype=np.float32).reshape(3, 5) - 7)),  # tiled_mask_conv
+    ("onepass", dict(mask=np.arange(15, dtype=np.float32).reshape(5, 3) - 7)),
+])
+def test_image_storage_issue15_kernels(ctx, algorithm, kw):
+    """Issue 15's kernels read an image too (Common.cl's SRC_T), bit for bit the buffer's."""
+    image = random_image(60, 44, seed=11)
+    kw = dict(kw, border="reflect", src=(3, 2), dst=(5, 1))
+    from_image = ctx.filter(image, algorithm=algorithm, storage="image", **kw)
+    from_buffer = ctx.filter(image, algorithm=algorithm, **kw)
+    assert np.array_equal(from_image, from_buffer)
+    check_against_reference(from_image, image, **kw)
+
+
+def test_bilinear_per_axis_and_masks(ctx):
+    image = random_image(50, 40, seed=12)
+    kx = tiledconv.named_filter("gauss", 21)[0]
+    ky = tiledconv.named_filter("binomial", 3)[1]
+    for kw in (dict(kx=kx, ky=ky), dict(kx=[1.0], ky=kx), dict(kx=ky, ky=[0.5])):
+        kw = dict(kw, border="wrap", src=(1, 2), dst=(3, 0))
+        out = ctx.filter(image, algorithm="bilinear", **kw)
+        diff = np.abs(out.astype(np.float64) - naive(image, **kw))
+        assert diff.max() <= tiledconv.tolerance(image, algorithm="bilinear", **kw)
+    # A rank-1 mask runs as its factors; any other is refused.
+    mask = np.outer([1, 2, 1], [1, 4, 6, 4, 1]).astype(np.float32) / 64
+    out = ctx.filter(image, mask=mask, algorithm="bilinear")
+    diff = np.abs(out.astype(np.float64) - naive(image, mask=mask))
+    assert diff.max() <= tiledconv.tolerance(image, mask=mask, algorithm="bilinear")
+    with pytest.raises(ValueError, match="bilinear: the 3 x 3 mask is not separable"):
+        ctx.filter(image, mask=tiledconv.named_mask("laplacian"), algorithm="bilinear")
