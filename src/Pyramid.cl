@@ -197,7 +197,7 @@ void pyramid_octave(__global const float *base, int pitch, int w, int h,
         const int y = t - R + r;
         float seg[SEG_W];
         if (free_on_read)
-            load_segment(base + y * pitch, x0, seg);
+            load_segment(base, pitch, x0, y, seg);
         else
             load_segment_bordered(base, pitch, 0, 0, x0, y, w, h, border_value, seg);
         float acc[BLOCK_X];
