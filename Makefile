@@ -25,7 +25,7 @@ PKG_CONFIG ?= pkg-config
 # Debian's interpreter: python3-numpy and python3-pytest install for it.
 PYTHON  ?= /usr/bin/python3
 
-VERSION := 1.1.0
+VERSION := 1.2.0
 SOMAJOR := 1
 
 WARN       := -std=c11 -Wall -Wextra -pedantic $(WERROR)
@@ -62,6 +62,8 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
             src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
+# Issue 16: the gradient from one read (its kernels in src/Gradient.cl, a program of its own).
+LIB_SRCS += src/gradient.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
@@ -72,6 +74,7 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
+LIB_OBJS += $(O)/src/Gradient_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
@@ -140,6 +143,10 @@ $(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
 $(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Gradient.cl gradient_cl > $@.tmp && mv $@.tmp $@
 
 $(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<

@@ -54,10 +54,14 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
 {
     int status = TC_OK;
     cl_int err;
-    const int pixels = source == TC_SOURCE_PIXELS;
-    cl_program prog = clCreateProgramWithSource(
-        d->context, pixels ? pixels_cl_line_count : tiledconv_cl_line_count,
-        (const char **)(pixels ? pixels_cl_lines : tiledconv_cl_lines), NULL, &err);
+    const char *const *lines = source == TC_SOURCE_PIXELS     ? pixels_cl_lines
+                               : source == TC_SOURCE_GRADIENT ? gradient_cl_lines
+                                                              : tiledconv_cl_lines;
+    const unsigned count = source == TC_SOURCE_PIXELS     ? pixels_cl_line_count
+                           : source == TC_SOURCE_GRADIENT ? gradient_cl_line_count
+                                                          : tiledconv_cl_line_count;
+    cl_program prog = clCreateProgramWithSource(d->context, count, (const char **)lines, NULL,
+                                                &err);
     CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {

@@ -15,9 +15,12 @@ extern const char *const tiledconv_cl_lines[];
 extern const unsigned tiledconv_cl_line_count;
 extern const char *const pixels_cl_lines[];
 extern const unsigned pixels_cl_line_count;
+/* Gradient.cl: the one-read gradient (gradient.c), a program of its own. */
+extern const char *const gradient_cl_lines[];
+extern const unsigned gradient_cl_line_count;
 
 /* Which source a program is built from. */
-typedef enum { TC_SOURCE_FILTERS, TC_SOURCE_PIXELS } tc_source;
+typedef enum { TC_SOURCE_FILTERS, TC_SOURCE_PIXELS, TC_SOURCE_GRADIENT } tc_source;
 
 typedef struct tc_program_entry tc_program_entry;
 
