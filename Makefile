@@ -73,6 +73,8 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
+# Issue 16: --gradient.
+CLI_SRCS += cli/gradient.c
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
 LIB_OBJS += $(O)/src/Gradient_cl.o
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))

@@ -26,6 +26,8 @@ enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
 /* The seed articles' techniques (issue 16). */
 enum { OPT_CLASS_MAP = 768 };
+/* Issue 16's one-read gradient. */
+enum { OPT_GRADIENT = 800 };
 
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
@@ -63,6 +65,7 @@ static const struct option long_options[] = {
     {"output-dir", required_argument, NULL, 'O'},
     {"no-sync", no_argument, NULL, OPT_NO_SYNC},
     {"class-map", required_argument, NULL, OPT_CLASS_MAP},
+    {"gradient", required_argument, NULL, OPT_GRADIENT},
     {"algorithm", required_argument, NULL, 'a'},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
@@ -111,6 +114,7 @@ static const char *flag_name(int code)
     case OPT_IMAGE_FORMAT: return "--format";
     case OPT_DEPTH: return "--depth";
     case OPT_QUALITY: return "--quality";
+    case OPT_GRADIENT: return "--gradient";
     case 'O': return "-O";
     case 'W': return "-W";
     case 'H': return "-H";
@@ -603,6 +607,61 @@ static int build_filter(tc_options *o, const filter_args *a, FILE *err)
     return check_filter_range(o, a, err);
 }
 
+/* --gradient sobel|scharr: 1 + the tc_gradient_operator. */
+static int parse_gradient(const char *text, tc_options *o, FILE *err)
+{
+    for (int op = TC_GRADIENT_SOBEL; op <= TC_GRADIENT_SCHARR; op++)
+        if (strcmp(text, tc_gradient_operator_name((tc_gradient_operator)op)) == 0) {
+            o->gradient = op + 1;
+            return 0;
+        }
+    fprintf(err, "tiledconv: --gradient '%s': unknown operator; use sobel or scharr\n", text);
+    return 2;
+}
+
+/* --gradient's rules, once every flag is read: the intensity plane only; the operator brings
+ * its own 3-tap kernels, the tiled kernel and the article's blocks; -a all compares it with
+ * the two filters run apart. */
+static int check_gradient(tc_options *o, const filter_args *a, FILE *err)
+{
+    const char *filter_flag = a->taps            ? "-f"
+                              : a->c.count         ? "-c"
+                              : a->cx.count        ? "--cx"
+                              : a->cy.count        ? "--cy"
+                              : o->named_filter >= 0 ? "--filter"
+                              : a->sigma_given     ? "--sigma"
+                                                   : NULL;
+    const char *name = tc_gradient_operator_name((tc_gradient_operator)(o->gradient - 1));
+    if (!o->gradient)
+        return 0;
+    if (o->color) {
+        fprintf(err, "tiledconv: --gradient and --color: the gradient is computed on the "
+                     "intensity plane only; drop --color\n");
+        return 2;
+    }
+    if (filter_flag) {
+        fprintf(err, "tiledconv: --gradient %s and %s: the operator brings its own 3-tap "
+                     "kernels ([-1 0 1] and [%s]); drop %s\n",
+                name, filter_flag, o->gradient == 1 ? "1 2 1" : "3 10 3", filter_flag);
+        return 2;
+    }
+    if (!o->all_algorithms && o->algorithm != TC_TILED) {
+        fprintf(err, "tiledconv: --gradient and -a %s: the one-read gradient is a pass of the "
+                     "tiled kernel (-a all compares it with the two filters run apart)\n",
+                tc_algorithm_name(o->algorithm));
+        return 2;
+    }
+    if (o->block_x != TC_TILED_BLOCK_X || o->block_y != TC_TILED_BLOCK_Y) {
+        fprintf(err, "tiledconv: --block %dx%d: the one-read gradient keeps the article's %d x "
+                     "%d blocks; drop --block\n",
+                o->block_x, o->block_y, TC_TILED_BLOCK_X, TC_TILED_BLOCK_Y);
+        return 2;
+    }
+    o->gradient_compare = o->all_algorithms;
+    o->all_algorithms = 0;
+    return 0;
+}
+
 static int parse_algorithm(const char *text, tc_options *o, FILE *err)
 {
     if (strcmp(text, "all") == 0) {
@@ -783,6 +842,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case 'O': o->output_dir = optarg; break;
         case OPT_NO_SYNC: o->no_sync = 1; break;
         case OPT_CLASS_MAP: o->class_map = optarg; break;
+        case OPT_GRADIENT: rc = parse_gradient(optarg, o, err); break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
@@ -847,7 +907,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                 o->files_from && !o->files_from[0] ? "file" : "folder");
         return 2;
     }
-    if (build_filter(o, &fa, err))
+    if (build_filter(o, &fa, err) || check_gradient(o, &fa, err))
         return 2;
     if (resolve_image_format(o, err))
         return 2;
@@ -1027,6 +1087,10 @@ void cli_usage(FILE *out)
         "      --border MODE         reads outside the source ROI: replicate (default) aaa|abcd,\n"
         "                            constant[=V] VVV|abcd (V 0), reflect101 dcb|abcd,\n"
         "                            reflect cba|abcd, wrap bcd|abcd\n"
+        "      --gradient OP         sobel or scharr: gx, gy and sqrt(gx^2 + gy^2) of the intensity\n"
+        "                            in one pass of the tiled kernel (one read); the image is the\n"
+        "                            magnitude (clamped; --scale to map it), --raw writes gx, gy,\n"
+        "                            magnitude; -t and -a all compare with the two filters apart\n"
         "  -a, --algorithm NAME      tiled (default), twopass, onepass, or all to compare them\n"
         "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
         "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
@@ -1073,6 +1137,8 @@ void cli_usage(FILE *out)
         "  tiledconv -s in.bmp --filter sobel-x --offset 128 --scale 0.25 -o edges.bmp\n"
         "                                                  vertical edges, 128 = no change\n"
         "  tiledconv -s in.bmp --cx 1,2,1 --cy -1,0,1 -o dy.bmp  your own kx and ky\n"
+        "  tiledconv -s in.bmp --gradient sobel --scale 0.25 -o edges.bmp -e\n"
+        "                                                  edge strength from one read, checked\n"
         "  tiledconv -e -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80   filter one ROI into another\n"
         "  tiledconv -s in.bmp -f 5 --border reflect101 --raw out.f32 -o out.bmp\n"
         "                                                  OpenCV's default border, float copy\n"
