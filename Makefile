@@ -88,7 +88,7 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests api-test \
-        python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
+        python-tests gradient-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
         check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -193,6 +193,11 @@ formats-tests: $(BIN)
 seeds-tests: $(BIN)
 	@sh tests/seeds.sh ./$(BIN)
 
+# --gradient end to end (tests/gradient.sh): the planes against the plain filters', the
+# comparison, the records, the refusals.
+gradient-tests: $(BIN)
+	@sh tests/gradient.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -208,7 +213,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    api-test python-tests
+	    gradient-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
