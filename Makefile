@@ -88,8 +88,8 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests api-test \
-        python-tests gradient-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
-        check-opencl install uninstall clean
+        python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
+        check-opencl install uninstall clean gradient-tests
 
 all: $(BIN) lib
 
