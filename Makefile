@@ -210,6 +210,7 @@ python-tests: lib
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind
 	@sh tests/kernel-check.sh ./$(BIN)
+	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
