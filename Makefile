@@ -275,11 +275,15 @@ build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) 
 	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
 	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
-# The pkg-config file, with this install's prefix.
-$(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile
+# The pkg-config file, with this install's prefix: made on every install (FORCE), since the
+# prefix is a make variable that no file's date records (a second `make api-test` installed
+# into a new scratch prefix a .pc that named the first one's).
+$(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile FORCE
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' -e 's|@OCL_LIBS@|$(OCL_LIBS)|' tiledconv.pc.in > $@
+
+FORCE:
 
 install: $(BIN) lib $(LIBOUT)/tiledconv.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCLUDEDIR) \
