@@ -75,8 +75,10 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
 CLI_SRCS += cli/plan.c
 # Issue 16: --gradient.
 CLI_SRCS += cli/gradient.c
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(O)/src/TiledConv_cl.o $(O)/src/Pixels_cl.o
-LIB_OBJS += $(O)/src/Gradient_cl.o
+# The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl and Gradient.cl
+# (programs.c).
+CL_NAMES := TiledConv Pixels Common Long Masks Gradient
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
@@ -145,6 +147,18 @@ $(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
 $(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Common_cl.c: src/Common.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Common.cl common_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Long_cl.c: src/Long.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Long.cl long_cl > $@.tmp && mv $@.tmp $@
+
+$(O)/src/Masks_cl.c: src/Masks.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Masks.cl masks_cl > $@.tmp && mv $@.tmp $@
 
 $(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)

@@ -12,7 +12,15 @@
  *   label=NAME        a name for the record (required, no spaces)
  *   g=WxH             image size (default 8192x8192)
  *   roi=sL,sT,tL,tT,W,H   the ROIs (default 0,0,0,0 and the largest that fits)
- *   f=TAPS            filter length (default 3; binomial coefficients)
+ *   f=TAPS            filter length (default 3; binomial coefficients), along rows and, unless
+ *                     fy= says otherwise, columns
+ *   fy=TAPS           the length along columns (a length per axis; 1: none)
+ *   mask=NAME         a non-separable mask instead: 3x3, 5x5, 7x7 or 15x15, small integers
+ *                     over 16 (3x3, 5x5 and 7x7 are bench/peers.py's MASKS), or binomial3x3 (rank
+ *                     1: factored unless TILEDCONV_MASK_2D is set)
+ *   env=NAME=VALUE    set an environment variable for this case (the library's kernel knobs:
+ *                     TILEDCONV_LONG_TILE_W, TILEDCONV_LONG_TILE_H, TILEDCONV_MASK_BLOCK_Y,
+ *                     TILEDCONV_MASK_2D); repeatable; unset after the case
  *   b=BORDER          replicate|constant|reflect101|reflect|wrap (default replicate)
  *   blk=WxH           tiled block (default 4x4)
  *   a=ALG             tiled|twopass|onepass (default tiled)
@@ -26,6 +34,7 @@
  * iteration, build time, the classes, and the verification when asked for.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +81,35 @@ static int border_of(const char *s, tc_border *b)
     return -1;
 }
 
+/* The masks of mask=NAME: bench/peers.py's MASKS (small integers over 16, rank 2 or more), a
+ * 15 x 15 of the same kind, and the 3 x 3 binomial (rank 1). 0 and *w = *h = 0 for none. */
+static int mask_of(const char *name, float *m, int *w, int *h)
+{
+    static const int m3[9] = {1, -2, 3, 0, 4, -1, 2, 1, -3};
+    static const int m5[25] = {1, 0, -2, 1, 3, 2, -1, 4, 0, -2, -3, 2, 5,
+                               1, 0, 0, 1, -1, 2, -2, 1, -3, 0, 2, 1};
+    static const int b3[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+    int n = 0;
+    if (strcmp(name, "3x3") == 0 || strcmp(name, "binomial3x3") == 0) {
+        n = 3;
+        for (int k = 0; k < 9; k++)
+            m[k] = (float)(name[0] == 'b' ? b3[k] : m3[k]) / 16.0f;
+    } else if (strcmp(name, "5x5") == 0) {
+        n = 5;
+        for (int k = 0; k < 25; k++)
+            m[k] = (float)m5[k] / 16.0f;
+    } else if (strcmp(name, "7x7") == 0 || strcmp(name, "15x15") == 0) {
+        n = name[0] == '7' ? 7 : 15; /* peers.py: (3 i + 5 j) mod 7 - 3 */
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                m[j * n + i] = (float)((3 * i + 5 * j) % 7 - 3) / 16.0f;
+    } else {
+        return -1;
+    }
+    *w = *h = n;
+    return 0;
+}
+
 static int algorithm_of(const char *s, tc_algorithm *a)
 {
     if (strcmp(s, "tiled") == 0)
@@ -100,7 +138,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "casebench: %s, library %s\n", dev.name, tc_version());
     while (fgets(line, sizeof line, stdin)) {
         char label[128] = "", opts[1024] = "", border[32] = "replicate", alg[32] = "tiled";
-        int w = 8192, h = 8192, taps = 3, bw = 4, bh = 4, iterations = 30, verify = 0;
+        char mask_name[32] = "", envs[8][128];
+        int w = 8192, h = 8192, taps = 3, taps_y = 0, bw = 4, bh = 4, iterations = 30;
+        int verify = 0, n_envs = 0, mask_w = 0, mask_h = 0;
+        float mask[15 * 15];
         int roi[6] = {0, 0, 0, 0, 0, 0};
         char *save = NULL;
         line[strcspn(line, "\r\n")] = '\0';
@@ -110,10 +151,15 @@ int main(int argc, char **argv)
             if (sscanf(tok, "label=%127s", label) == 1 || sscanf(tok, "g=%dx%d", &w, &h) == 2 ||
                 sscanf(tok, "roi=%d,%d,%d,%d,%d,%d", &roi[0], &roi[1], &roi[2], &roi[3],
                        &roi[4], &roi[5]) == 6 ||
-                sscanf(tok, "f=%d", &taps) == 1 || sscanf(tok, "b=%31s", border) == 1 ||
+                sscanf(tok, "f=%d", &taps) == 1 || sscanf(tok, "fy=%d", &taps_y) == 1 ||
+                sscanf(tok, "mask=%31s", mask_name) == 1 || sscanf(tok, "b=%31s", border) == 1 ||
                 sscanf(tok, "blk=%dx%d", &bw, &bh) == 2 || sscanf(tok, "a=%31s", alg) == 1 ||
                 sscanf(tok, "i=%d", &iterations) == 1 || sscanf(tok, "e=%d", &verify) == 1)
                 continue;
+            if (strncmp(tok, "env=", 4) == 0 && n_envs < 8 && strchr(tok + 4, '=')) {
+                snprintf(envs[n_envs++], sizeof envs[0], "%s", tok + 4);
+                continue;
+            }
             if (strncmp(tok, "opts=", 5) == 0) {
                 snprintf(opts, sizeof opts, "%s", tok + 5);
                 for (char *c = opts; *c; c++)
@@ -126,7 +172,17 @@ int main(int argc, char **argv)
         }
         tc_params p;
         tc_params_init(&p);
-        p.taps_x = p.taps_y = taps;
+        p.taps_x = taps;
+        p.taps_y = taps_y ? taps_y : taps;
+        if (mask_name[0]) {
+            if (mask_of(mask_name, mask, &mask_w, &mask_h) != 0) {
+                fprintf(stderr, "casebench: unknown mask '%s'\n", mask_name);
+                return 2;
+            }
+            p.mask = mask;
+            p.mask_width = mask_w;
+            p.mask_height = mask_h;
+        }
         p.src_left = roi[0];
         p.src_top = roi[1];
         p.dst_left = roi[2];
@@ -144,6 +200,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "casebench: out of memory\n");
             return 1;
         }
+        for (int e = 0; e < n_envs; e++) {
+            char *eq = strchr(envs[e], '=');
+            *eq = '\0';
+            setenv(envs[e], eq + 1, 1);
+            *eq = '=';
+        }
         tc_stats st;
         double copy_ms = -1.0;
         if (tc_filter_timed(ctx, image, result, w, h, &p, iterations) != TC_OK ||
@@ -151,6 +213,10 @@ int main(int argc, char **argv)
             printf("{\"label\": \"%s\", \"error\": \"%s\"}\n", label, tc_error(ctx));
             fflush(stdout);
             failures++;
+            for (int e = 0; e < n_envs; e++) {
+                envs[e][strcspn(envs[e], "=")] = '\0';
+                unsetenv(envs[e]);
+            }
             continue;
         }
         const size_t bytes = (size_t)st.roi_width * (size_t)st.roi_height * 4;
@@ -159,6 +225,10 @@ int main(int argc, char **argv)
             copy_ms = -1.0;
         const char *verdict = "null";
         double worst = 0.0;
+        /* The multiply-adds the filter needs per output pixel (taps_x + taps_y, or a mask's
+         * width x height): what "% of the FMA peak" counts, not what a kernel spends on halos. */
+        const int fma = mask_w ? mask_w * mask_h : p.taps_x + p.taps_y;
+        const double pixels = (double)st.roi_width * (double)st.roi_height;
         if (verify) {
             if (!expected)
                 expected = malloc((size_t)w * h * sizeof *expected);
@@ -183,14 +253,20 @@ int main(int argc, char **argv)
                "\"block\": \"%dx%d\", \"iterations\": %d, \"kernel_ms_median\": %.6f, "
                "\"kernel_ms_min\": %.6f, \"copy_ms\": %.6f, \"copy_fraction\": %.4f, "
                "\"wall_ms_per_iteration\": %.6f, \"build_ms\": %.1f, "
-               "\"classes\": [%ld, %ld, %ld, %ld], \"verified\": %s, \"max_diff\": %.3g}\n",
+               "\"classes\": [%ld, %ld, %ld, %ld], \"verified\": %s, \"max_diff\": %.3g, "
+               "\"taps_y\": %d, \"mask\": \"%s\", \"fma_per_pixel\": %d, "
+               "\"gfma_per_s\": %.1f}\n",
                label, opts, alg, w, h, p.src_left, p.src_top, p.dst_left, p.dst_top,
                st.roi_width, st.roi_height, taps, border, st.block[0], st.block[1], iterations,
                st.kernel_ms_median, st.kernel_ms_min, copy_ms,
                copy_ms > 0 ? copy_ms / st.kernel_ms_median : 0.0, st.wall_ms_per_iteration,
                st.build_ms, st.classes[0], st.classes[1], st.classes[2], st.classes[3], verdict,
-               worst);
+               worst, p.taps_y, mask_name, fma, fma * pixels / (st.kernel_ms_median * 1e6));
         fflush(stdout);
+        for (int e = 0; e < n_envs; e++) {
+            envs[e][strcspn(envs[e], "=")] = '\0';
+            unsetenv(envs[e]);
+        }
     }
     tc_close(ctx);
     free(image);

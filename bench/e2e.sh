@@ -77,7 +77,7 @@ cat "$work"/photos/*.bmp "$work/big/big.bmp" >/dev/null # every contender reads 
 
 # --- start-up -----------------------------------------------------------------------------------
 say "== start-up, step by step"
-"$work/startup" src/TiledConv.cl gpu 2>&1 | tee -a "$log"
+"$work/startup" src gpu 2>&1 | tee -a "$log"
 python3 -c "import cv2, numpy as np; cv2.imwrite('$work/tiny.bmp', np.zeros((16,16,3),np.uint8))"
 for i in 1 2 3; do
     timed "tiledconv, a 16 x 16 image (start-up alone), run $i" 1 "$bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"

@@ -1,20 +1,30 @@
 #!/usr/bin/env python3
-"""bench/peers.py - tiledconv against other GPU implementations of the same separable filter.
+"""bench/peers.py - tiledconv against other GPU implementations of the same filters.
 
-For each size (default 8192x8192; --big adds 16384x16384) and filter size (3 and 5; binomial
-[1,2,1]/4 and [1,4,6,4,1]/16, the same both directions, replicate border) this times:
+For each size (default 8192x8192; --big adds 16384x16384) and each filter this times:
 
-  cupy-correlate     cupyx.scipy.ndimage.correlate, 2-D outer-product kernel, mode='nearest'
-  cupy-correlate1d   cupyx.scipy.ndimage.correlate1d twice (axis=1, then axis=0), mode='nearest'
-  opencv-ocl         cv2.sepFilter2D on a cv2.UMat (OpenCL), CV_32F, BORDER_REPLICATE; host wall
-                     clock from the call to cv2.ocl.finish()
+  separable filters (--taps, default 3,5): 3 and 5 taps are the binomials [1,2,1]/4 and
+  [1,4,6,4,1]/16; longer ones (7..63) a Gaussian of sigma = taps / 6 (float32 weights, given to
+  tiledconv with -c), the same both directions, replicate border;
+  masks (--masks, e.g. 3x3,5x5): fixed non-separable masks of small integers over 16 (rank 2
+  or more, so no peer and not tiledconv can factor them), given to tiledconv with --mask.
+
+  cupy-correlate     cupyx.scipy.ndimage.correlate, 2-D kernel (the outer product, or the
+                     mask), mode='nearest'; skipped above 15 taps (63 x 63 products a pixel)
+  cupy-correlate1d   cupyx.scipy.ndimage.correlate1d twice (axis=1, then axis=0),
+                     mode='nearest'; separable filters only
+  opencv-ocl         cv2.sepFilter2D (separable) or cv2.filter2D (masks) on a cv2.UMat
+                     (OpenCL), CV_32F, BORDER_REPLICATE; host wall clock from the call to
+                     cv2.ocl.finish()
   torch-conv2d       F.pad(mode='replicate') + F.conv2d, 1 channel float32, cuDNN (TF32 off);
-                     pad and conv timed together
+                     pad and conv timed together; above 15 taps two 1-D convolutions (a 1 x N,
+                     then an N x 1 kernel) instead of the N x N one
 
 CuPy and PyTorch are timed with their own CUDA events around each call, after warm-up: median
 and min of N calls (default 50). Then it runs
-  tiledconv --device gpu -g WxH -f TAPS -t -i N --no-output --json -a all
-and reads tiledconv's own kernel times (OpenCL profiling events, median and min of N).
+  tiledconv --device gpu -g WxH FILTER -t -i N --no-output --json -a all
+and reads tiledconv's own kernel times (OpenCL profiling events, median and min of N). With a
+mask that is not separable tiledconv runs tiled and onepass (twopass does not apply).
 
 The input is tiledconv's -g synthetic image (synth.c), made here with the same uint32 formula.
 
@@ -25,7 +35,7 @@ passed. A peer that is missing (module or GPU) is skipped with a note; every sec
 errors, prints them and goes on.
 
 Output: a table per size on stdout, and peers.csv / peers.json in --out (default $OUT, else
-./bench-out).
+./bench-out). The 'filter' column names the filter: "5" (5 taps), "mask3x3".
 """
 
 import argparse
@@ -64,11 +74,66 @@ def warn(section, exc):
 # ---------------------------------------------------------------- input and filter
 
 def kernel1d(taps):
+    """The 1-D weights of the separable filter of this length (float32)."""
     if taps == 3:
         return np.array([1, 2, 1], dtype=np.float32) / np.float32(4)
     if taps == 5:
         return np.array([1, 4, 6, 4, 1], dtype=np.float32) / np.float32(16)
-    raise ValueError(f"taps {taps}: only 3 or 5")
+    if taps % 2 == 1 and 7 <= taps <= 63:
+        d = np.arange(taps, dtype=np.float64) - taps // 2
+        g = np.exp(-d * d / (2.0 * (taps / 6.0) ** 2))
+        return (g / g.sum()).astype(np.float32)
+    raise ValueError(f"taps {taps}: odd, 3..63")
+
+
+# Fixed masks of small integers over 16: exact in float32, rank 2 or more (checked below).
+MASKS = {
+    "3x3": [[1, -2, 3], [0, 4, -1], [2, 1, -3]],
+    "5x5": [[1, 0, -2, 1, 3], [2, -1, 4, 0, -2], [-3, 2, 5, 1, 0], [0, 1, -1, 2, -2],
+            [1, -3, 0, 2, 1]],
+    "7x7": [[(3 * i + 5 * j) % 7 - 3 for i in range(7)] for j in range(7)],
+}
+
+
+class Filter:
+    """One filter of the comparison: separable (k, 1-D, both directions) or a mask (m, 2-D)."""
+
+    def __init__(self, spec):
+        spec = str(spec).strip()
+        if spec.startswith("mask"):
+            shape = spec[4:]
+            if shape not in MASKS:
+                raise ValueError(f"mask {shape}: one of {', '.join(MASKS)}")
+            self.m = np.array(MASKS[shape], dtype=np.float32) / np.float32(16)
+            if np.linalg.matrix_rank(self.m.astype(np.float64)) < 2:
+                raise ValueError(f"mask {shape} is separable")
+            self.k = None
+            self.label = spec
+            self.taps = self.m.shape[0]
+        else:
+            self.taps = int(spec)
+            self.k = kernel1d(self.taps)
+            self.m = None
+            self.label = str(self.taps)
+
+    @property
+    def is_mask(self):
+        return self.m is not None
+
+    def weights2d(self):
+        return self.m if self.is_mask else np.outer(self.k, self.k).astype(np.float32)
+
+    def tc_args(self):
+        """tiledconv's flags for this filter."""
+        if self.is_mask:
+            rows = ";".join(",".join(repr(float(v)) for v in row) for row in self.m)
+            return ["--mask", rows]
+        if self.taps <= 5:
+            return ["-f", str(self.taps)]
+        return ["-c", ",".join(repr(float(v)) for v in self.k)]
+
+    def radius(self):
+        return self.taps // 2
 
 
 def synth(width, height, xp=np):
@@ -89,11 +154,16 @@ def synth(width, height, xp=np):
     return v.astype(xp.float32) * xp.float32(0.5)
 
 
-def reference(img, k):
-    """Float64 separable correlation with replicate border (the CPU check of last resort)."""
-    r = len(k) // 2
+def reference(img, filt):
+    """Float64 correlation with replicate border (the CPU check of last resort)."""
+    r = filt.radius()
     p = np.pad(img.astype(np.float64), r, mode="edge")
     h, w = img.shape
+    if filt.is_mask:
+        m = filt.m.astype(np.float64)
+        return sum(m[j, i] * p[j:j + h, i:i + w] for j in range(m.shape[0])
+                   for i in range(m.shape[1]))
+    k = filt.k
     tmp = sum(float(k[i]) * p[:, i:i + w] for i in range(len(k)))
     return sum(float(k[j]) * tmp[j:j + h, :] for j in range(len(k)))
 
@@ -143,7 +213,11 @@ class Peer:
         """None when it can run here, else the reason it cannot."""
         return None
 
-    def setup(self, img, k):
+    def supports(self, filt):
+        """None when it runs this filter, else why not."""
+        return None
+
+    def setup(self, img, filt):
         raise NotImplementedError
 
     def run(self):
@@ -205,10 +279,13 @@ class CupyBase(Peer):
 class CupyCorrelate(CupyBase):
     name = "cupy-correlate"
 
-    def setup(self, img, k):
+    def supports(self, filt):
+        return None if filt.taps <= 15 else "2-D correlate above 15 taps: N x N products a pixel"
+
+    def setup(self, img, filt):
         import cupy as cp
         self.x = cp.asarray(img)
-        self.w = cp.asarray(np.outer(k, k).astype(np.float32))
+        self.w = cp.asarray(filt.weights2d())
         self.out = cp.empty_like(self.x)
 
     def run(self):
@@ -219,10 +296,13 @@ class CupyCorrelate(CupyBase):
 class CupyCorrelate1d(CupyBase):
     name = "cupy-correlate1d"
 
-    def setup(self, img, k):
+    def supports(self, filt):
+        return "a mask is not separable" if filt.is_mask else None
+
+    def setup(self, img, filt):
         import cupy as cp
         self.x = cp.asarray(img)
-        self.k = cp.asarray(k)
+        self.k = cp.asarray(filt.k)
         self.tmp = cp.empty_like(self.x)
         self.out = cp.empty_like(self.x)
 
@@ -251,17 +331,22 @@ class OpenCVOcl(Peer):
         except Exception as e:  # noqa: BLE001
             return f"OpenCV unavailable ({type(e).__name__}: {e})"
 
-    def setup(self, img, k):
+    def setup(self, img, filt):
         import cv2
         self.src = cv2.UMat(np.ascontiguousarray(img))
         self.dst = cv2.UMat(img.shape[0], img.shape[1], cv2.CV_32F)
-        self.k = np.ascontiguousarray(k, dtype=np.float32)
+        self.mask = filt.is_mask
+        self.k = np.ascontiguousarray(filt.m if filt.is_mask else filt.k, dtype=np.float32)
         cv2.ocl.finish()
 
     def run(self):
         import cv2
-        cv2.sepFilter2D(self.src, cv2.CV_32F, self.k, self.k, dst=self.dst,
-                        borderType=cv2.BORDER_REPLICATE)
+        if self.mask:  # filter2D correlates (no flip), anchor at the centre, as tiledconv
+            cv2.filter2D(self.src, cv2.CV_32F, self.k, dst=self.dst,
+                         borderType=cv2.BORDER_REPLICATE)
+        else:
+            cv2.sepFilter2D(self.src, cv2.CV_32F, self.k, self.k, dst=self.dst,
+                            borderType=cv2.BORDER_REPLICATE)
 
     def result(self):
         import cv2
@@ -309,11 +394,19 @@ class TorchConv2d(Peer):
         except Exception as e:  # noqa: BLE001
             return f"PyTorch unavailable ({type(e).__name__}: {e})"
 
-    def setup(self, img, k):
+    def setup(self, img, filt):
         import torch
-        self.r = len(k) // 2
+        self.r = filt.radius()
+        n = filt.taps
         self.x = torch.from_numpy(np.ascontiguousarray(img)).cuda().view(1, 1, *img.shape)
-        self.w = torch.from_numpy(np.outer(k, k).astype(np.float32)).cuda().view(1, 1, len(k), len(k))
+        # Above 15 taps two 1-D convolutions, as a user would write a long separable filter.
+        self.separate = not filt.is_mask and n > 15
+        if self.separate:
+            k = torch.from_numpy(filt.k).cuda()
+            self.wx = k.view(1, 1, 1, n)
+            self.wy = k.view(1, 1, n, 1)
+        else:
+            self.w = torch.from_numpy(filt.weights2d()).cuda().view(1, 1, n, n)
         self.out = None
 
     def run(self):
@@ -321,7 +414,11 @@ class TorchConv2d(Peer):
         import torch.nn.functional as F
         with torch.inference_mode():
             r = self.r
-            self.out = F.conv2d(F.pad(self.x, (r, r, r, r), mode="replicate"), self.w)
+            p = F.pad(self.x, (r, r, r, r), mode="replicate")
+            if self.separate:
+                self.out = F.conv2d(F.conv2d(p, self.wx), self.wy)
+            else:
+                self.out = F.conv2d(p, self.w)
 
     def result(self):
         import torch
@@ -344,7 +441,7 @@ class TorchConv2d(Peer):
 
     def teardown(self):
         import torch
-        for a in ("x", "w", "out"):
+        for a in ("x", "w", "wx", "wy", "out"):
             if hasattr(self, a):
                 delattr(self, a)
         torch.cuda.synchronize()
@@ -396,8 +493,8 @@ class Tiledconv:
 
 # ---------------------------------------------------------------- correctness
 
-def check_correctness(tc, peers, size, taps_list, workdir):
-    """{taps: {row name: (agrees, max abs diff, what it was compared with)}}, and notes."""
+def check_correctness(tc, peers, size, filters, workdir):
+    """{filter label: {row name: (agrees, max abs diff, what it was compared with)}}, notes."""
     w, h = size
     img = synth(w, h)
     found = {}
@@ -419,14 +516,14 @@ def check_correctness(tc, peers, size, taps_list, workdir):
         warn("synth check", e)
         notes.append(f"synth check failed: {e}")
 
-    for taps in taps_list:
+    for filt in filters:
+        taps = filt.label
         res = found.setdefault(taps, {})
-        k = kernel1d(taps)
-        ref = reference(img, k)
+        ref = reference(img, filt)
         tc_float = tc_u8 = None
         try:
             bmp = os.path.join(workdir, f"tc_{taps}.bmp")
-            args = ["-g", f"{w}x{h}", "-f", str(taps), "-a", "all", "-e", "--json", "-o", bmp]
+            args = ["-g", f"{w}x{h}"] + filt.tc_args() + ["-a", "all", "-e", "--json", "-o", bmp]
             raw = os.path.join(workdir, f"tc_{taps}.raw")
             if tc.has_raw:
                 args += ["--raw", raw]
@@ -447,16 +544,18 @@ def check_correctness(tc, peers, size, taps_list, workdir):
                 tc_u8 = read_bmp8(bmp)
             if tc_float is not None:
                 d = float(np.abs(tc_float - ref).max())
-                log(f"  taps {taps}: tiledconv (raw float) vs float64 reference: max diff {d:.3g}")
+                log(f"  filter {taps}: tiledconv (raw float) vs float64 reference: max diff {d:.3g}")
             elif tc_u8 is not None:
                 d = int(np.abs(tc_u8 - round8(ref)).max())
-                log(f"  taps {taps}: tiledconv (8-bit BMP) vs rounded float64 reference: max diff {d}")
+                log(f"  filter {taps}: tiledconv (8-bit BMP) vs rounded float64 reference: max diff {d}")
         except Exception as e:  # noqa: BLE001
             warn(f"tiledconv correctness taps {taps}", e)
 
         for peer in peers:
+            if peer.supports(filt):
+                continue
             try:
-                peer.setup(img, k)
+                peer.setup(img, filt)
                 peer.run()
                 out = peer.result()
                 peer.teardown()
@@ -474,7 +573,7 @@ def check_correctness(tc, peers, size, taps_list, workdir):
                 else:
                     ok, d = dref <= 1e-2, dref
                     res[peer.name] = (ok, d, "float64 reference only (no tiledconv output)")
-                log(f"  taps {taps}: {peer.name:17s} max diff {d:.3g} vs tiledconv"
+                log(f"  filter {taps}: {peer.name:17s} max diff {d:.3g} vs tiledconv"
                     f" ({res[peer.name][2]}), {dref:.3g} vs float64 reference"
                     f"{'' if ok else '   <-- DISAGREES'}")
             except Exception as e:  # noqa: BLE001
@@ -516,15 +615,15 @@ def agree_text(entry):
 def print_table(size, rows):
     w, h = size
     log(f"\n== {w}x{h} ({w * h / 1e6:.1f} MPixels) ==")
-    head = f"{'implementation':24s} {'taps':>4s} {'median ms':>10s} {'min ms':>10s} {'MPixels/s':>11s} {'ratio':>7s}  agrees"
+    head = f"{'implementation':24s} {'filter':>8s} {'median ms':>10s} {'min ms':>10s} {'MPixels/s':>11s} {'ratio':>7s}  agrees"
     log(head)
     log("-" * len(head))
     for r in rows:
         flag = "   <-- FLAGGED" if r["agrees"] is False else ""
-        log(f"{r['implementation']:24s} {r['taps']:>4d} {fmt(r['median_ms'], '10.4f')} "
+        log(f"{r['implementation']:24s} {r['filter']:>8s} {fmt(r['median_ms'], '10.4f')} "
             f"{fmt(r['min_ms'], '10.4f')} {fmt(r['mpixels_per_s'], '11.1f')} "
             f"{fmt(r['ratio_to_tiled'], '7.2f')}  {r['agrees_text']}{flag}")
-    log("ratio = this row's median / tiledconv tiled's median at the same taps (above 1: slower than tiled)")
+    log("ratio = this row's median / tiledconv tiled's median for the same filter (above 1: slower than tiled)")
 
 
 def main():
@@ -533,7 +632,9 @@ def main():
                                  epilog=__doc__.split("\n", 2)[2])
     ap.add_argument("--sizes", default="8192x8192", help="comma-separated WxH (default 8192x8192)")
     ap.add_argument("--big", action="store_true", help="also 16384x16384")
-    ap.add_argument("--taps", default="3,5", help="filter sizes (default 3,5)")
+    ap.add_argument("--taps", default="3,5", help="separable filter lengths, odd 3..63 (default 3,5)")
+    ap.add_argument("--masks", default="", help="non-separable masks: " + ", ".join(MASKS) +
+                    " (default none)")
     ap.add_argument("--iterations", "-i", type=int, default=50, help="timed calls (default 50)")
     ap.add_argument("--warmup", type=int, default=5, help="untimed calls first (default 5)")
     default_tc = "./tiledconv"
@@ -553,9 +654,8 @@ def main():
     sizes = [parse_size(s) for s in a.sizes.split(",") if s.strip()]
     if a.big and (16384, 16384) not in sizes:
         sizes.append((16384, 16384))
-    taps_list = [int(t) for t in a.taps.split(",") if t.strip()]
-    for t in taps_list:
-        kernel1d(t)
+    filters = [Filter(t) for t in a.taps.split(",") if t.strip()]
+    filters += [Filter("mask" + m.strip()) for m in a.masks.split(",") if m.strip()]
     os.makedirs(a.out, exist_ok=True)
 
     meta = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "host": platform.node(),
@@ -589,7 +689,7 @@ def main():
     if not a.no_check:
         with tempfile.TemporaryDirectory() as wd:
             try:
-                agree, notes = check_correctness(tc, peers, parse_size(a.check_size), taps_list, wd)
+                agree, notes = check_correctness(tc, peers, parse_size(a.check_size), filters, wd)
                 meta["correctness"] = {
                     "size": a.check_size, "notes": notes,
                     "results": {str(t): {n: {"agrees": v[0], "max_abs_diff": v[1], "against": v[2]}
@@ -623,50 +723,58 @@ def main():
             warn(f"synth {w}x{h}", e)
             meta["errors"].append(f"synth {w}x{h}: {e}")
             continue
-        for taps in taps_list:
-            k = kernel1d(taps)
+        for filt in filters:
+            taps = filt.label
             tc_rows = {}
             try:
-                rc, recs, err = tc.run(["-g", f"{w}x{h}", "-f", str(taps), "-t", "-i", str(a.iterations),
-                                        "--no-output", "--json", "-a", "all"])
+                rc, recs, err = tc.run(["-g", f"{w}x{h}"] + filt.tc_args() +
+                                       ["-t", "-i", str(a.iterations), "--no-output", "--json",
+                                        "-a", "all"])
                 if rc != 0 or not recs:
-                    msg = f"tiledconv {w}x{h} taps {taps}: exit {rc}: {err.splitlines()[-1] if err else ''}"
+                    msg = f"tiledconv {w}x{h} filter {taps}: exit {rc}: {err.splitlines()[-1] if err else ''}"
                     log("  " + msg)
                     meta["errors"].append(msg)
                 for r in recs:
                     tc_rows[r["algorithm"]] = r
             except Exception as e:  # noqa: BLE001
-                warn(f"tiledconv {w}x{h} taps {taps}", e)
-                meta["errors"].append(f"tiledconv {w}x{h} taps {taps}: {e}")
+                warn(f"tiledconv {w}x{h} filter {taps}", e)
+                meta["errors"].append(f"tiledconv {w}x{h} filter {taps}: {e}")
             for alg in TC_ALGS:
                 r = tc_rows.get(alg)
-                rows.append({"implementation": f"tiledconv {alg}", "taps": taps,
+                if r is None and alg == "twopass" and filt.is_mask:
+                    continue  # not applicable: the mask is not separable
+                rows.append({"implementation": f"tiledconv {alg}", "filter": taps,
                              "median_ms": r["kernel_ms_median"] if r else float("nan"),
                              "min_ms": r["kernel_ms_min"] if r else float("nan"),
+                             "copy_fraction": r.get("copy_fraction") if r else None,
                              "timing": "OpenCL profiling events", "device": r.get("device", "") if r else "",
                              "entry": agree.get(taps, {}).get(alg)})
             for p in peers:
-                log(f"  {p.name} {w}x{h} taps {taps} ...")
+                why = p.supports(filt)
+                if why:
+                    log(f"  {p.name} filter {taps}: skipped ({why})")
+                    continue
+                log(f"  {p.name} {w}x{h} filter {taps} ...")
                 try:
-                    p.setup(img, k)
+                    p.setup(img, filt)
                     t = p.time(a.iterations, a.warmup)
                     med, mn = summarise(t)
                 except Exception as e:  # noqa: BLE001
-                    warn(f"{p.name} {w}x{h} taps {taps}", e)
-                    meta["errors"].append(f"{p.name} {w}x{h} taps {taps}: {e}")
+                    warn(f"{p.name} {w}x{h} filter {taps}", e)
+                    meta["errors"].append(f"{p.name} {w}x{h} filter {taps}: {e}")
                     med = mn = float("nan")
                 finally:
                     try:
                         p.teardown()
                     except Exception as e:  # noqa: BLE001
                         warn(f"{p.name} teardown", e)
-                rows.append({"implementation": p.name, "taps": taps, "median_ms": med, "min_ms": mn,
-                             "timing": p.timing, "device": p.device,
+                rows.append({"implementation": p.name, "filter": taps, "median_ms": med, "min_ms": mn,
+                             "copy_fraction": None, "timing": p.timing, "device": p.device,
                              "entry": agree.get(taps, {}).get(p.name)})
         del img
         for r in rows:
             tiled = next((x["median_ms"] for x in rows
-                          if x["implementation"] == "tiledconv tiled" and x["taps"] == r["taps"]), float("nan"))
+                          if x["implementation"] == "tiledconv tiled" and x["filter"] == r["filter"]), float("nan"))
             m = r["median_ms"]
             ok = m == m and m > 0
             r["mpixels_per_s"] = w * h / m / 1e3 if ok else float("nan")
@@ -684,8 +792,8 @@ def main():
     for n, why in meta["skipped"].items():
         log(f"note: {n} skipped: {why}")
 
-    cols = ["width", "height", "taps", "implementation", "median_ms", "min_ms", "mpixels_per_s",
-            "ratio_to_tiled", "agrees", "max_abs_diff", "timing", "device"]
+    cols = ["width", "height", "filter", "implementation", "median_ms", "min_ms", "mpixels_per_s",
+            "ratio_to_tiled", "copy_fraction", "agrees", "max_abs_diff", "timing", "device"]
     try:
         path = os.path.join(a.out, "peers.csv")
         with open(path, "w", newline="") as f:

@@ -4,7 +4,8 @@
  * the queue, the program build (the first, and again from the driver's cache), a first buffer
  * with an upload, and a second context on the same device (a second lane of a batch).
  *
- *   cc -O2 -o build/startup bench/startup.c -lOpenCL && build/startup src/TiledConv.cl [gpu|cpu]
+ *   cc -O2 -o build/startup bench/startup.c -lOpenCL && build/startup src [gpu|cpu]
+ * (the program is SRC/Common.cl followed by SRC/TiledConv.cl, as the library builds it)
  *
  * Prints one line per step with its wall time in ms. Not part of the tool or its tests.
  */
@@ -60,7 +61,10 @@ static char *read_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    const char *source_path = argc > 1 ? argv[1] : "src/TiledConv.cl";
+    const char *source_dir = argc > 1 ? argv[1] : "src";
+    char common_path[1024], tiled_path[1024];
+    snprintf(common_path, sizeof common_path, "%s/Common.cl", source_dir);
+    snprintf(tiled_path, sizeof tiled_path, "%s/TiledConv.cl", source_dir);
     const cl_device_type type =
         argc > 2 && strcmp(argv[2], "cpu") == 0 ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
     const double t0 = now_ms();
@@ -68,12 +72,12 @@ int main(int argc, char **argv)
     cl_uint np = 0, nd = 0;
     cl_device_id device = NULL;
     cl_int err;
-    char *source = read_file(source_path);
-    const char *options = "-cl-std=CL1.2 -D RADIUS=2 -D BORDER=0 -D GROUP_X=8 -D GROUP_Y=8 "
-                          "-D BLOCK_X=4 -D BLOCK_Y=4 -D ONEPASS_GROUP=16 -D TWOPASS_TILE=16 "
-                          "-D TC_VECTOR_IO=1";
-    if (!source) {
-        fprintf(stderr, "startup: cannot read %s\n", source_path);
+    char *common = read_file(common_path), *source = read_file(tiled_path);
+    const char *options = "-cl-std=CL1.2 -D RADIUS_X=2 -D RADIUS_Y=2 -D BORDER=0 -D GROUP_X=8 "
+                          "-D GROUP_Y=8 -D BLOCK_X=4 -D BLOCK_Y=4 -D ONEPASS_GROUP=16 "
+                          "-D TWOPASS_TILE=16 -D TILED_MAX_TAPS=15 -D TC_VECTOR_IO=1 -D SHIFT=0";
+    if (!common || !source) {
+        fprintf(stderr, "startup: cannot read %s\n", common ? tiled_path : common_path);
         return 1;
     }
     printf("OpenCL start-up, step by step (wall ms):\n");
@@ -94,12 +98,12 @@ int main(int argc, char **argv)
     cl_command_queue q = clCreateCommandQueue(ctx, device, CL_QUEUE_PROFILING_ENABLE, &err);
     CHECK(err);
     step("clCreateCommandQueue");
-    const char *src = source;
-    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    const char *src[2] = {common, source};
+    cl_program prog = clCreateProgramWithSource(ctx, 2, src, NULL, &err);
     CHECK(err);
     CHECK(clBuildProgram(prog, 1, &device, options, NULL, NULL));
     step("clBuildProgram (TiledConv.cl, 5 taps)");
-    cl_program prog2 = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    cl_program prog2 = clCreateProgramWithSource(ctx, 2, src, NULL, &err);
     CHECK(err);
     CHECK(clBuildProgram(prog2, 1, &device, options, NULL, NULL));
     step("clBuildProgram again (the driver's cache)");
@@ -133,6 +137,7 @@ int main(int argc, char **argv)
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
     free(host);
+    free(common);
     free(source);
     return 0;
 }

@@ -215,7 +215,8 @@ static void result_begin(tc_result *r, const char *name, const tc_options *o,
     memset(r, 0, sizeof *r);
     r->algorithm = name;
     r->device = dev->name;
-    r->taps = 3;
+    r->taps = r->taps_y = 3; /* the operators are 3 x 3 */
+    r->mask = "none";
     r->planes = 1;
     r->width = in->width;
     r->height = in->height;

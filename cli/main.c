@@ -329,7 +329,15 @@ static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
     memset(r, 0, sizeof *r);
     r->algorithm = tc_algorithm_name(alg);
     r->device = dev->name;
-    r->taps = o->filter.taps;
+    r->taps = o->filter.taps_x;
+    r->taps_y = o->filter.taps_y;
+    r->mask = "none";
+    if (o->filter.mask_width) {
+        static char size[32]; /* one filter per run: every record names the same mask */
+        snprintf(size, sizeof size, "%dx%d%s", o->filter.mask_width, o->filter.mask_height,
+                 o->filter.mask_separable ? "-separable" : "");
+        r->mask = size;
+    }
     r->planes = in->count;
     r->width = in->p[0].width;
     r->height = in->p[0].height;
@@ -453,6 +461,14 @@ static int run_algorithms(run_state *s, int *failed_verification)
         tc_result *r = &s->results[s->n_results++];
         report_times times;
         tc_stats first_plane;
+        if (a == TC_TWOPASS && o->filter.mask_width && !o->filter.mask_separable) {
+            /* Only -a all gets here (options.c refuses -a twopass with such a mask). */
+            result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
+            r->not_applicable = "the mask is not separable (not rank 1): no two 1-D passes";
+            if (!o->quiet && !machine && !o->timing)
+                printf("twopass: not applicable: %s\n", r->not_applicable);
+            continue;
+        }
         /* Filtered in place when only one algorithm runs: the input is not needed after it
          * (the -e reference is made already), and the peak keeps one set of planes less. */
         plane_set *out = o->all_algorithms ? &s->out : &s->in;
@@ -460,7 +476,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
         result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
         status = run_planes(s->ctx, o, &s->params, timed, &s->in, out, &times, &first_plane);
         if (status == 0 && o->verbose && !machine)
-            report_geometry(&first_plane, (o->filter.taps - 1) / 2);
+            report_geometry(&first_plane, &o->filter);
         if (status == 0 && timed)
             report_fill_timing(r, &times, copy_ms);
         times_free(&times);

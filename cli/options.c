@@ -24,8 +24,8 @@ enum {
 /* Hardening's flags (issue 12), kept apart so that the lists above can grow without clashing. */
 enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
-/* The seed articles' techniques (issue 16). */
-enum { OPT_CLASS_MAP = 768 };
+/* The masks' flags (issue 15) and the seed articles' techniques (issue 16), likewise. */
+enum { OPT_MASK = 768, OPT_AMOUNT, OPT_CLASS_MAP };
 /* Issue 16's one-read gradient. */
 enum { OPT_GRADIENT = 800 };
 
@@ -54,6 +54,8 @@ static const struct option long_options[] = {
     {"filter", required_argument, NULL, OPT_FILTER},
     {"sigma", required_argument, NULL, OPT_SIGMA},
     {"border", required_argument, NULL, OPT_BORDER},
+    {"mask", required_argument, NULL, OPT_MASK},
+    {"amount", required_argument, NULL, OPT_AMOUNT},
     {"offset", required_argument, NULL, OPT_OFFSET},
     {"scale", required_argument, NULL, OPT_SCALE},
     {"color", no_argument, NULL, OPT_COLOR},
@@ -106,6 +108,8 @@ static const char *flag_name(int code)
     case OPT_FILTER: return "--filter";
     case OPT_SIGMA: return "--sigma";
     case OPT_BORDER: return "--border";
+    case OPT_MASK: return "--mask";
+    case OPT_AMOUNT: return "--amount";
     case OPT_OFFSET: return "--offset";
     case OPT_SCALE: return "--scale";
     case OPT_RAW: return "--raw";
@@ -310,6 +314,12 @@ static int parse_block(const char *text, tc_options *o, FILE *err)
     return 0;
 }
 
+/* A mask from --mask: the weights, row by row, as parse_mask read them. */
+typedef struct {
+    float w[TC_MAX_MASK_TAPS];
+    int width, height; /* 0 x 0 when --mask was not given */
+} mask_arg;
+
 /* --format NAME: the output image's format, whatever -o's extension (for -o - and -O DIR). */
 static int parse_image_format(const char *text, tc_options *o, FILE *err)
 {
@@ -402,26 +412,191 @@ static int resolve_image_format(tc_options *o, FILE *err)
 /* What the filter flags said. They are resolved into o->filter once every flag has been read,
  * so that their order does not matter (-c 1,2,1,2,1 -f 5 works as well as -f 5 -c ...). */
 typedef struct {
-    int taps; /* -f; 0 when not given */
+    int taps_x, taps_y; /* -f N or -f WxH; 0 when not given */
     coefficient_list c, cx, cy;
     int sigma_given;
+    int amount_given;
     tc_border border;
     double border_value;
+    mask_arg mask;
 } filter_args;
 
-/* -f N: any odd length the kernels are built for. */
+/* One length of -f, already a whole number: odd, lo .. TC_MAX_TAPS. */
+static int taps_in_range(long v, long lo)
+{
+    return v >= lo && v <= TC_MAX_TAPS && v % 2 == 1;
+}
+
+/* -f N (both axes, odd 3..TC_MAX_TAPS) or -f WxH (kx W taps, ky H taps, each odd
+ * 1..TC_MAX_TAPS, not both 1: 1 leaves that axis unfiltered). */
 static int parse_taps(const char *text, filter_args *a, FILE *err)
 {
-    long v;
-    if (parse_long("-f", text, LONG_MIN, LONG_MAX, &v, err))
-        return 2;
-    /* Range first: (int) of 4294967299 would be 3. */
-    if (v < TC_MIN_TAPS || v > TC_MAX_TAPS || !tc_taps_valid((int)v)) {
-        fprintf(err, "tiledconv: -f %s: the filter length must be odd, %d..%d\n", text,
-                TC_MIN_TAPS, TC_MAX_TAPS);
+    const char *x = strpbrk(text, "xX");
+    long v, w, h;
+    if (!x) {
+        if (parse_long("-f", text, LONG_MIN, LONG_MAX, &v, err))
+            return 2;
+        /* Range first: (int) of 4294967299 would be 3. */
+        if (!taps_in_range(v, TC_MIN_TAPS)) {
+            fprintf(err, "tiledconv: -f %s: the filter length must be odd, %d..%d (or WxH, "
+                         "each odd 1..%d: 1 leaves that axis unfiltered)\n",
+                    text, TC_MIN_TAPS, TC_MAX_TAPS, TC_MAX_TAPS);
+            return 2;
+        }
+        a->taps_x = a->taps_y = (int)v;
+        return 0;
+    }
+    char first[32];
+    const size_t len = (size_t)(x - text);
+    if (len == 0 || len >= sizeof first || x[1] == '\0') {
+        fprintf(err, "tiledconv: -f '%s': expected a length N or WIDTHxHEIGHT, for example 7 or "
+                     "9x3\n", text);
         return 2;
     }
-    a->taps = (int)v;
+    memcpy(first, text, len);
+    first[len] = '\0';
+    if (parse_long("-f", first, LONG_MIN, LONG_MAX, &w, err) ||
+        parse_long("-f", x + 1, LONG_MIN, LONG_MAX, &h, err))
+        return 2;
+    if (!taps_in_range(w, 1) || !taps_in_range(h, 1) || (w == 1 && h == 1)) {
+        fprintf(err, "tiledconv: -f %s: each length must be odd, 1..%d (1 leaves that axis "
+                     "unfiltered), and not both 1\n", text, TC_MAX_TAPS);
+        return 2;
+    }
+    a->taps_x = (int)w;
+    a->taps_y = (int)h;
+    return 0;
+}
+
+/* --mask's text: rows separated by ';' or newlines, weights within a row by ',' and/or
+ * spaces; with @FILE, the file's lines are the rows, and '#' starts a comment to the end of
+ * its line; blank lines are skipped. what names the text in messages ("--mask", or
+ * "--mask @FILE"). */
+static int parse_mask_text(const char *text, const char *what, mask_arg *mask, int comments,
+                           FILE *err)
+{
+    int row = 0, col = 0, width = 0;
+    const char *p = text;
+    for (;;) {
+        /* Separators within a row, and comments. */
+        while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\r' || (comments && *p == '#')) {
+            if (*p == '#')
+                while (*p && *p != '\n')
+                    p++;
+            else
+                p++;
+        }
+        if (*p == ';' || *p == '\n' || *p == '\0') { /* a row ends (a blank one is skipped) */
+            if (col > 0) {
+                if (row == 0)
+                    width = col;
+                else if (col != width) {
+                    fprintf(err, "tiledconv: %s: row %d has %d weight%s, row 1 has %d: every "
+                                 "row needs the same count\n",
+                            what, row + 1, col, col == 1 ? "" : "s", width);
+                    return 2;
+                }
+                row++;
+                col = 0;
+            }
+            if (*p == '\0')
+                break;
+            p++;
+            continue;
+        }
+        char *end;
+        double v = 0.0;
+        const int rc = strtod_finite(p, &end, &v);
+        const int separated = *end == '\0' || strchr(",; \t\r\n", *end) ||
+                              (comments && *end == '#');
+        if (rc == -1 || (rc == 0 && !separated)) {
+            /* The word that is not a number, for the message. */
+            const size_t n = strcspn(p, ",; \t\r\n");
+            fprintf(err, "tiledconv: %s: row %d, weight %d: '%.*s' is not a finite number\n",
+                    what, row + 1, col + 1, (int)(n > 40 ? 40 : n), p);
+            return 2;
+        }
+        if (rc == -2) {
+            fprintf(err, "tiledconv: %s: row %d, weight %d is out of range, at most %g in "
+                         "magnitude\n", what, row + 1, col + 1, MAX_NUMBER);
+            return 2;
+        }
+        if (col == TC_MAX_MASK_SIZE || row == TC_MAX_MASK_SIZE) {
+            fprintf(err, "tiledconv: %s: more than %d %s: a mask is at most %d x %d\n", what,
+                    TC_MAX_MASK_SIZE, col == TC_MAX_MASK_SIZE ? "weights in a row" : "rows",
+                    TC_MAX_MASK_SIZE, TC_MAX_MASK_SIZE);
+            return 2;
+        }
+        if (row > 0 && col == width) {
+            fprintf(err, "tiledconv: %s: row %d has more weights than row 1 (%d): every row "
+                         "needs the same count\n", what, row + 1, width);
+            return 2;
+        }
+        mask->w[row * width + col] = (float)v; /* width is 0 while row 0 is read */
+        col++;
+        p = end;
+    }
+    if (row == 0) {
+        fprintf(err, "tiledconv: %s: no weights; give rows such as '0,1,0;1,-4,1;0,1,0'\n", what);
+        return 2;
+    }
+    if (!tc_mask_size_valid(width, row)) {
+        fprintf(err, "tiledconv: %s: %d x %d: %s\n", what, width, row,
+                width == 1 && row == 1
+                    ? "a 1 x 1 mask only scales the image (use --scale)"
+                    : "the width and height must be odd, 1..15 (3x3, 5x3, 15x15, ...)");
+        return 2;
+    }
+    mask->width = width;
+    mask->height = row;
+    return 0;
+}
+
+/* The largest --mask @FILE read: 15 x 15 weights of 30 characters is 7 KB; room for comments. */
+#define MASK_FILE_MAX 65536
+
+/* --mask 'a,b,c;d,e,f;g,h,i' or --mask @FILE. */
+static int parse_mask(const char *text, filter_args *a, FILE *err)
+{
+    if (text[0] != '@')
+        return parse_mask_text(text, "--mask", &a->mask, 0, err);
+    char what[300];
+    text_shown shown;
+    snprintf(what, sizeof what, "--mask @%s", text_show(text + 1, &shown));
+    FILE *f = text[1] ? fopen(text + 1, "rb") : NULL;
+    if (!f) {
+        fprintf(err, "tiledconv: %s: cannot read: %s\n", what,
+                text[1] ? strerror(errno) : "no file name after '@'");
+        return 2;
+    }
+    char *buf = malloc(MASK_FILE_MAX + 1);
+    size_t n = buf ? fread(buf, 1, MASK_FILE_MAX + 1, f) : 0;
+    const int read_error = ferror(f);
+    fclose(f);
+    int rc = 2;
+    if (!buf)
+        fprintf(err, "tiledconv: %s: out of memory\n", what);
+    else if (read_error)
+        fprintf(err, "tiledconv: %s: cannot read: a read error\n", what);
+    else if (n > MASK_FILE_MAX)
+        fprintf(err, "tiledconv: %s: more than %d bytes: not a mask file\n", what,
+                MASK_FILE_MAX);
+    else if (memchr(buf, '\0', n))
+        fprintf(err, "tiledconv: %s: a NUL byte: not a text file\n", what);
+    else {
+        buf[n] = '\0';
+        rc = parse_mask_text(buf, what, &a->mask, 1, err);
+    }
+    free(buf);
+    return rc;
+}
+
+/* --amount A: sharpen's strength. */
+static int parse_amount(const char *text, tc_options *o, filter_args *a, FILE *err)
+{
+    if (parse_double("--amount", text, &o->amount, err))
+        return 2;
+    a->amount_given = 1;
     return 0;
 }
 
@@ -492,27 +667,39 @@ static int parse_border(const char *text, filter_args *a, FILE *err)
     return 2;
 }
 
-/* The coefficients of one list into kx and/or ky; the list must have exactly taps values. */
-static int apply_coefficients(const coefficient_list *l, int taps, int taps_given, float *kx,
-                              float *ky, FILE *err)
+/* The coefficients of one list into kx and/or ky (its length is already the axis's). */
+static void apply_coefficients(const coefficient_list *l, float *kx, float *ky)
 {
-    if (l->count == 0)
-        return 0;
-    if (l->count != taps) {
-        int hint = !taps_given && l->count % 2 == 1 && l->count >= TC_MIN_TAPS;
-        fprintf(err, "tiledconv: %s: %d coefficient%s given, -f %d needs %d", l->flag, l->count,
-                l->count == 1 ? "" : "s", taps, taps);
-        if (hint)
-            fprintf(err, " (add -f %d)", l->count);
-        fputc('\n', err);
-        return 2;
-    }
-    for (int i = 0; i < taps; i++) {
+    for (int i = 0; i < l->count; i++) {
         if (kx)
             kx[i] = l->k[i];
         if (ky)
             ky[i] = l->k[i];
     }
+}
+
+/* One axis's length from a list that sets it (count 0: none does) and -f's length for it
+ * (0: not given): an odd count, 1..TC_MAX_TAPS, agreeing with -f. *taps keeps what it had when
+ * neither says. axis names it in messages ("" when -f has one length). */
+static int axis_length(const coefficient_list *l, int f_taps, int f_per_axis, const char *axis,
+                       int *taps, FILE *err)
+{
+    if (l->count == 0) {
+        if (f_taps)
+            *taps = f_taps;
+        return 0;
+    }
+    if (!tc_axis_taps_valid(l->count)) {
+        fprintf(err, "tiledconv: %s: %d coefficient%s: a filter's length must be odd, 1..%d\n",
+                l->flag, l->count, l->count == 1 ? "" : "s", TC_MAX_TAPS);
+        return 2;
+    }
+    if (f_taps && l->count != f_taps) {
+        fprintf(err, "tiledconv: %s: %d coefficient%s given, -f needs %d%s\n", l->flag,
+                l->count, l->count == 1 ? "" : "s", f_taps, f_per_axis ? axis : "");
+        return 2;
+    }
+    *taps = l->count;
     return 0;
 }
 
@@ -525,6 +712,8 @@ static const char *coefficient_flags(const tc_options *o, const filter_args *a)
         return "--cx and --cy";
     if (a->cx.count || a->cy.count)
         return a->cx.count ? "--cx" : "--cy";
+    if (a->mask.width)
+        return "--mask";
     return o->named_filter >= 0 ? "--filter" : "-f";
 }
 
@@ -540,6 +729,7 @@ static int check_filter_range(const tc_options *o, const filter_args *a, FILE *e
         return 0;
     case TC_FILTER_KX_NOT_FINITE:
     case TC_FILTER_KY_NOT_FINITE: /* only a named filter can get here: the lists are checked */
+    case TC_FILTER_MASK_NOT_FINITE: /* (and --amount's weights, were it not bounded) */
         fprintf(err, "tiledconv: %s%s: coefficient %d is not a finite number\n",
                 coefficient_flags(o, a), a->sigma_given ? " with --sigma" : "", index + 1);
         return 2;
@@ -551,28 +741,120 @@ static int check_filter_range(const tc_options *o, const filter_args *a, FILE *e
     without_border.border = TC_BORDER_REPLICATE;
     tc_filter_check(&without_border, 255.0, NULL, &plain);
     const int by_border = tc_filter_check(&without_border, 255.0, NULL, NULL) == TC_FILTER_OK;
+    const char *gain = o->filter.mask_width ? "sum|mask|" : "sum|kx| x sum|ky|";
     if (by_border)
-        fprintf(err, "tiledconv: --border constant=%g: with this filter (sum|kx| x sum|ky| = "
-                     "%.3g) the sums could reach %.3g, past float32's largest value (%.3g); "
-                     "use a smaller value\n", (double)o->filter.border_value, plain / 255.0,
-                reach, (double)FLT_MAX);
+        fprintf(err, "tiledconv: --border constant=%g: with this filter (%s = %.3g) the sums "
+                     "could reach %.3g, past float32's largest value (%.3g); use a smaller "
+                     "value\n", (double)o->filter.border_value, gain, plain / 255.0, reach,
+                (double)FLT_MAX);
     else
-        fprintf(err, "tiledconv: %s: sum|kx| x sum|ky| is %.3g, so on 8-bit input (up to 255) "
-                     "the sums could reach %.3g, past float32's largest value (%.3g); scale the "
-                     "coefficients down\n", coefficient_flags(o, a), plain / 255.0, plain,
+        fprintf(err, "tiledconv: %s: %s is %.3g, so on 8-bit input (up to 255) the sums could "
+                     "reach %.3g, past float32's largest value (%.3g); scale the coefficients "
+                     "down\n", coefficient_flags(o, a), gain, plain / 255.0, plain,
                 (double)FLT_MAX);
     return 2;
 }
 
-/* Resolves the filter flags into o->filter: the named filter or the coefficients (a direction
- * that gets none keeps the default binomial), the length, the border. */
+/* -f's lengths as the user wrote them, for messages. */
+static const char *taps_text(const filter_args *a, char *buf, size_t size)
+{
+    if (a->taps_x == a->taps_y)
+        snprintf(buf, size, "%d", a->taps_x);
+    else
+        snprintf(buf, size, "%dx%d", a->taps_x, a->taps_y);
+    return buf;
+}
+
+/* A mask from --mask or a named mask (--filter laplacian ...) into o->filter; -f, if given,
+ * must be the mask's size. */
+static int build_mask(tc_options *o, const filter_args *a, FILE *err)
+{
+    const int named = o->named_filter >= 0;
+    const int w = named ? 3 : a->mask.width, h = named ? 3 : a->mask.height;
+    char buf[32];
+    if (a->taps_x && (a->taps_x != w || a->taps_y != h)) {
+        if (named)
+            fprintf(err, "tiledconv: -f %s: --filter %s is a 3 x 3 mask\n",
+                    taps_text(a, buf, sizeof buf), tc_named_name((tc_named)o->named_filter));
+        else
+            fprintf(err, "tiledconv: -f %s and --mask: the mask is %d x %d; give -f %dx%d or "
+                         "no -f\n", taps_text(a, buf, sizeof buf), w, h, w, h);
+        return 2;
+    }
+    if (named)
+        tc_filter_named_mask(&o->filter, (tc_named)o->named_filter,
+                             a->amount_given ? o->amount : TC_SHARPEN_DEFAULT_AMOUNT);
+    else
+        tc_filter_set_mask(&o->filter, a->mask.w, w, h);
+    return 0;
+}
+
+/* The separable filter of the flags: its lengths (-f, and each coefficient list sets its
+ * axis's; an axis that neither sets takes the other's length, else the default), then the
+ * named filter or the binomial with the lists' coefficients. */
+static int build_separable(tc_options *o, const filter_args *a, FILE *err)
+{
+    const tc_named named = (tc_named)o->named_filter;
+    const int per_axis = a->taps_x != a->taps_y;
+    int taps_x = 0, taps_y = 0;
+    char buf[32];
+    if (axis_length(&a->c, a->taps_x, per_axis, " along rows", &taps_x, err) ||
+        axis_length(&a->c, a->taps_y, per_axis, " along columns", &taps_y, err) ||
+        axis_length(&a->cx, a->taps_x, per_axis, " along rows", &taps_x, err) ||
+        axis_length(&a->cy, a->taps_y, per_axis, " along columns", &taps_y, err))
+        return 2;
+    if (!taps_x || !taps_y) {
+        const int fallback = taps_x   ? taps_x
+                             : taps_y ? taps_y
+                             : o->named_filter >= 0 ? tc_named_default_taps(named, o->sigma)
+                                                    : 3;
+        taps_x = taps_x ? taps_x : fallback;
+        taps_y = taps_y ? taps_y : fallback;
+    }
+    if (taps_x == 1 && taps_y == 1) {
+        fprintf(err, "tiledconv: %s: 1 x 1 taps filter nothing; give 3 taps or more along one "
+                     "axis (--scale scales)\n", coefficient_flags(o, a));
+        return 2;
+    }
+    if (o->named_filter >= 0) {
+        if (tc_filter_named_xy(&o->filter, named, taps_x, taps_y, o->sigma)) {
+            snprintf(buf, sizeof buf, taps_x == taps_y ? "%d" : "%dx%d", taps_x, taps_y);
+            if (named == TC_NAMED_SCHARR_X || named == TC_NAMED_SCHARR_Y)
+                fprintf(err, "tiledconv: -f %s: --filter %s exists with 3 taps only\n", buf,
+                        tc_named_name(named));
+            else if (tc_taps_valid(taps_x) && tc_taps_valid(taps_y))
+                fprintf(err, "tiledconv: -f %s: --filter %s goes up to %d taps (OpenCV's "
+                             "limit)\n", buf, tc_named_name(named), TC_MAX_SOBEL_TAPS);
+            else
+                fprintf(err, "tiledconv: -f %s: --filter %s needs 3 taps or more along the axis "
+                             "it differentiates\n", buf, tc_named_name(named));
+            return 2;
+        }
+        return 0;
+    }
+    tc_filter_binomial_xy(&o->filter, taps_x, taps_y);
+    apply_coefficients(&a->c, o->filter.kx, o->filter.ky);
+    apply_coefficients(&a->cx, o->filter.kx, NULL);
+    apply_coefficients(&a->cy, NULL, o->filter.ky);
+    return 0;
+}
+
+/* Resolves the filter flags into o->filter: a mask (--mask, or a named one), or a separable
+ * filter (named, or coefficients: an axis that gets none keeps the default binomial); the
+ * lengths; the border. */
 static int build_filter(tc_options *o, const filter_args *a, FILE *err)
 {
     const char *per_direction = a->cx.count ? "--cx" : a->cy.count ? "--cy" : NULL;
     const char *any_list = a->c.count ? "-c" : per_direction;
+    const int named_mask = o->named_filter >= 0 && tc_named_is_mask((tc_named)o->named_filter);
     if (a->c.count && per_direction) {
         fprintf(err, "tiledconv: -c and %s: -c sets both directions; give -c, or --cx and/or "
                      "--cy\n", per_direction);
+        return 2;
+    }
+    if (a->mask.width && (o->named_filter >= 0 || any_list)) {
+        fprintf(err, "tiledconv: --mask and %s: give a mask or a separable filter, not both\n",
+                any_list ? any_list : "--filter");
         return 2;
     }
     if (o->named_filter >= 0 && any_list) {
@@ -584,24 +866,14 @@ static int build_filter(tc_options *o, const filter_args *a, FILE *err)
         fprintf(err, "tiledconv: --sigma: only --filter gauss takes a sigma\n");
         return 2;
     }
-    const tc_named named = (tc_named)o->named_filter;
-    int taps = a->taps ? a->taps
-               : o->named_filter >= 0 ? tc_named_default_taps(named, o->sigma)
-                                      : 3;
-    if (o->named_filter >= 0) {
-        if (tc_filter_named(&o->filter, named, taps, o->sigma)) {
-            fprintf(err, "tiledconv: -f %d: --filter %s exists with 3 taps only\n", taps,
-                    tc_named_name(named));
-            return 2;
-        }
-    } else {
-        tc_filter_binomial(&o->filter, taps);
-        if (apply_coefficients(&a->c, taps, a->taps, o->filter.kx, o->filter.ky, err) ||
-            apply_coefficients(&a->cx, taps, a->taps, o->filter.kx, NULL, err) ||
-            apply_coefficients(&a->cy, taps, a->taps, NULL, o->filter.ky, err))
-            return 2;
-        o->coefficients_given = any_list != NULL;
+    if (a->amount_given && o->named_filter != TC_NAMED_SHARPEN) {
+        fprintf(err, "tiledconv: --amount: only --filter sharpen takes an amount\n");
+        return 2;
     }
+    const int rc = a->mask.width || named_mask ? build_mask(o, a, err) : build_separable(o, a, err);
+    if (rc)
+        return rc;
+    o->coefficients_given = any_list != NULL;
     o->filter.border = a->border;
     o->filter.border_value = (float)a->border_value;
     return check_filter_range(o, a, err);
@@ -624,13 +896,15 @@ static int parse_gradient(const char *text, tc_options *o, FILE *err)
  * the two filters run apart. */
 static int check_gradient(tc_options *o, const filter_args *a, FILE *err)
 {
-    const char *filter_flag = a->taps            ? "-f"
-                              : a->c.count         ? "-c"
-                              : a->cx.count        ? "--cx"
-                              : a->cy.count        ? "--cy"
-                              : o->named_filter >= 0 ? "--filter"
-                              : a->sigma_given     ? "--sigma"
-                                                   : NULL;
+    const char *filter_flag = a->taps_x || a->taps_y ? "-f"
+                              : a->c.count             ? "-c"
+                              : a->cx.count            ? "--cx"
+                              : a->cy.count            ? "--cy"
+                              : a->mask.width          ? "--mask"
+                              : o->named_filter >= 0   ? "--filter"
+                              : a->sigma_given         ? "--sigma"
+                              : a->amount_given        ? "--amount"
+                                                       : NULL;
     const char *name = tc_gradient_operator_name((tc_gradient_operator)(o->gradient - 1));
     if (!o->gradient)
         return 0;
@@ -784,6 +1058,7 @@ static void set_defaults(tc_options *o)
     o->image_format = IO_FORMAT_BMP;
     o->quality = IO_JPEG_QUALITY;
     o->max_pixels = IO_DEFAULT_MAX_PIXELS;
+    o->amount = TC_SHARPEN_DEFAULT_AMOUNT;
 }
 
 static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
@@ -824,6 +1099,8 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_FILTER: rc = parse_filter_name(optarg, o, err); break;
         case OPT_SIGMA: rc = parse_sigma(optarg, o, &fa, err); break;
         case OPT_BORDER: rc = parse_border(optarg, &fa, err); break;
+        case OPT_MASK: rc = parse_mask(optarg, &fa, err); break;
+        case OPT_AMOUNT: rc = parse_amount(optarg, o, &fa, err); break;
         case OPT_OFFSET: rc = parse_double("--offset", optarg, &o->out_offset, err); break;
         case OPT_SCALE: rc = parse_double("--scale", optarg, &o->out_scale, err); break;
         case OPT_COLOR: o->color = 1; break;
@@ -909,6 +1186,14 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
     }
     if (build_filter(o, &fa, err) || check_gradient(o, &fa, err))
         return 2;
+    if (o->filter.mask_width && !o->filter.mask_separable && !o->all_algorithms &&
+        o->algorithm == TC_TWOPASS) {
+        fprintf(err, "tiledconv: -a twopass: the %d x %d mask of %s is not separable (not rank "
+                     "1), so it has no two 1-D passes; use -a tiled, onepass or all\n",
+                o->filter.mask_width, o->filter.mask_height,
+                fa.mask.width ? "--mask" : "--filter");
+        return 2;
+    }
     if (resolve_image_format(o, err))
         return 2;
     device_request(o, o->device, sizeof o->device);
@@ -1004,9 +1289,15 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
 void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
 {
     tc_params_init(p);
-    p->taps_x = p->taps_y = o->filter.taps;
+    p->taps_x = o->filter.taps_x;
+    p->taps_y = o->filter.taps_y;
     p->kx = o->filter.kx;
     p->ky = o->filter.ky;
+    if (o->filter.mask_width) { /* the library factors it again, the same way */
+        p->mask = o->filter.mask;
+        p->mask_width = o->filter.mask_width;
+        p->mask_height = o->filter.mask_height;
+    }
     p->border = o->filter.border;
     p->border_value = o->filter.border_value;
     p->algorithm = o->algorithm;
@@ -1029,9 +1320,9 @@ void cli_usage(FILE *out)
 {
     fputs(
         "Usage: tiledconv [options] [FILE...]\n"
-        "Filters an image (BMP, PNG, JPEG, PGM/PPM) with a separable filter (3 to 15 taps) on an\n"
-        "OpenCL device, from a source ROI into a target ROI (AMD's Tiled Convolution sample,\n"
-        "extended).\n"
+        "Filters an image (BMP, PNG, JPEG, PGM/PPM) with a separable filter (3 to 63 taps, a\n"
+        "length per axis) or a 2-D mask on an OpenCL device, from a source ROI into a target ROI\n"
+        "(AMD's Tiled Convolution sample, extended).\n"
         "\n"
         "Input and output:\n"
         "  -s, --source FILE         input image, its format known from its first bytes: BMP,\n"
@@ -1076,14 +1367,23 @@ void cli_usage(FILE *out)
     /* Three strings: one would pass the 4095 characters ISO C guarantees a literal. */
     fputs(
         "Filter (correlation, no flip; kx runs along rows, ky along columns):\n"
-        "  -f, --taps N              filter length, odd, 3..15 (default 3; gauss 5)\n"
-        "  -c, --coefficients a,b,c  kx and ky at once, as many as -f (default binomial)\n"
+        "  -f, --taps N|WxH          filter length, odd, 3..63 (default 3; gauss 5); WxH: kx W\n"
+        "                            taps, ky H, each odd 1..63 (1: that axis unfiltered)\n"
+        "  -c, --coefficients a,b,c  kx and ky at once (default binomial); a list sets its\n"
+        "                            axis's length, and a -f given must agree\n"
         "      --cx a,b,c            kx only;  --cy a,b,c  ky only (the other stays binomial)\n"
-        "      --filter NAME         box, gauss, binomial, sobel-x, sobel-y, scharr-x (3 taps),\n"
-        "                            scharr-y (3 taps); -x/-y are positive where the intensity\n"
-        "                            grows rightwards/downwards (OpenCV's kernels, unnormalised)\n"
+        "      --filter NAME         box, gauss, binomial (3..63 taps), sobel-x, sobel-y (3..31),\n"
+        "                            scharr-x, scharr-y (3 taps); -x/-y are positive where the\n"
+        "                            intensity grows rightwards/downwards (OpenCV's kernels,\n"
+        "                            unnormalised); the 3x3 masks laplacian (0 1 0;1 -4 1;0 1 0),\n"
+        "                            laplacian8 (1 1 1;1 -8 1;1 1 1), sharpen (the identity + A x\n"
+        "                            (the identity - the 3x3 binomial))\n"
         "      --sigma S             gauss: sigma in pixels (default 0.3 (r - 1) + 0.8, OpenCV's\n"
-        "                            rule; without -f the length is round(6 S + 1), odd, <= 15)\n"
+        "                            rule; without -f the length is round(6 S + 1), odd, <= 63)\n"
+        "      --amount A            sharpen: A (default 1)\n"
+        "      --mask 'a,b,c;d,e,f;g,h,i'  a non-separable mask, rows split by ';' (or @FILE: a\n"
+        "                            row a line, '#' comments); odd sizes up to 15x15; a rank-1\n"
+        "                            mask runs as its two factors (-v prints them)\n"
         "      --border MODE         reads outside the source ROI: replicate (default) aaa|abcd,\n"
         "                            constant[=V] VVV|abcd (V 0), reflect101 dcb|abcd,\n"
         "                            reflect cba|abcd, wrap bcd|abcd\n"
@@ -1093,6 +1393,7 @@ void cli_usage(FILE *out)
         "                            --raw writes gx, gy, magnitude; -t and -a all compare\n"
         "                            it with the two filters run apart\n"
         "  -a, --algorithm NAME      tiled (default), twopass, onepass, or all to compare them\n"
+        "                            (twopass takes no mask that is not separable)\n"
         "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
         "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
         "Checking and timing:\n"
@@ -1138,6 +1439,8 @@ void cli_usage(FILE *out)
         "  tiledconv -s in.bmp --filter sobel-x --offset 128 --scale 0.25 -o edges.bmp\n"
         "                                                  vertical edges, 128 = no change\n"
         "  tiledconv -s in.bmp --cx 1,2,1 --cy -1,0,1 -o dy.bmp  your own kx and ky\n"
+        "  tiledconv -s in.bmp --filter gauss --sigma 8 -f 49x1 -o smear.bmp  rows only\n"
+        "  tiledconv -s in.bmp --mask '0,1,0;1,-4,1;0,1,0' --offset 128 -o lap.bmp  a 2-D mask\n"
         "  tiledconv -s in.bmp --gradient sobel --scale 0.25 -o edges.bmp -e\n"
         "                                                  edges from one read, checked\n"
         "  tiledconv -e -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80   filter one ROI into another\n"

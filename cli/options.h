@@ -54,10 +54,12 @@ typedef struct {
     int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */
     int force;              /* --force: replace an output file even when it is read-only */
     tc_roi_request roi;
-    tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border resolved */
+    tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border, --mask,
+                             * --amount resolved (a mask factored where it is rank 1) */
     int coefficients_given; /* -c, --cx or --cy */
     int named_filter;       /* --filter: a tc_named, or -1 for coefficients */
     double sigma;           /* --sigma (gauss); 0 when not given */
+    double amount;          /* --amount (sharpen); TC_SHARPEN_DEFAULT_AMOUNT when not given */
     double out_scale;       /* --scale S: the image gets v * S + V (default 1) */
     double out_offset;      /* --offset V (default 0) */
     int color;              /* --color: filter the R, G and B planes, write a 24-bit BMP */

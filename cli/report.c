@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "config.h"
+#include "launch.h"
 #include "source.h"
 
 #include <stddef.h>
@@ -105,9 +106,17 @@ static const char *verdict(const tc_result *r)
 
 void report_comparison(FILE *out, const tc_result *rows, int count)
 {
-    fprintf(out, "\n%d x %d image, %d x %d ROI, %d taps, %d iterations%s; times in ms from "
+    char size[48];
+    if (strcmp(rows[0].mask, "none") != 0)
+        snprintf(size, sizeof size, "%d x %d mask%s", rows[0].taps, rows[0].taps_y,
+                 strstr(rows[0].mask, "separable") ? " (separable: factored)" : "");
+    else if (rows[0].taps != rows[0].taps_y)
+        snprintf(size, sizeof size, "%d x %d taps", rows[0].taps, rows[0].taps_y);
+    else
+        snprintf(size, sizeof size, "%d taps", rows[0].taps);
+    fprintf(out, "\n%d x %d image, %d x %d ROI, %s, %d iterations%s; times in ms from "
                  "profiling events; copy floor %.4f ms\n",
-            rows[0].width, rows[0].height, rows[0].roi_width, rows[0].roi_height, rows[0].taps,
+            rows[0].width, rows[0].height, rows[0].roi_width, rows[0].roi_height, size,
             rows[0].iterations,
             rows[0].planes > 1 ? ", R, G and B planes (times summed over the planes)" : "",
             rows[0].copy_ms);
@@ -115,6 +124,11 @@ void report_comparison(FILE *out, const tc_result *rows, int count)
             "MPixels/s", "GB/s", "% copy", "vs tiled", "verification");
     for (int i = 0; i < count; i++) {
         const tc_result *r = &rows[i];
+        if (r->not_applicable) {
+            fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  not applicable: %s\n", r->algorithm,
+                    "-", "-", "-", "-", "-", "-", r->not_applicable);
+            continue;
+        }
         fprintf(out, "%-9s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n", r->algorithm,
                 r->kernel_ms_median, r->kernel_ms_min, r->mpixels_per_s, r->gbytes_per_s,
                 100.0 * r->copy_fraction, r->kernel_ms_median / rows[0].kernel_ms_median,
@@ -135,29 +149,72 @@ static void print_coefficients(const float *k, int taps)
         printf(" %g", k[i]);
 }
 
+const char *report_filter_size(const tc_filter_spec *f, char *buf, size_t size)
+{
+    if (f->mask_width)
+        snprintf(buf, size, "%d x %d mask", f->mask_width, f->mask_height);
+    else if (f->taps_x != f->taps_y)
+        snprintf(buf, size, "%d x %d taps", f->taps_x, f->taps_y);
+    else
+        snprintf(buf, size, "%d taps", f->taps_x);
+    return buf;
+}
+
+/* A mask's weights, rows separated by ';' (as --mask takes them). */
+static void print_mask(const tc_filter_spec *f)
+{
+    for (int j = 0; j < f->mask_height; j++) {
+        printf("%s", j ? ";" : "");
+        print_coefficients(f->mask + j * f->mask_width, f->mask_width);
+    }
+}
+
 static void print_filter(const tc_options *o)
 {
     const tc_filter_spec *f = &o->filter;
+    char size[48];
     printf("filter: ");
     if (o->named_filter >= 0)
         printf("%s, ", tc_named_name((tc_named)o->named_filter));
-    printf("%d taps", f->taps);
-    if (o->named_filter == TC_NAMED_GAUSS)
-        printf(", sigma %g", o->sigma > 0.0 ? o->sigma : tc_gauss_default_sigma(f->taps));
-    if (memcmp(f->kx, f->ky, sizeof f->kx) == 0) {
+    printf("%s", report_filter_size(f, size, sizeof size));
+    if (o->named_filter == TC_NAMED_GAUSS) {
+        if (o->sigma > 0.0 || f->taps_x == f->taps_y)
+            printf(", sigma %g", o->sigma > 0.0 ? o->sigma : tc_gauss_default_sigma(f->taps_x));
+        else
+            printf(", sigma %g along rows, %g along columns", tc_gauss_default_sigma(f->taps_x),
+                   tc_gauss_default_sigma(f->taps_y));
+    }
+    if (o->named_filter == TC_NAMED_SHARPEN)
+        printf(", amount %g", o->amount);
+    if (f->mask_width) {
         printf(":");
-        print_coefficients(f->kx, f->taps);
+        print_mask(f);
+    } else if (f->taps_x == f->taps_y && memcmp(f->kx, f->ky, sizeof f->kx) == 0) {
+        printf(":");
+        print_coefficients(f->kx, f->taps_x);
         printf(" (rows and columns)");
     } else {
         printf(": rows");
-        print_coefficients(f->kx, f->taps);
+        print_coefficients(f->kx, f->taps_x);
         printf("; columns");
-        print_coefficients(f->ky, f->taps);
+        print_coefficients(f->ky, f->taps_y);
     }
     printf("; border %s", tc_border_name(f->border));
     if (f->border == TC_BORDER_CONSTANT)
         printf(" %g", f->border_value);
     printf("\n");
+    /* -v: whether a mask was found separable, and what runs it. */
+    if (o->verbose && f->mask_width && f->mask_separable) {
+        printf("mask: rank 1 (separable within float32 rounding), factored into rows (kx)");
+        print_coefficients(f->kx, f->taps_x);
+        printf(" and columns (ky)");
+        print_coefficients(f->ky, f->taps_y);
+        printf("; runs on the separable kernels (-e checks against the mask's own weights)\n");
+    } else if (o->verbose && f->mask_width) {
+        printf("mask: not separable (rank 2 or more): runs on the 2-D kernels %s and %s; twopass "
+               "does not apply\n",
+               tc_kernel_name(TC_KERNEL_TILED_MASK), tc_kernel_name(TC_KERNEL_ONEPASS_MASK));
+    }
 }
 
 void report_header(const tc_options *o, const tc_device_info *dev, int width, int height,
@@ -184,11 +241,12 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
                "(-e and --raw see v)\n", o->out_scale, o->out_offset);
 }
 
-void report_geometry(const tc_stats *st, int radius)
+void report_geometry(const tc_stats *st, const tc_filter_spec *f)
 {
-    printf("launch, %s%s: global %zu x %zu, local %zu x %zu, %zu work-groups\n",
+    const tc_kernel_kind kind = tc_kernel_for(f, st->algorithm);
+    printf("launch, %s%s (%s): global %zu x %zu, local %zu x %zu, %zu work-groups\n",
            tc_algorithm_name(st->algorithm), st->algorithm == TC_TWOPASS ? " pass 1" : "",
-           st->global[0], st->global[1], st->local[0], st->local[1],
+           tc_kernel_name(kind), st->global[0], st->global[1], st->local[0], st->local[1],
            (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
     if (st->algorithm == TC_TWOPASS) { /* pass 2 runs over the transposed ROI */
         const size_t tile = TC_TWOPASS_TILE;
@@ -197,11 +255,12 @@ void report_geometry(const tc_stats *st, int radius)
         printf("launch, twopass pass 2: global %zu x %zu, local %zu x %zu, %zu work-groups\n", g0,
                g1, st->local[0], st->local[1], (g0 / st->local[0]) * (g1 / st->local[1]));
     }
-    if (st->algorithm == TC_TILED)
-        printf("  blocks of %d x %d pixels per work-item; work-group classes (radius %d, %s): "
+    if (tc_kernel_is_tiled(kind))
+        printf("  %s %d x %d pixels per work-item; work-group classes (radii %d x %d, %s): "
                "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
                "%ld, class 4 (checks writes) %ld\n",
-               st->block[0], st->block[1], radius,
+               kind == TC_KERNEL_TILED_LONG ? "columns of" : "blocks of", st->block[0],
+               st->block[1], (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
                st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
                st->classes[1], st->classes[2], st->classes[3]);
 }
@@ -243,7 +302,7 @@ static const field fields[] = {
     REAL(wall_ms_per_iteration, 6), REAL(copy_ms, 6), REAL(build_ms, 3), REAL(h2d_ms, 6),
     REAL(d2h_ms, 6), REAL(mpixels_per_s, 3), REAL(gbytes_per_s, 3), REAL(copy_fraction, 4),
     TEXT(device), {"verified", FIELD_VERDICT, offsetof(tc_result, verified), 0, 0},
-    INT(planes), WORD(type),
+    INT(planes), WORD(type), INT(taps_y), WORD(mask),
     {"tolerance", FIELD_CHECK_REAL, offsetof(tc_result, tolerance), 9, 0},
     {"max_difference", FIELD_CHECK_REAL, offsetof(tc_result, max_error), 9, 0},
     {"sha256", FIELD_CHECK_HEX, offsetof(tc_result, sha256), 0, 0},
@@ -348,6 +407,8 @@ void report_csv_header(FILE *out)
 
 void report_csv(FILE *out, const tc_result *r)
 {
+    if (r->not_applicable) /* -a all: an algorithm that did not run has no record */
+        return;
     for (size_t i = 0; i < FIELD_COUNT; i++) {
         if (i)
             fputc(',', out);
@@ -358,6 +419,8 @@ void report_csv(FILE *out, const tc_result *r)
 
 void report_json(FILE *out, const tc_result *r)
 {
+    if (r->not_applicable)
+        return;
     for (size_t i = 0; i < FIELD_COUNT; i++) {
         fprintf(out, "%s\"%s\": ", i ? ", " : "{", fields[i].name);
         print_value(out, r, r->passes, &fields[i], 1);

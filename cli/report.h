@@ -13,7 +13,7 @@
 typedef struct {
     const char *algorithm;
     const char *device;
-    int taps;
+    int taps;                  /* kx's length (a mask's width) */
     int planes;                /* 1, or 3 with --color: the timing figures cover all planes */
     int width, height;         /* the image */
     int roi_width, roi_height; /* the ROI */
@@ -34,6 +34,11 @@ typedef struct {
                                 * padding, R G B for colour); "" when not checked */
     long mismatches;
     double tolerance, max_error;
+    int taps_y;                /* ky's length (a mask's height) */
+    const char *mask;          /* "none"; "WxH" for a mask run on the 2-D kernels; "WxH-separable"
+                                * for one factored and run on the separable kernels */
+    const char *not_applicable; /* -a all: why this algorithm did not run (twopass and a mask
+                                 * that is not separable); NULL when it ran */
 } tc_result;
 
 /* The times of one algorithm's runs, over every plane: per timed iteration, the planes'
@@ -57,8 +62,12 @@ double report_median(const double *values, int count);
 void report_header(const tc_options *o, const tc_device_info *dev, int width, int height,
                    int planes, const tc_roi *roi);
 
-/* -v: the launch geometry of a run and, for tiled, its blocks and work-group classes. */
-void report_geometry(const tc_stats *st, int radius);
+/* -v: the launch geometry of a run and, for tiled, its kernel, blocks and work-group classes. */
+void report_geometry(const tc_stats *st, const tc_filter_spec *f);
+
+/* The filter's size as the records and the comparison table name it: "5 taps", "7 x 3 taps",
+ * "3 x 3 mask". */
+const char *report_filter_size(const tc_filter_spec *f, char *buf, size_t size);
 
 /* Timing for one algorithm, as aligned lines (the -t output). */
 void report_timing(FILE *out, const tc_result *r);

@@ -54,7 +54,16 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
 
     r->max_error = 0.0;
     r->tolerance = 0.0;
-    if (chatty && count == 1)
+    if (chatty && count == 1 && o->filter.mask_width)
+        /* A mask's reference sums its products directly; its tolerance grows with their
+         * number and their absolute weights (reference.h), so the line says both. */
+        printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
+               "summing the mask's products directly (tolerance %.3g inside the target ROI: "
+               "2 x %d products x FLT_EPSILON x max|input| x sum|w| %g%s; exact outside)\n",
+               r->algorithm, w, h, tolerance[0], o->filter.mask_width * o->filter.mask_height,
+               tc_filter_gain(&o->filter),
+               o->filter.mask_separable ? ", plus the factors' own rounding" : "");
+    else if (chatty && count == 1)
         printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
                "(tolerance %.3g inside the target ROI, exact outside)\n",
                r->algorithm, w, h, tolerance[0]);

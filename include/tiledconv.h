@@ -1,5 +1,6 @@
 /*
- * tiledconv.h - separable image filtering on OpenCL devices: AMD's tiled convolution (the
+ * tiledconv.h - image filtering on OpenCL devices: separable filters of up to 63 taps (a length
+ * per axis) and non-separable masks of up to 15 x 15, run by AMD's tiled convolution (the
  * article's four classes of work-groups) beside the classic two-pass and one-pass kernels,
  * every result bit for bit what the `tiledconv` command line computes.
  *
@@ -12,14 +13,24 @@
  *     tc_params p;
  *     tc_params_init(&p);                 // 3-tap binomial, replicate border, whole image
  *     if (tc_filter(ctx, src, dst, width, height, &p) != TC_OK) puts(tc_error(ctx));
+ *     static const float laplacian[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0};
+ *     p.mask = laplacian;                 // a 3 x 3 mask instead of kx and ky
+ *     p.mask_width = p.mask_height = 3;
+ *     if (tc_filter(ctx, src, dst, width, height, &p) != TC_OK) puts(tc_error(ctx));
  *     tc_close(ctx);
  *
  * What is computed (SPEC.md): for a target pixel at ROI offset (x, y),
- *     dst(dst_left + x, dst_top + y) = sum_j sum_i ky[j] kx[i] S(src_left + x + i - rx,
- *                                                               src_top + y + j - ry)
+ *     dst(dst_left + x, dst_top + y) = sum_j sum_i w[j][i] S(src_left + x + i - rx,
+ *                                                            src_top + y + j - ry)
+ * with w[j][i] = ky[j] kx[i] (rx = (taps_x - 1) / 2, ry = (taps_y - 1) / 2), or a mask's weight
+ * mask[j * mask_width + i] (rx = (mask_width - 1) / 2, ry = (mask_height - 1) / 2):
  * correlation, no flip; S reads only the source ROI, positions outside it mapped by the border
  * rule as if the ROI were an isolated image. Pixels of dst outside the target ROI are those of
  * src. Planes are float32, row-major, packed (the row pitch is the width), row 0 on top.
+ *
+ * A mask that is rank 1 within float32 rounding (an outer product ky kx^T, as a blur's is) is
+ * found and factored (tc_mask_factors), and runs through the separable kernels, which are
+ * faster; the reference and the tolerance still use its own weights.
  *
  * Rules: every int function returns TC_OK or one of the status codes below; the library never
  * prints and never exits. src may equal dst (in place). A context serves one thread at a time;
@@ -44,9 +55,12 @@ extern "C" {
 #define TC_VERSION_MINOR 2
 #define TC_VERSION_PATCH 0
 
-/* Filter lengths: odd, TC_MIN_TAPS .. TC_MAX_TAPS. */
+/* Filter lengths: odd, TC_MIN_TAPS .. TC_MAX_TAPS when both axes have the same; with a length
+ * per axis each is odd, 1 .. TC_MAX_TAPS (1 leaves that axis unfiltered), not both 1. */
 #define TC_MIN_TAPS 3
-#define TC_MAX_TAPS 15
+#define TC_MAX_TAPS 63
+/* Non-separable masks: odd widths and heights 1 .. TC_MAX_MASK_SIZE, not 1 x 1. */
+#define TC_MAX_MASK_SIZE 15
 
 typedef struct tc_context tc_context;
 
@@ -65,19 +79,26 @@ typedef enum {
 
 /* One filter run. Always start from tc_params_init: fields may be added at the end. */
 typedef struct {
-    int taps_x, taps_y;          /* odd lengths of kx and ky (equal until per-axis lengths)  */
+    int taps_x, taps_y;          /* odd lengths of kx and ky, each 1..TC_MAX_TAPS, not both 1
+                                  * (1: that axis unfiltered)                                */
     const float *kx, *ky;        /* NULL: the binomial of that length                        */
     int src_left, src_top, dst_left, dst_top;
     int roi_width, roi_height;   /* each 0: the largest that fits both ROIs on that axis      */
     tc_border border;
     float border_value;          /* TC_BORDER_CONSTANT's value                               */
     tc_algorithm algorithm;
-    const float *mask;           /* a non-separable mask: not yet supported, must be NULL    */
-    int mask_width, mask_height; /* its odd sizes                                            */
+    const float *mask;           /* a non-separable mask, mask_height rows of mask_width
+                                  * weights, row-major (mask[j * mask_width + i]); NULL: the
+                                  * separable filter kx, ky. With a mask, taps_x, taps_y, kx
+                                  * and ky are not used. TC_TWOPASS refuses a mask that is not
+                                  * rank 1 (it has no two 1-D passes)                        */
+    int mask_width, mask_height; /* its sizes: odd, 1..TC_MAX_MASK_SIZE, not both 1          */
     /* Tuning of the tiled kernel (the defaults are the article's and the fastest measured). */
     int block_width;             /* pixels per work-item along rows: 4 (default) or 8        */
-    int block_height;            /* ... along columns: 1..16, default 4; raised to the radius,
-                                  * and to 8 from radius 3                                   */
+    int block_height;            /* ... along columns: 1..16, default 4; raised to the vertical
+                                  * radius, and to 8 from radius 3. Filters longer than 15
+                                  * taps and masks run variants of the tiled kernel with their
+                                  * own geometry (README), which these two do not change     */
     int vector_io;               /* 1 (default): float4 loads and stores where aligned       */
     int count_classes;           /* 1: the kernel counts the classes of its work-groups, for
                                   * tc_stats.classes (an atomic per group; off by default)    */
@@ -223,9 +244,11 @@ typedef struct {
     int write_class;   /* 3: it lies inside the target ROI, written unchecked; 4: writes checked */
 } tc_tile;
 
-/* The tiled kernel's work-groups for p (p->algorithm is not looked at) on a width x height
- * image, row by row, with the classes tiled_conv gives them (its own tests): up to capacity
- * into tiles (may be NULL with capacity 0), *count the number there are. */
+/* The tiled kernel's work-groups for p (p->algorithm is not looked at; p's lengths and mask
+ * pick tiled_conv, tiled_long_conv or tiled_mask_conv) on a width x height image, row by row,
+ * with the classes that kernel gives them (its own tests): up to capacity into tiles (may be
+ * NULL with capacity 0), *count the number there are. tiled_long_conv's tiles are those of a
+ * device with 64 KiB of local memory (a smaller one may halve their height). */
 TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, int capacity,
                     int *count, char *err, size_t err_size);
 
@@ -312,23 +335,44 @@ TC_API int tc_context_device(const tc_context *ctx, tc_device_info *info);
 /* ---- The CPU reference, filters and names ----------------------------------------------- */
 
 /* The plainest implementation of the formula above, in double precision, on the CPU: what
- * every device result is checked against. dst: width * height floats (dst may equal src). */
+ * every device result is checked against. A mask's weights are summed directly, never its
+ * factors. dst: width * height floats (dst may equal src). */
 TC_API int tc_reference(const float *src, float *dst, int width, int height,
                         const tc_params *p, char *err, size_t err_size);
 
 /* The largest difference allowed between a device result and tc_reference's inside the target
- * ROI: float32 rounding of the sums, from the filter's absolute weights and the largest
- * absolute input value. Outside the target ROI results are equal bit for bit. A negative value
+ * ROI: float32 rounding of the sums, 2 x depth x FLT_EPSILON x max|input| x gain, where depth
+ * is taps_x + taps_y (a mask: width x height) and gain sum|kx| x sum|ky| (a mask: sum|mask|);
+ * for a mask that runs factored, plus the factors' own bound and max|input| x
+ * sum|mask - ky kx|. Outside the target ROI results are equal bit for bit. A negative value
  * for invalid parameters. */
 TC_API double tc_tolerance(const float *src, int width, int height, const tc_params *p);
 
 /* The row and column coefficients of a named filter at an odd length into kx and ky (taps
- * floats each): "box", "gauss", "binomial", "sobel-x", "sobel-y" (3..15 taps; Sobel's longer
- * kernels are OpenCV's, e.g. [-1 -2 0 2 1] x [1 4 6 4 1] for 5), "scharr-x", "scharr-y" (3 taps
- * only). "sobel-x" differentiates along rows (kx) and smooths along columns (ky); "-y" the
- * other way round. sigma is gauss's (<= 0: OpenCV's default for the length). */
+ * floats each): "box", "gauss", "binomial" (3..63 taps), "sobel-x", "sobel-y" (3..31 taps;
+ * Sobel's longer kernels are OpenCV's, e.g. [-1 -2 0 2 1] x [1 4 6 4 1] for 5), "scharr-x",
+ * "scharr-y" (3 taps only). "sobel-x" differentiates along rows (kx) and smooths along columns
+ * (ky); "-y" the other way round. sigma is gauss's (<= 0: OpenCV's default for the length,
+ * 0.3 ((taps - 1) / 2 - 1) + 0.8, whose outermost weight stays above 1/255 for 3..15 taps
+ * only). The 3 x 3 masks are tc_named_mask's. */
 TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, float *ky,
                            char *err, size_t err_size);
+
+/* The weights of a named 3 x 3 mask into mask (capacity >= 9 floats, row-major), 3 into
+ * *width and *height: "laplacian" 0 1 0; 1 -4 1; 0 1 0 (OpenCV's Laplacian with ksize 1),
+ * "laplacian8" 1 1 1; 1 -8 1; 1 1 1, "sharpen" the identity plus amount times (the identity
+ * minus the 3 x 3 binomial 1 2 1; 2 4 2; 1 2 1 / 16): for amount 1, -1/16 -1/8 -1/16;
+ * -1/8 7/4 -1/8; -1/16 -1/8 -1/16 (amount is sharpen's only; the others ignore it). */
+TC_API int tc_named_mask(const char *name, double amount, float *mask, int capacity, int *width,
+                         int *height, char *err, size_t err_size);
+
+/* Whether a mask (width x height weights, row-major, sizes as tc_params takes them, every
+ * weight finite) is rank 1 within float32 rounding: 1 with its factors in kx (width floats)
+ * and ky (height floats), mask[j][i] = ky[j] kx[i] to within 8 float32 epsilons of each
+ * weight; 0 when it is not separable; -1 for invalid arguments. The factors are what
+ * tc_filter runs such a mask with: kx the row of the largest weight, ky its column divided by
+ * that weight. An all-zero mask is separable (kx zeros, ky 0 .. 1 .. 0). */
+TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, float *ky);
 
 /* "tiled", "twopass", "onepass"; "replicate", "constant", "reflect101", "reflect", "wrap";
  * "?" for values outside the enumerations. */

@@ -21,77 +21,40 @@
  * is read once and each output written once, where the two filters apart read it twice,
  * write gx and gy, and read them back for the magnitude.
  *
- * Everything is in ROI coordinates, as in TiledConv.cl: (x, y), 0 <= x < w, 0 <= y < h, is
- * the pixel at (sL + x, sT + y) of the source and (tL + x, tT + y) of the target. A read
- * outside the sROI is mapped back into it by the border rule (BORDER); no pixel outside the
- * tROI is written. The arithmetic is tiled_conv's for --filter sobel-x and sobel-y, operation
- * for operation (the same fma chains in the same order), so that the one-read gx and gy are
- * those two filters' outputs bit for bit on a device that rounds each operation once.
+ * The program is Common.cl followed by this file (programs.c), as every filter program is:
+ * the border rules, the float4 read windows of a block row (load_segment,
+ * load_segment_bordered, APRON_L and APRON_R) and the store of a block (store_block) are
+ * Common.cl's, built here for radius 1 along both axes. Everything is in ROI coordinates, as
+ * there: (x, y), 0 <= x < w, 0 <= y < h, is the pixel at (sL + x, sT + y) of the source and
+ * (tL + x, tT + y) of the target. A read outside the sROI is mapped back into it by the border
+ * rule (BORDER); no pixel outside the tROI is written. The arithmetic is tiled_conv's for
+ * --filter sobel-x and sobel-y, operation for operation (the same fma chains in the same
+ * order), so that the one-read gx and gy are those two filters' outputs bit for bit on a
+ * device that rounds each operation once.
  *
- * The geometry comes from the host as -D options (src/config.h, src/gradient.c): GROUP_X,
- * GROUP_Y, BLOCK_X, BLOCK_Y, BORDER, SHIFT ((sL - tL) mod 4), SMOOTH_OUTER and SMOOTH_CENTER
- * (A and B), GRADIENT_PLANES (1: the magnitude alone; 3: gx and gy too), TC_VECTOR_IO, and
- * TC_COUNT_CLASSES for -v and the tests.
+ * The geometry comes from the host as -D options (src/config.h, src/gradient.c): Common.cl's
+ * RADIUS_X and RADIUS_Y (1: 3-tap operators), BLOCK_X, BLOCK_Y, BORDER, SHIFT ((sL - tL) mod
+ * 4), TC_VECTOR_IO and TC_COUNT_CLASSES (for -v and the tests); this file's GROUP_X, GROUP_Y,
+ * SMOOTH_OUTER and SMOOTH_CENTER (A and B), GRADIENT_PLANES (1: the magnitude alone; 3: gx and
+ * gy too).
  */
 
-#if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(BLOCK_X) || !defined(BLOCK_Y) ||   \
-    !defined(BORDER) || !defined(SHIFT) || !defined(SMOOTH_OUTER) ||                         \
+#if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(SMOOTH_OUTER) ||                   \
     !defined(SMOOTH_CENTER) || !defined(GRADIENT_PLANES)
 #error "build Gradient.cl with the -D options that gradient.c passes"
+#endif
+#if RADIUS_X != 1 || RADIUS_Y != 1
+#error "the gradient's operators are 3 x 3: RADIUS_X and RADIUS_Y are 1"
 #endif
 
 #define RADIUS 1 /* 3-tap operators */
 
-/* The phases are functions for the reader only; every call must be inlined (and every loop
- * unrolled) so that the private rows stay in registers (TiledConv.cl says why). */
-#define TC_INLINE inline __attribute__((always_inline))
-
-#ifndef TC_VECTOR_IO
-#define TC_VECTOR_IO 1
-#endif
-#if BLOCK_X % 4 != 0 || BLOCK_Y < RADIUS
-#error "BLOCK_X must be a multiple of 4 and BLOCK_Y at least 1"
-#endif
-#if SHIFT < 0 || SHIFT > 3 || (!TC_VECTOR_IO && SHIFT != 0)
-#error "SHIFT is (sL - tL) mod 4, and 0 without float4 I/O"
+#if BLOCK_Y < RADIUS
+#error "BLOCK_Y must be at least 1"
 #endif
 #if GRADIENT_PLANES != 1 && GRADIENT_PLANES != 3
 #error "GRADIENT_PLANES is 1 (the magnitude) or 3 (gx, gy and the magnitude)"
 #endif
-
-/* ---- Border rules (OpenCV's meanings; filter.h's tc_border), chosen at build time -------- */
-
-#define BORDER_REPLICATE 0  /* aaa|abcd|ddd */
-#define BORDER_CONSTANT 1   /* vvv|abcd|vvv */
-#define BORDER_REFLECT101 2 /* dcb|abcd|cba */
-#define BORDER_REFLECT 3    /* cba|abcd|dcb */
-#define BORDER_WRAP 4       /* bcd|abcd|abc */
-
-/* Coordinate p mapped into 0 .. n - 1 (n >= 1) by the border rule; -1 for BORDER_CONSTANT
- * outside. A ROI of one or two pixels can reflect more than once, hence the loop. */
-inline int border_index(int p, int n)
-{
-    if (p >= 0 && p < n)
-        return p;
-#if BORDER == BORDER_REPLICATE
-    return clamp(p, 0, n - 1);
-#elif BORDER == BORDER_CONSTANT
-    return -1;
-#elif BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT
-    const int delta = BORDER == BORDER_REFLECT101;
-    if (n == 1)
-        return 0;
-    do
-        p = p < 0 ? -p - 1 + delta : 2 * n - 1 - p - delta;
-    while (p < 0 || p >= n);
-    return p;
-#elif BORDER == BORDER_WRAP
-    p %= n;
-    return p < 0 ? p + n : p;
-#else
-#error "unknown BORDER"
-#endif
-}
 
 /* The magnitude, the same function in both kernels so that the one-read and the two-launch
  * results agree to the bit: sqrt(gx^2 + gy^2) with one rounding fewer (fma). Not hypot, which
@@ -123,24 +86,6 @@ inline float magnitude(float gx, float gy)
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
 #define HROWS (BLOCK_Y + 2 * RADIUS) /* the filtered rows a work-item needs */
-#define SEG_W (BLOCK_X + 2 * RADIUS) /* raw pixels of one row segment */
-
-/* The read window of a block row, TiledConv.cl's: aligned rows read the block's float4s and
- * one float each side; others the aligned float4s from WIN_LO to WIN_HI - 1 relative to the
- * multiple of 4 at or before the block's first source column. APRON_L and APRON_R are the
- * columns read beyond the block: class 1 needs its tile and these inside the sROI (gradient.c
- * predicts the classes with the same values). */
-#define FLOOR4(v) (((v) + 64) / 4 * 4 - 64) /* v rounded down to a multiple of 4, v >= -64 */
-#if !TC_VECTOR_IO || SHIFT == 0
-#define APRON_L RADIUS
-#define APRON_R RADIUS
-#else
-#define WIN_LO FLOOR4(SHIFT - RADIUS)
-#define WIN_HI (FLOOR4(SHIFT + BLOCK_X - 1 + RADIUS) + 4)
-#define WIN_Q ((WIN_HI - WIN_LO) / 4)
-#define APRON_L (SHIFT - WIN_LO)
-#define APRON_R (WIN_HI - SHIFT - BLOCK_X)
-#endif
 
 /* The exchanged rows, one per slot, TILE_W values each, for d and for s: top[s] holds the
  * first row of work-item row s, bottom[s + 1] its last row. */
@@ -148,70 +93,6 @@ inline float magnitude(float gx, float gy)
 #define ROW4 (TILE_W / 4)
 #define EDGE4 (SLOTS * ROW4)
 #define AT(slot, col4) ((slot) * ROW4 + (col4))
-
-/* The raw segment of the block at ROI column x of one source row (row: the row's sROI column
- * 0), unchecked: the caller knows it lies inside the sROI. */
-TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
-{
-    __global const float *p = row + x; /* the block's first pixel */
-#if !TC_VECTOR_IO
-#pragma unroll
-    for (int i = 0; i < SEG_W; i++)
-        seg[i] = p[i - RADIUS];
-#elif SHIFT == 0
-    /* A cast, not vload4: the pointer type tells the compiler the 16 bytes are aligned. */
-    __global const float4 *p4 = (__global const float4 *)p;
-#pragma unroll
-    for (int v = 0; v < BLOCK_X / 4; v++) {
-        const float4 q = p4[v];
-        seg[1 + 4 * v] = q.x;
-        seg[2 + 4 * v] = q.y;
-        seg[3 + 4 * v] = q.z;
-        seg[4 + 4 * v] = q.w;
-    }
-    seg[0] = p[-1];
-    seg[SEG_W - 1] = p[BLOCK_X];
-#else
-    __global const float4 *w4 = (__global const float4 *)(p - SHIFT + WIN_LO);
-    float win[4 * WIN_Q];
-#pragma unroll
-    for (int v = 0; v < WIN_Q; v++) {
-        const float4 q = w4[v];
-        win[4 * v] = q.x;
-        win[4 * v + 1] = q.y;
-        win[4 * v + 2] = q.z;
-        win[4 * v + 3] = q.w;
-    }
-#pragma unroll
-    for (int i = 0; i < SEG_W; i++)
-        seg[i] = win[SHIFT - RADIUS - WIN_LO + i];
-#endif
-}
-
-/* The same segment of ROI row y, either possibly outside the sROI (class 2): the row mapped
- * by the border rule, then read as in class 1 where the window lies inside the sROI's
- * columns, else each pixel's column mapped. */
-TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int sL, int sT, int x,
-                                     int y, int w, int h, float value, float seg[SEG_W])
-{
-    const int sy = border_index(y, h);
-    if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
-        return;
-    }
-    __global const float *row = src + (sT + sy) * pitch + sL;
-    if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
-        load_segment(row, x, seg);
-    } else {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++) {
-            const int sx = border_index(x - RADIUS + i, w);
-            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value : row[sx];
-        }
-    }
-}
 
 /* One block row filtered both ways from the same registers: d, the derivative along the row
  * ([-1 0 1]: tiled_conv's fma chain, fma(1, c, fma(0, b, fma(-1, a, 0))), is c - a exactly),
@@ -322,37 +203,6 @@ TC_INLINE void vertical_pass(float hd[HROWS][BLOCK_X], float hs[HROWS][BLOCK_X],
             mag[r][c] = magnitude(gx[r][c], gy[r][c]);
         }
 }
-
-/* Phase (e), one output plane: class 3 stores whole aligned float4s; class 4 skips rows below
- * the tROI, stores a row wholly inside as float4s and guards each pixel of one that crosses
- * the tROI's left or right edge. */
-TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w, int h, int bx,
-                           int by, bool free_on_write, float out[BLOCK_Y][BLOCK_X])
-{
-    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
-    const bool inside_x = bx >= 0 && bx + BLOCK_X <= w;
-#pragma unroll
-    for (int r = 0; r < BLOCK_Y; r++) {
-        if (!free_on_write && by + r >= h)
-            continue;
-        if (TC_VECTOR_IO && (free_on_write || inside_x)) {
-#pragma unroll
-            for (int v = 0; v < BLOCK_X / 4; v++)
-                ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
-        } else {
-#pragma unroll
-            for (int c = 0; c < BLOCK_X; c++)
-                if (free_on_write || (bx + c >= 0 && bx + c < w))
-                    out_row[r * pitch + c] = out[r][c];
-        }
-    }
-}
-
-#ifdef TC_COUNT_CLASSES
-#define CLASS_COUNTS_ARG , __global int *class_counts
-#else
-#define CLASS_COUNTS_ARG
-#endif
 
 /* mag, and with GRADIENT_PLANES 3 gx_out and gy_out, receive the tROI; their other pixels are
  * left as they are (the host has copied the input there). */

@@ -2,119 +2,37 @@
  * TiledConv.cl - separable convolution of a float plane, from a source ROI (sROI) into a target
  * ROI (tROI) of the same size, three ways:
  *
- *   tiled_conv            the article's tiled convolution (8 x 8 work-items, 4 x 4 pixels each)
+ *   tiled_conv            the article's tiled convolution (8 x 8 work-items, 4 x 4 pixels each),
+ *                         up to TILED_MAX_TAPS (15) taps along each axis; Long.cl's
+ *                         tiled_long_conv takes longer filters
  *   one_pass_conv         the classic one-pass local-memory convolution (16 x 16, one pixel each)
  *   rows_transposed_conv  one pass of the classic two-pass convolution (filter rows, transpose)
  *
- * Everything is in ROI coordinates: (x, y) with 0 <= x < w, 0 <= y < h is the pixel at
- * (sL + x, sT + y) of the source and (tL + x, tT + y) of the target. A read outside the sROI
- * is mapped back into it by the border rule (BORDER, below; by default the nearest sROI pixel,
- * each coordinate clamped to the sROI's edge), so no pixel outside the sROI is ever read; no
- * pixel outside the tROI is ever written.
- *
- * The geometry comes from the host as -D options, from src/config.h, so host and kernels cannot
- * disagree: RADIUS, GROUP_X, GROUP_Y, BLOCK_X, BLOCK_Y, ONEPASS_GROUP, TWOPASS_TILE; and
- * SHIFT, tiled_conv's source alignment for this job's ROIs, (sL - tL) mod 4.
+ * Built after Common.cl (border rules, staging, read windows, the block store), whose comment
+ * says what the coordinates mean. Besides Common.cl's -D options this file takes GROUP_X,
+ * GROUP_Y, ONEPASS_GROUP, TWOPASS_TILE and TILED_MAX_TAPS, from src/config.h. RADIUS_X is the
+ * radius along rows (kx), RADIUS_Y along columns (ky); rows_transposed_conv filters rows with
+ * RADIUS_X, and the host builds its second pass with the column radius as RADIUS_X.
  * The coefficients kx (along rows) and ky (along columns) are __constant arguments: every
  * work-item reads the same one at the same time, which is what the constant cache serves best.
  */
 
-#if !defined(RADIUS) || !defined(GROUP_X) || !defined(GROUP_Y) || !defined(BLOCK_X) || \
-    !defined(BLOCK_Y) || !defined(ONEPASS_GROUP) || !defined(TWOPASS_TILE) || !defined(BORDER) || \
-    !defined(SHIFT)
+#if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
+    !defined(TWOPASS_TILE) || !defined(TILED_MAX_TAPS)
 #error "build TiledConv.cl with the -D options that launch.c passes"
 #endif
 
-#define TAPS (2 * RADIUS + 1)
-
-/* The helpers that hold a kernel's phases (stage_neighbourhood, tiled_conv's phases) are
- * functions for the reader only: they must compile as if their code were written in the
- * kernel, the private arrays they take (hrow, out) kept in registers and every loop unrolled.
- * That needs every call inlined, which plain inline leaves to the compiler's cost model:
- * PoCL's declines functions this large and keeps them as calls, the arrays in memory. */
-#define TC_INLINE inline __attribute__((always_inline))
-
-/* ------------------------------------------------------------------------------------------ */
-/* Border rules (filter.h's tc_border, OpenCV's meanings), chosen at build time            */
-/* ------------------------------------------------------------------------------------------ */
-
-#define BORDER_REPLICATE 0  /* aaa|abcd|ddd */
-#define BORDER_CONSTANT 1   /* vvv|abcd|vvv */
-#define BORDER_REFLECT101 2 /* dcb|abcd|cba */
-#define BORDER_REFLECT 3    /* cba|abcd|dcb */
-#define BORDER_WRAP 4       /* bcd|abcd|abc */
-
-/* Maps coordinate p into 0 .. n - 1 (n >= 1) by the border rule, as OpenCV's
- * borderInterpolate does; -1 for BORDER_CONSTANT outside. A radius larger than the ROI can
- * reflect more than once, hence the loop. */
-inline int border_index(int p, int n)
-{
-    if (p >= 0 && p < n)
-        return p;
-#if BORDER == BORDER_REPLICATE
-    return clamp(p, 0, n - 1);
-#elif BORDER == BORDER_CONSTANT
-    return -1;
-#elif BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT
-    const int delta = BORDER == BORDER_REFLECT101;
-    if (n == 1)
-        return 0;
-    do
-        p = p < 0 ? -p - 1 + delta : 2 * n - 1 - p - delta;
-    while (p < 0 || p >= n);
-    return p;
-#elif BORDER == BORDER_WRAP
-    p %= n;
-    return p < 0 ? p + n : p;
-#else
-#error "unknown BORDER"
-#endif
-}
-
-/* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
- * pixel, or value for BORDER_CONSTANT. Only these reads may start outside the sROI. */
-inline float read_bordered(__global const float *src, int pitch, int sL, int sT, int x, int y,
-                           int w, int h, float value)
-{
-    const int bx = border_index(x, w), by = border_index(y, h);
-    if (BORDER == BORDER_CONSTANT && (bx < 0 || by < 0))
-        return value;
-    return src[(sT + by) * pitch + sL + bx];
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Staging a neighbourhood in local memory (tiled_conv's class 2, one_pass_conv)               */
-/* ------------------------------------------------------------------------------------------ */
-
-/*
- * Copies the raw_h x raw_w window of ROI pixels whose top-left is (x0, y0) into raw, row by
- * row (raw[y * raw_w + x] is ROI pixel (x0 + x, y0 + y)), each coordinate mapped into the sROI
- * by the border rule: the window may start left of or above the sROI and reach past it.
- *
- * The group, stride_x x stride_y work-items, shares the copy: work-item (lx, ly) copies the
- * pixels of the window whose row is ly modulo stride_y and whose column is lx modulo stride_x,
- * so consecutive work-items read consecutive pixels of a row and the reads stay coalesced.
- * (Two loops rather than one index split by / and %: no division, and oclgrind's
- * uninitialised-value checker cannot follow the "freeze" LLVM emits for a paired / and %.)
- * Both callers pass the window's shape and the stride as compile-time constants.
- *
- * No barrier here: each caller puts its own right after the call, in the kernel body, where
- * it can be seen to be reached by the whole group.
- */
-TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL, int sT, int w,
-                                   int h, float border_value, int x0, int y0, int raw_w,
-                                   int raw_h, int stride_x, int stride_y, int lx, int ly,
-                                   __local float *raw)
-{
-    for (int y = ly; y < raw_h; y += stride_y)
-        for (int x = lx; x < raw_w; x += stride_x)
-            raw[y * raw_w + x] = read_bordered(src, pitch, sL, sT, x0 + x, y0 + y, w, h,
-                                               border_value);
-}
+/* tiled_conv takes its coefficients by value as float16s (TC_COEFF_VALUES), so at most 15 of
+ * them an axis; it shares filtered rows between vertical neighbours, so it needs a vertical
+ * radius. The host sends the other shapes to Long.cl (launch.c), and builds this file for
+ * them only for one_pass_conv and rows_transposed_conv. */
+#define TC_TILED_FITS (TAPS_X <= TILED_MAX_TAPS && TAPS_Y <= TILED_MAX_TAPS && RADIUS_Y >= 1)
 
 /* ------------------------------------------------------------------------------------------ */
 /* tiled_conv: the article's algorithm                                                         */
 /* ------------------------------------------------------------------------------------------ */
+
+#if TC_TILED_FITS
 
 /*
  * Ownership. A work-group of GROUP_X x GROUP_Y work-items produces one tile of
@@ -133,35 +51,37 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
  * access is a single float.
  *
  * To filter its block vertically a work-item needs the horizontally filtered rows of its block
- * plus RADIUS rows above and RADIUS below. It filters its own rows horizontally, in registers;
- * the rows above are the last RADIUS rows of its upper neighbour's block, the rows below the
- * first RADIUS rows of its lower neighbour's: every work-item publishes those two sets in local
- * memory and takes its neighbours' from there. The tile's top work-items need RADIUS rows from
- * above the tile and its bottom ones RADIUS rows from below it, whose owners are in other
- * groups. For radius 1 and 2 those work-items filter these halo rows themselves, as in the
- * article; from radius 3 (TC_HALO_SPREAD) the 2 * RADIUS halo rows are spread over the whole
- * group (work-item row ly takes halo rows ly, ly + GROUP_Y, ...) and published with the
- * others, so that no warp filters 2 * RADIUS rows more than the rest.
- * This needs RADIUS <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller
+ * plus RADIUS_Y rows above and RADIUS_Y below. It filters its own rows horizontally (TAPS_X
+ * taps), in registers; the rows above are the last RADIUS_Y rows of its upper neighbour's
+ * block, the rows below the first RADIUS_Y rows of its lower neighbour's: every work-item
+ * publishes those two sets in local memory and takes its neighbours' from there. The tile's
+ * top work-items need RADIUS_Y rows from above the tile and its bottom ones RADIUS_Y rows from
+ * below it, whose owners are in other groups. For a vertical radius of 1 and 2 those
+ * work-items filter these halo rows themselves, as in the article; from 3 (TC_HALO_SPREAD) the
+ * 2 * RADIUS_Y halo rows are spread over the whole group (work-item row ly takes halo rows ly,
+ * ly + GROUP_Y, ...) and published with the others, so that no warp filters 2 * RADIUS_Y rows
+ * more than the rest.
+ * This needs RADIUS_Y <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller
  * (and to 8 from radius 3: taller tiles re-read fewer halo rows, launch.c).
  */
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
-#define HROWS (BLOCK_Y + 2 * RADIUS) /* horizontally filtered rows a work-item needs */
-#define SEG_W (BLOCK_X + 2 * RADIUS) /* raw pixels in one row segment of a block */
+#define HROWS (BLOCK_Y + 2 * RADIUS_Y) /* horizontally filtered rows a work-item needs */
 
 /*
  * Variants kept for measurement (bench/: set through TILEDCONV_CL_OPTIONS). The defaults are
  * the fastest measured on the H200 for each radius (BENCHMARKS.md, issue 13):
  *   TC_VECTOR_IO=0         global loads and stores one float at a time (--scalar-io)
  *   TC_HALO_SPREAD         1: the tile's halo rows filtered by the whole group (default from
- *                          radius 3); 0: by its top and bottom work-items, the article's way
- *                          (default for radius 1 and 2, where it measured 1 to 3 points faster)
+ *                          vertical radius 3); 0: by its top and bottom work-items, the
+ *                          article's way (default for radius 1 and 2, where it measured 1 to 3
+ *                          points faster)
  *   TC_VERTICAL_ACC        1: the vertical pass accumulates each filtered row into the outputs
  *                          as soon as the row is there, one row live instead of HROWS
- *                          (default for radius 3 to 5); 0: it gathers from all rows at the end
+ *                          (default for vertical radius 3 to 5); 0: it gathers from all rows
+ *                          at the end
  *   TC_COEFF_VALUES        1: the coefficients from the by-value kernel arguments kx_values,
- *                          ky_values (default, but for radius 7); 0: from the __constant
+ *                          ky_values (default, but where a radius is 7); 0: from the __constant
  *                          buffers kx, ky. Both end in uniform registers; what differs is the
  *                          schedule the compiler makes, worth -13 to +19 points at long
  *                          lengths on the H200's driver (radius 7: 55.8 % by value, 68.5 % not)
@@ -173,38 +93,29 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
  *   TC_STUDY_NO_MATH=1     (a study, wrong results) no multiply-adds: the same loads, shared
  *                          rows and stores, each output the centre tap's input
  */
-#ifndef TC_VECTOR_IO
-#define TC_VECTOR_IO 1
-#endif
 #ifndef TC_CLASS2_STAGE
 #define TC_CLASS2_STAGE 0
 #endif
 #ifndef TC_HALO_SPREAD
-#define TC_HALO_SPREAD (RADIUS >= 3)
+#define TC_HALO_SPREAD (RADIUS_Y >= 3)
 #endif
 #ifndef TC_CLASS4_BROADCAST
 #define TC_CLASS4_BROADCAST 0
 #endif
 #ifndef TC_VERTICAL_ACC
-#define TC_VERTICAL_ACC (RADIUS >= 3 && RADIUS <= 5 && TC_HALO_SPREAD && !TC_CLASS2_STAGE)
+#define TC_VERTICAL_ACC (RADIUS_Y >= 3 && RADIUS_Y <= 5 && TC_HALO_SPREAD && !TC_CLASS2_STAGE)
 #endif
 #ifndef TC_STUDY_NO_MATH
 #define TC_STUDY_NO_MATH 0
 #endif
 #ifndef TC_COEFF_VALUES
-#define TC_COEFF_VALUES (RADIUS != 7)
+#define TC_COEFF_VALUES (RADIUS_X != 7 && RADIUS_Y != 7)
 #endif
 #if TC_VERTICAL_ACC && (TC_CLASS2_STAGE || !TC_HALO_SPREAD)
-#error "TC_VERTICAL_ACC publishes rows as it filters them: it needs TC_HALO_SPREAD=1 and TC_CLASS2_STAGE=0"
+#error "TC_VERTICAL_ACC publishes rows as it filters them: TC_HALO_SPREAD=1, TC_CLASS2_STAGE=0"
 #endif
-#if BLOCK_X % 4 != 0
-#error "BLOCK_X must be a multiple of 4"
-#endif
-#if RADIUS > BLOCK_Y
-#error "the rows shared between vertical neighbours must cover the radius: BLOCK_Y >= RADIUS"
-#endif
-#if SHIFT < 0 || SHIFT > 3 || (!TC_VECTOR_IO && SHIFT != 0)
-#error "SHIFT is (sL - tL) mod 4, and 0 without float4 I/O"
+#if RADIUS_Y > BLOCK_Y
+#error "the rows shared between vertical neighbours must cover the radius: BLOCK_Y >= RADIUS_Y"
 #endif
 
 /* The coefficients as the phases take them (TC_COEFF_VALUES), and tap i of them. */
@@ -239,51 +150,30 @@ inline float tap16(float16 k, int i)
 #define TAP(k, i) ((k)[i])
 #endif
 
-/*
- * The read window of a block row. With float4 I/O a row segment (ROI columns x - RADIUS ..
- * x + BLOCK_X + RADIUS - 1, x the block's first column) is read as whole aligned float4s:
- * relative to the multiple of 4 at or before the block's first source column (x - SHIFT in
- * ROI columns), those from WIN_LO to WIN_HI - 1. Aligned rows of radius 1 keep the article's
- * halo: the block's float4s and one float each side. APRON_L and APRON_R are the columns read
- * left of the block's first pixel and right of its last: class 1 needs its tile and these
- * aprons inside the sROI (launch.c's tc_tiled_classes computes the same).
- */
-#define FLOOR4(v) (((v) + 64) / 4 * 4 - 64) /* v rounded down to a multiple of 4, v >= -64 */
-#if !TC_VECTOR_IO || (SHIFT == 0 && RADIUS == 1)
-#define APRON_L RADIUS
-#define APRON_R RADIUS
-#else
-#define WIN_LO FLOOR4(SHIFT - RADIUS)
-#define WIN_HI (FLOOR4(SHIFT + BLOCK_X - 1 + RADIUS) + 4)
-#define WIN_Q ((WIN_HI - WIN_LO) / 4) /* float4s per segment */
-#define APRON_L (SHIFT - WIN_LO)
-#define APRON_R (WIN_HI - SHIFT - BLOCK_X)
-#endif
-
-/* The halo rows: 2 * RADIUS rows above and below the tile, HALO_PER_ITEM at most per
+/* The halo rows: 2 * RADIUS_Y rows above and below the tile, HALO_PER_ITEM at most per
  * work-item when they are spread over the group. Halo row k is ROI row halo_row(t, k). */
-#define HALO_ROWS (2 * RADIUS)
+#define HALO_ROWS (2 * RADIUS_Y)
 #define HALO_PER_ITEM ((HALO_ROWS + GROUP_Y - 1) / GROUP_Y)
 inline int halo_row(int t, int k)
 {
-    return k < RADIUS ? t - RADIUS + k : t + TILE_H + k - RADIUS;
+    return k < RADIUS_Y ? t - RADIUS_Y + k : t + TILE_H + k - RADIUS_Y;
 }
 
 /* Class 2's staged copy of the tile's neighbourhood (TC_CLASS2_STAGE):
  * (TILE_H + 2r) x (TILE_W + 2r) raw pixels. */
-#define RAW_W (TILE_W + 2 * RADIUS)
-#define RAW_H (TILE_H + 2 * RADIUS)
+#define RAW_W (TILE_W + 2 * RADIUS_X)
+#define RAW_H (TILE_H + 2 * RADIUS_Y)
 #define RAW_SIZE (RAW_W * RAW_H)
 
-/* The published rows, in slots of RADIUS rows of TILE_W values: top[s] holds the first
- * RADIUS rows of work-item row s (s < GROUP_Y) or the halo rows below the tile (s = GROUP_Y);
- * bottom[s] the last RADIUS rows of work-item row s - 1 (s > 0) or the halo rows above the
+/* The published rows, in slots of RADIUS_Y rows of TILE_W values: top[s] holds the first
+ * RADIUS_Y rows of work-item row s (s < GROUP_Y) or the halo rows below the tile (s = GROUP_Y);
+ * bottom[s] the last RADIUS_Y rows of work-item row s - 1 (s > 0) or the halo rows above the
  * tile (s = 0). Work-item row ly takes its rows above from bottom[ly], its rows below from
  * top[ly + 1]. */
 #define SLOTS (GROUP_Y + 1)
-#define EDGE_SIZE (SLOTS * RADIUS * TILE_W)
+#define EDGE_SIZE (SLOTS * RADIUS_Y * TILE_W)
 #define SHARED_SIZE (2 * EDGE_SIZE)
-#define SHARED_AT(slot, r, col4) (((slot) * RADIUS + (r)) * (TILE_W / 4) + (col4))
+#define SHARED_AT(slot, r, col4) (((slot) * RADIUS_Y + (r)) * (TILE_W / 4) + (col4))
 
 /* Staging class 2 groups reuse the raw copy's memory for the published rows once nobody reads
  * raw pixels any more, so one allocation of the larger size serves both. */
@@ -301,81 +191,13 @@ inline void filter_segment(const float seg[SEG_W], COEFFS kx,
     for (int c = 0; c < BLOCK_X; c++) {
         float acc = 0.0f;
 #if TC_STUDY_NO_MATH
-        acc = seg[c + RADIUS];
+        acc = seg[c + RADIUS_X];
 #else
 #pragma unroll
-        for (int i = 0; i < TAPS; i++)
+        for (int i = 0; i < TAPS_X; i++)
             acc = fma(TAP(kx, i), seg[c + i], acc);
 #endif
         out[c] = acc;
-    }
-}
-
-/* The raw segment of the block at ROI column x in one source row (row: the row's sROI column
- * 0), unchecked: the caller knows that the window lies inside the sROI. The blocks of
- * neighbouring work-items overlap their windows, which the L1 cache shares. */
-TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
-{
-    __global const float *p = row + x; /* the block's first pixel */
-#if !TC_VECTOR_IO
-#pragma unroll
-    for (int i = 0; i < SEG_W; i++)
-        seg[i] = p[i - RADIUS];
-#elif SHIFT == 0 && RADIUS == 1
-    /* A cast, not vload4: vload4 promises only 4-byte alignment, so a compiler may split it;
-     * the pointer type tells it the 16 bytes are aligned, as they are. */
-    __global const float4 *p4 = (__global const float4 *)p;
-#pragma unroll
-    for (int v = 0; v < BLOCK_X / 4; v++) {
-        const float4 q = p4[v];
-        seg[1 + 4 * v] = q.x;
-        seg[2 + 4 * v] = q.y;
-        seg[3 + 4 * v] = q.z;
-        seg[4 + 4 * v] = q.w;
-    }
-    seg[0] = p[-1];
-    seg[SEG_W - 1] = p[BLOCK_X];
-#else
-    /* The aligned float4s that cover the segment, and the segment picked out of them: SHIFT
-     * is known when the program is built, so the picking is register renaming. */
-    __global const float4 *w4 = (__global const float4 *)(p - SHIFT + WIN_LO);
-    float win[4 * WIN_Q];
-#pragma unroll
-    for (int v = 0; v < WIN_Q; v++) {
-        const float4 q = w4[v];
-        win[4 * v] = q.x;
-        win[4 * v + 1] = q.y;
-        win[4 * v + 2] = q.z;
-        win[4 * v + 3] = q.w;
-    }
-#pragma unroll
-    for (int i = 0; i < SEG_W; i++)
-        seg[i] = win[SHIFT - RADIUS - WIN_LO + i];
-#endif
-}
-
-/* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
- * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
- * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
-TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int sL, int sT,
-                                     int x, int y, int w, int h, float value, float seg[SEG_W])
-{
-    const int sy = border_index(y, h);
-    if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
-        return;
-    }
-    __global const float *row = src + (sT + sy) * pitch + sL;
-    if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
-        load_segment(row, x, seg);
-    } else {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++) {
-            const int sx = border_index(x - RADIUS + i, w);
-            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value : row[sx];
-        }
     }
 }
 
@@ -394,11 +216,11 @@ TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int 
 }
 
 /* The same from class 2's staged copy (TC_CLASS2_STAGE); (x, y) are relative to the tile's
- * corner, so the segment starts at raw column x (= tile x - RADIUS). */
+ * corner, so the segment starts at raw column x (= tile x - RADIUS_X). */
 inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
                           float out[BLOCK_X])
 {
-    __local const float *row = raw + (y + RADIUS) * RAW_W + x;
+    __local const float *row = raw + (y + RADIUS_Y) * RAW_W + x;
     float seg[SEG_W];
 #pragma unroll
     for (int i = 0; i < SEG_W; i++)
@@ -408,8 +230,8 @@ inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
 
 /*
  * The phases of tiled_conv, in the order the kernel runs them. Each fills or reads the
- * work-item's private rows, hrow[RADIUS + r] = row by + r of its block filtered horizontally
- * (-RADIUS <= r < BLOCK_Y + RADIUS), its share of the tile's halo rows, halo[m] = halo row
+ * work-item's private rows, hrow[RADIUS_Y + r] = row by + r of its block filtered horizontally
+ * (-RADIUS_Y <= r < BLOCK_Y + RADIUS_Y), its share of the tile's halo rows, halo[m] = halo row
  * ly + m * GROUP_Y filtered horizontally at its block's columns, or its results,
  * out[r][c] = pixel (bx + c, by + r). They are TC_INLINE and all their loops have constant
  * bounds, so every call is inlined, every loop unrolls and the arrays stay in registers. None
@@ -429,7 +251,7 @@ TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT,
 #pragma unroll
     for (int r = 0; r < BLOCK_Y; r++)
         hfilter_global(src, pitch, sL, sT, bx, by + r, w, h, value, checked, kx,
-                       hrow[RADIUS + r]);
+                       hrow[RADIUS_Y + r]);
 #if TC_HALO_SPREAD
 #pragma unroll
     for (int m = 0; m < HALO_PER_ITEM; m++)
@@ -439,20 +261,20 @@ TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT,
 #else
     if (ly == 0) /* the rows above the tile */
 #pragma unroll
-        for (int r = 0; r < RADIUS; r++)
-            hfilter_global(src, pitch, sL, sT, bx, by - RADIUS + r, w, h, value, checked, kx,
+        for (int r = 0; r < RADIUS_Y; r++)
+            hfilter_global(src, pitch, sL, sT, bx, by - RADIUS_Y + r, w, h, value, checked, kx,
                            hrow[r]);
     if (ly == GROUP_Y - 1) /* the rows below the tile */
 #pragma unroll
-        for (int r = 0; r < RADIUS; r++)
+        for (int r = 0; r < RADIUS_Y; r++)
             hfilter_global(src, pitch, sL, sT, bx, by + BLOCK_Y + r, w, h, value, checked, kx,
-                           hrow[RADIUS + BLOCK_Y + r]);
+                           hrow[RADIUS_Y + BLOCK_Y + r]);
 #endif
 }
 
 /* Phase (b), class 2 with TC_CLASS2_STAGE, once the group has staged the tile's neighbourhood
- * in raw (stage_neighbourhood: RAW_H x RAW_W pixels from the tile's corner minus RADIUS each
- * way): the same rows as phase (a), from local memory. */
+ * in raw (stage_neighbourhood: RAW_H x RAW_W pixels from the tile's corner minus the radius
+ * each way): the same rows as phase (a), from local memory. */
 TC_INLINE void filter_rows_staged(__local const float *raw, int lx, int ly,
                                   COEFFS kx, float hrow[HROWS][BLOCK_X],
                                   float halo[HALO_PER_ITEM][BLOCK_X])
@@ -460,7 +282,7 @@ TC_INLINE void filter_rows_staged(__local const float *raw, int lx, int ly,
     const int tx = lx * BLOCK_X, ty = ly * BLOCK_Y; /* the block, relative to the tile */
 #pragma unroll
     for (int r = 0; r < BLOCK_Y; r++)
-        hfilter_local(raw, tx, ty + r, kx, hrow[RADIUS + r]);
+        hfilter_local(raw, tx, ty + r, kx, hrow[RADIUS_Y + r]);
 #if TC_HALO_SPREAD
 #pragma unroll
     for (int m = 0; m < HALO_PER_ITEM; m++)
@@ -469,12 +291,12 @@ TC_INLINE void filter_rows_staged(__local const float *raw, int lx, int ly,
 #else
     if (ly == 0)
 #pragma unroll
-        for (int r = 0; r < RADIUS; r++)
-            hfilter_local(raw, tx, ty - RADIUS + r, kx, hrow[r]);
+        for (int r = 0; r < RADIUS_Y; r++)
+            hfilter_local(raw, tx, ty - RADIUS_Y + r, kx, hrow[r]);
     if (ly == GROUP_Y - 1)
 #pragma unroll
-        for (int r = 0; r < RADIUS; r++)
-            hfilter_local(raw, tx, ty + BLOCK_Y + r, kx, hrow[RADIUS + BLOCK_Y + r]);
+        for (int r = 0; r < RADIUS_Y; r++)
+            hfilter_local(raw, tx, ty + BLOCK_Y + r, kx, hrow[RADIUS_Y + BLOCK_Y + r]);
 #endif
 }
 
@@ -484,8 +306,8 @@ TC_INLINE void filter_rows_staged(__local const float *raw, int lx, int ly,
  * columns per row, written and read as float4.
  */
 
-/* First half: publish this block's first RADIUS filtered rows (for the upper neighbour), its
- * last RADIUS (for the lower one), and this work-item's share of the halo rows. */
+/* First half: publish this block's first RADIUS_Y filtered rows (for the upper neighbour), its
+ * last RADIUS_Y (for the lower one), and this work-item's share of the halo rows. */
 TC_INLINE void publish_shared_rows(__local float4 *shared, int lx, int ly,
                                    float hrow[HROWS][BLOCK_X],
                                    float halo[HALO_PER_ITEM][BLOCK_X])
@@ -494,26 +316,26 @@ TC_INLINE void publish_shared_rows(__local float4 *shared, int lx, int ly,
     __local float4 *bottom = shared + EDGE_SIZE / 4;
     const int col4 = lx * (BLOCK_X / 4);
 #pragma unroll
-    for (int r = 0; r < RADIUS; r++)
+    for (int r = 0; r < RADIUS_Y; r++)
 #pragma unroll
         for (int v = 0; v < BLOCK_X / 4; v++) {
             /* vload4 from the private rows, not a (float4)(a, b, c, d) literal: the same
              * code, but oclgrind reads the literal as a store of an undefined vector. */
-            top[SHARED_AT(ly, r, col4 + v)] = vload4(v, hrow[RADIUS + r]);
+            top[SHARED_AT(ly, r, col4 + v)] = vload4(v, hrow[RADIUS_Y + r]);
             bottom[SHARED_AT(ly + 1, r, col4 + v)] = vload4(v, hrow[BLOCK_Y + r]);
         }
 #if TC_HALO_SPREAD
 #pragma unroll
     for (int m = 0; m < HALO_PER_ITEM; m++) {
         const int k = ly + m * GROUP_Y;
-        if (k < RADIUS) /* above the tile: the bottom rows of a row of work-items at -1 */
+        if (k < RADIUS_Y) /* above the tile: the bottom rows of a row of work-items at -1 */
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++)
                 bottom[SHARED_AT(0, k, col4 + v)] = vload4(v, halo[m]);
         else if (k < HALO_ROWS) /* below it: the top rows of one at GROUP_Y */
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++)
-                top[SHARED_AT(GROUP_Y, k - RADIUS, col4 + v)] = vload4(v, halo[m]);
+                top[SHARED_AT(GROUP_Y, k - RADIUS_Y, col4 + v)] = vload4(v, halo[m]);
     }
 #endif
 }
@@ -527,9 +349,9 @@ TC_INLINE void take_shared_rows(__local const float4 *shared, int lx, int ly,
     __local const float4 *top = shared;
     __local const float4 *bottom = shared + EDGE_SIZE / 4;
     const int col4 = lx * (BLOCK_X / 4);
-    if (TC_HALO_SPREAD || ly > 0) /* rows above: the upper neighbour's last RADIUS rows */
+    if (TC_HALO_SPREAD || ly > 0) /* rows above: the upper neighbour's last RADIUS_Y rows */
 #pragma unroll
-        for (int r = 0; r < RADIUS; r++)
+        for (int r = 0; r < RADIUS_Y; r++)
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++) {
                 const float4 q = bottom[SHARED_AT(ly, r, col4 + v)];
@@ -540,14 +362,14 @@ TC_INLINE void take_shared_rows(__local const float4 *shared, int lx, int ly,
             }
     if (TC_HALO_SPREAD || ly < GROUP_Y - 1) /* rows below: the lower neighbour's first rows */
 #pragma unroll
-        for (int r = 0; r < RADIUS; r++)
+        for (int r = 0; r < RADIUS_Y; r++)
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++) {
                 const float4 q = top[SHARED_AT(ly + 1, r, col4 + v)];
-                hrow[RADIUS + BLOCK_Y + r][4 * v] = q.x;
-                hrow[RADIUS + BLOCK_Y + r][4 * v + 1] = q.y;
-                hrow[RADIUS + BLOCK_Y + r][4 * v + 2] = q.z;
-                hrow[RADIUS + BLOCK_Y + r][4 * v + 3] = q.w;
+                hrow[RADIUS_Y + BLOCK_Y + r][4 * v] = q.x;
+                hrow[RADIUS_Y + BLOCK_Y + r][4 * v + 1] = q.y;
+                hrow[RADIUS_Y + BLOCK_Y + r][4 * v + 2] = q.z;
+                hrow[RADIUS_Y + BLOCK_Y + r][4 * v + 3] = q.w;
             }
 }
 
@@ -561,10 +383,10 @@ TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], COEFFS ky,
         for (int c = 0; c < BLOCK_X; c++) {
             float acc = 0.0f;
 #if TC_STUDY_NO_MATH
-            acc = hrow[r][c] + hrow[r + 2 * RADIUS][c]; /* keep the shared rows alive */
+            acc = hrow[r][c] + hrow[r + 2 * RADIUS_Y][c]; /* keep the shared rows alive */
 #else
 #pragma unroll
-            for (int j = 0; j < TAPS; j++)
+            for (int j = 0; j < TAPS_Y; j++)
                 acc = fma(TAP(ky, j), hrow[r + j][c], acc);
 #endif
             out[r][c] = acc;
@@ -575,7 +397,7 @@ TC_INLINE void vertical_pass(float hrow[HROWS][BLOCK_X], COEFFS ky,
 /*
  * TC_VERTICAL_ACC: phases (a), (c) and (d) with the vertical pass spread over them. Filtered
  * row j in hrow's numbering (0 .. HROWS - 1) adds ky[j - o] times itself to every output row o
- * with 0 <= j - o <= 2 * RADIUS as soon as it has been filtered or taken, so one filtered row
+ * with 0 <= j - o <= 2 * RADIUS_Y as soon as it has been filtered or taken, so one filtered row
  * is live at a time instead of HROWS.
  */
 TC_INLINE void accumulate_row(int j, const float hs[BLOCK_X], COEFFS ky,
@@ -583,7 +405,7 @@ TC_INLINE void accumulate_row(int j, const float hs[BLOCK_X], COEFFS ky,
 {
 #pragma unroll
     for (int o = 0; o < BLOCK_Y; o++)
-        if (j - o >= 0 && j - o <= 2 * RADIUS)
+        if (j - o >= 0 && j - o <= 2 * RADIUS_Y)
 #pragma unroll
             for (int c = 0; c < BLOCK_X; c++)
 #if TC_STUDY_NO_MATH
@@ -602,7 +424,7 @@ TC_INLINE void publish_row(__local float4 *at, const float hs[BLOCK_X])
 }
 
 /* Phases (a) and (c)'s first half together: the block's own rows, each filtered, published
- * when it is among the first or last RADIUS and accumulated; then this work-item's share of
+ * when it is among the first or last RADIUS_Y and accumulated; then this work-item's share of
  * the halo rows, filtered and published. */
 TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, int sL, int sT,
                                          int w, int h, float value, bool checked, int t,
@@ -622,11 +444,11 @@ TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, i
     for (int r = 0; r < BLOCK_Y; r++) {
         float hs[BLOCK_X];
         hfilter_global(src, pitch, sL, sT, bx, by + r, w, h, value, checked, kx, hs);
-        if (r < RADIUS)
+        if (r < RADIUS_Y)
             publish_row(top + SHARED_AT(ly, r, col4), hs);
-        if (r >= BLOCK_Y - RADIUS)
-            publish_row(bottom + SHARED_AT(ly + 1, r - (BLOCK_Y - RADIUS), col4), hs);
-        accumulate_row(RADIUS + r, hs, ky, out);
+        if (r >= BLOCK_Y - RADIUS_Y)
+            publish_row(bottom + SHARED_AT(ly + 1, r - (BLOCK_Y - RADIUS_Y), col4), hs);
+        accumulate_row(RADIUS_Y + r, hs, ky, out);
     }
 #pragma unroll
     for (int m = 0; m < HALO_PER_ITEM; m++) {
@@ -635,8 +457,8 @@ TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, i
             float hs[BLOCK_X];
             hfilter_global(src, pitch, sL, sT, bx, halo_row(t, k), w, h, value, checked, kx,
                            hs);
-            publish_row(k < RADIUS ? bottom + SHARED_AT(0, k, col4)
-                                   : top + SHARED_AT(GROUP_Y, k - RADIUS, col4),
+            publish_row(k < RADIUS_Y ? bottom + SHARED_AT(0, k, col4)
+                                   : top + SHARED_AT(GROUP_Y, k - RADIUS_Y, col4),
                         hs);
         }
     }
@@ -650,59 +472,21 @@ TC_INLINE void take_accumulate(__local const float4 *shared, int lx, int ly,
     __local const float4 *bottom = shared + EDGE_SIZE / 4;
     const int col4 = lx * (BLOCK_X / 4);
 #pragma unroll
-    for (int r = 0; r < 2 * RADIUS; r++) {
+    for (int r = 0; r < 2 * RADIUS_Y; r++) {
         float hs[BLOCK_X];
 #pragma unroll
         for (int v = 0; v < BLOCK_X / 4; v++) {
-            const float4 q = r < RADIUS ? bottom[SHARED_AT(ly, r, col4 + v)]
-                                        : top[SHARED_AT(ly + 1, r - RADIUS, col4 + v)];
+            const float4 q = r < RADIUS_Y ? bottom[SHARED_AT(ly, r, col4 + v)]
+                                        : top[SHARED_AT(ly + 1, r - RADIUS_Y, col4 + v)];
             hs[4 * v] = q.x;
             hs[4 * v + 1] = q.y;
             hs[4 * v + 2] = q.z;
             hs[4 * v + 3] = q.w;
         }
-        accumulate_row(r < RADIUS ? r : BLOCK_Y + r, hs, ky, out);
+        accumulate_row(r < RADIUS_Y ? r : BLOCK_Y + r, hs, ky, out);
     }
 }
 #endif
-
-/* Phase (e), the store of the block at ROI (bx, by). Class 3: the tile is inside the tROI, so
- * is every block: aligned float4 stores (the tile grid is the target's). Class 4: rows below
- * the tROI are skipped, a block row wholly inside is stored as float4s, and the pixels of one
- * that crosses the tROI's left or right edge are guarded one by one. */
-TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w, int h, int bx,
-                           int by, bool free_on_write, float out[BLOCK_Y][BLOCK_X])
-{
-    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
-    if (free_on_write) { /* class 3 */
-#pragma unroll
-        for (int r = 0; r < BLOCK_Y; r++)
-#pragma unroll
-            for (int v = 0; v < BLOCK_X / 4; v++)
-                if (TC_VECTOR_IO)
-                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
-                else
-                    for (int c = 4 * v; c < 4 * v + 4; c++)
-                        out_row[r * pitch + c] = out[r][c];
-    } else { /* class 4 */
-        const bool inside_x = bx >= 0 && bx + BLOCK_X <= w;
-#pragma unroll
-        for (int r = 0; r < BLOCK_Y; r++) {
-            if (by + r >= h)
-                continue;
-            if (TC_VECTOR_IO && inside_x) {
-#pragma unroll
-                for (int v = 0; v < BLOCK_X / 4; v++)
-                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
-            } else {
-#pragma unroll
-                for (int c = 0; c < BLOCK_X; c++)
-                    if (bx + c >= 0 && bx + c < w)
-                        out_row[r * pitch + c] = out[r][c];
-            }
-        }
-    }
-}
 
 /* Phase (e) of class 4 with TC_CLASS4_BROADCAST, the article's way: every work-item writes
  * its 16 pixels one by one, and a pixel outside the tROI is written instead to the tile's
@@ -728,14 +512,6 @@ inline float pick4(const float row[BLOCK_X], int c)
 {
     return c == 0 ? row[0] : c == 1 ? row[1] : c == 2 ? row[2] : row[3];
 }
-
-#ifdef TC_COUNT_CLASSES
-/* For -v and the tests: each group adds itself to the counts of its two classes, so that the
- * classes reported are the ones the kernel took, not a prediction. */
-#define CLASS_COUNTS_ARG , __global int *class_counts
-#else
-#define CLASS_COUNTS_ARG
-#endif
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void tiled_conv(__global const float *src, __global float *dst, int pitch,
@@ -776,7 +552,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
      * arguments, never on the work-item, so every work-item of a group takes the same branch:
      * the barriers inside the branches below are reached by all work-items of the group or by
      * none, as OpenCL requires.
-     *   class 1 (free on read):  the tile's neighbourhood, RADIUS rows above and below and the
+     *   class 1 (free on read):  the tile's neighbourhood, RADIUS_Y rows above and below and the
      *                            aprons beside it, lies inside the sROI: no checks;
      *   class 2 (otherwise):     some read would leave the sROI: each coordinate that may is
      *                            mapped into the sROI by the border rule (with
@@ -786,8 +562,8 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
      *   class 4 (otherwise):     the tile reaches past the tROI's left, right or bottom edge:
      *                            guard the writes.
      */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS <= h;
+    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
+                              t + TILE_H + RADIUS_Y <= h;
     const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
 #ifdef TC_COUNT_CLASSES
     if (lx == 0 && ly == 0) {
@@ -811,8 +587,9 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
     /* (c) and (d) The neighbours' rows, accumulated. */
     take_accumulate(lmem4, lx, ly, kyc, out);
 #else
-    /* hrow[RADIUS + r] is row by + r filtered horizontally, for -RADIUS <= r < BLOCK_Y + RADIUS;
-     * halo[m] is this work-item's share of the tile's halo rows. */
+    /* hrow[RADIUS_Y + r] is row by + r filtered horizontally, for
+     * -RADIUS_Y <= r < BLOCK_Y + RADIUS_Y; halo[m] is this work-item's share of the tile's halo
+     * rows. */
     float hrow[HROWS][BLOCK_X];
     float halo[HALO_PER_ITEM][BLOCK_X];
 
@@ -823,7 +600,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
     } else {
 #if TC_CLASS2_STAGE
         /* Class 2: (b) the neighbourhood staged in local memory, then filtered from there. */
-        stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, l - RADIUS, t - RADIUS,
+        stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, l - RADIUS_X, t - RADIUS_Y,
                             RAW_W, RAW_H, GROUP_X, GROUP_Y, lx, ly, lmem);
         /* The copy is complete before anyone filters from it. */
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -868,22 +645,31 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 #endif
     store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out);
 }
+#endif /* TC_TILED_FITS */
 
 /* ------------------------------------------------------------------------------------------ */
 /* one_pass_conv: the classic one-pass local-memory convolution                                */
 /* ------------------------------------------------------------------------------------------ */
 
-#define OP_RAW (ONEPASS_GROUP + 2 * RADIUS)
+#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
+#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
 
 /* Work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly). The group
- * copies its (16 + 2r) x (16 + 2r) neighbourhood into local memory, mapped into the sROI, then
- * every work-item sums all TAPS x TAPS products from there. */
+ * copies its (16 + 2 ry) x (16 + 2 rx) neighbourhood into local memory, mapped into the sROI,
+ * then every work-item sums all TAPS_Y x TAPS_X products from there. Up to 15 x 15 taps every
+ * loop is unrolled; beyond, only the inner one (a 63 x 63 unrolled body would be 4000
+ * multiply-adds of code for a kernel kept as the plain baseline). */
+#if TAPS_X * TAPS_Y <= 225
+#define OP_UNROLL_ROWS 1
+#else
+#define OP_UNROLL_ROWS 0
+#endif
 __kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
 void one_pass_conv(__global const float *src, __global float *dst, int pitch,
                    int sL, int sT, int tL, int tT, int w, int h,
                    __constant const float *kx, __constant const float *ky, float border_value)
 {
-    __local float raw[OP_RAW * OP_RAW];
+    __local float raw[OP_RAW_H * OP_RAW_W];
 
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
@@ -891,8 +677,8 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
     /* Work-item (lx, ly) copies the rows ly, ly + 16, ... and in each the columns lx, lx + 16,
      * ..., mapped into the sROI by the border rule (stage_neighbourhood, shared with
      * tiled_conv's class 2). */
-    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS, y0 - RADIUS,
-                        OP_RAW, OP_RAW, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
+    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
+                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
     /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
      * work-item: the guard on the write below comes after it. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -900,11 +686,15 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
     const int x = x0 + lx, y = y0 + ly;
     if (x < w && y < h) {
         float acc = 0.0f;
+#if OP_UNROLL_ROWS
 #pragma unroll
-        for (int j = 0; j < TAPS; j++)
+#else
+#pragma unroll 1
+#endif
+        for (int j = 0; j < TAPS_Y; j++)
 #pragma unroll
-            for (int i = 0; i < TAPS; i++)
-                acc = fma(ky[j] * kx[i], raw[(ly + j) * OP_RAW + lx + i], acc);
+            for (int i = 0; i < TAPS_X; i++)
+                acc = fma(ky[j] * kx[i], raw[(ly + j) * OP_RAW_W + lx + i], acc);
         dst[(tT + y) * pitch + tL + x] = acc;
     }
 }
@@ -914,15 +704,17 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
 /* ------------------------------------------------------------------------------------------ */
 
 #define TP TWOPASS_TILE
-#define TP_RAW (TP + 2 * RADIUS)
+#define TP_RAW (TP + 2 * RADIUS_X)
 
 /*
  * Filters the rows of a w x h region of src (starting at (sL, sT), row pitch src_pitch, reads
- * mapped into the region by the border rule) with k and writes the result transposed: region pixel (x, y) lands at
- * dst(tL + y, tT + x), row pitch dst_pitch. Run twice - rows of the sROI into a temporary
- * h x w buffer with kx, then rows of that buffer (the original columns) into the tROI with ky -
- * it computes the separable filter and restores the orientation. (With BORDER_CONSTANT, pass 2's
- * border_value is the constant filtered by kx, since its rows are already filtered ones.)
+ * mapped into the region by the border rule) with k (TAPS_X taps: RADIUS_X) and writes the
+ * result transposed: region pixel (x, y) lands at dst(tL + y, tT + x), row pitch dst_pitch.
+ * Run twice - rows of the sROI into a temporary h x w buffer with kx, then rows of that buffer
+ * (the original columns) into the tROI with ky, from a program built with ky's radius as
+ * RADIUS_X - it computes the separable filter and restores the orientation. (With
+ * BORDER_CONSTANT, pass 2's border_value is the constant filtered by kx, since its rows are
+ * already filtered ones.)
  *
  * Work-item (lx, ly) of a TP x TP group filters region pixel (x0 + lx, y0 + ly). The group
  * stages TP rows of TP + 2r raw pixels and then its TP x TP results in local memory, so that
@@ -941,14 +733,14 @@ void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int 
     const int y = min(y0 + ly, h - 1); /* rows past the region repeat its last row, unused */
 
     for (int i = lx; i < TP_RAW; i += TP)
-        raw[ly][i] = read_bordered(src, src_pitch, sL, sT, x0 - RADIUS + i, y, w, h,
+        raw[ly][i] = read_bordered(src, src_pitch, sL, sT, x0 - RADIUS_X + i, y, w, h,
                                    border_value);
     /* The row segments are complete before anyone filters them. */
     barrier(CLK_LOCAL_MEM_FENCE);
 
     float acc = 0.0f;
 #pragma unroll
-    for (int i = 0; i < TAPS; i++)
+    for (int i = 0; i < TAPS_X; i++)
         acc = fma(k[i], raw[ly][lx + i], acc);
     result[ly][lx] = acc;
     /* All results are in before they are read back transposed. */

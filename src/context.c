@@ -84,9 +84,10 @@ static int set_coefficients(const char *name, const float *given, int taps, cons
 
 static int check_taps(const char *name, int taps, tc_msg *m)
 {
-    if (!tc_taps_valid(taps))
-        return tc_fail(m, TC_EINVAL, "%s %d: the filter length must be odd, %d..%d", name, taps,
-                       TC_MIN_TAPS, TC_MAX_TAPS);
+    if (!tc_axis_taps_valid(taps))
+        return tc_fail(m, TC_EINVAL,
+                       "%s %d: the filter length must be odd, %d..%d (1: that axis unfiltered)",
+                       name, taps, 1, TC_MAX_TAPS);
     return TC_OK;
 }
 
@@ -95,42 +96,69 @@ static int check_taps(const char *name, int taps, tc_msg *m)
 static int check_range(const tc_filter_spec *f, tc_msg *m)
 {
     double reach = 0.0;
+    const char *what = f->mask_width ? "mask" : "kx and ky";
+    const char *gain = f->mask_width ? "sum|mask|" : "sum|kx| x sum|ky|";
     if (tc_filter_check(f, 255.0, NULL, &reach) != TC_FILTER_OVERFLOW)
         return TC_OK;
     if (f->border == TC_BORDER_CONSTANT && fabs(f->border_value) > 255.0f)
         return tc_fail(m, TC_EINVAL,
-                       "kx and ky with border_value %g: a sum could reach sum|kx| x sum|ky| x "
-                       "|border_value| = %.3g, past float32's largest value (%.3g); scale the "
-                       "coefficients or the border value down",
-                       (double)f->border_value, reach, (double)FLT_MAX);
+                       "%s with border_value %g: a sum could reach %s x |border_value| = %.3g, "
+                       "past float32's largest value (%.3g); scale the coefficients or the "
+                       "border value down",
+                       what, (double)f->border_value, gain, reach, (double)FLT_MAX);
     return tc_fail(m, TC_EINVAL,
-                   "kx and ky: on inputs up to 255 a sum could reach sum|kx| x sum|ky| x 255 = "
-                   "%.3g, past float32's largest value (%.3g); scale the coefficients down",
-                   reach, (double)FLT_MAX);
+                   "%s: on inputs up to 255 a sum could reach %s x 255 = %.3g, past float32's "
+                   "largest value (%.3g); scale the coefficients down",
+                   what, gain, reach, (double)FLT_MAX);
 }
 
-/* The filter of p: lengths, coefficients and border rule, checked. */
+/* p's mask, checked and set into f (factored when it is rank 1). */
+static int mask_from_params(const tc_params *p, tc_filter_spec *f, tc_msg *m)
+{
+    const int w = p->mask_width, h = p->mask_height;
+    if (!tc_mask_size_valid(w, h))
+        return tc_fail(m, TC_EINVAL,
+                       "mask_width %d, mask_height %d: each must be odd, 1..%d, and not both 1 "
+                       "(a 1 x 1 mask only scales)",
+                       w, h, TC_MAX_MASK_SIZE);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++)
+            if (!isfinite(p->mask[j * w + i]))
+                return tc_fail(m, TC_EINVAL, "mask[%d][%d] (row %d, column %d) is not a finite "
+                                             "number",
+                               j, i, j, i);
+    tc_filter_set_mask(f, p->mask, w, h);
+    return TC_OK;
+}
+
+/* The filter of p: lengths, coefficients or mask, and border rule, checked. */
 static int filter_from_params(const tc_params *p, tc_filter_spec *f, tc_msg *m)
 {
     int status;
-    if ((status = check_taps("taps_x", p->taps_x, m)) != TC_OK ||
-        (status = check_taps("taps_y", p->taps_y, m)) != TC_OK)
-        return status;
-    if (p->taps_x != p->taps_y)
-        return tc_fail(m, TC_EINVAL,
-                       "taps_x %d and taps_y %d: a different length per axis is not supported "
-                       "yet; give both the same length",
-                       p->taps_x, p->taps_y);
-    if (p->mask || p->mask_width || p->mask_height)
-        return tc_fail(m, TC_EINVAL, "mask: non-separable masks are not supported yet");
     if ((int)p->border < 0 || p->border >= TC_BORDER_COUNT)
         return tc_fail(m, TC_EINVAL, "border %d: not a tc_border value", (int)p->border);
     if (!isfinite(p->border_value))
         return tc_fail(m, TC_EINVAL, "border_value is not a finite number");
-    tc_filter_binomial(f, p->taps_x);
-    if ((status = set_coefficients("kx", p->kx, p->taps_x, f->kx, f->kx, m)) != TC_OK ||
-        (status = set_coefficients("ky", p->ky, p->taps_y, f->ky, f->ky, m)) != TC_OK)
-        return status;
+    if (p->mask) {
+        /* taps_x, taps_y, kx and ky are not used with a mask: tc_params_init's 3 taps need
+         * not be changed to the mask's size. */
+        if ((status = mask_from_params(p, f, m)) != TC_OK)
+            return status;
+    } else if (p->mask_width || p->mask_height) {
+        return tc_fail(m, TC_EINVAL, "mask_width %d, mask_height %d: set, but mask is NULL",
+                       p->mask_width, p->mask_height);
+    } else {
+        if ((status = check_taps("taps_x", p->taps_x, m)) != TC_OK ||
+            (status = check_taps("taps_y", p->taps_y, m)) != TC_OK)
+            return status;
+        if (p->taps_x == 1 && p->taps_y == 1)
+            return tc_fail(m, TC_EINVAL, "taps_x 1 and taps_y 1: that filters nothing; at least "
+                                         "one axis needs 3 taps or more");
+        tc_filter_binomial_xy(f, p->taps_x, p->taps_y);
+        if ((status = set_coefficients("kx", p->kx, p->taps_x, f->kx, f->kx, m)) != TC_OK ||
+            (status = set_coefficients("ky", p->ky, p->taps_y, f->ky, f->ky, m)) != TC_OK)
+            return status;
+    }
     f->border = p->border;
     f->border_value = p->border_value;
     return check_range(f, m);
@@ -173,6 +201,11 @@ static int job_from_params(const tc_params *p, int width, int height, tc_job *jo
     if ((status = filter_from_params(p, &job->filter, m)) != TC_OK ||
         (status = tc_roi_resolve(&req, width, height, &param_names, &job->roi, m)) != TC_OK)
         return status;
+    if (p->algorithm == TC_TWOPASS && job->filter.mask_width && !job->filter.mask_separable)
+        return tc_fail(m, TC_EINVAL,
+                       "twopass: the %d x %d mask is not separable (not rank 1), so it cannot "
+                       "be filtered in two 1-D passes; use tiled or onepass",
+                       job->filter.mask_width, job->filter.mask_height);
     job->algorithm = p->algorithm;
     job->block_x = block_x;
     job->block_y = block_y;
@@ -440,7 +473,7 @@ TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, i
     if (status == TC_OK) {
         tile_list list = {&job.roi, tiles, capacity, 0};
         job.algorithm = TC_TILED;
-        tc_tiled_tiles(&job, list_tile, &list);
+        tc_tiled_tiles(&job, 64ULL << 10, list_tile, &list);
         *count = list.count;
     } else if (err && err_size) {
         snprintf(err, err_size, "%s", m.text);
@@ -458,6 +491,10 @@ TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, 
         status = tc_fail(&m, TC_EINVAL, "filter '%s': unknown; use box, gauss, binomial, "
                                         "sobel-x, sobel-y, scharr-x or scharr-y",
                          name ? name : "(null)");
+    else if (tc_named_is_mask((tc_named)id))
+        status = tc_fail(&m, TC_EINVAL, "filter '%s': a 3 x 3 mask, not separable: use "
+                                        "tc_named_mask",
+                         name);
     else if (!kx || !ky)
         status = tc_fail(&m, TC_EINVAL, "kx and ky must not be NULL");
     else if (isnan(sigma) || isinf(sigma))
@@ -469,7 +506,9 @@ TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, 
                          sigma, TC_MIN_SIGMA);
     else if (tc_filter_named(&f, (tc_named)id, taps, sigma) != 0)
         status = tc_fail(&m, TC_EINVAL, "filter %s: no %d-tap version (%s)", name, taps,
-                         tc_taps_valid(taps) ? "3 taps only" : "odd lengths 3..15");
+                         !tc_taps_valid(taps)                   ? "odd lengths 3..63"
+                         : id == TC_NAMED_SOBEL_X || id == TC_NAMED_SOBEL_Y ? "3..31 taps"
+                                                                : "3 taps only");
     if (status != TC_OK) {
         if (err && err_size)
             snprintf(err, err_size, "%s", m.text);
@@ -478,6 +517,42 @@ TC_API int tc_named_filter(const char *name, int taps, double sigma, float *kx, 
     memcpy(kx, f.kx, (size_t)taps * sizeof *kx);
     memcpy(ky, f.ky, (size_t)taps * sizeof *ky);
     return TC_OK;
+}
+
+TC_API int tc_named_mask(const char *name, double amount, float *mask, int capacity, int *width,
+                         int *height, char *err, size_t err_size)
+{
+    tc_msg m = {""};
+    tc_filter_spec f;
+    int id = name ? tc_named_find(name) : -1, status = TC_OK;
+    if (id < 0 || !tc_named_is_mask((tc_named)id))
+        status = tc_fail(&m, TC_EINVAL, "mask '%s': unknown; use laplacian, laplacian8 or sharpen",
+                         name ? name : "(null)");
+    else if (!mask || !width || !height)
+        status = tc_fail(&m, TC_EINVAL, "mask, width and height must not be NULL");
+    else if (capacity < 9)
+        status = tc_fail(&m, TC_EINVAL, "capacity %d: the mask needs 9 floats (3 x 3)", capacity);
+    else if (!isfinite(amount) || fabs(amount) > 1e30)
+        status = tc_fail(&m, TC_EINVAL, "amount is not a finite number of at most 1e30");
+    if (status != TC_OK) {
+        if (err && err_size)
+            snprintf(err, err_size, "%s", m.text);
+        return status;
+    }
+    tc_filter_named_mask(&f, (tc_named)id, amount);
+    memcpy(mask, f.mask, 9 * sizeof *mask);
+    *width = *height = 3;
+    return TC_OK;
+}
+
+TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, float *ky)
+{
+    if (!mask || !kx || !ky || !tc_mask_size_valid(width, height))
+        return -1;
+    for (int k = 0; k < width * height; k++)
+        if (!isfinite(mask[k]))
+            return -1;
+    return tc_mask_factor(mask, width, height, kx, ky);
 }
 
 /* ---- What gradient.c needs of a context (gradient.h) ------------------------------------- */

@@ -3,10 +3,12 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[TC_NAMED_COUNT] = {
-    "box", "gauss", "binomial", "sobel-x", "sobel-y", "scharr-x", "scharr-y",
+    "box",      "gauss",    "binomial",  "sobel-x",    "sobel-y",
+    "scharr-x", "scharr-y", "laplacian", "laplacian8", "sharpen",
 };
 
 const char *tc_named_name(tc_named id)
@@ -22,6 +24,11 @@ int tc_named_find(const char *name)
     return -1;
 }
 
+int tc_named_is_mask(tc_named id)
+{
+    return id == TC_NAMED_LAPLACIAN || id == TC_NAMED_LAPLACIAN8 || id == TC_NAMED_SHARPEN;
+}
+
 int tc_named_default_taps(tc_named id, double sigma)
 {
     if (id != TC_NAMED_GAUSS)
@@ -31,7 +38,7 @@ int tc_named_default_taps(tc_named id, double sigma)
     /* OpenCV's GaussianBlur with ksize (0, 0) on 8-bit images: round(6 sigma + 1) | 1, which
      * covers +-3 sigma; the tool's limit caps it. */
     double n = floor(6.0 * sigma + 1.0 + 0.5);
-    int taps = n > TC_MAX_TAPS ? TC_MAX_TAPS : (int)n | 1;
+    int taps = n >= TC_MAX_TAPS ? TC_MAX_TAPS : (int)n | 1;
     return taps < TC_MIN_TAPS ? TC_MIN_TAPS : taps;
 }
 
@@ -40,14 +47,43 @@ int tc_taps_valid(int taps)
     return taps >= TC_MIN_TAPS && taps <= TC_MAX_TAPS && taps % 2 == 1;
 }
 
+int tc_axis_taps_valid(int taps)
+{
+    return taps >= 1 && taps <= TC_MAX_TAPS && taps % 2 == 1;
+}
+
+/* Whether the named filter's row of this length exists along an axis: derivative (the axis a
+ * Sobel or Scharr filter differentiates along) or not. */
+static int named_axis_supports(tc_named id, int taps, int derivative)
+{
+    if (!tc_axis_taps_valid(taps))
+        return 0;
+    switch (id) {
+    case TC_NAMED_SOBEL_X:
+    case TC_NAMED_SOBEL_Y:
+        return taps <= TC_MAX_SOBEL_TAPS && (!derivative || taps >= 3);
+    case TC_NAMED_SCHARR_X:
+    case TC_NAMED_SCHARR_Y:
+        /* Scharr's weights are an optimisation for 3 taps; there is no standard longer one. */
+        return taps == 3;
+    default:
+        return 1;
+    }
+}
+
+int tc_named_supports_xy(tc_named id, int taps_x, int taps_y)
+{
+    if ((int)id < 0 || id >= TC_NAMED_COUNT || tc_named_is_mask(id) ||
+        (taps_x == 1 && taps_y == 1))
+        return 0;
+    const int along_x = id == TC_NAMED_SOBEL_X || id == TC_NAMED_SCHARR_X;
+    const int along_y = id == TC_NAMED_SOBEL_Y || id == TC_NAMED_SCHARR_Y;
+    return named_axis_supports(id, taps_x, along_x) && named_axis_supports(id, taps_y, along_y);
+}
+
 int tc_named_supports(tc_named id, int taps)
 {
-    if ((int)id < 0 || id >= TC_NAMED_COUNT || !tc_taps_valid(taps))
-        return 0;
-    /* Scharr's weights are an optimisation for 3 taps; there is no standard longer one. */
-    if (id == TC_NAMED_SCHARR_X || id == TC_NAMED_SCHARR_Y)
-        return taps == 3;
-    return 1;
+    return tc_taps_valid(taps) && tc_named_supports_xy(id, taps, taps);
 }
 
 double tc_gauss_default_sigma(int taps)
@@ -98,99 +134,254 @@ static void set_row(float *dst, const double *src, int taps)
         dst[i] = i < taps ? (float)src[i] : 0.0f;
 }
 
-/* The binomial of this length along both axes, normalised to sum 1: integers over a power of
- * two, exact in float up to 15 taps. */
-static void set_binomial(tc_filter_spec *f, int taps)
+/* The binomial of this length normalised to sum 1: integers over a power of two. */
+static void binomial_row(int taps, double *row)
 {
-    double row[TC_MAX_TAPS];
     tc_binomial_row(taps - 1, row);
     const double sum = ldexp(1.0, taps - 1);
     for (int i = 0; i < taps; i++)
         row[i] /= sum;
-    set_row(f->kx, row, taps);
-    set_row(f->ky, row, taps);
+}
+
+void tc_binomial_coefficients(int taps, float *k)
+{
+    double row[TC_MAX_TAPS];
+    binomial_row(taps, row);
+    set_row(k, row, taps);
+}
+
+/* No mask: a separable filter. */
+static void clear_mask(tc_filter_spec *f)
+{
+    f->mask_width = f->mask_height = 0;
+    f->mask_separable = 0;
+    memset(f->mask, 0, sizeof f->mask);
+}
+
+void tc_filter_binomial_xy(tc_filter_spec *f, int taps_x, int taps_y)
+{
+    tc_binomial_coefficients(taps_x, f->kx);
+    tc_binomial_coefficients(taps_y, f->ky);
+    f->taps_x = taps_x;
+    f->taps_y = taps_y;
+    f->border = TC_BORDER_REPLICATE;
+    f->border_value = 0.0f;
+    clear_mask(f);
 }
 
 void tc_filter_binomial(tc_filter_spec *f, int taps)
 {
-    set_binomial(f, taps);
-    f->taps = taps;
-    f->border = TC_BORDER_REPLICATE;
-    f->border_value = 0.0f;
+    tc_filter_binomial_xy(f, taps, taps);
 }
 
-/* A derivative along one direction and the matching smoothing along the other. */
-static void set_gradient(tc_filter_spec *f, const double *deriv, const double *smooth, int taps,
-                         int along_x)
+/* One axis of a named separable filter: its smoothing row, or (derivative) the row it
+ * differentiates with, at this length. */
+static void named_row(tc_named id, int taps, double sigma, int derivative, float *k)
 {
-    set_row(along_x ? f->kx : f->ky, deriv, taps);
-    set_row(along_x ? f->ky : f->kx, smooth, taps);
-}
-
-int tc_filter_named(tc_filter_spec *f, tc_named id, int taps, double sigma)
-{
-    double a[TC_MAX_TAPS], b[TC_MAX_TAPS];
-    float k[TC_MAX_TAPS];
-    if (!tc_named_supports(id, taps))
-        return -1;
+    double a[TC_MAX_TAPS];
     switch (id) {
     case TC_NAMED_BOX:
         for (int i = 0; i < taps; i++)
             a[i] = 1.0 / taps;
-        set_row(f->kx, a, taps);
-        set_row(f->ky, a, taps);
+        set_row(k, a, taps);
         break;
     case TC_NAMED_GAUSS:
+        memset(k, 0, TC_MAX_TAPS * sizeof *k);
         tc_gauss_coefficients(taps, sigma > 0.0 ? sigma : tc_gauss_default_sigma(taps), k);
-        for (int i = 0; i < TC_MAX_TAPS; i++)
-            f->kx[i] = f->ky[i] = i < taps ? k[i] : 0.0f;
-        break;
-    case TC_NAMED_BINOMIAL:
-        set_binomial(f, taps);
         break;
     case TC_NAMED_SOBEL_X:
     case TC_NAMED_SOBEL_Y:
         /* OpenCV's Sobel, unnormalised: a unit step across x gives the smoothing's sum (4 for
          * 3 taps, 2^(taps - 1) in general); --scale brings it back to the intensity's range. */
-        tc_derivative_row(taps, a);
-        tc_binomial_row(taps - 1, b);
-        set_gradient(f, a, b, taps, id == TC_NAMED_SOBEL_X);
+        if (derivative)
+            tc_derivative_row(taps, a);
+        else
+            tc_binomial_row(taps - 1, a);
+        set_row(k, a, taps);
         break;
     case TC_NAMED_SCHARR_X:
     case TC_NAMED_SCHARR_Y: {
         static const double deriv[3] = {-1.0, 0.0, 1.0}, smooth[3] = {3.0, 10.0, 3.0};
-        set_gradient(f, deriv, smooth, 3, id == TC_NAMED_SCHARR_X);
+        set_row(k, derivative ? deriv : smooth, 3);
+        break;
+    }
+    default: /* TC_NAMED_BINOMIAL */
+        tc_binomial_coefficients(taps, k);
+        break;
+    }
+}
+
+int tc_filter_named_xy(tc_filter_spec *f, tc_named id, int taps_x, int taps_y, double sigma)
+{
+    if (!tc_named_supports_xy(id, taps_x, taps_y))
+        return -1;
+    /* sobel-x differentiates along rows (kx) and smooths along columns (ky); -y the other
+     * way round. */
+    const int along_x = id == TC_NAMED_SOBEL_X || id == TC_NAMED_SCHARR_X;
+    const int along_y = id == TC_NAMED_SOBEL_Y || id == TC_NAMED_SCHARR_Y;
+    named_row(id, taps_x, sigma, along_x, f->kx);
+    named_row(id, taps_y, sigma, along_y, f->ky);
+    f->taps_x = taps_x;
+    f->taps_y = taps_y;
+    clear_mask(f);
+    return 0;
+}
+
+int tc_filter_named(tc_filter_spec *f, tc_named id, int taps, double sigma)
+{
+    if (!tc_named_supports(id, taps))
+        return -1;
+    return tc_filter_named_xy(f, id, taps, taps, sigma);
+}
+
+/* ---- Masks ---------------------------------------------------------------------------- */
+
+int tc_mask_size_valid(int width, int height)
+{
+    return width >= 1 && height >= 1 && width <= TC_MAX_MASK_SIZE &&
+           height <= TC_MAX_MASK_SIZE && width % 2 == 1 && height % 2 == 1 &&
+           !(width == 1 && height == 1);
+}
+
+int tc_mask_factor(const float *m, int width, int height, float *kx, float *ky)
+{
+    int p = 0, q = 0;
+    double largest = 0.0;
+    for (int j = 0; j < height; j++)
+        for (int i = 0; i < width; i++)
+            if (fabs((double)m[j * width + i]) > largest) {
+                largest = fabs((double)m[j * width + i]);
+                p = j;
+                q = i;
+            }
+    if (largest == 0.0) { /* rank 0: zeros times anything */
+        for (int i = 0; i < width; i++)
+            kx[i] = 0.0f;
+        for (int j = 0; j < height; j++)
+            ky[j] = j == height / 2 ? 1.0f : 0.0f;
+        return 1;
+    }
+    /* The pivot's row and column: m[j][i] = m[j][q] m[p][i] / m[p][q] for a rank-1 mask. */
+    const double pivot = m[p * width + q];
+    for (int i = 0; i < width; i++)
+        kx[i] = m[p * width + i];
+    for (int j = 0; j < height; j++)
+        ky[j] = (float)((double)m[j * width + q] / pivot);
+    /* Each weight of a float32 outer product a b^T is a_j b_i rounded once; the factors above
+     * are rounded once more each: a few epsilons of the weight apart, no more. A rank-2 mask
+     * misses by far more somewhere (relatively), whatever the scale of its weights. */
+    for (int j = 0; j < height; j++)
+        for (int i = 0; i < width; i++) {
+            const double w = m[j * width + i], prod = (double)ky[j] * (double)kx[i];
+            const double scale = fabs(w) > fabs(prod) ? fabs(w) : fabs(prod);
+            if (fabs(w - prod) > 8.0 * FLT_EPSILON * scale + ldexp(largest, -100))
+                return 0;
+        }
+    return 1;
+}
+
+double tc_mask_residual(const float *m, int width, int height, const float *kx,
+                        const float *ky)
+{
+    double sum = 0.0;
+    for (int j = 0; j < height; j++)
+        for (int i = 0; i < width; i++)
+            sum += fabs((double)m[j * width + i] - (double)ky[j] * (double)kx[i]);
+    return sum;
+}
+
+void tc_filter_set_mask(tc_filter_spec *f, const float *m, int width, int height)
+{
+    const char *two_d = getenv("TILEDCONV_MASK_2D");
+    clear_mask(f);
+    memset(f->kx, 0, sizeof f->kx);
+    memset(f->ky, 0, sizeof f->ky);
+    f->taps_x = f->mask_width = width;
+    f->taps_y = f->mask_height = height;
+    memcpy(f->mask, m, (size_t)width * (size_t)height * sizeof *m);
+    if (!(two_d && strcmp(two_d, "0") != 0))
+        f->mask_separable = tc_mask_factor(m, width, height, f->kx, f->ky);
+    if (!f->mask_separable) { /* the factors of a failed try mean nothing */
+        memset(f->kx, 0, sizeof f->kx);
+        memset(f->ky, 0, sizeof f->ky);
+    }
+}
+
+int tc_filter_named_mask(tc_filter_spec *f, tc_named id, double amount)
+{
+    float m[9];
+    switch (id) {
+    case TC_NAMED_LAPLACIAN: { /* OpenCV's Laplacian, ksize 1: d2/dx2 + d2/dy2 */
+        static const float w[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0};
+        memcpy(m, w, sizeof m);
+        break;
+    }
+    case TC_NAMED_LAPLACIAN8: { /* the diagonals too */
+        static const float w[9] = {1, 1, 1, 1, -8, 1, 1, 1, 1};
+        memcpy(m, w, sizeof m);
+        break;
+    }
+    case TC_NAMED_SHARPEN: {
+        /* identity + amount (identity - B), B the 3 x 3 binomial 1 2 1; 2 4 2; 1 2 1 / 16:
+         * an unsharp mask that adds back amount times the detail a blur removes. */
+        static const double blur[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+        for (int k = 0; k < 9; k++)
+            m[k] = (float)((k == 4 ? 1.0 + amount : 0.0) - amount * blur[k] / 16.0);
         break;
     }
     default:
         return -1;
     }
-    f->taps = taps;
+    tc_filter_set_mask(f, m, 3, 3);
     return 0;
+}
+
+double tc_filter_gain(const tc_filter_spec *f)
+{
+    double sum_x = 0.0, sum_y = 0.0, sum_m = 0.0;
+    for (int i = 0; i < f->taps_x; i++)
+        sum_x += fabs((double)f->kx[i]);
+    for (int j = 0; j < f->taps_y; j++)
+        sum_y += fabs((double)f->ky[j]);
+    if (!f->mask_width)
+        return sum_x * sum_y;
+    for (int k = 0; k < f->mask_width * f->mask_height; k++)
+        sum_m += fabs((double)f->mask[k]);
+    return f->mask_separable && sum_x * sum_y > sum_m ? sum_x * sum_y : sum_m;
+}
+
+int tc_filter_depth(const tc_filter_spec *f)
+{
+    return f->mask_width ? f->mask_width * f->mask_height : f->taps_x + f->taps_y;
 }
 
 tc_filter_problem tc_filter_check(const tc_filter_spec *f, double max_input, int *index,
                                   double *bound)
 {
-    double sum_x = 0.0, sum_y = 0.0;
-    for (int i = 0; i < f->taps; i++) {
-        if (!isfinite(f->kx[i]) || !isfinite(f->ky[i])) {
+    const int n = f->mask_width * f->mask_height;
+    for (int k = 0; f->mask_width && k < n; k++)
+        if (!isfinite(f->mask[k])) {
+            if (index)
+                *index = k;
+            return TC_FILTER_MASK_NOT_FINITE;
+        }
+    for (int i = 0; i < f->taps_x || i < f->taps_y; i++) {
+        const int bad_x = i < f->taps_x && !isfinite(f->kx[i]);
+        if (bad_x || (i < f->taps_y && !isfinite(f->ky[i]))) {
             if (index)
                 *index = i;
-            return isfinite(f->kx[i]) ? TC_FILTER_KY_NOT_FINITE : TC_FILTER_KX_NOT_FINITE;
+            return bad_x ? TC_FILTER_KX_NOT_FINITE : TC_FILTER_KY_NOT_FINITE;
         }
-        sum_x += fabs((double)f->kx[i]);
-        sum_y += fabs((double)f->ky[i]);
     }
     double in = fabs(max_input);
     if (f->border == TC_BORDER_CONSTANT && fabs((double)f->border_value) > in)
         in = fabs((double)f->border_value);
-    /* In double: 15 coefficients of at most FLT_MAX each cannot overflow it. */
-    const double reach = sum_x * sum_y * in;
+    /* In double: 63 x 63 coefficients of at most FLT_MAX each cannot overflow it. */
+    const double reach = tc_filter_gain(f) * in;
     if (bound)
         *bound = reach;
-    /* Each of the 2 * taps roundings of a sum grows it by at most FLT_EPSILON / 2. */
-    if (reach * (1.0 + 2.0 * f->taps * FLT_EPSILON) > (double)FLT_MAX)
+    /* Each of the depth roundings of a sum grows it by at most FLT_EPSILON / 2. */
+    if (reach * (1.0 + tc_filter_depth(f) * FLT_EPSILON) > (double)FLT_MAX)
         return TC_FILTER_OVERFLOW;
     return TC_FILTER_OK;
 }

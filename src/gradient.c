@@ -125,13 +125,15 @@ static int mod4(int a)
 }
 
 /* Gradient.cl's build options for this run (and the magnitude kernel's, in the same
- * program): the article's geometry, the border, the source alignment, the operator. */
+ * program): Common.cl's radii (1 both ways) and the article's geometry, the border, the source
+ * alignment, the operator. */
 static void build_options(const run_state *rs, char *options, size_t size)
 {
     const tc_job *job = rs->job;
     const char *extra = getenv("TILEDCONV_CL_OPTIONS"); /* kernel experiments, as launch.c */
     snprintf(options, size,
-             "-cl-std=CL1.2 -D GROUP_X=%d -D GROUP_Y=%d -D BLOCK_X=%d -D BLOCK_Y=%d "
+             "-cl-std=CL1.2 -D RADIUS_X=1 -D RADIUS_Y=1 -D GROUP_X=%d -D GROUP_Y=%d "
+             "-D BLOCK_X=%d -D BLOCK_Y=%d "
              "-D BORDER=%d -D SHIFT=%d -D SMOOTH_OUTER=%s -D SMOOTH_CENTER=%s "
              "-D GRADIENT_PLANES=%d -D TC_VECTOR_IO=%d%s %s",
              TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_TILED_BLOCK_X, TC_TILED_BLOCK_Y,

@@ -29,17 +29,98 @@ int tc_device_pitch(int width)
     return (int)ceil_div(width, TC_ROW_ALIGN) * TC_ROW_ALIGN;
 }
 
-/* The tiled kernel's block height: the job's, raised to the radius where that is larger,
- * since a work-item takes the RADIUS rows above and below its block from its two vertical
- * neighbours' blocks; and from radius TC_TILED_LONG_RADIUS to at least
- * TC_TILED_LONG_BLOCK_Y, where taller tiles measured faster. */
-static int tiled_block_y(const tc_job *job)
+static int radius_x(const tc_job *job)
 {
-    const int radius = (job->filter.taps - 1) / 2;
+    return (job->filter.taps_x - 1) / 2;
+}
+
+static int radius_y(const tc_job *job)
+{
+    return (job->filter.taps_y - 1) / 2;
+}
+
+tc_kernel_kind tc_kernel_for(const tc_filter_spec *f, tc_algorithm algorithm)
+{
+    if (f->mask_width && !f->mask_separable)
+        return algorithm == TC_ONEPASS ? TC_KERNEL_ONEPASS_MASK : TC_KERNEL_TILED_MASK;
+    if (algorithm == TC_TWOPASS)
+        return TC_KERNEL_TWOPASS;
+    if (algorithm == TC_ONEPASS)
+        return TC_KERNEL_ONEPASS;
+    /* TiledConv.cl's TC_TILED_FITS. */
+    return f->taps_x <= TC_TILED_MAX_TAPS && f->taps_y <= TC_TILED_MAX_TAPS && f->taps_y > 1
+               ? TC_KERNEL_TILED
+               : TC_KERNEL_TILED_LONG;
+}
+
+tc_kernel_kind tc_kernel_of(const tc_job *job)
+{
+    return tc_kernel_for(&job->filter, job->algorithm);
+}
+
+const char *tc_kernel_name(tc_kernel_kind kind)
+{
+    static const char *const names[] = {"tiled_conv",     "tiled_long_conv",
+                                        "tiled_mask_conv", "rows_transposed_conv",
+                                        "one_pass_conv",  "one_pass_mask_conv"};
+    return (int)kind >= 0 && kind <= TC_KERNEL_ONEPASS_MASK ? names[kind] : "?";
+}
+
+/* tiled_conv's block height: the job's, raised to the vertical radius where that is larger,
+ * since a work-item takes the radius's rows above and below its block from its two vertical
+ * neighbours' blocks; and from radius TC_TILED_LONG_RADIUS to at least TC_TILED_LONG_BLOCK_Y,
+ * where taller tiles measured faster. */
+static int tiled_block_y_for(const tc_job *job, int radius)
+{
     int block_y = job->block_y >= radius ? job->block_y : radius;
     if (radius >= TC_TILED_LONG_RADIUS && block_y < TC_TILED_LONG_BLOCK_Y)
         block_y = TC_TILED_LONG_BLOCK_Y;
     return block_y;
+}
+
+static int tiled_block_y(const tc_job *job)
+{
+    return tiled_block_y_for(job, radius_y(job));
+}
+
+/* A positive integer from the environment, or fallback: the knobs bench/ turns to study the
+ * kernels' geometry (README: "For kernel experiments"). */
+static int env_int(const char *name, int fallback)
+{
+    const char *text = getenv(name);
+    char *end;
+    long v = text ? strtol(text, &end, 10) : 0;
+    return text && end != text && *end == '\0' && v > 0 && v <= 4096 ? (int)v : fallback;
+}
+
+/* tiled_mask_conv's block height: TC_MASK_SHORT_BLOCK_Y for masks of at most 3 rows, else
+ * TC_MASK_BLOCK_Y (config.h says why); or TILEDCONV_MASK_BLOCK_Y (1..16). */
+static int mask_block_y(const tc_job *job)
+{
+    const int fallback = radius_y(job) <= 1 ? TC_MASK_SHORT_BLOCK_Y : TC_MASK_BLOCK_Y;
+    const int b = env_int("TILEDCONV_MASK_BLOCK_Y", fallback);
+    return b <= 16 ? b : fallback;
+}
+
+/* tiled_long_conv's tile: TC_LONG_TILE_W x TC_LONG_TILE_H (or TILEDCONV_LONG_TILE_W and
+ * TILEDCONV_LONG_TILE_H where they make a tile Long.cl takes), the height halved while the
+ * filtered rows, (height + 2 ry) x width floats, would not fit the device's local memory. */
+static void long_tile(const tc_job *job, unsigned long long local_mem, int *tile_w,
+                      int *tile_h)
+{
+    int w = env_int("TILEDCONV_LONG_TILE_W", TC_LONG_TILE_W);
+    int h = env_int("TILEDCONV_LONG_TILE_H", TC_LONG_TILE_H);
+    if (w < TC_LONG_JOB_W || (w & (w - 1)) != 0 || TC_LONG_GROUP % w != 0 ||
+        (h * w) % TC_LONG_GROUP != 0) {
+        w = TC_LONG_TILE_W;
+        h = TC_LONG_TILE_H;
+    }
+    while ((unsigned long long)(h + 2 * radius_y(job)) * (unsigned long long)w * 4ULL >
+               local_mem &&
+           h / 2 * w >= TC_LONG_GROUP && (h / 2 * w) % TC_LONG_GROUP == 0)
+        h /= 2;
+    *tile_w = w;
+    *tile_h = h;
 }
 
 /* a mod 4 in 0..3, for either sign of a. */
@@ -56,51 +137,72 @@ static int floor4(int a)
 
 int tc_tiled_shift(const tc_job *job)
 {
-    return job->vector_io ? mod4(job->roi.src_left - job->roi.dst_left) : 0;
+    /* tiled_long_conv's tiles sit on the source's grid: its windows are always aligned. */
+    if (!job->vector_io || tc_kernel_of(job) == TC_KERNEL_TILED_LONG)
+        return 0;
+    return mod4(job->roi.src_left - job->roi.dst_left);
 }
 
-/* TiledConv.cl's ox: the tiles sit on the target's 4-column grid, the first one starting
- * dst_left mod 4 columns left of the tROI (with float4 I/O; none without). */
-static int tiled_grid_offset(const tc_job *job)
+void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
+                          tc_tiled_geometry *g)
 {
-    return job->vector_io ? mod4(job->roi.dst_left) : 0;
-}
-
-/* TiledConv.cl's APRON_L and APRON_R: the columns a block row's reads reach left of the block
- * and right of it. With float4 I/O the row is read as the aligned float4s that cover it
- * (WIN_LO .. WIN_HI relative to the multiple of 4 at or before the block's first source
- * column), except aligned rows of radius 1, read as the block's float4s and one float a side. */
-static void tiled_aprons(const tc_job *job, int *left, int *right)
-{
-    const int radius = (job->filter.taps - 1) / 2;
-    const int shift = tc_tiled_shift(job);
-    if (!job->vector_io || (shift == 0 && radius == 1)) {
-        *left = *right = radius;
-        return;
+    const tc_kernel_kind kind = tc_kernel_of(job);
+    const int rx = radius_x(job), shift = tc_tiled_shift(job);
+    int block_x = job->block_x;
+    memset(g, 0, sizeof *g);
+    g->kind = kind;
+    g->radius_y = radius_y(job);
+    if (kind == TC_KERNEL_TILED_LONG) {
+        /* Long.cl: 256 work-items, jobs of TC_LONG_JOB_W along rows, one column each. */
+        long_tile(job, local_mem, &g->tile_w, &g->tile_h);
+        block_x = TC_LONG_JOB_W;
+        g->local[0] = (size_t)(g->tile_w / TC_LONG_JOB_W);
+        g->local[1] = (size_t)(TC_LONG_GROUP / (g->tile_w / TC_LONG_JOB_W));
+        g->block[0] = 1;
+        g->block[1] = g->tile_h * g->tile_w / TC_LONG_GROUP;
+        g->grid_offset = job->vector_io ? mod4(job->roi.src_left) : 0;
+    } else {
+        /* tiled_conv and tiled_mask_conv: the article's groups, the target's 4-column grid. */
+        if (kind == TC_KERNEL_TILED_MASK)
+            block_x = TC_TILED_BLOCK_X;
+        g->block[0] = block_x;
+        g->block[1] = kind == TC_KERNEL_TILED_MASK ? mask_block_y(job) : tiled_block_y(job);
+        g->local[0] = TC_TILED_GROUP_X;
+        g->local[1] = TC_TILED_GROUP_Y;
+        g->tile_w = TC_TILED_GROUP_X * g->block[0];
+        g->tile_h = TC_TILED_GROUP_Y * g->block[1];
+        g->grid_offset = job->vector_io ? mod4(job->roi.dst_left) : 0;
     }
-    const int lo = floor4(shift - radius);
-    const int hi = floor4(shift + job->block_x - 1 + radius) + 4;
-    *left = shift - lo;
-    *right = hi - shift - job->block_x;
+    g->read_block_x = block_x;
+    /* Common.cl's APRON_L and APRON_R: the columns a block row's reads reach left of the
+     * block and right of it. With float4 I/O the row is read as the aligned float4s that
+     * cover it (WIN_LO .. WIN_HI relative to the multiple of 4 at or before the block's first
+     * source column), except aligned rows of radius 1, read as the block's float4s and one
+     * float a side. */
+    if (!job->vector_io || (shift == 0 && rx == 1)) {
+        g->apron_l = g->apron_r = rx;
+    } else {
+        const int lo = floor4(shift - rx);
+        const int hi = floor4(shift + block_x - 1 + rx) + 4;
+        g->apron_l = shift - lo;
+        g->apron_r = hi - shift - block_x;
+    }
 }
 
-void tc_tiled_tiles(const tc_job *job, void (*visit)(void *arg, const tc_tile_class *tile),
-                    void *arg)
+void tc_tiled_tiles(const tc_job *job, unsigned long long local_mem,
+                    void (*visit)(void *arg, const tc_tile_class *tile), void *arg)
 {
     const tc_roi *roi = &job->roi;
-    const int radius = (job->filter.taps - 1) / 2;
-    const int tile_w = TC_TILED_GROUP_X * job->block_x;
-    const int tile_h = TC_TILED_GROUP_Y * tiled_block_y(job);
-    const int w = roi->width, h = roi->height;
-    int apron_l, apron_r;
-    tiled_aprons(job, &apron_l, &apron_r);
+    tc_tiled_geometry g;
+    tc_tiled_geometry_of(job, local_mem, &g);
+    const int w = roi->width, h = roi->height, tile_w = g.tile_w, tile_h = g.tile_h;
     for (int t = 0; t < h; t += tile_h)
-        for (int l = -tiled_grid_offset(job); l < w; l += tile_w) {
-            /* tiled_conv's two tests, on the same values. */
+        for (int l = -g.grid_offset; l < w; l += tile_w) {
+            /* The tiled kernels' two tests (Common.cl), on the same values. */
             const tc_tile_class tile = {
                 l, t, tile_w, tile_h,
-                l >= apron_l && t >= radius && l + tile_w + apron_r <= w &&
-                    t + tile_h + radius <= h,
+                l >= g.apron_l && t >= g.radius_y && l + tile_w + g.apron_r <= w &&
+                    t + tile_h + g.radius_y <= h,
                 l >= 0 && l + tile_w <= w && t + tile_h <= h};
             visit(arg, &tile);
         }
@@ -113,14 +215,13 @@ static void count_tile(void *arg, const tc_tile_class *tile)
     classes[tile->free_on_write ? 2 : 3]++;
 }
 
-void tc_tiled_classes(const tc_job *job, int pitch, long classes[4])
+void tc_tiled_classes(const tc_job *job, unsigned long long local_mem, long classes[4])
 {
-    (void)pitch; /* device rows are padded to TC_ROW_ALIGN floats: always float4-aligned */
     memset(classes, 0, 4 * sizeof classes[0]);
-    tc_tiled_tiles(job, count_tile, classes);
+    tc_tiled_tiles(job, local_mem, count_tile, classes);
 }
 
-/* ---- What each algorithm brings -------------------------------------------------------- */
+/* ---- What each kernel brings ---------------------------------------------------------- */
 
 /* The device side of one run. */
 typedef struct {
@@ -129,7 +230,10 @@ typedef struct {
     cl_mem src, dst;       /* the planes this run reads and writes */
     cl_command_queue queue;
     cl_kernel kernel;
+    cl_kernel kernel2;     /* twopass: pass 2's (built for the column radius) */
     int pitch;          /* the device's row pitch in floats (tc_device_pitch) */
+    unsigned long long local_mem; /* the device's local memory, bytes */
+    tc_tiled_geometry tiled; /* the tiled kernels' tile, block and group */
     size_t local[2];
     size_t global[2];
 } launch_state;
@@ -149,62 +253,98 @@ int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, i
 }
 
 typedef struct {
-    const char *kernel_name;
-    size_t local[2];
+    tc_source source;
     int passes;
-    /* The global size for this job. */
-    void (*geometry)(const tc_job *job, size_t global[2]);
+    /* The work-group and global sizes for this job (ls->tiled is known). */
+    void (*geometry)(launch_state *ls);
     /* Sets the arguments that stay the same for every run. */
     int (*set_args)(launch_state *ls, tc_msg *m);
     /* Enqueues one complete filter run; events[p] receives pass p's event. */
     int (*enqueue)(launch_state *ls, cl_event events[2], tc_msg *m);
-} algorithm_desc;
+} kernel_desc;
 
-static void tiled_geometry(const tc_job *job, size_t global[2])
+/* The tiled kernels: one group per tile, from the tile grid's offset. */
+static void tiled_geometry(launch_state *ls)
 {
-    global[0] = (size_t)ceil_div(job->roi.width + tiled_grid_offset(job),
-                                 TC_TILED_GROUP_X * job->block_x) *
-                TC_TILED_GROUP_X;
-    global[1] = (size_t)ceil_div(job->roi.height, TC_TILED_GROUP_Y * tiled_block_y(job)) *
-                TC_TILED_GROUP_Y;
+    const tc_tiled_geometry *g = &ls->tiled;
+    ls->local[0] = g->local[0];
+    ls->local[1] = g->local[1];
+    ls->global[0] = (size_t)ceil_div(ls->job->roi.width + g->grid_offset, g->tile_w) * g->local[0];
+    ls->global[1] = (size_t)ceil_div(ls->job->roi.height, g->tile_h) * g->local[1];
 }
 
-static void one_pass_geometry(const tc_job *job, size_t global[2])
+static void one_pass_geometry(launch_state *ls)
 {
-    global[0] = (size_t)ceil_div(job->roi.width, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
-    global[1] = (size_t)ceil_div(job->roi.height, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
+    ls->local[0] = ls->local[1] = TC_ONEPASS_GROUP;
+    ls->global[0] = (size_t)ceil_div(ls->job->roi.width, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
+    ls->global[1] = (size_t)ceil_div(ls->job->roi.height, TC_ONEPASS_GROUP) * TC_ONEPASS_GROUP;
 }
 
 /* Pass 1 covers the ROI; pass 2, the transposed ROI, is sized in two_pass_enqueue. */
-static void two_pass_geometry(const tc_job *job, size_t global[2])
+static void two_pass_geometry(launch_state *ls)
 {
-    global[0] = (size_t)ceil_div(job->roi.width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
-    global[1] = (size_t)ceil_div(job->roi.height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
+    ls->local[0] = ls->local[1] = TC_TWOPASS_TILE;
+    ls->global[0] = (size_t)ceil_div(ls->job->roi.width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
+    ls->global[1] = (size_t)ceil_div(ls->job->roi.height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
 }
 
-/* tiled_conv and one_pass_conv take the same first arguments; tiled_conv then the coefficients
- * again by value (float16, zero-padded: TiledConv.cl's TC_COEFF_VALUES) and, when it counts its
- * classes, the counters. */
+/* Up to 16 values by value, zero-padded: TiledConv.cl's TC_COEFF_VALUES, Masks.cl's
+ * TC_MASK_VALUES. */
+static cl_float16 by_value(const float *k, int n)
+{
+    cl_float16 v;
+    memset(&v, 0, sizeof v);
+    for (int i = 0; i < n && i < 16; i++)
+        v.s[i] = k[i];
+    return v;
+}
+
+/* The separable kernels that read planes directly take the same first arguments
+ * (src ... border_value); tiled_conv then the coefficients again by value (float16,
+ * zero-padded: TiledConv.cl's TC_COEFF_VALUES); the tiled ones, when they count their
+ * classes, the counters last. */
 static int direct_set_args(launch_state *ls, tc_msg *m)
 {
     const tc_roi *r = &ls->job->roi;
     const tc_buffers *b = ls->buf;
     const tc_filter_spec *f = &ls->job->filter;
-    const int tiled = ls->job->algorithm == TC_TILED;
-    cl_float16 kx_values, ky_values;
-    memset(&kx_values, 0, sizeof kx_values);
-    memset(&ky_values, 0, sizeof ky_values);
-    for (int i = 0; i < f->taps && i < 16; i++) {
-        kx_values.s[i] = f->kx[i];
-        ky_values.s[i] = f->ky[i];
-    }
+    const tc_kernel_kind kind = tc_kernel_of(ls->job);
+    const cl_float16 kx_values = by_value(f->kx, f->taps_x);
+    const cl_float16 ky_values = by_value(f->ky, f->taps_y);
     const tc_kernel_arg args[] = {
         TC_KARG(ls->src),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),    TC_KARG(r->src_left),
         TC_KARG(r->src_top),  TC_KARG(r->dst_left), TC_KARG(r->dst_top),   TC_KARG(r->width),
         TC_KARG(r->height),   TC_KARG(b->kx),       TC_KARG(b->ky),        TC_KARG(f->border_value),
         TC_KARG(kx_values),   TC_KARG(ky_values),   TC_KARG(b->counts)};
-    const int n = !tiled ? 12 : ls->job->count_classes ? 15 : 14;
-    return tc_set_args(ls->kernel, tiled ? "tiled_conv" : "one_pass_conv", args, n, m);
+    const tc_kernel_arg long_args[] = {args[0], args[1], args[2],  args[3],  args[4],
+                                       args[5], args[6], args[7],  args[8],  args[9],
+                                       args[10], args[11], args[14]};
+    const int counts = ls->job->count_classes;
+    if (kind == TC_KERNEL_TILED_LONG)
+        return tc_set_args(ls->kernel, "tiled_long_conv", long_args, counts ? 13 : 12, m);
+    if (kind == TC_KERNEL_TILED)
+        return tc_set_args(ls->kernel, "tiled_conv", args, counts ? 15 : 14, m);
+    return tc_set_args(ls->kernel, "one_pass_conv", args, 12, m);
+}
+
+/* tiled_mask_conv and one_pass_mask_conv: src ... dst_top, the ROI's size, the mask and the
+ * border value; tiled_mask_conv then the first 16 weights by value (Masks.cl's
+ * TC_MASK_VALUES) and, when it counts, the counters. */
+static int mask_set_args(launch_state *ls, tc_msg *m)
+{
+    const tc_roi *r = &ls->job->roi;
+    const tc_buffers *b = ls->buf;
+    const tc_filter_spec *f = &ls->job->filter;
+    const cl_float16 values = by_value(f->mask, f->mask_width * f->mask_height);
+    const tc_kernel_arg args[] = {
+        TC_KARG(ls->src),    TC_KARG(ls->dst),     TC_KARG(ls->pitch),  TC_KARG(r->src_left),
+        TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
+        TC_KARG(r->height),  TC_KARG(b->mask),     TC_KARG(f->border_value),
+        TC_KARG(values),     TC_KARG(b->counts)};
+    if (tc_kernel_of(ls->job) == TC_KERNEL_ONEPASS_MASK)
+        return tc_set_args(ls->kernel, "one_pass_mask_conv", args, 11, m);
+    return tc_set_args(ls->kernel, "tiled_mask_conv", args, ls->job->count_classes ? 13 : 12,
+                       m);
 }
 
 static int direct_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
@@ -235,7 +375,7 @@ static int two_pass_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
     /* Pass 2 filters rows that pass 1 already filtered with kx, so a constant border there is
      * the constant filtered by kx. */
     float pass2_value = 0.0f;
-    for (int i = 0; i < f->taps; i++)
+    for (int i = 0; i < f->taps_x; i++)
         pass2_value += f->kx[i] * f->border_value;
     /* Pass 1: rows of the sROI, filtered with kx, into tmp transposed (h x w, pitch h). */
     const tc_kernel_arg pass1[] = {
@@ -257,24 +397,30 @@ static int two_pass_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
                                    NULL, &events[0]));
-    /* An in-order queue: pass 2 starts after pass 1 has finished, and clSetKernelArg's values
-     * were captured by the first enqueue. */
-    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
+    /* An in-order queue: pass 2 starts after pass 1 has finished. Its kernel is built for the
+     * column radius (the same program as pass 1's when the radii agree, a kernel object of its
+     * own either way). */
+    if ((status = tc_set_args(ls->kernel2, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
         return status;
     CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, global2, ls->local, 0, NULL,
+            clEnqueueNDRangeKernel(ls->queue, ls->kernel2, 2, NULL, global2, ls->local, 0, NULL,
                                    &events[1]));
 cleanup:
     return status;
 }
 
-static const algorithm_desc algorithms[] = {
-    [TC_TILED] = {"tiled_conv", {TC_TILED_GROUP_X, TC_TILED_GROUP_Y}, 1, tiled_geometry,
-                  direct_set_args, direct_enqueue},
-    [TC_TWOPASS] = {"rows_transposed_conv", {TC_TWOPASS_TILE, TC_TWOPASS_TILE}, 2,
-                    two_pass_geometry, two_pass_set_args, two_pass_enqueue},
-    [TC_ONEPASS] = {"one_pass_conv", {TC_ONEPASS_GROUP, TC_ONEPASS_GROUP}, 1, one_pass_geometry,
-                    direct_set_args, direct_enqueue},
+static const kernel_desc kernels[] = {
+    [TC_KERNEL_TILED] = {TC_SOURCE_FILTERS, 1, tiled_geometry, direct_set_args, direct_enqueue},
+    [TC_KERNEL_TILED_LONG] = {TC_SOURCE_LONG, 1, tiled_geometry, direct_set_args,
+                              direct_enqueue},
+    [TC_KERNEL_TILED_MASK] = {TC_SOURCE_MASKS, 1, tiled_geometry, mask_set_args,
+                              direct_enqueue},
+    [TC_KERNEL_TWOPASS] = {TC_SOURCE_FILTERS, 2, two_pass_geometry, two_pass_set_args,
+                           two_pass_enqueue},
+    [TC_KERNEL_ONEPASS] = {TC_SOURCE_FILTERS, 1, one_pass_geometry, direct_set_args,
+                           direct_enqueue},
+    [TC_KERNEL_ONEPASS_MASK] = {TC_SOURCE_MASKS, 1, one_pass_geometry, mask_set_args,
+                                direct_enqueue},
 };
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
@@ -318,23 +464,47 @@ int tc_check_host_room(const tc_device *d, unsigned long long bytes, const char 
                    what, tc_mb(bytes), tc_mb(room.bytes), room.limit);
 }
 
-/* The build options that make this job's program: the geometry of config.h as -D values, and
- * for the tiled kernel the source alignment of the job's ROIs (SHIFT): one program per
- * alignment class, built when first needed. */
-static void build_options(const tc_job *job, char *options, size_t size)
+/* The build options that make this job's program: the radii, the border rule and the
+ * geometry of config.h as -D values, and for the tiled kernels on the target's grid the source
+ * alignment of the job's ROIs (SHIFT): one program per alignment class, built when first
+ * needed. radius_x and radius_y are the job's, but for twopass's pass 2 (the column radius
+ * along its rows). */
+static void build_options(const launch_state *ls, int radius_x, int radius_y, char *options,
+                          size_t size)
 {
+    const tc_job *job = ls->job;
+    const tc_kernel_kind kind = tc_kernel_of(job);
+    const int tiled = kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG ||
+                      kind == TC_KERNEL_TILED_MASK;
+    char own[160] = "";
     /* For kernel experiments (bench/): extra build options, appended. */
     const char *extra = getenv("TILEDCONV_CL_OPTIONS");
+    switch (kernels[kind].source) {
+    case TC_SOURCE_LONG:
+        snprintf(own, sizeof own, "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_UNROLL_LIMIT=%d",
+                 ls->tiled.tile_w, ls->tiled.tile_h, TC_LONG_UNROLL_LIMIT);
+        break;
+    case TC_SOURCE_MASKS:
+        snprintf(own, sizeof own,
+                 "-D GROUP_X=%d -D GROUP_Y=%d -D ONEPASS_GROUP=%d -D MASK_UNROLL_LIMIT=%d",
+                 TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_ONEPASS_GROUP, TC_MASK_UNROLL_LIMIT);
+        break;
+    default:
+        snprintf(own, sizeof own,
+                 "-D GROUP_X=%d -D GROUP_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
+                 "-D TILED_MAX_TAPS=%d",
+                 TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_ONEPASS_GROUP, TC_TWOPASS_TILE,
+                 TC_TILED_MAX_TAPS);
+        break;
+    }
     snprintf(options, size,
-             "-cl-std=CL1.2 -D RADIUS=%d -D BORDER=%d -D GROUP_X=%d -D GROUP_Y=%d "
-             "-D BLOCK_X=%d -D BLOCK_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
-             "-D TC_VECTOR_IO=%d -D SHIFT=%d%s %s",
-             (job->filter.taps - 1) / 2, (int)job->filter.border, TC_TILED_GROUP_X,
-             TC_TILED_GROUP_Y, job->block_x, tiled_block_y(job), TC_ONEPASS_GROUP,
-             TC_TWOPASS_TILE, job->vector_io,
-             job->algorithm == TC_TILED ? tc_tiled_shift(job) : 0,
-             job->count_classes && job->algorithm == TC_TILED ? " -D TC_COUNT_CLASSES" : "",
-             extra ? extra : "");
+             "-cl-std=CL1.2 -D RADIUS_X=%d -D RADIUS_Y=%d -D BORDER=%d -D BLOCK_X=%d "
+             "-D BLOCK_Y=%d -D TC_VECTOR_IO=%d -D SHIFT=%d %s%s %s",
+             radius_x, radius_y, (int)job->filter.border,
+             tiled ? ls->tiled.read_block_x : job->block_x,
+             tiled ? ls->tiled.block[1] : tiled_block_y_for(job, radius_y), job->vector_io,
+             tiled ? tc_tiled_shift(job) : 0, own,
+             job->count_classes && tiled ? " -D TC_COUNT_CLASSES" : "", extra ? extra : "");
 }
 
 /* Refuses a launch the device cannot run, with the reason in words, rather than letting
@@ -371,22 +541,47 @@ cleanup:
     return status;
 }
 
-/* The job's kernel, from its program (built now or cached), checked against the device. */
+/* One kernel from the program for these options (built now or cached). */
+static int get_kernel(const tc_device *d, tc_program_cache *programs, tc_source source,
+                      const char *options, const char *name, cl_kernel *kernel,
+                      double *build_ms, tc_msg *m)
+{
+    cl_program program;
+    cl_int err;
+    int status = tc_program_get(programs, d, source, options, &program, build_ms, m);
+    if (status != TC_OK)
+        return status;
+    *kernel = clCreateKernel(program, name, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(m, err, "clCreateKernel");
+    return TC_OK;
+}
+
+/* The job's kernel (and twopass's second), from its program, checked against the device. */
 static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const tc_job *job,
                           launch_state *ls, double *build_ms, tc_msg *m)
 {
-    const algorithm_desc *a = &algorithms[job->algorithm];
+    const tc_kernel_kind kind = tc_kernel_of(job);
+    const char *name = tc_kernel_name(kind);
+    const int rx = radius_x(job), ry = radius_y(job);
     char options[1024];
-    cl_program program;
-    cl_int err;
+    double more_ms = 0.0;
     int status;
-    build_options(job, options, sizeof options);
-    status = tc_program_get(programs, d, TC_SOURCE_FILTERS, options, &program, build_ms, m);
-    if (status != TC_OK)
+    build_options(ls, rx, ry, options, sizeof options);
+    if ((status = get_kernel(d, programs, kernels[kind].source, options, name, &ls->kernel,
+                             build_ms, m)) != TC_OK)
         return status;
-    ls->kernel = clCreateKernel(program, a->kernel_name, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(m, err, "clCreateKernel");
+    if (kind == TC_KERNEL_TWOPASS) {
+        /* Pass 2 filters the columns as rows: its program has the column radius along rows. */
+        build_options(ls, ry, rx, options, sizeof options);
+        if ((status = get_kernel(d, programs, TC_SOURCE_FILTERS, options, name, &ls->kernel2,
+                                 &more_ms, m)) != TC_OK)
+            return status;
+        *build_ms += more_ms;
+        if ((status = check_limits(d, ls->kernel2, tc_algorithm_name(job->algorithm),
+                                   ls->local, m)) != TC_OK)
+            return status;
+    }
     return check_limits(d, ls->kernel, tc_algorithm_name(job->algorithm), ls->local, m);
 }
 
@@ -430,6 +625,8 @@ static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job, 
                                m)) != TC_OK ||
         (status = ensure_fixed(d, &b->ky, coeff_bytes, CL_MEM_READ_ONLY, "clCreateBuffer(ky)",
                                m)) != TC_OK ||
+        (status = ensure_fixed(d, &b->mask, TC_MAX_MASK_TAPS * sizeof(float),
+                               CL_MEM_READ_ONLY, "clCreateBuffer(mask)", m)) != TC_OK ||
         (status = ensure_fixed(d, &b->counts, 4 * sizeof(cl_int), CL_MEM_READ_WRITE,
                                "clCreateBuffer(class counts)", m)) != TC_OK)
         return status;
@@ -441,7 +638,7 @@ static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job, 
 
 void tc_buffers_release(tc_buffers *b)
 {
-    cl_mem *mems[] = {&b->counts, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
+    cl_mem *mems[] = {&b->counts, &b->mask, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
@@ -491,8 +688,9 @@ cleanup:
     return status;
 }
 
-/* The coefficients to the device, and the class counts zeroed when the kernel counts. */
-static int upload_coefficients(const launch_state *ls, cl_event events[2], tc_msg *m)
+/* The coefficients (and a mask's weights) to the device, and the class counts zeroed when
+ * the kernel counts. */
+static int upload_coefficients(const launch_state *ls, cl_event events[3], tc_msg *m)
 {
     int status = TC_OK;
     const tc_filter_spec *f = &ls->job->filter;
@@ -503,6 +701,12 @@ static int upload_coefficients(const launch_state *ls, cl_event events[2], tc_ms
     CL_CALL(status, cleanup, m,
             clEnqueueWriteBuffer(ls->queue, b->ky, CL_FALSE, 0, sizeof f->ky, f->ky, 0, NULL,
                                  &events[1]));
+    if (f->mask_width && !f->mask_separable)
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(ls->queue, b->mask, CL_FALSE, 0,
+                                     (size_t)f->mask_width * (size_t)f->mask_height *
+                                         sizeof(float),
+                                     f->mask, 0, NULL, &events[2]));
     if (ls->job->count_classes) {
         const cl_int zero = 0;
         CL_CALL(status, cleanup, m,
@@ -520,7 +724,7 @@ cleanup:
 static int run_all(launch_state *ls, int warmup, int iterations, cl_event *events,
                    double *wall_ms_per_iteration, tc_msg *m)
 {
-    const algorithm_desc *a = &algorithms[ls->job->algorithm];
+    const kernel_desc *a = &kernels[tc_kernel_of(ls->job)];
     int status = TC_OK;
     for (int i = 0; i < warmup; i++)
         if ((status = a->enqueue(ls, &events[2 * i], m)) != TC_OK)
@@ -555,12 +759,12 @@ cleanup:
 
 /* The times of the finished runs, and the class counts the kernel made. */
 static int collect(const launch_state *ls, const cl_event *events, int warmup,
-                   const cl_event upload_events[2], tc_run_stats *stats, tc_msg *m)
+                   const cl_event upload_events[3], tc_run_stats *stats, tc_msg *m)
 {
-    const int passes = algorithms[ls->job->algorithm].passes;
+    const int passes = kernels[tc_kernel_of(ls->job)].passes;
     int status = TC_OK;
     double ms;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3 && upload_events[i]; i++) {
         if ((status = tc_event_ms(upload_events[i], &ms, m)) != TC_OK)
             return status;
         stats->h2d_ms += ms;
@@ -575,7 +779,7 @@ static int collect(const launch_state *ls, const cl_event *events, int warmup,
             stats->kernel_ms[i] += ms;
         }
     }
-    if (ls->job->count_classes && ls->job->algorithm == TC_TILED) {
+    if (ls->job->count_classes && tc_kernel_is_tiled(tc_kernel_of(ls->job))) {
         /* Every run (warm-up and timed) counted each group once. */
         cl_int counts[4];
         CL_CALL(status, cleanup, m,
@@ -593,22 +797,22 @@ cleanup:
 static int stats_begin(tc_run_stats *stats, const launch_state *ls, int iterations, tc_msg *m)
 {
     const tc_job *job = ls->job;
+    const int passes = kernels[tc_kernel_of(job)].passes;
     memset(stats, 0, sizeof *stats);
     stats->iterations = iterations;
     stats->kernel_ms = calloc((size_t)iterations, sizeof(double));
-    if (algorithms[job->algorithm].passes == 2) {
+    if (passes == 2) {
         stats->pass_ms[0] = calloc((size_t)iterations, sizeof(double));
         stats->pass_ms[1] = calloc((size_t)iterations, sizeof(double));
     }
-    if (!stats->kernel_ms ||
-        (algorithms[job->algorithm].passes == 2 && (!stats->pass_ms[0] || !stats->pass_ms[1])))
+    if (!stats->kernel_ms || (passes == 2 && (!stats->pass_ms[0] || !stats->pass_ms[1])))
         return tc_fail(m, TC_ENOMEM, "out of host memory for %d iterations", iterations);
     memcpy(stats->global, ls->global, sizeof stats->global);
     memcpy(stats->local, ls->local, sizeof stats->local);
-    if (job->algorithm == TC_TILED) {
-        tc_tiled_classes(job, ls->pitch, stats->classes);
-        stats->block[0] = job->block_x;
-        stats->block[1] = tiled_block_y(job);
+    if (tc_kernel_is_tiled(tc_kernel_of(job))) {
+        tc_tiled_classes(job, ls->local_mem, stats->classes);
+        stats->block[0] = ls->tiled.block[0];
+        stats->block[1] = ls->tiled.block[1];
     }
     return TC_OK;
 }
@@ -625,16 +829,25 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
                     const tc_job *job, cl_mem src, cl_mem dst, int width, int height,
                     int warmup, int iterations, tc_run_stats *stats, tc_msg *m)
 {
-    const algorithm_desc *a = &algorithms[job->algorithm];
+    const kernel_desc *a = &kernels[tc_kernel_of(job)];
     const int runs = warmup + iterations;
-    cl_event upload_events[2] = {NULL, NULL};
+    cl_event upload_events[3] = {NULL, NULL, NULL};
     cl_event *events = NULL; /* 2 per run: the warm-up runs, then the timed ones */
-    launch_state ls = {job, buffers, src, dst, d->queue, NULL, tc_device_pitch(width),
-                       {a->local[0], a->local[1]}, {0, 0}};
+    launch_state ls;
     int status;
 
     (void)height;
-    a->geometry(job, ls.global);
+    memset(&ls, 0, sizeof ls);
+    ls.job = job;
+    ls.buf = buffers;
+    ls.src = src;
+    ls.dst = dst;
+    ls.queue = d->queue;
+    ls.pitch = tc_device_pitch(width);
+    ls.local_mem = d->info.local_mem_bytes;
+    if (tc_kernel_is_tiled(tc_kernel_of(job)))
+        tc_tiled_geometry_of(job, ls.local_mem, &ls.tiled);
+    a->geometry(&ls);
     if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK)
         goto cleanup;
     if (!(events = calloc((size_t)runs * 2, sizeof *events))) {
@@ -661,9 +874,11 @@ cleanup:
             if (events[i])
                 clReleaseEvent(events[i]);
     free(events);
-    for (int i = 1; i >= 0; i--)
+    for (int i = 2; i >= 0; i--)
         if (upload_events[i])
             clReleaseEvent(upload_events[i]);
+    if (ls.kernel2)
+        clReleaseKernel(ls.kernel2);
     if (ls.kernel)
         clReleaseKernel(ls.kernel);
     return status;

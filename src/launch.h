@@ -23,7 +23,7 @@ typedef struct {
 
 /* The device buffers a context keeps between runs; each grows when an image needs more. */
 typedef struct {
-    cl_mem src, dst, tmp, kx, ky, counts;
+    cl_mem src, dst, tmp, kx, ky, mask, counts;
     size_t src_bytes, dst_bytes, tmp_bytes;
     float *staging;       /* the plane with the device's row pitch, when that differs */
     size_t staging_bytes;
@@ -97,25 +97,68 @@ int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, i
 /* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
 int tc_device_pitch(int width);
 
-/* The tiled kernel's source alignment for this job, (src_left - dst_left) mod 4, which its
- * program is built for (TiledConv.cl's SHIFT); 0 without float4 I/O. */
+/* The kernel that runs a job: the algorithm's, and for tiled the variant its filter needs. */
+typedef enum {
+    TC_KERNEL_TILED,        /* tiled_conv (TiledConv.cl): up to 15 taps an axis, 3+ along y */
+    TC_KERNEL_TILED_LONG,   /* tiled_long_conv (Long.cl): longer, or 1 tap along columns */
+    TC_KERNEL_TILED_MASK,   /* tiled_mask_conv (Masks.cl): a mask that is not rank 1 */
+    TC_KERNEL_TWOPASS,      /* rows_transposed_conv, twice */
+    TC_KERNEL_ONEPASS,      /* one_pass_conv */
+    TC_KERNEL_ONEPASS_MASK  /* one_pass_mask_conv */
+} tc_kernel_kind;
+
+tc_kernel_kind tc_kernel_of(const tc_job *job);
+
+/* The same from the filter and the algorithm (what -v reports before a job exists). */
+tc_kernel_kind tc_kernel_for(const tc_filter_spec *f, tc_algorithm algorithm);
+
+/* The kernel function's name ("tiled_conv", ...); "?" for others. */
+const char *tc_kernel_name(tc_kernel_kind kind);
+
+/* The three tiled kernels: the article's classes, blocks per work-item. */
+static inline int tc_kernel_is_tiled(tc_kernel_kind kind)
+{
+    return kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG ||
+           kind == TC_KERNEL_TILED_MASK;
+}
+
+/* The geometry of a tiled kernel's launch for a job, on a device with local_mem bytes of local
+ * memory (tiled_long_conv's tile height depends on it). */
+typedef struct {
+    tc_kernel_kind kind;
+    int tile_w, tile_h;   /* the pixels a work-group produces */
+    size_t local[2];      /* the work-group */
+    int block[2];         /* the pixels one work-item produces (long: one column of block[1]) */
+    int read_block_x;     /* the columns one read window serves (the kernel's BLOCK_X) */
+    int grid_offset;      /* the first tile starts this many columns left of the ROI */
+    int apron_l, apron_r; /* Common.cl's APRON_L, APRON_R: columns a window reads beyond */
+    int radius_y;         /* rows the tile's neighbourhood reaches above and below */
+} tc_tiled_geometry;
+
+void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
+                          tc_tiled_geometry *g);
+
+/* The tiled kernels' source alignment for this job, (src_left - dst_left) mod 4, which their
+ * programs are built for (Common.cl's SHIFT); 0 without float4 I/O and for tiled_long_conv,
+ * whose tiles sit on the source's grid. */
 int tc_tiled_shift(const tc_job *job);
 
-/* One tiled work-group's tile in ROI coordinates (l, t may be negative: the tiles sit on the
- * target's 4-column grid) and its classes, by tiled_conv's own tests. */
+/* One tiled work-group's tile in ROI coordinates (l, t may be negative: the tiles sit on a
+ * 4-column grid) and its classes, by the tiled kernels' own tests. */
 typedef struct {
     int l, t, width, height;
     int free_on_read;  /* class 1, else 2 */
     int free_on_write; /* class 3, else 4 */
 } tc_tile_class;
 
-/* Calls visit for every work-group of the tiled kernel for this job, row by row. */
-void tc_tiled_tiles(const tc_job *job, void (*visit)(void *arg, const tc_tile_class *tile),
-                    void *arg);
+/* Calls visit for every work-group of the job's tiled kernel on a device with local_mem bytes
+ * of local memory (tiled_long_conv's tile height depends on it), row by row. */
+void tc_tiled_tiles(const tc_job *job, unsigned long long local_mem,
+                    void (*visit)(void *arg, const tc_tile_class *tile), void *arg);
 
-/* The article's class of each tiled work-group for this job and device row pitch, predicted
- * with the same tests as tiled_conv in TiledConv.cl. */
-void tc_tiled_classes(const tc_job *job, int pitch, long classes[4]);
+/* The article's class of each tiled work-group for this job on a device with local_mem bytes
+ * of local memory, predicted with the same tests as the tiled kernels make. */
+void tc_tiled_classes(const tc_job *job, unsigned long long local_mem, long classes[4]);
 
 /* The device's copy time for this many bytes: the median of `repeats` clEnqueueCopyBuffer
  * calls after one warm-up, in ms. */

@@ -49,19 +49,55 @@ static void append_build_log(cl_program prog, const tc_device *d, const char *op
     snprintf(m->text + used, sizeof m->text - used, "; options: %s; log: %s", options, log);
 }
 
+/* The lines of a source: the filter programs are Common.cl followed by their own file. */
+static int source_lines(tc_source source, const char **lines, unsigned capacity,
+                        unsigned *count)
+{
+    const char *const *file = pixels_cl_lines;
+    unsigned file_count = pixels_cl_line_count, n = 0;
+    if (source == TC_SOURCE_FILTERS) {
+        file = tiledconv_cl_lines;
+        file_count = tiledconv_cl_line_count;
+    } else if (source == TC_SOURCE_LONG) {
+        file = long_cl_lines;
+        file_count = long_cl_line_count;
+    } else if (source == TC_SOURCE_MASKS) {
+        file = masks_cl_lines;
+        file_count = masks_cl_line_count;
+    } else if (source == TC_SOURCE_GRADIENT) {
+        file = gradient_cl_lines;
+        file_count = gradient_cl_line_count;
+    }
+    if (source != TC_SOURCE_PIXELS) {
+        if (common_cl_line_count + file_count > capacity)
+            return -1;
+        for (unsigned i = 0; i < common_cl_line_count; i++)
+            lines[n++] = common_cl_lines[i];
+    }
+    if (n + file_count > capacity)
+        return -1;
+    for (unsigned i = 0; i < file_count; i++)
+        lines[n++] = file[i];
+    *count = n;
+    return 0;
+}
+
 static int build(const tc_device *d, tc_source source, const char *options, cl_program *program,
                  tc_msg *m)
 {
     int status = TC_OK;
     cl_int err;
-    const char *const *lines = source == TC_SOURCE_PIXELS     ? pixels_cl_lines
-                               : source == TC_SOURCE_GRADIENT ? gradient_cl_lines
-                                                              : tiledconv_cl_lines;
-    const unsigned count = source == TC_SOURCE_PIXELS     ? pixels_cl_line_count
-                           : source == TC_SOURCE_GRADIENT ? gradient_cl_line_count
-                                                          : tiledconv_cl_line_count;
-    cl_program prog = clCreateProgramWithSource(d->context, count, (const char **)lines, NULL,
-                                                &err);
+    cl_program prog = NULL;
+    const unsigned capacity = common_cl_line_count + tiledconv_cl_line_count +
+                              long_cl_line_count + masks_cl_line_count + pixels_cl_line_count +
+                              gradient_cl_line_count;
+    const char **lines = malloc(capacity * sizeof *lines);
+    unsigned count = 0;
+    if (!lines || source_lines(source, lines, capacity, &count) != 0) {
+        free(lines);
+        return tc_fail(m, TC_ENOMEM, "out of host memory for a program's source");
+    }
+    prog = clCreateProgramWithSource(d->context, count, lines, NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -75,6 +111,7 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
 cleanup:
     if (prog)
         clReleaseProgram(prog);
+    free(lines);
     return status;
 }
 

@@ -1,6 +1,6 @@
 /*
- * programs.h - the kernels' programs, built from the embedded TiledConv.cl with the geometry
- * as -D options, and kept per context: one entry per distinct set of build options (filter
+ * programs.h - the kernels' programs, built from the embedded sources with the geometry as -D
+ * options, and kept per context: one entry per distinct set of build options (filter
  * length, border rule, block, float4 paths, class counting), so that a second filter call
  * with the same settings builds nothing.
  */
@@ -9,18 +9,32 @@
 
 #include "device.h"
 
-/* TiledConv.cl and Pixels.cl, embedded at build time (scripts/embed-cl.sh), one string per
- * line. */
+/* The kernel sources, embedded at build time (scripts/embed-cl.sh), one string per line:
+ * Common.cl (what the filter programs share), TiledConv.cl, Long.cl, Masks.cl, Pixels.cl. */
+extern const char *const common_cl_lines[];
+extern const unsigned common_cl_line_count;
 extern const char *const tiledconv_cl_lines[];
 extern const unsigned tiledconv_cl_line_count;
+extern const char *const long_cl_lines[];
+extern const unsigned long_cl_line_count;
+extern const char *const masks_cl_lines[];
+extern const unsigned masks_cl_line_count;
 extern const char *const pixels_cl_lines[];
 extern const unsigned pixels_cl_line_count;
-/* Gradient.cl: the one-read gradient (gradient.c), a program of its own. */
+/* Gradient.cl: the one-read gradient (gradient.c), after Common.cl as the filters are. */
 extern const char *const gradient_cl_lines[];
 extern const unsigned gradient_cl_line_count;
 
-/* Which source a program is built from. */
-typedef enum { TC_SOURCE_FILTERS, TC_SOURCE_PIXELS, TC_SOURCE_GRADIENT } tc_source;
+/* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
+ * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
+ * pixel conversions (Pixels.cl), the one-read gradient (Common.cl + Gradient.cl). */
+typedef enum {
+    TC_SOURCE_FILTERS,
+    TC_SOURCE_PIXELS,
+    TC_SOURCE_LONG,
+    TC_SOURCE_MASKS,
+    TC_SOURCE_GRADIENT
+} tc_source;
 
 typedef struct tc_program_entry tc_program_entry;
 

@@ -639,6 +639,10 @@ part_e() {
 # shellcheck source=tests/e2e-hardening.sh
 . "$root/tests/e2e-hardening.sh"
 
+# --- m. long filters, a length per axis, masks (issue 15): tests/e2e-masks.sh ------------------
+# shellcheck source=tests/e2e-masks.sh
+. "$root/tests/e2e-masks.sh"
+
 # --- d. bad inputs ----------------------------------------------------------------------------
 # One row per line: the expected exit status (or "1/2": either), then the arguments as sh words
 # (expanded with eval, so $out, $img, $in, $o and $fmt may be used). Every row is run with its
@@ -689,13 +693,17 @@ bad_input_table() {
 2   -s "$img" -o "$out" -tL 511 -W 2
 2   -s "$img" -o "$out" -sL 1 -tL 2 -W 511
 2   -s "$img" -o "$out" -f 4
-2   -s "$img" -o "$out" -f 17
+2   -s "$img" -o "$out" -f 65
+2   -s "$img" -o "$out" -f 1x1
+2   -s "$img" -o "$out" -f 3x4
+2   -s "$img" -o "$out" -f 64x3
+2   -s "$img" -o "$out" -f 3x
 2   -s "$img" -o "$out" -f 16
 2   -s "$img" -o "$out" -f 1
 2   -s "$img" -o "$out" -f 0
 2   -s "$img" -o "$out" -c 1,2
 2   -s "$img" -o "$out" -f 5 -c 1,2,3
-2   -s "$img" -o "$out" -c 1,2,3,4,5
+2   -s "$img" -o "$out" -c 1,2,3,4,5 -f 3
 2   -s "$img" -o "$out" -c 1,,2
 2   -s "$img" -o "$out" -c a,b,c
 2   -s "$img" -o "$out" -c 1,2,3x
@@ -732,7 +740,20 @@ bad_input_table() {
 2   -s "$img" -o "$out" --cx
 2   -s "$img" -o "$out" --cy
 2   -s "$img" -o "$out" --cx 1,2
-2   -s "$img" -o "$out" --cy 1,2,3,4,5
+2   -s "$img" -o "$out" --cy 1,2,3,4,5 -f 5x3
+2   -s "$img" -o "$out" --mask 1,2,3,4
+2   -s "$img" -o "$out" --mask '1,2,3;4,5,6'
+2   -s "$img" -o "$out" --mask '1,2,3;4,5,6;7,8'
+2   -s "$img" -o "$out" --mask '1,2,3;4,nan,6;7,8,9'
+2   -s "$img" -o "$out" --mask '1,2,3;4,a,6;7,8,9'
+2   -s "$img" -o "$out" --mask '1,2,3;4,5,6;7,8,9' -c 1,2,1
+2   -s "$img" -o "$out" --mask '1,2,3;4,5,6;7,8,10' -a twopass
+2   -s "$img" -o "$out" --mask @"$in/text.bmp"
+2   -s "$img" -o "$out" --filter laplacian -f 5
+2   -s "$img" -o "$out" --filter laplacian -a twopass
+2   -s "$img" -o "$out" --amount 2
+2   -s "$img" -o "$out" --filter sharpen --amount x
+2   -s "$img" -o "$out" --filter sobel-x -f 33
 2   -s "$img" -o "$out" --cx 1,x,1
 2   -s "$img" -o "$out" --cy ""
 2   -s "$img" -o "$out" -c 1,2,1 --cx 1,2,1
@@ -954,6 +975,7 @@ if [ "$bad_only" -eq 0 ]; then
     part_c
     part_e
     part_f
+    part_m
 fi
 # shellcheck disable=SC2119
 part_d

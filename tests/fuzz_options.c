@@ -42,8 +42,15 @@ static void check_message(int rc, const char *text, size_t len)
 
 static void check_options(const tc_options *o)
 {
-    if (!tc_taps_valid(o->filter.taps) || tc_filter_check(&o->filter, 255.0, NULL, NULL) !=
-                                              TC_FILTER_OK)
+    const tc_filter_spec *f = &o->filter;
+    if (!tc_axis_taps_valid(f->taps_x) || !tc_axis_taps_valid(f->taps_y) ||
+        (f->taps_x == 1 && f->taps_y == 1) ||
+        tc_filter_check(f, 255.0, NULL, NULL) != TC_FILTER_OK)
+        abort();
+    /* A mask is one the library takes, its taps its sizes, factored only where it is rank 1. */
+    if (f->mask_width &&
+        (!tc_mask_size_valid(f->mask_width, f->mask_height) || f->taps_x != f->mask_width ||
+         f->taps_y != f->mask_height))
         abort();
     if (o->iterations < 1 || o->max_pixels < 1 || o->max_pixels > IO_HARD_MAX_PIXELS)
         abort();

@@ -7,7 +7,9 @@
 #   b. -t's comparison line, -a all's table with both methods checked, the --json records
 #      (their SHA-256 against the written image's pixels), -v's classes against the tiled
 #      kernel's for the same layout;
-#   c. a planted wrong pixel: FAILED, exit 1, no file; the refusals: exit 2, one line, no file.
+#   c. a planted wrong pixel: FAILED, exit 1, no file; the refusals: exit 2, one line, no file;
+#   d. the magnitude in every output format (and 16 bits from a 16-bit input), --class-map
+#      (the tiled kernel's map), -e's fields in the CSV records.
 # Usage: sh tests/gradient.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "gradient: N passed, M failed"; exit 1 when any failed.
 
@@ -183,11 +185,86 @@ refuse "--gradient with --filter" -s "$tmp/one.bmp" --filter gauss --gradient sc
 refuse "--gradient with -a twopass" -s "$tmp/one.bmp" --gradient sobel -a twopass
 refuse "--gradient with --block" -s "$tmp/one.bmp" --gradient sobel --block 8x4
 refuse "--gradient with a bad ROI" -s "$tmp/one.bmp" --gradient sobel -sL 600
+refuse "--gradient with -f WxH" -s "$tmp/one.bmp" --gradient sobel -f 5x3
+refuse "--gradient with --mask" -s "$tmp/one.bmp" --gradient sobel --mask '0,1,0;1,-4,1;0,1,0'
+refuse "--gradient with --filter laplacian" -s "$tmp/one.bmp" --gradient scharr --filter laplacian
 "$bin" --gradient sobel -O "$tmp/outdir" "$tmp/one.bmp" "$tmp/two.bmp" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls "$tmp/outdir")" ] &&
     ok "c: --gradient in a batch: exit 2, one line, nothing written" ||
     not_ok "c: --gradient in a batch" "exit $rc: $(cat "$tmp/err")"
+
+# --- d. the output formats, the class map, -e's fields in the records ---------------------------
+# The magnitude's 8-bit image is the same pixels in every lossless format and through -o -;
+# JPEG decodes to its size. formats-util.py reads each with code that shares nothing with the
+# tool's.
+util="python3 $root/tests/formats-util.py"
+img="$root/images/TiledConv_Input512x512.bmp"
+"$bin" -q -s "$img" --gradient sobel -o "$tmp/f.bmp" &&
+    "$bin" -q -s "$img" --gradient sobel -o "$tmp/f.png" &&
+    "$bin" -q -s "$img" --gradient sobel -o "$tmp/f.pgm" &&
+    "$bin" -q -s "$img" --gradient sobel -o - --format png >"$tmp/s.png" &&
+    "$bin" -q -s "$img" --gradient sobel -o "$tmp/f.jpg" 2>"$tmp/err"
+rc=$?
+want=$($util samples "$tmp/f.bmp" 2>&1)
+same=yes
+for f in f.png f.pgm s.png; do
+    [ "$($util samples "$tmp/$f" 2>&1)" = "$want" ] || same="$f differs"
+done
+[ "$rc" -eq 0 ] && [ "$same" = yes ] && [ "${want%% *}" = 512 ] &&
+    djpeg -pnm "$tmp/f.jpg" 2>/dev/null | head -c 15 | grep -q '512 512' &&
+    ok "d: the magnitude as BMP, PNG, PGM and PNG on standard output: the same pixels; JPEG" ||
+    not_ok "d: the output formats" "exit $rc, $same: $(first_line "$tmp/err")"
+
+# A 16-bit input keeps 16 bits in PNG: round(clamp(magnitude, 0, 255) x 65535 / 255) of the
+# --raw magnitude (the third plane), as a filter's output would.
+"$bin" -q -s "$root/tests/data/formats/g16.png" --gradient scharr --scale 0.05 \
+    --raw "$tmp/m3.f32" -o "$tmp/m16.png" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+    python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); n = len(d) // 3; open(sys.argv[2], "wb").write(d[2 * n:])' \
+        "$tmp/m3.f32" "$tmp/m.f32"
+    $util map16 "$tmp/m.f32" "$tmp/m16.png" 0.05 0 2>"$tmp/err"
+    rc=$?
+fi
+[ "$rc" -eq 0 ] && [ "$($util samples "$tmp/m16.png" | cut -d' ' -f4)" = 65535 ] &&
+    ok "d: a 16-bit input's magnitude as a 16-bit PNG, sample for sample" ||
+    not_ok "d: 16-bit output" "exit $rc: $(first_line "$tmp/err")"
+
+# --class-map: the gradient's work-groups are the tiled kernel's (32 x 32 tiles, radius 1), so
+# its map is the plain filter's map of the same layout, pixel for pixel.
+art="-s $img -sL 3 -sT 3 -tL 2 -tT 2"
+# shellcheck disable=SC2086
+"$bin" $art -q --gradient sobel -e --no-output --class-map "$tmp/gmap.png" >"$tmp/out" 2>"$tmp/err" &&
+    "$bin" $art -q --no-output --class-map "$tmp/tmap.png" 2>>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ -s "$tmp/gmap.png" ] &&
+    [ "$($util samples "$tmp/gmap.png")" = "$($util samples "$tmp/tmap.png")" ] &&
+    ok "d: --class-map with --gradient: the tiled kernel's map of the same layout" ||
+    not_ok "d: --class-map with --gradient" "exit $rc: $(first_line "$tmp/err")"
+
+# -e's fields in a CSV record, as for every filter: the tolerance the text prints, the largest
+# difference, the SHA-256 of the 8-bit pixels written; 3 x 3 taps, no mask.
+"$bin" -s "$img" --gradient scharr -e --csv -o "$tmp/c.pgm" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+verdict=$(python3 - "$tmp/out" "$tmp/c.pgm" <<'PY'
+import csv, hashlib, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+pixels = open(sys.argv[2], "rb").read()[-512 * 512:]
+digest = hashlib.sha256(pixels).hexdigest()
+bad = [r["algorithm"] for r in rows
+       if not (r["verified"] == "true" and 0 < float(r["tolerance"]) < 0.05 and
+               0 <= float(r["max_difference"]) <= float(r["tolerance"]) and
+               r["sha256"] == digest and r["taps"] == "3" and r["taps_y"] == "3" and
+               r["mask"] == "none")]
+names = [r["algorithm"] for r in rows]
+print("ok" if names == ["gradient-scharr", "gradient-scharr-separate"] and not bad
+      else f"records {names}, wrong fields in {bad}")
+PY
+)
+[ "$rc" -eq 0 ] && [ "$verdict" = ok ] &&
+    ok "d: -e --csv: tolerance, max_difference and the written pixels' SHA-256 in both records" ||
+    not_ok "d: -e --csv" "exit $rc, $verdict: $(first_line "$tmp/err")"
 
 echo "gradient: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -153,6 +153,50 @@ tiled_runs=$((tiled_runs + 1))
 check_tiled "scalar-io-unaligned" 7 -g 70x90 -sL 3 -tL 2 -tT 1 --scalar-io
 tiled_runs=$((tiled_runs + 1))
 rm -f "$log.cases"
+# Issue 15's kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps, 63 x 1,
+# the chunked vertical pass, small tiles so that class 1 occurs on a small image), tiled_conv
+# with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
+# 15 x 15: the loop over the mask's rows), twopass on a rank-1 mask. oclgrind's device has
+# 32 KB of local memory; NVIDIA's 48 KB: --local-mem-size gives it that, so that the long
+# kernel runs the tiles it runs there (host halves them to fit otherwise).
+issue15_runs=0
+check_m() { # check_m LABEL PASSES ARGS...: ARGS -e under oclgrind, PASSES checks passed
+    label=$1 want=$2
+    shift 2
+    issue15_runs=$((issue15_runs + 1))
+    if oclgrind --data-races --uninitialized --local-mem-size 49152 "$bin" "$@" -e -q \
+           --no-output >"$log" 2>&1 && [ "$(grep -c PASSED "$log")" -eq "$want" ] &&
+       ! grep -v -e PASSED -e '^twopass: not applicable' "$log" | grep -q .; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - $label: ${TILEDCONV_CL_OPTIONS:+TILEDCONV_CL_OPTIONS='$TILEDCONV_CL_OPTIONS' }oclgrind $bin $* -e"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+mask53='1,0,-2,1,3;2,-1,4,0,-2;-3,2,5,1,0'
+check_m "long 17 taps, every algorithm" 3 -g 48x60 -f 17 -sL 3 -tL 2 --border reflect101 -a all
+check_m "long 63 x 1" 3 -g 90x20 -f 63x1 -sL 1 -tT 2 --border constant=3 -a all
+TILEDCONV_LONG_TILE_H=32
+export TILEDCONV_LONG_TILE_H
+check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled
+TILEDCONV_CL_OPTIONS=-DTC_LONG_CHUNKED=1
+export TILEDCONV_CL_OPTIONS
+check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \
+    -a tiled
+unset TILEDCONV_CL_OPTIONS TILEDCONV_LONG_TILE_H
+check_m "per axis 9 x 3, every algorithm" 3 -g 70x45 -f 9x3 -sL 3 -tL 2 -tT 1 -a all
+check_m "per axis 3 x 9, every algorithm" 3 -g 45x70 -f 3x9 -sT 3 -tL 1 --border reflect -a all
+check_m "mask 5 x 3, tiled and onepass" 2 -g 70x45 --mask "$mask53" -sL 3 -tL 2 \
+    --border reflect -a all
+check_m "mask 3 x 3, class 1" 1 -g 100x90 --mask '1,-2,3;0,4,-1;2,1,-3' -sL 5 -sT 4 -tL 1 \
+    -tT 2 -W 90 -H 80 -a tiled --border constant=4
+check_m "mask 15 x 15 (a loop over its rows), tiled and onepass" 2 -g 40x36 \
+    --mask "$(awk 'BEGIN { for (j = 0; j < 15; j++) { for (i = 0; i < 15; i++)
+        printf "%s%d", i ? "," : "", (3 * i + 5 * j) % 7 - 3; printf j < 14 ? ";" : "" } }')" \
+    -sL 2 -tL 1 --border wrap -a all
+check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2,1' -sL 1 \
+    -tL 2 -a twopass
 # The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
 # run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
 # an ROI and an output mapping; the output is checked against the host's conversions by
@@ -181,7 +225,8 @@ pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
 pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
 rm -f "$log.bmp"
 all=$((passed + failed))
-echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs)) of the table with" \
-     "3 algorithms each, $tiled_runs of the tiled kernel alone, $pixel_runs of the pixel conversions)"
+echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs - issue15_runs)) of" \
+     "the table with 3 algorithms each, $tiled_runs of the tiled kernel alone, $issue15_runs of" \
+     "issue 15's kernels, $pixel_runs of the pixel conversions)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

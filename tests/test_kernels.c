@@ -1,8 +1,11 @@
 /*
  * test_kernels.c - every algorithm against the CPU reference, through one table of cases run
  * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries,
- * 300 seeded random ROI combinations for both of SPEC.md's filter lengths, and every border
- * rule with lengths up to 15; plus the tiled kernel's other block geometries.
+ * 300 seeded random ROI combinations for both of SPEC.md's filter lengths, every border rule
+ * with lengths up to 15, a length per axis, lengths 17 to 63 (tiled: the long variant, with
+ * its own class boundaries), and masks from 1 x 3 to 15 x 15 (tiled and onepass: the mask
+ * kernels; twopass: the separable ones, after factoring); plus the tiled kernel's other block
+ * geometries.
  *
  * The cases go through the public API (tiledconv.h: one context, tc_filter) and are checked
  * against the launchers' own figures (launch.h: the tiled classes the host predicts). Runs on
@@ -27,8 +30,14 @@
 #define ALGORITHM_COUNT 3
 
 static tc_context *ctx;
-static long tiled_classes_seen[4]; /* summed over every tiled case run */
+static unsigned long long device_local_mem; /* the device's local memory (the long tiles) */
+/* Work-groups of each class run, summed over every tiled case, per tiled kernel (tc_kernel_kind
+ * TC_KERNEL_TILED, _LONG, _MASK). */
+static long tiled_classes_seen[3][4];
 static long cases_run[ALGORITHM_COUNT];
+/* Program builds of the cases, and their time: what the suite's time mostly is on PoCL. */
+static long builds_seen;
+static double build_ms_seen;
 
 /* The tiled kernel's block and float4 paths for the cases that follow: the defaults, except
  * while test_tiled_geometries runs. */
@@ -60,9 +69,15 @@ static tc_params params_for(tc_algorithm alg, const tc_roi *roi, const tc_filter
 {
     tc_params p;
     tc_params_init(&p);
-    p.taps_x = p.taps_y = f->taps;
+    p.taps_x = f->taps_x;
+    p.taps_y = f->taps_y;
     p.kx = f->kx;
     p.ky = f->ky;
+    if (f->mask_width) {
+        p.mask = f->mask;
+        p.mask_width = f->mask_width;
+        p.mask_height = f->mask_height;
+    }
     p.src_left = roi->src_left;
     p.src_top = roi->src_top;
     p.dst_left = roi->dst_left;
@@ -84,7 +99,7 @@ static tc_job tiled_job(const tc_roi *roi, const tc_filter_spec *f)
 {
     tc_job job;
     memset(&job, 0, sizeof job);
-    job.algorithm = TC_TILED;
+    job.algorithm = TC_TILED; /* the callers' mask kernels are tiled too: tc_kernel_for */
     job.filter = *f;
     job.roi = *roi;
     job.block_x = tiled_block_x;
@@ -94,59 +109,87 @@ static tc_job tiled_job(const tc_roi *roi, const tc_filter_spec *f)
     return job;
 }
 
-/* Runs one algorithm on one case and compares the whole plane with the reference. */
-static void check_case_border(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
-                              tc_border border, const char *label)
+/* Runs one algorithm on one case with the filter f (a mask factored or not as the library
+ * will: tc_filter_set_mask) and compares the whole plane with the reference. */
+static void check_filter_case(tc_algorithm alg, int width, int height, tc_roi roi,
+                              const tc_filter_spec *f, const char *label)
 {
     tc_plane in, out, expected;
-    tc_filter_spec f;
     tc_stats stats;
+    char size[48];
+    if (f->mask_width)
+        snprintf(size, sizeof size, "%d x %d mask%s", f->mask_width, f->mask_height,
+                 f->mask_separable ? " (factored)" : "");
+    else
+        snprintf(size, sizeof size, "%d x %d taps", f->taps_x, f->taps_y);
     assert_int_equal(tc_plane_alloc(&in, width, height), 0);
     assert_int_equal(tc_plane_alloc(&out, width, height), 0);
     assert_int_equal(tc_plane_alloc(&expected, width, height), 0);
     fill_random(&in);
-    tc_filter_binomial(&f, taps);
-    f.border = border;
-    f.border_value = (float)(rng_next() % 256);
-    if (rng_next() % 2) { /* half the cases with asymmetric, unequal row and column filters */
-        for (int i = 0; i < taps; i++) {
-            f.kx[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
-            f.ky[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
-        }
-    }
     memset(out.px, 0xff, (size_t)width * height * sizeof(float)); /* NaN: a missed pixel shows */
 
-    const tc_params p = params_for(alg, &roi, &f);
+    const tc_params p = params_for(alg, &roi, f);
     int rc = tc_filter(ctx, in.px, out.px, width, height, &p);
     if (rc != TC_OK)
-        fail_msg("%s %s: run failed: %s", tc_algorithm_name(alg), label, tc_error(ctx));
+        fail_msg("%s, %s, %s: run failed: %s", tc_algorithm_name(alg), size, label,
+                 tc_error(ctx));
     assert_int_equal(tc_last_stats(ctx, &stats), TC_OK);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &expected), TC_OK);
-    tc_verify_result v = verify_compare(&expected, &out, &roi, reference_tolerance(&in, &f),
+    builds_seen += stats.build_ms > 0.0;
+    build_ms_seen += stats.build_ms;
+    if (getenv("TEST_KERNELS_BUILDS") && stats.build_ms > 0.0)
+        print_message("build %.0f ms: %s, %s, %s, %s\n", stats.build_ms, tc_algorithm_name(alg),
+                      size, tc_border_name(f->border), label);
+    assert_int_equal(reference_convolve(&in, &roi, f, &expected), TC_OK);
+    tc_verify_result v = verify_compare(&expected, &out, &roi, reference_tolerance(&in, f),
                                         stderr, 3);
     if (v.mismatches)
-        fail_msg("%s, %d taps, %s border, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), "
-                 "%d x %d: %ld mismatches", tc_algorithm_name(alg), taps, tc_border_name(border),
-                 label, width, height, roi.src_left, roi.src_top, roi.dst_left, roi.dst_top,
-                 roi.width, roi.height, v.mismatches);
-    if (alg == TC_TILED) {
+        fail_msg("%s, %s, %s border, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), "
+                 "%d x %d: %ld mismatches", tc_algorithm_name(alg), size,
+                 tc_border_name(f->border), label, width, height, roi.src_left, roi.src_top,
+                 roi.dst_left, roi.dst_top, roi.width, roi.height, v.mismatches);
+    const tc_job job = tiled_job(&roi, f);
+    const tc_kernel_kind kind = tc_kernel_for(f, alg);
+    if (tc_kernel_is_tiled(kind)) {
         /* The kernel counted its groups' classes (count_classes): they must be the classes
          * the host predicts, and they are what the class coverage test sums. */
         long predicted[4];
-        const tc_job job = tiled_job(&roi, &f);
-        tc_tiled_classes(&job, tc_device_pitch(width), predicted);
+        tc_tiled_classes(&job, device_local_mem, predicted);
         assert_true(stats.classes_counted);
         for (int c = 0; c < 4; c++) {
             if (stats.classes[c] != predicted[c])
-                fail_msg("%s: class %d: the kernel ran %ld groups, the host predicted %ld", label,
-                         c + 1, stats.classes[c], predicted[c]);
-            tiled_classes_seen[c] += stats.classes[c];
+                fail_msg("%s, %s: class %d: %s ran %ld groups, the host predicted %ld", label,
+                         size, c + 1, tc_kernel_name(kind), stats.classes[c], predicted[c]);
+            tiled_classes_seen[kind][c] += stats.classes[c];
         }
     }
     cases_run[alg]++;
     tc_plane_free(&in);
     tc_plane_free(&out);
     tc_plane_free(&expected);
+}
+
+/* One case of the separable filter of these lengths: the binomial, or (half the cases)
+ * asymmetric, unequal row and column filters. */
+static void check_case_xy(tc_algorithm alg, int width, int height, tc_roi roi, int taps_x,
+                          int taps_y, tc_border border, const char *label)
+{
+    tc_filter_spec f;
+    tc_filter_binomial_xy(&f, taps_x, taps_y);
+    f.border = border;
+    f.border_value = (float)(rng_next() % 256);
+    if (rng_next() % 2) {
+        for (int i = 0; i < taps_x; i++)
+            f.kx[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
+        for (int j = 0; j < taps_y; j++)
+            f.ky[j] = (float)(rng_next() % 200) / 100.0f - 1.0f;
+    }
+    check_filter_case(alg, width, height, roi, &f, label);
+}
+
+static void check_case_border(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
+                              tc_border border, const char *label)
+{
+    check_case_xy(alg, width, height, roi, taps, taps, border, label);
 }
 
 static void check_case(tc_algorithm alg, int width, int height, tc_roi roi, int taps,
@@ -338,17 +381,22 @@ static void test_tiled_geometries(void **state)
     tiled_vector_io = 1;
 }
 
-/* The tiled cases above must have exercised all four of the article's classes, or the class
- * paths are not what was tested. The counts are the kernel's own (an atomic add per group).
- * Runs after the tiled cases (cmocka keeps the order). */
+/* The tiled cases above must have exercised all four of the article's classes in each tiled
+ * kernel, or the class paths are not what was tested. The counts are the kernels' own (an
+ * atomic add per group). Runs after the tiled cases (cmocka keeps the order). */
 static void test_all_classes_occurred(void **state)
 {
     (void)state;
-    print_message("tiled work-groups run: class 1 %ld, class 2 %ld, class 3 %ld, class 4 %ld\n",
-                  tiled_classes_seen[0], tiled_classes_seen[1], tiled_classes_seen[2],
-                  tiled_classes_seen[3]);
-    for (int c = 0; c < 4; c++)
-        assert_true(tiled_classes_seen[c] > 0);
+    for (int k = TC_KERNEL_TILED; k <= TC_KERNEL_TILED_MASK; k++) {
+        print_message("%s work-groups run: class 1 %ld, class 2 %ld, class 3 %ld, class 4 %ld\n",
+                      tc_kernel_name((tc_kernel_kind)k), tiled_classes_seen[k][0],
+                      tiled_classes_seen[k][1], tiled_classes_seen[k][2],
+                      tiled_classes_seen[k][3]);
+        for (int c = 0; c < 4; c++)
+            if (tiled_classes_seen[k][c] == 0)
+                fail_msg("%s: no work-group of class %d ran", tc_kernel_name((tc_kernel_kind)k),
+                         c + 1);
+    }
 }
 
 /* The class arithmetic on a known case: a 100 x 70 ROI with radius 1 has 4 x 3 tiles; only
@@ -361,7 +409,7 @@ static void test_class_counts_by_hand(void **state)
     tc_filter_spec f;
     tc_filter_binomial(&f, 3); /* radius 1 */
     const tc_job job = tiled_job(&roi, &f); /* the default block, 4 x 4 */
-    tc_tiled_classes(&job, 100, classes);
+    tc_tiled_classes(&job, 1 << 20, classes);
     /* tiles at l = 0, 32, 64, 96 and t = 0, 32, 64. Free on read: l in {32, 64}? 64 + 33 = 97
      * <= 100 yes; t = 32: 32 + 33 = 65 <= 70 yes. So (32, 32) and (64, 32): 2 of 12. Free on
      * write: l + 32 <= 100 (l = 0, 32, 64) and t + 32 <= 70 (t = 0, 32): 6 of 12. */
@@ -369,6 +417,34 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[1], 10);
     assert_int_equal(classes[2], 6);
     assert_int_equal(classes[3], 6);
+
+    /* tiled_long_conv, 17 taps (radius 8), tiles of 32 x 256 on the source's 4-grid: a
+     * 200 x 600 ROI whose source starts at column 2 has its first tile at l = -2; tiles at
+     * l = -2, 30, ..., 190 (7) and t = 0, 256, 512 (3). Read windows of 8 + 16 columns from a
+     * multiple of 4: aprons of 8 columns a side. Free on read: l >= 8 and l + 40 <= 200
+     * (l = 30 .. 158: 5) and t >= 8, t + 264 <= 600 (t = 256): 5. Free on write: l >= 0,
+     * l + 32 <= 200 (l = 30 .. 158: 5) and t + 256 <= 600 (t = 0, 256: 2): 10. */
+    tc_roi moved = {2, 0, 0, 0, 200, 600};
+    tc_filter_binomial(&f, 17);
+    tc_job long_job = tiled_job(&moved, &f);
+    tc_tiled_geometry g;
+    tc_tiled_geometry_of(&long_job, 1 << 20, &g);
+    assert_int_equal(g.kind, TC_KERNEL_TILED_LONG);
+    assert_int_equal(g.tile_w, 32);
+    assert_int_equal(g.tile_h, 256);
+    assert_int_equal(g.grid_offset, 2);
+    assert_int_equal(g.apron_l, 8);
+    assert_int_equal(g.apron_r, 8);
+    tc_tiled_classes(&long_job, 1 << 20, classes);
+    assert_int_equal(classes[0], 5);
+    assert_int_equal(classes[1], 21 - 5);
+    assert_int_equal(classes[2], 10);
+    assert_int_equal(classes[3], 21 - 10);
+    /* A device with 16 KB of local memory halves the tile height until (h + 16) x 32 floats
+     * fit: 256 -> 128 (144 x 128 bytes = 18 KB, still too much) -> 64 (80 x 128 = 10 KB). */
+    tc_tiled_geometry_of(&long_job, 16384, &g);
+    assert_int_equal(g.tile_h, 64);
+    assert_int_equal(g.block[1], 64 * 32 / 256);
 }
 
 /* A device whose limits a kernel exceeds is refused before the launch (TC_EDEVICE, a message
@@ -607,6 +683,226 @@ static void test_filter_timed(void **state)
     tc_plane_free(&timed);
 }
 
+
+/* ---- Issue 15: lengths per axis, long filters, masks ------------------------------------ */
+
+/* Issue 15's cases build a program per filter size, border rule and (tiled) source alignment
+ * (sL - tL) mod 4; PoCL takes about a second for each. So each size below keeps one border rule
+ * and one alignment over its cases, the rules and alignments going round from size to size:
+ * every rule and alignment met, a few dozen programs in all. */
+
+/* Moves the tROI's left edge (by less than 4 columns, the width shrinking if the image needs
+ * it) so that (sL - tL) mod 4 = shift; a ROI too narrow to shrink keeps its own. */
+static void force_shift(tc_roi *roi, int width, int shift)
+{
+    int move = ((roi->src_left - roi->dst_left - shift) % 4 + 4) % 4; /* tL + move: aligned */
+    int dst = roi->dst_left + move;
+    if (dst + roi->width > width) {
+        dst -= 4;
+        if (dst < 0)
+            return;
+    }
+    roi->dst_left = dst;
+}
+
+/* A random mask of this size, weights -1 .. 1 with two decimals (rank 2 or more: the tests
+ * check, so that the 2-D kernels are what runs), with this border rule. */
+static void random_mask(tc_filter_spec *f, int w, int h, tc_border border)
+{
+    float m[TC_MAX_MASK_TAPS];
+    for (int k = 0; k < w * h; k++)
+        m[k] = (float)(rng_next() % 201) / 100.0f - 1.0f;
+    tc_filter_binomial(f, 3);
+    tc_filter_set_mask(f, m, w, h);
+    f->border = border;
+    f->border_value = (float)(rng_next() % 256);
+}
+
+/* Lengths per axis (3 x 15, 15 x 3, 63 x 1, 1 x 9, 9 x 1, 5 x 3, 1 x 31) on random ROIs and
+ * one whose edges fall on the tiles' boundaries (tiled_conv's 32 x 64, the long kernel's
+ * 32 x 256). */
+static void test_per_axis_lengths(void **state)
+{
+    static const int lengths[][2] = {{3, 15}, {15, 3}, {63, 1}, {1, 9}, {9, 1}, {5, 3}, {1, 31}};
+    rng_state = 1515;
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+        for (int i = 0; i < 5; i++) {
+            int width, height;
+            tc_roi roi;
+            random_case(i < 2 ? 20 : 150, i < 2 ? 20 : 140, i % 2, &width, &height, &roi,
+                        i % 3 == 0);
+            if (i == 4) { /* edges on the tile grid */
+                width = 133;
+                height = 259;
+                const tc_roi edge = {1, 2, 3, 1, 129, 256};
+                roi = edge;
+            }
+            force_shift(&roi, width, (int)l % 4);
+            char label[48];
+            snprintf(label, sizeof label, "per-axis case %d", i);
+            check_case_xy(alg_of(state), width, height, roi, lengths[l][0], lengths[l][1],
+                          (tc_border)(l % TC_BORDER_COUNT), label);
+        }
+}
+
+/* Long lengths: the tiled kernel (tiled_long_conv) at 12 lengths from 17 to 63 whose radii
+ * cover every residue mod 4 (its read windows' alignment depends on it), the others (the same
+ * code with another radius) at 5; the border rule going round with the length so that each
+ * rule meets several lengths; then every rule at 63 on a ROI smaller than the filter, where
+ * reflections repeat. Small images: the reference's 63 x 63 products a pixel are the cost, and
+ * the long kernel's classes are test_long_class_boundaries's. Programs are what the suite's
+ * time is (PoCL builds each in a second or two), hence not every odd length. */
+static void test_long_lengths(void **state)
+{
+    static const int tiled_lengths[] = {17, 19, 21, 23, 25, 31, 33, 39, 47, 55, 61, 63};
+    static const int other_lengths[] = {17, 23, 33, 47, 63};
+    const tc_algorithm alg = alg_of(state);
+    const int *lengths = alg == TC_TILED ? tiled_lengths : other_lengths;
+    const int count = alg == TC_TILED ? 12 : 5;
+    rng_state = 1717;
+    for (int l = 0; l < count; l++) {
+        int width, height;
+        tc_roi roi;
+        random_case(100, 90, l % 3 == 1, &width, &height, &roi, l % 3 == 0);
+        check_case_border(alg, width, height, roi, lengths[l],
+                          (tc_border)(l % TC_BORDER_COUNT), "long length");
+    }
+    for (int b = 0; b < TC_BORDER_COUNT; b++) {
+        const tc_roi small = {3, 2, 1, 4, 9, 7};
+        check_case_border(alg, 20, 15, small, 63, (tc_border)b,
+                          "63 taps, a ROI smaller than the filter");
+    }
+}
+
+/* The long kernel's class boundaries: ROI edges at k x tile and k x tile +- the radius and
+ * +- the apron, for 17 and 63 taps (tiles of 32 x 256 on the source's 4-grid). */
+static void test_long_class_boundaries(void **state)
+{
+    static const int extents[][2] = {{32, 256}, {48, 272}, {64, 512}, {72, 280}, {95, 318},
+                                     {96, 319}, {97, 320}, {127, 62}, {128, 574}, {160, 575}};
+    (void)state;
+    rng_state = 1818;
+    for (int taps = 17; taps <= 63; taps += 46)
+        for (size_t e = 0; e < sizeof extents / sizeof extents[0]; e++) {
+            const int w = extents[e][0], h = extents[e][1], off = (int)e % 4;
+            const tc_roi roi = {off, off + 1, 2 + (int)e % 3, 1, w, h};
+            check_case_border(TC_TILED, w + 8, h + 4, roi, taps,
+                              taps == 17 ? TC_BORDER_REPLICATE : TC_BORDER_REFLECT101,
+                              "long class boundary");
+        }
+}
+
+/* Masks of every shape the issue names with random weights: 1 x 3, 3 x 1 (always rank 1, so
+ * factored), 3 x 3, 5 x 3, 7 x 7, 15 x 15 (rank 2 or more: the 2-D kernels for tiled and
+ * onepass; twopass refuses them: test_masks_twopass), on random ROIs. */
+static void test_masks(void **state)
+{
+    static const int sizes[][2] = {{1, 3}, {3, 1}, {3, 3}, {5, 3}, {7, 7}, {15, 15}};
+    const tc_algorithm alg = alg_of(state);
+    rng_state = 1919;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int i = 0; i < 6; i++) {
+            int width, height;
+            tc_roi roi;
+            tc_filter_spec f;
+            random_case(i < 2 ? 16 : 130, i < 2 ? 16 : 120, i % 2, &width, &height, &roi,
+                        i % 3 == 0);
+            force_shift(&roi, width, (int)(s + 1) % 4);
+            random_mask(&f, sizes[s][0], sizes[s][1], (tc_border)(s % TC_BORDER_COUNT));
+            const int rank1 = sizes[s][0] == 1 || sizes[s][1] == 1;
+            assert_int_equal(f.mask_separable, rank1);
+            if (alg == TC_TWOPASS && !f.mask_separable)
+                continue;
+            check_filter_case(alg, width, height, roi, &f, "random mask");
+        }
+}
+
+/* The mask kernels (tiled and onepass) on their tile grids (tiled_mask_conv: 32 x 32 pixels
+ * for 3-row masks, 32 x 64 for taller ones, config.h): ROI edges on and around the tile boundaries and the radii, every
+ * alignment of the source against the target (the program's SHIFT); 3 x 3 masks with a
+ * replicate border, 5 x 3 with reflect101; then an image large enough for class 1 at both. */
+static void test_mask_class_boundaries(void **state)
+{
+    static const int extents[] = {1, 2, 31, 32, 33, 34, 63, 64, 65, 66, 96, 97};
+    const tc_algorithm alg = alg_of(state);
+    rng_state = 2020;
+    for (size_t e = 0; e < sizeof extents / sizeof extents[0]; e++) {
+        const int w = extents[e], h = extents[(e + 5) % 12], off = (int)e % 4;
+        const int width = w + 2 * off + 3, height = h + 2 * off + 1;
+        tc_roi roi = {off, off, width - w, height - h, w, h};
+        tc_filter_spec f;
+        force_shift(&roi, width, (int)(e / 2) % 4);
+        random_mask(&f, e % 2 ? 5 : 3, 3, e % 2 ? TC_BORDER_REFLECT101 : TC_BORDER_REPLICATE);
+        check_filter_case(alg, width, height, roi, &f, "mask class boundary");
+    }
+    for (int k = 0; k < 2; k++) {
+        const tc_roi roi = {3 + k, 5, 2 + k, 1, 150, 190};
+        tc_filter_spec f;
+        random_mask(&f, k ? 5 : 3, 3, k ? TC_BORDER_REFLECT101 : TC_BORDER_REPLICATE);
+        check_filter_case(alg, 160, 200, roi, &f, "mask, every class");
+    }
+}
+
+/* A rank-1 mask is factored and runs the separable kernels (twopass too); with
+ * TILEDCONV_MASK_2D the same masks run the 2-D kernels, also the 1 x 3 and 3 x 1 ones that
+ * can only be rank 1: both paths against the reference's 2-D sums. */
+static void test_masks_rank1(void **state)
+{
+    static const float b5[5] = {1, 4, 6, 4, 1}, d3[3] = {-1, 0, 1};
+    float m[15];
+    const tc_algorithm alg = alg_of(state);
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 5; i++)
+            m[j * 5 + i] = d3[j] * b5[i] / 16.0f;
+    rng_state = 2121;
+    for (int two_d = 0; two_d < 2; two_d++) {
+        if (two_d && alg == TC_TWOPASS)
+            break; /* twopass refuses a mask on the 2-D path */
+        if (two_d)
+            setenv("TILEDCONV_MASK_2D", "1", 1);
+        for (int i = 0; i < 4; i++) {
+            int width, height;
+            tc_roi roi;
+            tc_filter_spec f;
+            random_case(120, 100, i % 2, &width, &height, &roi, i == 0);
+            force_shift(&roi, width, 1);
+            tc_filter_binomial(&f, 3);
+            if (i < 2) {
+                tc_filter_set_mask(&f, m, 5, 3);
+            } else {
+                float k[3] = {0.5f, -2.0f, 0.25f};
+                tc_filter_set_mask(&f, k, i == 2 ? 3 : 1, i == 2 ? 1 : 3);
+            }
+            assert_int_equal(f.mask_separable, !two_d);
+            f.border = i < 2 ? TC_BORDER_CONSTANT : TC_BORDER_WRAP;
+            f.border_value = 7.0f;
+            check_filter_case(alg, width, height, roi, &f,
+                              two_d ? "rank-1 mask, 2-D path" : "rank-1 mask, factored");
+        }
+        unsetenv("TILEDCONV_MASK_2D");
+    }
+}
+
+/* twopass and a mask that is not rank 1: TC_EINVAL naming the mask, nothing filtered. */
+static void test_masks_twopass(void **state)
+{
+    (void)state;
+    static const float lap[9] = {0, 1, 0, 1, -4, 1, 0, 1, 0};
+    float in[64], out[64];
+    tc_params p;
+    for (int i = 0; i < 64; i++)
+        in[i] = out[i] = (float)i;
+    tc_params_init(&p);
+    p.mask = lap;
+    p.mask_width = p.mask_height = 3;
+    p.algorithm = TC_TWOPASS;
+    assert_int_equal(tc_filter(ctx, in, out, 8, 8, &p), TC_EINVAL);
+    if (!strstr(tc_error(ctx), "not separable"))
+        fail_msg("message: '%s'", tc_error(ctx));
+    for (int i = 0; i < 64; i++)
+        assert_true(out[i] == (float)i);
+}
+
 static int open_device(void **state)
 {
     (void)state;
@@ -618,6 +914,7 @@ static int open_device(void **state)
     }
     if (tc_context_device(ctx, &info) == TC_OK)
         print_message("device: %s\n", info.name);
+    device_local_mem = info.local_mem_bytes;
     return 0;
 }
 
@@ -627,6 +924,8 @@ static int close_device(void **state)
     for (int a = 0; a < ALGORITHM_COUNT; a++)
         print_message("%s: %ld cases compared pixel by pixel\n",
                       tc_algorithm_name((tc_algorithm)a), cases_run[a]);
+    print_message("programs built for the cases: %ld, %.1f s (TEST_KERNELS_BUILDS=1 lists "
+                  "them)\n", builds_seen, build_ms_seen / 1000.0);
     tc_close(ctx);
     ctx = NULL;
     return 0;
@@ -638,7 +937,11 @@ static const tc_algorithm algorithms[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, T
     cmocka_unit_test_prestate(test_image_sizes, (void *)&algorithms[a]),                     \
         cmocka_unit_test_prestate(test_class_boundaries, (void *)&algorithms[a]),            \
         cmocka_unit_test_prestate(test_random_rois, (void *)&algorithms[a]),                 \
-        cmocka_unit_test_prestate(test_borders_and_lengths, (void *)&algorithms[a])
+        cmocka_unit_test_prestate(test_borders_and_lengths, (void *)&algorithms[a]),         \
+        cmocka_unit_test_prestate(test_per_axis_lengths, (void *)&algorithms[a]),            \
+        cmocka_unit_test_prestate(test_long_lengths, (void *)&algorithms[a]),                \
+        cmocka_unit_test_prestate(test_masks, (void *)&algorithms[a]),                       \
+        cmocka_unit_test_prestate(test_masks_rank1, (void *)&algorithms[a])
 
 int main(void)
 {
@@ -649,13 +952,17 @@ int main(void)
         cmocka_unit_test(test_alignment_classes),
         cmocka_unit_test(test_kernel_variants),
         cmocka_unit_test(test_tiled_geometries),
+        cmocka_unit_test(test_long_class_boundaries),
+        cmocka_unit_test_prestate(test_mask_class_boundaries, (void *)&algorithms[TC_TILED]),
         cmocka_unit_test(test_all_classes_occurred),
         FOR_ALGORITHM(TC_TWOPASS),
         FOR_ALGORITHM(TC_ONEPASS),
+        cmocka_unit_test_prestate(test_mask_class_boundaries, (void *)&algorithms[TC_ONEPASS]),
         cmocka_unit_test(test_programs_cached),
         cmocka_unit_test(test_context_survives_failure),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_filter_timed),
+        cmocka_unit_test(test_masks_twopass),
     };
     return cmocka_run_group_tests_name("kernels", tests, open_device, close_device);
 }

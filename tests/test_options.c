@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "filter.h"
 #include "image.h"
@@ -39,7 +40,7 @@ static void test_defaults(void **state)
     assert_int_equal(parse(&o, msg, sizeof msg, NULL), 0);
     assert_string_equal(o.input, TC_DEFAULT_INPUT);
     assert_string_equal(o.output, TC_DEFAULT_OUTPUT);
-    assert_int_equal(o.filter.taps, 3);
+    assert_int_equal(o.filter.taps_x, 3);
     assert_true(o.filter.kx[0] == 0.25f && o.filter.kx[1] == 0.5f && o.filter.kx[2] == 0.25f);
     assert_int_equal(o.algorithm, TC_TILED);
     assert_int_equal(o.iterations, 1);
@@ -68,7 +69,7 @@ static void test_any_odd_length(void **state)
         char msg[256];
         assert_int_equal(parse(&o, msg, sizeof msg, "-f", lengths[i], NULL), 0);
         tc_filter_binomial(&want, 3 + 2 * i);
-        assert_int_equal(o.filter.taps, 3 + 2 * i);
+        assert_int_equal(o.filter.taps_x, 3 + 2 * i);
         assert_memory_equal(o.filter.kx, want.kx, sizeof want.kx);
         assert_memory_equal(o.filter.ky, want.ky, sizeof want.ky);
     }
@@ -87,12 +88,145 @@ static void test_separate_coefficients(void **state)
     assert_true(o.coefficients_given);
 
     assert_int_equal(parse(&o, msg, sizeof msg, "-cy", "1,2,3,4,5", "-f", "5", NULL), 0);
-    assert_int_equal(o.filter.taps, 5);
+    assert_int_equal(o.filter.taps_x, 5);
     assert_true(o.filter.ky[4] == 5.0f);
     assert_true(o.filter.kx[0] == 1.0f / 16 && o.filter.kx[2] == 6.0f / 16);
 
     assert_int_equal(parse(&o, msg, sizeof msg, "-c", "0,1,0", NULL), 0);
     assert_true(o.filter.kx[1] == 1.0f && o.filter.ky[1] == 1.0f && o.filter.ky[0] == 0.0f);
+}
+
+
+/* Issue 15: -f WxH, each coefficient list setting its axis's length, lengths up to 63. */
+static void test_lengths_per_axis(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    tc_filter_spec want;
+    assert_int_equal(parse(&o, msg, sizeof msg, "-f", "7x3", NULL), 0);
+    tc_filter_binomial_xy(&want, 7, 3);
+    assert_int_equal(o.filter.taps_x, 7);
+    assert_int_equal(o.filter.taps_y, 3);
+    assert_memory_equal(o.filter.kx, want.kx, sizeof want.kx);
+    assert_memory_equal(o.filter.ky, want.ky, sizeof want.ky);
+    /* 1 leaves an axis unfiltered. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "-f", "1x9", NULL), 0);
+    assert_int_equal(o.filter.taps_x, 1);
+    assert_true(o.filter.kx[0] == 1.0f && o.filter.ky[4] == 70.0f / 256);
+    assert_int_equal(parse(&o, msg, sizeof msg, "-f", "63", NULL), 0);
+    assert_int_equal(o.filter.taps_x, 63);
+    assert_int_equal(o.filter.taps_y, 63);
+    /* -c with 5 values needs no -f 5 (it was an error until issue 15). */
+    assert_int_equal(parse(&o, msg, sizeof msg, "-c", "1,2,3,2,1", NULL), 0);
+    assert_int_equal(o.filter.taps_x, 5);
+    assert_int_equal(o.filter.taps_y, 5);
+    assert_true(o.filter.kx[2] == 3.0f && o.filter.ky[2] == 3.0f);
+    /* --cx 7 values and --cy 3: a 7 x 3 filter; with -f they must agree. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--cx", "1,2,3,4,3,2,1", "--cy", "-1,0,1", NULL),
+                     0);
+    assert_int_equal(o.filter.taps_x, 7);
+    assert_int_equal(o.filter.taps_y, 3);
+    assert_true(o.filter.kx[3] == 4.0f && o.filter.ky[0] == -1.0f);
+    assert_int_equal(parse(&o, msg, sizeof msg, "-f", "7x3", "--cy", "-1,0,1", NULL), 0);
+    assert_int_equal(o.filter.taps_x, 7); /* kx: the binomial of 7 */
+    assert_true(o.filter.kx[3] == 20.0f / 64);
+    /* One list alone: the other axis takes its length, the binomial of it. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--cy", "1,2,3,4,5", NULL), 0);
+    assert_int_equal(o.filter.taps_x, 5);
+    assert_true(o.filter.kx[2] == 6.0f / 16 && o.filter.ky[4] == 5.0f);
+    /* A single coefficient is a 1-tap axis. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--cx", "2", "-f", "1x5", NULL), 0);
+    assert_true(o.filter.kx[0] == 2.0f && o.filter.taps_y == 5);
+    /* Named filters take a length per axis; gauss's sigma gives up to 63 taps. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "sobel-x", "-f", "5x3", NULL), 0);
+    assert_true(o.filter.kx[0] == -1.0f && o.filter.kx[1] == -2.0f && o.filter.ky[1] == 2.0f);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", "--sigma", "10", NULL), 0);
+    assert_int_equal(o.filter.taps_x, 61);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "box", "-f", "31x1", NULL), 0);
+    assert_true(o.filter.kx[30] == (float)(1.0 / 31) && o.filter.ky[0] == 1.0f);
+}
+
+/* Issue 15: --mask inline and from a file, the named masks, --amount, the factoring. */
+static void test_masks(void **state)
+{
+    (void)state;
+    tc_options o;
+    char msg[256];
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1,2,3; 4 5 6 ;7,8,10", NULL), 0);
+    assert_int_equal(o.filter.mask_width, 3);
+    assert_int_equal(o.filter.mask_height, 3);
+    assert_int_equal(o.filter.taps_x, 3);
+    assert_true(o.filter.mask[3] == 4.0f && o.filter.mask[8] == 10.0f);
+    assert_int_equal(o.filter.mask_separable, 0);
+    /* A rank-1 mask is factored here, as the library will. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1,2,1;2,4,2;1,2,1", "-f", "3x3",
+                           "--border", "wrap", NULL), 0);
+    assert_int_equal(o.filter.mask_separable, 1);
+    assert_true(o.filter.kx[1] == 4.0f && o.filter.ky[0] == 0.5f);
+    assert_int_equal(o.filter.border, TC_BORDER_WRAP);
+    /* 5 x 3 and 1 x 3 (a column). */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1,0,0,0,-1;2,0,0,0,-2;1,0,0,0,-1",
+                           NULL), 0);
+    assert_int_equal(o.filter.mask_width, 5);
+    assert_int_equal(o.filter.mask_height, 3);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1;-2;1", NULL), 0);
+    assert_int_equal(o.filter.mask_width, 1);
+    assert_int_equal(o.filter.mask_height, 3);
+    /* twopass with a separable mask runs (on the factors). */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1;-2;1", "-a", "twopass", NULL), 0);
+    /* From a file: a row a line, spaces or commas, comments and blank lines. */
+    char path[] = "/tmp/tiledconv-mask-XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("# a 5 x 3 edge mask\n\n 1 2 0 -2 -1\n2, 4, 0, -4, -2   # the middle row\n"
+          "1 2 0 -2 -1\n\n", f);
+    fclose(f);
+    char arg[64];
+    snprintf(arg, sizeof arg, "@%s", path);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", arg, NULL), 0);
+    assert_int_equal(o.filter.mask_width, 5);
+    assert_int_equal(o.filter.mask_height, 3);
+    assert_true(o.filter.mask[5] == 2.0f && o.filter.mask[8] == -4.0f && o.filter.mask[14] == -1.0f);
+    assert_int_equal(o.filter.mask_separable, 1); /* [1 2 1] x [1 2 0 -2 -1] */
+    /* A file that is ragged is refused naming the file. */
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("1 2 3\n4 5\n6 7 8\n", f);
+    fclose(f);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", arg, NULL), 2);
+    assert_non_null(strstr(msg, "row 2 has 2 weights"));
+    assert_non_null(strstr(msg, path));
+    unlink(path);
+    /* The named masks and sharpen's amount. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "laplacian", NULL), 0);
+    assert_int_equal(o.named_filter, TC_NAMED_LAPLACIAN);
+    assert_true(o.filter.mask[4] == -4.0f && o.filter.mask[0] == 0.0f);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "laplacian8", "-f", "3", NULL), 0);
+    assert_true(o.filter.mask[4] == -8.0f);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "sharpen", NULL), 0);
+    assert_true(o.filter.mask[4] == 1.75f && o.filter.mask[1] == -0.125f);
+    assert_int_equal(parse(&o, msg, sizeof msg, "--amount", "2", "--filter", "sharpen", NULL), 0);
+    assert_true(o.filter.mask[4] == 2.5f && o.filter.mask[0] == -0.125f);
+    assert_true(o.amount == 2.0);
+    /* All zeros is a mask like any other (rank 0: separable). */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "0,0,0;0,0,0;0,0,0", NULL), 0);
+    assert_int_equal(o.filter.mask_separable, 1);
+    /* -a all with a mask that is not separable is fine: twopass is listed as not applicable. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "laplacian", "-a", "all", NULL), 0);
+    /* The library's parameters carry the mask. */
+    tc_params p;
+    const tc_roi roi = {0, 0, 0, 0, 10, 10};
+    assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1,2,3;4,5,6;7,8,10", NULL), 0);
+    cli_params(&o, &roi, &p);
+    assert_true(p.mask == o.filter.mask && p.mask_width == 3 && p.mask_height == 3);
+    assert_int_equal(parse(&o, msg, sizeof msg, "-f", "9x5", NULL), 0);
+    cli_params(&o, &roi, &p);
+    assert_null(p.mask);
+    assert_int_equal(p.taps_x, 9);
+    assert_int_equal(p.taps_y, 5);
 }
 
 static void test_named_filters(void **state)
@@ -102,25 +236,25 @@ static void test_named_filters(void **state)
     char msg[256];
     assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "sobel-x", NULL), 0);
     assert_int_equal(o.named_filter, TC_NAMED_SOBEL_X);
-    assert_int_equal(o.filter.taps, 3);
+    assert_int_equal(o.filter.taps_x, 3);
     assert_true(o.filter.kx[0] == -1.0f && o.filter.ky[1] == 2.0f);
 
     assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", NULL), 0);
-    assert_int_equal(o.filter.taps, 5); /* gauss's default length */
+    assert_int_equal(o.filter.taps_x, 5); /* gauss's default length */
 
     assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", "--sigma", "1", NULL), 0);
-    assert_int_equal(o.filter.taps, 7); /* from the sigma, as OpenCV */
+    assert_int_equal(o.filter.taps_x, 7); /* from the sigma, as OpenCV */
     assert_true(o.sigma == 1.0);
 
     assert_int_equal(parse(&o, msg, sizeof msg, "--sigma", "2", "-f", "9", "--filter", "gauss",
                            NULL), 0);
-    assert_int_equal(o.filter.taps, 9);
+    assert_int_equal(o.filter.taps_x, 9);
     float k[9];
     tc_gauss_coefficients(9, 2.0, k);
     assert_memory_equal(o.filter.kx, k, sizeof k);
 
     assert_int_equal(parse(&o, msg, sizeof msg, "-filter", "box", "-f", "15", NULL), 0);
-    assert_int_equal(o.filter.taps, 15);
+    assert_int_equal(o.filter.taps_x, 15);
     assert_true(o.filter.kx[14] == (float)(1.0 / 15));
 
     assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "scharr-y", NULL), 0);
@@ -147,7 +281,7 @@ static void test_border_and_output_flags(void **state)
                                "7", NULL), 0);
         assert_int_equal(o.filter.border, borders[i].mode);
         assert_true(o.filter.border_value == borders[i].value);
-        assert_int_equal(o.filter.taps, 7);
+        assert_int_equal(o.filter.taps_x, 7);
     }
     /* A named filter keeps the border too, whatever the order. */
     assert_int_equal(parse(&o, msg, sizeof msg, "--border", "wrap", "--filter", "box", NULL), 0);
@@ -193,7 +327,7 @@ static void test_long_forms(void **state)
                      0);
     assert_int_equal(o.roi.src_left, 3);
     assert_int_equal(o.roi.dst_top, 2);
-    assert_int_equal(o.filter.taps, 5);
+    assert_int_equal(o.filter.taps_x, 5);
     assert_true(o.filter.kx[2] == 3.0f && o.filter.ky[4] == 1.0f);
     assert_int_equal(o.algorithm, TC_ONEPASS);
     assert_string_equal(o.device, "cpu");
@@ -230,13 +364,14 @@ static void test_rejections(void **state)
         {{"-W", "10x"}, "-W '10x'"},
         {{"-H", ""}, "-H"},
         {{"-f", "4"}, "-f 4"},
-        {{"-f", "17"}, "-f 17"},
+        {{"-f", "65"}, "-f 65"},
         {{"-f", "1"}, "-f 1"},
         {{"-f", "-3"}, "-f -3"},
         {{"-f", "x"}, "-f 'x'"},
-        {{"-c", "1,2,3,4,5"}, "-c: 5 coefficients given, -f 3 needs 3 (add -f 5)"},
-        {{"--cx", "1,2"}, "--cx"},
-        {{"--cy", "1,2,3,4,5"}, "--cy"},
+        {{"-c", "1,2,3,4,5", "-f", "3"}, "-c: 5 coefficients given, -f needs 3"},
+        {{"--cx", "1,2"}, "--cx: 2 coefficients: a filter's length must be odd"},
+        {{"--cy", "1,2,3,4,5", "-f", "5x3"}, "--cy: 5 coefficients given, -f needs 3 along "
+                                             "columns"},
         {{"--cx", "1,x,1"}, "--cx '1,x,1'"},
         {{"--cy", ""}, "--cy ''"},
         {{"--cx", "1,2,1,2,1", "-f", "3"}, "--cx"},
@@ -316,6 +451,44 @@ static void test_rejections(void **state)
         {{"a.bmp", ""}, "input 2 after the options: the file name is empty"},
         {{"-O", "", "a.bmp"}, "-O: the folder name is empty"},
         {{"--files-from", ""}, "--files-from: the file name is empty"},
+        /* Issue 15: a length per axis, masks. */
+        {{"-f", "1"}, "-f 1: the filter length must be odd, 3..63"},
+        {{"-f", "1x1"}, "-f 1x1: each length must be odd, 1..63"},
+        {{"-f", "4x3"}, "-f 4x3: each length must be odd"},
+        {{"-f", "3x65"}, "-f 3x65"},
+        {{"-f", "3x"}, "-f '3x'"},
+        {{"-f", "x3"}, "-f 'x3'"},
+        {{"-f", "3x3x3"}, "-f '3x3'"},
+        {{"-c", "2"}, "-c: 1 x 1 taps filter nothing"},
+        {{"--mask", "1,2;3,4"}, "--mask: 2 x 2: the width and height must be odd"},
+        {{"--mask", "1,2,3;4,5,6"}, "--mask: 3 x 2: the width and height must be odd"},
+        {{"--mask", "1,2,3;4,5;7,8,9"}, "--mask: row 2 has 2 weights, row 1 has 3"},
+        {{"--mask", "1,2,3;4,5,6,7;7,8,9"}, "--mask: row 2 has more weights than row 1"},
+        {{"--mask", "1,a,3;4,5,6;7,8,9"}, "--mask: row 1, weight 2: 'a' is not a finite number"},
+        {{"--mask", "1,2,3;4,nan,6;7,8,9"}, "--mask: row 2, weight 2: 'nan' is not a finite"},
+        {{"--mask", "1,2,3;4,5,inf;7,8,9"}, "--mask: row 2, weight 3: 'inf' is not a finite"},
+        {{"--mask", "1,2,3;4,5,6;7,8,1e999"}, "--mask: row 3, weight 3: '1e999'"},
+        {{"--mask", "1,2,3;4,5,6;7,8,1e31"}, "--mask: row 3, weight 3 is out of range"},
+        {{"--mask", "1,2,3x;4,5,6;7,8,9"}, "--mask: row 1, weight 3: '3x'"},
+        {{"--mask", ""}, "--mask: no weights"},
+        {{"--mask", " ; ;"}, "--mask: no weights"},
+        {{"--mask", "5"}, "--mask: 1 x 1: a 1 x 1 mask only scales the image"},
+        {{"--mask", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"}, "--mask: more than 15 weights in"},
+        {{"--mask", "@"}, "--mask @: cannot read: no file name after '@'"},
+        {{"--mask", "@/nonexistent/mask.txt"}, "--mask @/nonexistent/mask.txt: cannot read"},
+        {{"--mask", "1,2,3;4,5,6;7,8,9", "-c", "1,2,1"}, "--mask and -c"},
+        {{"--mask", "1,2,3;4,5,6;7,8,9", "--filter", "box"}, "--mask and --filter"},
+        {{"--mask", "1,2,3;4,5,6;7,8,9", "-f", "5"}, "-f 5 and --mask: the mask is 3 x 3"},
+        {{"--mask", "1,2,3;4,5,6;7,8,10", "-a", "twopass"}, "-a twopass: the 3 x 3 mask of "
+                                                            "--mask is not separable"},
+        {{"--filter", "laplacian", "-a", "twopass"}, "-a twopass: the 3 x 3 mask of --filter"},
+        {{"--filter", "laplacian", "-f", "5"}, "-f 5: --filter laplacian is a 3 x 3 mask"},
+        {{"--filter", "box", "--amount", "2"}, "--amount: only --filter sharpen"},
+        {{"--filter", "sharpen", "--amount", "x"}, "--amount 'x'"},
+        {{"--filter", "sobel-x", "-f", "1x3"}, "-f 1x3: --filter sobel-x needs 3 taps or more"},
+        {{"--filter", "sobel-y", "-f", "33"}, "-f 33: --filter sobel-y goes up to 31 taps"},
+        {{"--mask", "1e10,1,1;1,1,1;1,1,1", "--border", "constant=1e30"},
+         "--border constant=1e+30: with this filter (sum|mask| = 1e+10)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *argv[8] = {"tiledconv"};
@@ -402,7 +575,7 @@ static void test_tiny_numbers(void **state)
     assert_int_equal(parse(&o, msg, sizeof msg, "--filter", "gauss", "--sigma", "1e-100", NULL),
                      0);
     /* 3 taps (round(6 sigma + 1), at least 3), the identity: the centre weight 1, the others 0. */
-    assert_int_equal(o.filter.taps, 3);
+    assert_int_equal(o.filter.taps_x, 3);
     assert_true(o.filter.kx[0] == 0.0f && o.filter.kx[1] == 1.0f && o.filter.kx[2] == 0.0f);
 }
 
@@ -607,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_inputs_and_batch_flags),     cmocka_unit_test(test_roi_defaults),
         cmocka_unit_test(test_roi_validation), cmocka_unit_test(test_any_odd_length),
         cmocka_unit_test(test_separate_coefficients), cmocka_unit_test(test_named_filters),
+        cmocka_unit_test(test_lengths_per_axis), cmocka_unit_test(test_masks),
         cmocka_unit_test(test_border_and_output_flags),
         cmocka_unit_test(test_amd_flags_attached),    cmocka_unit_test(test_limit_flags),
         cmocka_unit_test(test_tiny_numbers),          cmocka_unit_test(test_messages_are_one_line),

@@ -1,4 +1,4 @@
-"""Separable image filtering on OpenCL devices, from numpy.
+"""Image filtering on OpenCL devices, from numpy.
 
 A Python binding (ctypes, no compiler needed) of libtiledconv, the library behind the
 `tiledconv` command line: AMD's tiled convolution beside the classic two-pass and one-pass
@@ -6,14 +6,18 @@ kernels, every result bit for bit what the command line computes.
 
 What is computed
 ----------------
-A separable filter, row coefficients ``kx`` and column coefficients ``ky`` (odd lengths, 3..15,
-radii ``rx = len(kx) // 2`` and ``ry = len(ky) // 2``), as a *correlation* (no flip): for a target
-pixel at offset (x, y) inside the region of interest (ROI),
+A separable filter, row coefficients ``kx`` and column coefficients ``ky`` (each of an odd
+length 1..63, not both 1: a length of 1 leaves that axis unfiltered; radii ``rx = len(kx) // 2``
+and ``ry = len(ky) // 2``), or a non-separable ``mask`` (a 2-D array of odd sizes up to 15 x 15,
+``mask[j, i]`` in place of ``ky[j] * kx[i]``), as a *correlation* (no flip): for a target pixel
+at offset (x, y) inside the region of interest (ROI),
 
     out[dst_top + y, dst_left + x] =
         sum_j sum_i ky[j + ry] * kx[i + rx] * S(src_left + x + i, src_top + y + j)
 
-for i in -rx..rx, j in -ry..ry. ``S`` reads only the *source ROI*: a position outside it takes
+for i in -rx..rx, j in -ry..ry. A mask that is rank 1 (an outer product, as a blur's is) is
+found and run as its two factors (``mask_factors``), which is faster; its results are still
+checked against its own weights (``reference``). ``S`` reads only the *source ROI*: a position outside it takes
 the value of the border rule, the ROI treated as an isolated image ("abcd" is the ROI):
 
     replicate   aaa|abcd|ddd   (the default)
@@ -38,6 +42,8 @@ Example
 >>> smooth = tiledconv.filter(image)                     # 3-tap binomial, a default context
 >>> kx, ky = tiledconv.named_filter("sobel-x", 3)
 >>> edges = tiledconv.filter(image, kx=kx, ky=ky, src=(1, 1), dst=(1, 1), size=(3, 2))
+>>> lap = tiledconv.filter(image, mask=tiledconv.named_mask("laplacian"))
+>>> long = tiledconv.filter(image, kx=tiledconv.named_filter("gauss", 31)[0], ky=[1])
 >>> magnitude = tiledconv.gradient(image, "sobel")           # gx, gy and sqrt: one read
 
 Errors: bad arguments raise ValueError (with the library's message); device and run-time
@@ -70,18 +76,21 @@ from . import _native
 from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
-           "named_filter", "default_context", "BORDERS", "ALGORITHMS", "MIN_TAPS", "MAX_TAPS",
-           "gradient", "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS",
-           "GRADIENT_METHODS", "__version__"]
+           "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
+           "ALGORITHMS", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient", "gradient_reference",
+           "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS", "__version__"]
 
 _lib = _native.lib
 
 #: The version of the C library in use, "MAJOR.MINOR.PATCH" (tc_version()).
 __version__ = _lib.tc_version().decode()
 
-#: Filter lengths the library accepts (odd).
+#: Filter lengths the library accepts (odd): MIN_TAPS..MAX_TAPS the same along both axes;
+#: with a length per axis each is 1..MAX_TAPS, not both 1.
 MIN_TAPS = 3
-MAX_TAPS = 15
+MAX_TAPS = 63
+#: The largest mask, MAX_MASK_SIZE x MAX_MASK_SIZE (odd sizes, not 1 x 1).
+MAX_MASK_SIZE = 15
 
 
 def _enum_names(name_of):
@@ -252,6 +261,22 @@ def _coefficients(k, what):
     return arr
 
 
+def _mask(mask):
+    """A C-contiguous float32 2-D array of real numbers (rows first), or None."""
+    if mask is None:
+        return None
+    try:
+        arr = _float32(mask)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"mask: not an array of real numbers: {e}") from None
+    if arr.ndim != 2:
+        raise ValueError(f"mask: expected a 2-D array (rows, columns), got shape {arr.shape}")
+    height, width = arr.shape
+    _int(width, "mask width")
+    _int(height, "mask height")
+    return arr
+
+
 def _index(names, value, what):
     if isinstance(value, str) and value in names:
         return names.index(value)
@@ -267,11 +292,18 @@ class _Params:
     kept alive as long as it is."""
 
     def __init__(self, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-                 dst=(0, 0), size=None, algorithm="tiled"):
+                 dst=(0, 0), size=None, algorithm="tiled", mask=None):
         p = _native.TcParams()
         _lib.tc_params_init(ctypes.byref(p))
         self.kx = _coefficients(kx, "kx")
         self.ky = _coefficients(ky, "ky")
+        self.mask = _mask(mask)
+        if self.mask is not None and (self.kx is not None or self.ky is not None):
+            raise ValueError("mask and kx/ky: give a mask or a separable filter, not both")
+        if self.mask is not None:
+            # An empty mask stays a non-NULL pointer: the library refuses 0 x 0.
+            p.mask = _ptr(self.mask)
+            p.mask_height, p.mask_width = self.mask.shape
         # None: the binomial of the other's length, or of 3 (the library's NULL pointer).
         taps_x = len(self.kx) if self.kx is not None else None
         taps_y = len(self.ky) if self.ky is not None else None
@@ -449,13 +481,18 @@ class Context:
     # -- work --
 
     def filter(self, image, kx=None, ky=None, border="replicate", border_value=0.0,
-               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled"):
+               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled", mask=None):
         """Filters a 2-D image on the device; returns a new float32 array of its shape.
 
         image         2-D array-like, rows first (converted to C-contiguous float32; not
                       modified).
-        kx, ky        row and column coefficients, odd lengths 3..15 (equal for now). None:
-                      the binomial of the other's length, or of 3 when both are None.
+        kx, ky        row and column coefficients, each of an odd length 1..63, not both 1
+                      (1: that axis unfiltered). None: the binomial of the other's length, or
+                      of 3 when both are None.
+        mask          instead of kx and ky, a non-separable mask: a 2-D array-like, rows
+                      first, odd sizes 1..15 (not 1 x 1); mask[j, i] weighs the pixel i - rx
+                      columns right and j - ry rows below. A rank-1 mask is run as its factors
+                      (mask_factors); "twopass" refuses any other.
         border        "replicate" (default), "constant", "reflect101", "reflect", "wrap":
                       what reads outside the source ROI return.
         border_value  the value of the "constant" border.
@@ -471,7 +508,7 @@ class Context:
         (with the library's message), Error for device failures.
         """
         return self._run(image, _Params(kx, ky, border, border_value, src, dst, size,
-                                        algorithm), None)
+                                        algorithm, mask), None)
 
     def filter_timed(self, image, iterations=10, **kwargs):
         """filter() for benchmarks: one warm-up run, then ``iterations`` (>= 1) runs timed by
@@ -588,7 +625,7 @@ def _close_default():
 
 
 def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-           dst=(0, 0), size=None, algorithm="tiled"):
+           dst=(0, 0), size=None, algorithm="tiled", mask=None):
     """Context.filter on the module's default context (the default device, opened on first
     use and closed at exit). Returns a new float32 array of the image's shape.
 
@@ -597,7 +634,7 @@ def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0
     """
     return default_context().filter(image, kx=kx, ky=ky, border=border,
                                     border_value=border_value, src=src, dst=dst, size=size,
-                                    algorithm=algorithm)
+                                    algorithm=algorithm, mask=mask)
 
 
 def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=(0, 0),
@@ -612,11 +649,12 @@ def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=
 # ---- Host-side functions (no device) ----------------------------------------------------------
 
 def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled"):
+              dst=(0, 0), size=None, algorithm="tiled", mask=None):
     """The CPU reference (tc_reference): the plainest loop over the formula, in double
-    precision, that every device result is checked against. Same arguments and result as
-    Context.filter (``algorithm`` is checked but does not change the result)."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm)
+    precision, that every device result is checked against (a mask's products summed as they
+    are, never its factors). Same arguments and result as Context.filter (``algorithm`` is
+    checked but does not change the result)."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask)
     arr, width, height = _image(image)
     out = np.empty_like(arr)
     err = ctypes.create_string_buffer(_native.ERR_SIZE)
@@ -628,12 +666,13 @@ def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src
 
 
 def tolerance(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled"):
+              dst=(0, 0), size=None, algorithm="tiled", mask=None):
     """The largest difference allowed between a device result and reference()'s inside the
     target ROI (tc_tolerance): float32 rounding of the sums, from the filter's absolute
-    weights and the largest absolute input value. Outside the target ROI results are equal
-    bit for bit. Same arguments as Context.filter; ValueError when they are invalid."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm)
+    weights and the largest absolute input value (for a mask: 2 x its products x FLT_EPSILON x
+    max|image| x sum|mask|). Outside the target ROI results are equal bit for bit. Same
+    arguments as Context.filter; ValueError when they are invalid."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask)
     arr, width, height = _image(image)
     tol = _lib.tc_tolerance(_ptr(arr), width, height, params.ref())
     if tol < 0:
@@ -650,9 +689,10 @@ def tolerance(image, kx=None, ky=None, border="replicate", border_value=0.0, src
 
 def named_filter(name, taps, sigma=0.0):
     """The coefficients of a named filter as a pair (kx, ky) of float32 arrays of ``taps``
-    values: "box", "gauss" (``sigma``; <= 0: OpenCV's default for the length), "binomial",
-    "sobel-x", "sobel-y", "scharr-x", "scharr-y" (3 taps only). "sobel-x" differentiates
-    along rows (kx) and smooths along columns (ky).
+    values: "box", "gauss" (``sigma``; <= 0: OpenCV's default for the length), "binomial"
+    (3..63 taps), "sobel-x", "sobel-y" (3..31), "scharr-x", "scharr-y" (3 taps only).
+    "sobel-x" differentiates along rows (kx) and smooths along columns (ky). The 3 x 3 masks
+    are named_mask's.
 
     >>> kx, ky = tiledconv.named_filter("gauss", 7, sigma=1.5)
     >>> out = tiledconv.filter(image, kx=kx, ky=ky)
@@ -675,6 +715,51 @@ def named_filter(name, taps, sigma=0.0):
     if status != TC_OK:
         _raise(status, err.value.decode(errors="replace"))
     return kx[:n].copy(), ky[:n].copy()
+
+
+def named_mask(name, amount=1.0):
+    """The weights of a named 3 x 3 mask as a 3 x 3 float32 array: "laplacian"
+    (0 1 0; 1 -4 1; 0 1 0, OpenCV's Laplacian with ksize 1), "laplacian8" (1 1 1; 1 -8 1;
+    1 1 1), "sharpen" (the identity plus ``amount`` times the identity minus the 3 x 3 binomial:
+    amount 1 gives -1/16 -1/8 -1/16; -1/8 7/4 -1/8; -1/16 -1/8 -1/16). None of them is
+    separable.
+
+    >>> sharp = tiledconv.filter(image, mask=tiledconv.named_mask("sharpen", amount=0.5))
+    """
+    if not isinstance(name, str) or "\0" in name:
+        raise ValueError(f"name: expected a mask name, got {name!r}")
+    try:
+        amount = float(amount)
+    except (TypeError, ValueError):
+        raise ValueError(f"amount: expected a number, got {amount!r}") from None
+    mask = np.zeros(9, dtype=np.float32)
+    width, height = ctypes.c_int(0), ctypes.c_int(0)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_named_mask(name.encode(), amount, _ptr(mask), 9, ctypes.byref(width),
+                                ctypes.byref(height), err, len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return mask.reshape(height.value, width.value)
+
+
+def mask_factors(mask):
+    """(kx, ky), float32 arrays of the mask's width and height, when ``mask`` (a 2-D
+    array-like) is rank 1 within float32 rounding, mask[j, i] = ky[j] * kx[i] to within 8
+    float32 epsilons of each weight: the factors the library runs it with (kx the row of the
+    largest weight, ky its column divided by that weight). None when the mask is not
+    separable. ValueError for a mask the library would refuse (sizes, NaN, infinities).
+    """
+    arr = _mask(mask)
+    height, width = arr.shape
+    kx = np.zeros(max(width, 1), dtype=np.float32)
+    ky = np.zeros(max(height, 1), dtype=np.float32)
+    if arr.size == 0:
+        raise ValueError(f"mask: {width} x {height}: sizes must be odd, 1..{MAX_MASK_SIZE}")
+    rc = _lib.tc_mask_factors(_ptr(arr), width, height, _ptr(kx), _ptr(ky))
+    if rc < 0:
+        raise ValueError(f"mask: {width} x {height}: sizes must be odd, 1..{MAX_MASK_SIZE}, "
+                         "not 1 x 1, and every weight finite")
+    return (kx[:width].copy(), ky[:height].copy()) if rc == 1 else None
 
 
 def gradient_reference(image, operator="sobel", border="replicate", border_value=0.0,

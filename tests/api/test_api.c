@@ -145,6 +145,46 @@ int main(void)
     check(status == TC_OK && g[2] == 1.0f && g[1] == 0.0f,
           "gauss with sigma 1e-100 is the identity");
 
+    /* Issue 15 through the installed header: a mask (laplacian8 from tc_named_mask), checked
+     * against the sums computed here; a length per axis; the factors of a rank-1 mask. */
+    float lap8[9];
+    int mw = 0, mh = 0;
+    status = tc_named_mask("laplacian8", 1.0, lap8, 9, &mw, &mh, err, sizeof err);
+    check(status == TC_OK && mw == 3 && mh == 3 && lap8[4] == -8.0f && lap8[0] == 1.0f,
+          "tc_named_mask(laplacian8) is 1 1 1; 1 -8 1; 1 1 1");
+    tc_params_init(&p);
+    p.mask = lap8;
+    p.mask_width = p.mask_height = 3;
+    status = tc_filter(ctx, src, dst, W, H, &p);
+    int mask_ok = status == TC_OK;
+    for (int y = 1; mask_ok && y < H - 1; y++) /* the interior: no border involved */
+        for (int x = 1; x < W - 1; x++) {
+            double sum = 0.0;
+            for (int j = -1; j <= 1; j++)
+                for (int i = -1; i <= 1; i++)
+                    sum += (i == 0 && j == 0 ? -8.0 : 1.0) * src[(y + j) * W + x + i];
+            if (fabs(sum - dst[y * W + x]) > 1e-2)
+                mask_ok = 0;
+        }
+    check(mask_ok, "a 3 x 3 mask filters as its 2-D sums computed here");
+    p.algorithm = TC_TWOPASS;
+    status = tc_filter(ctx, src, dst, W, H, &p);
+    check(status == TC_EINVAL && strstr(tc_error(ctx), "not separable") != NULL,
+          "twopass refuses a mask that is not separable");
+    tc_params_init(&p);
+    p.taps_x = 31;
+    p.taps_y = 1;
+    status = tc_filter(ctx, src, dst, W, H, &p);
+    check(status == TC_OK, "31 x 1 taps (rows only) filters");
+    const float outer[6] = {1, 2, 1, -2, -4, -2}; /* [1 -2]^T x [1 2 1]: 3 wide, 2 high: even */
+    float fx[3], fy[3];
+    check(tc_mask_factors(outer, 3, 2, fx, fy) == -1, "tc_mask_factors refuses an even height");
+    const float outer3[9] = {1, 2, 1, -2, -4, -2, 1, 2, 1};
+    check(tc_mask_factors(outer3, 3, 3, fx, fy) == 1 && fx[1] == -4.0f && fy[1] == 1.0f &&
+              fy[0] == -0.5f,
+          "tc_mask_factors factors a rank-1 mask (kx the largest weight's row)");
+    check(tc_mask_factors(lap8, 3, 3, fx, fy) == 0, "laplacian8 is not rank 1");
+
     /* The one-read gradient (1.2): Sobel of I = 2x is 2 * 2 = 4 along the row times the
      * smoothing's 4 down the column, 16 inside; gy 0; the two filters apart agree. */
     static float ramp[W * H], gx[W * H], mag[W * H], sep[W * H];

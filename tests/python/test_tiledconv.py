@@ -66,14 +66,18 @@ def border_index(p, n, border):
     raise AssertionError(border)
 
 
-def naive(image, kx, ky, border="replicate", border_value=0.0, src=(0, 0), dst=(0, 0),
-          size=None):
+def naive(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+          dst=(0, 0), size=None, mask=None):
     img = np.asarray(image, dtype=np.float32).astype(np.float64)
     height, width = img.shape
     (sl, st), (dl, dt) = src, dst
     w, h = size if size is not None else (width - max(sl, dl), height - max(st, dt))
-    kx, ky = np.asarray(kx, np.float64), np.asarray(ky, np.float64)
-    rx, ry = len(kx) // 2, len(ky) // 2
+    if mask is None:
+        kx, ky = np.asarray(kx, np.float64), np.asarray(ky, np.float64)
+        weights = np.outer(ky, kx)
+    else:
+        weights = np.asarray(mask, np.float32).astype(np.float64)
+    ry, rx = weights.shape[0] // 2, weights.shape[1] // 2
     roi = img[st:st + h, sl:sl + w]
     xs = [border_index(p, w, border) for p in range(-rx, w + rx)]
     ys = [border_index(p, h, border) for p in range(-ry, h + ry)]
@@ -83,9 +87,9 @@ def naive(image, kx, ky, border="replicate", border_value=0.0, src=(0, 0), dst=(
             if yy is not None and xx is not None:
                 padded[a, b] = roi[yy, xx]
     acc = np.zeros((h, w))
-    for j in range(len(ky)):
-        for i in range(len(kx)):
-            acc += ky[j] * kx[i] * padded[j:j + h, i:i + w]
+    for j in range(weights.shape[0]):
+        for i in range(weights.shape[1]):
+            acc += weights[j, i] * padded[j:j + h, i:i + w]
     out = img.astype(np.float32)
     out[dt:dt + h, dl:dl + w] = acc
     return out
@@ -107,8 +111,11 @@ def check_against_reference(out, image, **kw):
     tol = tiledconv.tolerance(image, **kw)
     image = np.asarray(image, dtype=np.float32)
     # A few float32 roundings of the largest sum, no more: |weights| x max |input| x 2^-13.
-    weights = np.prod([np.abs(np.asarray(kw[k], np.float64)).sum() if kw.get(k) is not None
-                       else 1.0 for k in ("kx", "ky")])
+    if kw.get("mask") is not None:
+        weights = np.abs(np.asarray(kw["mask"], np.float64)).sum()
+    else:
+        weights = np.prod([np.abs(np.asarray(kw[k], np.float64)).sum()
+                           if kw.get(k) is not None else 1.0 for k in ("kx", "ky")])
     bound = weights * max(np.abs(image).max(), abs(kw.get("border_value", 0.0))) * 2.0**-13
     assert 0 < tol <= bound, (tol, bound)
     height, width = image.shape
@@ -337,10 +344,23 @@ BAD = [
     ("even kx only", GOOD, dict(kx=[1, 2])),
     ("one tap", GOOD, dict(kx=[1], ky=[1])),
     ("no taps", GOOD, dict(kx=[], ky=[])),
-    ("17 taps", GOOD, dict(kx=[1] * 17, ky=[1] * 17)),
+    ("65 taps", GOOD, dict(kx=[1] * 65, ky=[1] * 65)),
     ("2-D kx", GOOD, dict(kx=[[1, 2, 1]])),
     ("non-numeric kx", GOOD, dict(kx=["a", "b", "c"])),
-    ("kx 3, ky 5", GOOD, dict(kx=[1, 2, 1], ky=[1, 4, 6, 4, 1])),
+    ("1-D mask", GOOD, dict(mask=[1, 2, 1])),
+    ("3-D mask", GOOD, dict(mask=np.ones((3, 3, 3)))),
+    ("even mask", GOOD, dict(mask=np.ones((2, 3)))),
+    ("16 x 16 mask", GOOD, dict(mask=np.ones((16, 16)))),
+    ("17 x 17 mask", GOOD, dict(mask=np.ones((17, 17)))),
+    ("1 x 1 mask", GOOD, dict(mask=[[2.0]])),
+    ("empty mask", GOOD, dict(mask=np.zeros((0, 0)))),
+    ("NaN in a mask", GOOD, dict(mask=[[1, 2, 1], [2, np.nan, 2], [1, 2, 1]])),
+    ("inf in a mask", GOOD, dict(mask=[[1, 2, 1], [2, np.inf, 2], [1, 2, 1]])),
+    ("ragged mask", GOOD, dict(mask=[[1, 2, 1], [2, 2], [1, 2, 1]])),
+    ("non-numeric mask", GOOD, dict(mask=[["a", "b", "c"]] * 3)),
+    ("mask and kx", GOOD, dict(mask=np.ones((3, 3)), kx=[1, 2, 1])),
+    ("twopass and a mask", GOOD, dict(mask=[[0, 1, 0], [1, -4, 1], [0, 1, 0]],
+                                      algorithm="twopass")),
     ("unknown border", GOOD, dict(border="mirror")),
     ("border None", GOOD, dict(border=None)),
     ("unknown algorithm", GOOD, dict(algorithm="fast")),
@@ -373,8 +393,12 @@ LIBRARY_REFUSES = [
     # (what, image, kw, a word the library's message contains)
     ("empty", np.zeros((0, 5), np.float32), {}, "image"),
     ("even taps", GOOD, dict(kx=[1, 2, 3, 4], ky=[1, 2, 3, 4]), "taps_x 4"),
-    ("17 taps", GOOD, dict(kx=[1] * 17, ky=[1] * 17), "taps_x 17"),
-    ("kx 3, ky 5", GOOD, dict(kx=[1, 2, 1], ky=[1, 4, 6, 4, 1]), "taps_y 5"),
+    ("65 taps", GOOD, dict(kx=[1] * 65, ky=[1] * 65), "taps_x 65"),
+    ("kx 1, ky 1", GOOD, dict(kx=[2], ky=[1]), "taps_y 1"),
+    ("even mask", GOOD, dict(mask=np.ones((4, 3))), "mask_width 3, mask_height 4"),
+    ("NaN in a mask", GOOD, dict(mask=[[1, 2, 1], [2, np.nan, 2], [1, 2, 1]]), "mask[1][1]"),
+    ("twopass and a mask", GOOD, dict(mask=[[0, 1, 0], [1, -4, 1], [0, 1, 0]],
+                                      algorithm="twopass"), "not separable"),
     ("ROI outside", GOOD, dict(src=(37, 0)), "src_left 37"),
     ("negative", GOOD, dict(dst=(0, -1)), "dst_top -1"),
     ("too wide", GOOD, dict(size=(38, 5)), "roi_width 38"),
@@ -686,11 +710,109 @@ def test_named_filters():
     assert np.array_equal(sy_x, ky) and np.array_equal(sy_y, kx)
     kx, ky = tiledconv.named_filter("sobel-x", 5)  # OpenCV's extended Sobel
     assert np.array_equal(kx, [-1, -2, 0, 2, 1]) and np.array_equal(ky, [1, 4, 6, 4, 1])
-    for name, taps in [("nope", 3), ("scharr-x", 5), ("box", 4), ("box", 17), ("box", -1),
-                       ("box", 1), ("", 3)]:
+    for name, taps in [("nope", 3), ("scharr-x", 5), ("box", 4), ("box", 65), ("box", -1),
+                       ("box", 1), ("", 3), ("sobel-x", 33), ("laplacian", 3)]:
         with pytest.raises(ValueError) as info:
             tiledconv.named_filter(name, taps)
         assert str(info.value).strip() and "\n" not in str(info.value)
+
+
+# ---- Issue 15: long filters, a length per axis, masks ------------------------------------------
+
+def test_lengths_per_axis_and_long(ctx):
+    image = random_image(70, 50, seed=151)
+    rng = np.random.default_rng(152)
+    for kx_len, ky_len, algorithm, border in [(7, 3, "tiled", "reflect"), (3, 7, "twopass", "wrap"),
+                                              (1, 9, "onepass", "constant"), (31, 1, "tiled", "replicate"),
+                                              (63, 63, "tiled", "reflect101"), (17, 17, "twopass", "replicate")]:
+        kx = rng.normal(size=kx_len).astype(np.float32)
+        ky = rng.normal(size=ky_len).astype(np.float32)
+        kw = dict(kx=kx, ky=ky, border=border, border_value=12.5, algorithm=algorithm,
+                  src=(3, 1), dst=(1, 4))
+        out = ctx.filter(image, **kw)
+        check_against_reference(out, image, **kw)
+        # ... and against the Python reference of the formula.
+        ref = naive(image, kx, ky, border, 12.5, (3, 1), (1, 4))
+        assert np.abs(out - ref).max() <= tiledconv.tolerance(image, **kw) + 1e-4
+    # None for one axis: the binomial of the other's length.
+    out = ctx.filter(image, kx=[1, 0, 0, 0, -1])
+    b5 = tiledconv.named_filter("binomial", 5)[0]
+    assert np.allclose(out, naive(image, [1, 0, 0, 0, -1], b5), atol=1e-3)
+
+
+MASK3 = np.array([[1, -2, 3], [0, 4, -1], [2, 1, -3]], np.float32) / 16
+
+
+def test_mask_by_hand(ctx):
+    # A single 1 at (2, 1) of a 5 x 4 zero image: out(x, y) = sum mask[j, i] S(x + i - 1,
+    # y + j - 1), so the 1 shows mask[j, i] at (3 - i, 2 - j): the mask flipped, as any
+    # correlation shows an impulse, each weight exact.
+    image = np.zeros((4, 5), np.float32)
+    image[1, 2] = 1.0
+    for algorithm in ("tiled", "onepass"):
+        out = ctx.filter(image, mask=MASK3, border="constant", algorithm=algorithm)
+        want = np.zeros((4, 5), np.float32)
+        want[0:3, 1:4] = MASK3[::-1, ::-1]
+        assert np.array_equal(out, want), algorithm
+
+
+def test_masks_against_references(ctx):
+    image = random_image(64, 48, seed=153)
+    rng = np.random.default_rng(154)
+    for shape, algorithm, border in [((3, 3), "tiled", "replicate"), ((3, 5), "onepass", "wrap"),
+                                     ((7, 7), "tiled", "reflect"), ((15, 15), "tiled", "reflect101"),
+                                     ((1, 3), "twopass", "constant")]:
+        mask = rng.uniform(-1, 1, shape).astype(np.float32)
+        kw = dict(mask=mask, border=border, border_value=3.0, algorithm=algorithm,
+                  src=(2, 3), dst=(4, 1), size=(50, 40))
+        out = ctx.filter(image, **kw)
+        check_against_reference(out, image, **kw)
+        ref = naive(image, border=border, border_value=3.0, src=(2, 3), dst=(4, 1),
+                    size=(50, 40), mask=mask)
+        assert np.abs(out - ref).max() <= tiledconv.tolerance(image, **kw) + 1e-4, shape
+
+
+def test_rank1_mask_is_factored(ctx):
+    b = np.array([1, 4, 6, 4, 1], np.float32)
+    mask = np.outer(np.array([1, -2, 1], np.float32), b)  # 3 rows of 5
+    kx, ky = tiledconv.mask_factors(mask)
+    assert len(kx) == 5 and len(ky) == 3
+    assert np.allclose(np.outer(ky, kx), mask, rtol=1e-6, atol=0)
+    assert tiledconv.mask_factors(MASK3) is None
+    assert tiledconv.mask_factors(np.zeros((3, 3))) is not None  # rank 0
+    image = random_image(40, 30, seed=155)
+    # twopass takes it (the factors), and every algorithm matches the mask's own reference.
+    for algorithm in ALGORITHMS:
+        out = ctx.filter(image, mask=mask, algorithm=algorithm)
+        check_against_reference(out, image, mask=mask, algorithm=algorithm)
+    with pytest.raises(ValueError):
+        tiledconv.mask_factors([[1, 2], [3, 4]])
+    with pytest.raises(ValueError):
+        tiledconv.mask_factors([[np.nan, 1, 1]])
+
+
+def test_named_masks():
+    assert np.array_equal(tiledconv.named_mask("laplacian"),
+                          [[0, 1, 0], [1, -4, 1], [0, 1, 0]])
+    assert np.array_equal(tiledconv.named_mask("laplacian8"),
+                          [[1, 1, 1], [1, -8, 1], [1, 1, 1]])
+    sharpen = tiledconv.named_mask("sharpen")
+    assert sharpen.dtype == np.float32 and sharpen.shape == (3, 3)
+    assert np.array_equal(sharpen, np.array([[-1, -2, -1], [-2, 28, -2], [-1, -2, -1]]) / 16)
+    assert np.array_equal(tiledconv.named_mask("sharpen", amount=2),
+                          np.array([[-2, -4, -2], [-4, 40, -4], [-2, -4, -2]]) / 16)
+    # A constant image: laplacians give 0, sharpen gives it back (its weights sum to 1).
+    flat = np.full((9, 11), 77.0, np.float32)
+    assert np.array_equal(tiledconv.filter(flat, mask=tiledconv.named_mask("laplacian")),
+                          np.zeros_like(flat))
+    assert np.allclose(tiledconv.filter(flat, mask=tiledconv.named_mask("sharpen")), flat)
+    for name in ("gauss", "nope", "", None):
+        with pytest.raises(ValueError):
+            tiledconv.named_mask(name)
+    with pytest.raises(ValueError):
+        tiledconv.named_mask("sharpen", amount="x")
+    with pytest.raises(ValueError):
+        tiledconv.named_mask("sharpen", amount=float("nan"))
 
 
 def test_sobel_on_a_ramp(ctx):
@@ -723,7 +845,8 @@ def test_docstrings():
         assert words in text, words
     for obj in (tiledconv, tiledconv.Context, tiledconv.Context.filter, tiledconv.filter,
                 tiledconv.Error, tiledconv.Device, tiledconv.devices, tiledconv.reference,
-                tiledconv.tolerance, tiledconv.named_filter, tiledconv.Context.last_stats,
+                tiledconv.tolerance, tiledconv.named_filter, tiledconv.named_mask,
+                tiledconv.mask_factors, tiledconv.Context.last_stats,
                 tiledconv.Context.close, tiledconv.Context.filter_timed):
         assert obj.__doc__ and len(obj.__doc__.strip()) > 40, obj
     assert "border_value" in tiledconv.Context.filter.__doc__

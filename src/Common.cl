@@ -1,0 +1,269 @@
+/*
+ * Common.cl - what every kernel program shares: the border rules, the staging of a
+ * neighbourhood in local memory, the float4 read windows of a block row, and the store of a
+ * work-item's block. Each program is this file followed by the file of its kernels
+ * (programs.c): TiledConv.cl (the separable kernels up to 15 taps, and the one-pass and
+ * two-pass ones at any length), Long.cl (the tiled kernel beyond 15 taps), Masks.cl (the
+ * non-separable masks).
+ *
+ * Everything is in ROI coordinates: (x, y) with 0 <= x < w, 0 <= y < h is the pixel at
+ * (sL + x, sT + y) of the source and (tL + x, tT + y) of the target. A read outside the sROI
+ * is mapped back into it by the border rule (BORDER, below; by default the nearest sROI pixel,
+ * each coordinate clamped to the sROI's edge), so no pixel outside the sROI is ever read; no
+ * pixel outside the tROI is ever written.
+ *
+ * The geometry comes from the host as -D options, from src/config.h, so host and kernels cannot
+ * disagree. Every program gets RADIUS_X and RADIUS_Y (the filter's or the mask's radii along
+ * rows and columns, 0 .. 31), BORDER, BLOCK_X and BLOCK_Y (the block a work-item reads and
+ * writes), and SHIFT, the source alignment of a block, (sL - tL) mod 4 for the kernels whose
+ * tiles sit on the target's 4-column grid.
+ */
+
+#if !defined(RADIUS_X) || !defined(RADIUS_Y) || !defined(BORDER) || !defined(BLOCK_X) || \
+    !defined(BLOCK_Y) || !defined(SHIFT)
+#error "build the kernels with the -D options that launch.c passes"
+#endif
+
+#define TAPS_X (2 * RADIUS_X + 1)
+#define TAPS_Y (2 * RADIUS_Y + 1)
+
+/* The helpers that hold a kernel's phases (stage_neighbourhood, tiled_conv's phases) are
+ * functions for the reader only: they must compile as if their code were written in the
+ * kernel, the private arrays they take (hrow, out) kept in registers and every loop unrolled.
+ * That needs every call inlined, which plain inline leaves to the compiler's cost model:
+ * PoCL's declines functions this large and keeps them as calls, the arrays in memory. */
+#define TC_INLINE inline __attribute__((always_inline))
+
+/* ------------------------------------------------------------------------------------------ */
+/* Border rules (filter.h's tc_border, OpenCV's meanings), chosen at build time            */
+/* ------------------------------------------------------------------------------------------ */
+
+#define BORDER_REPLICATE 0  /* aaa|abcd|ddd */
+#define BORDER_CONSTANT 1   /* vvv|abcd|vvv */
+#define BORDER_REFLECT101 2 /* dcb|abcd|cba */
+#define BORDER_REFLECT 3    /* cba|abcd|dcb */
+#define BORDER_WRAP 4       /* bcd|abcd|abc */
+
+/* Maps coordinate p into 0 .. n - 1 (n >= 1) by the border rule, as OpenCV's
+ * borderInterpolate does; -1 for BORDER_CONSTANT outside. A radius larger than the ROI can
+ * reflect more than once, hence the loop. */
+inline int border_index(int p, int n)
+{
+    if (p >= 0 && p < n)
+        return p;
+#if BORDER == BORDER_REPLICATE
+    return clamp(p, 0, n - 1);
+#elif BORDER == BORDER_CONSTANT
+    return -1;
+#elif BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT
+    const int delta = BORDER == BORDER_REFLECT101;
+    if (n == 1)
+        return 0;
+    do
+        p = p < 0 ? -p - 1 + delta : 2 * n - 1 - p - delta;
+    while (p < 0 || p >= n);
+    return p;
+#elif BORDER == BORDER_WRAP
+    p %= n;
+    return p < 0 ? p + n : p;
+#else
+#error "unknown BORDER"
+#endif
+}
+
+/* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
+ * pixel, or value for BORDER_CONSTANT. Only these reads may start outside the sROI. */
+inline float read_bordered(__global const float *src, int pitch, int sL, int sT, int x, int y,
+                           int w, int h, float value)
+{
+    const int bx = border_index(x, w), by = border_index(y, h);
+    if (BORDER == BORDER_CONSTANT && (bx < 0 || by < 0))
+        return value;
+    return src[(sT + by) * pitch + sL + bx];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Staging a neighbourhood in local memory (tiled_conv's class 2, one_pass_conv)               */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Copies the raw_h x raw_w window of ROI pixels whose top-left is (x0, y0) into raw, row by
+ * row (raw[y * raw_w + x] is ROI pixel (x0 + x, y0 + y)), each coordinate mapped into the sROI
+ * by the border rule: the window may start left of or above the sROI and reach past it.
+ *
+ * The group, stride_x x stride_y work-items, shares the copy: work-item (lx, ly) copies the
+ * pixels of the window whose row is ly modulo stride_y and whose column is lx modulo stride_x,
+ * so consecutive work-items read consecutive pixels of a row and the reads stay coalesced.
+ * (Two loops rather than one index split by / and %: no division, and oclgrind's
+ * uninitialised-value checker cannot follow the "freeze" LLVM emits for a paired / and %.)
+ * Both callers pass the window's shape and the stride as compile-time constants.
+ *
+ * No barrier here: each caller puts its own right after the call, in the kernel body, where
+ * it can be seen to be reached by the whole group.
+ */
+TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL, int sT, int w,
+                                   int h, float border_value, int x0, int y0, int raw_w,
+                                   int raw_h, int stride_x, int stride_y, int lx, int ly,
+                                   __local float *raw)
+{
+    for (int y = ly; y < raw_h; y += stride_y)
+        for (int x = lx; x < raw_w; x += stride_x)
+            raw[y * raw_w + x] = read_bordered(src, pitch, sL, sT, x0 + x, y0 + y, w, h,
+                                               border_value);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* A block row's read window (the tiled kernels)                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* TC_VECTOR_IO=0 (--scalar-io): global loads and stores one float at a time. */
+#ifndef TC_VECTOR_IO
+#define TC_VECTOR_IO 1
+#endif
+#if BLOCK_X % 4 != 0
+#error "BLOCK_X must be a multiple of 4"
+#endif
+#if SHIFT < 0 || SHIFT > 3 || (!TC_VECTOR_IO && SHIFT != 0)
+#error "SHIFT is (sL - tL) mod 4, and 0 without float4 I/O"
+#endif
+
+#define SEG_W (BLOCK_X + 2 * RADIUS_X) /* raw pixels in one row segment of a block */
+
+/*
+ * The read window of a block row. With float4 I/O a row segment (ROI columns x - RADIUS_X ..
+ * x + BLOCK_X + RADIUS_X - 1, x the block's first column) is read as whole aligned float4s:
+ * relative to the multiple of 4 at or before the block's first source column (x - SHIFT in
+ * ROI columns), those from WIN_LO to WIN_HI - 1. Aligned rows of radius 1 keep the article's
+ * halo: the block's float4s and one float each side. APRON_L and APRON_R are the columns read
+ * left of the block's first pixel and right of its last: class 1 needs its tile and these
+ * aprons inside the sROI (launch.c's tc_tiled_classes computes the same).
+ */
+#define FLOOR4(v) (((v) + 64) / 4 * 4 - 64) /* v rounded down to a multiple of 4, v >= -64 */
+#if !TC_VECTOR_IO || (SHIFT == 0 && RADIUS_X == 1)
+#define APRON_L RADIUS_X
+#define APRON_R RADIUS_X
+#else
+#define WIN_LO FLOOR4(SHIFT - RADIUS_X)
+#define WIN_HI (FLOOR4(SHIFT + BLOCK_X - 1 + RADIUS_X) + 4)
+#define WIN_Q ((WIN_HI - WIN_LO) / 4) /* float4s per segment */
+#define APRON_L (SHIFT - WIN_LO)
+#define APRON_R (WIN_HI - SHIFT - BLOCK_X)
+#endif
+
+/* The raw segment of the block at ROI column x in one source row (row: the row's sROI column
+ * 0), unchecked: the caller knows that the window lies inside the sROI. The blocks of
+ * neighbouring work-items overlap their windows, which the L1 cache shares. */
+TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
+{
+    __global const float *p = row + x; /* the block's first pixel */
+#if !TC_VECTOR_IO
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = p[i - RADIUS_X];
+#elif SHIFT == 0 && RADIUS_X == 1
+    /* A cast, not vload4: vload4 promises only 4-byte alignment, so a compiler may split it;
+     * the pointer type tells it the 16 bytes are aligned, as they are. */
+    __global const float4 *p4 = (__global const float4 *)p;
+#pragma unroll
+    for (int v = 0; v < BLOCK_X / 4; v++) {
+        const float4 q = p4[v];
+        seg[1 + 4 * v] = q.x;
+        seg[2 + 4 * v] = q.y;
+        seg[3 + 4 * v] = q.z;
+        seg[4 + 4 * v] = q.w;
+    }
+    seg[0] = p[-1];
+    seg[SEG_W - 1] = p[BLOCK_X];
+#else
+    /* The aligned float4s that cover the segment, and the segment picked out of them: SHIFT
+     * is known when the program is built, so the picking is register renaming. */
+    __global const float4 *w4 = (__global const float4 *)(p - SHIFT + WIN_LO);
+    float win[4 * WIN_Q];
+#pragma unroll
+    for (int v = 0; v < WIN_Q; v++) {
+        const float4 q = w4[v];
+        win[4 * v] = q.x;
+        win[4 * v + 1] = q.y;
+        win[4 * v + 2] = q.z;
+        win[4 * v + 3] = q.w;
+    }
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = win[SHIFT - RADIUS_X - WIN_LO + i];
+#endif
+}
+
+/* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
+ * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
+ * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
+TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int sL, int sT,
+                                     int x, int y, int w, int h, float value, float seg[SEG_W])
+{
+    const int sy = border_index(y, h);
+    if (BORDER == BORDER_CONSTANT && sy < 0) {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = value;
+        return;
+    }
+    __global const float *row = src + (sT + sy) * pitch + sL;
+    if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
+        load_segment(row, x, seg);
+    } else {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++) {
+            const int sx = border_index(x - RADIUS_X + i, w);
+            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value : row[sx];
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The store of a block (the tiled kernels whose tiles sit on the target's 4-column grid)     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The store of the block at ROI (bx, by) (tiled_conv's phase (e)). Class 3: the tile is inside
+ * the tROI, so is every block: aligned float4 stores (the tile grid is the target's). Class 4:
+ * rows below the tROI are skipped, a block row wholly inside is stored as float4s, and the
+ * pixels of one that crosses the tROI's left or right edge are guarded one by one. */
+TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w, int h, int bx,
+                           int by, bool free_on_write, float out[BLOCK_Y][BLOCK_X])
+{
+    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
+    if (free_on_write) { /* class 3 */
+#pragma unroll
+        for (int r = 0; r < BLOCK_Y; r++)
+#pragma unroll
+            for (int v = 0; v < BLOCK_X / 4; v++)
+                if (TC_VECTOR_IO)
+                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+                else
+                    for (int c = 4 * v; c < 4 * v + 4; c++)
+                        out_row[r * pitch + c] = out[r][c];
+    } else { /* class 4 */
+        const bool inside_x = bx >= 0 && bx + BLOCK_X <= w;
+#pragma unroll
+        for (int r = 0; r < BLOCK_Y; r++) {
+            if (by + r >= h)
+                continue;
+            if (TC_VECTOR_IO && inside_x) {
+#pragma unroll
+                for (int v = 0; v < BLOCK_X / 4; v++)
+                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+            } else {
+#pragma unroll
+                for (int c = 0; c < BLOCK_X; c++)
+                    if (bx + c >= 0 && bx + c < w)
+                        out_row[r * pitch + c] = out[r][c];
+            }
+        }
+    }
+}
+
+#ifdef TC_COUNT_CLASSES
+/* For -v and the tests: each group adds itself to the counts of its two classes, so that the
+ * classes reported are the ones the kernel took, not a prediction. */
+#define CLASS_COUNTS_ARG , __global int *class_counts
+#else
+#define CLASS_COUNTS_ARG
+#endif

@@ -1,0 +1,227 @@
+/*
+ * Masks.cl - non-separable masks: MASK_H rows of MASK_W weights (RADIUS_Y = (MASK_H - 1) / 2,
+ * RADIUS_X = (MASK_W - 1) / 2), out(x, y) = sum_j sum_i mask[j][i] S(x + i - RADIUS_X,
+ * y + j - RADIUS_Y), correlation as everywhere. Two kernels, built after Common.cl, whose
+ * comment says what the coordinates mean:
+ *
+ *   tiled_mask_conv      the tiled convolution in the article's vein: 8 x 8 work-items, each
+ *                        producing a BLOCK_X x BLOCK_Y block from rows in registers and L1
+ *   one_pass_mask_conv   the classic one-pass local-memory convolution, all products
+ *
+ * (A mask that is rank 1 never comes here: the host factors it and runs the separable
+ * kernels, unless the environment variable TILEDCONV_MASK_2D says otherwise.)
+ *
+ * The weights are a __constant argument, mask[j * MASK_W + i]; tiled_mask_conv also takes the
+ * first 16 by value, as a float16 (TC_MASK_VALUES). -D options besides Common.cl's: GROUP_X,
+ * GROUP_Y, ONEPASS_GROUP and MASK_UNROLL_LIMIT, from src/config.h.
+ */
+
+#if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
+    !defined(MASK_UNROLL_LIMIT)
+#error "build Masks.cl with the -D options that launch.c passes"
+#endif
+
+#define MASK_W TAPS_X
+#define MASK_H TAPS_Y
+
+/* ------------------------------------------------------------------------------------------ */
+/* tiled_mask_conv                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Ownership, as tiled_conv's: the group whose tile starts at ROI (l, t) = (gx * TILE_W - ox,
+ * gy * TILE_H), ox = tL mod 4 (the target's 4-column grid, so that block rows are stored as
+ * aligned float4s), and work-item (lx, ly) owns the block at (l + lx * BLOCK_X,
+ * t + ly * BLOCK_Y). Its BLOCK_Y output rows need source rows by - RADIUS_Y ..
+ * by + BLOCK_Y - 1 + RADIUS_Y. With TC_MASK_SHARE_ROWS each of those rows is read once, as the
+ * aligned float4 window of the block (Common.cl's load_segment, SHIFT the source alignment),
+ * and then used by every output row that needs it - source row by + r by output row o with
+ * mask row r - o + RADIUS_Y: a 5-row mask reads BLOCK_Y + 4 rows for BLOCK_Y outputs instead
+ * of 5 BLOCK_Y. The windows of neighbouring work-items overlap, which the L1 cache serves, as
+ * the article has it for raw pixels. There is no intermediate row to share between vertical
+ * neighbours (a 2-D mask has no first pass), so no local memory and no barrier.
+ *
+ * Unrolled, that is MASK_W x MASK_H x BLOCK_X x BLOCK_Y multiply-adds of code; beyond
+ * MASK_UNROLL_LIMIT of them (large masks) the mask's rows are a loop instead, each iteration
+ * reading the BLOCK_Y rows one mask row needs: more reads, code that stays small.
+ *
+ * Classes, as tiled_conv's: class 1 reads unchecked, class 2 maps rows and (at the sROI's left
+ * and right edges) columns by the border rule, class 3 stores unchecked, class 4 guards.
+ *
+ * Variants (TILEDCONV_CL_OPTIONS, for bench/):
+ *   TC_MASK_SHARE_ROWS   1: every source row once, unrolled (default up to MASK_UNROLL_LIMIT);
+ *                        0: a loop over the mask's rows
+ *   TC_MASK_VALUES       1: the weights from the by-value float16 (default up to 16 weights);
+ *                        0: from the __constant buffer
+ */
+#define TILE_W (GROUP_X * BLOCK_X)
+#define TILE_H (GROUP_Y * BLOCK_Y)
+
+#ifndef TC_MASK_SHARE_ROWS
+#define TC_MASK_SHARE_ROWS (MASK_W * MASK_H * BLOCK_X * BLOCK_Y <= MASK_UNROLL_LIMIT)
+#endif
+#ifndef TC_MASK_VALUES
+#define TC_MASK_VALUES (MASK_W * MASK_H <= 16 && TC_MASK_SHARE_ROWS)
+#endif
+#if TC_MASK_VALUES && (MASK_W * MASK_H > 16 || !TC_MASK_SHARE_ROWS)
+#error "TC_MASK_VALUES holds 16 weights at compile-time indices: a small mask, TC_MASK_SHARE_ROWS"
+#endif
+
+#if TC_MASK_VALUES
+/* Component k of v; k is a constant wherever it is called (every loop unrolls). */
+inline float component16(float16 v, int k)
+{
+    switch (k) {
+    case 0: return v.s0;
+    case 1: return v.s1;
+    case 2: return v.s2;
+    case 3: return v.s3;
+    case 4: return v.s4;
+    case 5: return v.s5;
+    case 6: return v.s6;
+    case 7: return v.s7;
+    case 8: return v.s8;
+    case 9: return v.s9;
+    case 10: return v.sa;
+    case 11: return v.sb;
+    case 12: return v.sc;
+    case 13: return v.sd;
+    case 14: return v.se;
+    default: return v.sf;
+    }
+}
+#define WEIGHTS float16
+#define WEIGHT(m, j, i) component16(m, (j) * MASK_W + (i))
+#else
+#define WEIGHTS __constant const float *
+#define WEIGHT(m, j, i) ((m)[(j) * MASK_W + (i)])
+#endif
+
+/* One output row of the block: out += mask row mj applied to the segment of its source row. */
+TC_INLINE void mask_row(WEIGHTS m, int mj, const float seg[SEG_W], float out[BLOCK_X])
+{
+#pragma unroll
+    for (int c = 0; c < BLOCK_X; c++)
+#pragma unroll
+        for (int i = 0; i < MASK_W; i++)
+            out[c] = fma(WEIGHT(m, mj, i), seg[c + i], out[c]);
+}
+
+/* The segment of ROI row y at block column x: unchecked (class 1) or mapped (class 2). */
+TC_INLINE void mask_segment(__global const float *src, int pitch, int sL, int sT, int w, int h,
+                            float value, bool checked, int x, int y, float seg[SEG_W])
+{
+    if (checked)
+        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
+    else
+        load_segment(src + (sT + y) * pitch + sL, x, seg);
+}
+
+/* The block at ROI (bx, by) into out. checked is a constant at both calls. */
+TC_INLINE void mask_block(__global const float *src, int pitch, int sL, int sT, int w, int h,
+                          float value, bool checked, int bx, int by, WEIGHTS m,
+                          float out[BLOCK_Y][BLOCK_X])
+{
+#pragma unroll
+    for (int o = 0; o < BLOCK_Y; o++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++)
+            out[o][c] = 0.0f;
+#if TC_MASK_SHARE_ROWS
+    /* Source row by - RADIUS_Y + r, read once, into every output row o it reaches. */
+#pragma unroll
+    for (int r = 0; r < BLOCK_Y + 2 * RADIUS_Y; r++) {
+        float seg[SEG_W];
+        mask_segment(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r, seg);
+#pragma unroll
+        for (int o = 0; o < BLOCK_Y; o++)
+            if (r - o >= 0 && r - o < MASK_H)
+                mask_row(m, r - o, seg, out[o]);
+    }
+#else
+    /* Mask row mj for every output row o: source row by + o + mj - RADIUS_Y. */
+#pragma unroll 1
+    for (int mj = 0; mj < MASK_H; mj++)
+#pragma unroll
+        for (int o = 0; o < BLOCK_Y; o++) {
+            float seg[SEG_W];
+            mask_segment(src, pitch, sL, sT, w, h, value, checked, bx, by + o + mj - RADIUS_Y,
+                         seg);
+            mask_row(m, mj, seg, out[o]);
+        }
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
+void tiled_mask_conv(__global const float *src, __global float *dst, int pitch,
+                     int sL, int sT, int tL, int tT, int w, int h,
+                     __constant const float *mask, float border_value,
+                     float16 mask_values CLASS_COUNTS_ARG)
+{
+#if TC_MASK_VALUES
+    const WEIGHTS m = mask_values;
+#else
+    WEIGHTS m = mask;
+#endif
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
+    const int l = get_group_id(0) * TILE_W - ox;
+    const int t = get_group_id(1) * TILE_H;
+    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
+    /* The article's classes, from the group's position alone (tiled_conv's tests, with the
+     * mask's radii). */
+    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
+                              t + TILE_H + RADIUS_Y <= h;
+    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
+#ifdef TC_COUNT_CLASSES
+    if (lx == 0 && ly == 0) {
+        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+    }
+#endif
+    float out[BLOCK_Y][BLOCK_X];
+    if (free_on_read) /* class 1 */
+        mask_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, m, out);
+    else /* class 2 */
+        mask_block(src, pitch, sL, sT, w, h, border_value, true, bx, by, m, out);
+    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* one_pass_mask_conv                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
+#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
+
+/* TiledConv.cl's one_pass_conv with the mask's weights for the outer product's: work-item
+ * (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly); the group stages its
+ * (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into the sROI, and every
+ * work-item sums its MASK_H x MASK_W products from there. */
+__kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
+void one_pass_mask_conv(__global const float *src, __global float *dst, int pitch,
+                        int sL, int sT, int tL, int tT, int w, int h,
+                        __constant const float *mask, float border_value)
+{
+    __local float raw[OP_RAW_H * OP_RAW_W];
+
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
+
+    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
+                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
+    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
+     * work-item: the guard on the write below comes after it. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int x = x0 + lx, y = y0 + ly;
+    if (x < w && y < h) {
+        float acc = 0.0f;
+#pragma unroll
+        for (int j = 0; j < MASK_H; j++)
+#pragma unroll
+            for (int i = 0; i < MASK_W; i++)
+                acc = fma(mask[j * MASK_W + i], raw[(ly + j) * OP_RAW_W + lx + i], acc);
+        dst[(tT + y) * pitch + tL + x] = acc;
+    }
+}
