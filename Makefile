@@ -62,7 +62,9 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
             src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
-# Issue 16: the gradient from one read (its kernels in src/Gradient.cl, a program of its own).
+# Image objects beside buffers, and the bilinear-tap trick (issue 16).
+LIB_SRCS += src/storage.c src/bilinear.c
+# Issue 16: the gradient from one read (its kernels in src/Gradient.cl, after Common.cl).
 LIB_SRCS += src/gradient.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
@@ -75,9 +77,9 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
 CLI_SRCS += cli/plan.c
 # Issue 16: --gradient.
 CLI_SRCS += cli/gradient.c
-# The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl and Gradient.cl
-# (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks Gradient
+# The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl and
+# Gradient.cl (programs.c).
+CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
@@ -89,9 +91,9 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests api-test \
-        python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
-        check-opencl install uninstall clean gradient-tests
+.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+        gradient-tests api-test python-tests kernel-check sanitize fuzz fuzz-check check-codecs \
+        deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
 
@@ -160,6 +162,10 @@ $(O)/src/Masks_cl.c: src/Masks.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Masks.cl masks_cl > $@.tmp && mv $@.tmp $@
 
+$(O)/src/Images_cl.c: src/Images.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Images.cl images_cl > $@.tmp && mv $@.tmp $@
+
 $(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Gradient.cl gradient_cl > $@.tmp && mv $@.tmp $@
@@ -207,6 +213,11 @@ formats-tests: $(BIN)
 seeds-tests: $(BIN)
 	@sh tests/seeds.sh ./$(BIN)
 
+# Image objects beside buffers and the bilinear-tap trick (tests/images.sh): --storage image
+# against the buffer path, -a bilinear within its tolerance, the records, the refusals.
+images-tests: $(BIN)
+	@sh tests/images.sh ./$(BIN)
+
 # --gradient end to end (tests/gradient.sh): the planes against the plain filters', the
 # comparison, the records, the refusals.
 gradient-tests: $(BIN)
@@ -228,7 +239,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    gradient-tests api-test python-tests
+	    images-tests gradient-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

@@ -442,6 +442,17 @@ static void *lane_main(void *arg)
         tc_context_device(l->ctx, &l->dev);
         l->open_ms = now_ms() - b->t0;
         l->status = 0;
+        /* A device that cannot serve the run (--storage image or bilinear without image
+         * support) is a device that did not open: it takes no image. */
+        const tc_roi one = {0, 0, 0, 0, 1, 1};
+        tc_params p;
+        cli_params(b->o, &one, &p);
+        if ((l->open_status = tc_check_params(l->ctx, 1, 1, &p)) != TC_OK) {
+            snprintf(l->err, sizeof l->err, "%s", tc_error(l->ctx));
+            tc_close(l->ctx);
+            l->ctx = NULL;
+            l->status = 1;
+        }
     } else {
         l->status = 1;
     }

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "sha256.h"
 #include "source.h"
+#include "storage.h"
 #include "synth.h"
 #include "text.h"
 #include "tiledconv.h"
@@ -212,14 +213,16 @@ static int list_devices(void)
 }
 
 /* Test-only fault injection, so that the tests can show -e catching a wrong pixel:
- * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result. */
+ * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result, "x,y,v" adds v
+ * (bilinear's tolerance is about 2 gray levels on 8-bit input). */
 static void inject_test_fault(tc_plane *out)
 {
     const char *spec = getenv("TILEDCONV_TEST_CORRUPT");
     int x, y;
-    if (spec && sscanf(spec, "%d,%d", &x, &y) == 2 && x >= 0 && y >= 0 && x < out->width &&
-        y < out->height)
-        out->px[(size_t)y * (size_t)out->width + (size_t)x] += 1.0f;
+    float amount = 1.0f;
+    if (spec && sscanf(spec, "%d,%d,%f", &x, &y, &amount) >= 2 && x >= 0 && y >= 0 &&
+        x < out->width && y < out->height)
+        out->px[(size_t)y * (size_t)out->width + (size_t)x] += amount;
 }
 
 /* Adds one plane's run to the totals: the kernel (and pass) times of iteration i are summed,
@@ -255,7 +258,7 @@ static int run_planes(tc_context *ctx, const tc_options *o, const tc_params *p, 
     const int n = timed ? o->iterations : 1;
     memset(times, 0, sizeof *times);
     times->iterations = n;
-    times->passes = p->algorithm == TC_TWOPASS ? 2 : 1;
+    times->passes = p->algorithm == TC_TWOPASS || p->algorithm == TC_BILINEAR ? 2 : 1;
     times->kernel_ms = calloc((size_t)n, sizeof(double));
     times->pass_ms[0] = calloc((size_t)n, sizeof(double));
     times->pass_ms[1] = calloc((size_t)n, sizeof(double));
@@ -322,12 +325,69 @@ static int output_digest(const tc_options *o, const plane_set *out, const tc_roi
     return 0;
 }
 
+/* One algorithm a run filters with, and where it reads the source plane. */
+typedef struct {
+    tc_algorithm algorithm;
+    tc_storage storage;
+} run_variant;
+
+/* The most variants one run compares: -a all with --storage image. */
+#define MAX_VARIANTS 6
+
+/* What the run filters with: the one algorithm asked for, or for -a all tiled, twopass and
+ * onepass, with --storage image also tiled and onepass reading an image (beside their buffer
+ * rows) and bilinear, the other path that reads one, when the filter pairs (a note says why
+ * it is left out otherwise). The first variant's output is the one written. */
+static int run_variants(const tc_options *o, run_variant v[MAX_VARIANTS])
+{
+    char why[320];
+    int n = 0;
+    if (!o->all_algorithms) {
+        v[n++] = (run_variant){o->algorithm, o->storage};
+        return n;
+    }
+    const int images = o->storage == TC_STORAGE_IMAGE;
+    v[n++] = (run_variant){TC_TILED, TC_STORAGE_BUFFER};
+    if (images)
+        v[n++] = (run_variant){TC_TILED, TC_STORAGE_IMAGE};
+    v[n++] = (run_variant){TC_TWOPASS, TC_STORAGE_BUFFER};
+    v[n++] = (run_variant){TC_ONEPASS, TC_STORAGE_BUFFER};
+    if (images)
+        v[n++] = (run_variant){TC_ONEPASS, TC_STORAGE_IMAGE};
+    if (images && !cli_bilinear_refusal(&o->filter, why, sizeof why))
+        v[n++] = (run_variant){TC_BILINEAR, TC_STORAGE_IMAGE};
+    else if (images && !o->quiet)
+        fprintf(stderr, "tiledconv: -a all: bilinear left out: %s\n", why);
+    return n;
+}
+
+/* Why a variant of -a all does not run on this filter (twopass and a mask that is not rank
+ * 1), or NULL when it runs. */
+static const char *variant_not_applicable(const tc_options *o, const run_variant *v)
+{
+    if (v->algorithm == TC_TWOPASS && o->filter.mask_width && !o->filter.mask_separable)
+        return "the mask is not separable (not rank 1): no two 1-D passes";
+    return NULL;
+}
+
+/* "tiled", or "tiled/image" where the storage is not the algorithm's only one. */
+static const char *variant_label(const run_variant *v)
+{
+    if (v->storage != TC_STORAGE_IMAGE || v->algorithm == TC_BILINEAR)
+        return tc_algorithm_name(v->algorithm);
+    return v->algorithm == TC_TILED ? "tiled/image" : "onepass/image";
+}
+
 /* The fields of an algorithm's record that do not depend on its run. */
-static void result_begin(tc_result *r, tc_algorithm alg, const tc_options *o,
+static void result_begin(tc_result *r, const run_variant *variant, const tc_options *o,
                          const tc_device_info *dev, const plane_set *in, const tc_roi *roi)
 {
+    const tc_algorithm alg = variant->algorithm;
     memset(r, 0, sizeof *r);
     r->algorithm = tc_algorithm_name(alg);
+    r->label = variant_label(variant);
+    r->storage = tc_storage_name(tc_reads_image(alg, variant->storage) ? TC_STORAGE_IMAGE
+                                                                         : TC_STORAGE_BUFFER);
     r->device = dev->name;
     r->taps = o->filter.taps_x;
     r->taps_y = o->filter.taps_y;
@@ -360,7 +420,9 @@ typedef struct {
     tc_device_info dev;
     tc_params params;
     int deep;           /* the input has more than 8 bits per sample */
-    tc_result results[3];
+    run_variant variants[MAX_VARIANTS];
+    int n_variants;
+    tc_result results[MAX_VARIANTS];
     int n_results;
     gradient_planes gradient; /* --gradient: gx and gy for --raw (the magnitude is kept) */
     const char *device; /* tc_open's request */
@@ -411,6 +473,20 @@ static int prepare(run_state *s)
         return exit_status(status);
     }
     tc_context_device(s->ctx, &s->dev);
+    /* Each algorithm and storage against the device (image support), before any work. */
+    s->n_variants = run_variants(o, s->variants);
+    for (int i = 0; i < s->n_variants; i++) {
+        tc_params p;
+        if (variant_not_applicable(o, &s->variants[i]))
+            continue;
+        cli_params(o, &s->roi, &p);
+        p.algorithm = s->variants[i].algorithm;
+        p.storage = s->variants[i].storage;
+        if ((status = tc_check_params(s->ctx, width, height, &p)) != TC_OK) {
+            fprintf(stderr, "tiledconv: %s\n", tc_error(s->ctx));
+            return exit_status(status);
+        }
+    }
     /* Every byte the run will need, against every limit, before the image is read. */
     plan_make(o, width, height, &s->roi, s->src.from_file ? &s->src.reader : NULL,
               outputs_depth(o, s->deep), &s->dev, &plan);
@@ -455,28 +531,41 @@ static int run_algorithms(run_state *s, int *failed_verification)
             return exit_status(status);
         }
     }
-    const int first = o->all_algorithms ? TC_TILED : (int)o->algorithm;
-    const int last = o->all_algorithms ? TC_ONEPASS : (int)o->algorithm;
-    for (int a = first; a <= last; a++) {
+    const int last = s->n_variants - 1;
+    for (int a = 0; a <= last; a++) {
+        const run_variant *variant = &s->variants[a];
         tc_result *r = &s->results[s->n_results++];
         report_times times;
         tc_stats first_plane;
-        if (a == TC_TWOPASS && o->filter.mask_width && !o->filter.mask_separable) {
+        double tolerance[MAX_PLANES];
+        const char *not_applicable = variant_not_applicable(o, variant);
+        if (not_applicable) {
             /* Only -a all gets here (options.c refuses -a twopass with such a mask). */
-            result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
-            r->not_applicable = "the mask is not separable (not rank 1): no two 1-D passes";
+            result_begin(r, variant, o, &s->dev, &s->in, &s->roi);
+            r->not_applicable = not_applicable;
             if (!o->quiet && !machine && !o->timing)
-                printf("twopass: not applicable: %s\n", r->not_applicable);
+                printf("%s: not applicable: %s\n", r->label, r->not_applicable);
             continue;
         }
         /* Filtered in place when only one algorithm runs: the input is not needed after it
          * (the -e reference is made already), and the peak keeps one set of planes less. */
         plane_set *out = o->all_algorithms ? &s->out : &s->in;
-        s->params.algorithm = (tc_algorithm)a;
-        result_begin(r, (tc_algorithm)a, o, &s->dev, &s->in, &s->roi);
+        s->params.algorithm = variant->algorithm;
+        s->params.storage = variant->storage;
+        result_begin(r, variant, o, &s->dev, &s->in, &s->roi);
+        /* bilinear's tolerance has texture interpolation's share (tc_tolerance); the input is
+         * still there, since bilinear is never the only algorithm of -a all. */
+        for (int c = 0; c < s->in.count; c++)
+            tolerance[c] = variant->algorithm == TC_BILINEAR && o->all_algorithms
+                               ? tc_tolerance(s->in.p[c].px, s->in.p[c].width,
+                                              s->in.p[c].height, &s->params)
+                               : s->tolerance[c];
         status = run_planes(s->ctx, o, &s->params, timed, &s->in, out, &times, &first_plane);
-        if (status == 0 && o->verbose && !machine)
+        if (status == 0 && o->verbose && !machine) {
             report_geometry(&first_plane, &o->filter);
+            if (variant->algorithm == TC_BILINEAR)
+                report_bilinear(&o->filter);
+        }
         if (status == 0 && timed)
             report_fill_timing(r, &times, copy_ms);
         times_free(&times);
@@ -484,14 +573,14 @@ static int run_algorithms(run_state *s, int *failed_verification)
             return status;
 
         inject_test_fault(&out->p[0]);
-        if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, s->tolerance,
+        if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, tolerance,
                                        &s->roi, r))
             *failed_verification = 1;
         if (o->verify && (status = output_digest(o, out, &s->roi, r->sha256)) != 0)
             return status;
         if (o->timing && !machine && !o->all_algorithms)
             report_timing(stdout, r);
-        if (a == first) { /* the files get the first algorithm's output (tiled for -a all) */
+        if (a == 0) { /* the files get the first algorithm's output (tiled for -a all) */
             s->kept = *out;
             memset(out, 0, sizeof *out);
             if (a < last &&

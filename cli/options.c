@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bilinear.h"
 #include "io_limits.h"
 #include "text.h"
 
@@ -28,6 +29,8 @@ enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 enum { OPT_MASK = 768, OPT_AMOUNT, OPT_CLASS_MAP };
 /* Issue 16's one-read gradient. */
 enum { OPT_GRADIENT = 800 };
+/* Image objects beside buffers (issue 16). */
+enum { OPT_STORAGE = 1040 };
 
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
@@ -69,6 +72,7 @@ static const struct option long_options[] = {
     {"class-map", required_argument, NULL, OPT_CLASS_MAP},
     {"gradient", required_argument, NULL, OPT_GRADIENT},
     {"algorithm", required_argument, NULL, 'a'},
+    {"storage", required_argument, NULL, OPT_STORAGE},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
     {"iterations", required_argument, NULL, 'i'},
@@ -119,6 +123,7 @@ static const char *flag_name(int code)
     case OPT_DEPTH: return "--depth";
     case OPT_QUALITY: return "--quality";
     case OPT_GRADIENT: return "--gradient";
+    case OPT_STORAGE: return "--storage";
     case 'O': return "-O";
     case 'W': return "-W";
     case 'H': return "-H";
@@ -925,6 +930,12 @@ static int check_gradient(tc_options *o, const filter_args *a, FILE *err)
                 tc_algorithm_name(o->algorithm));
         return 2;
     }
+    if (o->storage == TC_STORAGE_IMAGE) {
+        fprintf(err, "tiledconv: --gradient and --storage image: the one-read gradient reads "
+                     "the plane from a buffer (image objects serve the filters' tiled and "
+                     "onepass); drop --storage\n");
+        return 2;
+    }
     if (o->block_x != TC_TILED_BLOCK_X || o->block_y != TC_TILED_BLOCK_Y) {
         fprintf(err, "tiledconv: --block %dx%d: the one-read gradient keeps the article's %d x "
                      "%d blocks; drop --block\n",
@@ -942,15 +953,80 @@ static int parse_algorithm(const char *text, tc_options *o, FILE *err)
         o->all_algorithms = 1;
         return 0;
     }
-    for (int a = TC_TILED; a <= TC_ONEPASS; a++)
+    for (int a = TC_TILED; a <= TC_BILINEAR; a++)
         if (strcmp(text, tc_algorithm_name((tc_algorithm)a)) == 0) {
             o->algorithm = (tc_algorithm)a;
             o->all_algorithms = 0;
             return 0;
         }
-    fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass or all\n",
-            text);
+    fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass, bilinear "
+                 "or all\n", text);
     return 2;
+}
+
+/* --storage buffer|image. */
+static int parse_storage(const char *text, tc_options *o, FILE *err)
+{
+    for (int s = TC_STORAGE_BUFFER; s <= TC_STORAGE_IMAGE; s++)
+        if (strcmp(text, tc_storage_name((tc_storage)s)) == 0) {
+            o->storage = (tc_storage)s;
+            o->storage_given = 1;
+            return 0;
+        }
+    fprintf(err, "tiledconv: --storage '%s': use buffer or image\n", text);
+    return 2;
+}
+
+int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size)
+{
+    const float *k[2] = {f->kx, f->ky};
+    const int taps[2] = {f->taps_x, f->taps_y};
+    if (f->mask_width && !f->mask_separable) {
+        snprintf(why, size,
+                 "the %d x %d mask is not separable (not rank 1), and the trick pairs the taps "
+                 "of two 1-D passes; use tiled or onepass",
+                 f->mask_width, f->mask_height);
+        return 1;
+    }
+    for (int axis = 0; axis < 2; axis++) {
+        tc_bilinear_axis a;
+        int bad = 0;
+        if (tc_bilinear_pair(k[axis], taps[axis], &a, &bad) == 0)
+            continue;
+        snprintf(why, size,
+                 "%s[%d] = %g and %s[%d] = %g have opposite signs (as have two taps of the "
+                 "other pairing), and one sample reads two neighbouring taps only when their "
+                 "weights share a sign (box, gauss, binomial, Sobel do); use another algorithm",
+                 axis ? "ky" : "kx", bad, (double)k[axis][bad], axis ? "ky" : "kx", bad + 1,
+                 (double)k[axis][bad + 1]);
+        return 1;
+    }
+    return 0;
+}
+
+/* The rules between the algorithm, --storage and the filter (all before any work): image
+ * storage is for tiled and onepass; bilinear samples an image by definition, and pairs taps
+ * whose weights share a sign (bilinear.h). */
+static int check_storage(const tc_options *o, FILE *err)
+{
+    char why[320];
+    if (!o->all_algorithms && o->algorithm == TC_TWOPASS && o->storage == TC_STORAGE_IMAGE) {
+        fprintf(err, "tiledconv: --storage image: twopass reads buffers only; tiled and onepass "
+                     "read an image (-a bilinear always does)\n");
+        return 2;
+    }
+    if (o->all_algorithms || o->algorithm != TC_BILINEAR)
+        return 0;
+    if (o->storage_given && o->storage == TC_STORAGE_BUFFER) {
+        fprintf(err, "tiledconv: --storage buffer: -a bilinear samples an image object by "
+                     "definition; leave --storage out\n");
+        return 2;
+    }
+    if (cli_bilinear_refusal(&o->filter, why, sizeof why)) {
+        fprintf(err, "tiledconv: -a bilinear: %s\n", why);
+        return 2;
+    }
+    return 0;
 }
 
 /* --device cpu|gpu|all, or TYPE:all for every device of that type. */
@@ -1121,6 +1197,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_CLASS_MAP: o->class_map = optarg; break;
         case OPT_GRADIENT: rc = parse_gradient(optarg, o, err); break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
+        case OPT_STORAGE: rc = parse_storage(optarg, o, err); break;
         case 'e': o->verify = 1; break;
         case 't': o->timing = 1; break;
         case 'i': rc = parse_int("-i", optarg, 1, 1000000, &o->iterations, err); break;
@@ -1184,7 +1261,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                 o->files_from && !o->files_from[0] ? "file" : "folder");
         return 2;
     }
-    if (build_filter(o, &fa, err) || check_gradient(o, &fa, err))
+    if (build_filter(o, &fa, err) || check_gradient(o, &fa, err) || check_storage(o, err))
         return 2;
     if (o->filter.mask_width && !o->filter.mask_separable && !o->all_algorithms &&
         o->algorithm == TC_TWOPASS) {
@@ -1310,6 +1387,7 @@ void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
     p->block_width = o->block_x;
     p->block_height = o->block_y;
     p->vector_io = !o->scalar_io;
+    p->storage = o->storage;
     p->out_scale = o->out_scale;
     p->out_offset = o->out_offset;
     /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
@@ -1392,8 +1470,14 @@ void cli_usage(FILE *out)
         "                            the image is the magnitude (clamped; --scale maps it),\n"
         "                            --raw writes gx, gy, magnitude; -t and -a all compare\n"
         "                            it with the two filters run apart\n"
-        "  -a, --algorithm NAME      tiled (default), twopass, onepass, or all to compare them\n"
-        "                            (twopass takes no mask that is not separable)\n"
+        "  -a, --algorithm NAME      tiled (default), twopass, onepass, bilinear, or all to\n"
+        "                            compare tiled, twopass and onepass (with --storage image\n"
+        "                            also their image reads and bilinear); twopass and\n"
+        "                            bilinear take no mask that is not separable; bilinear:\n"
+        "                            two passes on an image, one linear sample per two taps\n"
+        "                            (an approximation, -e states its tolerance)\n"
+        "      --storage buffer|image  tiled, onepass: read the source from a buffer (default)\n"
+        "                            or an image2d_t through a nearest sampler\n"
         "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
         "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
         "Checking and timing:\n"
@@ -1447,6 +1531,8 @@ void cli_usage(FILE *out)
         "  tiledconv -s in.bmp -f 5 --border reflect101 --raw out.f32 -o out.bmp\n"
         "                                                  OpenCV's default border, float copy\n"
         "  tiledconv -g 8192x8192 -a all -t -i 50 --no-output  compare the three algorithms\n"
+        "  tiledconv -g 8192x8192 -f 9 -a all --storage image -t --no-output   buffers, images\n"
+        "                                                  and the bilinear-tap trick\n"
         "  for f in 3 5 7 9 11 13 15; do tiledconv -g 4096x4096 -f $f -a all -i 20 --json \\\n"
         "      --no-output; done > sweep.jsonl             a timing sweep, one record a line\n"
         "\n"

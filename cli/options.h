@@ -65,8 +65,10 @@ typedef struct {
     int color;              /* --color: filter the R, G and B planes, write a 24-bit BMP */
     const char *raw_output; /* --raw FILE: the float32 plane(s); NULL when not given */
     int raw_flag;           /* --raw with -O: DIR/BASE.f32 for each input */
-    int all_algorithms;     /* -a all */
+    int all_algorithms;     /* -a all (with --storage image, the image paths too) */
     tc_algorithm algorithm;
+    tc_storage storage;     /* --storage buffer|image: where tiled and onepass read the source */
+    int storage_given;      /* --storage was on the command line */
     int block_x, block_y;   /* --block: the tiled kernel's pixels per work-item */
     int scalar_io;          /* --scalar-io: the tiled kernel without float4 loads/stores */
     int verify;             /* -e */
@@ -94,6 +96,11 @@ typedef struct {
 int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
 void cli_usage(FILE *out);
+
+/* Whether -a bilinear cannot run this filter (a mask that is not rank 1, or a pair of
+ * neighbouring taps with opposite signs in both pairings, bilinear.h): 1 with the reason,
+ * naming the coefficient, in why; else 0. */
+int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
 
 /* The library's parameters for these options and a resolved ROI. */
 void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p);

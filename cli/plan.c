@@ -44,9 +44,15 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
 
     p->plane = (unsigned long long)tc_device_pitch(width) * (unsigned long long)height *
                sizeof(float);
+    /* Image objects (storage.h): the source plane's image for --storage image and bilinear,
+     * and bilinear's temporary image of the ROI's size; -a all --storage image runs both. */
+    const int image = o->storage == TC_STORAGE_IMAGE || o->algorithm == TC_BILINEAR;
+    const int bilinear = o->algorithm == TC_BILINEAR || (o->all_algorithms && image);
     /* The device: the input and output planes (and the two-pass temporary) while filtering;
      * before that, for the timings, the copy floor's two buffers of the ROI's bytes. */
-    p->device = max2(timed ? 2 * roi_bytes : 0, 2 * p->plane + (two_pass ? roi_bytes : 0));
+    p->device = max2(timed ? 2 * roi_bytes : 0,
+                     2 * p->plane + (two_pass ? roi_bytes : 0) + (image ? p->plane : 0) +
+                         (bilinear ? roi_bytes : 0));
 
     /* Reading (plan_load): the file's bytes and its decoded samples while decoding; then the
      * planes, made in the samples' memory for 8-bit RGB (with --color the G and B planes are

@@ -1,6 +1,7 @@
 /* report.c - printing the figures. Every derived figure says what it counts. */
 #include "report.h"
 
+#include "bilinear.h"
 #include "config.h"
 #include "launch.h"
 #include "source.h"
@@ -69,7 +70,7 @@ void report_timing(FILE *out, const tc_result *r)
 {
     const int colour = r->planes > 1;
     fprintf(out, "timing, %s (ms; %d timed iteration%s after 1 warm-up, from profiling events):\n",
-            r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
+            r->label ? r->label : r->algorithm, r->iterations, r->iterations == 1 ? "" : "s");
     if (colour)
         fprintf(out, "  (--color: each figure is the sum over the %d planes R, G and B, each "
                      "filtered by its own run)\n", r->planes);
@@ -87,7 +88,7 @@ void report_timing(FILE *out, const tc_result *r)
             r->build_ms == 0.0 ? "   (already built in this process)" : "");
     fprintf(out, "  host to device   %10.4f   (input plane and coefficients)\n", r->h2d_ms);
     fprintf(out, "  device to host   %10.4f   (output plane)\n", r->d2h_ms);
-    fprintf(out, "throughput, %s (median kernel time):\n", r->algorithm);
+    fprintf(out, "throughput, %s (median kernel time):\n", r->label ? r->label : r->algorithm);
     fprintf(out, "  %10.2f MPixels/s of the target ROI\n", r->mpixels_per_s);
     fprintf(out, "  %10.2f GB/s effective, counting 8 bytes per pixel%s (one float read, one "
                  "written)\n", r->gbytes_per_s, colour ? " and plane" : "");
@@ -120,21 +121,23 @@ void report_comparison(FILE *out, const tc_result *rows, int count)
             rows[0].iterations,
             rows[0].planes > 1 ? ", R, G and B planes (times summed over the planes)" : "",
             rows[0].copy_ms);
-    fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
+    fprintf(out, "%-13s %10s %10s %11s %9s %8s %9s  %s\n", "algorithm", "median", "min",
             "MPixels/s", "GB/s", "% copy", "vs tiled", "verification");
     for (int i = 0; i < count; i++) {
         const tc_result *r = &rows[i];
         if (r->not_applicable) {
-            fprintf(out, "%-9s %10s %10s %11s %9s %8s %9s  not applicable: %s\n", r->algorithm,
-                    "-", "-", "-", "-", "-", "-", r->not_applicable);
+            fprintf(out, "%-13s %10s %10s %11s %9s %8s %9s  not applicable: %s\n",
+                    r->label ? r->label : r->algorithm, "-", "-", "-", "-", "-", "-",
+                    r->not_applicable);
             continue;
         }
-        fprintf(out, "%-9s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n", r->algorithm,
+        fprintf(out, "%-13s %10.4f %10.4f %11.1f %9.2f %7.1f%% %8.2fx  %s\n",
+                r->label ? r->label : r->algorithm,
                 r->kernel_ms_median, r->kernel_ms_min, r->mpixels_per_s, r->gbytes_per_s,
                 100.0 * r->copy_fraction, r->kernel_ms_median / rows[0].kernel_ms_median,
                 verdict(r));
         for (int p = 0; r->passes == 2 && p < 2; p++)
-            fprintf(out, "%-9s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
+            fprintf(out, "%-13s %10.4f %10.4f %11s %9s %8s %9s  %s\n", p ? "  pass 2" : "  pass 1",
                     r->pass_ms_median[p], r->pass_ms_min[p], "", "", "", "", "");
     }
     fprintf(out, "GB/s counts 8 bytes per target pixel and plane; %% copy is the copy floor's "
@@ -236,6 +239,12 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
                tc_border_name(o->filter.border));
     else
         print_filter(o);
+    if (!o->all_algorithms && o->algorithm == TC_BILINEAR)
+        printf("source: an image2d_t (CL_R, CL_FLOAT) sampled with linear filtering, two taps a "
+               "sample (bilinear)\n");
+    else if (o->storage == TC_STORAGE_IMAGE)
+        printf("source: an image2d_t (CL_R, CL_FLOAT) read through a nearest sampler (--storage "
+               "image)%s\n", o->all_algorithms ? ", beside the buffer rows; and bilinear" : "");
     if (o->out_scale != 1.0 || o->out_offset != 0.0)
         printf("image mapping: v * %g + %g inside the target ROI, before the 8-bit conversion "
                "(-e and --raw see v)\n", o->out_scale, o->out_offset);
@@ -245,7 +254,8 @@ void report_geometry(const tc_stats *st, const tc_filter_spec *f)
 {
     const tc_kernel_kind kind = tc_kernel_for(f, st->algorithm);
     printf("launch, %s%s (%s): global %zu x %zu, local %zu x %zu, %zu work-groups\n",
-           tc_algorithm_name(st->algorithm), st->algorithm == TC_TWOPASS ? " pass 1" : "",
+           tc_algorithm_name(st->algorithm),
+           st->algorithm == TC_TWOPASS || st->algorithm == TC_BILINEAR ? " pass 1" : "",
            tc_kernel_name(kind), st->global[0], st->global[1], st->local[0], st->local[1],
            (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
     if (st->algorithm == TC_TWOPASS) { /* pass 2 runs over the transposed ROI */
@@ -255,6 +265,10 @@ void report_geometry(const tc_stats *st, const tc_filter_spec *f)
         printf("launch, twopass pass 2: global %zu x %zu, local %zu x %zu, %zu work-groups\n", g0,
                g1, st->local[0], st->local[1], (g0 / st->local[0]) * (g1 / st->local[1]));
     }
+    if (st->algorithm == TC_BILINEAR) /* pass 2 runs over the same ROI */
+        printf("launch, bilinear pass 2 (bilinear_cols): global %zu x %zu, local %zu x %zu "
+               "(the same)\n",
+               st->global[0], st->global[1], st->local[0], st->local[1]);
     if (tc_kernel_is_tiled(kind))
         printf("  %s %d x %d pixels per work-item; work-group classes (radii %d x %d, %s): "
                "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
@@ -263,6 +277,32 @@ void report_geometry(const tc_stats *st, const tc_filter_spec *f)
                st->block[1], (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
                st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
                st->classes[1], st->classes[2], st->classes[3]);
+}
+
+/* One axis's samples: "3 along rows (taps 0+1, 2+3, 4 alone)". */
+static void print_samples(const char *name, const char *along, const float *k, int taps)
+{
+    tc_bilinear_axis a;
+    const int r = (taps - 1) / 2;
+    if (tc_bilinear_pair(k, taps, &a, NULL))
+        return;
+    printf("  %s: %d samples along %s (taps", name, a.fetches, along);
+    for (int s = 0; s < a.fetches; s++) {
+        const int t = (int)a.sample[s][0] + r;
+        if (s == a.lone)
+            printf("%s %d alone", s ? "," : "", t);
+        else
+            printf("%s %d+%d at %.4f", s ? "," : "", t, t + 1, a.sample[s][1] - 0.5f + t);
+    }
+    printf(") instead of %d\n", taps);
+}
+
+void report_bilinear(const tc_filter_spec *f)
+{
+    printf("bilinear: one linearly filtered sample reads two neighbouring taps (position the "
+           "tap index plus w2 / (w1 + w2))\n");
+    print_samples("kx", "rows", f->kx, f->taps_x);
+    print_samples("ky", "columns", f->ky, f->taps_y);
 }
 
 /* ---- Machine-readable records: one table of fields drives the CSV header, the CSV rows and
@@ -306,6 +346,7 @@ static const field fields[] = {
     {"tolerance", FIELD_CHECK_REAL, offsetof(tc_result, tolerance), 9, 0},
     {"max_difference", FIELD_CHECK_REAL, offsetof(tc_result, max_error), 9, 0},
     {"sha256", FIELD_CHECK_HEX, offsetof(tc_result, sha256), 0, 0},
+    WORD(storage),
 };
 #define FIELD_COUNT (sizeof fields / sizeof fields[0])
 

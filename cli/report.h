@@ -12,6 +12,9 @@
 
 typedef struct {
     const char *algorithm;
+    const char *label;         /* the algorithm as the table names it: "tiled/image" when it
+                                * reads an image (--storage image), else the algorithm */
+    const char *storage;       /* "buffer" or "image": where the source plane was read */
     const char *device;
     int taps;                  /* kx's length (a mask's width) */
     int planes;                /* 1, or 3 with --color: the timing figures cover all planes */
@@ -68,6 +71,9 @@ void report_geometry(const tc_stats *st, const tc_filter_spec *f);
 /* The filter's size as the records and the comparison table name it: "5 taps", "7 x 3 taps",
  * "3 x 3 mask". */
 const char *report_filter_size(const tc_filter_spec *f, char *buf, size_t size);
+
+/* -v for bilinear: the samples per output pixel along each axis, and which taps each reads. */
+void report_bilinear(const tc_filter_spec *f);
 
 /* Timing for one algorithm, as aligned lines (the -t output). */
 void report_timing(FILE *out, const tc_result *r);

@@ -51,25 +51,31 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
     const int w = out[0].width, h = out[0].height;
     long total = 0;
     char failed_planes[16] = "";
+    const char *name = r->label ? r->label : r->algorithm;
 
     r->max_error = 0.0;
     r->tolerance = 0.0;
+    /* bilinear's tolerance is mostly texture interpolation's bound (README). */
+    const char *why = r->algorithm && strcmp(r->algorithm, "bilinear") == 0
+                          ? ": float rounding and an 8-bit interpolation fraction"
+                          : "";
     if (chatty && count == 1 && o->filter.mask_width)
         /* A mask's reference sums its products directly; its tolerance grows with their
          * number and their absolute weights (reference.h), so the line says both. */
         printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
                "summing the mask's products directly (tolerance %.3g inside the target ROI: "
-               "2 x %d products x FLT_EPSILON x max|input| x sum|w| %g%s; exact outside)\n",
-               r->algorithm, w, h, tolerance[0], o->filter.mask_width * o->filter.mask_height,
+               "2 x %d products x FLT_EPSILON x max|input| x sum|w| %g%s%s; exact outside)\n",
+               name, w, h, tolerance[0], o->filter.mask_width * o->filter.mask_height,
                tc_filter_gain(&o->filter),
-               o->filter.mask_separable ? ", plus the factors' own rounding" : "");
+               o->filter.mask_separable ? ", plus the factors' own rounding" : "",
+               *why ? ", plus an 8-bit interpolation fraction" : "");
     else if (chatty && count == 1)
         printf("verification, %s: every pixel of the %d x %d output against the CPU reference "
-               "(tolerance %.3g inside the target ROI, exact outside)\n",
-               r->algorithm, w, h, tolerance[0]);
+               "(tolerance %.3g inside the target ROI%s, exact outside)\n",
+               name, w, h, tolerance[0], why);
     else if (chatty)
         printf("verification, %s: every pixel of the R, G and B planes of the %d x %d output "
-               "against the CPU reference (exact outside the target ROI)\n", r->algorithm, w, h);
+               "against the CPU reference (exact outside the target ROI)\n", name, w, h);
     for (int c = 0; c < count; c++) {
         /* With --csv/--json stdout carries only records, and stderr one summary line: the
          * individual mismatches are printed in the human-readable mode only. */
@@ -104,10 +110,10 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
     if (total) {
         if (count > 1)
             fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches (planes %s)\n",
-                    r->algorithm, total, failed_planes);
+                    name, total, failed_planes);
         else
             fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches\n",
-                    r->algorithm, total);
+                    name, total);
     }
     return total;
 }

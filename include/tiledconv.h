@@ -64,7 +64,16 @@ extern "C" {
 
 typedef struct tc_context tc_context;
 
-typedef enum { TC_TILED, TC_TWOPASS, TC_ONEPASS } tc_algorithm;
+/* TC_BILINEAR (since 1.2): the bilinear-tap trick, a two-pass filter on image objects whose
+ * texture samples read two taps each (linear filtering): an approximation within the
+ * tolerance tc_tolerance gives it, for filters whose paired taps share a sign. */
+typedef enum { TC_TILED, TC_TWOPASS, TC_ONEPASS, TC_BILINEAR } tc_algorithm;
+
+/* Where the tiled and one-pass kernels read the source plane (since 1.2): a buffer (the
+ * default), or an image2d_t of one float channel read through a nearest-neighbour sampler,
+ * on devices with image support. The result is the same, bit for bit. twopass reads buffers
+ * only; bilinear always samples an image. */
+typedef enum { TC_STORAGE_BUFFER, TC_STORAGE_IMAGE } tc_storage;
 
 /* What a read outside the source ROI returns, with OpenCV's meanings, for a ROI "abcd":
  * replicate aaa|abcd|ddd (the default), constant vvv|abcd|vvv (v = border_value),
@@ -108,6 +117,12 @@ typedef struct {
     int convert_on_host;         /* tc_filter_image: 1 forms the planes and the 8-bit pixels
                                   * on the host even where the device could (it does so anyway
                                   * on a device without double precision)                    */
+    /* Since 1.2. */
+    tc_storage storage;          /* tiled and onepass: TC_STORAGE_BUFFER (default) or
+                                  * TC_STORAGE_IMAGE; TC_EINVAL with twopass, and on a device
+                                  * without images (CL_DEVICE_IMAGE_SUPPORT) or whose 2-D images
+                                  * are smaller than the plane's padded rows. bilinear samples
+                                  * an image whatever this says                              */
 } tc_params;
 
 enum {
@@ -134,6 +149,12 @@ TC_API int tc_open(const char *device, tc_context **ctx, char *err, size_t err_s
  * first call and reused by later ones; device buffers are reused while the image fits them. */
 TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, int height,
                      const tc_params *p);
+
+/* Checks p against a width x height image and the context's device without running anything
+ * (since 1.2): TC_OK, or the status tc_filter would return before any work for a bad argument
+ * or a device that cannot serve it (TC_EINVAL: e.g. TC_STORAGE_IMAGE or TC_BILINEAR on a
+ * device without image support), tc_error saying why. */
+TC_API int tc_check_params(tc_context *ctx, int width, int height, const tc_params *p);
 
 /* tc_filter for benchmarks: one warm-up run, then `iterations` timed runs (>= 1), each timed
  * by the device's profiling counters; dst receives the result (the same in every run). */
@@ -344,8 +365,11 @@ TC_API int tc_reference(const float *src, float *dst, int width, int height,
  * ROI: float32 rounding of the sums, 2 x depth x FLT_EPSILON x max|input| x gain, where depth
  * is taps_x + taps_y (a mask: width x height) and gain sum|kx| x sum|ky| (a mask: sum|mask|);
  * for a mask that runs factored, plus the factors' own bound and max|input| x
- * sum|mask - ky kx|. Outside the target ROI results are equal bit for bit. A negative value
- * for invalid parameters. */
+ * sum|mask - ky kx|; for TC_BILINEAR plus what texture interpolation may add,
+ * 2 delta sum|kx| sum|ky| R, delta = 2^-8 + (max(width, height) + 2) 2^-24 (an 8-bit fraction and
+ * the sample coordinate's rounding), R the source ROI's largest minus smallest value (README,
+ * "The bilinear-tap trick"). Outside the target ROI results are equal bit for bit. A negative
+ * value for invalid parameters. */
 TC_API double tc_tolerance(const float *src, int width, int height, const tc_params *p);
 
 /* The row and column coefficients of a named filter at an odd length into kx and ky (taps
@@ -374,10 +398,11 @@ TC_API int tc_named_mask(const char *name, double amount, float *mask, int capac
  * that weight. An all-zero mask is separable (kx zeros, ky 0 .. 1 .. 0). */
 TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, float *ky);
 
-/* "tiled", "twopass", "onepass"; "replicate", "constant", "reflect101", "reflect", "wrap";
- * "?" for values outside the enumerations. */
+/* "tiled", "twopass", "onepass", "bilinear"; "replicate", "constant", "reflect101", "reflect",
+ * "wrap"; "buffer", "image" (since 1.2); "?" for values outside the enumerations. */
 TC_API const char *tc_algorithm_name(tc_algorithm a);
 TC_API const char *tc_border_name(tc_border b);
+TC_API const char *tc_storage_name(tc_storage s);
 
 /* "1.2.0". */
 TC_API const char *tc_version(void);

@@ -71,15 +71,41 @@ inline int border_index(int p, int n)
 #endif
 }
 
+/*
+ * Where the kernels read the source plane (--storage, storage.c): a buffer, SRC_T a pointer
+ * and SRC_AT(src, pitch, x, y) the float at column x of row y; or, built with -D TC_IMAGE=1,
+ * an image2d_t (CL_R, CL_FLOAT, as wide as the padded rows) read through a nearest-neighbour
+ * sampler with unnormalised coordinates. Every kernel that reads through these (tiled_conv,
+ * one_pass_conv, tiled_long_conv, tiled_mask_conv, one_pass_mask_conv) then takes an image;
+ * rows_transposed_conv reads buffers only (TiledConv.cl leaves it out of an image build). The
+ * sampler's address mode is never what decides a border: every coordinate is mapped into the
+ * sROI by the border rule first (a sampler only knows the whole image's edges), so
+ * CLAMP_TO_EDGE is a guard that no read exercises. Without float4 loads from an image (its
+ * texels are single floats), the image build reads each pixel of a block row's window one by
+ * one (load_segment); everything else is the same, so the result is the buffer's bit for bit.
+ */
+#ifndef TC_IMAGE
+#define TC_IMAGE 0
+#endif
+#if TC_IMAGE
+#define SRC_T read_only image2d_t
+__constant sampler_t tc_nearest =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+#define SRC_AT(src, pitch, px, py) read_imagef(src, tc_nearest, (int2)(px, py)).x
+#else
+#define SRC_T __global const float *
+#define SRC_AT(src, pitch, px, py) (src)[(py) * (pitch) + (px)]
+#endif
+
 /* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
  * pixel, or value for BORDER_CONSTANT. Only these reads may start outside the sROI. */
-inline float read_bordered(__global const float *src, int pitch, int sL, int sT, int x, int y,
-                           int w, int h, float value)
+inline float read_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
+                           float value)
 {
     const int bx = border_index(x, w), by = border_index(y, h);
     if (BORDER == BORDER_CONSTANT && (bx < 0 || by < 0))
         return value;
-    return src[(sT + by) * pitch + sL + bx];
+    return SRC_AT(src, pitch, sL + bx, sT + by);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -101,8 +127,7 @@ inline float read_bordered(__global const float *src, int pitch, int sL, int sT,
  * No barrier here: each caller puts its own right after the call, in the kernel body, where
  * it can be seen to be reached by the whole group.
  */
-TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL, int sT, int w,
-                                   int h, float border_value, int x0, int y0, int raw_w,
+TC_INLINE void stage_neighbourhood(SRC_T src, int pitch, int sL, int sT, int w, int h, float border_value, int x0, int y0, int raw_w,
                                    int raw_h, int stride_x, int stride_y, int lx, int ly,
                                    __local float *raw)
 {
@@ -150,12 +175,17 @@ TC_INLINE void stage_neighbourhood(__global const float *src, int pitch, int sL,
 #define APRON_R (WIN_HI - SHIFT - BLOCK_X)
 #endif
 
-/* The raw segment of the block at ROI column x in one source row (row: the row's sROI column
- * 0), unchecked: the caller knows that the window lies inside the sROI. The blocks of
+/* The raw segment of the block whose first pixel is source column sx of source row sy,
+ * unchecked: the caller knows that the window lies inside the sROI. The blocks of
  * neighbouring work-items overlap their windows, which the L1 cache shares. */
-TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
+TC_INLINE void load_segment(SRC_T src, int pitch, int sx, int sy, float seg[SEG_W])
 {
-    __global const float *p = row + x; /* the block's first pixel */
+#if TC_IMAGE
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = SRC_AT(src, pitch, sx - RADIUS_X + i, sy);
+#else
+    __global const float *p = src + sy * pitch + sx; /* the block's first pixel */
 #if !TC_VECTOR_IO
 #pragma unroll
     for (int i = 0; i < SEG_W; i++)
@@ -191,13 +221,14 @@ TC_INLINE void load_segment(__global const float *row, int x, float seg[SEG_W])
     for (int i = 0; i < SEG_W; i++)
         seg[i] = win[SHIFT - RADIUS_X - WIN_LO + i];
 #endif
+#endif /* TC_IMAGE */
 }
 
 /* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
  * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
  * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
-TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int sL, int sT,
-                                     int x, int y, int w, int h, float value, float seg[SEG_W])
+TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
+                                     int h, float value, float seg[SEG_W])
 {
     const int sy = border_index(y, h);
     if (BORDER == BORDER_CONSTANT && sy < 0) {
@@ -206,14 +237,14 @@ TC_INLINE void load_segment_bordered(__global const float *src, int pitch, int s
             seg[i] = value;
         return;
     }
-    __global const float *row = src + (sT + sy) * pitch + sL;
     if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
-        load_segment(row, x, seg);
+        load_segment(src, pitch, sL + x, sT + sy, seg);
     } else {
 #pragma unroll
         for (int i = 0; i < SEG_W; i++) {
             const int sx = border_index(x - RADIUS_X + i, w);
-            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value : row[sx];
+            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
+                                                         : SRC_AT(src, pitch, sL + sx, sT + sy);
         }
     }
 }

@@ -46,6 +46,9 @@
 #if RADIUS_X != 1 || RADIUS_Y != 1
 #error "the gradient's operators are 3 x 3: RADIUS_X and RADIUS_Y are 1"
 #endif
+#if TC_IMAGE
+#error "the gradient reads its plane from a buffer (no --storage image build)"
+#endif
 
 #define RADIUS 1 /* 3-tap operators */
 
@@ -115,7 +118,7 @@ TC_INLINE void hfilter(__global const float *src, int pitch, int sL, int sT, int
     if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
-        load_segment(src + (sT + y) * pitch + sL, x, seg);
+        load_segment(src, pitch, sL + x, sT + y, seg);
     filter_both(seg, d, s);
 }
 

@@ -34,7 +34,8 @@
  *
  * -D options besides Common.cl's: LONG_TILE_W (a power of two, a multiple of BLOCK_X),
  * LONG_TILE_H (the host lowers it where the device's local memory is small) and
- * LONG_UNROLL_LIMIT, from src/config.h.
+ * LONG_UNROLL_LIMIT, from src/config.h. Built with TC_IMAGE=1 (--storage image), it reads the
+ * source plane from an image2d_t (Common.cl's SRC_T).
  */
 
 #if !defined(LONG_TILE_W) || !defined(LONG_TILE_H) || !defined(LONG_UNROLL_LIMIT)
@@ -58,7 +59,7 @@
 /* One job of phase (a): the BLOCK_X outputs of ROI row y from block column x, into the
  * filtered row at out (BLOCK_X floats of hrows, 16-byte aligned). checked (a constant at both
  * calls) says whether coordinates may leave the sROI. */
-TC_INLINE void long_job(__global const float *src, int pitch, int sL, int sT, int w, int h,
+TC_INLINE void long_job(SRC_T src, int pitch, int sL, int sT, int w, int h,
                         float value, bool checked, int x, int y, __constant const float *kx,
                         __local float *out)
 {
@@ -66,7 +67,7 @@ TC_INLINE void long_job(__global const float *src, int pitch, int sL, int sT, in
     if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
-        load_segment(src + (sT + y) * pitch + sL, x, seg);
+        load_segment(src, pitch, sL + x, sT + y, seg);
     float acc[BLOCK_X];
 #pragma unroll
     for (int c = 0; c < BLOCK_X; c++) {
@@ -83,7 +84,7 @@ TC_INLINE void long_job(__global const float *src, int pitch, int sL, int sT, in
 /* Phase (a) for this work-item: its jobs, rows ly, ly + L_GY, ... of hrows (hrows' row k is
  * ROI row t - RADIUS_Y + k). A loop, not unrolled: a job is already TAPS_X x BLOCK_X
  * multiply-adds of code. */
-TC_INLINE void long_filter_rows(__global const float *src, int pitch, int sL, int sT, int w,
+TC_INLINE void long_filter_rows(SRC_T src, int pitch, int sL, int sT, int w,
                                 int h, float value, bool checked, int l, int t, int lx, int ly,
                                 __constant const float *kx, __local float *hrows)
 {
@@ -149,7 +150,7 @@ TC_INLINE void long_vertical(__local const float *column, __constant const float
 }
 
 __kernel __attribute__((reqd_work_group_size(L_JPR, L_GY, 1)))
-void tiled_long_conv(__global const float *src, __global float *dst, int pitch,
+void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *kx, __constant const float *ky,
                      float border_value CLASS_COUNTS_ARG)

@@ -13,7 +13,8 @@
  *
  * The weights are a __constant argument, mask[j * MASK_W + i]; tiled_mask_conv also takes the
  * first 16 by value, as a float16 (TC_MASK_VALUES). -D options besides Common.cl's: GROUP_X,
- * GROUP_Y, ONEPASS_GROUP and MASK_UNROLL_LIMIT, from src/config.h.
+ * GROUP_Y, ONEPASS_GROUP and MASK_UNROLL_LIMIT, from src/config.h. Built with TC_IMAGE=1
+ * (--storage image), both read the source plane from an image2d_t (Common.cl's SRC_T).
  */
 
 #if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
@@ -108,17 +109,17 @@ TC_INLINE void mask_row(WEIGHTS m, int mj, const float seg[SEG_W], float out[BLO
 }
 
 /* The segment of ROI row y at block column x: unchecked (class 1) or mapped (class 2). */
-TC_INLINE void mask_segment(__global const float *src, int pitch, int sL, int sT, int w, int h,
+TC_INLINE void mask_segment(SRC_T src, int pitch, int sL, int sT, int w, int h,
                             float value, bool checked, int x, int y, float seg[SEG_W])
 {
     if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
-        load_segment(src + (sT + y) * pitch + sL, x, seg);
+        load_segment(src, pitch, sL + x, sT + y, seg);
 }
 
 /* The block at ROI (bx, by) into out. checked is a constant at both calls. */
-TC_INLINE void mask_block(__global const float *src, int pitch, int sL, int sT, int w, int h,
+TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
                           float value, bool checked, int bx, int by, WEIGHTS m,
                           float out[BLOCK_Y][BLOCK_X])
 {
@@ -153,7 +154,7 @@ TC_INLINE void mask_block(__global const float *src, int pitch, int sL, int sT, 
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
-void tiled_mask_conv(__global const float *src, __global float *dst, int pitch,
+void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *mask, float border_value,
                      float16 mask_values CLASS_COUNTS_ARG)
@@ -199,7 +200,7 @@ void tiled_mask_conv(__global const float *src, __global float *dst, int pitch,
  * (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into the sROI, and every
  * work-item sums its MASK_H x MASK_W products from there. */
 __kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
-void one_pass_mask_conv(__global const float *src, __global float *dst, int pitch,
+void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
                         int sL, int sT, int tL, int tT, int w, int h,
                         __constant const float *mask, float border_value)
 {

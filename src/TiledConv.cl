@@ -15,6 +15,8 @@
  * RADIUS_X, and the host builds its second pass with the column radius as RADIUS_X.
  * The coefficients kx (along rows) and ky (along columns) are __constant arguments: every
  * work-item reads the same one at the same time, which is what the constant cache serves best.
+ * Built with TC_IMAGE=1 (--storage image), tiled_conv and one_pass_conv read the source plane
+ * from an image2d_t (Common.cl's SRC_T), and rows_transposed_conv is left out.
  */
 
 #if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
@@ -203,7 +205,7 @@ inline void filter_segment(const float seg[SEG_W], COEFFS kx,
 
 /* One block row filtered horizontally: ROI row y at block column x, from global memory.
  * checked (a constant at every call) says whether coordinates may leave the sROI. */
-TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int sT, int x,
+TC_INLINE void hfilter_global(SRC_T src, int pitch, int sL, int sT, int x,
                               int y, int w, int h, float value, bool checked,
                               COEFFS kx, float out[BLOCK_X])
 {
@@ -211,7 +213,7 @@ TC_INLINE void hfilter_global(__global const float *src, int pitch, int sL, int 
     if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
-        load_segment(src + (sT + y) * pitch + sL, x, seg);
+        load_segment(src, pitch, sL + x, sT + y, seg);
     filter_segment(seg, kx, out);
 }
 
@@ -243,7 +245,7 @@ inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
  * halo rows ly, ly + GROUP_Y, ... into halo; otherwise, the top work-items the rows above
  * the tile into hrow, the bottom ones the rows below. The other halo rows of hrow are the
  * neighbours', taken in the shared-row exchange, phase (c). */
-TC_INLINE void filter_rows(__global const float *src, int pitch, int sL, int sT, int w, int h,
+TC_INLINE void filter_rows(SRC_T src, int pitch, int sL, int sT, int w, int h,
                            float value, bool checked, int t, int bx, int by, int ly,
                            COEFFS kx, float hrow[HROWS][BLOCK_X],
                            float halo[HALO_PER_ITEM][BLOCK_X])
@@ -426,7 +428,7 @@ TC_INLINE void publish_row(__local float4 *at, const float hs[BLOCK_X])
 /* Phases (a) and (c)'s first half together: the block's own rows, each filtered, published
  * when it is among the first or last RADIUS_Y and accumulated; then this work-item's share of
  * the halo rows, filtered and published. */
-TC_INLINE void filter_publish_accumulate(__global const float *src, int pitch, int sL, int sT,
+TC_INLINE void filter_publish_accumulate(SRC_T src, int pitch, int sL, int sT,
                                          int w, int h, float value, bool checked, int t,
                                          int lx, int bx, int by, int ly,
                                          COEFFS kx, COEFFS ky, __local float4 *shared,
@@ -514,7 +516,7 @@ inline float pick4(const float row[BLOCK_X], int c)
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
-void tiled_conv(__global const float *src, __global float *dst, int pitch,
+void tiled_conv(SRC_T src, __global float *dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
                 __constant const float *kx, __constant const float *ky, float border_value,
                 float16 kx_values, float16 ky_values CLASS_COUNTS_ARG)
@@ -665,7 +667,7 @@ void tiled_conv(__global const float *src, __global float *dst, int pitch,
 #define OP_UNROLL_ROWS 0
 #endif
 __kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
-void one_pass_conv(__global const float *src, __global float *dst, int pitch,
+void one_pass_conv(SRC_T src, __global float *dst, int pitch,
                    int sL, int sT, int tL, int tT, int w, int h,
                    __constant const float *kx, __constant const float *ky, float border_value)
 {
@@ -703,6 +705,9 @@ void one_pass_conv(__global const float *src, __global float *dst, int pitch,
 /* rows_transposed_conv: one pass of the classic two-pass convolution                          */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Buffers only: its two passes read a buffer each (an image build, TC_IMAGE, has no
+ * twopass). */
+#if !TC_IMAGE
 #define TP TWOPASS_TILE
 #define TP_RAW (TP + 2 * RADIUS_X)
 
@@ -752,3 +757,4 @@ void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int 
     if (ox < w && oy < h)
         dst[(tT + ox) * dst_pitch + tL + oy] = result[lx][ly];
 }
+#endif /* !TC_IMAGE */

@@ -55,6 +55,12 @@
  * work-items, staged through local memory so that reads and writes are both coalesced. */
 #define TC_TWOPASS_TILE 16
 
+/* bilinear: 32 x 8 work-items, one output pixel each, in both passes (Images.cl): a warp's
+ * 32 work-items sample 32 neighbouring texels of a row, and pass 2 writes whole 128-byte rows
+ * of the target. */
+#define TC_BILINEAR_GROUP_X 32
+#define TC_BILINEAR_GROUP_Y 8
+
 /* Device planes start every row on a multiple of this many floats (128 bytes: a cache line),
  * whatever the image width, so that aligned float4 access works for any width. */
 #define TC_ROW_ALIGN 32

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bilinear.h"
 #include "device.h"
 #include "filter.h"
 #include "gradient.h"
@@ -17,6 +18,7 @@
 #include "pixels.h"
 #include "programs.h"
 #include "reference.h"
+#include "storage.h"
 #include "tiledconv.h"
 
 struct tc_context {
@@ -164,6 +166,26 @@ static int filter_from_params(const tc_params *p, tc_filter_spec *f, tc_msg *m)
     return check_range(f, m);
 }
 
+/* Bilinear's samples need each pair of taps to share a sign (bilinear.h), on both axes. */
+static int check_pairs(const tc_filter_spec *f, tc_msg *m)
+{
+    const float *k[2] = {f->kx, f->ky};
+    const int taps[2] = {f->taps_x, f->taps_y};
+    for (int axis = 0; axis < 2; axis++) {
+        tc_bilinear_axis a;
+        int bad = 0;
+        if (tc_bilinear_pair(k[axis], taps[axis], &a, &bad) == 0)
+            continue;
+        return tc_fail(m, TC_EINVAL,
+                       "%s: bilinear reads two neighbouring taps with one sample, which needs "
+                       "their weights to share a sign, but %s[%d] = %g and %s[%d] = %g do not "
+                       "(nor do two taps of the other pairing); use another algorithm",
+                       axis ? "ky" : "kx", axis ? "ky" : "kx", bad, (double)k[axis][bad],
+                       axis ? "ky" : "kx", bad + 1, (double)k[axis][bad + 1]);
+    }
+    return TC_OK;
+}
+
 /* p checked against a width x height image and turned into the job the launchers run. */
 static int job_from_params(const tc_params *p, int width, int height, tc_job *job, tc_msg *m)
 {
@@ -178,9 +200,14 @@ static int job_from_params(const tc_params *p, int width, int height, tc_job *jo
         return tc_fail(m, TC_EINVAL, "image %d x %d: more pixels than the kernels can index "
                                      "(2^31 with rows padded to %d floats)",
                        width, height, tc_device_pitch(width));
-    if ((int)p->algorithm < 0 || p->algorithm > TC_ONEPASS)
+    if ((int)p->algorithm < 0 || p->algorithm > TC_BILINEAR)
         return tc_fail(m, TC_EINVAL, "algorithm %d: not a tc_algorithm value",
                        (int)p->algorithm);
+    if ((int)p->storage < 0 || p->storage > TC_STORAGE_IMAGE)
+        return tc_fail(m, TC_EINVAL, "storage %d: not a tc_storage value", (int)p->storage);
+    if (p->storage == TC_STORAGE_IMAGE && p->algorithm == TC_TWOPASS)
+        return tc_fail(m, TC_EINVAL, "storage image: twopass reads buffers only (tiled and "
+                                     "onepass read an image; bilinear always does)");
     if (p->roi_width < 0 || p->roi_height < 0)
         return tc_fail(m, TC_EINVAL, "%s %d: must be at least 1 (0: the largest that fits)",
                        p->roi_width < 0 ? "roi_width" : "roi_height",
@@ -206,7 +233,15 @@ static int job_from_params(const tc_params *p, int width, int height, tc_job *jo
                        "twopass: the %d x %d mask is not separable (not rank 1), so it cannot "
                        "be filtered in two 1-D passes; use tiled or onepass",
                        job->filter.mask_width, job->filter.mask_height);
+    if (p->algorithm == TC_BILINEAR && job->filter.mask_width && !job->filter.mask_separable)
+        return tc_fail(m, TC_EINVAL,
+                       "bilinear: the %d x %d mask is not separable (not rank 1), and the "
+                       "trick pairs the taps of two 1-D passes; use tiled or onepass",
+                       job->filter.mask_width, job->filter.mask_height);
+    if (p->algorithm == TC_BILINEAR && (status = check_pairs(&job->filter, m)) != TC_OK)
+        return status;
     job->algorithm = p->algorithm;
+    job->storage = p->algorithm == TC_BILINEAR ? TC_STORAGE_IMAGE : p->storage;
     job->block_x = block_x;
     job->block_y = block_y;
     job->vector_io = p->vector_io != 0;
@@ -291,6 +326,19 @@ static int filter(tc_context *ctx, const float *src, float *dst, int width, int 
         return status;
     remember(ctx, &stats, &job, 1, 0.0);
     return TC_OK;
+}
+
+TC_API int tc_check_params(tc_context *ctx, int width, int height, const tc_params *p)
+{
+    tc_job job;
+    int status;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if ((status = job_from_params(p, width, height, &job, &ctx->error)) != TC_OK)
+        return status;
+    return tc_images_check(&ctx->device, job.algorithm, job.storage, width, height, &job.roi,
+                           &ctx->error);
 }
 
 TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, int height,
@@ -443,7 +491,26 @@ TC_API double tc_tolerance(const float *src, int width, int height, const tc_par
     if (!src || job_from_params(p, width, height, &job, NULL) != TC_OK)
         return -1.0;
     const tc_plane in = {width, height, (float *)src};
-    return reference_tolerance(&in, &job.filter);
+    const double tolerance = reference_tolerance(&in, &job.filter);
+    if (job.algorithm != TC_BILINEAR)
+        return tolerance;
+    /* Texture interpolation's share (bilinear.h): the sROI's range of values, the sums of the
+     * absolute weights, and the largest sample coordinate. */
+    const tc_roi *r = &job.roi;
+    double lo = src[(size_t)r->src_top * (size_t)width + (size_t)r->src_left], hi = lo;
+    double sum_kx = 0.0, sum_ky = 0.0;
+    for (int y = r->src_top; y < r->src_top + r->height; y++)
+        for (int x = r->src_left; x < r->src_left + r->width; x++) {
+            const double v = src[(size_t)y * (size_t)width + (size_t)x];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    for (int i = 0; i < job.filter.taps_x; i++)
+        sum_kx += fabs(job.filter.kx[i]);
+    for (int i = 0; i < job.filter.taps_y; i++)
+        sum_ky += fabs(job.filter.ky[i]);
+    return tolerance +
+           tc_bilinear_bound(sum_kx, sum_ky, hi - lo, (width > height ? width : height) + 2.0);
 }
 
 typedef struct {

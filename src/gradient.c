@@ -65,6 +65,7 @@ static void gradient_params(const tc_params *p, tc_gradient_operator op, char ax
     q->mask = NULL;
     q->mask_width = q->mask_height = 0;
     q->algorithm = TC_TILED;
+    q->storage = TC_STORAGE_BUFFER;
     q->block_width = TC_TILED_BLOCK_X;
     q->block_height = TC_TILED_BLOCK_Y;
     if (axis == 'x' || axis == 'y') {
@@ -89,6 +90,11 @@ static int check_args(const tc_params *p, int width, int height, tc_gradient_ope
         return tc_fail(m, TC_EINVAL, "operator %d: not a tc_gradient_operator value (sobel, "
                                      "scharr)",
                        (int)op);
+    /* The one read is a pass over a buffer (Gradient.cl has no image path): a request for
+     * image storage is refused rather than quietly served from a buffer. */
+    if (p->storage == TC_STORAGE_IMAGE)
+        return tc_fail(m, TC_EINVAL, "storage image: the gradient reads the plane from a buffer "
+                                     "(image storage is for tc_filter's tiled and onepass)");
     gradient_params(p, op, 0, k, &q);
     return tc_context_job(&q, width, height, job, m);
 }

@@ -15,8 +15,8 @@
 
 TC_API const char *tc_algorithm_name(tc_algorithm a)
 {
-    static const char *const names[] = {"tiled", "twopass", "onepass"};
-    return (int)a >= 0 && a <= TC_ONEPASS ? names[a] : "?";
+    static const char *const names[] = {"tiled", "twopass", "onepass", "bilinear"};
+    return (int)a >= 0 && a <= TC_BILINEAR ? names[a] : "?";
 }
 
 static long ceil_div(long a, long b)
@@ -41,6 +41,9 @@ static int radius_y(const tc_job *job)
 
 tc_kernel_kind tc_kernel_for(const tc_filter_spec *f, tc_algorithm algorithm)
 {
+    /* Separable filters only (a mask that is not rank 1 is refused before a job is made). */
+    if (algorithm == TC_BILINEAR)
+        return TC_KERNEL_BILINEAR;
     if (f->mask_width && !f->mask_separable)
         return algorithm == TC_ONEPASS ? TC_KERNEL_ONEPASS_MASK : TC_KERNEL_TILED_MASK;
     if (algorithm == TC_TWOPASS)
@@ -62,8 +65,9 @@ const char *tc_kernel_name(tc_kernel_kind kind)
 {
     static const char *const names[] = {"tiled_conv",     "tiled_long_conv",
                                         "tiled_mask_conv", "rows_transposed_conv",
-                                        "one_pass_conv",  "one_pass_mask_conv"};
-    return (int)kind >= 0 && kind <= TC_KERNEL_ONEPASS_MASK ? names[kind] : "?";
+                                        "one_pass_conv",  "one_pass_mask_conv",
+                                        "bilinear_rows"};
+    return (int)kind >= 0 && kind <= TC_KERNEL_BILINEAR ? names[kind] : "?";
 }
 
 /* tiled_conv's block height: the job's, raised to the vertical radius where that is larger,
@@ -230,7 +234,7 @@ typedef struct {
     cl_mem src, dst;       /* the planes this run reads and writes */
     cl_command_queue queue;
     cl_kernel kernel;
-    cl_kernel kernel2;     /* twopass: pass 2's (built for the column radius) */
+    cl_kernel kernel2;     /* twopass: pass 2's (built for the column radius); bilinear: pass 2 */
     int pitch;          /* the device's row pitch in floats (tc_device_pitch) */
     unsigned long long local_mem; /* the device's local memory, bytes */
     tc_tiled_geometry tiled; /* the tiled kernels' tile, block and group */
@@ -409,6 +413,30 @@ cleanup:
     return status;
 }
 
+/* bilinear (storage.c, Images.cl): pass 1 rows from the source image into the temporary
+ * image, pass 2 columns into the target; both the ROI's size. */
+static void bilinear_geometry(launch_state *ls)
+{
+    ls->local[0] = TC_BILINEAR_GROUP_X;
+    ls->local[1] = TC_BILINEAR_GROUP_Y;
+    tc_bilinear_geometry(&ls->job->roi, ls->global);
+}
+
+/* Set per run by tc_bilinear_enqueue, as twopass's. */
+static int bilinear_set_args(launch_state *ls, tc_msg *m)
+{
+    (void)ls;
+    (void)m;
+    return TC_OK;
+}
+
+static int bilinear_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
+{
+    return tc_bilinear_enqueue(ls->queue, ls->kernel, ls->kernel2, &ls->buf->images,
+                               &ls->job->filter, &ls->job->roi, ls->buf->kx, ls->buf->ky, ls->dst,
+                               ls->pitch, ls->local, events, m);
+}
+
 static const kernel_desc kernels[] = {
     [TC_KERNEL_TILED] = {TC_SOURCE_FILTERS, 1, tiled_geometry, direct_set_args, direct_enqueue},
     [TC_KERNEL_TILED_LONG] = {TC_SOURCE_LONG, 1, tiled_geometry, direct_set_args,
@@ -421,6 +449,8 @@ static const kernel_desc kernels[] = {
                            direct_enqueue},
     [TC_KERNEL_ONEPASS_MASK] = {TC_SOURCE_MASKS, 1, one_pass_geometry, mask_set_args,
                                 direct_enqueue},
+    [TC_KERNEL_BILINEAR] = {TC_SOURCE_IMAGES, 2, bilinear_geometry, bilinear_set_args,
+                            bilinear_enqueue},
 };
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
@@ -489,6 +519,9 @@ static void build_options(const launch_state *ls, int radius_x, int radius_y, ch
                  "-D GROUP_X=%d -D GROUP_Y=%d -D ONEPASS_GROUP=%d -D MASK_UNROLL_LIMIT=%d",
                  TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_ONEPASS_GROUP, TC_MASK_UNROLL_LIMIT);
         break;
+    case TC_SOURCE_IMAGES: /* bilinear's samples per axis (storage.c) */
+        tc_bilinear_options(&job->filter, own, sizeof own);
+        break;
     default:
         snprintf(own, sizeof own,
                  "-D GROUP_X=%d -D GROUP_Y=%d -D ONEPASS_GROUP=%d -D TWOPASS_TILE=%d "
@@ -499,12 +532,17 @@ static void build_options(const launch_state *ls, int radius_x, int radius_y, ch
     }
     snprintf(options, size,
              "-cl-std=CL1.2 -D RADIUS_X=%d -D RADIUS_Y=%d -D BORDER=%d -D BLOCK_X=%d "
-             "-D BLOCK_Y=%d -D TC_VECTOR_IO=%d -D SHIFT=%d %s%s %s",
+             "-D BLOCK_Y=%d -D TC_VECTOR_IO=%d -D SHIFT=%d %s%s%s %s",
              radius_x, radius_y, (int)job->filter.border,
              tiled ? ls->tiled.read_block_x : job->block_x,
              tiled ? ls->tiled.block[1] : tiled_block_y_for(job, radius_y), job->vector_io,
              tiled ? tc_tiled_shift(job) : 0, own,
-             job->count_classes && tiled ? " -D TC_COUNT_CLASSES" : "", extra ? extra : "");
+             job->count_classes && tiled ? " -D TC_COUNT_CLASSES" : "",
+             /* The kernels of tiled and onepass reading an image2d_t (Common.cl's SRC_T). */
+             kind != TC_KERNEL_BILINEAR && tc_reads_image(job->algorithm, job->storage)
+                 ? " -D TC_IMAGE=1"
+                 : "",
+             extra ? extra : "");
 }
 
 /* Refuses a launch the device cannot run, with the reason in words, rather than letting
@@ -557,7 +595,8 @@ static int get_kernel(const tc_device *d, tc_program_cache *programs, tc_source 
     return TC_OK;
 }
 
-/* The job's kernel (and twopass's second), from its program, checked against the device. */
+/* The job's kernel (and the second pass's of twopass and bilinear), from its program, checked
+ * against the device. */
 static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const tc_job *job,
                           launch_state *ls, double *build_ms, tc_msg *m)
 {
@@ -580,6 +619,14 @@ static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const 
         *build_ms += more_ms;
         if ((status = check_limits(d, ls->kernel2, tc_algorithm_name(job->algorithm),
                                    ls->local, m)) != TC_OK)
+            return status;
+    } else if (kind == TC_KERNEL_BILINEAR) {
+        /* Pass 2, from the same program (cached by now). */
+        if ((status = get_kernel(d, programs, TC_SOURCE_IMAGES, options, "bilinear_cols",
+                                 &ls->kernel2, &more_ms, m)) != TC_OK)
+            return status;
+        *build_ms += more_ms;
+        if ((status = check_limits(d, ls->kernel2, "bilinear pass 2", ls->local, m)) != TC_OK)
             return status;
     }
     return check_limits(d, ls->kernel, tc_algorithm_name(job->algorithm), ls->local, m);
@@ -639,6 +686,7 @@ static int ensure_buffers(const tc_device *d, tc_buffers *b, const tc_job *job, 
 void tc_buffers_release(tc_buffers *b)
 {
     cl_mem *mems[] = {&b->counts, &b->mask, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
+    tc_image_buffers_release(&b->images);
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
@@ -832,11 +880,13 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
     const kernel_desc *a = &kernels[tc_kernel_of(job)];
     const int runs = warmup + iterations;
     cl_event upload_events[3] = {NULL, NULL, NULL};
+    cl_event image_copy = NULL;
     cl_event *events = NULL; /* 2 per run: the warm-up runs, then the timed ones */
+    const int reads_image = tc_reads_image(job->algorithm, job->storage);
     launch_state ls;
+    double ms;
     int status;
 
-    (void)height;
     memset(&ls, 0, sizeof ls);
     ls.job = job;
     ls.buf = buffers;
@@ -848,20 +898,44 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
     if (tc_kernel_is_tiled(tc_kernel_of(job)))
         tc_tiled_geometry_of(job, ls.local_mem, &ls.tiled);
     a->geometry(&ls);
-    if ((status = stats_begin(stats, &ls, iterations, m)) != TC_OK)
+    memset(stats, 0, sizeof *stats);
+    if ((status = tc_images_check(d, job->algorithm, job->storage, width, height, &job->roi,
+                                  m)) != TC_OK ||
+        (reads_image &&
+         (status = tc_check_host_room(d, tc_images_new_bytes(&buffers->images, job->algorithm,
+                                                             ls.pitch, height, &job->roi),
+                                      "the images", m)) != TC_OK) ||
+        (status = stats_begin(stats, &ls, iterations, m)) != TC_OK)
         goto cleanup;
     if (!(events = calloc((size_t)runs * 2, sizeof *events))) {
         status = tc_fail(m, TC_ENOMEM, "out of host memory for %d runs", runs);
         goto cleanup;
     }
     if ((status = prepare_kernel(d, programs, job, &ls, &stats->build_ms, m)) != TC_OK ||
-        (status = ensure_buffers(d, buffers, job, m)) != TC_OK ||
-        (status = upload_coefficients(&ls, upload_events, m)) != TC_OK ||
+        (status = ensure_buffers(d, buffers, job, m)) != TC_OK)
+        goto cleanup;
+    /* An image run reads a copy of the source plane in an image (timed as part of the
+     * upload); the kernels take it where they would take the buffer. */
+    if (reads_image) {
+        if ((status = tc_images_source(d, &buffers->images, src, ls.pitch, height, &image_copy,
+                                       m)) != TC_OK ||
+            (job->algorithm == TC_BILINEAR &&
+             (status = tc_bilinear_prepare(d, &buffers->images, &job->filter, &job->roi, m)) !=
+                 TC_OK))
+            goto cleanup;
+        ls.src = buffers->images.src;
+    }
+    if ((status = upload_coefficients(&ls, upload_events, m)) != TC_OK ||
         (status = a->set_args(&ls, m)) != TC_OK ||
         (status = run_all(&ls, warmup, iterations, events, &stats->wall_ms_per_iteration, m)) !=
             TC_OK ||
         (status = collect(&ls, events, warmup, upload_events, stats, m)) != TC_OK)
         goto cleanup;
+    if (image_copy) {
+        if ((status = tc_event_ms(image_copy, &ms, m)) != TC_OK)
+            goto cleanup;
+        stats->h2d_ms += ms;
+    }
 
 cleanup:
     if (status != TC_OK) {
@@ -877,6 +951,8 @@ cleanup:
     for (int i = 2; i >= 0; i--)
         if (upload_events[i])
             clReleaseEvent(upload_events[i]);
+    if (image_copy)
+        clReleaseEvent(image_copy);
     if (ls.kernel2)
         clReleaseKernel(ls.kernel2);
     if (ls.kernel)
@@ -897,7 +973,10 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
     int status;
 
     memset(stats, 0, sizeof *stats);
-    if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
+    /* A device that cannot take the images is found before any plane is made. */
+    if ((status = tc_images_check(d, job->algorithm, job->storage, in->width, in->height,
+                                  &job->roi, m)) != TC_OK ||
+        (status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
         (status = tc_check_host_room(d, tc_new_bytes(buffers->src_bytes, plane_bytes) +
                                             tc_new_bytes(buffers->dst_bytes, plane_bytes) +
                                             (pitch != in->width

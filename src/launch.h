@@ -10,6 +10,7 @@
 #include "filter.h"
 #include "image.h"
 #include "programs.h"
+#include "storage.h"
 
 /* One filter run as the launchers see it: everything validated and resolved. */
 typedef struct {
@@ -19,6 +20,7 @@ typedef struct {
     int block_x, block_y; /* tiled: pixels per work-item (block_y before raising to r) */
     int vector_io;        /* tiled: float4 loads and stores where aligned */
     int count_classes;    /* tiled: the kernel counts its groups' classes */
+    tc_storage storage;   /* tiled, onepass: the source plane read from a buffer or an image */
 } tc_job;
 
 /* The device buffers a context keeps between runs; each grows when an image needs more. */
@@ -27,6 +29,7 @@ typedef struct {
     size_t src_bytes, dst_bytes, tmp_bytes;
     float *staging;       /* the plane with the device's row pitch, when that differs */
     size_t staging_bytes;
+    tc_image_buffers images; /* storage image and bilinear (storage.h) */
 } tc_buffers;
 
 void tc_buffers_release(tc_buffers *b);
@@ -104,7 +107,8 @@ typedef enum {
     TC_KERNEL_TILED_MASK,   /* tiled_mask_conv (Masks.cl): a mask that is not rank 1 */
     TC_KERNEL_TWOPASS,      /* rows_transposed_conv, twice */
     TC_KERNEL_ONEPASS,      /* one_pass_conv */
-    TC_KERNEL_ONEPASS_MASK  /* one_pass_mask_conv */
+    TC_KERNEL_ONEPASS_MASK, /* one_pass_mask_conv */
+    TC_KERNEL_BILINEAR      /* bilinear_rows, then bilinear_cols (Images.cl) */
 } tc_kernel_kind;
 
 tc_kernel_kind tc_kernel_of(const tc_job *job);

@@ -21,18 +21,27 @@ extern const char *const masks_cl_lines[];
 extern const unsigned masks_cl_line_count;
 extern const char *const pixels_cl_lines[];
 extern const unsigned pixels_cl_line_count;
+extern const char *const images_cl_lines[];
+extern const unsigned images_cl_line_count;
+
+/* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
+ * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
+ * pixel conversions (Pixels.cl), the bilinear passes (Common.cl + Images.cl, which shares
+ * Common.cl's border rule). */
 /* Gradient.cl: the one-read gradient (gradient.c), after Common.cl as the filters are. */
 extern const char *const gradient_cl_lines[];
 extern const unsigned gradient_cl_line_count;
 
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
- * pixel conversions (Pixels.cl), the one-read gradient (Common.cl + Gradient.cl). */
+ * pixel conversions (Pixels.cl), the bilinear passes (Common.cl + Images.cl, which shares
+ * Common.cl's border rule), the one-read gradient (Common.cl + Gradient.cl). */
 typedef enum {
     TC_SOURCE_FILTERS,
     TC_SOURCE_PIXELS,
     TC_SOURCE_LONG,
     TC_SOURCE_MASKS,
+    TC_SOURCE_IMAGES,
     TC_SOURCE_GRADIENT
 } tc_source;
 

@@ -188,6 +188,9 @@ refuse "--gradient with a bad ROI" -s "$tmp/one.bmp" --gradient sobel -sL 600
 refuse "--gradient with -f WxH" -s "$tmp/one.bmp" --gradient sobel -f 5x3
 refuse "--gradient with --mask" -s "$tmp/one.bmp" --gradient sobel --mask '0,1,0;1,-4,1;0,1,0'
 refuse "--gradient with --filter laplacian" -s "$tmp/one.bmp" --gradient scharr --filter laplacian
+refuse "--gradient with --storage image" -s "$tmp/one.bmp" --gradient sobel --storage image
+refuse "--gradient with -a all --storage image" -s "$tmp/one.bmp" --gradient sobel -a all --storage image
+refuse "--gradient with -a bilinear" -s "$tmp/one.bmp" --gradient sobel -a bilinear
 "$bin" --gradient sobel -O "$tmp/outdir" "$tmp/one.bmp" "$tmp/two.bmp" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls "$tmp/outdir")" ] &&

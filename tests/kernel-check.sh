@@ -1,8 +1,9 @@
 #!/bin/sh
-# Runs every algorithm (-a all: tiled, twopass, onepass) with both filter lengths under
-# oclgrind, which simulates an OpenCL device and reports out-of-bounds accesses, data races and
-# reads of uninitialised memory. A case fails on any such report (anything on stderr), on a
-# verification failure (-e), or on a non-zero exit status.
+# Runs every algorithm (-a all: tiled, twopass, onepass; with --storage image also bilinear and
+# the image reads) with both filter lengths under oclgrind, which simulates an OpenCL device and
+# reports out-of-bounds accesses, data races and reads of uninitialised memory. A case fails on
+# any such report (anything on stderr), on a verification failure (-e), or on a non-zero exit
+# status.
 #
 # The cases cover every kind of edge the four classes of work-groups must handle; images stay
 # under 100 x 100 so that the whole check takes a few minutes.
@@ -153,6 +154,35 @@ tiled_runs=$((tiled_runs + 1))
 check_tiled "scalar-io-unaligned" 7 -g 70x90 -sL 3 -tL 2 -tT 1 --scalar-io
 tiled_runs=$((tiled_runs + 1))
 rm -f "$log.cases"
+# Image objects (issue 16): tiled and onepass reading an image2d_t and the bilinear-tap trick,
+# beside the buffer paths (-a all --storage image: six kernels' runs, each checked by -e).
+# oclgrind 21.10 simulates images (nearest and linear samplers, write_imagef), but its
+# uninitialised-value checker reports image reads as uninitialised in a pattern that depends on
+# the texel's position, not on what was written (a ten-line kernel reading a fully written
+# CL_R image shows it; README, "Image objects"), so these cases run with --data-races only.
+image_runs=0
+check_images() { # check_images LABEL TAPS ARGS...
+    label=$1 taps=$2
+    shift 2
+    image_runs=$((image_runs + 1))
+    if oclgrind --data-races "$bin" "$@" -f "$taps" -a all --storage image -e -q --no-output \
+           >"$log" 2>&1 && [ "$(grep -c PASSED "$log")" -eq 6 ] && ! grep -qv PASSED "$log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - images, $label, $taps taps: oclgrind --data-races $bin $* -f $taps" \
+             "-a all --storage image -e"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+check_images "smaller-than-a-tile" 3 -g 5x5
+check_images "roi-1x1-moved" 3 -g 45x33 -sL 44 -sT 0 -tL 0 -tT 32 -W 1 -H 1
+check_images "class-boundary-exact-r1" 3 -g 99x99 -sL 1 -sT 1 -tL 1 -tT 1 -W 66 -H 66
+check_images "class-boundary-exact-r2" 5 -g 99x99 -sL 2 -sT 2 -tL 2 -tT 2 -W 68 -H 68
+check_images "article-offsets-constant" 5 -g 71x45 -sL 3 -sT 3 -tL 2 -tT 2 --border constant=7
+check_images "reflect101-unaligned" 7 -g 70x45 -sL 1 -tL 2 -tT 1 --border reflect101
+check_images "reflect-tiny-roi" 5 -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --border reflect
+check_images "wrap-long" 15 -g 45x71 -sL 2 -tL 1 --border wrap
 # Issue 15's kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps, 63 x 1,
 # the chunked vertical pass, small tiles so that class 1 occurs on a small image), tiled_conv
 # with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
@@ -197,6 +227,34 @@ check_m "mask 15 x 15 (a loop over its rows), tiled and onepass" 2 -g 40x36 \
     -sL 2 -tL 1 --border wrap -a all
 check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2,1' -sL 1 \
     -tL 2 -a twopass
+# Issue 15's kernels reading an image (--storage image: Common.cl's SRC_T) and bilinear with a
+# length per axis, beside their buffer paths; --data-races only, as check_images says why.
+# check_images_m LABEL PASSES ARGS...: ARGS -e with -a all --storage image, PASSES checks passed.
+check_images_m() {
+    label=$1 want=$2
+    shift 2
+    image_runs=$((image_runs + 1))
+    if oclgrind --data-races --local-mem-size 49152 "$bin" "$@" --storage image -e -q \
+           --no-output >"$log" 2>&1 && [ "$(grep -c PASSED "$log")" -eq "$want" ] &&
+       ! grep -qv PASSED "$log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - images, $label: oclgrind --data-races $bin $* --storage image -e"
+        sed 's/^/    /' "$log" | head -30
+    fi
+}
+check_images_m "long 17 taps" 6 -g 48x60 -f 17 -sL 3 -tL 2 --border reflect101 -a all
+check_images_m "per axis 9 x 3" 6 -g 70x45 -f 9x3 -sL 3 -tL 2 -tT 1 --border constant=5 -a all
+check_images_m "per axis 15 x 1 (long, bilinear's lone column tap)" 6 -g 60x40 -f 15x1 -sT 2 \
+    -tL 1 --border reflect -a all
+check_images_m "mask 5 x 3, tiled and onepass" 4 -g 70x45 --mask "$mask53" -sL 3 -tL 2 \
+    --border wrap -a all
+TILEDCONV_LONG_TILE_H=32
+export TILEDCONV_LONG_TILE_H
+check_images_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 \
+    -a tiled
+unset TILEDCONV_LONG_TILE_H
 # The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
 # run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
 # an ROI and an output mapping; the output is checked against the host's conversions by
@@ -225,8 +283,10 @@ pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
 pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
 rm -f "$log.bmp"
 all=$((passed + failed))
-echo "kernel-check: $all cases under oclgrind ($((all - tiled_runs - pixel_runs - issue15_runs)) of" \
-     "the table with 3 algorithms each, $tiled_runs of the tiled kernel alone, $issue15_runs of" \
-     "issue 15's kernels, $pixel_runs of the pixel conversions)"
+table_runs=$((all - tiled_runs - pixel_runs - issue15_runs - image_runs))
+echo "kernel-check: $all cases under oclgrind ($table_runs of the table with 3 algorithms" \
+     "each, $tiled_runs of the tiled kernel alone," \
+     "$issue15_runs of issue 15's kernels, $image_runs with images, $pixel_runs of the pixel" \
+     "conversions)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -448,7 +448,15 @@ static void test_arguments_refused(void **state)
                                  TC_GRADIENT_SEPARATE, &p),
                      TC_EINVAL);
     assert_non_null(strstr(tc_error(ctx), "border 9"));
-    /* The filter's fields are not looked at: a length the filters would refuse is ignored. */
+    /* Image storage is a request the gradient cannot honour (it reads a buffer): refused. */
+    tc_params_init(&p);
+    p.storage = TC_STORAGE_IMAGE;
+    assert_int_equal(tc_gradient(ctx, in, NULL, NULL, a, 4, 4, TC_GRADIENT_SOBEL,
+                                 TC_GRADIENT_SEPARATE, &p),
+                     TC_EINVAL);
+    assert_non_null(strstr(tc_error(ctx), "storage image"));
+    /* The filter's fields are not looked at: a length the filters would refuse is ignored,
+     * and so is the algorithm (bilinear too), as a mask is. */
     tc_params_init(&p);
     p.taps_x = 4;
     p.algorithm = TC_ONEPASS;
@@ -456,6 +464,12 @@ static void test_arguments_refused(void **state)
                                  TC_GRADIENT_ONE_READ, &p),
                      TC_OK);
     assert_string_equal(tc_error(ctx), "");
+    p.algorithm = TC_BILINEAR;
+    p.mask = in;
+    p.mask_width = p.mask_height = 3;
+    assert_int_equal(tc_gradient(ctx, in, b, c, a, 4, 4, TC_GRADIENT_SCHARR,
+                                 TC_GRADIENT_SEPARATE, &p),
+                     TC_OK);
     assert_string_equal(tc_gradient_operator_name(TC_GRADIENT_SOBEL), "sobel");
     assert_string_equal(tc_gradient_operator_name(TC_GRADIENT_SCHARR), "scharr");
     assert_string_equal(tc_gradient_operator_name((tc_gradient_operator)7), "?");
@@ -610,6 +624,11 @@ static void test_cli_rules(void **state)
         {{"--filter", "box", "--gradient", "sobel"}, 4, "drop --filter"},
         {{"--gradient", "sobel", "-a", "onepass"}, 4, "--gradient and -a onepass"},
         {{"--gradient", "sobel", "--block", "4x8"}, 4, "--block 4x8"},
+        {{"--gradient", "sobel", "--storage", "buffer"}, 4, NULL},
+        {{"--gradient", "sobel", "--storage", "image"}, 4, "--gradient and --storage image"},
+        {{"--gradient", "sobel", "-a", "bilinear"}, 4, "--gradient and -a bilinear"},
+        {{"--gradient", "scharr", "--mask", "0,1,0;1,-4,1;0,1,0"}, 4, "drop --mask"},
+        {{"--gradient", "sobel", "-f", "5x3"}, 4, "drop -f"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_options o;

@@ -588,7 +588,7 @@ static void test_messages_are_one_line(void **state)
     char msg[2048], big[5000];
     assert_int_equal(parse(&o, msg, sizeof msg, "-a", "bo\ngus\x1b", NULL), 2);
     assert_string_equal(msg, "tiledconv: -a 'bo\\ngus\\x1b': unknown algorithm; use tiled, "
-                             "twopass, onepass or all\n");
+                             "twopass, onepass, bilinear or all\n");
     memset(big, 'a', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     big[2000] = '\n';
@@ -596,7 +596,8 @@ static void test_messages_are_one_line(void **state)
     assert_true(strlen(msg) <= 1024); /* at most 1023 bytes and the newline */
     assert_int_equal(strncmp(msg, "tiledconv: -a 'aaa", 18), 0);
     assert_non_null(strstr(msg, "..."));
-    assert_non_null(strstr(msg, "aaa': unknown algorithm; use tiled, twopass, onepass or all\n"));
+    assert_non_null(
+        strstr(msg, "aaa': unknown algorithm; use tiled, twopass, onepass, bilinear or all\n"));
     assert_ptr_equal(strchr(msg, '\n'), msg + strlen(msg) - 1);
 }
 

@@ -77,8 +77,9 @@ from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
            "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
-           "ALGORITHMS", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient", "gradient_reference",
-           "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS", "__version__"]
+           "ALGORITHMS", "STORAGES", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient",
+           "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS",
+           "__version__"]
 
 _lib = _native.lib
 
@@ -107,6 +108,8 @@ def _enum_names(name_of):
 BORDERS = _enum_names(_lib.tc_border_name)
 #: Algorithms, in the order of the C enumeration tc_algorithm.
 ALGORITHMS = _enum_names(_lib.tc_algorithm_name)
+#: Where the tiled and one-pass kernels read the source ("buffer", "image"): tc_storage.
+STORAGES = _enum_names(_lib.tc_storage_name)
 #: Gradient operators ("sobel", "scharr"), in the order of tc_gradient_operator.
 GRADIENT_OPERATORS = _enum_names(_lib.tc_gradient_operator_name)
 #: Gradient methods ("one-read", "separate"), in the order of tc_gradient_method.
@@ -292,7 +295,8 @@ class _Params:
     kept alive as long as it is."""
 
     def __init__(self, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-                 dst=(0, 0), size=None, algorithm="tiled", mask=None):
+                 dst=(0, 0), size=None, algorithm="tiled", mask=None,
+                 storage="buffer"):
         p = _native.TcParams()
         _lib.tc_params_init(ctypes.byref(p))
         self.kx = _coefficients(kx, "kx")
@@ -325,6 +329,7 @@ class _Params:
         except (TypeError, ValueError):
             raise ValueError(f"border_value: expected a number, got {border_value!r}") from None
         p.algorithm = _index(ALGORITHMS, algorithm, "algorithm")
+        p.storage = _index(STORAGES, storage, "storage")
         self.c = p
 
     def ref(self):
@@ -481,7 +486,8 @@ class Context:
     # -- work --
 
     def filter(self, image, kx=None, ky=None, border="replicate", border_value=0.0,
-               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled", mask=None):
+               src=(0, 0), dst=(0, 0), size=None, algorithm="tiled", mask=None,
+               storage="buffer"):
         """Filters a 2-D image on the device; returns a new float32 array of its shape.
 
         image         2-D array-like, rows first (converted to C-contiguous float32; not
@@ -492,14 +498,21 @@ class Context:
         mask          instead of kx and ky, a non-separable mask: a 2-D array-like, rows
                       first, odd sizes 1..15 (not 1 x 1); mask[j, i] weighs the pixel i - rx
                       columns right and j - ry rows below. A rank-1 mask is run as its factors
-                      (mask_factors); "twopass" refuses any other.
+                      (mask_factors); "twopass" and "bilinear" refuse any other.
         border        "replicate" (default), "constant", "reflect101", "reflect", "wrap":
                       what reads outside the source ROI return.
         border_value  the value of the "constant" border.
         src, dst      (left, top) of the source and target ROIs.
         size          (width, height) of both ROIs; None (or 0 in a field): the largest that
                       fits both, width = image width - max(src left, dst left), etc.
-        algorithm     "tiled" (AMD's tiled convolution, default), "twopass", "onepass".
+        algorithm     "tiled" (AMD's tiled convolution, default), "twopass", "onepass", or
+                      "bilinear" (the bilinear-tap trick on image objects: an approximation
+                      within tolerance(..., algorithm="bilinear"), for filters whose paired
+                      taps share a sign; a length per axis as the others).
+        storage       "buffer" (default) or "image": where tiled and onepass read the source
+                      (an image2d_t needs a device with image support; the result is the
+                      same; long filters and masks too). twopass refuses "image"; bilinear
+                      always reads an image.
 
         out[dst_top + y, dst_left + x] = sum_j sum_i ky[j] kx[i] *
             S(src_left + x + i - rx, src_top + y + j - ry)     (correlation, no flip)
@@ -508,7 +521,7 @@ class Context:
         (with the library's message), Error for device failures.
         """
         return self._run(image, _Params(kx, ky, border, border_value, src, dst, size,
-                                        algorithm, mask), None)
+                                        algorithm, mask, storage), None)
 
     def filter_timed(self, image, iterations=10, **kwargs):
         """filter() for benchmarks: one warm-up run, then ``iterations`` (>= 1) runs timed by
@@ -625,7 +638,7 @@ def _close_default():
 
 
 def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-           dst=(0, 0), size=None, algorithm="tiled", mask=None):
+           dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer"):
     """Context.filter on the module's default context (the default device, opened on first
     use and closed at exit). Returns a new float32 array of the image's shape.
 
@@ -634,7 +647,8 @@ def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0
     """
     return default_context().filter(image, kx=kx, ky=ky, border=border,
                                     border_value=border_value, src=src, dst=dst, size=size,
-                                    algorithm=algorithm, mask=mask)
+                                    algorithm=algorithm, mask=mask,
+                                    storage=storage)
 
 
 def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=(0, 0),
@@ -649,12 +663,12 @@ def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=
 # ---- Host-side functions (no device) ----------------------------------------------------------
 
 def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled", mask=None):
+              dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer"):
     """The CPU reference (tc_reference): the plainest loop over the formula, in double
     precision, that every device result is checked against (a mask's products summed as they
-    are, never its factors). Same arguments and result as Context.filter (``algorithm`` is
-    checked but does not change the result)."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask)
+    are, never its factors). Same arguments and result as Context.filter (``algorithm`` and
+    ``storage`` are checked but do not change the result)."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask, storage)
     arr, width, height = _image(image)
     out = np.empty_like(arr)
     err = ctypes.create_string_buffer(_native.ERR_SIZE)
@@ -666,13 +680,15 @@ def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src
 
 
 def tolerance(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled", mask=None):
+              dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer"):
     """The largest difference allowed between a device result and reference()'s inside the
     target ROI (tc_tolerance): float32 rounding of the sums, from the filter's absolute
     weights and the largest absolute input value (for a mask: 2 x its products x FLT_EPSILON x
-    max|image| x sum|mask|). Outside the target ROI results are equal bit for bit. Same
+    max|image| x sum|mask|); for algorithm="bilinear" plus what texture interpolation may add
+    (2 delta sum|kx| sum|ky| R, delta = 2^-8 + the sample coordinate's rounding, R the source
+    ROI's range of values). Outside the target ROI results are equal bit for bit. Same
     arguments as Context.filter; ValueError when they are invalid."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask)
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask, storage)
     arr, width, height = _image(image)
     tol = _lib.tc_tolerance(_ptr(arr), width, height, params.ref())
     if tol < 0:

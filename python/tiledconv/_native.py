@@ -51,6 +51,7 @@ class TcParams(Structure):
         ("out_scale", c_double),
         ("out_offset", c_double),
         ("convert_on_host", c_int),
+        ("storage", c_enum),  # since 1.2
     ]
 
 
@@ -128,6 +129,7 @@ _PROTOTYPES = {
     "tc_mask_factors": (c_int, [FloatPtr, c_int, c_int, FloatPtr, FloatPtr]),
     "tc_algorithm_name": (c_char_p, [c_enum]),
     "tc_border_name": (c_char_p, [c_enum]),
+    "tc_storage_name": (c_char_p, [c_enum]),
     "tc_gradient": (c_int, [ContextPtr, FloatPtr, FloatPtr, FloatPtr, FloatPtr, c_int, c_int,
                             c_enum, c_enum, POINTER(TcParams)]),
     "tc_gradient_timed": (c_int, [ContextPtr, FloatPtr, FloatPtr, FloatPtr, FloatPtr, c_int,

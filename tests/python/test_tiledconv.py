@@ -828,7 +828,9 @@ def test_sobel_on_a_ramp(ctx):
 
 def test_names_and_version():
     assert list(tiledconv.BORDERS) == BORDERS
-    assert list(tiledconv.ALGORITHMS) == ALGORITHMS
+    # bilinear (since 1.2, tests/python/test_images.py) after the three exact algorithms.
+    assert list(tiledconv.ALGORITHMS) == ALGORITHMS + ["bilinear"]
+    assert list(tiledconv.STORAGES) == ["buffer", "image"]
     header = (ROOT / "include" / "tiledconv.h").read_text()
     parts = [re.search(rf"#define TC_VERSION_{p} (\d+)", header).group(1)
              for p in ("MAJOR", "MINOR", "PATCH")]
@@ -868,6 +870,7 @@ int main(void) {
     F(tc_params, mask_width) F(tc_params, mask_height) F(tc_params, block_width)
     F(tc_params, block_height) F(tc_params, vector_io) F(tc_params, count_classes)
     F(tc_params, out_scale) F(tc_params, out_offset) F(tc_params, convert_on_host)
+    F(tc_params, storage)
     S(tc_stats) F(tc_stats, algorithm) F(tc_stats, iterations) F(tc_stats, kernel_ms_min)
     F(tc_stats, kernel_ms_median) F(tc_stats, kernel_ms_mean) F(tc_stats, kernel_ms)
     F(tc_stats, passes) F(tc_stats, pass_ms) F(tc_stats, build_ms) F(tc_stats, upload_ms)
