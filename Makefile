@@ -64,6 +64,8 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
 LIB_SRCS += src/hostmem.c
 # Image objects beside buffers, and the bilinear-tap trick (issue 16).
 LIB_SRCS += src/storage.c src/bilinear.c
+# Issue 16: the gradient from one read (its kernels in src/Gradient.cl, after Common.cl).
+LIB_SRCS += src/gradient.c
 # Issue 16: the Gaussian scale space (tc_pyramid).
 LIB_SRCS += src/pyramid.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
@@ -75,11 +77,13 @@ CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
+# Issue 16: --gradient.
+CLI_SRCS += cli/gradient.c
 # Issue 16: --pyramid.
 CLI_SRCS += cli/pyramid_run.c
-# The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl and
-# Pyramid.cl (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks Images Pyramid
+# The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
+# Gradient.cl and Pyramid.cl (programs.c).
+CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
@@ -92,8 +96,8 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
-        pyramid-tests api-test python-tests kernel-check sanitize fuzz fuzz-check check-codecs deps-build deps-test \
-        check-opencl install uninstall clean
+        gradient-tests pyramid-tests api-test python-tests kernel-check sanitize fuzz fuzz-check \
+        check-codecs deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
 
@@ -170,6 +174,10 @@ $(O)/src/Pyramid_cl.c: src/Pyramid.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Pyramid.cl pyramid_cl > $@.tmp && mv $@.tmp $@
 
+$(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Gradient.cl gradient_cl > $@.tmp && mv $@.tmp $@
+
 $(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
@@ -223,6 +231,11 @@ images-tests: $(BIN)
 pyramid-tests: $(BIN)
 	@sh tests/pyramid.sh ./$(BIN)
 
+# --gradient end to end (tests/gradient.sh): the planes against the plain filters', the
+# comparison, the records, the refusals.
+gradient-tests: $(BIN)
+	@sh tests/gradient.sh ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -235,10 +248,11 @@ python-tests: lib
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind
 	@sh tests/kernel-check.sh ./$(BIN)
+	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    images-tests pyramid-tests api-test python-tests
+	    images-tests gradient-tests pyramid-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
@@ -299,11 +313,15 @@ build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) 
 	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
 	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
-# The pkg-config file, with this install's prefix.
-$(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile
+# The pkg-config file, with this install's prefix: made on every install (FORCE), since the
+# prefix is a make variable that no file's date records (a second `make api-test` installed
+# into a new scratch prefix a .pc that named the first one's).
+$(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile FORCE
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' -e 's|@OCL_LIBS@|$(OCL_LIBS)|' tiledconv.pc.in > $@
+
+FORCE:
 
 install: $(BIN) lib $(LIBOUT)/tiledconv.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCLUDEDIR) \

@@ -193,6 +193,11 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
                  l->count);
         return 2;
     }
+    if (o->gradient) {
+        snprintf(err, err_size, "--gradient: works on one image; give one input (a batch "
+                                "filters each image with one filter)");
+        return 2;
+    }
     if (o->synth_width || o->all_algorithms || o->iterations > 1) {
         snprintf(err, err_size, "%s: works on one image; a batch %s",
                  o->synth_width ? "-g" : o->all_algorithms ? "-a all" : "-i",

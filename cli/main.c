@@ -13,6 +13,7 @@
 #include "batch.h"
 #include "classmap.h"
 #include "devices.h"
+#include "gradient.h"
 #include "image.h"
 #include "inputs.h"
 #include "io_limits.h"
@@ -424,6 +425,7 @@ typedef struct {
     int n_variants;
     tc_result results[MAX_VARIANTS];
     int n_results;
+    gradient_planes gradient; /* --gradient: gx and gy for --raw (the magnitude is kept) */
     const char *device; /* tc_open's request */
     struct {
         uint8_t *rgb;   /* --class-map's picture, drawn from the input before the run */
@@ -437,6 +439,7 @@ static void state_free(run_state *s)
     close_input(&s->src);
     tc_close(s->ctx);
     planes_free(&s->kept);
+    gradient_planes_free(&s->gradient);
     planes_free(&s->out);
     planes_free(&s->expected);
     planes_free(&s->in);
@@ -508,7 +511,7 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
         return 1;
     }
-    if (o->verify)
+    if (o->verify && !o->gradient) /* --gradient makes its own (cli/gradient.c) */
         return reference_planes(&s->in, &s->params, &s->expected, s->tolerance);
     return 0;
 }
@@ -591,6 +594,20 @@ static int run_algorithms(run_state *s, int *failed_verification)
     return 0;
 }
 
+/* --gradient (cli/gradient.c): the one-read pass, checked, timed and compared there; the
+ * magnitude is kept for the image, gx and gy for --raw. Returns an exit status (reported). */
+static int run_gradient(run_state *s, int *failed_verification)
+{
+    const int status = gradient_run(&s->o, s->ctx, &s->dev, &s->in.p[0], &s->roi, &s->params,
+                                    &s->gradient, failed_verification);
+    if (status == 0) {
+        s->kept.count = 1;
+        s->kept.p[0] = s->gradient.magnitude;
+        memset(&s->gradient.magnitude, 0, sizeof s->gradient.magnitude);
+    }
+    return status;
+}
+
 /* The comparison table or the machine-readable records. */
 static void report_results(const run_state *s)
 {
@@ -611,7 +628,11 @@ static int write_results(const run_state *s)
     const int width = s->kept.p[0].width, height = s->kept.p[0].height;
     const int depth = outputs_depth(o, s->deep);
     char err[768], what[64];
-    if (outputs_write(o, s->kept.p, s->kept.count, &s->roi, depth, err, sizeof err)) {
+    /* --gradient --raw: gx, gy, then the magnitude; the image is the magnitude. */
+    const tc_plane raw3[3] = {s->gradient.gx, s->gradient.gy, s->kept.p[0]};
+    const int gradient_raw = s->gradient.gx.px != NULL;
+    if (outputs_write_split(o, s->kept.p, s->kept.count, gradient_raw ? raw3 : s->kept.p,
+                            gradient_raw ? 3 : s->kept.count, &s->roi, depth, err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 1;
     }
@@ -630,8 +651,11 @@ static int write_results(const run_state *s)
         printf("output: %s (%d x %d, %s)\n", outputs_name(o->output), width, height, what);
     if (chatty && o->raw_output)
         printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
-               o->raw_output, s->kept.count, s->kept.count == 1 ? "" : "s (R, G, B)", width,
-               height);
+               o->raw_output, gradient_raw ? 3 : s->kept.count,
+               gradient_raw              ? "s (gx, gy, magnitude)"
+               : s->kept.count == 1 ? ""
+                                    : "s (R, G, B)",
+               width, height);
     return 0;
 }
 
@@ -646,8 +670,11 @@ static int study(const tc_options *o, const char *input, const char *device)
     s.o = *o;
     s.o.input = input;
     s.device = device;
-    if ((status = prepare(&s)) == 0 && (status = run_algorithms(&s, &failed_verification)) == 0) {
-        report_results(&s);
+    if ((status = prepare(&s)) == 0 &&
+        (status = s.o.gradient ? run_gradient(&s, &failed_verification)
+                               : run_algorithms(&s, &failed_verification)) == 0) {
+        if (!s.o.gradient) /* gradient_run reports its own */
+            report_results(&s);
         if (failed_verification) {
             /* A result known to be wrong replaces no file. */
             if (!s.o.quiet && s.o.format == TC_FORMAT_TABLE &&
@@ -680,7 +707,7 @@ static int wants_study(const tc_options *o)
 {
     return o->synth_width || o->timing || o->iterations > 1 || o->all_algorithms ||
            o->verify || o->verbose || o->raw_output || o->format != TC_FORMAT_TABLE ||
-           o->class_map;
+           o->class_map || o->gradient;
 }
 
 int main(int argc, char **argv)

@@ -27,6 +27,8 @@ enum { OPT_MAX_PIXELS = 512, OPT_ALLOW_HIGH_RATIO, OPT_FORCE };
 
 /* The masks' flags (issue 15) and the seed articles' techniques (issue 16), likewise. */
 enum { OPT_MASK = 768, OPT_AMOUNT, OPT_CLASS_MAP };
+/* Issue 16's one-read gradient. */
+enum { OPT_GRADIENT = 800 };
 /* Image objects beside buffers (issue 16). */
 enum { OPT_STORAGE = 1040 };
 
@@ -73,6 +75,7 @@ static const struct option long_options[] = {
     {"class-map", required_argument, NULL, OPT_CLASS_MAP},
     /* Optional: `--pyramid OxL`, or a bare `--pyramid` (4x4; see pyramid_word below). */
     {"pyramid", optional_argument, NULL, OPT_PYRAMID},
+    {"gradient", required_argument, NULL, OPT_GRADIENT},
     {"algorithm", required_argument, NULL, 'a'},
     {"storage", required_argument, NULL, OPT_STORAGE},
     {"verify", no_argument, NULL, 'e'},
@@ -124,6 +127,7 @@ static const char *flag_name(int code)
     case OPT_IMAGE_FORMAT: return "--format";
     case OPT_DEPTH: return "--depth";
     case OPT_QUALITY: return "--quality";
+    case OPT_GRADIENT: return "--gradient";
     case OPT_STORAGE: return "--storage";
     case 'O': return "-O";
     case 'W': return "-W";
@@ -917,6 +921,7 @@ static int check_pyramid(const tc_options *o, FILE *err)
                                                                : NULL;
     const char *other = o->all_algorithms || o->algorithm != TC_TILED ? "-a"
                         : o->storage_given ? "--storage"
+                        : o->gradient ? "--gradient"
                         : o->block_x != TC_TILED_BLOCK_X || o->block_y != TC_TILED_BLOCK_Y
                             ? "--block"
                         : o->scalar_io ? "--scalar-io"
@@ -964,6 +969,69 @@ static int check_pyramid(const tc_options *o, FILE *err)
                 o->sigma > 0.0 ? " --sigma" : "", why);
         return 2;
     }
+    return 0;
+}
+
+/* --gradient sobel|scharr: 1 + the tc_gradient_operator. */
+static int parse_gradient(const char *text, tc_options *o, FILE *err)
+{
+    for (int op = TC_GRADIENT_SOBEL; op <= TC_GRADIENT_SCHARR; op++)
+        if (strcmp(text, tc_gradient_operator_name((tc_gradient_operator)op)) == 0) {
+            o->gradient = op + 1;
+            return 0;
+        }
+    fprintf(err, "tiledconv: --gradient '%s': unknown operator; use sobel or scharr\n", text);
+    return 2;
+}
+
+/* --gradient's rules, once every flag is read: the intensity plane only; the operator brings
+ * its own 3-tap kernels, the tiled kernel and the article's blocks; -a all compares it with
+ * the two filters run apart. */
+static int check_gradient(tc_options *o, const filter_args *a, FILE *err)
+{
+    const char *filter_flag = a->taps_x || a->taps_y ? "-f"
+                              : a->c.count             ? "-c"
+                              : a->cx.count            ? "--cx"
+                              : a->cy.count            ? "--cy"
+                              : a->mask.width          ? "--mask"
+                              : o->named_filter >= 0   ? "--filter"
+                              : a->sigma_given         ? "--sigma"
+                              : a->amount_given        ? "--amount"
+                                                       : NULL;
+    const char *name = tc_gradient_operator_name((tc_gradient_operator)(o->gradient - 1));
+    if (!o->gradient)
+        return 0;
+    if (o->color) {
+        fprintf(err, "tiledconv: --gradient and --color: the gradient is computed on the "
+                     "intensity plane only; drop --color\n");
+        return 2;
+    }
+    if (filter_flag) {
+        fprintf(err, "tiledconv: --gradient %s and %s: the operator brings its own 3-tap "
+                     "kernels ([-1 0 1] and [%s]); drop %s\n",
+                name, filter_flag, o->gradient == 1 ? "1 2 1" : "3 10 3", filter_flag);
+        return 2;
+    }
+    if (!o->all_algorithms && o->algorithm != TC_TILED) {
+        fprintf(err, "tiledconv: --gradient and -a %s: the one-read gradient is a pass of the "
+                     "tiled kernel (-a all compares it with the two filters run apart)\n",
+                tc_algorithm_name(o->algorithm));
+        return 2;
+    }
+    if (o->storage == TC_STORAGE_IMAGE) {
+        fprintf(err, "tiledconv: --gradient and --storage image: the one-read gradient reads "
+                     "the plane from a buffer (image objects serve the filters' tiled and "
+                     "onepass); drop --storage\n");
+        return 2;
+    }
+    if (o->block_x != TC_TILED_BLOCK_X || o->block_y != TC_TILED_BLOCK_Y) {
+        fprintf(err, "tiledconv: --block %dx%d: the one-read gradient keeps the article's %d x "
+                     "%d blocks; drop --block\n",
+                o->block_x, o->block_y, TC_TILED_BLOCK_X, TC_TILED_BLOCK_Y);
+        return 2;
+    }
+    o->gradient_compare = o->all_algorithms;
+    o->all_algorithms = 0;
     return 0;
 }
 
@@ -1261,6 +1329,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
                      (rc = parse_pyramid(argv[optind], o, err)) == 0)
                 pyramid_word = argv[optind]; /* the value, not an input */
             break;
+        case OPT_GRADIENT: rc = parse_gradient(optarg, o, err); break;
         case 'a': rc = parse_algorithm(optarg, o, err); break;
         case OPT_STORAGE: rc = parse_storage(optarg, o, err); break;
         case 'e': o->verify = 1; break;
@@ -1336,7 +1405,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
     }
     if (o->pyramid && check_pyramid_filter(o, &fa, err))
         return 2;
-    if (build_filter(o, &fa, err) || check_storage(o, err))
+    if (build_filter(o, &fa, err) || check_gradient(o, &fa, err) || check_storage(o, err))
         return 2;
     if (o->filter.mask_width && !o->filter.mask_separable && !o->all_algorithms &&
         o->algorithm == TC_TWOPASS) {
@@ -1542,6 +1611,11 @@ void cli_usage(FILE *out)
         "      --border MODE         reads outside the source ROI: replicate (default) aaa|abcd,\n"
         "                            constant[=V] VVV|abcd (V 0), reflect101 dcb|abcd,\n"
         "                            reflect cba|abcd, wrap bcd|abcd\n"
+        "      --gradient OP         sobel or scharr: gx, gy and sqrt(gx^2 + gy^2) of the\n"
+        "                            intensity in one pass of the tiled kernel (one read);\n"
+        "                            the image is the magnitude (clamped; --scale maps it),\n"
+        "                            --raw writes gx, gy, magnitude; -t and -a all compare\n"
+        "                            it with the two filters run apart\n"
         "  -a, --algorithm NAME      tiled (default), twopass, onepass, bilinear, or all to\n"
         "                            compare tiled, twopass and onepass (with --storage image\n"
         "                            also their image reads and bilinear); twopass and\n"
@@ -1609,6 +1683,8 @@ void cli_usage(FILE *out)
         "  tiledconv -s in.bmp --filter gauss --sigma 8 -f 49x1 -o smear.bmp  rows only\n"
         "  tiledconv -s in.png --pyramid 3x5 -O levels/ -e     a scale space, every level checked\n"
         "  tiledconv -s in.bmp --mask '0,1,0;1,-4,1;0,1,0' --offset 128 -o lap.bmp  a 2-D mask\n"
+        "  tiledconv -s in.bmp --gradient sobel --scale 0.25 -o edges.bmp -e\n"
+        "                                                  edges from one read, checked\n"
         "  tiledconv -e -sL 3 -sT 3 -tL 2 -tT 2 -W 100 -H 80   filter one ROI into another\n"
         "  tiledconv -s in.bmp -f 5 --border reflect101 --raw out.f32 -o out.bmp\n"
         "                                                  OpenCV's default border, float copy\n"

@@ -34,6 +34,10 @@ typedef struct {
     int no_sync;            /* --no-sync: outputs are not synced to disk */
     const char *class_map;  /* --class-map FILE: the picture of the four classes, or NULL */
     io_format class_map_format; /* its format, from FILE's extension (none: BMP) */
+    int gradient;           /* --gradient: 0 none, else 1 + the tc_gradient_operator (sobel 1,
+                             * scharr 2) */
+    int gradient_compare;   /* --gradient with -a all: the one-read pass and the two filters
+                             * apart, in one table */
     int synth_width;        /* -g WxH; 0 when not given */
     int synth_height;
     const char *output;     /* -o ("-": standard output) */

@@ -355,6 +355,13 @@ static int image_from_planes(const tc_options *o, const tc_plane *planes, int co
 int outputs_write(const tc_options *o, const tc_plane *planes, int count, const tc_roi *roi,
                   int depth, char *err, size_t err_size)
 {
+    return outputs_write_split(o, planes, count, planes, count, roi, depth, err, err_size);
+}
+
+int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
+                        const tc_plane *raw_planes, int raw_count, const tc_roi *roi, int depth,
+                        char *err, size_t err_size)
+{
     atomic_file image = ATOMIC_FILE_INIT, raw = ATOMIC_FILE_INIT;
     io_image img = {0, 0, 0, 0, 0, NULL};
     uint8_t *encoded = NULL; /* -o -: the whole image, before any of it is written */
@@ -382,7 +389,7 @@ int outputs_write(const tc_options *o, const tc_plane *planes, int count, const 
     if (ok && o->raw_output) {
         flag = "--raw";
         ok = atomic_file_open(&raw, o->raw_output, why, sizeof why) == 0 &&
-             write_raw_stream(raw.f, planes, count) == 0 &&
+             write_raw_stream(raw.f, raw_planes, raw_count) == 0 &&
              atomic_file_finish(&raw, sync, why, sizeof why) == 0;
         if (!ok && !why[0]) {
             text_shown shown;

@@ -56,6 +56,11 @@ typedef struct {
  * in err and none of the files written. */
 int outputs_write_all(const tc_options *o, const outputs_item *items, int count, int depth,
                       char *err, size_t err_size);
+/* outputs_write with other planes for --raw than for the image: --gradient's image is the
+ * magnitude, its raw file gx, gy and the magnitude. */
+int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
+                        const tc_plane *raw_planes, int raw_count, const tc_roi *roi, int depth,
+                        char *err, size_t err_size);
 
 /* 1 when path is "-", standard output. */
 int outputs_is_stdout(const char *path);

@@ -73,6 +73,22 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
             o->image_format != IO_FORMAT_BMP || outputs_is_stdout(o->output);
         run += image * (encoded_apart ? 2 : 1);
     }
+    if (o->gradient) {
+        /* --gradient (cli/gradient.c): the device holds the input, the magnitude and, for
+         * --raw or the two filters apart, gx and gy. The host the input plane (which takes
+         * the magnitude when one method runs), gx and gy for --raw, a second method's
+         * outputs and the magnitude apart from the input when both run, the reference's
+         * outputs and its own gx and gy for -e. */
+        const int compare = o->gradient_compare || timed, raw = o->raw_output != NULL;
+        const unsigned long long plane = n * sizeof(float);
+        p->device = max2(timed ? 2 * roi_bytes : 0, (raw || compare ? 4 : 2) * p->plane);
+        run = plane * (1 + (raw ? 2 : 0) + (compare ? (raw ? 4 : 2) : 0) + (o->verify ? 3 : 0));
+        if (tc_device_pitch(width) != width)
+            run += p->plane;
+        if (o->write_output)
+            run += n * (unsigned long long)(depth / 8) *
+                   (o->image_format != IO_FORMAT_BMP || outputs_is_stdout(o->output) ? 2 : 1);
+    }
     p->host_device = dev->is_cpu ? p->device : 0;
     p->host_own = max2(load, run);
 }

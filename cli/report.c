@@ -232,7 +232,13 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
         printf("planes: R, G and B, each filtered on its own (--color)\n");
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
            roi->src_left, roi->src_top, roi->dst_left, roi->dst_top);
-    print_filter(o);
+    if (o->gradient) /* cli/gradient.c */
+        printf("gradient: %s, one read (gx: [-1 0 1] along rows, [%s] down columns; gy the "
+               "other way round); magnitude sqrt(gx^2 + gy^2); border %s\n",
+               o->gradient == 1 ? "sobel" : "scharr", o->gradient == 1 ? "1 2 1" : "3 10 3",
+               tc_border_name(o->filter.border));
+    else
+        print_filter(o);
     if (!o->all_algorithms && o->algorithm == TC_BILINEAR)
         printf("source: an image2d_t (CL_R, CL_FLOAT) sampled with linear filtering, two taps a "
                "sample (bilinear)\n");

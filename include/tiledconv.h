@@ -273,6 +273,64 @@ typedef struct {
 TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, int capacity,
                     int *count, char *err, size_t err_size);
 
+/* ---- A gradient from one read ----------------------------------------------------------- */
+
+/* OpenCV's unnormalised 3-tap operators: a derivative [-1 0 1] along one axis and a smoothing
+ * along the other, [1 2 1] (Sobel) or [3 10 3] (Scharr). gx is what tc_filter computes with
+ * tc_named_filter's "sobel-x" (or "scharr-x"): positive where the intensity grows rightwards;
+ * gy is "sobel-y"'s: positive where it grows downwards. The magnitude is sqrt(gx^2 + gy^2)
+ * (sqrt(fma(gx, gx, gy * gy)) on the device, so |gx| and |gy| must stay below 1.8e19: inputs
+ * below 1e17). A 0..255 image reaches 4 * 255 * sqrt(2) = 1442 (Sobel), 16 * 255 * sqrt(2) =
+ * 5770 (Scharr). */
+typedef enum { TC_GRADIENT_SOBEL, TC_GRADIENT_SCHARR } tc_gradient_operator;
+
+/* TC_GRADIENT_ONE_READ: one pass of the tiled kernel (the article's tiles and four classes of
+ * work-groups) reads each input pixel once and makes gx, gy and the magnitude from the same
+ * registers and local memory. TC_GRADIENT_SEPARATE, for comparison: the plain tiled kernel
+ * twice (gx, then gy, each into a plane of its own), then a kernel that reads both and writes
+ * the magnitude. Both agree with tc_gradient_reference within tc_gradient_tolerance. */
+typedef enum { TC_GRADIENT_ONE_READ, TC_GRADIENT_SEPARATE } tc_gradient_method;
+
+/* The gradient of a width x height plane. Of p only the ROIs (src_left .. roi_height), the
+ * border rule (border, border_value: what reads outside the source ROI return, as for every
+ * filter), vector_io and count_classes are used; the filter's fields (taps, kx, ky, mask),
+ * algorithm and block are not looked at. magnitude receives width * height floats: inside the
+ * target ROI the magnitude, outside it src's values; gx and gy (each may be NULL) the same
+ * with the derivatives. src may equal one of the outputs; the outputs must be distinct. The
+ * programs and buffers are kept by the context as for tc_filter; tc_last_stats then gives the
+ * kernel time of each run (for TC_GRADIENT_SEPARATE its three launches summed), the launch of
+ * the tiled kernel and its classes. */
+TC_API int tc_gradient(tc_context *ctx, const float *src, float *gx, float *gy,
+                       float *magnitude, int width, int height, tc_gradient_operator op,
+                       tc_gradient_method method, const tc_params *p);
+
+/* tc_gradient for benchmarks: one warm-up run, then `iterations` (>= 1) timed runs. */
+TC_API int tc_gradient_timed(tc_context *ctx, const float *src, float *gx, float *gy,
+                             float *magnitude, int width, int height, tc_gradient_operator op,
+                             tc_gradient_method method, const tc_params *p, int iterations);
+
+/* The CPU reference: gx and gy are tc_reference's with the operator's two filters (the
+ * plainest loop, in double, rounded to float), the magnitude sqrt(gx^2 + gy^2) of those in
+ * double, rounded once. Outputs as for tc_gradient (gx and gy may be NULL). */
+TC_API int tc_gradient_reference(const float *src, float *gx, float *gy, float *magnitude,
+                                 int width, int height, tc_gradient_operator op,
+                                 const tc_params *p, char *err, size_t err_size);
+
+/* The largest difference allowed between a device's magnitude and the reference's inside the
+ * target ROI; *component (when not NULL) receives gx's and gy's. With M = max(|src|, and
+ * |border_value| for the constant border) and G = 8 (Sobel) or 32 (Scharr), the sum of the
+ * absolute weights: component 12 FLT_EPSILON M G (tc_tolerance's bound for the two filters),
+ * magnitude sqrt(2) component + 8 FLT_EPSILON sqrt(2) M G (the components' errors through the
+ * magnitude, plus its own float rounding: OpenCL's sqrt is within 3 ulp, the sum of squares
+ * within 1; 8 for room). Negative for invalid arguments. */
+TC_API double tc_gradient_tolerance(const float *src, int width, int height,
+                                    tc_gradient_operator op, const tc_params *p,
+                                    double *component);
+
+/* "sobel", "scharr"; "one-read", "separate"; "?" outside the enumerations. */
+TC_API const char *tc_gradient_operator_name(tc_gradient_operator op);
+TC_API const char *tc_gradient_method_name(tc_gradient_method method);
+
 /* ---- Devices ---------------------------------------------------------------------------- */
 
 typedef struct {

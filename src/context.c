@@ -12,6 +12,7 @@
 #include "bilinear.h"
 #include "device.h"
 #include "filter.h"
+#include "gradient.h"
 #include "image.h"
 #include "launch.h"
 #include "pixels.h"
@@ -26,6 +27,7 @@ struct tc_context {
     tc_program_cache programs;
     tc_buffers buffers;
     tc_pixel_buffers pixel_buffers;
+    tc_gradient_buffers gradient; /* gx, gy and the rest of tc_gradient's (gradient.c) */
     tc_run_stats last; /* the last successful run's figures (arrays owned here) */
     tc_job last_job;
     int last_planes;
@@ -284,6 +286,7 @@ TC_API void tc_close(tc_context *ctx)
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
+    tc_gradient_buffers_release(&ctx->gradient);
     tc_buffers_release(&ctx->buffers);
     tc_program_cache_release(&ctx->programs);
     tc_device_close(&ctx->device);
@@ -775,4 +778,25 @@ TC_API int tc_pyramid_tolerance(const float *src, int width, int height,
     tc_pyramid_plan_tolerance(plan, src, tolerance);
     free(plan);
     return TC_OK;
+}
+
+/* ---- What gradient.c needs of a context (gradient.h) ------------------------------------- */
+
+void tc_context_parts_of(tc_context *ctx, tc_context_parts *parts)
+{
+    parts->device = &ctx->device;
+    parts->programs = &ctx->programs;
+    parts->buffers = &ctx->buffers;
+    parts->gradient = &ctx->gradient;
+    parts->error = &ctx->error;
+}
+
+int tc_context_job(const tc_params *p, int width, int height, tc_job *job, tc_msg *m)
+{
+    return job_from_params(p, width, height, job, m);
+}
+
+void tc_context_remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job)
+{
+    remember(ctx, stats, job, 1, 0.0);
 }

@@ -67,6 +67,9 @@ static int source_lines(tc_source source, const char **lines, unsigned capacity,
     } else if (source == TC_SOURCE_IMAGES) {
         file = images_cl_lines;
         file_count = images_cl_line_count;
+    } else if (source == TC_SOURCE_GRADIENT) {
+        file = gradient_cl_lines;
+        file_count = gradient_cl_line_count;
     } else if (source == TC_SOURCE_PYRAMID) {
         file = pyramid_cl_lines;
         file_count = pyramid_cl_line_count;
@@ -93,7 +96,8 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
     cl_program prog = NULL;
     const unsigned capacity = common_cl_line_count + tiledconv_cl_line_count +
                               long_cl_line_count + masks_cl_line_count + images_cl_line_count +
-                              pixels_cl_line_count + pyramid_cl_line_count;
+                              pixels_cl_line_count + gradient_cl_line_count +
+                              pyramid_cl_line_count;
     const char **lines = malloc(capacity * sizeof *lines);
     unsigned count = 0;
     if (!lines || source_lines(source, lines, capacity, &count) != 0) {

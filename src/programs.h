@@ -26,16 +26,22 @@ extern const unsigned pyramid_cl_line_count;
 extern const char *const images_cl_lines[];
 extern const unsigned images_cl_line_count;
 
+/* Gradient.cl: the one-read gradient (gradient.c), after Common.cl as the filters are. */
+extern const char *const gradient_cl_lines[];
+extern const unsigned gradient_cl_line_count;
+
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
  * pixel conversions (Pixels.cl), the bilinear passes (Common.cl + Images.cl, which shares
- * Common.cl's border rule), the Gaussian scale space's (Common.cl + Pyramid.cl). */
+ * Common.cl's border rule), the one-read gradient (Common.cl + Gradient.cl), the Gaussian
+ * scale space's (Common.cl + Pyramid.cl). */
 typedef enum {
     TC_SOURCE_FILTERS,
     TC_SOURCE_PIXELS,
     TC_SOURCE_LONG,
     TC_SOURCE_MASKS,
     TC_SOURCE_IMAGES,
+    TC_SOURCE_GRADIENT,
     TC_SOURCE_PYRAMID
 } tc_source;
 

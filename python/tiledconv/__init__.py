@@ -44,9 +44,19 @@ Example
 >>> edges = tiledconv.filter(image, kx=kx, ky=ky, src=(1, 1), dst=(1, 1), size=(3, 2))
 >>> lap = tiledconv.filter(image, mask=tiledconv.named_mask("laplacian"))
 >>> long = tiledconv.filter(image, kx=tiledconv.named_filter("gauss", 31)[0], ky=[1])
+>>> magnitude = tiledconv.gradient(image, "sobel")           # gx, gy and sqrt: one read
 
 Errors: bad arguments raise ValueError (with the library's message); device and run-time
 failures (OpenCL errors, out of memory) raise tiledconv.Error.
+
+A gradient from one read
+------------------------
+``gradient(image, operator="sobel")`` computes the x and y derivatives with OpenCV's
+unnormalised 3-tap kernels (gx: [-1 0 1] along the rows and [1 2 1], Scharr [3 10 3], down
+the columns, what ``named_filter("sobel-x", 3)`` gives; gy the other way round) and their
+magnitude sqrt(gx**2 + gy**2) in one pass of the tiled kernel that reads each pixel once;
+``method="separate"`` runs the two filters apart and then the magnitude, for comparison. The
+ROIs and the border apply as for ``filter``.
 
 The library is found through $TILEDCONV_LIBRARY (a path to libtiledconv.so.1), else the build
 tree (``PYTHONPATH=python`` from the project root after ``make``), else the prefix the package
@@ -67,9 +77,10 @@ from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
            "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
-           "ALGORITHMS", "STORAGES", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "__version__",
+           "ALGORITHMS", "STORAGES", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient",
+           "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS",
            "pyramid", "pyramid_layout", "pyramid_reference", "pyramid_tolerance",
-           "PYRAMID_LAUNCHES", "MAX_OCTAVES", "MAX_LEVELS"]
+           "PYRAMID_LAUNCHES", "MAX_OCTAVES", "MAX_LEVELS", "__version__"]
 
 _lib = _native.lib
 
@@ -100,6 +111,10 @@ BORDERS = _enum_names(_lib.tc_border_name)
 ALGORITHMS = _enum_names(_lib.tc_algorithm_name)
 #: Where the tiled and one-pass kernels read the source ("buffer", "image"): tc_storage.
 STORAGES = _enum_names(_lib.tc_storage_name)
+#: Gradient operators ("sobel", "scharr"), in the order of tc_gradient_operator.
+GRADIENT_OPERATORS = _enum_names(_lib.tc_gradient_operator_name)
+#: Gradient methods ("one-read", "separate"), in the order of tc_gradient_method.
+GRADIENT_METHODS = _enum_names(_lib.tc_gradient_method_name)
 #: The scale space's launch styles, in the order of tc_pyramid_launch: "per-octave" (one
 #: launch per octave, the default), "per-level" (one launch per level).
 PYRAMID_LAUNCHES = _enum_names(_lib.tc_pyramid_launch_name)
@@ -567,6 +582,41 @@ class Context:
         iterations = _int(iterations, "iterations")
         return self._run(image, _Params(**kwargs), iterations)
 
+    def gradient(self, image, operator="sobel", border="replicate", border_value=0.0,
+                 src=(0, 0), dst=(0, 0), size=None, method="one-read", components=False):
+        """The gradient of a 2-D image on the device: the magnitude sqrt(gx**2 + gy**2) as a
+        new float32 array of the image's shape, or with ``components=True`` the tuple
+        (gx, gy, magnitude).
+
+        operator      "sobel" (gx: [-1 0 1] along the rows, [1 2 1] down the columns; gy the
+                      other way round) or "scharr" ([3 10 3]): OpenCV's unnormalised 3-tap
+                      kernels; gx is positive where the intensity grows rightwards, gy where
+                      it grows downwards (row 0 on top).
+        border, border_value, src, dst, size
+                      as for filter(): reads outside the source ROI follow the border rule;
+                      outside the target ROI every result is the input.
+        method        "one-read" (default: one pass of the tiled kernel reads each pixel once
+                      and makes gx, gy and the magnitude from the same registers) or
+                      "separate" (the tiled kernel twice, then a magnitude kernel: the
+                      comparison). Both agree with gradient_reference() within
+                      gradient_tolerance().
+
+        Raises ValueError for bad arguments, Error for device failures.
+        """
+        return self._gradient(image, operator, _Params(None, None, border, border_value, src,
+                                                       dst, size), method, components, None)
+
+    def gradient_timed(self, image, iterations=10, **kwargs):
+        """gradient() for benchmarks: one warm-up run, then ``iterations`` (>= 1) runs timed by
+        the device's profiling counters (each the method's launches together); the figures
+        are in last_stats(). Takes gradient()'s keyword arguments."""
+        iterations = _int(iterations, "iterations")
+        operator = kwargs.pop("operator", "sobel")
+        method = kwargs.pop("method", "one-read")
+        components = kwargs.pop("components", False)
+        return self._gradient(image, operator, _Params(**kwargs), method, components,
+                              iterations)
+
     def copy_time(self, nbytes, repeats=10):
         """The device's copy bandwidth floor: the median time in ms of ``repeats`` (>= 1)
         device-to-device copies of ``nbytes`` bytes, after one warm-up (tc_copy_time)."""
@@ -657,6 +707,23 @@ class Context:
             if status != TC_OK:
                 self._fail(status)
         return out
+    def _gradient(self, image, operator, params, method, components, iterations):
+        src, width, height = _image(image)
+        op = _index(GRADIENT_OPERATORS, operator, "operator")
+        how = _index(GRADIENT_METHODS, method, "method")
+        mag = np.empty_like(src)
+        gx = np.empty_like(src) if components else None
+        gy = np.empty_like(src) if components else None
+        with self._lock:
+            handle = self._handle()
+            args = (handle, _ptr(src), _ptr(gx) if components else None,
+                    _ptr(gy) if components else None, _ptr(mag), width, height, op, how,
+                    params.ref())
+            status = (_lib.tc_gradient(*args) if iterations is None
+                      else _lib.tc_gradient_timed(*args, iterations))
+            if status != TC_OK:
+                self._fail(status)
+        return (gx, gy, mag) if components else mag
 
     def _run(self, image, params, iterations):
         src, width, height = _image(image)
@@ -710,6 +777,15 @@ def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0
                                     border_value=border_value, src=src, dst=dst, size=size,
                                     algorithm=algorithm, mask=mask,
                                     storage=storage)
+
+
+def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=(0, 0),
+             dst=(0, 0), size=None, method="one-read", components=False):
+    """Context.gradient on the module's default context: the magnitude of the gradient (or
+    (gx, gy, magnitude) with ``components=True``). See Context.gradient."""
+    return default_context().gradient(image, operator=operator, border=border,
+                                      border_value=border_value, src=src, dst=dst, size=size,
+                                      method=method, components=components)
 
 
 # ---- Host-side functions (no device) ----------------------------------------------------------
@@ -889,3 +965,38 @@ def pyramid_tolerance(image, octaves=4, levels=4, sigma=1.6, border="replicate",
         raise ValueError("pyramid_tolerance: invalid pyramid parameters")
     per = params.c.levels
     return [[tol[k * per + j] for j in range(per)] for k in range(params.c.octaves)]
+def gradient_reference(image, operator="sobel", border="replicate", border_value=0.0,
+                       src=(0, 0), dst=(0, 0), size=None, components=False):
+    """The CPU reference of Context.gradient (tc_gradient_reference): gx and gy are
+    reference()'s with the operator's two filters, the magnitude sqrt(gx**2 + gy**2) of those
+    in double precision. The magnitude, or (gx, gy, magnitude) with ``components=True``."""
+    params = _Params(None, None, border, border_value, src, dst, size)
+    arr, width, height = _image(image)
+    op = _index(GRADIENT_OPERATORS, operator, "operator")
+    gx, gy, mag = np.empty_like(arr), np.empty_like(arr), np.empty_like(arr)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_gradient_reference(_ptr(arr), _ptr(gx), _ptr(gy), _ptr(mag), width,
+                                        height, op, params.ref(), err, len(err))
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return (gx, gy, mag) if components else mag
+
+
+def gradient_tolerance(image, operator="sobel", border="replicate", border_value=0.0,
+                       src=(0, 0), dst=(0, 0), size=None):
+    """The largest differences allowed between a device's gradient and gradient_reference()'s
+    inside the target ROI (tc_gradient_tolerance), as a pair (magnitude, component): with M
+    the largest absolute input (or constant border value) and G the operator's sum of
+    absolute weights (8 Sobel, 32 Scharr), component = 12 eps M G and magnitude =
+    sqrt(2) (component + 8 eps M G), eps float32's. Outside the target ROI results are the
+    input bit for bit. ValueError for invalid arguments."""
+    params = _Params(None, None, border, border_value, src, dst, size)
+    arr, width, height = _image(image)
+    op = _index(GRADIENT_OPERATORS, operator, "operator")
+    component = ctypes.c_double()
+    tol = _lib.tc_gradient_tolerance(_ptr(arr), width, height, op, params.ref(),
+                                     ctypes.byref(component))
+    if tol < 0:
+        gradient_reference(image, operator, border, border_value, src, dst, size)  # says why
+        raise ValueError("gradient_tolerance: invalid arguments")
+    return tol, component.value

@@ -185,6 +185,28 @@ int main(void)
           "tc_mask_factors factors a rank-1 mask (kx the largest weight's row)");
     check(tc_mask_factors(lap8, 3, 3, fx, fy) == 0, "laplacian8 is not rank 1");
 
+    /* The one-read gradient (1.2): Sobel of I = 2x is 2 * 2 = 4 along the row times the
+     * smoothing's 4 down the column, 16 inside; gy 0; the two filters apart agree. */
+    static float ramp[W * H], gx[W * H], mag[W * H], sep[W * H];
+    tc_params gp;
+    tc_params_init(&gp);
+    for (int i = 0; i < W * H; i++)
+        ramp[i] = 2.0f * (float)(i % W);
+    status = tc_gradient(ctx, ramp, gx, NULL, mag, W, H, TC_GRADIENT_SOBEL, TC_GRADIENT_ONE_READ,
+                         &gp);
+    check(status == TC_OK && gx[2 * W + 2] == 16.0f && mag[2 * W + 2] == 16.0f &&
+              gx[2 * W] == 8.0f,
+          "tc_gradient: Sobel of I = 2x is 16 inside, 8 at the replicated left edge");
+    status = tc_gradient(ctx, ramp, NULL, NULL, sep, W, H, TC_GRADIENT_SOBEL,
+                         TC_GRADIENT_SEPARATE, &gp);
+    check(status == TC_OK &&
+              max_diff(mag, sep, W * H) <=
+                  2 * tc_gradient_tolerance(ramp, W, H, TC_GRADIENT_SOBEL, &gp, NULL),
+          "tc_gradient: the two filters apart agree with the one read");
+    check(strcmp(tc_gradient_operator_name(TC_GRADIENT_SCHARR), "scharr") == 0 &&
+              strcmp(tc_version(), "1.2.0") >= 0,
+          "tc_gradient_operator_name and the version");
+
     tc_close(ctx);
     printf("test_api: %d failed\n", failures);
     return failures ? 1 : 0;
