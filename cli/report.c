@@ -501,20 +501,22 @@ static const field batch_fields[] = {
 };
 #define BATCH_FIELD_COUNT (sizeof batch_fields / sizeof batch_fields[0])
 
-void report_row_csv_header(FILE *out)
+/* The CSV header of a table of records of several kinds. */
+static void print_kinds_header(FILE *out, const field *fields, size_t count)
 {
-    for (size_t i = 0; i < BATCH_FIELD_COUNT; i++)
-        fprintf(out, "%s%s", i ? "," : "", batch_fields[i].name);
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, "%s%s", i ? "," : "", fields[i].name);
     fputc('\n', out);
 }
 
-/* A row of its kind: the columns it does not have are empty in CSV, absent in JSON. */
-static void print_row(FILE *out, const report_row *r, int json)
+/* A record of one kind (a bit of field.rows): the columns it does not have are empty in CSV,
+ * absent in JSON. */
+static void print_kind(FILE *out, const void *record, const field *fields, size_t count,
+                       unsigned kind, int json)
 {
-    const unsigned kind = strcmp(r->type, "batch") == 0 ? ROW_BATCH : ROW_IMAGE;
     int first = 1;
-    for (size_t i = 0; i < BATCH_FIELD_COUNT; i++) {
-        const field *f = &batch_fields[i];
+    for (size_t i = 0; i < count; i++) {
+        const field *f = &fields[i];
         if (json && !(f->rows & kind))
             continue;
         if (json)
@@ -523,9 +525,20 @@ static void print_row(FILE *out, const report_row *r, int json)
             fputc(',', out);
         first = 0;
         if (f->rows & kind)
-            print_value(out, r, 1, f, json);
+            print_value(out, record, 1, f, json);
     }
     fputs(json ? "}\n" : "\n", out);
+}
+
+void report_row_csv_header(FILE *out)
+{
+    print_kinds_header(out, batch_fields, BATCH_FIELD_COUNT);
+}
+
+static void print_row(FILE *out, const report_row *r, int json)
+{
+    print_kind(out, r, batch_fields, BATCH_FIELD_COUNT,
+               strcmp(r->type, "batch") == 0 ? ROW_BATCH : ROW_IMAGE, json);
 }
 
 void report_row_csv(FILE *out, const report_row *r)
@@ -573,28 +586,13 @@ static const field pyramid_fields[] = {
 
 void report_pyramid_csv_header(FILE *out)
 {
-    for (size_t i = 0; i < PYRAMID_FIELD_COUNT; i++)
-        fprintf(out, "%s%s", i ? "," : "", pyramid_fields[i].name);
-    fputc('\n', out);
+    print_kinds_header(out, pyramid_fields, PYRAMID_FIELD_COUNT);
 }
 
 static void print_pyramid_row(FILE *out, const report_pyramid_row *r, int json)
 {
-    const unsigned kind = strcmp(r->type, "pyramid") == 0 ? ROW_PYRAMID : ROW_LEVEL;
-    int first = 1;
-    for (size_t i = 0; i < PYRAMID_FIELD_COUNT; i++) {
-        const field *f = &pyramid_fields[i];
-        if (json && !(f->rows & kind))
-            continue;
-        if (json)
-            fprintf(out, "%s\"%s\": ", first ? "{" : ", ", f->name);
-        else if (!first)
-            fputc(',', out);
-        first = 0;
-        if (f->rows & kind)
-            print_value(out, r, 1, f, json);
-    }
-    fputs(json ? "}\n" : "\n", out);
+    print_kind(out, r, pyramid_fields, PYRAMID_FIELD_COUNT,
+               strcmp(r->type, "pyramid") == 0 ? ROW_PYRAMID : ROW_LEVEL, json);
 }
 
 void report_pyramid_csv(FILE *out, const report_pyramid_row *r)
