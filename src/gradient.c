@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "hostmem.h"
+#include "launch.h"
 
 #define OPERATOR_COUNT 2
 
@@ -153,39 +154,6 @@ static void build_options(const run_state *rs, char *options, size_t size)
 static int grid_offset(const tc_job *job)
 {
     return job->vector_io ? mod4(job->roi.dst_left) : 0;
-}
-
-/* The columns a block row's read reaches left and right of the block (Gradient.cl's APRON_L
- * and APRON_R, radius 1). */
-static void aprons(const tc_job *job, int *left, int *right)
-{
-    const int shift = job->vector_io ? mod4(job->roi.src_left - job->roi.dst_left) : 0;
-    if (shift == 0) {
-        *left = *right = 1;
-        return;
-    }
-    const int lo = shift - 1 < 0 ? -4 : 0;                  /* FLOOR4(shift - 1) */
-    const int hi = (shift + TC_TILED_BLOCK_X) / 4 * 4 + 4;  /* FLOOR4(shift + 4) + 4 */
-    *left = shift - lo;
-    *right = hi - shift - TC_TILED_BLOCK_X;
-}
-
-/* The classes of gradient_tiled's work-groups, with the kernel's own two tests. */
-static void predict_classes(const tc_job *job, long classes[4])
-{
-    const int tile_w = TC_TILED_GROUP_X * TC_TILED_BLOCK_X;
-    const int tile_h = TC_TILED_GROUP_Y * TC_TILED_BLOCK_Y;
-    const int w = job->roi.width, h = job->roi.height;
-    int apron_l, apron_r;
-    aprons(job, &apron_l, &apron_r);
-    memset(classes, 0, 4 * sizeof classes[0]);
-    for (int t = 0; t < h; t += tile_h)
-        for (int l = -grid_offset(job); l < w; l += tile_w) {
-            classes[l >= apron_l && t >= 1 && l + tile_w + apron_r <= w && t + tile_h + 1 <= h
-                        ? 0
-                        : 1]++;
-            classes[l >= 0 && l + tile_w <= w && t + tile_h <= h ? 2 : 3]++;
-        }
 }
 
 /* The device buffers of a run: the input and the magnitude (the context's planes), gx and gy
@@ -422,7 +390,9 @@ static int run_one_read(run_state *rs, int warmup, int iterations, tc_run_stats 
             st->classes[i] = counts[i] / runs;
         st->classes_counted = 1;
     } else {
-        predict_classes(job, st->classes);
+        /* gradient_tiled's groups are tiled_conv's at 3 taps (gradient_params), so the tiled
+         * kernels' own prediction holds; local memory matters to tiled_long_conv only. */
+        tc_tiled_classes(job, 0, st->classes);
     }
 cleanup:
     for (int i = 0; i < runs; i++)

@@ -163,6 +163,18 @@ static void check_case(const layout *l, tc_gradient_operator op, tc_gradient_met
                          c + 1, s.classes[c], predicted[c]);
             classes_seen[c] += s.classes[c];
         }
+        /* Without counting, the stats carry the host's prediction: the same four numbers. */
+        tc_params uncounted = p;
+        tc_stats su;
+        uncounted.count_classes = 0;
+        if (tc_gradient(ctx, in.px, NULL, NULL, mag.px, w, h, op, method, &uncounted) != TC_OK)
+            fail_msg("%s (classes not counted): %s", what, tc_error(ctx));
+        assert_int_equal(tc_last_stats(ctx, &su), TC_OK);
+        assert_false(su.classes_counted);
+        for (int c = 0; c < 4; c++)
+            if (su.classes[c] != s.classes[c])
+                fail_msg("%s: class %d: predicted %ld groups, the kernel counted %ld", what,
+                         c + 1, su.classes[c], s.classes[c]);
     }
     cases_run++;
     tc_plane *all[] = {&in, &gx, &gy, &mag, &rgx, &rgy, &rmag};
