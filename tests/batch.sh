@@ -13,29 +13,9 @@
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/batch.sh BINARY" >&2
-    exit 2
-fi
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-batch.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
+. "$(dirname "$0")/lib.sh"
+test_begin batch "$@"
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
 # run CMD...: stdout, stderr into $tmp/out, $tmp/err; status in $rc.
 run() {
     "$@" >"$tmp/out" 2>"$tmp/err"
@@ -301,5 +281,4 @@ else
     not_ok "h: the -e records' SHA-256" "$bad"
 fi
 
-echo "batch: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end

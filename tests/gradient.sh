@@ -13,28 +13,8 @@
 # Usage: sh tests/gradient.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "gradient: N passed, M failed"; exit 1 when any failed.
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/gradient.sh BINARY" >&2
-    exit 2
-fi
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-gradient.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
+. "$(dirname "$0")/lib.sh"
+test_begin gradient "$@"
 first_line() {
     sed -n 1p "$1"
 }
@@ -269,5 +249,4 @@ PY
     ok "d: -e --csv: tolerance, max_difference and the written pixels' SHA-256 in both records" ||
     not_ok "d: -e --csv" "exit $rc, $verdict: $(first_line "$tmp/err")"
 
-echo "gradient: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end

@@ -21,29 +21,9 @@
 # Usage: sh tests/images.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "images: N passed, M failed"; exit 1 when any failed.
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/images.sh BINARY" >&2
-    exit 2
-fi
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-images.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
+. "$(dirname "$0")/lib.sh"
+test_begin images "$@"
 unset TILEDCONV_TEST_NO_IMAGES TILEDCONV_TEST_CORRUPT
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
 # check NAME CONDITION-RESULT WHY: ok when the previous test command succeeded.
 check() {
     if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1" "$3"; fi
@@ -268,5 +248,4 @@ refused "-a bilinear --filter laplacian (not separable)" "" -g 64x48 -a bilinear
 grep -q 'not separable' "$tmp/err"
 check "f: the refusal says the mask is not separable" $? "$(cat "$tmp/err")"
 
-echo "images: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end

@@ -12,28 +12,8 @@
 # Usage: sh tests/pyramid.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "pyramid: N passed, M failed"; exit 1 when any failed.
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/pyramid.sh BINARY" >&2
-    exit 2
-fi
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-pyramid.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
+. "$(dirname "$0")/lib.sh"
+test_begin pyramid "$@"
 check() { # check LABEL CONDITION-STATUS WHY
     if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1" "$3"; fi
 }
@@ -223,5 +203,4 @@ check "f: a file-size limit fails the first level: exit 1, one line, no file lef
     "$([ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls -A "$out")" ]; echo $?)" \
     "exit $rc: $(cat "$tmp/err"), files: $(ls -A "$out" | tr '\n' ' ')"
 
-echo "pyramid: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end

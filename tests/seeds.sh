@@ -6,28 +6,8 @@
 # Usage: sh tests/seeds.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "seeds: N passed, M failed"; exit 1 when any failed.
 
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/seeds.sh BINARY" >&2
-    exit 2
-fi
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-seeds.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
+. "$(dirname "$0")/lib.sh"
+test_begin seeds "$@"
 
 # pixel BMP X Y: "R G B" of the picture's pixel (X, Y), row 0 on top, of a 24-bit BMP.
 pixel() {
@@ -169,5 +149,4 @@ rc=$?
     [ -z "$(ls "$tmp/outdir")" ] && ok "a: --class-map with a batch: exit 2, one line, nothing written" ||
     not_ok "a: --class-map with a batch" "exit $rc: $(cat "$tmp/err")"
 
-echo "seeds: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end
