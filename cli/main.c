@@ -183,8 +183,11 @@ static int load_input(const tc_options *o, input_source *src, plane_set *in)
     return 0;
 }
 
-/* -l: every platform and its devices, with the flags that select each. */
-static int list_devices(void)
+/* -l: every platform and its devices, with the flags that select each. With --json, one record
+ * a device with its limits in bytes, for scripts (the tests size their oversized images from
+ * max_alloc_bytes and global_mem_bytes); "default" marks the device a run opens without -p, -d
+ * or --device: the first GPU, else the first device. */
+static int list_devices(const tc_options *o)
 {
     tc_device_info *list = NULL;
     char err[512] = "";
@@ -198,10 +201,19 @@ static int list_devices(void)
         free(list);
         return 1;
     }
-    if (count == 0)
+    int chosen = 0;
+    while (chosen < count && !list[chosen].is_gpu)
+        chosen++;
+    if (chosen == count)
+        chosen = 0;
+    if (count == 0 && o->format != TC_FORMAT_JSON)
         printf("no OpenCL platform found (is an ICD such as pocl-opencl-icd installed?)\n");
     for (int i = 0; i < count; i++) {
         const tc_device_info *d = &list[i];
+        if (o->format == TC_FORMAT_JSON) {
+            report_device_json(stdout, d, i == chosen);
+            continue;
+        }
         if (i == 0 || d->platform != list[i - 1].platform)
             printf("platform %d: %s (%s)\n", d->platform, d->platform_name, d->platform_version);
         printf("  device %d: %s [%s, %u compute units, %.1f GiB]  (-p %d -d %d)\n", d->device,
@@ -731,7 +743,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (o.list_devices)
-        return list_devices();
+        return list_devices(&o);
     /* -o -: standard output is the image's alone from here on; every report goes to stderr. */
     if (o.write_output && outputs_is_stdout(o.output) && outputs_claim_stdout(err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);

@@ -604,3 +604,19 @@ void report_pyramid_json(FILE *out, const report_pyramid_row *r)
 {
     print_pyramid_row(out, r, 1);
 }
+
+void report_device_json(FILE *out, const tc_device_info *d, int is_default)
+{
+    fprintf(out, "{\"type\": \"device\", \"platform\": %d, \"device\": %d, \"platform_name\": ",
+            d->platform, d->device);
+    json_string(out, d->platform_name);
+    fputs(", \"name\": ", out);
+    json_string(out, d->name);
+    fprintf(out,
+            ", \"device_type\": \"%s\", \"compute_units\": %u, \"global_mem_bytes\": %llu, "
+            "\"max_alloc_bytes\": %llu, \"local_mem_bytes\": %llu, \"double\": %s, "
+            "\"default\": %s}\n",
+            d->is_gpu ? "gpu" : d->is_cpu ? "cpu" : "other", d->compute_units,
+            d->global_mem_bytes, d->max_alloc_bytes, d->local_mem_bytes,
+            d->has_double ? "true" : "false", is_default ? "true" : "false");
+}

@@ -86,6 +86,10 @@ void report_csv_header(FILE *out);
 void report_csv(FILE *out, const tc_result *r);
 void report_json(FILE *out, const tc_result *r);
 
+/* -l --json: one line a device, its indices, names, type and limits in bytes; is_default marks
+ * the device a run opens when none is named. */
+void report_device_json(FILE *out, const tc_device_info *d, int is_default);
+
 /* A batch's records (SPEC.md): one row of type "image" per input, then one of type "batch"
  * with the counts and the stages' total times. CSV rows share one header (a row leaves empty
  * the columns of the other kind); a JSON record holds only its kind's fields. */
