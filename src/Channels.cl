@@ -35,7 +35,8 @@ inline float read_sample(__global const uchar *in, int format, size_t i)
     return ((__global const float *)in)[i];
 }
 
-/* One work-item per plane element, padding included: (x, y), 0 <= x < pitch. */
+/* One work-item per plane element, padding included: (x, y), 0 <= x < pitch. The planes are
+ * named one by one (no array of pointers, which some compilers keep in memory). */
 __kernel void unpack_samples(__global const uchar *in, int format, int width, int height,
                              int channels, int pitch, int copy_to_dst,
                              __global float *p0, __global float *p1, __global float *p2,
@@ -47,16 +48,27 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
         return;
     const size_t at = (size_t)y * pitch + x;
     const size_t first = ((size_t)y * width + x) * channels;
-    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (x < width)
-        for (int c = 0; c < channels; c++)
-            v[c] = read_sample(in, format, first + c);
-    __global float *src[4] = {p0, p1, p2, p3}, *dst[4] = {d0, d1, d2, d3};
-    for (int c = 0; c < channels; c++) {
-        src[c][at] = v[c];
-        if (copy_to_dst)
-            dst[c][at] = v[c];
+    const bool pixel = x < width; /* the padding columns are 0 */
+    const float v0 = pixel ? read_sample(in, format, first) : 0.0f;
+    p0[at] = v0;
+    if (copy_to_dst)
+        d0[at] = v0;
+    if (channels == 1)
+        return;
+    const float v1 = pixel ? read_sample(in, format, first + 1) : 0.0f;
+    const float v2 = pixel ? read_sample(in, format, first + 2) : 0.0f;
+    p1[at] = v1;
+    p2[at] = v2;
+    if (copy_to_dst) {
+        d1[at] = v1;
+        d2[at] = v2;
     }
+    if (channels == 3)
+        return;
+    const float v3 = pixel ? read_sample(in, format, first + 3) : 0.0f;
+    p3[at] = v3;
+    if (copy_to_dst)
+        d3[at] = v3;
 }
 
 /* image.c's tc_map_byte: floor(clamp(v * scale + offset, 0, 255) + 0.5), NaN to 0. */
@@ -81,6 +93,17 @@ inline ushort map_word(float v, double scale, double offset)
     return (ushort)floor(m * 65535.0 / 255.0 + 0.5);
 }
 
+/* Sample i of the packed output rows from value v: integer formats mapped, floats as they are. */
+inline void write_sample(__global uchar *out, int format, size_t i, float v, double s, double o)
+{
+    if (format == SAMPLES_U8)
+        out[i] = map_byte(v, s, o);
+    else if (format == SAMPLES_U16)
+        ((__global ushort *)out)[i] = map_word(v, s, o);
+    else
+        ((__global float *)out)[i] = v;
+}
+
 /* One work-item per pixel. Inside the target ROI integer outputs take the mapping; outside
  * it the pixel is the input's, only converted (an offset must not brighten what was never
  * filtered). Float outputs are the planes' values as they are. */
@@ -97,14 +120,11 @@ __kernel void pack_samples(__global const float *d0, __global const float *d1,
     const size_t first = ((size_t)y * width + x) * channels;
     const bool inside = x >= tL && x < tL + w && y >= tT && y < tT + h;
     const double s = inside ? scale : 1.0, o = inside ? offset : 0.0;
-    __global const float *planes[4] = {d0, d1, d2, d3};
-    for (int c = 0; c < channels; c++) {
-        const float v = planes[c][at];
-        if (format == SAMPLES_U8)
-            out[first + c] = map_byte(v, s, o);
-        else if (format == SAMPLES_U16)
-            ((__global ushort *)out)[first + c] = map_word(v, s, o);
-        else
-            ((__global float *)out)[first + c] = v;
-    }
+    write_sample(out, format, first, d0[at], s, o);
+    if (channels == 1)
+        return;
+    write_sample(out, format, first + 1, d1[at], s, o);
+    write_sample(out, format, first + 2, d2[at], s, o);
+    if (channels == 4)
+        write_sample(out, format, first + 3, d3[at], s, o);
 }
