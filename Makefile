@@ -25,7 +25,7 @@ PKG_CONFIG ?= pkg-config
 # Debian's interpreter: python3-numpy and python3-pytest install for it.
 PYTHON  ?= /usr/bin/python3
 
-VERSION := 1.2.0
+VERSION := 1.3.0
 SOMAJOR := 1
 
 WARN       := -std=c11 -Wall -Wextra -pedantic $(WERROR)

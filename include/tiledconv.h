@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 #define TC_VERSION_MAJOR 1
-#define TC_VERSION_MINOR 2
+#define TC_VERSION_MINOR 3
 #define TC_VERSION_PATCH 0
 
 /* Filter lengths: odd, TC_MIN_TAPS .. TC_MAX_TAPS when both axes have the same; with a length
@@ -560,7 +560,7 @@ TC_API const char *tc_border_name(tc_border b);
 TC_API const char *tc_storage_name(tc_storage s);
 TC_API const char *tc_pyramid_launch_name(tc_pyramid_launch l);
 
-/* "1.2.0". */
+/* "1.3.0". */
 TC_API const char *tc_version(void);
 
 /* sizeof the named public struct in this build of the library ("tc_params", "tc_stats",

@@ -49,7 +49,7 @@ static const tc_roi_names param_names = {"src_left", "src_top",   "dst_left",
 
 TC_API const char *tc_version(void)
 {
-    return "1.2.0";
+    return "1.3.0";
 }
 
 TC_API void tc_params_init(tc_params *p)
