@@ -1209,3 +1209,8 @@ def gradient_tolerance(image, operator="sobel", border="replicate", border_value
         gradient_reference(image, operator, border, border_value, src, dst, size)  # says why
         raise ValueError("gradient_tolerance: invalid arguments")
     return tol, component.value
+
+
+def __dir__():
+    """The public API: the modules the package uses (numpy, ctypes, ...) stay out of dir()."""
+    return sorted(__all__)
