@@ -248,9 +248,15 @@ gradient-tests: $(BIN)
 api-test: lib
 	@sh tests/api/run.sh
 
-python-tests: lib
+# The binding's tests (tests/python compares with ./tiledconv's output, and installs the
+# package with pip into fresh environments), then the examples of python/README.md and of the
+# package's docstrings, run as doctests.
+python-tests: lib $(BIN)
 	PYTHONPATH=python TILEDCONV_LIBRARY=$(CURDIR)/$(LIBOUT)/$(SONAME) $(PYTHON) -m pytest -q \
 	    -p no:cacheprovider tests/python
+	PYTHONPATH=python TILEDCONV_LIBRARY=$(CURDIR)/$(LIBOUT)/$(SONAME) $(PYTHON) -m pytest -q \
+	    -p no:cacheprovider --doctest-modules --doctest-glob='README.md' python/tiledconv \
+	    python/README.md
 
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind

@@ -1,8 +1,21 @@
 """Image filtering on OpenCL devices, from numpy.
 
-A Python binding (ctypes, no compiler needed) of libtiledconv, the library behind the
-`tiledconv` command line: AMD's tiled convolution beside the classic two-pass and one-pass
-kernels, every result bit for bit what the command line computes.
+A Python binding (ctypes) of libtiledconv, the library behind the `tiledconv` command line:
+AMD's tiled convolution beside the classic two-pass and one-pass kernels, every result bit
+for bit what the command line computes. `pip install ./python` builds the C library with the
+project's Makefile and carries it in the package.
+
+Images
+------
+An image is an H x W array, or H x W x C with C = 1, 3 or 4 channels (channel last), of uint8,
+uint16, float32 or float64; each channel is filtered on its own, all in one pass through the
+device, and the result has the image's shape and dtype (``dtype=`` for another, ``out=`` to
+write into an array). The library works on the 0..255 scale: uint16 samples are read as
+v * 255 / 65535, floats as they are (float64 computed in float32), and integer results are
+written as the command line writes its files (uint8 floor(clamp(v, 0, 255) + 0.5), uint16
+round(clamp(v, 0, 255) * 65535 / 255)). Any other dtype is a TypeError. ``filter_batch`` takes
+a list of images (sizes may differ) or one N x H x W (x C) array, through the library's
+pipeline of overlapped transfers.
 
 What is computed
 ----------------
@@ -17,37 +30,41 @@ at offset (x, y) inside the region of interest (ROI),
 
 for i in -rx..rx, j in -ry..ry. A mask that is rank 1 (an outer product, as a blur's is) is
 found and run as its two factors (``mask_factors``), which is faster; its results are still
-checked against its own weights (``reference``). ``S`` reads only the *source ROI*: a position outside it takes
-the value of the border rule, the ROI treated as an isolated image ("abcd" is the ROI):
+checked against its own weights (``reference``). ``S`` reads only the *source ROI*: a position
+outside it takes the value of the border rule, the ROI treated as an isolated image ("abcd" is
+the ROI), named the library's way, SciPy's way or by OpenCV's BORDER_* integer:
 
-    replicate   aaa|abcd|ddd   (the default)
-    constant    vvv|abcd|vvv   (v = border_value)
-    reflect101  dcb|abcd|cba
-    reflect     cba|abcd|dcb
-    wrap        bcd|abcd|abc
+    library      SciPy                           OpenCV                  abcd
+    replicate    nearest                         BORDER_REPLICATE (1)    aaa|abcd|ddd  default
+    constant     constant, grid-constant (cval)  BORDER_CONSTANT (0)     vvv|abcd|vvv
+    reflect101   mirror                          BORDER_REFLECT_101 (4)  dcb|abcd|cba
+    reflect      reflect, grid-mirror            BORDER_REFLECT (2)      cba|abcd|dcb
+    wrap         wrap, grid-wrap                 BORDER_WRAP (3)         bcd|abcd|abc
 
+(OpenCV's integers may carry BORDER_ISOLATED, 16; OpenCV and SciPy default to reflect-101.)
 The source ROI starts at ``src = (left, top)``, the target ROI at ``dst = (left, top)``; both
-are ``size = (width, height)`` (None: the largest that fits both). The result is a new float32
-array of the image's shape; pixels outside the target ROI are the input's.
-
-Images are 2-D, rows first (``image[row, column]``, row 0 on top), converted to C-contiguous
-float32; the input is never modified.
+are ``size = (width, height)`` (None: the largest that fits both); pixels outside the target
+ROI are the input's.
 
 Example
 -------
 >>> import numpy as np, tiledconv
 >>> image = np.arange(20, dtype=np.float32).reshape(4, 5)
 >>> with tiledconv.Context() as ctx:                    # the default OpenCL device
-...     out = ctx.filter(image, kx=[1, 2, 1], ky=[0.25, 0.5, 0.25], border="reflect101")
+...     out = ctx.filter(image, kx=[1, 2, 1], ky=[0.25, 0.5, 0.25], border="mirror")
 >>> smooth = tiledconv.filter(image)                     # 3-tap binomial, a default context
 >>> kx, ky = tiledconv.named_filter("sobel-x", 3)
 >>> edges = tiledconv.filter(image, kx=kx, ky=ky, src=(1, 1), dst=(1, 1), size=(3, 2))
 >>> lap = tiledconv.filter(image, mask=tiledconv.named_mask("laplacian"))
 >>> long = tiledconv.filter(image, kx=tiledconv.named_filter("gauss", 31)[0], ky=[1])
 >>> magnitude = tiledconv.gradient(image, "sobel")           # gx, gy and sqrt: one read
+>>> photo = np.zeros((120, 160, 3), np.uint8)
+>>> tiledconv.filter(photo, border=4).dtype                  # OpenCV's BORDER_REFLECT_101
+dtype('uint8')
 
-Errors: bad arguments raise ValueError (with the library's message); device and run-time
-failures (OpenCL errors, out of memory) raise tiledconv.Error.
+Errors: a dtype the binding does not take raises TypeError; bad shapes and arguments raise
+ValueError (with the library's message); device and run-time failures (OpenCL errors, out of
+memory) raise tiledconv.Error.
 
 A gradient from one read
 ------------------------
@@ -58,10 +75,10 @@ magnitude sqrt(gx**2 + gy**2) in one pass of the tiled kernel that reads each pi
 ``method="separate"`` runs the two filters apart and then the magnitude, for comparison. The
 ROIs and the border apply as for ``filter``.
 
-The library is found through $TILEDCONV_LIBRARY (a path to libtiledconv.so.1), else the build
-tree (``PYTHONPATH=python`` from the project root after ``make``), else the prefix the package
-was installed into (``P/lib`` beside ``P/lib/python3/dist-packages/tiledconv``), else the
-dynamic loader's search path.
+The library is found through $TILEDCONV_LIBRARY (a path to libtiledconv.so.1), else the
+package's own folder (where pip puts it), else the build tree (``PYTHONPATH=python`` from the
+project root after ``make``), else the prefix the package was installed into (``P/lib`` beside
+``P/lib/python3/dist-packages/tiledconv``), else the dynamic loader's search path.
 """
 
 import atexit
@@ -517,8 +534,10 @@ class Context:
         twopass), block (tiled: pixels per work-item), classes (tiled: work-groups of the
         article's classes 1..4), classes_counted (counted by the kernel, else predicted),
         roi_width, roi_height (the ROI filtered), programs_built (programs this context has
-        built so far), planes (1, or 3 for colour), convert_ms (pixel conversions on the
-        device; 0 for float planes).
+        built so far), planes (the planes filtered: 1 for a gray image, its channels, 3 or 4,
+        for a colour one; the kernel times are their sum), convert_ms (the conversions
+        between samples and planes on the device; 0 for filter_timed's float planes). After
+        filter_batch, the times are summed over the batch's images.
         """
         s = _native.TcStats()
         with self._lock:
@@ -1045,8 +1064,14 @@ def named_filter(name, taps, sigma=0.0):
     "sobel-x" differentiates along rows (kx) and smooths along columns (ky). The 3 x 3 masks
     are named_mask's.
 
+    Without a sigma (or sigma <= 0) gauss is OpenCV's getGaussianKernel(taps, 0): its tables
+    for 3..9 taps, the sampled Gaussian of sigma 0.3 ((taps - 1) / 2 - 1) + 0.8 beyond.
+
+    >>> import numpy as np, tiledconv
+    >>> tiledconv.named_filter("gauss", 5)[0] * 16
+    array([1., 4., 6., 4., 1.], dtype=float32)
     >>> kx, ky = tiledconv.named_filter("gauss", 7, sigma=1.5)
-    >>> out = tiledconv.filter(image, kx=kx, ky=ky)
+    >>> out = tiledconv.filter(np.zeros((10, 12), np.uint8), kx=kx, ky=ky)
     """
     if not isinstance(name, str) or "\0" in name:
         raise ValueError(f"name: expected a filter name, got {name!r}")
@@ -1075,6 +1100,12 @@ def named_mask(name, amount=1.0):
     amount 1 gives -1/16 -1/8 -1/16; -1/8 7/4 -1/8; -1/16 -1/8 -1/16). None of them is
     separable.
 
+    >>> import numpy as np, tiledconv
+    >>> tiledconv.named_mask("laplacian")
+    array([[ 0.,  1.,  0.],
+           [ 1., -4.,  1.],
+           [ 0.,  1.,  0.]], dtype=float32)
+    >>> image = np.full((8, 8), 50, np.uint8)
     >>> sharp = tiledconv.filter(image, mask=tiledconv.named_mask("sharpen", amount=0.5))
     """
     if not isinstance(name, str) or "\0" in name:
@@ -1120,8 +1151,11 @@ def pyramid(image, octaves=4, levels=4, sigma=1.6, border="replicate", border_va
     """Context.pyramid on the module's default context: a list of ``octaves`` lists of
     ``levels`` float32 arrays, ``result[K][j]`` level j of octave K.
 
+    >>> import numpy as np, tiledconv
+    >>> image = np.zeros((33, 50), np.uint8)
     >>> levels = tiledconv.pyramid(image, octaves=3, levels=5)
     >>> levels[1][0].shape          # octave 1: half the size, rounded up
+    (17, 25)
     """
     return default_context().pyramid(image, octaves=octaves, levels=levels, sigma=sigma,
                                      border=border, border_value=border_value, launch=launch)
