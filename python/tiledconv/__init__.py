@@ -258,6 +258,9 @@ def _float32(values):
     numpy would turn strings of digits into numbers, None into NaN and drop imaginary parts;
     here those are errors (TypeError / ValueError). Python objects go through float().
     """
+    if type(values) is np.ndarray and values.dtype == np.float32 and \
+            values.flags.c_contiguous:
+        return values  # named_filter's arrays, as they are: nothing to check or copy
     arr = np.asarray(values)
     if arr.dtype == object:
         arr = np.frompyfunc(_real, 1, 1)(arr) if arr.size else arr
@@ -332,6 +335,11 @@ def _ptr(arr):
     return arr.ctypes.data_as(_native.FloatPtr)
 
 
+def _address(arr):
+    """The address of an array's first element (non-NULL even when it is empty)."""
+    return arr.__array_interface__["data"][0] or None
+
+
 class _Params:
     """A tc_params filled from Python arguments, with the coefficient arrays it points into
     kept alive as long as it is."""
@@ -348,7 +356,7 @@ class _Params:
             raise ValueError("mask and kx/ky: give a mask or a separable filter, not both")
         if self.mask is not None:
             # An empty mask stays a non-NULL pointer: the library refuses 0 x 0.
-            p.mask = _ptr(self.mask)
+            p.mask = _address(self.mask)
             p.mask_height, p.mask_width = self.mask.shape
         # None: the binomial of the other's length, or of 3 (the library's NULL pointer).
         taps_x = len(self.kx) if self.kx is not None else None
@@ -360,8 +368,8 @@ class _Params:
         p.taps_x = _int(taps_x, "kx length")
         p.taps_y = _int(taps_y, "ky length")
         # An empty sequence stays a non-NULL pointer: the library refuses 0 taps.
-        p.kx = _ptr(self.kx) if self.kx is not None else None
-        p.ky = _ptr(self.ky) if self.ky is not None else None
+        p.kx = _address(self.kx) if self.kx is not None else None
+        p.ky = _address(self.ky) if self.ky is not None else None
         p.src_left, p.src_top = _pair(src, "src")
         p.dst_left, p.dst_top = _pair(dst, "dst")
         p.roi_width, p.roi_height = (0, 0) if size is None else _pair(size, "size")

@@ -30,8 +30,9 @@ class TcParams(Structure):
     _fields_ = [
         ("taps_x", c_int),
         ("taps_y", c_int),
-        ("kx", POINTER(c_float)),
-        ("ky", POINTER(c_float)),
+        # const float * in C; addresses here (numpy arrays' data), which ctypes sets fastest.
+        ("kx", c_void_p),
+        ("ky", c_void_p),
         ("src_left", c_int),
         ("src_top", c_int),
         ("dst_left", c_int),
@@ -41,7 +42,7 @@ class TcParams(Structure):
         ("border", c_enum),
         ("border_value", c_float),
         ("algorithm", c_enum),
-        ("mask", POINTER(c_float)),
+        ("mask", c_void_p),
         ("mask_width", c_int),
         ("mask_height", c_int),
         ("block_width", c_int),
