@@ -4,7 +4,8 @@
  *
  *   unpack_samples  packed rows of samples -> one float plane per channel (and, unless the
  *                   target ROI covers the whole image, the output planes as copies of them:
- *                   pixels outside the target ROI keep the input)
+ *                   pixels outside the target ROI keep the input; their padding columns
+ *                   always)
  *   pack_samples    the filtered planes -> packed rows of output samples, with the output
  *                   mapping v * scale + offset inside the target ROI for integer outputs
  *
@@ -49,9 +50,12 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
     const size_t at = (size_t)y * pitch + x;
     const size_t first = ((size_t)y * width + x) * channels;
     const bool pixel = x < width; /* the padding columns are 0 */
+    /* The output planes' padding columns are set too: the tiled kernel's float4 stores at the
+     * ROI's right edge read them back to keep them. */
+    const bool to_dst = copy_to_dst || !pixel;
     const float v0 = pixel ? read_sample(in, format, first) : 0.0f;
     p0[at] = v0;
-    if (copy_to_dst)
+    if (to_dst)
         d0[at] = v0;
     if (channels == 1)
         return;
@@ -59,7 +63,7 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
     const float v2 = pixel ? read_sample(in, format, first + 2) : 0.0f;
     p1[at] = v1;
     p2[at] = v2;
-    if (copy_to_dst) {
+    if (to_dst) {
         d1[at] = v1;
         d2[at] = v2;
     }
@@ -67,7 +71,7 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
         return;
     const float v3 = pixel ? read_sample(in, format, first + 3) : 0.0f;
     p3[at] = v3;
-    if (copy_to_dst)
+    if (to_dst)
         d3[at] = v3;
 }
 
