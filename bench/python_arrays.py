@@ -16,6 +16,7 @@ Measures, medians of --calls calls after three warm-up calls (a new array back e
     cv2.GaussianBlur for batches, the pinned transfer floors and CuPy's bare pageable round
     trip; peers that cannot run here (no cv2, no CuPy) are "n/a";
   - a CuPy batch: array_peers.py's CuPy call over the batch's images, one after another;
+  - one gray call at 5 taps with the staging chunk swept (TILEDCONV_STAGING_CHUNK);
   - a profile of one call: Python, the ctypes call, the device's transfers, conversions and
     kernels (profiling events), the host's copies into and out of pinned memory (estimated by
     copying the same bytes), and the rest (enqueues, waits);
@@ -296,9 +297,21 @@ def main():
                          f"{verdict(None if over is None else over <= 1.5):>7}"
                          f"{fmt(cu, 's'):>10}{verdict(None if cu is None else t < cu):>7}")
 
-    # --- where one call's time goes ---
+    # --- the single call's chunks: the copies into pinned memory overlap the transfers ---
     lines.append("")
     k5 = tiledconv.named_filter("gauss", 5)[0]
+    sweep = {}
+    for chunk in ("default", 65536, 262144, 524288, 1048576, 1 << 30):
+        if chunk != "default":
+            os.environ["TILEDCONV_STAGING_CHUNK"] = str(chunk)
+        sweep[str(chunk)] = median_ms(lambda: ctx.filter(gray, kx=k5, ky=k5), a.calls)
+        os.environ.pop("TILEDCONV_STAGING_CHUNK", None)
+    result["chunk sweep gray 5 taps"] = sweep
+    lines.append("one gray call at 5 taps by staging chunk (TILEDCONV_STAGING_CHUNK; 1073741824: "
+                 "one chunk): " + ", ".join(f"{k} {v:.3f} ms" for k, v in sweep.items()))
+
+    # --- where one call's time goes ---
+    lines.append("")
     for name, image in (("gray", gray), ("colour", colour)):
         p = profile(ctx, image, k5, a.calls)
         result[f"profile {name}"] = p

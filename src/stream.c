@@ -221,9 +221,10 @@ static size_t chunk_for(size_t n)
         c = 64;
     if (!env_size("TILEDCONV_STAGING_CHUNK"))
         c = c < MIN_CHUNK ? MIN_CHUNK : c > MAX_CHUNK ? MAX_CHUNK : c;
-    /* A small image pins only what it moves. */
+    /* A small image pins only what it moves; no chunk passes the pinned memory's cap. */
     const size_t whole = round_up(n, 64);
-    return c < whole ? c : whole;
+    c = c < whole ? c : whole;
+    return c < PINNED_CAP ? c : PINNED_CAP;
 }
 
 /* The pinned bytes for an n-byte stream in chunks of c: the whole stream, at most the cap
