@@ -41,8 +41,12 @@ def environment(tmp_path, name):
 
 
 def clean_env():
+    # Nothing of the test run's own set-up: not its library, nor a sanitizer preloaded into
+    # this interpreter (tests/run-sanitized.sh), which would follow pip into make and the
+    # compiler.
     env = {k: v for k, v in os.environ.items()
-           if k not in ("TILEDCONV_LIBRARY", "PYTHONPATH", "LD_LIBRARY_PATH", "PIP_INDEX_URL")}
+           if k not in ("TILEDCONV_LIBRARY", "PYTHONPATH", "LD_LIBRARY_PATH", "PIP_INDEX_URL",
+                        "LD_PRELOAD", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     return env
 
