@@ -11,7 +11,6 @@ fetch it). Each install is bounded in time.
 import os
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
@@ -35,8 +34,11 @@ print("filtered", out.shape, tiledconv.__version__)
 
 
 def environment(tmp_path, name):
+    """A fresh virtual environment (made by a clean interpreter: venv's ensurepip runs one)."""
     env_dir = tmp_path / name
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
+    done = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)],
+                          env=clean_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
     return env_dir / "bin" / "python"
 
 
