@@ -173,8 +173,9 @@ static void test_gauss_without_sigma_is_opencvs(void **state)
     assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, 9, 0.0), 0);
     assert_memory_equal(f.ky, t9, sizeof t9);
 
-    FILE *in = fopen("tests/data/opencv/gaussian_kernels.txt", "r");
-    char line[4096];
+    char path[1024], line[4096];
+    snprintf(path, sizeof path, "%s/tests/data/opencv/gaussian_kernels.txt", test_root());
+    FILE *in = fopen(path, "r");
     int lengths = 0;
     assert_non_null(in);
     while (fgets(line, sizeof line, in)) {
