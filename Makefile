@@ -25,7 +25,7 @@ PKG_CONFIG ?= pkg-config
 # Debian's interpreter: python3-numpy and python3-pytest install for it.
 PYTHON  ?= /usr/bin/python3
 
-VERSION := 1.2.0
+VERSION := 1.3.0
 SOMAJOR := 1
 
 WARN       := -std=c11 -Wall -Wextra -pedantic $(WERROR)
@@ -68,6 +68,9 @@ LIB_SRCS += src/storage.c src/bilinear.c
 LIB_SRCS += src/gradient.c
 # Issue 16: the Gaussian scale space (tc_pyramid).
 LIB_SRCS += src/pyramid.c
+# The channel-last layouts (U8, U16, F32 of 1, 3 or 4 channels) and the pipeline that overlaps
+# one image's transfers with another's kernels (tc_filter_image, tc_filter_images).
+LIB_SRCS += src/channels.c src/stream.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
@@ -83,7 +86,7 @@ CLI_SRCS += cli/gradient.c
 CLI_SRCS += cli/pyramid_run.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
 # Gradient.cl and Pyramid.cl (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid
+CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
@@ -174,6 +177,10 @@ $(O)/src/Pyramid_cl.c: src/Pyramid.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Pyramid.cl pyramid_cl > $@.tmp && mv $@.tmp $@
 
+$(O)/src/Channels_cl.c: src/Channels.cl scripts/embed-cl.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-cl.sh src/Channels.cl channels_cl > $@.tmp && mv $@.tmp $@
+
 $(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-cl.sh src/Gradient.cl gradient_cl > $@.tmp && mv $@.tmp $@
@@ -241,9 +248,15 @@ gradient-tests: $(BIN)
 api-test: lib
 	@sh tests/api/run.sh
 
-python-tests: lib
+# The binding's tests (tests/python compares with ./tiledconv's output, and installs the
+# package with pip into fresh environments), then the examples of python/README.md and of the
+# package's docstrings, run as doctests.
+python-tests: lib $(BIN)
 	PYTHONPATH=python TILEDCONV_LIBRARY=$(CURDIR)/$(LIBOUT)/$(SONAME) $(PYTHON) -m pytest -q \
 	    -p no:cacheprovider tests/python
+	PYTHONPATH=python TILEDCONV_LIBRARY=$(CURDIR)/$(LIBOUT)/$(SONAME) $(PYTHON) -m pytest -q \
+	    -p no:cacheprovider --doctest-modules --doctest-glob='README.md' python/tiledconv \
+	    python/README.md
 
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind

@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 #define TC_VERSION_MAJOR 1
-#define TC_VERSION_MINOR 2
+#define TC_VERSION_MINOR 3
 #define TC_VERSION_PATCH 0
 
 /* Filter lengths: odd, TC_MIN_TAPS .. TC_MAX_TAPS when both axes have the same; with a length
@@ -61,6 +61,13 @@ extern "C" {
 #define TC_MAX_TAPS 63
 /* Non-separable masks: odd widths and heights 1 .. TC_MAX_MASK_SIZE, not 1 x 1. */
 #define TC_MAX_MASK_SIZE 15
+/* The largest image any call takes: 2^30 pixels (width x height; 32768 x 32768), so that every
+ * index the kernels compute stays an int with room for padded rows (since 1.3). Larger is
+ * TC_EINVAL, checked before any arithmetic on the sizes; so are sizes below 1, and, for what
+ * goes to a device, more bytes than its largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE). */
+#define TC_MAX_PIXELS (1 << 30)
+/* The most timed runs one *_timed call takes (since 1.3). */
+#define TC_MAX_ITERATIONS 1000000
 
 typedef struct tc_context tc_context;
 
@@ -156,8 +163,9 @@ TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, i
  * device without image support), tc_error saying why. */
 TC_API int tc_check_params(tc_context *ctx, int width, int height, const tc_params *p);
 
-/* tc_filter for benchmarks: one warm-up run, then `iterations` timed runs (>= 1), each timed
- * by the device's profiling counters; dst receives the result (the same in every run). */
+/* tc_filter for benchmarks: one warm-up run, then `iterations` timed runs
+ * (1..TC_MAX_ITERATIONS), each timed by the device's profiling counters; dst receives the
+ * result (the same in every run). */
 TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int width,
                            int height, const tc_params *p, int iterations);
 
@@ -193,8 +201,9 @@ typedef struct {
     int roi_width, roi_height;      /* the ROI that was filtered                             */
     long programs_built;            /* programs this context has built so far (a build count,
                                      * so callers and tests can see the cache work)          */
-    int planes;                     /* planes filtered: 1, or 3 (colour, tc_filter_image);
-                                     * the kernel times are the planes' summed              */
+    int planes;                     /* planes filtered: 1, or 3 (colour, tc_filter_image),
+                                     * or a U8/U16/F32 image's channels (1, 3 or 4); the
+                                     * kernel times are the planes' summed                   */
     double convert_ms;              /* tc_filter_image: forming the planes and the 8-bit
                                      * pixels on the device; 0 when done on the host         */
 } tc_stats;
@@ -215,22 +224,39 @@ typedef enum {
     TC_PIXELS_BGR24,    /* B, G, R bytes: a 24-bit BMP's rows                                */
     TC_PIXELS_BGRX32,   /* B, G, R and one unused byte: a 32-bit BMP's rows                  */
     TC_PIXELS_INDEXED8, /* one byte per pixel, an index into the palette (input only)       */
-    TC_PIXELS_FLOAT32   /* float planes of samples on the 0..255 scale, one after another   */
+    TC_PIXELS_FLOAT32,  /* float planes of samples on the 0..255 scale, one after another   */
+    /* Since 1.3: samples channel-last (H x W x C, as numpy and OpenCV hold images), `planes`
+     * channels a pixel, 1, 3 or 4, each channel filtered on its own with the same filter. src
+     * and dst both have one of these three formats, with the same channel count; the sample
+     * types may differ (8 bits in, float out). The library works on the 0..255 scale: */
+    TC_PIXELS_U8,       /* 8-bit samples v, read as v; written floor(clamp(v, 0, 255) + 0.5)   */
+    TC_PIXELS_U16,      /* 16-bit samples in the host's byte order, read as v * 255 / 65535
+                         * (in double, rounded to float); written round(clamp(v, 0, 255) *
+                         * 65535 / 255) in double, halves up: the command line's 16-bit rule */
+    TC_PIXELS_F32       /* float samples, read and written as they are                        */
 } tc_pixel_format;
 
 typedef struct {
     tc_pixel_format format;
     int width, height;
-    int planes;                   /* TC_PIXELS_FLOAT32: 1 (intensity) or 3 (R, G, B)         */
+    int planes;                   /* TC_PIXELS_FLOAT32: 1 (intensity) or 3 (R, G, B);
+                                   * U8, U16, F32: channels a pixel, 1, 3 or 4               */
     void *data;                   /* the first byte of row 0, the top row of the picture     */
     long stride;                  /* bytes from row y to row y + 1; negative when the rows are
                                    * stored bottom-up (BMP); FLOAT32 planes follow each other
-                                   * every height * stride bytes                             */
+                                   * every height * stride bytes. U16 and F32: data and stride
+                                   * multiples of the sample's size                          */
     const unsigned char *palette; /* TC_PIXELS_INDEXED8: palette_size R, G, B triples        */
     int palette_size;             /* 1..256                                                  */
 } tc_image;
 
 /* Filters an image given as pixels, so that bytes rather than float planes cross the bus:
+ * the U8, U16 and F32 layouts go up as the caller's rows, every channel is filtered in one
+ * pass through the device, and the output's samples come down (the bytes between one row's
+ * pixels and the next row are neither read nor written: a view into a larger array is
+ * safe). Pinned staging memory, kernels and device buffers are kept by the context between
+ * calls, and the copies between the caller's memory and the staging overlap the transfers.
+ * For the older layouts:
  * the device forms the planes, filters them, and forms the 8-bit output. What is filtered
  * follows dst's format: a one-channel dst (GRAY8, or FLOAT32 with 1 plane) receives SPEC.md's
  * intensity plane I = 0.299 R + 0.587 G + 0.114 B filtered; a colour dst (RGB24, BGR24,
@@ -245,6 +271,20 @@ typedef struct {
  * last is touched. */
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
                            const tc_params *p);
+
+/* Many images through one context (since 1.3): src[i] filtered into dst[i], i = 0 .. count -
+ * 1, each pair as tc_filter_image takes it, all with p (whose ROI fields apply to each image:
+ * sizes 0 give each its whole), sizes free to differ from one pair to the next. The U8, U16
+ * and F32 layouts flow through a pipeline: while one image's samples go up, another's
+ * kernels run and a third's result comes down, each through pinned staging memory the
+ * context keeps (three images in flight); the other layouts run one after another. Every
+ * pair is checked before any work: TC_EINVAL names the first bad one ("images[3]: ...") and
+ * nothing is written. A failure while running (TC_EDEVICE, TC_ENOMEM) leaves the dst of the
+ * images not yet finished undefined. Returns when every dst is written; until then src's
+ * samples must not change and dst's must not be read or written (by other threads).
+ * count 0 does nothing. tc_last_stats then gives the times summed over the images. */
+TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                            int count, const tc_params *p);
 
 /* The float planes tc_filter_image filters, formed from src on the host by the same
  * conversions: planes 1 gives the intensity plane, 3 the R, G and B planes; out receives
@@ -304,7 +344,8 @@ TC_API int tc_gradient(tc_context *ctx, const float *src, float *gx, float *gy,
                        float *magnitude, int width, int height, tc_gradient_operator op,
                        tc_gradient_method method, const tc_params *p);
 
-/* tc_gradient for benchmarks: one warm-up run, then `iterations` (>= 1) timed runs. */
+/* tc_gradient for benchmarks: one warm-up run, then `iterations` (1..TC_MAX_ITERATIONS)
+ * timed runs. */
 TC_API int tc_gradient_timed(tc_context *ctx, const float *src, float *gx, float *gy,
                              float *magnitude, int width, int height, tc_gradient_operator op,
                              tc_gradient_method method, const tc_params *p, int iterations);
@@ -471,7 +512,8 @@ TC_API int tc_pyramid_layout(int width, int height, const tc_pyramid_params *p,
 TC_API int tc_pyramid(tc_context *ctx, const float *src, int width, int height,
                       const tc_pyramid_params *p, float *const *levels);
 
-/* tc_pyramid for benchmarks: one warm-up pyramid, then `iterations` timed ones (>= 1). */
+/* tc_pyramid for benchmarks: one warm-up pyramid, then `iterations` timed ones
+ * (1..TC_MAX_ITERATIONS). */
 TC_API int tc_pyramid_timed(tc_context *ctx, const float *src, int width, int height,
                             const tc_pyramid_params *p, float *const *levels, int iterations);
 
@@ -518,7 +560,7 @@ TC_API const char *tc_border_name(tc_border b);
 TC_API const char *tc_storage_name(tc_storage s);
 TC_API const char *tc_pyramid_launch_name(tc_pyramid_launch l);
 
-/* "1.2.0". */
+/* "1.3.0". */
 TC_API const char *tc_version(void);
 
 /* sizeof the named public struct in this build of the library ("tc_params", "tc_stats",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bilinear.h"
+#include "channels.h"
 #include "device.h"
 #include "filter.h"
 #include "gradient.h"
@@ -20,6 +21,7 @@
 #include "pyramid.h"
 #include "reference.h"
 #include "storage.h"
+#include "stream.h"
 #include "tiledconv.h"
 
 struct tc_context {
@@ -37,6 +39,7 @@ struct tc_context {
     tc_pyramid_run_stats pyramid_last; /* the last successful pyramid's figures */
     tc_pyramid_launch pyramid_last_launch;
     int have_pyramid;
+    tc_stream *stream; /* the channel-last layouts' pipeline, made on first use */
     tc_msg error;
 };
 
@@ -46,11 +49,13 @@ static const tc_roi_names param_names = {"src_left", "src_top",   "dst_left",
 
 TC_API const char *tc_version(void)
 {
-    return "1.2.0";
+    return "1.3.0";
 }
 
 TC_API void tc_params_init(tc_params *p)
 {
+    if (!p)
+        return;
     memset(p, 0, sizeof *p);
     p->taps_x = p->taps_y = 3;
     p->border = TC_BORDER_REPLICATE;
@@ -200,10 +205,10 @@ static int job_from_params(const tc_params *p, int width, int height, tc_job *jo
     int status;
     if (!p)
         return tc_fail(m, TC_EINVAL, "params is NULL");
-    if (width < 1 || height < 1)
-        return tc_fail(m, TC_EINVAL, "image %d x %d: both sides must be at least 1", width,
-                       height);
-    /* Every index the kernels compute is an int: the padded plane must stay below 2^31. */
+    if ((status = tc_check_size(width, height, "image", m)) != TC_OK)
+        return status;
+    /* Every index the kernels compute is an int: the padded plane must stay below 2^31 (a
+     * narrow image's rows padded to 32 floats can pass it under the pixel limit). */
     if ((long long)tc_device_pitch(width) * height > 0x7fffffffLL)
         return tc_fail(m, TC_EINVAL, "image %d x %d: more pixels than the kernels can index "
                                      "(2^31 with rows padded to %d floats)",
@@ -285,6 +290,7 @@ TC_API void tc_close(tc_context *ctx)
     tc_run_stats_free(&ctx->last);
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
+    tc_stream_release(ctx->stream);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_buffers_release(&ctx->buffers);
@@ -323,8 +329,9 @@ static int filter(tc_context *ctx, const float *src, float *dst, int width, int 
     ctx->error.text[0] = '\0';
     if (!src || !dst)
         return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", src ? "dst" : "src");
-    if (iterations < 1)
-        return tc_fail(&ctx->error, TC_EINVAL, "iterations %d: must be at least 1", iterations);
+    if (iterations < 1 || iterations > TC_MAX_ITERATIONS)
+        return tc_fail(&ctx->error, TC_EINVAL, "iterations %d: must be 1..%d", iterations,
+                       TC_MAX_ITERATIONS);
     if ((status = job_from_params(p, width, height, &job, &ctx->error)) != TC_OK)
         return status;
     /* The launchers take planes; src is only read (a plane of its own when it is not dst). */
@@ -357,28 +364,109 @@ TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, i
     return filter(ctx, src, dst, width, height, p, 0, 1);
 }
 
+/* One pair of tc_filter_image's, checked before any work; *job is its job. */
+static int check_pair(const tc_image *src, const tc_image *dst, const tc_params *p, tc_job *job,
+                      tc_msg *m)
+{
+    int status;
+    if ((status = tc_image_check(src, 1, m)) != TC_OK ||
+        (status = tc_image_check(dst, 0, m)) != TC_OK ||
+        (status = tc_channels_check_pair(src, dst, m)) != TC_OK)
+        return status;
+    if (src->width != dst->width || src->height != dst->height)
+        return tc_fail(m, TC_EINVAL, "src is %d x %d and dst %d x %d: they must be the same size",
+                       src->width, src->height, dst->width, dst->height);
+    if ((status = job_from_params(p, src->width, src->height, job, m)) != TC_OK)
+        return status;
+    if (!isfinite(p->out_scale) || !isfinite(p->out_offset))
+        return tc_fail(m, TC_EINVAL, "out_scale %g and out_offset %g: both must be finite",
+                       p->out_scale, p->out_offset);
+    return TC_OK;
+}
+
+/* count pairs of the channel-last layouts through the pipeline (stream.c). */
+static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
+                           const tc_params *p)
+{
+    tc_stream_stats st;
+    const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
+                                        &ctx->buffers, p, job_from_params, src, dst, count, &st,
+                                        &ctx->error);
+    if (status != TC_OK)
+        return status;
+    remember(ctx, &st.run, &st.job, st.planes, st.convert_ms);
+    return TC_OK;
+}
+
+/* One pair of the older layouts (pixels.c), already checked. */
+static int filter_pixels(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                         const tc_params *p, const tc_job *job)
+{
+    tc_run_stats stats;
+    double convert_ms = 0.0;
+    int planes = 1;
+    const int status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers,
+                                    &ctx->pixel_buffers, job, src, dst, p->out_scale,
+                                    p->out_offset, p->convert_on_host, &stats, &convert_ms,
+                                    &planes, &ctx->error);
+    if (status != TC_OK)
+        return status;
+    remember(ctx, &stats, job, planes, convert_ms);
+    return TC_OK;
+}
+
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
                            const tc_params *p)
 {
     tc_job job;
-    tc_run_stats stats;
-    double convert_ms = 0.0;
-    int planes = 1, status;
+    int status;
     if (!ctx)
         return TC_EINVAL;
     ctx->error.text[0] = '\0';
-    if ((status = tc_image_check(src, 1, &ctx->error)) != TC_OK ||
-        (status = tc_image_check(dst, 0, &ctx->error)) != TC_OK ||
-        (status = job_from_params(p, src->width, src->height, &job, &ctx->error)) != TC_OK)
+    if ((status = check_pair(src, dst, p, &job, &ctx->error)) != TC_OK)
         return status;
-    if (!isfinite(p->out_scale) || !isfinite(p->out_offset))
-        return tc_fail(&ctx->error, TC_EINVAL, "out_scale and out_offset must be finite");
-    status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers, &ctx->pixel_buffers,
-                          &job, src, dst, p->out_scale, p->out_offset, p->convert_on_host,
-                          &stats, &convert_ms, &planes, &ctx->error);
-    if (status != TC_OK)
-        return status;
-    remember(ctx, &stats, &job, planes, convert_ms);
+    if (tc_is_channels(src->format))
+        return filter_streamed(ctx, src, dst, 1, p);
+    return filter_pixels(ctx, src, dst, p, &job);
+}
+
+TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                            int count, const tc_params *p)
+{
+    tc_job job;
+    int status, streamed = 1;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (count < 0)
+        return tc_fail(&ctx->error, TC_EINVAL, "count %d: must be at least 0", count);
+    if (count > 0 && (!src || !dst))
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", src ? "dst" : "src");
+    /* Every pair before any work, so that a bad one costs nothing. */
+    for (int i = 0; i < count; i++) {
+        char reason[sizeof ctx->error.text];
+        if ((status = check_pair(&src[i], &dst[i], p, &job, &ctx->error)) != TC_OK) {
+            snprintf(reason, sizeof reason, "%s", ctx->error.text);
+            return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
+        }
+        streamed &= tc_is_channels(src[i].format);
+    }
+    if (count == 0)
+        return TC_OK;
+    if (streamed)
+        return filter_streamed(ctx, src, dst, count, p);
+    /* The older layouts, one after another (the command line's batch overlaps them with two
+     * contexts a device). */
+    for (int i = 0; i < count; i++) {
+        char reason[sizeof ctx->error.text];
+        if ((status = check_pair(&src[i], &dst[i], p, &job, &ctx->error)) != TC_OK ||
+            (status = tc_is_channels(src[i].format)
+                          ? filter_streamed(ctx, &src[i], &dst[i], 1, p)
+                          : filter_pixels(ctx, &src[i], &dst[i], p, &job)) != TC_OK) {
+            snprintf(reason, sizeof reason, "%s", ctx->error.text);
+            return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
+        }
+    }
     return TC_OK;
 }
 
@@ -452,6 +540,14 @@ TC_API int tc_copy_time(tc_context *ctx, size_t bytes, int repeats, double *medi
     if (bytes == 0 || repeats < 1 || !median_ms)
         return tc_fail(&ctx->error, TC_EINVAL, "tc_copy_time: bytes and repeats must be at "
                                                "least 1, median_ms not NULL");
+    if (repeats > TC_MAX_ITERATIONS)
+        return tc_fail(&ctx->error, TC_EINVAL, "tc_copy_time: repeats %d: at most %d", repeats,
+                       TC_MAX_ITERATIONS);
+    if (bytes > ctx->device.info.max_alloc_bytes)
+        return tc_fail(&ctx->error, TC_EINVAL,
+                       "tc_copy_time: %zu bytes, more than the %llu bytes %s allows in one "
+                       "buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                       bytes, ctx->device.info.max_alloc_bytes, ctx->device.info.name);
     return tc_copy_ms(&ctx->device, bytes, repeats, median_ms, &ctx->error);
 }
 
@@ -636,6 +732,8 @@ TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, 
 
 TC_API void tc_pyramid_params_init(tc_pyramid_params *p)
 {
+    if (!p)
+        return;
     memset(p, 0, sizeof *p);
     p->octaves = TC_PYRAMID_DEFAULT_OCTAVES;
     p->levels = TC_PYRAMID_DEFAULT_LEVELS;
@@ -702,8 +800,9 @@ static int pyramid(tc_context *ctx, const float *src, int width, int height,
     ctx->error.text[0] = '\0';
     if (!src)
         return tc_fail(&ctx->error, TC_EINVAL, "src is NULL");
-    if (iterations < 1)
-        return tc_fail(&ctx->error, TC_EINVAL, "iterations %d: must be at least 1", iterations);
+    if (iterations < 1 || iterations > TC_MAX_ITERATIONS)
+        return tc_fail(&ctx->error, TC_EINVAL, "iterations %d: must be 1..%d", iterations,
+                       TC_MAX_ITERATIONS);
     if ((status = pyramid_plan(width, height, p, &plan, &ctx->error)) != TC_OK)
         return status;
     if ((status = check_levels(levels, plan->octaves * plan->levels, &ctx->error)) == TC_OK &&

@@ -100,6 +100,29 @@ double tc_gauss_default_sigma(int taps)
     return 0.3 * ((taps - 1) * 0.5 - 1.0) + 0.8;
 }
 
+/* OpenCV's getGaussianKernel (getGaussianKernelBitExact) beyond its tables, step by step in
+ * double: x = 2d runs 1 - n, 3 - n, .. -2 (twice the distance, so x^2 is an exact integer),
+ * each weight exp(x^2 (-0.125 / sigma^2)), their sum over both sides plus the centre's 1
+ * (exp(0)), and every weight times 1 / sum; then rounded to float. The same expressions in
+ * the same order give OpenCV's float kernel bit for bit wherever exp rounds as OpenCV's does
+ * (to the last bit of a double, which a float only sees at a rounding tie). */
+static void opencv_gaussian(int taps, double sigma, float *k)
+{
+    const double scale = -0.125 / (sigma * sigma);
+    const int half = (taps - 1) / 2;
+    double w[TC_MAX_TAPS], sum = 0.0;
+    for (int i = 0, x = 1 - taps; i < half; i++, x += 2) {
+        w[i] = exp((double)(x * x) * scale);
+        sum += w[i];
+    }
+    sum *= 2.0;
+    sum += 1.0;
+    const double mul = 1.0 / sum;
+    for (int i = 0; i < half; i++)
+        k[i] = k[taps - 1 - i] = (float)(w[i] * mul);
+    k[half] = (float)mul;
+}
+
 void tc_gauss_coefficients(int taps, double sigma, float *k)
 {
     const int r = (taps - 1) / 2;
@@ -112,6 +135,25 @@ void tc_gauss_coefficients(int taps, double sigma, float *k)
     /* Symmetric by construction: w[i] and w[taps - 1 - i] come from the same d * d. */
     for (int i = 0; i < taps; i++)
         k[i] = (float)(w[i] / sum);
+}
+
+void tc_gauss_default_coefficients(int taps, float *k)
+{
+    /* getGaussianKernel's own tables for sigma <= 0, in 256ths: the binomials for 1, 3 and 5
+     * taps, and two tuned kernels for 7 and 9 taps. */
+    static const double tables[5][9] = {{256},
+                                        {64, 128, 64},
+                                        {16, 64, 96, 64, 16},
+                                        {8, 28, 56, 72, 56, 28, 8},
+                                        {4, 13, 30, 51, 60, 51, 30, 13, 4}};
+    if (taps <= 9) {
+        for (int i = 0; i < taps; i++)
+            k[i] = (float)(tables[taps / 2][i] / 256.0);
+        return;
+    }
+    /* Beyond the tables, the sampled Gaussian of OpenCV's sigma for the length, computed as
+     * OpenCV computes it: fma(n, 0.15, 0.35), 0.3 ((n - 1) / 2 - 1) + 0.8 to within a bit. */
+    opencv_gaussian(taps, fma((double)taps, 0.15, 0.35), k);
 }
 
 void tc_binomial_row(int n, double *row)
@@ -196,7 +238,10 @@ static void named_row(tc_named id, int taps, double sigma, int derivative, float
         break;
     case TC_NAMED_GAUSS:
         memset(k, 0, TC_MAX_TAPS * sizeof *k);
-        tc_gauss_coefficients(taps, sigma > 0.0 ? sigma : tc_gauss_default_sigma(taps), k);
+        if (sigma > 0.0)
+            tc_gauss_coefficients(taps, sigma, k);
+        else
+            tc_gauss_default_coefficients(taps, k);
         break;
     case TC_NAMED_SOBEL_X:
     case TC_NAMED_SOBEL_Y:

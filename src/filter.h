@@ -106,15 +106,24 @@ int tc_named_supports(tc_named id, int taps);
 int tc_named_supports_xy(tc_named id, int taps_x, int taps_y);
 
 /* gauss's sigma when none is given: OpenCV's getGaussianKernel rule,
- * 0.3 * ((taps - 1) / 2 - 1) + 0.8. For every length 3..15 the outermost normalised weight is
- * then above 1/255 (the tightest is 15 taps, sigma 2.6: 0.00411 > 0.00392), so no tap is
- * wasted on a weight that cannot move an 8-bit result. From 17 taps on it is not (17 taps,
- * sigma 2.9: 0.0036; 63 taps, sigma 9.5: 1.2e-4): the rule is OpenCV's, kept for agreement
- * with it; give --sigma (or fewer taps) for a Gaussian without such tails. */
+ * 0.3 * ((taps - 1) / 2 - 1) + 0.8 (what the command line reports; from 11 taps the weights
+ * are the Gaussian of it, tc_gauss_default_coefficients). For every length 3..15 the
+ * outermost normalised weight is then above 1/255 (the tightest is 15 taps, sigma 2.6:
+ * 0.00411 > 0.00392), so no tap is wasted on a weight that cannot move an 8-bit result. From
+ * 17 taps on it is not (17 taps, sigma 2.9: 0.0036; 63 taps, sigma 9.5: 1.2e-4): the rule is
+ * OpenCV's, kept for agreement with it; give --sigma (or fewer taps) for a Gaussian without
+ * such tails. */
 double tc_gauss_default_sigma(int taps);
 
 /* taps samples of exp(-d^2 / (2 sigma^2)), d = -r .. r, divided by their sum. sigma > 0. */
 void tc_gauss_coefficients(int taps, double sigma, float *k);
+
+/* gauss without a sigma (or sigma <= 0): OpenCV's getGaussianKernel(taps, 0), so that
+ * --filter gauss -f N is cv2.GaussianBlur(img, (N, N), 0)'s kernel: its fixed tables for 1 to 9
+ * taps (3: 1 2 1 / 4, 5: 1 4 6 4 1 / 16, 7: 1 3.5 7 9 7 3.5 1 / 32, 9: 4 13 30 51 60 51 30 13
+ * 4 / 256), from 11 taps the sampled Gaussian of sigma 0.15 taps + 0.35 (fma: the rule above
+ * as OpenCV evaluates it). */
+void tc_gauss_default_coefficients(int taps, float *k);
 
 /* Row n of Pascal's triangle (n + 1 values; integers, exact in double up to n = 56, whose
  * largest, C(56, 28) = 7.6e15, is below 2^53; rounded beyond). */

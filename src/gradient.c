@@ -501,8 +501,9 @@ static int gradient(tc_context *ctx, const float *src, float *gx, float *gy, flo
         return tc_fail(m, TC_EINVAL, "method %d: not a tc_gradient_method value (one-read, "
                                      "separate)",
                        (int)method);
-    if (iterations < 1)
-        return tc_fail(m, TC_EINVAL, "iterations %d: must be at least 1", iterations);
+    if (iterations < 1 || iterations > TC_MAX_ITERATIONS)
+        return tc_fail(m, TC_EINVAL, "iterations %d: must be 1..%d", iterations,
+                       TC_MAX_ITERATIONS);
     if ((status = check_args(p, width, height, op, &job, m)) != TC_OK)
         return status;
     const tc_device *d = rs.c.device;

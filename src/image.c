@@ -1,6 +1,7 @@
 /* image.c - planes, ROI resolution, and the pixel <-> plane conversions of SPEC.md. */
 #include "image.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +35,30 @@ static int check_offset(const char *name, long value, int limit, const char *wha
 static int check_extent(const char *extent_name, long extent, const char *offset_name,
                         long offset, int limit, int horizontal, tc_msg *m)
 {
-    if (offset + extent > limit)
+    /* Compared as extent > limit - offset: offset is inside the image by now, while extent
+     * may be anything a caller passed (offset + LONG_MAX would overflow). */
+    if (extent > limit - offset)
         return tc_fail(m, TC_EINVAL,
                        "%s %ld: with %s %ld the ROI would end at %s %ld, past the image's last "
                        "(%d); at most %ld fits",
                        extent_name, extent, offset_name, offset, horizontal ? "column" : "row",
-                       offset + extent - 1, limit - 1, (long)limit - offset);
+                       extent > LONG_MAX - offset ? LONG_MAX : offset + extent - 1, limit - 1,
+                       (long)limit - offset);
+    return TC_OK;
+}
+
+int tc_check_size(int width, int height, const char *what, tc_msg *m)
+{
+    if (width < 1 || height < 1)
+        return tc_fail(m, TC_EINVAL, "%s %d x %d: both sides must be at least 1", what, width,
+                       height);
+    /* Both positive ints: the product fits 64 bits. */
+    const long long pixels = (long long)width * (long long)height;
+    if (pixels > TC_MAX_PIXELS)
+        return tc_fail(m, TC_EINVAL,
+                       "%s %d x %d: %lld pixels, more than the library's limit of %d (2^30, "
+                       "32768 x 32768: the kernels index pixels with ints)",
+                       what, width, height, pixels, TC_MAX_PIXELS);
     return TC_OK;
 }
 

@@ -21,6 +21,11 @@ typedef struct {
 int tc_plane_alloc(tc_plane *p, int width, int height);
 void tc_plane_free(tc_plane *p);
 
+/* An image's sizes against the library's limits, before any arithmetic on them: each side at
+ * least 1, width x height at most TC_MAX_PIXELS. TC_OK, or TC_EINVAL naming `what` ("image",
+ * "src", ...) with the numbers as given. */
+int tc_check_size(int width, int height, const char *what, tc_msg *m);
+
 /* The article's source and target ROIs. Both have the same width and height. */
 typedef struct {
     int src_left, src_top;

@@ -6,6 +6,7 @@
  */
 #include "launch.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,10 @@ static long ceil_div(long a, long b)
 
 int tc_device_pitch(int width)
 {
-    return (int)ceil_div(width, TC_ROW_ALIGN) * TC_ROW_ALIGN;
+    /* In long, so that widths near INT_MAX do not overflow; callers check the image against
+     * TC_MAX_PIXELS first, and a width whose pitch is no int gets INT_MAX's multiple below. */
+    const long pitch = ceil_div(width, TC_ROW_ALIGN) * TC_ROW_ALIGN;
+    return pitch <= INT_MAX ? (int)pitch : INT_MAX / TC_ROW_ALIGN * TC_ROW_ALIGN;
 }
 
 static int radius_x(const tc_job *job)

@@ -6,12 +6,17 @@
  * device, or convert_on_host): the same conversions in image.c around tc_run.
  */
 #include "pixels.h"
+#include "channels.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes per pixel of a byte format; 0 for FLOAT32. */
+/* Bytes per pixel of a byte format; 0 for FLOAT32 (and the channel-last layouts, which
+ * channels.h describes). */
 static int pixel_bytes(tc_pixel_format f)
 {
     switch (f) {
@@ -36,28 +41,65 @@ static int planes_of(const tc_image *dst)
     return dst->format == TC_PIXELS_GRAY8 ? 1 : 3;
 }
 
+/* The bytes of one row's pixels, for an image whose sizes and planes are valid. */
+static size_t row_bytes(const tc_image *img)
+{
+    if (tc_is_channels(img->format))
+        return tc_channels_row_bytes(img);
+    if (img->format == TC_PIXELS_FLOAT32)
+        return (size_t)img->width * sizeof(float);
+    return (size_t)img->width * (size_t)pixel_bytes(img->format);
+}
+
+/* |stride| without the overflow of -LONG_MIN. */
+static unsigned long stride_bytes(long stride)
+{
+    return stride < 0 ? 0UL - (unsigned long)stride : (unsigned long)stride;
+}
+
+/* The rows' span, from the lowest byte to the highest: (rows - 1) |stride| + the last row's
+ * pixels, where rows counts FLOAT32's planes' rows too. Checked against PTRDIFF_MAX, the most
+ * bytes one object can span, so that no address computed from the stride overflows. */
+static int check_span(const tc_image *img, const char *side, tc_msg *m)
+{
+    const unsigned long stride = stride_bytes(img->stride);
+    const size_t row = row_bytes(img);
+    const int planes = img->format == TC_PIXELS_FLOAT32 ? img->planes : 1;
+    const unsigned long long rows = (unsigned long long)planes * (unsigned long long)img->height;
+    if (stride < row)
+        return tc_fail(m, TC_EINVAL, "%s->stride %ld: a row needs %zu bytes", side, img->stride,
+                       row);
+    if ((rows - 1) > ((unsigned long long)PTRDIFF_MAX - row) / stride)
+        return tc_fail(m, TC_EINVAL,
+                       "%s->stride %ld: %llu rows %lu bytes apart would span more than %td "
+                       "bytes, the most one object can",
+                       side, img->stride, rows, stride, (ptrdiff_t)PTRDIFF_MAX);
+    return TC_OK;
+}
+
 int tc_image_check(const tc_image *img, int is_src, tc_msg *m)
 {
     const char *side = is_src ? "src" : "dst";
+    int status;
     if (!img)
         return tc_fail(m, TC_EINVAL, "%s is NULL", side);
-    if ((int)img->format < 0 || img->format > TC_PIXELS_FLOAT32)
+    if ((int)img->format < 0 || img->format > TC_PIXELS_F32)
         return tc_fail(m, TC_EINVAL, "%s->format %d: not a tc_pixel_format", side,
                        (int)img->format);
     if (!is_src && img->format == TC_PIXELS_INDEXED8)
         return tc_fail(m, TC_EINVAL, "dst->format: palette images are read, not written");
-    if (img->width < 1 || img->height < 1 || !img->data)
-        return tc_fail(m, TC_EINVAL, "%s: %d x %d with data %s: sizes must be at least 1 and "
-                                     "data not NULL",
-                       side, img->width, img->height, img->data ? "given" : "NULL");
+    if ((status = tc_check_size(img->width, img->height, side, m)) != TC_OK)
+        return status;
+    if (!img->data)
+        return tc_fail(m, TC_EINVAL, "%s->data is NULL", side);
     if (img->format == TC_PIXELS_FLOAT32 && img->planes != 1 && img->planes != 3)
         return tc_fail(m, TC_EINVAL, "%s->planes %d: FLOAT32 images have 1 or 3 planes", side,
                        img->planes);
-    const long row = img->format == TC_PIXELS_FLOAT32 ? (long)img->width * (long)sizeof(float)
-                                                      : (long)img->width * pixel_bytes(img->format);
-    if (img->stride < row && -img->stride < row)
-        return tc_fail(m, TC_EINVAL, "%s->stride %ld: a row needs %ld bytes", side, img->stride,
-                       row);
+    if (tc_is_channels(img->format) &&
+        (status = tc_channels_check(img, side, m)) != TC_OK)
+        return status;
+    if ((status = check_span(img, side, m)) != TC_OK)
+        return status;
     if (img->format == TC_PIXELS_INDEXED8 &&
         (!img->palette || img->palette_size < 1 || img->palette_size > 256))
         return tc_fail(m, TC_EINVAL, "src: an INDEXED8 image needs a palette of 1..256 entries");
@@ -115,6 +157,17 @@ int tc_image_planes(const tc_image *src, int planes, float *out, tc_msg *m)
     int status;
     if ((status = tc_image_check(src, 1, m)) != TC_OK)
         return status;
+    if (tc_is_channels(src->format)) { /* one plane a channel */
+        if (planes != src->planes)
+            return tc_fail(m, TC_EINVAL, "planes %d: src has %d channels, one plane each",
+                           planes, src->planes);
+        for (int c = 0; c < planes; c++) {
+            tc_plane p = {src->width, src->height,
+                          out + (size_t)c * (size_t)src->width * (size_t)src->height};
+            tc_channels_to_plane(src, c, &p);
+        }
+        return TC_OK;
+    }
     if (planes != 1 && planes != 3)
         return tc_fail(m, TC_EINVAL, "planes %d: 1 (the intensity) or 3 (R, G, B)", planes);
     if (src->format == TC_PIXELS_FLOAT32 && src->planes != planes)
@@ -364,8 +417,9 @@ typedef struct {
 
 static row_block block_of(const tc_image *img)
 {
+    /* tc_image_check has bounded the span by PTRDIFF_MAX. */
     const size_t row = (size_t)img->width * (size_t)pixel_bytes(img->format);
-    const long span = (long)(img->height - 1) * (img->stride < 0 ? -img->stride : img->stride);
+    const long span = (long)(img->height - 1) * (long)stride_bytes(img->stride);
     row_block b;
     b.base = img->stride < 0 ? span : 0;
     b.start = (unsigned char *)img->data - b.base;
@@ -392,6 +446,18 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
     const size_t out_bytes =
         r->dst->format == TC_PIXELS_FLOAT32 ? plane_bytes : block_of(r->dst).size;
     int status;
+    /* The rows go up and down as the caller lays them out, padding and all: a stride far
+     * beyond the row's pixels can make that block more than one buffer may hold. */
+    const size_t blocks[2] = {in_bytes, out_bytes};
+    const tc_image *sides[2] = {r->src, r->dst};
+    for (int i = 0; i < 2; i++)
+        if (blocks[i] > d->info.max_alloc_bytes)
+            return tc_fail(m, TC_EINVAL,
+                           "%s->stride %ld: the %d rows span %zu bytes, which go to the device "
+                           "in one buffer, more than the %llu bytes %s allows "
+                           "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                           i ? "dst" : "src", sides[i]->stride, sides[i]->height, blocks[i],
+                           d->info.max_alloc_bytes, d->info.name);
     /* What this image adds, checked first on a CPU device (host memory: launch.h); the two
      * pinned chunks (at most TC_STAGING_CHUNK each) are left to the check's reserve. */
     unsigned long long more = tc_new_bytes(b->src_bytes, plane_bytes) +

@@ -73,8 +73,11 @@ static int source_lines(tc_source source, const char **lines, unsigned capacity,
     } else if (source == TC_SOURCE_PYRAMID) {
         file = pyramid_cl_lines;
         file_count = pyramid_cl_line_count;
+    } else if (source == TC_SOURCE_CHANNELS) {
+        file = channels_cl_lines;
+        file_count = channels_cl_line_count;
     }
-    if (source != TC_SOURCE_PIXELS) {
+    if (source != TC_SOURCE_PIXELS && source != TC_SOURCE_CHANNELS) {
         if (common_cl_line_count + file_count > capacity)
             return -1;
         for (unsigned i = 0; i < common_cl_line_count; i++)
@@ -97,7 +100,7 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
     const unsigned capacity = common_cl_line_count + tiledconv_cl_line_count +
                               long_cl_line_count + masks_cl_line_count + images_cl_line_count +
                               pixels_cl_line_count + gradient_cl_line_count +
-                              pyramid_cl_line_count;
+                              pyramid_cl_line_count + channels_cl_line_count;
     const char **lines = malloc(capacity * sizeof *lines);
     unsigned count = 0;
     if (!lines || source_lines(source, lines, capacity, &count) != 0) {

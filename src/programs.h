@@ -26,6 +26,10 @@ extern const unsigned pyramid_cl_line_count;
 extern const char *const images_cl_lines[];
 extern const unsigned images_cl_line_count;
 
+/* Channels.cl: the channel-last layouts' conversions (stream.c), on its own as Pixels.cl. */
+extern const char *const channels_cl_lines[];
+extern const unsigned channels_cl_line_count;
+
 /* Gradient.cl: the one-read gradient (gradient.c), after Common.cl as the filters are. */
 extern const char *const gradient_cl_lines[];
 extern const unsigned gradient_cl_line_count;
@@ -42,7 +46,8 @@ typedef enum {
     TC_SOURCE_MASKS,
     TC_SOURCE_IMAGES,
     TC_SOURCE_GRADIENT,
-    TC_SOURCE_PYRAMID
+    TC_SOURCE_PYRAMID,
+    TC_SOURCE_CHANNELS /* Channels.cl alone: the channel-last layouts' conversions */
 } tc_source;
 
 typedef struct tc_program_entry tc_program_entry;

@@ -58,9 +58,9 @@ int tc_pyramid_plan_make(int width, int height, const tc_pyramid_params *p,
     char name[96];
     if (!p)
         return tc_fail(m, TC_EINVAL, "params is NULL");
-    if (width < 1 || height < 1)
-        return tc_fail(m, TC_EINVAL, "image %d x %d: both sides must be at least 1", width,
-                       height);
+    const int status = tc_check_size(width, height, "image", m);
+    if (status != TC_OK)
+        return status;
     if ((long long)tc_device_pitch(width) * height > 0x7fffffffLL)
         return tc_fail(m, TC_EINVAL, "image %d x %d: more pixels than the kernels can index "
                                      "(2^31 with rows padded to %d floats)",
@@ -73,6 +73,11 @@ int tc_pyramid_plan_make(int width, int height, const tc_pyramid_params *p,
     if (!(p->sigma > 0.0) || !isfinite(p->sigma))
         return tc_fail(m, TC_EINVAL, "sigma %g: sigma0 must be a finite number above 0",
                        p->sigma);
+    if (p->sigma < TC_MIN_SIGMA)
+        return tc_fail(m, TC_EINVAL,
+                       "sigma %g: too small; the smallest is %g (below it sigma^2 underflows "
+                       "and the Gaussian's weights are not finite)",
+                       p->sigma, TC_MIN_SIGMA);
     if ((int)p->border < 0 || p->border >= TC_BORDER_COUNT)
         return tc_fail(m, TC_EINVAL, "border %d: not a tc_border value", (int)p->border);
     if (!isfinite(p->border_value) || fabsf(p->border_value) > 1e30f)
@@ -123,6 +128,14 @@ int tc_pyramid_plan_make(int width, int height, const tc_pyramid_params *p,
                                                 "or more (2 sigma0 makes the next octave)"
                                               : "");
             tc_gauss_coefficients(s->taps, s->sigma, s->k);
+            /* Whatever the sigma, no weight may leave the library as NaN or infinity. */
+            for (int i = 0; i < s->taps; i++)
+                if (!isfinite(s->k[i]))
+                    return tc_fail(m, TC_EINVAL,
+                                   "sigma0 %g: %s's Gaussian (sigma %g) has weight %d not "
+                                   "finite",
+                                   p->sigma, slice_name(k, j, p->levels, name, sizeof name),
+                                   s->sigma, i);
             tc_job job;
             tc_pyramid_slice_job(plan, k, s, &job);
             s->acc_rows = tc_tiled_accumulating_rows(&job);

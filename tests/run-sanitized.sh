@@ -72,6 +72,11 @@ if [ -f "$dir/lib/libtiledconv.so" ]; then
         -Iinclude -o "$tmp/test_api" tests/api/test_api.c -L"$dir/lib" -ltiledconv -lm \
         >"$tmp/err" 2>&1 && LD_LIBRARY_PATH=$dir/lib "$tmp/test_api" >>"$tmp/err" 2>&1
     judge test_api $? "the C API under ASan, UBSan and LSan"
+    # Every public function at its limits: a signed overflow or wild access stops it.
+    ${CC:-cc} -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+        -Iinclude -o "$tmp/test_limits" tests/api/test_limits.c -L"$dir/lib" -ltiledconv -lm \
+        >"$tmp/err" 2>&1 && LD_LIBRARY_PATH=$dir/lib "$tmp/test_limits" >>"$tmp/err" 2>&1
+    judge test_limits $? "every public function at 0, -1, INT_MAX and mixed extremes"
 else
     failed=$((failed + 1))
     echo "not ok - $dir/lib/libtiledconv.so: not built"

@@ -151,6 +151,55 @@ static void test_gauss_default_sigma_keeps_outer_weight(void **state)
     }
 }
 
+/* gauss without a sigma is OpenCV's getGaussianKernel(n, 0): its tables, exactly, for 3..9
+ * taps, and for every odd length 3..63 the float of OpenCV's own values, read from
+ * tests/data/opencv/gaussian_kernels.txt (made with cv2 by tests/python/opencv_fixture.py). */
+static void test_gauss_without_sigma_is_opencvs(void **state)
+{
+    (void)state;
+    static const float t7[7] = {1.0f / 32, 3.5f / 32, 7.0f / 32, 9.0f / 32,
+                                7.0f / 32, 3.5f / 32, 1.0f / 32};
+    static const float t9[9] = {4.0f / 256,  13.0f / 256, 30.0f / 256, 51.0f / 256, 60.0f / 256,
+                                51.0f / 256, 30.0f / 256, 13.0f / 256, 4.0f / 256};
+    tc_filter_spec f = scratch();
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, 3, 0.0), 0);
+    assert_true(f.kx[0] == 0.25f && f.kx[1] == 0.5f && f.kx[2] == 0.25f);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, 5, -1.0), 0); /* sigma <= 0 */
+    tc_filter_spec b = scratch();
+    tc_filter_binomial(&b, 5);
+    assert_memory_equal(f.kx, b.kx, sizeof f.kx);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, 7, 0.0), 0);
+    assert_memory_equal(f.kx, t7, sizeof t7);
+    assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, 9, 0.0), 0);
+    assert_memory_equal(f.ky, t9, sizeof t9);
+
+    char path[1024], line[4096];
+    snprintf(path, sizeof path, "%s/tests/data/opencv/gaussian_kernels.txt", test_root());
+    FILE *in = fopen(path, "r");
+    int lengths = 0;
+    assert_non_null(in);
+    while (fgets(line, sizeof line, in)) {
+        char *at = line, *end;
+        if (line[0] == '#')
+            continue;
+        const int n = (int)strtol(at, &end, 10);
+        at = end;
+        if (n < TC_MIN_TAPS)
+            continue;
+        assert_int_equal(tc_filter_named(&f, TC_NAMED_GAUSS, n, 0.0), 0);
+        for (int i = 0; i < n; i++) {
+            const double want = strtod(at, &end);
+            assert_true(end != at);
+            at = end;
+            if (f.kx[i] != (float)want)
+                fail_msg("gauss %d taps, weight %d: %.9g, OpenCV's %.17g", n, i, f.kx[i], want);
+        }
+        lengths++;
+    }
+    fclose(in);
+    assert_int_equal(lengths, (TC_MAX_TAPS - TC_MIN_TAPS) / 2 + 1);
+}
+
 static void test_default_taps(void **state)
 {
     (void)state;
@@ -364,9 +413,9 @@ static void test_per_axis_lengths(void **state)
     assert_int_equal(tc_named_supports(TC_NAMED_SOBEL_X, 31), 1);
     assert_int_equal(tc_named_supports(TC_NAMED_SOBEL_X, 33), 0);
     assert_int_equal(tc_named_supports(TC_NAMED_GAUSS, 63), 1);
-    /* gauss 9 x 1 with the default sigma: each axis's own. */
+    /* gauss 9 x 1 without a sigma: each axis's own (OpenCV's 9-tap table). */
     float k9[TC_MAX_TAPS];
-    tc_gauss_coefficients(9, tc_gauss_default_sigma(9), k9);
+    tc_gauss_default_coefficients(9, k9);
     assert_int_equal(tc_filter_named_xy(&f, TC_NAMED_GAUSS, 9, 1, 0.0), 0);
     assert_memory_equal(f.kx, k9, 9 * sizeof(float));
     assert_true(f.ky[0] == 1.0f);
@@ -552,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_gauss_sums_to_one_and_is_symmetric),
         cmocka_unit_test(test_gauss_values),
         cmocka_unit_test(test_gauss_default_sigma_keeps_outer_weight),
+        cmocka_unit_test(test_gauss_without_sigma_is_opencvs),
         cmocka_unit_test(test_default_taps),
         cmocka_unit_test(test_sobel_exact),
         cmocka_unit_test(test_scharr_exact),

@@ -1,8 +1,21 @@
 """Image filtering on OpenCL devices, from numpy.
 
-A Python binding (ctypes, no compiler needed) of libtiledconv, the library behind the
-`tiledconv` command line: AMD's tiled convolution beside the classic two-pass and one-pass
-kernels, every result bit for bit what the command line computes.
+A Python binding (ctypes) of libtiledconv, the library behind the `tiledconv` command line:
+AMD's tiled convolution beside the classic two-pass and one-pass kernels, every result bit
+for bit what the command line computes. `pip install ./python` builds the C library with the
+project's Makefile and carries it in the package.
+
+Images
+------
+An image is an H x W array, or H x W x C with C = 1, 3 or 4 channels (channel last), of uint8,
+uint16, float32 or float64; each channel is filtered on its own, all in one pass through the
+device, and the result has the image's shape and dtype (``dtype=`` for another, ``out=`` to
+write into an array). The library works on the 0..255 scale: uint16 samples are read as
+v * 255 / 65535, floats as they are (float64 computed in float32), and integer results are
+written as the command line writes its files (uint8 floor(clamp(v, 0, 255) + 0.5), uint16
+round(clamp(v, 0, 255) * 65535 / 255)). Any other dtype is a TypeError. ``filter_batch`` takes
+a list of images (sizes may differ) or one N x H x W (x C) array, through the library's
+pipeline of overlapped transfers.
 
 What is computed
 ----------------
@@ -17,37 +30,41 @@ at offset (x, y) inside the region of interest (ROI),
 
 for i in -rx..rx, j in -ry..ry. A mask that is rank 1 (an outer product, as a blur's is) is
 found and run as its two factors (``mask_factors``), which is faster; its results are still
-checked against its own weights (``reference``). ``S`` reads only the *source ROI*: a position outside it takes
-the value of the border rule, the ROI treated as an isolated image ("abcd" is the ROI):
+checked against its own weights (``reference``). ``S`` reads only the *source ROI*: a position
+outside it takes the value of the border rule, the ROI treated as an isolated image ("abcd" is
+the ROI), named the library's way, SciPy's way or by OpenCV's BORDER_* integer:
 
-    replicate   aaa|abcd|ddd   (the default)
-    constant    vvv|abcd|vvv   (v = border_value)
-    reflect101  dcb|abcd|cba
-    reflect     cba|abcd|dcb
-    wrap        bcd|abcd|abc
+    library      SciPy                           OpenCV                  abcd
+    replicate    nearest                         BORDER_REPLICATE (1)    aaa|abcd|ddd  default
+    constant     constant, grid-constant (cval)  BORDER_CONSTANT (0)     vvv|abcd|vvv
+    reflect101   mirror                          BORDER_REFLECT_101 (4)  dcb|abcd|cba
+    reflect      reflect, grid-mirror            BORDER_REFLECT (2)      cba|abcd|dcb
+    wrap         wrap, grid-wrap                 BORDER_WRAP (3)         bcd|abcd|abc
 
+(OpenCV's integers may carry BORDER_ISOLATED, 16; OpenCV and SciPy default to reflect-101.)
 The source ROI starts at ``src = (left, top)``, the target ROI at ``dst = (left, top)``; both
-are ``size = (width, height)`` (None: the largest that fits both). The result is a new float32
-array of the image's shape; pixels outside the target ROI are the input's.
-
-Images are 2-D, rows first (``image[row, column]``, row 0 on top), converted to C-contiguous
-float32; the input is never modified.
+are ``size = (width, height)`` (None: the largest that fits both); pixels outside the target
+ROI are the input's.
 
 Example
 -------
 >>> import numpy as np, tiledconv
 >>> image = np.arange(20, dtype=np.float32).reshape(4, 5)
 >>> with tiledconv.Context() as ctx:                    # the default OpenCL device
-...     out = ctx.filter(image, kx=[1, 2, 1], ky=[0.25, 0.5, 0.25], border="reflect101")
+...     out = ctx.filter(image, kx=[1, 2, 1], ky=[0.25, 0.5, 0.25], border="mirror")
 >>> smooth = tiledconv.filter(image)                     # 3-tap binomial, a default context
 >>> kx, ky = tiledconv.named_filter("sobel-x", 3)
 >>> edges = tiledconv.filter(image, kx=kx, ky=ky, src=(1, 1), dst=(1, 1), size=(3, 2))
 >>> lap = tiledconv.filter(image, mask=tiledconv.named_mask("laplacian"))
 >>> long = tiledconv.filter(image, kx=tiledconv.named_filter("gauss", 31)[0], ky=[1])
 >>> magnitude = tiledconv.gradient(image, "sobel")           # gx, gy and sqrt: one read
+>>> photo = np.zeros((120, 160, 3), np.uint8)
+>>> tiledconv.filter(photo, border=4).dtype                  # OpenCV's BORDER_REFLECT_101
+dtype('uint8')
 
-Errors: bad arguments raise ValueError (with the library's message); device and run-time
-failures (OpenCL errors, out of memory) raise tiledconv.Error.
+Errors: a dtype the binding does not take raises TypeError; bad shapes and arguments raise
+ValueError (with the library's message); device and run-time failures (OpenCL errors, out of
+memory) raise tiledconv.Error.
 
 A gradient from one read
 ------------------------
@@ -58,10 +75,10 @@ magnitude sqrt(gx**2 + gy**2) in one pass of the tiled kernel that reads each pi
 ``method="separate"`` runs the two filters apart and then the magnitude, for comparison. The
 ROIs and the border apply as for ``filter``.
 
-The library is found through $TILEDCONV_LIBRARY (a path to libtiledconv.so.1), else the build
-tree (``PYTHONPATH=python`` from the project root after ``make``), else the prefix the package
-was installed into (``P/lib`` beside ``P/lib/python3/dist-packages/tiledconv``), else the
-dynamic loader's search path.
+The library is found through $TILEDCONV_LIBRARY (a path to libtiledconv.so.1), else the
+package's own folder (where pip puts it), else the build tree (``PYTHONPATH=python`` from the
+project root after ``make``), else the prefix the package was installed into (``P/lib`` beside
+``P/lib/python3/dist-packages/tiledconv``), else the dynamic loader's search path.
 """
 
 import atexit
@@ -72,11 +89,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _native
+from . import _arrays, _native
 from ._native import TC_EINVAL, TC_OK
 
-__all__ = ["Context", "Error", "Device", "devices", "filter", "reference", "tolerance",
-           "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
+__all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "reference",
+           "tolerance", "DTYPES", "MAX_PIXELS", "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
            "ALGORITHMS", "STORAGES", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient",
            "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS",
            "pyramid", "pyramid_layout", "pyramid_reference", "pyramid_tolerance",
@@ -105,8 +122,14 @@ def _enum_names(name_of):
         names.append(name)
 
 
-#: Border rules, in the order of the C enumeration tc_border.
+#: Border rules by the library's names, in the order of the C enumeration tc_border. The
+#: ``border`` arguments also take SciPy's modes and OpenCV's BORDER_* integers (see the module's
+#: documentation), never an index into this tuple.
 BORDERS = _enum_names(_lib.tc_border_name)
+#: The dtypes filter() and filter_batch() take and return (float64 is computed in float32).
+DTYPES = tuple(dt.type for dt in _arrays.DTYPES)
+#: The largest image the library takes: 2**30 pixels (32768 x 32768).
+MAX_PIXELS = _native.MAX_PIXELS
 #: Algorithms, in the order of the C enumeration tc_algorithm.
 ALGORITHMS = _enum_names(_lib.tc_algorithm_name)
 #: Where the tiled and one-pass kernels read the source ("buffer", "image"): tc_storage.
@@ -235,6 +258,9 @@ def _float32(values):
     numpy would turn strings of digits into numbers, None into NaN and drop imaginary parts;
     here those are errors (TypeError / ValueError). Python objects go through float().
     """
+    if type(values) is np.ndarray and values.dtype == np.float32 and \
+            values.flags.c_contiguous:
+        return values  # named_filter's arrays, as they are: nothing to check or copy
     arr = np.asarray(values)
     if arr.dtype == object:
         arr = np.frompyfunc(_real, 1, 1)(arr) if arr.size else arr
@@ -243,19 +269,31 @@ def _float32(values):
     return np.ascontiguousarray(arr, dtype=np.float32)
 
 
-def _image(image):
-    """A C-contiguous float32 2-D array (a copy only where needed) and its (width, height)."""
-    try:
-        arr = _float32(image)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"image: not an array of real numbers: {e}") from None
-    if arr.ndim != 2:
-        raise ValueError(f"image: expected a 2-D array (rows, columns), got {arr.ndim} "
-                         f"dimension{'s' if arr.ndim != 1 else ''} {arr.shape}")
-    height, width = arr.shape
-    _int(width, "image width")
-    _int(height, "image height")
-    return arr, width, height
+def _plane(image, what="image"):
+    """(float32 plane, width, height, float dtype of the result) of a 2-D image (or H x W x 1)
+    of an accepted dtype: uint8 and uint16 on the library's 0..255 scale (its own conversion,
+    tc_image_to_planes: a uint16 sample v is v * 255 / 65535), floats as they are (float64
+    rounded to float32). The result dtype is float64 for float64 images, else float32. Checked
+    before any conversion or copy."""
+    arr, height, width, _ = _arrays.checked(image, what, channels=(1,))
+    kind = _arrays.result_dtype(arr.dtype)
+    out_dtype = np.dtype(np.float64) if kind == np.float64 else np.dtype(np.float32)
+    if kind.kind == "f":
+        return np.ascontiguousarray(arr.reshape(height, width), np.float32), width, height, \
+            out_dtype
+    img, keep = _arrays.image(arr, height, width, 1)
+    plane = np.empty((height, width), np.float32)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    status = _lib.tc_image_to_planes(ctypes.byref(img), 1, _ptr(plane), err, len(err))
+    del keep
+    if status != TC_OK:
+        _raise(status, err.value.decode(errors="replace"))
+    return plane, width, height, out_dtype
+
+
+def _as(result, dtype):
+    """result (float32) as dtype (float64 for float64 images)."""
+    return result if result.dtype == dtype else result.astype(dtype)
 
 
 def _coefficients(k, what):
@@ -297,13 +335,18 @@ def _ptr(arr):
     return arr.ctypes.data_as(_native.FloatPtr)
 
 
+def _address(arr):
+    """The address of an array's first element (non-NULL even when it is empty)."""
+    return arr.__array_interface__["data"][0] or None
+
+
 class _Params:
     """A tc_params filled from Python arguments, with the coefficient arrays it points into
     kept alive as long as it is."""
 
     def __init__(self, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
                  dst=(0, 0), size=None, algorithm="tiled", mask=None,
-                 storage="buffer"):
+                 storage="buffer", cval=None):
         p = _native.TcParams()
         _lib.tc_params_init(ctypes.byref(p))
         self.kx = _coefficients(kx, "kx")
@@ -313,7 +356,7 @@ class _Params:
             raise ValueError("mask and kx/ky: give a mask or a separable filter, not both")
         if self.mask is not None:
             # An empty mask stays a non-NULL pointer: the library refuses 0 x 0.
-            p.mask = _ptr(self.mask)
+            p.mask = _address(self.mask)
             p.mask_height, p.mask_width = self.mask.shape
         # None: the binomial of the other's length, or of 3 (the library's NULL pointer).
         taps_x = len(self.kx) if self.kx is not None else None
@@ -325,12 +368,17 @@ class _Params:
         p.taps_x = _int(taps_x, "kx length")
         p.taps_y = _int(taps_y, "ky length")
         # An empty sequence stays a non-NULL pointer: the library refuses 0 taps.
-        p.kx = _ptr(self.kx) if self.kx is not None else None
-        p.ky = _ptr(self.ky) if self.ky is not None else None
+        p.kx = _address(self.kx) if self.kx is not None else None
+        p.ky = _address(self.ky) if self.ky is not None else None
         p.src_left, p.src_top = _pair(src, "src")
         p.dst_left, p.dst_top = _pair(dst, "dst")
         p.roi_width, p.roi_height = (0, 0) if size is None else _pair(size, "size")
-        p.border = _index(BORDERS, border, "border")
+        p.border = _arrays.border_index(border)
+        if cval is not None:  # SciPy's name for the constant border's value
+            if border_value != 0.0:
+                raise ValueError("border_value and cval: give one (cval is SciPy's name for "
+                                 "border_value)")
+            border_value = cval
         try:
             p.border_value = float(border_value)
         except (TypeError, ValueError):
@@ -358,7 +406,7 @@ class _PyramidParams:
         except (TypeError, ValueError):
             raise ValueError(f"sigma and border_value: expected numbers, got {sigma!r} and "
                              f"{border_value!r}") from None
-        p.border = _index(BORDERS, border, "border")
+        p.border = _arrays.border_index(border)
         p.launch = _index(PYRAMID_LAUNCHES, launch, "launch")
         self.c = p
 
@@ -494,8 +542,10 @@ class Context:
         twopass), block (tiled: pixels per work-item), classes (tiled: work-groups of the
         article's classes 1..4), classes_counted (counted by the kernel, else predicted),
         roi_width, roi_height (the ROI filtered), programs_built (programs this context has
-        built so far), planes (1, or 3 for colour), convert_ms (pixel conversions on the
-        device; 0 for float planes).
+        built so far), planes (the planes filtered: 1 for a gray image, its channels, 3 or 4,
+        for a colour one; the kernel times are their sum), convert_ms (the conversions
+        between samples and planes on the device; 0 for filter_timed's float planes). After
+        filter_batch, the times are summed over the batch's images.
         """
         s = _native.TcStats()
         with self._lock:
@@ -539,11 +589,15 @@ class Context:
 
     def filter(self, image, kx=None, ky=None, border="replicate", border_value=0.0,
                src=(0, 0), dst=(0, 0), size=None, algorithm="tiled", mask=None,
-               storage="buffer"):
-        """Filters a 2-D image on the device; returns a new float32 array of its shape.
+               storage="buffer", *, cval=None, dtype=None, out=None):
+        """Filters an image on the device; returns an array of its shape and dtype.
 
-        image         2-D array-like, rows first (converted to C-contiguous float32; not
-                      modified).
+        image         H x W, or H x W x C with C = 1, 3 or 4 channels (channel last, as
+                      numpy, OpenCV and Pillow hold images), of uint8, uint16, float32 or
+                      float64; any strides (negative too): rows are read where they lie,
+                      other layouts through one copy. Each channel is filtered on its own with
+                      the same filter, all in one pass through the device. Not modified. Any
+                      other dtype is a TypeError (convert with .astype() first).
         kx, ky        row and column coefficients, each of an odd length 1..63, not both 1
                       (1: that axis unfiltered). None: the binomial of the other's length, or
                       of 3 when both are None.
@@ -551,9 +605,14 @@ class Context:
                       first, odd sizes 1..15 (not 1 x 1); mask[j, i] weighs the pixel i - rx
                       columns right and j - ry rows below. A rank-1 mask is run as its factors
                       (mask_factors); "twopass" and "bilinear" refuse any other.
-        border        "replicate" (default), "constant", "reflect101", "reflect", "wrap":
-                      what reads outside the source ROI return.
-        border_value  the value of the "constant" border.
+        border        what reads outside the source ROI return: "replicate" (the default),
+                      "constant", "reflect101", "reflect", "wrap"; SciPy's modes "nearest",
+                      "mirror", "reflect", "wrap", "constant" (and "grid-mirror", "grid-wrap",
+                      "grid-constant"); or OpenCV's integers cv2.BORDER_CONSTANT (0),
+                      _REPLICATE (1), _REFLECT (2), _WRAP (3), _REFLECT_101 (4), with or
+                      without | cv2.BORDER_ISOLATED. OpenCV and SciPy default to reflect-101
+                      ("mirror"); this library to replicate.
+        border_value  the value of the "constant" border (cval: SciPy's name for it).
         src, dst      (left, top) of the source and target ROIs.
         size          (width, height) of both ROIs; None (or 0 in a field): the largest that
                       fits both, width = image width - max(src left, dst left), etc.
@@ -565,22 +624,51 @@ class Context:
                       (an image2d_t needs a device with image support; the result is the
                       same; long filters and masks too). twopass refuses "image"; bilinear
                       always reads an image.
+        dtype         the result's dtype when not the image's (uint8, uint16, float32,
+                      float64), as cv2's ddepth: np.float32 from uint8 keeps the fractions.
+        out           an array to write the result into (and return): the image's shape and
+                      the result's dtype, any strides; it may be the image itself.
 
         out[dst_top + y, dst_left + x] = sum_j sum_i ky[j] kx[i] *
             S(src_left + x + i - rx, src_top + y + j - ry)     (correlation, no flip)
 
-        Pixels outside the target ROI are the input's. Raises ValueError for bad arguments
-        (with the library's message), Error for device failures.
+        The library works on the 0..255 scale: uint8 samples are read as they are, uint16 ones
+        as v * 255 / 65535, floats as they are (float64 rounded to float32: it is computed
+        in float32). Results are written as the command line writes its files: uint8
+        floor(clamp(v, 0, 255) + 0.5), uint16 round(clamp(v, 0, 255) * 65535 / 255), floats
+        as they are (so a float result from a uint16 image is on the 0..255 scale). Pixels
+        outside the target ROI are the input's, converted only. Raises TypeError for a dtype
+        it does not take, ValueError for bad shapes and arguments (with the library's
+        message), Error for device failures.
         """
-        return self._run(image, _Params(kx, ky, border, border_value, src, dst, size,
-                                        algorithm, mask, storage), None)
+        return self._filter(image, _Params(kx, ky, border, border_value, src, dst, size,
+                                           algorithm, mask, storage, cval), dtype, out)
+
+    def filter_batch(self, images, kx=None, ky=None, border="replicate", border_value=0.0,
+                     src=(0, 0), dst=(0, 0), size=None, algorithm="tiled", mask=None,
+                     storage="buffer", *, cval=None, dtype=None, out=None):
+        """Filters many images in one call through the library's pipeline (one image's
+        upload, another's kernels and a third's download overlap on the device).
+
+        images        a list (or any iterable) of images as filter() takes them, sizes free to
+                      differ: returns a list; or one array whose first axis is the batch,
+                      N x H x W or N x H x W x C: returns one array of its shape.
+        out           for a list, a list of arrays (one per image, each as filter()'s out=);
+                      for an array, one array of the batch's shape.
+
+        The other arguments are filter()'s; each image's result equals filter()'s.
+        """
+        return self._filter_batch(images, _Params(kx, ky, border, border_value, src, dst, size,
+                                                  algorithm, mask, storage, cval), dtype, out)
 
     def filter_timed(self, image, iterations=10, **kwargs):
-        """filter() for benchmarks: one warm-up run, then ``iterations`` (>= 1) runs timed by
-        the device's profiling counters. Returns the result (the same in every run); the
-        timings are in last_stats(). Takes filter()'s keyword arguments."""
+        """filter() of a 2-D image for benchmarks: one warm-up run, then ``iterations`` (>= 1)
+        runs timed by the device's profiling counters, on the image's float32 plane (uint8
+        and uint16 on the 0..255 scale). Returns that plane filtered (float32; float64 for a
+        float64 image), the same in every run; the timings are in last_stats(). Takes
+        filter()'s keyword arguments but dtype and out."""
         iterations = _int(iterations, "iterations")
-        return self._run(image, _Params(**kwargs), iterations)
+        return self._timed(image, _Params(**kwargs), iterations)
 
     def gradient(self, image, operator="sobel", border="replicate", border_value=0.0,
                  src=(0, 0), dst=(0, 0), size=None, method="one-read", components=False):
@@ -694,7 +782,7 @@ class Context:
         }
 
     def _pyramid(self, image, params, iterations):
-        src, width, height = _image(image)
+        src, width, height, dtype = _plane(image)
         out, pointers = _pyramid_arrays(width, height, params)
         with self._lock:
             handle = self._handle()
@@ -706,9 +794,10 @@ class Context:
                                                pointers, iterations)
             if status != TC_OK:
                 self._fail(status)
-        return out
+        return [[_as(level, dtype) for level in octave] for octave in out]
+
     def _gradient(self, image, operator, params, method, components, iterations):
-        src, width, height = _image(image)
+        src, width, height, dtype = _plane(image)
         op = _index(GRADIENT_OPERATORS, operator, "operator")
         how = _index(GRADIENT_METHODS, method, "method")
         mag = np.empty_like(src)
@@ -723,22 +812,96 @@ class Context:
                       else _lib.tc_gradient_timed(*args, iterations))
             if status != TC_OK:
                 self._fail(status)
-        return (gx, gy, mag) if components else mag
+        if components:
+            return _as(gx, dtype), _as(gy, dtype), _as(mag, dtype)
+        return _as(mag, dtype)
 
-    def _run(self, image, params, iterations):
-        src, width, height = _image(image)
+    def _timed(self, image, params, iterations):
+        src, width, height, dtype = _plane(image)
         out = np.empty_like(src)
         with self._lock:
-            handle = self._handle()
-            if iterations is None:
-                status = _lib.tc_filter(handle, _ptr(src), _ptr(out), width, height,
-                                        params.ref())
-            else:
-                status = _lib.tc_filter_timed(handle, _ptr(src), _ptr(out), width, height,
-                                              params.ref(), iterations)
+            status = _lib.tc_filter_timed(self._handle(), _ptr(src), _ptr(out), width, height,
+                                          params.ref(), iterations)
             if status != TC_OK:
                 self._fail(status)
-        return out
+        return _as(out, dtype)
+
+    def _filter(self, image, params, dtype, out):
+        """One image through tc_filter_image: its rows read and the result's written in place
+        wherever the library can (any row stride), else through one copy."""
+        arr, height, width, c = _arrays.checked(image)
+        rdtype = _arrays.result_dtype(arr.dtype if dtype is None else dtype)
+        output = _arrays.Output(arr.shape, rdtype, out, c)
+        src, keep = _arrays.image(arr, height, width, c)
+        dst = output.image()
+        with self._lock:
+            status = _lib.tc_filter_image(self._handle(), ctypes.byref(src), ctypes.byref(dst),
+                                          params.ref())
+            if status != TC_OK:
+                self._fail(status)
+        del keep
+        return output.finish()
+
+    def _filter_batch(self, images, params, dtype, out):
+        """Many images through one tc_filter_images call (the library's pipeline)."""
+        if isinstance(images, np.ndarray):
+            return self._filter_stack(images, params, dtype, out)
+        items = list(images)
+        n = len(items)
+        if out is None:
+            outs = [None] * n
+        elif isinstance(out, (list, tuple)):
+            outs = list(out)
+            if len(outs) != n:
+                raise ValueError(f"out: {len(outs)} arrays for {n} images")
+        else:
+            raise TypeError(f"out: expected a list of {n} arrays for a list of images, got "
+                            f"{type(out).__name__}")
+        checked = [_arrays.checked(a, f"images[{i}]") for i, a in enumerate(items)]
+        dtypes = [_arrays.result_dtype(a.dtype if dtype is None else dtype)
+                  for a, _, _, _ in checked]
+        outputs = [_arrays.Output(a.shape, dt, o, c, f"out[{i}]")
+                   for i, ((a, _, _, c), dt, o) in enumerate(zip(checked, dtypes, outs))]
+        srcs = (_native.TcImage * max(n, 1))()
+        dsts = (_native.TcImage * max(n, 1))()
+        keep = []
+        for i, ((a, h, w, c), output) in enumerate(zip(checked, outputs)):
+            srcs[i], arr = _arrays.image(a, h, w, c)
+            keep.append(arr)
+            dsts[i] = output.image()
+        self._run_batch(srcs, dsts, n, params)
+        del keep
+        return [output.finish() for output in outputs]
+
+    def _filter_stack(self, images, params, dtype, out):
+        """An N x H x W (x C) array: one array back, image i of it from images[i]."""
+        if images.ndim not in (3, 4):
+            raise ValueError(f"images: shape {images.shape}: a batch array is N x H x W or "
+                             f"N x H x W x C (C = 1, 3 or 4); a list may hold images of "
+                             f"different sizes")
+        n = images.shape[0]
+        arr, height, width, c = _arrays.checked(
+            images[0] if n else np.empty(images.shape[1:], images.dtype), "images[0]")
+        rdtype = _arrays.result_dtype(arr.dtype if dtype is None else dtype)
+        output = _arrays.Output(images.shape, rdtype, out, c, batch=True)
+        srcs = (_native.TcImage * max(n, 1))()
+        dsts = (_native.TcImage * max(n, 1))()
+        keep = []
+        for i in range(n):
+            srcs[i], arr = _arrays.image(images[i], height, width, c)
+            keep.append(arr)
+            dsts[i] = output.image(i)
+        self._run_batch(srcs, dsts, n, params)
+        del keep
+        return output.finish()
+
+    def _run_batch(self, srcs, dsts, n, params):
+        if n == 0:
+            return
+        with self._lock:
+            status = _lib.tc_filter_images(self._handle(), srcs, dsts, n, params.ref())
+            if status != TC_OK:
+                self._fail(status)
 
 
 # ---- The default context ----------------------------------------------------------------------
@@ -766,17 +929,39 @@ def _close_default():
 
 
 def filter(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-           dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer"):
+           dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer", *,
+           cval=None, dtype=None, out=None):
     """Context.filter on the module's default context (the default device, opened on first
-    use and closed at exit). Returns a new float32 array of the image's shape.
+    use and closed at exit): an array of the image's shape and dtype (or ``dtype``).
 
     See Context.filter for the arguments; e.g.
-    ``tiledconv.filter(image, kx=[1, 2, 1], ky=[1, 2, 1], border="wrap")``.
+
+    >>> import numpy as np, tiledconv
+    >>> gray = np.full((4, 6), 100, np.uint8)
+    >>> tiledconv.filter(gray, kx=[1, 2, 1], ky=[0.25, 0.5, 0.25], border="wrap").dtype
+    dtype('uint8')
     """
     return default_context().filter(image, kx=kx, ky=ky, border=border,
                                     border_value=border_value, src=src, dst=dst, size=size,
-                                    algorithm=algorithm, mask=mask,
-                                    storage=storage)
+                                    algorithm=algorithm, mask=mask, storage=storage, cval=cval,
+                                    dtype=dtype, out=out)
+
+
+def filter_batch(images, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+                 dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer", *,
+                 cval=None, dtype=None, out=None):
+    """Context.filter_batch on the module's default context: a list of images (sizes may
+    differ) gives a list, an N x H x W (x C) array one array. See Context.filter_batch.
+
+    >>> import numpy as np, tiledconv
+    >>> stack = np.zeros((3, 8, 8), np.uint16)
+    >>> tiledconv.filter_batch(stack, kx=tiledconv.named_filter("gauss", 5)[0]).shape
+    (3, 8, 8)
+    """
+    return default_context().filter_batch(images, kx=kx, ky=ky, border=border,
+                                          border_value=border_value, src=src, dst=dst,
+                                          size=size, algorithm=algorithm, mask=mask,
+                                          storage=storage, cval=cval, dtype=dtype, out=out)
 
 
 def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=(0, 0),
@@ -790,41 +975,90 @@ def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=
 
 # ---- Host-side functions (no device) ----------------------------------------------------------
 
-def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer"):
-    """The CPU reference (tc_reference): the plainest loop over the formula, in double
-    precision, that every device result is checked against (a mask's products summed as they
-    are, never its factors). Same arguments and result as Context.filter (``algorithm`` and
-    ``storage`` are checked but do not change the result)."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask, storage)
-    arr, width, height = _image(image)
-    out = np.empty_like(arr)
+def _channel_planes(image):
+    """(planes, dtype) of an image as filter() takes it: one float32 plane per channel, shape
+    (C, H, W), on the library's 0..255 scale (its own conversion for uint8 and uint16, the
+    float values themselves, float64 rounded to float32); dtype the image's own."""
+    arr, height, width, c = _arrays.checked(image)
+    dtype = _arrays.result_dtype(arr.dtype)
+    if dtype.kind == "f":
+        chans = arr.reshape(height, width, c)
+        return np.ascontiguousarray(np.moveaxis(chans, 2, 0), np.float32), dtype
+    img, keep = _arrays.image(arr, height, width, c)
+    planes = np.empty((c, height, width), np.float32)
     err = ctypes.create_string_buffer(_native.ERR_SIZE)
-    status = _lib.tc_reference(_ptr(arr), _ptr(out), width, height, params.ref(), err,
-                               len(err))
+    status = _lib.tc_image_to_planes(ctypes.byref(img), c, _ptr(planes), err, len(err))
+    del keep
     if status != TC_OK:
         _raise(status, err.value.decode(errors="replace"))
-    return out
+    return planes, dtype
+
+
+def _written_as(values, dtype):
+    """Float results (0..255 scale) written as dtype is written: the command line's rules for
+    integers (NaN to 0), floats as they are."""
+    if dtype.kind == "f":
+        return values.astype(dtype)
+    v = np.nan_to_num(values.astype(np.float64), nan=0.0, posinf=255.0, neginf=0.0)
+    v = np.clip(v, 0.0, 255.0)
+    if dtype == np.uint16:
+        v = v * 65535.0 / 255.0
+    return np.floor(v + 0.5).astype(dtype)
+
+
+def reference(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
+              dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer", *,
+              cval=None, dtype=None):
+    """The CPU reference (tc_reference): the plainest loop over the formula, in double
+    precision, that every device result is checked against (a mask's products summed as they
+    are, never its factors), channel by channel. Same arguments, shape and dtype as
+    Context.filter (``algorithm`` and ``storage`` are checked but do not change the result).
+
+    Float results are the double sums rounded to float32 (then float64 for float64). Integer
+    results are those sums written with filter()'s rules (uint8 floor(clamp(v, 0, 255) +
+    0.5), uint16 round(clamp(v, 0, 255) * 65535 / 255)): a device's integer sample equals this
+    one, or differs by one step where the exact sum lies within tolerance() of a rounding
+    boundary (a half for uint8)."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask, storage,
+                     cval)
+    planes, own = _channel_planes(image)
+    c, height, width = planes.shape
+    out = np.empty_like(planes)
+    err = ctypes.create_string_buffer(_native.ERR_SIZE)
+    for k in range(c):
+        status = _lib.tc_reference(_ptr(planes[k]), _ptr(out[k]), width, height, params.ref(),
+                                   err, len(err))
+        if status != TC_OK:
+            _raise(status, err.value.decode(errors="replace"))
+    shape = np.shape(image) if isinstance(image, np.ndarray) else np.asarray(image).shape
+    result = np.moveaxis(out, 0, 2).reshape(shape)
+    return _written_as(result, _arrays.result_dtype(own if dtype is None else dtype))
 
 
 def tolerance(image, kx=None, ky=None, border="replicate", border_value=0.0, src=(0, 0),
-              dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer"):
+              dst=(0, 0), size=None, algorithm="tiled", mask=None, storage="buffer", *,
+              cval=None):
     """The largest difference allowed between a device result and reference()'s inside the
-    target ROI (tc_tolerance): float32 rounding of the sums, from the filter's absolute
-    weights and the largest absolute input value (for a mask: 2 x its products x FLT_EPSILON x
-    max|image| x sum|mask|); for algorithm="bilinear" plus what texture interpolation may add
-    (2 delta sum|kx| sum|ky| R, delta = 2^-8 + the sample coordinate's rounding, R the source
-    ROI's range of values). Outside the target ROI results are equal bit for bit. Same
-    arguments as Context.filter; ValueError when they are invalid."""
-    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask, storage)
-    arr, width, height = _image(image)
-    tol = _lib.tc_tolerance(_ptr(arr), width, height, params.ref())
+    target ROI (tc_tolerance), on the library's 0..255 scale, the largest over the channels:
+    float32 rounding of the sums, from the filter's absolute weights and the largest absolute
+    input value (for a mask: 2 x its products x FLT_EPSILON x max|image| x sum|mask|); for
+    algorithm="bilinear" plus what texture interpolation may add (2 delta sum|kx| sum|ky| R,
+    delta = 2^-8 + the sample coordinate's rounding, R the source ROI's range of values).
+    Outside the target ROI results are equal bit for bit. For integer results the rounding
+    adds its own step: where the exact value lies within this tolerance of a rounding
+    boundary, the device and reference() may round to neighbouring integers. Same arguments
+    as Context.filter; ValueError when they are invalid."""
+    params = _Params(kx, ky, border, border_value, src, dst, size, algorithm, mask, storage,
+                     cval)
+    planes, _ = _channel_planes(image)
+    c, height, width = planes.shape
+    tol = max(_lib.tc_tolerance(_ptr(planes[k]), width, height, params.ref()) for k in range(c))
     if tol < 0:
         # tc_tolerance says only "invalid"; tc_reference validates the same parameters and
         # says why (it fails before computing anything).
-        out = np.empty_like(arr)
+        out = np.empty_like(planes[0])
         err = ctypes.create_string_buffer(_native.ERR_SIZE)
-        status = _lib.tc_reference(_ptr(arr), _ptr(out), width, height, params.ref(), err,
+        status = _lib.tc_reference(_ptr(planes[0]), _ptr(out), width, height, params.ref(), err,
                                    len(err))
         raise ValueError(err.value.decode(errors="replace") if status != TC_OK and err.value
                          else "tolerance: invalid filter parameters")
@@ -838,8 +1072,14 @@ def named_filter(name, taps, sigma=0.0):
     "sobel-x" differentiates along rows (kx) and smooths along columns (ky). The 3 x 3 masks
     are named_mask's.
 
+    Without a sigma (or sigma <= 0) gauss is OpenCV's getGaussianKernel(taps, 0): its tables
+    for 3..9 taps, the sampled Gaussian of sigma 0.3 ((taps - 1) / 2 - 1) + 0.8 beyond.
+
+    >>> import numpy as np, tiledconv
+    >>> tiledconv.named_filter("gauss", 5)[0] * 16
+    array([1., 4., 6., 4., 1.], dtype=float32)
     >>> kx, ky = tiledconv.named_filter("gauss", 7, sigma=1.5)
-    >>> out = tiledconv.filter(image, kx=kx, ky=ky)
+    >>> out = tiledconv.filter(np.zeros((10, 12), np.uint8), kx=kx, ky=ky)
     """
     if not isinstance(name, str) or "\0" in name:
         raise ValueError(f"name: expected a filter name, got {name!r}")
@@ -868,6 +1108,12 @@ def named_mask(name, amount=1.0):
     amount 1 gives -1/16 -1/8 -1/16; -1/8 7/4 -1/8; -1/16 -1/8 -1/16). None of them is
     separable.
 
+    >>> import numpy as np, tiledconv
+    >>> tiledconv.named_mask("laplacian")
+    array([[ 0.,  1.,  0.],
+           [ 1., -4.,  1.],
+           [ 0.,  1.,  0.]], dtype=float32)
+    >>> image = np.full((8, 8), 50, np.uint8)
     >>> sharp = tiledconv.filter(image, mask=tiledconv.named_mask("sharpen", amount=0.5))
     """
     if not isinstance(name, str) or "\0" in name:
@@ -913,8 +1159,11 @@ def pyramid(image, octaves=4, levels=4, sigma=1.6, border="replicate", border_va
     """Context.pyramid on the module's default context: a list of ``octaves`` lists of
     ``levels`` float32 arrays, ``result[K][j]`` level j of octave K.
 
+    >>> import numpy as np, tiledconv
+    >>> image = np.zeros((33, 50), np.uint8)
     >>> levels = tiledconv.pyramid(image, octaves=3, levels=5)
     >>> levels[1][0].shape          # octave 1: half the size, rounded up
+    (17, 25)
     """
     return default_context().pyramid(image, octaves=octaves, levels=levels, sigma=sigma,
                                      border=border, border_value=border_value, launch=launch)
@@ -941,14 +1190,14 @@ def pyramid_reference(image, octaves=4, levels=4, sigma=1.6, border="replicate",
     Gaussian summed as reference() sums a filter, rounded to float32 per level; the
     decimation exact. Same arguments and result as Context.pyramid."""
     params = _PyramidParams(octaves, levels, sigma, border, border_value)
-    src, width, height = _image(image)
+    src, width, height, dtype = _plane(image)
     out, pointers = _pyramid_arrays(width, height, params)
     err = ctypes.create_string_buffer(_native.ERR_SIZE)
     status = _lib.tc_pyramid_reference(_ptr(src), width, height, params.ref(), pointers, err,
                                        len(err))
     if status != TC_OK:
         _raise(status, err.value.decode(errors="replace"))
-    return out
+    return [[_as(level, dtype) for level in octave] for octave in out]
 
 
 def pyramid_tolerance(image, octaves=4, levels=4, sigma=1.6, border="replicate",
@@ -957,7 +1206,7 @@ def pyramid_tolerance(image, octaves=4, levels=4, sigma=1.6, border="replicate",
     level (tc_pyramid_tolerance): a list of ``octaves`` lists of ``levels`` floats, each the
     float32 rounding bound of the level's Gaussian plus what its octave's base may carry."""
     params = _PyramidParams(octaves, levels, sigma, border, border_value)
-    src, width, height = _image(image)
+    src, width, height, _ = _plane(image)
     count = params.c.octaves * params.c.levels
     _pyramid_layout(width, height, params)  # ValueError with the library's reason
     tol = (ctypes.c_double * max(count, 1))()
@@ -971,7 +1220,7 @@ def gradient_reference(image, operator="sobel", border="replicate", border_value
     reference()'s with the operator's two filters, the magnitude sqrt(gx**2 + gy**2) of those
     in double precision. The magnitude, or (gx, gy, magnitude) with ``components=True``."""
     params = _Params(None, None, border, border_value, src, dst, size)
-    arr, width, height = _image(image)
+    arr, width, height, dtype = _plane(image)
     op = _index(GRADIENT_OPERATORS, operator, "operator")
     gx, gy, mag = np.empty_like(arr), np.empty_like(arr), np.empty_like(arr)
     err = ctypes.create_string_buffer(_native.ERR_SIZE)
@@ -979,7 +1228,9 @@ def gradient_reference(image, operator="sobel", border="replicate", border_value
                                         height, op, params.ref(), err, len(err))
     if status != TC_OK:
         _raise(status, err.value.decode(errors="replace"))
-    return (gx, gy, mag) if components else mag
+    if components:
+        return _as(gx, dtype), _as(gy, dtype), _as(mag, dtype)
+    return _as(mag, dtype)
 
 
 def gradient_tolerance(image, operator="sobel", border="replicate", border_value=0.0,
@@ -991,7 +1242,7 @@ def gradient_tolerance(image, operator="sobel", border="replicate", border_value
     sqrt(2) (component + 8 eps M G), eps float32's. Outside the target ROI results are the
     input bit for bit. ValueError for invalid arguments."""
     params = _Params(None, None, border, border_value, src, dst, size)
-    arr, width, height = _image(image)
+    arr, width, height, _ = _plane(image)
     op = _index(GRADIENT_OPERATORS, operator, "operator")
     component = ctypes.c_double()
     tol = _lib.tc_gradient_tolerance(_ptr(arr), width, height, op, params.ref(),
@@ -1000,3 +1251,8 @@ def gradient_tolerance(image, operator="sobel", border="replicate", border_value
         gradient_reference(image, operator, border, border_value, src, dst, size)  # says why
         raise ValueError("gradient_tolerance: invalid arguments")
     return tol, component.value
+
+
+def __dir__():
+    """The public API: the modules the package uses (numpy, ctypes, ...) stay out of dir()."""
+    return sorted(__all__)

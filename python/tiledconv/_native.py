@@ -30,8 +30,9 @@ class TcParams(Structure):
     _fields_ = [
         ("taps_x", c_int),
         ("taps_y", c_int),
-        ("kx", POINTER(c_float)),
-        ("ky", POINTER(c_float)),
+        # const float * in C; addresses here (numpy arrays' data), which ctypes sets fastest.
+        ("kx", c_void_p),
+        ("ky", c_void_p),
         ("src_left", c_int),
         ("src_top", c_int),
         ("dst_left", c_int),
@@ -41,7 +42,7 @@ class TcParams(Structure):
         ("border", c_enum),
         ("border_value", c_float),
         ("algorithm", c_enum),
-        ("mask", POINTER(c_float)),
+        ("mask", c_void_p),
         ("mask_width", c_int),
         ("mask_height", c_int),
         ("block_width", c_int),
@@ -145,6 +146,29 @@ class TcPyramidStats(Structure):
     ]
 
 
+class TcImage(Structure):
+    """tc_image: pixels in and out of tc_filter_image (the binding uses the channel-last
+    layouts TC_PIXELS_U8, _U16 and _F32, `planes` channels a pixel)."""
+    _fields_ = [
+        ("format", c_enum),
+        ("width", c_int),
+        ("height", c_int),
+        ("planes", c_int),
+        ("data", c_void_p),
+        ("stride", c_long),
+        ("palette", c_void_p),
+        ("palette_size", c_int),
+    ]
+
+
+# tc_pixel_format's channel-last layouts (since 1.3).
+TC_PIXELS_U8 = 6
+TC_PIXELS_U16 = 7
+TC_PIXELS_F32 = 8
+# The largest image the library takes (TC_MAX_PIXELS).
+MAX_PIXELS = 1 << 30
+
+
 # tc_context is opaque: handled as a void pointer.
 ContextPtr = c_void_p
 FloatPtr = POINTER(c_float)
@@ -184,6 +208,11 @@ _PROTOTYPES = {
                                          POINTER(c_double)]),
     "tc_gradient_operator_name": (c_char_p, [c_enum]),
     "tc_gradient_method_name": (c_char_p, [c_enum]),
+    "tc_filter_image": (c_int, [ContextPtr, POINTER(TcImage), POINTER(TcImage),
+                                POINTER(TcParams)]),
+    "tc_filter_images": (c_int, [ContextPtr, POINTER(TcImage), POINTER(TcImage), c_int,
+                                 POINTER(TcParams)]),
+    "tc_image_to_planes": (c_int, [POINTER(TcImage), c_int, FloatPtr, c_char_p, c_size_t]),
     "tc_version": (c_char_p, []),
     "tc_abi_size": (c_size_t, [c_char_p]),
     # The Gaussian scale space (issue 16).
@@ -205,6 +234,7 @@ _PROTOTYPES = {
 # The mirrors above against the library's own sizes: a library built from another header
 # would read or write past these structs.
 _MIRRORS = {"tc_params": TcParams, "tc_stats": TcStats, "tc_device_info": TcDeviceInfo,
+            "tc_image": TcImage,
             "tc_pyramid_params": TcPyramidParams, "tc_pyramid_level": TcPyramidLevel,
             "tc_pyramid_stats": TcPyramidStats}
 
@@ -212,12 +242,15 @@ _MIRRORS = {"tc_params": TcParams, "tc_stats": TcStats, "tc_device_info": TcDevi
 def _candidates():
     """(description, path or soname) in the order they are tried, after TILEDCONV_LIBRARY."""
     pkg = os.path.dirname(os.path.abspath(__file__))
+    # The package's own folder: a wheel built by `pip install ./python` carries the library.
+    own = os.path.join(pkg, SONAME)
     # The build tree: python/tiledconv -> ../../build/lib (PYTHONPATH=python from the root).
     build = os.path.normpath(os.path.join(pkg, "..", "..", "build", "lib", SONAME))
     # An installed prefix: P/lib/python3/dist-packages/tiledconv -> P/lib (also the
     # P/lib/python3.X/site-packages layout, which is as deep).
     prefix = os.path.normpath(os.path.join(pkg, "..", "..", "..", SONAME))
-    return [("the build tree", build), ("the installed prefix", prefix)]
+    return [("the package's folder", own), ("the build tree", build),
+            ("the installed prefix", prefix)]
 
 
 def _declare(lib):
@@ -237,8 +270,9 @@ def _declare(lib):
 def load():
     """Finds and loads libtiledconv, declares its functions; returns (CDLL, path it came from).
 
-    Order: $TILEDCONV_LIBRARY (a path; when set, nothing else is tried), the build tree, the
-    installed prefix beside the package, then the dynamic loader's own search for the soname.
+    Order: $TILEDCONV_LIBRARY (a path; when set, nothing else is tried), the package's own
+    folder (where a wheel puts it), the build tree, the installed prefix beside the package,
+    then the dynamic loader's own search for the soname.
     """
     tried = []
     env = os.environ.get(ENV_VAR)
@@ -262,8 +296,9 @@ def load():
     raise ImportError(
         "tiledconv: cannot find the C library libtiledconv.so.1; tried "
         + "; ".join(tried)
-        + f". Build it with `make` in the project, install it with `make install`, or set "
-        f"{ENV_VAR} to the path of libtiledconv.so.1.")
+        + f". Install the package with `pip install ./python` from the project (it builds "
+        f"and carries the library), build it with `make`, install it with `make install`, or "
+        f"set {ENV_VAR} to the path of libtiledconv.so.1.")
 
 
 lib, path = load()

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The C API as a user meets it: `make install` into a scratch prefix, then tests/api/test_api.c
-# built with nothing but the installed header and `pkg-config --cflags --libs tiledconv`, and
+# and tests/api/test_limits.c built with nothing but the installed header and `pkg-config --cflags --libs tiledconv`, and
 # run against the installed shared library.
 #   sh tests/api/run.sh            (from the project root, after `make lib`)
 set -eu
@@ -13,13 +13,22 @@ flags=$(pkg-config --cflags --libs tiledconv)
 echo "api: cc tests/api/test_api.c $flags"
 ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror -o "$prefix/test_api" tests/api/test_api.c \
     $flags -lm
+# Every public function at the limits of its sizes and parameters (test_limits.c).
+${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror -o "$prefix/test_limits" \
+    tests/api/test_limits.c $flags -lm
 # The installed library, not the build tree's: the run finds it through the prefix only.
 LD_LIBRARY_PATH=$prefix/lib "$prefix/test_api"
+# Its 300 checks print only when one fails (and the summary line).
+if ! LD_LIBRARY_PATH=$prefix/lib "$prefix/test_limits" >"$prefix/limits.log"; then
+    grep -v '^ok - ' "$prefix/limits.log"
+    exit 1
+fi
+tail -n 1 "$prefix/limits.log"
 # And uninstall leaves nothing of ours behind.
 make -s uninstall PREFIX="$prefix" >/dev/null
-left=$(find "$prefix" -type f ! -name test_api | head -5)
+left=$(find "$prefix" -type f ! -name test_api ! -name test_limits ! -name limits.log | head -5)
 if [ -n "$left" ]; then
     echo "api: make uninstall left: $left"
     exit 1
 fi
-echo "api: 1 passed, 0 failed"
+echo "api: 2 passed, 0 failed"

@@ -124,7 +124,7 @@ def test_reference_and_tolerance():
 BAD = [
     ("an unknown operator", {"operator": "prewitt"}, "operator"),
     ("an unknown method", {"method": "twice"}, "method"),
-    ("an unknown border", {"border": "mirror"}, "border"),
+    ("an unknown border", {"border": "mirrror"}, "border"),
     ("a source ROI outside", {"src": (40, 0)}, "src_left"),
     ("a size too large", {"size": (41, 30)}, "roi_width"),
 ]

@@ -113,7 +113,7 @@ def test_module_function_uses_the_default_context():
     (dict(sigma=0.0), "above 0"),
     (dict(octaves=2, sigma=5.3), "65 taps"),
     (dict(octaves=7), "at most 6 octaves"),      # 40 x 30 -> 20 x 15 -> ... -> 2 x 1
-    (dict(border="mirror"), "border"),
+    (dict(border="mirrror"), "border"),
     (dict(launch="per-image"), "launch"),
     (dict(octaves="4"), "octaves"),
 ])

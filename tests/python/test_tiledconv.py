@@ -335,11 +335,7 @@ BAD = [
     ("0-D image", np.float32(3), {}),
     ("empty rows", np.zeros((0, 5), np.float32), {}),
     ("empty columns", np.zeros((5, 0), np.float32), {}),
-    ("non-numeric image", [["a", "b"], ["c", "d"]], {}),
-    ("object image", [[None, 1], [2, 3]], {}),
-    ("strings of digits", np.array([["1", "2"], ["3", "4"]]), {}),
     ("ragged rows", [[1, 2, 3], [4, 5]], {}),
-    ("complex image", np.ones((4, 4), np.complex64), {}),
     ("even taps", GOOD, dict(kx=[1, 2, 3, 4], ky=[1, 2, 3, 4])),
     ("even kx only", GOOD, dict(kx=[1, 2])),
     ("one tap", GOOD, dict(kx=[1], ky=[1])),
@@ -361,8 +357,12 @@ BAD = [
     ("mask and kx", GOOD, dict(mask=np.ones((3, 3)), kx=[1, 2, 1])),
     ("twopass and a mask", GOOD, dict(mask=[[0, 1, 0], [1, -4, 1], [0, 1, 0]],
                                       algorithm="twopass")),
-    ("unknown border", GOOD, dict(border="mirror")),
+    ("unknown border", GOOD, dict(border="mirrror")),
     ("border None", GOOD, dict(border=None)),
+    ("OpenCV's BORDER_TRANSPARENT", GOOD, dict(border=5)),
+    ("border -1", GOOD, dict(border=-1)),
+    ("border True", GOOD, dict(border=True)),
+    ("border 1.0", GOOD, dict(border=1.0)),
     ("unknown algorithm", GOOD, dict(algorithm="fast")),
     ("border_value text", GOOD, dict(border="constant", border_value="x")),
     ("src past the right", GOOD, dict(src=(37, 0))),
@@ -378,6 +378,28 @@ BAD = [
     ("float offset", GOOD, dict(src=(1.5, 0))),
     ("src not a pair", GOOD, dict(src=3)),
 ]
+
+
+BAD_TYPES = [
+    ("non-numeric image", [["a", "b"], ["c", "d"]]),
+    ("object image", [[None, 1], [2, 3]]),
+    ("strings of digits", np.array([["1", "2"], ["3", "4"]])),
+    ("complex image", np.ones((4, 4), np.complex64)),
+    ("int64 image", np.ones((4, 4), np.int64)),
+    ("bool image", np.ones((4, 4), bool)),
+    ("int8 image", np.ones((4, 4), np.int8)),
+    ("float16 image", np.ones((4, 4), np.float16)),
+    ("list of ints", [[1, 2], [3, 4]]),
+]
+
+
+@pytest.mark.parametrize("what,image", BAD_TYPES, ids=[b[0] for b in BAD_TYPES])
+def test_bad_dtypes_raise_type_error(ctx, what, image):
+    # No silent conversion: the message names the dtypes that are taken.
+    with pytest.raises(TypeError, match="uint8, uint16, float32 or float64"):
+        ctx.filter(image)
+    with pytest.raises(TypeError, match="uint8, uint16, float32 or float64"):
+        tiledconv.reference(image)
 
 
 @pytest.mark.parametrize("what,image,kw", BAD, ids=[b[0] for b in BAD])
@@ -476,19 +498,18 @@ def test_input_types(ctx):
     f32 = np.ascontiguousarray(base, dtype=np.float32)
     expected = ctx.filter(f32)
     check_against_reference(expected, f32)
-    inputs = {
-        "float64": base,
-        "Fortran": np.asfortranarray(f32),
-        "list": f32.tolist(),
-    }
+    # float64 is computed in float32 and comes back as float64; other layouts of float32 give
+    # the same float32; a list of floats is float64.
+    out = ctx.filter(base)
+    assert out.dtype == np.float64 and np.array_equal(out, expected.astype(np.float64))
+    inputs = {"Fortran": np.asfortranarray(f32), "reversed rows": f32[::-1][::-1],
+              "list": f32.astype(np.float64).tolist()}
     for name, arr in inputs.items():
         saved = np.array(arr, copy=True)
         out = ctx.filter(arr)
-        assert out.dtype == np.float32 and out.flags.c_contiguous and out.shape == f32.shape
-        assert np.array_equal(out, expected), name
+        assert out.shape == f32.shape and out.flags.c_contiguous
+        assert np.array_equal(out.astype(np.float32), expected), name
         assert np.array_equal(np.asarray(arr), saved), f"{name} was modified"
-    ints = np.random.default_rng(52).integers(-1000, 1000, (23, 37))
-    assert np.array_equal(ctx.filter(ints), ctx.filter(ints.astype(np.float32)))
     sliced = f32[::2, ::3]  # 23 x 37, not contiguous
     assert not sliced.flags.c_contiguous
     assert np.array_equal(ctx.filter(sliced), ctx.filter(np.ascontiguousarray(sliced)))
@@ -557,7 +578,7 @@ def test_last_stats(ctx):
     assert (s["roi_width"], s["roi_height"]) == (20, 10)
     assert len(s["kernel_ms"]) == 1 and s["kernel_ms"][0] == s["kernel_ms_median"] > 0
     assert s["pass_ms"] is None
-    assert s["planes"] == 1 and s["convert_ms"] == 0.0
+    assert s["planes"] == 1 and s["convert_ms"] >= 0.0
     assert all(g > 0 for g in s["global"]) and all(v > 0 for v in s["local"])
     assert s["global"][0] % s["local"][0] == 0 and s["global"][1] % s["local"][1] == 0
     assert s["block"][0] in (4, 8) and 1 <= s["block"][1] <= 16

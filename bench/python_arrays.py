@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""tiledconv from Python on the arrays people have, beside the peers a Python user would call
+instead, in one Python process, with the targets' ratios.
+
+    python3 bench/python_arrays.py OUTDIR [--peers DIR] [--device gpu] [--size 1920x1080]
+                                  [--calls 30] [--batch 1000] [--quick]
+
+Measures, medians of --calls calls after three warm-up calls (a new array back each call):
+  - one gray H x W uint8 image per call at 3, 5, 7, 9, 15 and 31 taps (gauss without a sigma:
+    cv2.GaussianBlur's kernel), and one colour H x W x 3 image;
+  - filter_batch of --batch gray images (and colour) at 5 and 31 taps (a list of arrays, all in
+    memory first; the median of three batch calls after one warm-up);
+  - the peers of array_peers.py (the project's shared peers folder, copied to DIR, default
+    .peers), imported into this process and run as they are: cv2.GaussianBlur and
+    cv2.sepFilter2D with cv2's threads, CuPy with its transfers, a pool of threads over
+    cv2.GaussianBlur for batches, the pinned transfer floors and CuPy's bare pageable round
+    trip; peers that cannot run here (no cv2, no CuPy) are "n/a";
+  - a CuPy batch: array_peers.py's CuPy call over the batch's images, one after another;
+  - one gray call at 5 taps with the staging chunk swept (TILEDCONV_STAGING_CHUNK);
+  - a profile of one call: Python, the ctypes call, the device's transfers, conversions and
+    kernels (profiling events), the host's copies into and out of pinned memory (estimated by
+    copying the same bytes), and the rest (enqueues, waits);
+  - gauss without a sigma against cv2.getGaussianKernel at every length, where cv2 imports.
+
+Prints the table with the ratios against the targets and writes OUTDIR/python_arrays.json,
+OUTDIR/python_arrays.txt (the table) and OUTDIR/peers-*.txt (array_peers.py's own lines).
+--quick: 320 x 240, 5 calls, batches of 20, a 2-thread pool: a check that runs on PoCL.
+"""
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+try:
+    import tiledconv
+except ImportError:  # from the checkout: the package in python/, the library in build/lib
+    sys.path.insert(0, str(ROOT / "python"))
+    import tiledconv
+
+CALL_TAPS = (3, 5, 7, 9, 15, 31)
+BATCH_TAPS = (5, 31)
+
+
+def median_ms(fn, calls):
+    """array_peers.py's timing: three warm-up calls, then the median of `calls`."""
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(calls):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def load_peers(folder):
+    """array_peers.py as a module, or (None, why)."""
+    path = Path(folder) / "array_peers.py"
+    if not path.exists():
+        return None, f"{path} not found"
+    spec = importlib.util.spec_from_file_location("array_peers", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as e:  # array_peers imports cv2 at its top
+        return None, f"array_peers.py cannot run here: {e}"
+    return module, None
+
+
+def run_peers(peers, args, out_dir, name):
+    """array_peers.main() with these arguments, in this process; its lines, also kept in
+    OUTDIR/peers-NAME.txt."""
+    saved = sys.argv
+    sys.argv = ["array_peers.py"] + args
+    text = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(text):
+            peers.main()
+    finally:
+        sys.argv = saved
+    (out_dir / f"peers-{name}.txt").write_text(text.getvalue())
+    return text.getvalue()
+
+
+def parse_peers(text):
+    """{(what, taps): value} from array_peers.py's lines (ms per call, s per batch)."""
+    found = {}
+    for line in text.splitlines():
+        m = re.match(r"per call (.+) (\d+) taps ([\d.]+) ms", line)
+        if m:
+            found[(m.group(1), int(m.group(2)))] = float(m.group(3))
+        m = re.match(r"batch \d+ cv2 pool of \d+ (\d+) taps ([\d.]+) s", line)
+        if m:
+            found[("cv2 pool", int(m.group(1)))] = float(m.group(2))
+        m = re.match(r"floor pinned up ([\d.]+) ms, down ([\d.]+) ms, sum ([\d.]+) ms; CuPy "
+                     r"bare pageable round trip ([\d.]+) ms", line)
+        if m:
+            found["floor up"], found["floor down"] = float(m.group(1)), float(m.group(2))
+            found["floor"], found["bare"] = float(m.group(3)), float(m.group(4))
+    return found
+
+
+def cupy_batch_s(images, n):
+    """array_peers.py's CuPy call (correlate1d on each axis, mode 'nearest', rounded and
+    clipped to uint8, .get()) over every image, one after another; None without CuPy."""
+    try:
+        import cupy as cp
+        import cupyx.scipy.ndimage as nd
+    except ImportError:
+        return None
+    k = np.array([1.0])
+    for _ in range(n - 1):
+        k = np.convolve(k, [1.0, 1.0])
+    kd = cp.asarray((k / k.sum()).astype(np.float32))
+
+    def call(image):
+        x = cp.asarray(image).astype(cp.float32)
+        y = nd.correlate1d(x, kd, axis=1, mode="nearest")
+        y = nd.correlate1d(y, kd, axis=0, mode="nearest")
+        return cp.clip(cp.rint(y), 0, 255).astype(cp.uint8).get()
+    for image in images[:3]:
+        call(image)
+    t = time.perf_counter()
+    for image in images:
+        call(image)
+    return time.perf_counter() - t
+
+
+def profile(ctx, image, k, calls):
+    """Where one call's time goes, in ms: the whole call from Python; the ctypes call alone
+    (the same structures prepared once); the device's spans (profiling events); the host's
+    copies of the same bytes into and out of memory (np.copyto, as the library's gather and
+    scatter); the rest of the C call (enqueues, waits)."""
+    from tiledconv import _arrays, _native
+    whole = median_ms(lambda: ctx.filter(image, kx=k, ky=k), calls)
+    params = tiledconv._Params(k, k)
+    arr, h, w, c = _arrays.checked(image)
+    src, keep = _arrays.image(arr, h, w, c)
+    output = _arrays.Output(arr.shape, arr.dtype, None, c)
+    dst = output.image()
+    handle = ctx._handle()
+    lib = _native.lib
+    import ctypes
+    c_call = median_ms(lambda: lib.tc_filter_image(handle, ctypes.byref(src), ctypes.byref(dst),
+                                                   params.ref()), calls)
+    noop = median_ms(lambda: lib.tc_version(), calls)
+    s = ctx.last_stats()
+    copy_to = np.empty_like(image)
+    copies = 2 * median_ms(lambda: np.copyto(copy_to, image), calls)
+    device = s["upload_ms"] + s["convert_ms"] + s["kernel_ms_median"] + s["download_ms"]
+    return {"call_ms": whole, "python_ms": whole - c_call, "ctypes_noop_ms": noop,
+            "c_call_ms": c_call, "upload_ms": s["upload_ms"], "convert_ms": s["convert_ms"],
+            "kernel_ms": s["kernel_ms_median"], "download_ms": s["download_ms"],
+            "host_copies_ms": copies, "rest_ms": c_call - device - copies}
+
+
+def fmt(v, unit="ms"):
+    if v is None:
+        return "n/a"
+    return f"{v:.3f} {unit}" if unit == "ms" else f"{v:.3f} {unit}"
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def rfmt(r):
+    return "n/a" if r is None else f"{r:.2f}"
+
+
+def verdict(ok):
+    return "n/a" if ok is None else ("met" if ok else "MISSED")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--peers", default=str(ROOT / ".peers"))
+    ap.add_argument("--device", default=None)
+    ap.add_argument("--size", default="1920x1080")
+    ap.add_argument("--calls", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=1000)
+    ap.add_argument("--threads", type=int, default=16)
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    if a.quick:
+        a.size, a.calls, a.batch, a.threads = "320x240", 5, 20, 2
+    out = Path(a.outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    w, h = (int(v) for v in a.size.lower().split("x"))
+    rng = np.random.default_rng(5)
+    gray = rng.integers(0, 256, (h, w), dtype=np.uint8)
+    colour = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    ctx = tiledconv.Context(a.device)
+    dev = ctx.device
+    lines = [f"tiledconv {tiledconv.__version__} on {dev.name} ({dev.platform_name}); "
+             f"{time.strftime('%Y-%m-%d')}; {a.size} uint8, medians of {a.calls} calls after 3 "
+             f"warm-up calls; batches of {a.batch}"]
+    result = {"device": dev.name, "platform": dev.platform_name, "size": a.size,
+              "calls": a.calls, "batch": a.batch, "date": time.strftime("%Y-%m-%d")}
+
+    # --- tiledconv, per call and per batch ---
+    mine = {}
+    for name, image in (("gray", gray), ("colour", colour)):
+        for n in CALL_TAPS:
+            k = tiledconv.named_filter("gauss", n)[0]
+            mine[(name, n)] = median_ms(lambda: ctx.filter(image, kx=k, ky=k), a.calls)
+            mine[(name, n, "out")] = median_ms(
+                lambda: ctx.filter(image, kx=k, ky=k, out=np.empty_like(image)), a.calls)
+        images = [np.roll(image, i, axis=1) for i in range(a.batch)]
+        outs = [np.empty_like(image) for _ in range(a.batch)]
+        for n in BATCH_TAPS:
+            k = tiledconv.named_filter("gauss", n)[0]
+            ctx.filter_batch(images[:8], kx=k, ky=k)
+            times = []
+            for _ in range(3):
+                t = time.perf_counter()
+                ctx.filter_batch(images, kx=k, ky=k, out=outs)
+                times.append(time.perf_counter() - t)
+            mine[(name, "batch", n)] = sorted(times)[1]
+            mine[(name, "cupy batch", n)] = cupy_batch_s(images, n)
+        # Batches equal single calls, once, on a few images.
+        k = tiledconv.named_filter("gauss", 31)[0]
+        assert all(np.array_equal(o, ctx.filter(i, kx=k, ky=k))
+                   for o, i in zip(ctx.filter_batch(images[:5], kx=k, ky=k), images[:5]))
+        del images, outs
+    result["tiledconv"] = {" ".join(map(str, key)): v for key, v in mine.items()}
+
+    # --- the peers, in this process ---
+    peers, why = load_peers(a.peers)
+    found = {"gray": {}, "colour": {}}
+    if peers is None:
+        lines.append(f"peers: n/a ({why})")
+    else:
+        taps = ",".join(map(str, CALL_TAPS))
+        for name, flag in (("gray", []), ("colour", ["--color"])):
+            text = run_peers(peers, ["--size", a.size, "--taps", taps, "--batch", "0",
+                                     "--calls", str(a.calls)] + flag, out, f"{name}-calls")
+            found[name].update(parse_peers(text))
+            text = run_peers(peers, ["--size", a.size, "--taps",
+                                     ",".join(map(str, BATCH_TAPS)), "--batch", str(a.batch),
+                                     "--threads", str(a.threads), "--calls", "3"] + flag, out,
+                             f"{name}-batch")
+            batch = parse_peers(text)
+            found[name].update({k: v for k, v in batch.items() if k[0] == "cv2 pool"})
+            lines.append(f"peers ({name}): " + text.splitlines()[0])
+    result["peers"] = {name: {" ".join(map(str, k)) if isinstance(k, tuple) else k: v
+                              for k, v in f.items()} for name, f in found.items()}
+
+    # --- the table ---
+    lines.append("")
+    lines.append(f"{'per call':<14}{'taps':>5}{'tiledconv':>12}{'out=':>11}{'GaussianBlur':>14}"
+                 f"{'sepFilter2D':>13}{'CuPy':>10}  {'/bare':>6} {'<=0.75':>7} "
+                 f"{'<cv2 15+':>9} {'<CuPy':>7}")
+    for name in ("gray", "colour"):
+        f = found[name]
+        for n in CALL_TAPS:
+            t = mine[(name, n)]
+            gb, sf, cu = f.get(("cv2.GaussianBlur", n)), f.get(("cv2.sepFilter2D", n)), \
+                f.get(("CuPy with transfers", n))
+            bare = ratio(t, f.get("bare"))
+            cv2_ok = None if n < 15 or gb is None else t < gb and t < sf
+            lines.append(f"{name:<14}{n:>5}{fmt(t):>12}{fmt(mine[(name, n, 'out')]):>11}"
+                         f"{fmt(gb):>14}{fmt(sf):>13}{fmt(cu):>10}  {rfmt(bare):>6} "
+                         f"{verdict(None if bare is None else bare <= 0.75):>7} "
+                         f"{(verdict(cv2_ok) if n >= 15 else '-'):>9} "
+                         f"{verdict(None if cu is None else t < cu):>7}")
+        lines.append(f"{'':<14}floor (pinned up + down) {fmt(f.get('floor'))}, CuPy's bare "
+                     f"pageable round trip {fmt(f.get('bare'))}")
+    lines.append("")
+    lines.append(f"{'batch of ' + str(a.batch):<16}{'taps':>5}{'tiledconv':>12}{'cv2 pool':>11}"
+                 f"{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}{'<=1.5':>7}"
+                 f"{'CuPy':>10}{'<CuPy':>7}")
+    for name in ("gray", "colour"):
+        f = found[name]
+        for n in BATCH_TAPS:
+            t = mine[(name, "batch", n)]
+            pool = f.get(("cv2 pool", n))
+            floor = None if f.get("floor") is None else f["floor"] * a.batch / 1e3
+            speedup, target = ratio(pool, t), 2.0 if n == 5 else 4.0
+            over = ratio(t, floor)
+            cu = mine[(name, "cupy batch", n)]
+            lines.append(f"{name:<16}{n:>5}{fmt(t, 's'):>12}{fmt(pool, 's'):>11}"
+                         f"{rfmt(speedup):>8}{verdict(None if speedup is None else speedup >= target):>8}"
+                         f"{fmt(floor, 's'):>10}{rfmt(over):>8}"
+                         f"{verdict(None if over is None else over <= 1.5):>7}"
+                         f"{fmt(cu, 's'):>10}{verdict(None if cu is None else t < cu):>7}")
+
+    # --- the single call's chunks: the copies into pinned memory overlap the transfers ---
+    lines.append("")
+    k5 = tiledconv.named_filter("gauss", 5)[0]
+    sweep = {}
+    for chunk in ("default", 65536, 262144, 524288, 1048576, 1 << 30):
+        if chunk != "default":
+            os.environ["TILEDCONV_STAGING_CHUNK"] = str(chunk)
+        sweep[str(chunk)] = median_ms(lambda: ctx.filter(gray, kx=k5, ky=k5), a.calls)
+        os.environ.pop("TILEDCONV_STAGING_CHUNK", None)
+    result["chunk sweep gray 5 taps"] = sweep
+    lines.append("one gray call at 5 taps by staging chunk (TILEDCONV_STAGING_CHUNK; 1073741824: "
+                 "one chunk): " + ", ".join(f"{k} {v:.3f} ms" for k, v in sweep.items()))
+
+    # --- where one call's time goes ---
+    lines.append("")
+    for name, image in (("gray", gray), ("colour", colour)):
+        p = profile(ctx, image, k5, a.calls)
+        result[f"profile {name}"] = p
+        lines.append(
+            f"one {name} call at 5 taps, {p['call_ms']:.3f} ms: Python {p['python_ms']:.3f}, "
+            f"the C call {p['c_call_ms']:.3f} (a ctypes call alone {p['ctypes_noop_ms']:.4f}): "
+            f"upload {p['upload_ms']:.3f}, conversions {p['convert_ms']:.3f}, kernels "
+            f"{p['kernel_ms']:.3f}, download {p['download_ms']:.3f} (device spans), host copies "
+            f"into and out of pinned memory ~{p['host_copies_ms']:.3f}, the rest (enqueues, "
+            f"waits, overlap) {p['rest_ms']:.3f}")
+
+    # --- gauss is OpenCV's ---
+    try:
+        import cv2
+        same = [n for n in range(3, 64, 2) if np.array_equal(
+            tiledconv.named_filter("gauss", n)[0],
+            cv2.getGaussianKernel(n, 0, ktype=cv2.CV_32F).ravel())]
+        lines.append(f"gauss without a sigma = cv2.getGaussianKernel(n, 0) (cv2 "
+                     f"{cv2.__version__}): {len(same)} of 31 lengths 3..63 equal")
+        result["gauss equal lengths"] = len(same)
+    except ImportError:
+        lines.append("gauss against cv2.getGaussianKernel: n/a (no cv2; the tests compare "
+                     "with tests/data/opencv/gaussian_kernels.txt)")
+
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    (out / "python_arrays.txt").write_text(text)
+    (out / "python_arrays.json").write_text(json.dumps(result, indent=1) + "\n")
+    ctx.close()
+
+
+if __name__ == "__main__":
+    main()

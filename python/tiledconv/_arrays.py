@@ -1,0 +1,166 @@
+"""numpy arrays in and out of the library (nothing here is public; the package wraps it).
+
+The dtypes and shapes the binding takes, checked before any conversion or copy; how an array
+becomes a tc_image (its rows read in place wherever the library can read them: any row
+stride, negative too; otherwise one copy); the result and out= arrays; and borders by every
+name users bring: the library's, SciPy's modes and OpenCV's BORDER_* integers.
+"""
+
+import operator
+
+import numpy as np
+
+from . import _native
+
+#: The dtypes filter() takes and returns; float64 is computed in float32.
+DTYPES = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32), np.dtype(np.float64))
+ACCEPTED = "uint8, uint16, float32 or float64"
+
+_FORMATS = {np.dtype(np.uint8): _native.TC_PIXELS_U8, np.dtype(np.uint16): _native.TC_PIXELS_U16,
+            np.dtype(np.float32): _native.TC_PIXELS_F32}
+_FLOAT32 = np.dtype(np.float32)
+_FLOAT64 = np.dtype(np.float64)
+
+# Borders. The library's names and enumeration order (tc_border) ...
+LIBRARY_BORDERS = ("replicate", "constant", "reflect101", "reflect", "wrap")
+# ... SciPy's modes (scipy.ndimage: 'reflect' is cba|abcd|dcb as here, 'mirror' dcb|abcd|cba;
+# the grid- modes are its synonyms for filters) ...
+SCIPY_BORDERS = {"nearest": "replicate", "mirror": "reflect101", "reflect": "reflect",
+                 "wrap": "wrap", "constant": "constant", "grid-mirror": "reflect",
+                 "grid-wrap": "wrap", "grid-constant": "constant"}
+# ... and OpenCV's integers, as cv2 numbers them (BORDER_ISOLATED, 16, may be OR-ed in: a ROI
+# is an isolated image here anyway).
+OPENCV_BORDERS = {0: "constant", 1: "replicate", 2: "reflect", 3: "wrap", 4: "reflect101"}
+OPENCV_ISOLATED = 16
+
+
+def border_index(border, what="border"):
+    """The tc_border value of a border given by the library's name, SciPy's mode or OpenCV's
+    integer; ValueError for anything else."""
+    if isinstance(border, str):
+        name = border if border in LIBRARY_BORDERS else SCIPY_BORDERS.get(border)
+        if name is not None:
+            return LIBRARY_BORDERS.index(name)
+    elif not isinstance(border, (bool, np.bool_)):
+        try:
+            code = operator.index(border)
+        except TypeError:
+            code = -1
+        base = code & ~OPENCV_ISOLATED
+        if code >= 0 and base in OPENCV_BORDERS:
+            return LIBRARY_BORDERS.index(OPENCV_BORDERS[base])
+    names = ", ".join(repr(n) for n in LIBRARY_BORDERS +
+                      tuple(n for n in SCIPY_BORDERS if n not in LIBRARY_BORDERS))
+    raise ValueError(f"{what}: unknown {border!r}; use one of {names}, or OpenCV's "
+                     f"cv2.BORDER_CONSTANT (0), _REPLICATE (1), _REFLECT (2), _WRAP (3), "
+                     f"_REFLECT_101 (4), optionally | cv2.BORDER_ISOLATED (16)")
+
+
+def result_dtype(dtype, what="dtype"):
+    """np.dtype of an accepted dtype in the host's byte order; TypeError naming the accepted
+    ones for any other."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{what}: {dtype!r} is not a dtype; use {ACCEPTED}") from None
+    if not dt.isnative:
+        dt = dt.newbyteorder("=")
+    if dt not in DTYPES:
+        raise TypeError(f"{what}: {dtype!r} is not accepted: use {ACCEPTED} (convert other "
+                        f"arrays with .astype() first)")
+    return dt
+
+
+def checked(image, what="image", channels=(1, 3, 4)):
+    """(array, height, width, channels) of an image, checked before any conversion or copy:
+    its dtype (TypeError), its shape (H x W, or H x W x C with C in `channels`) and size
+    against the library's pixel limit (ValueError). The array is the caller's own where it
+    was an ndarray."""
+    arr = image if isinstance(image, np.ndarray) else np.asarray(image)
+    result_dtype(arr.dtype, f"{what}: dtype")
+    if arr.ndim == 2:
+        (height, width), c = arr.shape, 1
+    elif arr.ndim == 3 and arr.shape[2] in channels:
+        height, width, c = arr.shape
+    else:
+        shapes = ("a 2-D array, H x W, or H x W x C with C = "
+                  f"{', '.join(map(str, channels))}" if len(channels) > 1
+                  else "a 2-D array, H x W (or H x W x 1): one channel")
+        hint = " (a stack of images goes to filter_batch)" if arr.ndim in (3, 4) and \
+            len(channels) > 1 else ""
+        raise ValueError(f"{what}: shape {arr.shape}: expected {shapes}{hint}")
+    if height < 1 or width < 1:
+        raise ValueError(f"{what}: shape {arr.shape}: both sides must be at least 1")
+    if height * width > _native.MAX_PIXELS:
+        raise ValueError(f"{what}: {height} x {width} is {height * width} pixels, more than the "
+                         f"library's limit of {_native.MAX_PIXELS} (2^30, 32768 x 32768)")
+    return arr, height, width, c
+
+
+def _in_place_layout(arr, c):
+    """Whether the library can read or write arr's rows where they lie: samples channel-last
+    and contiguous within a row, rows any distance apart (not overlapping), aligned."""
+    size = arr.dtype.itemsize
+    height, width = arr.shape[:2]
+    strides = arr.strides
+    if arr.ndim == 3 and c > 1 and strides[2] != size:
+        return False
+    if width > 1 and strides[1] != c * size:
+        return False
+    if height > 1 and (abs(strides[0]) < width * c * size or strides[0] % size):
+        return False
+    return arr.flags.aligned and arr.dtype.isnative
+
+
+def image(arr, height, width, c):
+    """(tc_image, the array it points into) for a checked array: float64 as a float32 copy,
+    any other layout the library cannot read in place as a contiguous copy."""
+    if arr.dtype == _FLOAT64 or not arr.dtype.isnative:
+        arr = arr.astype(_FLOAT32 if arr.dtype.kind == "f" and arr.dtype.itemsize == 8
+                         else arr.dtype.newbyteorder("="))
+    if not _in_place_layout(arr, c):
+        arr = np.ascontiguousarray(arr)
+    stride = arr.strides[0] if height > 1 else width * c * arr.dtype.itemsize
+    return _native.TcImage(_FORMATS[arr.dtype], width, height, c,
+                           arr.__array_interface__["data"][0], stride, None, 0), arr
+
+
+class Output:
+    """Where results go: `result` is what the caller gets (out= itself, or a new array); the
+    library writes `target` (result itself, or a float32 or contiguous stand-in that finish()
+    copies into result). shape is one image's, or (N, ...) with batch=True."""
+
+    def __init__(self, shape, dtype, out, c, what="out", batch=False):
+        shape = tuple(shape)
+        if out is None:
+            self.result = np.empty(shape, dtype)
+        else:
+            if not isinstance(out, np.ndarray):
+                raise TypeError(f"{what}: expected a numpy array, got {type(out).__name__}")
+            if out.dtype != dtype:
+                raise TypeError(f"{what}: dtype {out.dtype}, but the result is {dtype} (pass "
+                                f"dtype= for another result type)")
+            if out.shape != shape:
+                raise ValueError(f"{what}: shape {out.shape}, but the result is {shape}")
+            if not out.flags.writeable:
+                raise ValueError(f"{what}: the array is read-only")
+            self.result = out
+        self.c = c
+        images = [self.result[i] for i in range(shape[0])] if batch else [self.result]
+        if dtype == _FLOAT64 or not all(_in_place_layout(a, c) for a in images):
+            self.target = np.empty(shape, _FLOAT32 if dtype == _FLOAT64 else dtype)
+        else:
+            self.target = self.result
+
+    def image(self, index=None):
+        """The tc_image of the target (of image `index` of a batch)."""
+        t = self.target if index is None else self.target[index]
+        height, width = t.shape[:2]
+        stride = t.strides[0] if height > 1 else width * self.c * t.dtype.itemsize
+        return _native.TcImage(_FORMATS[t.dtype], width, height, self.c,
+                               t.__array_interface__["data"][0], stride, None, 0)
+
+    def finish(self):
+        if self.target is not self.result:
+            np.copyto(self.result, self.target, casting="unsafe")
+        return self.result

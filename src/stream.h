@@ -1,0 +1,49 @@
+/*
+ * stream.h - channel-last images (channels.h) through the device in a pipeline: each image's
+ * samples go up through pinned staging memory, Channels.cl turns them into one float plane a
+ * channel, the filter runs on every plane, and the output samples come down through pinned
+ * memory again. Three slots, each with its own in-order queue, device buffers and pinned
+ * memory, hold three images in flight, so that one image's upload, another's kernels and a
+ * third's download overlap on the device, while the host copies the next image into pinned
+ * memory. Within one image, the copies between the caller's memory and the pinned memory go
+ * chunk by chunk, each overlapping the transfer of the chunk before.
+ *
+ * What a slot keeps (buffers, pinned memory, kernels) and the filters' prepared launches are
+ * kept between calls: a second call of the same sizes allocates, builds and uploads nothing
+ * but the samples, and waits only for its own result.
+ */
+#ifndef TILEDCONV_STREAM_H
+#define TILEDCONV_STREAM_H
+
+#include "launch.h"
+
+typedef struct tc_stream tc_stream;
+
+/* Makes the job of one image from the caller's parameters (context.c's job_from_params). */
+typedef int (*tc_job_maker)(const tc_params *p, int width, int height, tc_job *job, tc_msg *m);
+
+/* What a stream's run reports: the filter's figures (iterations 1, the kernel times of every
+ * plane of every image summed, the transfers' spans summed, build time, the first image's
+ * launch and classes), the conversions' kernel time, the channels, and the last image's job
+ * (for tc_last_stats's ROI). */
+typedef struct {
+    tc_run_stats run;
+    double convert_ms;
+    int planes;
+    tc_job job;
+} tc_stream_stats;
+
+/* Filters src[i] into dst[i], i < count: pairs already checked (tc_image_check and
+ * tc_channels_check_pair) and whose jobs make_job has accepted. On a device with double
+ * precision (and unless p->convert_on_host) through the pipeline; otherwise one image after
+ * another with the conversions on the host. *stream is made on first use (tc_stream_release
+ * frees it). TC_OK with *stats filled (tc_run_stats_free(&stats->run) after), or the failure
+ * with its reason in m, prefixed with "images[i]: " when count > 1. */
+int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
+                     tc_buffers *buffers, const tc_params *p, tc_job_maker make_job,
+                     const tc_image *src, const tc_image *dst, int count,
+                     tc_stream_stats *stats, tc_msg *m);
+
+void tc_stream_release(tc_stream *stream);
+
+#endif
