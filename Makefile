@@ -81,6 +81,8 @@ CLI_SRCS += cli/plan.c
 CLI_SRCS += cli/gradient.c
 # Issue 16: --pyramid.
 CLI_SRCS += cli/pyramid_run.c
+# Hardening, second round: the --files-from list within its caps.
+CLI_SRCS += cli/name_list.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
 # Gradient.cl and Pyramid.cl (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid

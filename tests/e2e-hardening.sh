@@ -521,6 +521,75 @@ part_f_messages() {
     rm -f "$tmp/spaced.bmp" "$tmp/attached.bmp"
 }
 
+# --- lists: --files-from within its caps ------------------------------------------------------
+# measured_list NAME WANT_STDERR MAX_MS PRODUCER...: PRODUCER's output as the list of
+# `--files-from - -O DIR`; exit 2 with exactly WANT_STDERR, within MAX_MS, at most 64 MB above
+# the baseline, nothing written. The producer is ended by SIGPIPE when the tool stops reading.
+measured_list() {
+    name=$1 want=$2 max_ms=$3
+    shift 3
+    mkdir -p "$tmp/list-out"
+    "$@" 2>/dev/null | "$measure" -r "$tmp/report" -- "$bin" --files-from - -O "$tmp/list-out" \
+        >"$tmp/stdout" 2>"$tmp/stderr"
+    # shellcheck disable=SC2046
+    set -- $(sed 's/[a-z_]*=//g' "$tmp/report")
+    if [ "$1" -ne 2 ] || [ "$(cat "$tmp/stderr")" != "$want" ]; then
+        not_ok "$name" "status $1; stderr: $(tr '\n' '|' <"$tmp/stderr" | cut -c1-300)"
+    elif [ "$3" -ge "$max_ms" ] || [ "$2" -gt $((base + 65536)) ]; then
+        not_ok "$name" "$3 ms (at most $max_ms), peak $2 KB (baseline $base KB)"
+    elif [ -n "$(ls -A "$tmp/list-out")" ]; then
+        not_ok "$name" "the output folder holds: $(ls -A "$tmp/list-out" | tr '\n' ' ')"
+    else
+        ok "$name ($3 ms, peak $2 KB)"
+    fi
+}
+
+part_f_lists() {
+    measured_list "f: yes x | --files-from -: exit 2 at the 10000001st name, within 5 s, at most 64 MB above the baseline" \
+        "tiledconv: --files-from -: line 10000001: more than 10000000 names, the most a list may hold" \
+        5000 yes x
+    measured_list "f: yes '' | --files-from - (1 GiB of empty lines): exit 2 at the byte cap, within 10 s, bounded" \
+        "tiledconv: --files-from -: line 1073741825: the list passes 1073741824 bytes, the most it may hold" \
+        10000 yes ''
+    measured_list "f: an endless line: exit 2 'line 1: longer than 4095 bytes', at once" \
+        "tiledconv: --files-from -: line 1: longer than 4095 bytes, more than a path can have (PATH_MAX)" \
+        2000 sh -c "yes | tr -d '\\n'"
+    measured_list "f: --files-from - of /dev/zero: exit 2 'line 1: a NUL byte', at once" \
+        "tiledconv: --files-from -: line 1: a NUL byte (a list is text, one name a line)" \
+        1000 cat /dev/zero
+    name="f: --files-from /dev/zero: exit 2 'line 1: a NUL byte' within a second"
+    measured --files-from /dev/zero -O "$tmp/list-out"
+    if [ "$m_status" -ne 2 ] || [ "$m_ms" -ge 1000 ] ||
+        [ "$(cat "$tmp/stderr")" != "tiledconv: --files-from /dev/zero: line 1: a NUL byte (a list is text, one name a line)" ]; then
+        not_ok "$name" "status $m_status, $m_ms ms; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name ($m_ms ms)"
+    fi
+    # A NUL in the middle of a list refuses the whole list, at its line, before any image.
+    name="f: a NUL byte on line 3 of a list of real images: exit 2 naming line 3, nothing written"
+    { printf '%s\n\n' "$img512"; printf 'x\000y\n%s\n' "$img512"; } >"$tmp/nul-list"
+    run "$bin" --files-from "$tmp/nul-list" -O "$tmp/list-out"
+    if [ "$rc" -ne 2 ] || [ -n "$(ls -A "$tmp/list-out")" ] ||
+        [ "$(cat "$tmp/stderr")" != "tiledconv: --files-from $tmp/nul-list: line 3: a NUL byte (a list is text, one name a line)" ]; then
+        not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr"); out: $(ls -A "$tmp/list-out")"
+    else
+        ok "$name"
+    fi
+    # A folder named as the list is a usage error, as a folder named as an input is.
+    name="f: --files-from DIR and -s DIR: both exit 2, one line each"
+    run "$bin" --files-from "$tmp/list-out" -O "$tmp/list-out"
+    rc1=$rc msg1=$(cat "$tmp/stderr")
+    run "$bin" -s "$tmp/list-out" -o "$tmp/dir.bmp"
+    if [ "$rc1" -ne 2 ] || [ "$msg1" != "tiledconv: --files-from $tmp/list-out: a folder, not a list of file names" ]; then
+        not_ok "$name" "--files-from: exit status $rc1; stderr: $msg1"
+    elif [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || [ -e "$tmp/dir.bmp" ]; then
+        not_ok "$name" "-s: exit status $rc; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    rm -rf "$tmp/list-out" "$tmp/nul-list"
+}
+
 part_f() {
     if ! build_measure; then
         not_ok "f: tests/measure.c builds" "$(first_line "$tmp/measure.log")"
@@ -541,4 +610,5 @@ part_f() {
     part_f_kills
     part_f_files
     part_f_messages
+    part_f_lists
 }
