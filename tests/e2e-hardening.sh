@@ -406,6 +406,44 @@ part_f_files() {
         [ "$rc" -eq 0 ] && [ "$got" = "$mode" ] || bad="$bad $mode became $got (exit $rc);"
     done
     if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # Replacing gives the name a new file: the setuid and setgid bits go; a symbolic link at -o
+    # is itself replaced (its target untouched); another hard link keeps the old contents;
+    # extended attributes are not carried over (checked where the file system takes them).
+    name="f: replacing an output: setuid/setgid cleared, a symlink at -o replaced, a hard link and the link's target keep the old contents"
+    bad=
+    for mode in 4755:755 2750:750 6711:711; do
+        echo old >"$d/out.bmp"
+        chmod "${mode%:*}" "$d/out.bmp"
+        run "$bin" -g 16x16 -o "$d/out.bmp" -q
+        got=$(stat -c %a "$d/out.bmp")
+        [ "$rc" -eq 0 ] && [ "$got" = "${mode#*:}" ] || bad="$bad ${mode%:*} became $got (exit $rc);"
+    done
+    echo target >"$d/target.bmp"
+    ln -s target.bmp "$d/link.bmp"
+    ln "$d/target.bmp" "$d/hard.bmp"
+    run "$bin" -g 16x16 -o "$d/link.bmp" -q
+    if [ "$rc" -ne 0 ] || [ -L "$d/link.bmp" ] || ! check_bmp "$d/link.bmp" 16 16 >/dev/null; then
+        bad="$bad the link: exit $rc, $(ls -l "$d/link.bmp");"
+    elif [ "$(cat "$d/target.bmp")" != target ]; then
+        bad="$bad the link's target changed;"
+    fi
+    run "$bin" -g 16x16 -o "$d/target.bmp" -q
+    if [ "$rc" -ne 0 ] || [ "$(cat "$d/hard.bmp")" != target ] || ! check_bmp "$d/target.bmp" 16 16 >/dev/null; then
+        bad="$bad the hard link: exit $rc, hard.bmp holds $(head -c 20 "$d/hard.bmp");"
+    fi
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    if python3 -c "import os, sys; os.setxattr(sys.argv[1], 'user.tiledconv', b'1')" "$d/hard.bmp" 2>/dev/null; then
+        name="f: replacing an output does not carry its extended attributes over"
+        run "$bin" -g 16x16 -o "$d/hard.bmp" -q
+        if [ "$rc" -ne 0 ] || python3 -c "import os, sys; os.getxattr(sys.argv[1], 'user.tiledconv')" "$d/hard.bmp" 2>/dev/null; then
+            not_ok "$name" "exit $rc, the attribute is still there"
+        else
+            ok "$name"
+        fi
+    else
+        echo "skip - f: extended attributes: this file system takes no user attributes"
+    fi
+    rm -f "$d/target.bmp" "$d/link.bmp" "$d/hard.bmp" "$d/out.bmp"
     name="f: a read-only output is refused (exit 2, untouched) and replaced with --force"
     echo old >"$d/ro.bmp"
     chmod 444 "$d/ro.bmp"

@@ -376,7 +376,8 @@ static void test_new_output_unnamed_until_linked(void **state)
 }
 
 /* Replacing a file: the complete file is linked to a temporary name and renamed over the old
- * one at once, then the folder is synced; the old file's mode is kept (0600 stays 0600). */
+ * one at once, then the folder is synced; the old file's mode is kept (0600 stays 0600), less
+ * its setuid and setgid bits (04755 becomes 0755). */
 static void test_replace_keeps_mode(void **state)
 {
     (void)state;
@@ -388,9 +389,11 @@ static void test_replace_keeps_mode(void **state)
     assert_non_null(f);
     fputs("old contents", f);
     assert_int_equal(fclose(f), 0);
-    for (int m = 0; m < 2; m++) {
-        const mode_t mode = m == 0 ? 0600 : 0640;
-        assert_int_equal(chmod(path, mode), 0);
+    static const mode_t modes[][2] = {{0600, 0600}, {0640, 0640}, {04755, 0755},
+                                      {02750, 0750}, {06711, 0711}, {01644, 01644}};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        const mode_t mode = modes[m][1];
+        assert_int_equal(chmod(path, modes[m][0]), 0);
         n_events = 0;
         assert_int_equal(write_atomically(path, &af, err, sizeof err), 0);
         struct stat st;
