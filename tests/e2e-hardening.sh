@@ -628,6 +628,34 @@ part_f_lists() {
     rm -rf "$tmp/list-out" "$tmp/nul-list"
 }
 
+# --- optional values: a count after a bare --pyramid is its value, judged before any work ----
+part_f_optional() {
+    d=$tmp/optional
+    mkdir -p "$d"
+    name="f: --pyramid with an invalid count (0x3 3x0 17x1 1x9 99999999x3 a 24-digit count, 5, 0, 012): exit 2, one line, nothing written"
+    bad=
+    for w in 0x3 3x0 17x1 1x9 99999999x3 999999999999999999999999x2 5 0 012; do
+        run "$bin" -s "$img512" --pyramid "$w" -O "$d" -q
+        if [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+            ! grep -q "^tiledconv: --pyramid $w: " "$tmp/stderr" || [ -n "$(ls -A "$d")" ]; then
+            bad="$bad $w: exit $rc, $(ls -A "$d" | wc -l) files, $(first_line "$tmp/stderr");"
+        fi
+        rm -f "$d"/*
+    done
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # Words of another form stay inputs: a missing one is refused as a batch refuses it.
+    name="f: --pyramid x (no file x): x refused as a missing input, the image's 16 levels written, exit 2"
+    (cd "$d" && "$bin" -s "$img512" --pyramid x -O . -q) >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    if [ "$rc" -ne 2 ] || ! grep -q "^tiledconv: x: No such file or directory$" "$tmp/stderr" ||
+        [ "$(ls "$d" | grep -c '^TiledConv_Input512x512-o[0-3]-l[0-3]\.bmp$')" -ne 16 ]; then
+        not_ok "$name" "exit $rc, $(ls -A "$d" | wc -l) files; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    rm -rf "$d"
+}
+
 part_f() {
     if ! build_measure; then
         not_ok "f: tests/measure.c builds" "$(first_line "$tmp/measure.log")"
@@ -649,4 +677,5 @@ part_f() {
     part_f_files
     part_f_messages
     part_f_lists
+    part_f_optional
 }
