@@ -143,6 +143,24 @@ static int check_replaced(const batch_list *l, char *err, size_t err_size)
     return rc;
 }
 
+/* No two of the batch's outputs are one file (existing outputs linked to each other; the
+ * names themselves differ once the BASEs do). 0, 2 naming both, or 1 out of memory. */
+static int check_outputs_distinct(const batch_list *l, char *err, size_t err_size)
+{
+    outputs_named *outs = malloc(2 * (size_t)l->count * sizeof *outs);
+    if (!outs) {
+        snprintf(err, err_size, "out of host memory for %d output names", 2 * l->count);
+        return 1;
+    }
+    for (int i = 0; i < l->count; i++) {
+        outs[2 * i] = (outputs_named){"-O", l->items[i].output};
+        outs[2 * i + 1] = (outputs_named){"--raw", l->items[i].raw};
+    }
+    const int rc = outputs_check_distinct(outs, 2 * (size_t)l->count, err, err_size) ? 2 : 0;
+    free(outs);
+    return rc;
+}
+
 /* The rules that need the whole list (SPEC.md): checked before any work. */
 static int check_batch(const tc_options *o, const batch_list *l, char *err, size_t err_size)
 {
@@ -196,6 +214,8 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
              outputs_check_replaceable("--raw", l->items[i].raw, o->force, err, err_size)))
             return 2;
     }
+    if ((rc = check_outputs_distinct(l, err, err_size)) != 0)
+        return rc;
     return check_replaced(l, err, err_size);
 }
 

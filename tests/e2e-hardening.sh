@@ -656,6 +656,74 @@ part_f_optional() {
     rm -rf "$d"
 }
 
+# --- two outputs of one run that are one file: found before any work ---------------------------
+# same_refused NAME WANT ARGS...: the tool with ARGS (in $d) ends with exit 2 and exactly the
+# line WANT, and the folder's files are as they were (their names and sums).
+same_refused() {
+    name=$1 want=$2
+    shift 2
+    before=$(cd "$d" && find . -type f -exec cksum {} + | sort)
+    (cd "$d" && "$bin" "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    after=$(cd "$d" && find . -type f -exec cksum {} + | sort)
+    if [ "$rc" -ne 2 ] || [ "$(cat "$tmp/stderr")" != "$want" ]; then
+        not_ok "$name" "exit $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$before" != "$after" ]; then
+        not_ok "$name" "the folder changed: $(echo "$after" | tr '\n' ' ')"
+    else
+        ok "$name"
+    fi
+}
+
+part_f_same_outputs() {
+    d=$tmp/same
+    mkdir -p "$d/o" "$d/sub"
+    ln -s sub "$d/sublink"
+    echo old >"$d/x.bmp"
+    same_refused "f: -o x.bmp --class-map x.bmp (an existing image): exit 2 naming both, x.bmp untouched" \
+        "tiledconv: -o x.bmp and --class-map x.bmp are the same file; give each its own name" \
+        -s "$img512" -o x.bmp --class-map x.bmp
+    same_refused "f: -o sub/y.png --class-map sublink/y.png (new, one folder through a link): exit 2, nothing written" \
+        "tiledconv: -o sub/y.png and --class-map sublink/y.png are the same file; give each its own name" \
+        -s "$img512" -o sub/y.png --class-map sublink/y.png
+    same_refused "f: --raw m.png --class-map ./m.png: exit 2, nothing written" \
+        "tiledconv: --raw m.png and --class-map ./m.png are the same file; give each its own name" \
+        -s "$img512" --raw m.png --class-map ./m.png --no-output
+    same_refused "f: the default output and --class-map TiledConv_Output.bmp: exit 2" \
+        "tiledconv: -o TiledConv_Output.bmp and --class-map TiledConv_Output.bmp are the same file; give each its own name" \
+        -g 64x64 --class-map TiledConv_Output.bmp
+    same_refused "f: --gradient sobel -o g.bmp --raw ./g.bmp: exit 2" \
+        "tiledconv: -o g.bmp and --raw ./g.bmp are the same file; give each its own name" \
+        -s "$img512" --gradient sobel -o g.bmp --raw ./g.bmp
+    # A batch's outputs differ by name; existing ones linked to each other are one file.
+    cp "$img512" "$d/a.bmp"
+    cp "$img512" "$d/b.bmp"
+    echo old >"$d/o/a.bmp"
+    ln "$d/o/a.bmp" "$d/o/b.bmp"
+    same_refused "f: a batch whose outputs o/a.bmp and o/b.bmp are hard links: exit 2, before any image" \
+        "tiledconv: -O o/a.bmp and -O o/b.bmp are the same file; give each its own name" \
+        -O o a.bmp b.bmp
+    rm -f "$d/o/a.bmp" "$d/o/b.bmp"
+    echo old >"$d/o/a.f32"
+    ln -s a.f32 "$d/o/b.f32"
+    same_refused "f: a batch with --raw whose o/b.f32 links to o/a.f32: exit 2" \
+        "tiledconv: --raw o/a.f32 and --raw o/b.f32 are the same file; give each its own name" \
+        -O o --raw a.bmp b.bmp
+    rm -f "$d/o/a.f32" "$d/o/b.f32"
+    # Pyramid levels: linked to each other, or one of them another input of the run.
+    echo old >"$d/o/a-o0-l0.bmp"
+    ln "$d/o/a-o0-l0.bmp" "$d/o/a-o0-l1.bmp"
+    same_refused "f: --pyramid 1x2 whose levels o/a-o0-l0.bmp and o/a-o0-l1.bmp are hard links: exit 2" \
+        "tiledconv: -O o/a-o0-l0.bmp and -O o/a-o0-l1.bmp are the same file; give each its own name" \
+        --pyramid 1x2 -O o a.bmp
+    rm -f "$d/o/a-o0-l1.bmp"
+    cp "$img512" "$d/o/a-o0-l0.bmp"
+    same_refused "f: --pyramid 1x2 a.bmp o/a-o0-l0.bmp -O o: the first image's level would replace the second input: exit 2" \
+        "tiledconv: -O o/a-o0-l0.bmp would replace the input o/a-o0-l0.bmp; refusing" \
+        --pyramid 1x2 -O o a.bmp o/a-o0-l0.bmp
+    rm -rf "$d"
+}
+
 part_f() {
     if ! build_measure; then
         not_ok "f: tests/measure.c builds" "$(first_line "$tmp/measure.log")"
@@ -678,4 +746,5 @@ part_f() {
     part_f_messages
     part_f_lists
     part_f_optional
+    part_f_same_outputs
 }
