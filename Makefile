@@ -72,6 +72,8 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
+# Hardening, second round: how far a PNG, JPEG or PGM/PPM on a stream goes.
+IO_SRCS  += src/io/stream_bounds.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c \
             cli/classmap.c
@@ -292,6 +294,7 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 
 # The codec layer whole, for the harnesses below.
 FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/stream_bounds.c \
                    src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
 
 # The parser and what it calls are instrumented (the codec layer for the output formats'

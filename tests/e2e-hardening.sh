@@ -724,6 +724,68 @@ part_f_same_outputs() {
     rm -rf "$d"
 }
 
+# --- standard input without end after a valid header --------------------------------------------
+# measured_stream NAME STATUS PATTERN MAX_KB KIND [ARG...]: tests/endless-stream.py KIND ARG...
+# into `-s - -o FILE`: exit STATUS, within a second, at most MAX_KB above the baseline; with
+# status 2 exactly one line matching PATTERN and no output, with 0 the output written.
+measured_stream() {
+    name=$1 want_status=$2 pattern=$3 max_kb=$4
+    shift 4
+    rm -f "$tmp/stream.bmp"
+    python3 "$root/tests/endless-stream.py" "$@" 2>/dev/null |
+        "$measure" -r "$tmp/report" -- "$bin" -s - -o "$tmp/stream.bmp" -q >"$tmp/stdout" 2>"$tmp/stderr"
+    # shellcheck disable=SC2046
+    set -- $(sed 's/[a-z_]*=//g' "$tmp/report")
+    if [ "$1" -ne "$want_status" ]; then
+        not_ok "$name" "status $1; stderr: $(tr '\n' '|' <"$tmp/stderr" | cut -c1-300)"
+    elif [ "$1" -eq 2 ] && { [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q "^tiledconv: standard input: $pattern\$" "$tmp/stderr" || [ -e "$tmp/stream.bmp" ]; }; then
+        not_ok "$name" "stderr: $(tr '\n' '|' <"$tmp/stderr" | cut -c1-300)"
+    elif [ "$1" -eq 0 ] && ! why=$(check_bmp "$tmp/stream.bmp" 512 512); then
+        not_ok "$name" "$why"
+    elif [ "$3" -ge 1000 ] || [ "$2" -gt $((base + max_kb)) ]; then
+        not_ok "$name" "$3 ms, peak $2 KB (baseline $base KB, at most $max_kb KB more)"
+    else
+        ok "$name ($3 ms, peak $2 KB)"
+    fi
+}
+
+part_f_streams() {
+    # 64 MiB of metadata before the size, or of other chunks and markers beside the data.
+    meta=$((64 * 1024 + 16384))
+    measured_stream "f: -s - with a JPEG's APP1 segments without end: exit 2 at 64 MiB of markers, within a second" \
+        2 'JPEG: more than 67108864 bytes of markers before the image size (SOF)' "$meta" jpeg-app1
+    measured_stream "f: -s - with a JPEG's entropy-coded zeros without end after a 512 x 512 SOF: exit 2 at 4 bytes a sample and 64 MiB" \
+        2 'JPEG: more than 70254592 bytes, what a 512 x 512 image of 3 components can take (4 bytes a sample and 64 MiB of markers)' \
+        $((meta + 4096)) jpeg-entropy
+    measured_stream "f: -s - with a 512 x 512 PNG's tEXt chunks without end: exit 2 at the PNG's bound" \
+        2 'PNG: more than 67638400 bytes, what a 512 x 512 image can take (twice its raw rows and 64 MiB of other chunks)' \
+        "$meta" png-chunks
+    measured_stream "f: -s - with a 512 x 512 PNG's IDAT chunks without end: exit 2 at the PNG's bound" \
+        2 'PNG: more than 67638400 bytes, what a 512 x 512 image can take (twice its raw rows and 64 MiB of other chunks)' \
+        "$meta" png-idat
+    measured_stream "f: -s - with zeros without end after a PNG's IHDR: exit 2 at the first chunk that is none" \
+        2 'PNG: .*' 16384 png-zeros
+    measured_stream "f: -s - with a PGM comment without end: exit 2 at 64 MiB of header" \
+        2 'PGM: a header of more than 67108864 bytes' "$meta" pnm-comment
+    measured_stream "f: -s - with a text PGM's spaces without end: exit 2 at 8 bytes a sample" \
+        2 'PGM: more than 2162703 bytes, what 512 x 512 text samples can take (8 bytes a sample)' \
+        16384 pnm-text
+    # A complete image with bytes after it: the image is read, what follows is not.
+    measured_stream "f: -s - with a binary PGM header and zeros without end: the 512 x 512 raster read exactly, written" \
+        0 '' 16384 pnm-binary
+    bad=
+    for f in g8.png rgb8i.png base420.jpg prog420.jpg restart444.jpg g15-text.pgm rgb8.ppm; do
+        "$bin" -s "$root/tests/data/formats/$f" -o "$tmp/whole.bmp" -q 2>"$tmp/stderr"
+        python3 "$root/tests/endless-stream.py" trailing "$root/tests/data/formats/$f" 2>/dev/null |
+            "$bin" -s - -o "$tmp/piped.bmp" -q 2>>"$tmp/stderr"
+        cmp -s "$tmp/whole.bmp" "$tmp/piped.bmp" || bad="$bad $f: $(first_line "$tmp/stderr");"
+        rm -f "$tmp/whole.bmp" "$tmp/piped.bmp"
+    done
+    name="f: -s - with PNG, JPEG and PGM/PPM files followed by zeros without end: each read to its end, as from the file"
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+}
+
 part_f() {
     if ! build_measure; then
         not_ok "f: tests/measure.c builds" "$(first_line "$tmp/measure.log")"
@@ -747,4 +809,5 @@ part_f() {
     part_f_lists
     part_f_optional
     part_f_same_outputs
+    part_f_streams
 }
