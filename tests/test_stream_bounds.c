@@ -191,7 +191,8 @@ static void test_declared_lengths(void **state)
     snprintf(msg, sizeof msg, "PNG: more than %zu bytes, what a %lld x %lld image can take "
              "(twice its raw rows and 64 MiB of other chunks)", s.limit, s.width, s.height);
     assert_string_equal(err, msg);
-    /* Not a chunk (a length past 2^31 - 1, a name that is no letters): left to the decoder. */
+    /* Not a chunk (a length past 2^31 - 1, an unknown critical chunk): left to the decoder,
+     * with the bytes up to the fault; an ancillary chunk of any name is read past. */
     memcpy(head + 33, "\x80\x00\x00\x00" "tEXt", 8);
     io_stream_init(&s, IO_FORMAT_PNG);
     assert_int_equal(io_stream_scan(&s, head, sizeof head, &want, err, sizeof err),
@@ -201,6 +202,12 @@ static void test_declared_lengths(void **state)
     io_stream_init(&s, IO_FORMAT_PNG);
     assert_int_equal(io_stream_scan(&s, head, sizeof head, &want, err, sizeof err),
                      IO_STREAM_END);
+    assert_int_equal(s.end, sizeof head);
+    memcpy(head + 33, "\0\0\0\0s\xbe\xb6\xab", 8);
+    io_stream_init(&s, IO_FORMAT_PNG);
+    assert_int_equal(io_stream_scan(&s, head, sizeof head, &want, err, sizeof err),
+                     IO_STREAM_MORE);
+    assert_int_equal(want, sizeof head + 12); /* its CRC, then the next chunk's header */
     free(png);
     /* A binary PGM's header that says 65536 x 65536 at 16 bits: an exact raster of 8 GiB,
      * asked for (the reader's own 2 GiB cap refuses it); a side past the limit: the decoder's. */

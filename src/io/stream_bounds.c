@@ -86,14 +86,12 @@ static io_stream_status need(const io_stream *s, const uint8_t *data, unsigned l
 
 /* ---- PNG: chunks, IHDR first, up to the end of IEND ----------------------------------------- */
 
-static int chunk_name(const uint8_t *t)
+/* A chunk the decoder reads on past: any ancillary one (bit 5 of its first byte set: libspng
+ * skips those it does not know, whatever their other bytes), or a critical one it knows. */
+static int chunk_known(const uint8_t *t)
 {
-    for (int i = 0; i < 4; i++) {
-        const uint8_t c = t[i] | 0x20;
-        if (c < 'a' || c > 'z')
-            return 0;
-    }
-    return 1;
+    return (t[0] & 0x20) || memcmp(t, "IHDR", 4) == 0 || memcmp(t, "PLTE", 4) == 0 ||
+           memcmp(t, "IDAT", 4) == 0 || memcmp(t, "IEND", 4) == 0;
 }
 
 /* Samples a pixel for a valid colour type and depth; 0 for any other. */
@@ -136,15 +134,15 @@ static io_stream_status scan_png(io_stream *s, const uint8_t *d, size_t len, siz
             return need(s, d, (unsigned long long)s->pos + 8, want, err, err_size);
         const uint8_t *c = d + s->pos;
         const unsigned long long length = be32(c);
-        if (length > 0x7fffffffULL || !chunk_name(c + 4))
-            return end_at(s, len); /* not a chunk: the decoder says what is wrong */
+        if (length > 0x7fffffffULL || !chunk_known(c + 4))
+            return end_at(s, s->pos + 8); /* no chunk: the decoder says what is wrong */
         if (!s->have_size) {
             if (memcmp(c + 4, "IHDR", 4) != 0 || length != 13)
-                return end_at(s, len);
+                return end_at(s, s->pos + 8);
             if (len < s->pos + 8 + 13)
                 return need(s, d, (unsigned long long)s->pos + 8 + 13, want, err, err_size);
             if (png_size(s, c + 8))
-                return end_at(s, len);
+                return end_at(s, s->pos + 8 + 13);
         }
         const unsigned long long chunk_end = (unsigned long long)s->pos + 12 + length;
         if (chunk_end > s->limit) /* judged from the length, before its bytes are read */
@@ -197,18 +195,18 @@ static io_stream_status scan_jpeg(io_stream *s, const uint8_t *d, size_t len, si
         }
         const unsigned length = be16(d + i + 1);
         if (length < 2)
-            return end_at(s, len);
+            return end_at(s, i + 3);
         const unsigned long long seg_end = (unsigned long long)i + 1 + length;
         if (is_sof(code) && !s->have_size) {
             if (length < 8)
-                return end_at(s, len);
+                return end_at(s, i + 3);
             if (len < i + 9) {
                 s->pos = at;
                 return need(s, d, (unsigned long long)i + 9, want, err, err_size);
             }
             const unsigned h = be16(d + i + 4), w = be16(d + i + 6), nf = d[i + 8];
             if (!h || !w || !nf)
-                return end_at(s, len); /* a DNL height, or no image: the decoder's to judge */
+                return end_at(s, i + 9); /* a DNL height, or no image: the decoder's to judge */
             s->have_size = 1;
             s->width = w;
             s->height = h;
@@ -258,7 +256,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
 {
     const int text = d[1] == '2' || d[1] == '3', channels = d[1] == '3' || d[1] == '6' ? 3 : 1;
     if (d[0] != 'P' || (!text && d[1] != '5' && d[1] != '6'))
-        return end_at(s, len);
+        return end_at(s, 2);
     if (s->have_size && !text) /* a binary raster: exactly its bytes */
         return len < s->limit ? need(s, d, s->limit, want, err, err_size)
                               : end_at(s, s->limit);
@@ -271,7 +269,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
             }
             s->state = ST_GAP;
             if (pnm_size(s, d, s->pos, channels, text))
-                return end_at(s, len);
+                return end_at(s, s->pos + 1);
             if (!text)
                 return len < s->limit ? need(s, d, s->limit, want, err, err_size)
                                       : end_at(s, s->limit);
@@ -306,7 +304,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
                 }
                 if (s->field == 3) {
                     if (pnm_size(s, d, s->pos, channels, text))
-                        return end_at(s, len);
+                        return end_at(s, s->pos + 1);
                     if (!text)
                         return len < s->limit ? need(s, d, s->limit, want, err, err_size)
                                               : end_at(s, s->limit);
@@ -326,7 +324,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
             s->value = (unsigned)(c - '0');
             s->pos++;
         } else {
-            return end_at(s, len); /* no PGM/PPM: the decoder says why */
+            return end_at(s, s->pos + 1); /* no PGM/PPM: the decoder says why */
         }
     }
     return need(s, d, (unsigned long long)len + 1, want, err, err_size);

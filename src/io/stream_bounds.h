@@ -19,9 +19,10 @@
  * Each is the upper bound of what an image of that size can honestly take (the bomb ratio,
  * codec.h, is the lower one, checked once the stream has ended). Declared lengths are judged
  * before their bytes are read: a chunk or segment that would pass the bound is refused at its
- * header. Where the structure is not the format's (a chunk type that is no name, a segment
- * length below 2), the scanner stops and leaves the judgement to the decoder, which reads what
- * came so far and says what is wrong in its own words.
+ * header. Where the structure is not the format's (a critical chunk the decoder does not
+ * know, a segment length below 2), the scanner stops just past the fault and leaves the judgement to the
+ * decoder, which reads the bytes up to there and says what is wrong in its own words; so the
+ * end found never depends on how the bytes arrived.
  *
  * The scanner keeps its place between calls, so a stream is scanned once however it arrives.
  */
