@@ -146,6 +146,8 @@ static int read_stream(int fd, io_format fmt, const io_limits *lim, const uint8_
         size_t goal = exact ? want : len + STREAM_BLOCK;
         if (goal > scan.limit)
             goal = scan.limit; /* >= want: the scanner never asks past its limit */
+        if (goal > SOURCE_MAX_BYTES)
+            goal = SOURCE_MAX_BYTES; /* >= want, checked above */
         if (goal > cap) {
             size_t grown = cap * 2 > goal ? cap * 2 : goal;
             if (grown > scan.limit)
