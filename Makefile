@@ -6,8 +6,9 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers and the
-#                   option parser (clang)
+#   make fuzz       long runs (FUZZ_LONG_SECONDS each) of the libFuzzer harnesses: the BMP, PNG,
+#                   JPEG and PGM/PPM readers, the option parser, the input reader, the stream
+#                   scanner and the --files-from reader (clang); make fuzz-build builds them
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -75,6 +76,8 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
+# Hardening, second round: how far a PNG, JPEG or PGM/PPM on a stream goes.
+IO_SRCS  += src/io/stream_bounds.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c \
             cli/classmap.c
@@ -84,6 +87,8 @@ CLI_SRCS += cli/plan.c
 CLI_SRCS += cli/gradient.c
 # Issue 16: --pyramid.
 CLI_SRCS += cli/pyramid_run.c
+# Hardening, second round: the --files-from list within its caps.
+CLI_SRCS += cli/name_list.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
 # Gradient.cl and Pyramid.cl (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels
@@ -99,7 +104,8 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
-        gradient-tests pyramid-tests api-test python-tests kernel-check sanitize fuzz fuzz-check \
+        gradient-tests pyramid-tests api-test python-tests kernel-check sanitize fuzz fuzz-build \
+        fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -276,10 +282,30 @@ test: deps-test
 FUZZ_SECONDS ?= 30
 FORMAT_FUZZ_SECONDS ?= 25
 FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
-fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
+# Then the input reader, the stream scanner and the --files-from reader for READER_FUZZ_SECONDS
+# each, seeded with the fixtures and tests/fuzz-seeds/.
+READER_FUZZ_SECONDS ?= 20
+READER_FUZZERS := build/fuzz/fuzz_source build/fuzz/fuzz_stream build/fuzz/fuzz_list
+fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_options $(FUZZ_SECONDS)
 	@sh tests/fuzz-formats.sh $(FORMAT_FUZZ_SECONDS) $(FORMAT_FUZZERS)
+	@sh tests/fuzz-readers.sh $(READER_FUZZ_SECONDS) $(READER_FUZZERS)
+
+# Long runs: every harness for FUZZ_LONG_SECONDS (default 300, 40 minutes for the eight), their
+# corpora kept in build/fuzz/corpus/NAME so that each run starts where the last one stopped.
+# `make fuzz-build` only builds them.
+FUZZ_LONG_SECONDS ?= 300
+FUZZ_CORPUS_DIR ?= build/fuzz/corpus
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_CORPUS_DIR)
+	@FUZZ_CORPUS_DIR=$(FUZZ_CORPUS_DIR) sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_LONG_SECONDS)
+	@FUZZ_CORPUS_DIR=$(FUZZ_CORPUS_DIR) sh tests/fuzz-check.sh build/fuzz/fuzz_options \
+	    $(FUZZ_LONG_SECONDS)
+	@FUZZ_CORPUS_DIR=$(FUZZ_CORPUS_DIR) sh tests/fuzz-formats.sh $(FUZZ_LONG_SECONDS) \
+	    $(FORMAT_FUZZERS)
+	@FUZZ_CORPUS_DIR=$(FUZZ_CORPUS_DIR) sh tests/fuzz-readers.sh $(FUZZ_LONG_SECONDS) \
+	    $(READER_FUZZERS)
 
 # AddressSanitizer + UBSan build of the tool, the tests and the shared library under
 # build/asan; runs the suites that need no OpenCL device work, the end-to-end error cases,
@@ -296,13 +322,14 @@ FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-
 # The BMP reader and what it uses (not the other codecs, which need their libraries).
 FUZZ_BMP_SRCS := src/io/bmp.c src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
                  src/io/signals.c
-fuzz: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
+fuzz-build: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
 
 # The codec layer whole, for the harnesses below.
 FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+                   src/io/stream_bounds.c \
                    src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
 
 # The parser and what it calls are instrumented (the codec layer for the output formats'
@@ -325,6 +352,29 @@ build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) 
 	    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -DFUZZ_$(shell echo $* | tr a-z A-Z) \
 	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
 	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
+
+# The readers no format harness reaches: the tool's input reader (cli/source.c: files, standard
+# input, FIFOs, devices; FUZZ_SOURCE_SHRINK=1 adds files that shrink before they are decoded),
+# the stream scanner (src/io/stream_bounds.c) and the --files-from list reader
+# (cli/name_list.c). Like the codec harnesses, with CRCs not checked. (FUZZ_SOURCE_SHRINK is
+# not in the file's date: rebuild with make -B build/fuzz/fuzz_source FUZZ_SOURCE_SHRINK=1.)
+FUZZ_SOURCE_SHRINK ?= 0
+READER_FUZZERS := build/fuzz/fuzz_source build/fuzz/fuzz_stream build/fuzz/fuzz_list
+FUZZ_READER_FLAGS := -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc/io -Icli
+build/fuzz/fuzz_source: tests/fuzz_source.c cli/source.c cli/source.h $(FUZZ_CODEC_SRCS) \
+                        $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang $(FUZZ_READER_FLAGS) -DFUZZ_SOURCE_SHRINK=$(FUZZ_SOURCE_SHRINK) $(CODEC_CFLAGS) \
+	    -o $@ tests/fuzz_source.c cli/source.c $(FUZZ_CODEC_SRCS) $(CODEC_LIBS) -lpthread
+build/fuzz/fuzz_stream: tests/fuzz_stream.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang $(FUZZ_READER_FLAGS) $(CODEC_CFLAGS) -o $@ tests/fuzz_stream.c $(FUZZ_CODEC_SRCS) \
+	    $(CODEC_LIBS)
+build/fuzz/fuzz_list: tests/fuzz_list.c cli/name_list.c cli/name_list.h
+	@mkdir -p $(@D)
+	clang $(FUZZ_READER_FLAGS) -o $@ tests/fuzz_list.c cli/name_list.c
 
 # The pkg-config file, with this install's prefix: made on every install (FORCE), since the
 # prefix is a make variable that no file's date records (a second `make api-test` installed

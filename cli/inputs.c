@@ -9,57 +9,32 @@
 
 #include "outputs.h"
 #include "source.h"
+#include "text.h"
 
-/* Appends one name to the lines list. 0, or -1 out of memory. */
-static int keep_line(batch_list *l, const char *text, size_t len, int *capacity)
-{
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return -1;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    if (l->n_lines == *capacity) {
-        int grown = *capacity ? 2 * *capacity : 256;
-        char **more = realloc(l->lines, (size_t)grown * sizeof *more);
-        if (!more) {
-            free(copy);
-            return -1;
-        }
-        l->lines = more;
-        *capacity = grown;
-    }
-    l->lines[l->n_lines++] = copy;
-    return 0;
-}
-
-/* --files-from LIST: one name a line ("-": standard input); empty lines are skipped, a
- * trailing carriage return is dropped (lists written on Windows). */
+/* --files-from LIST ("-": standard input), read whole within the caps of name_list.h. A
+ * folder is refused as any input folder is (exit 2), before a byte is read. 0, 2 or 1. */
 static int read_list(const char *path, batch_list *l, char *err, size_t err_size)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    char *line = NULL;
-    size_t size = 0;
-    ssize_t len;
-    int capacity = 0, rc = 0;
+    const int from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "r");
+    char why[384];
+    text_shown shown;
+    struct stat st;
+    int rc;
     if (!f) {
-        snprintf(err, err_size, "--files-from %s: %s", path, strerror(errno));
+        snprintf(err, err_size, "--files-from %s: %s", text_show(path, &shown), strerror(errno));
         return 2;
     }
-    while ((len = getline(&line, &size, f)) >= 0) {
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len > 0 && keep_line(l, line, (size_t)len, &capacity)) {
-            snprintf(err, err_size, "--files-from %s: out of host memory", path);
-            rc = 1;
-            break;
-        }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(why, sizeof why, "a folder, not a list of file names");
+        rc = 2;
+    } else {
+        rc = name_list_read(f, NULL, &l->names, why, sizeof why);
     }
-    if (rc == 0 && ferror(f)) {
-        snprintf(err, err_size, "--files-from %s: read error: %s", path, strerror(errno));
-        rc = 1;
-    }
-    free(line);
-    if (f != stdin)
+    if (rc)
+        snprintf(err, err_size, "--files-from %s: %s", from_stdin ? "-" : text_show(path, &shown),
+                 why);
+    if (!from_stdin)
         fclose(f);
     return rc;
 }
@@ -168,6 +143,24 @@ static int check_replaced(const batch_list *l, char *err, size_t err_size)
     return rc;
 }
 
+/* No two of the batch's outputs are one file (existing outputs linked to each other; the
+ * names themselves differ once the BASEs do). 0, 2 naming both, or 1 out of memory. */
+static int check_outputs_distinct(const batch_list *l, char *err, size_t err_size)
+{
+    outputs_named *outs = malloc(2 * (size_t)l->count * sizeof *outs);
+    if (!outs) {
+        snprintf(err, err_size, "out of host memory for %d output names", 2 * l->count);
+        return 1;
+    }
+    for (int i = 0; i < l->count; i++) {
+        outs[2 * i] = (outputs_named){"-O", l->items[i].output};
+        outs[2 * i + 1] = (outputs_named){"--raw", l->items[i].raw};
+    }
+    const int rc = outputs_check_distinct(outs, 2 * (size_t)l->count, err, err_size) ? 2 : 0;
+    free(outs);
+    return rc;
+}
+
 /* The rules that need the whole list (SPEC.md): checked before any work. */
 static int check_batch(const tc_options *o, const batch_list *l, char *err, size_t err_size)
 {
@@ -221,6 +214,8 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
              outputs_check_replaceable("--raw", l->items[i].raw, o->force, err, err_size)))
             return 2;
     }
+    if ((rc = check_outputs_distinct(l, err, err_size)) != 0)
+        return rc;
     return check_replaced(l, err, err_size);
 }
 
@@ -256,13 +251,13 @@ int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size
     memset(l, 0, sizeof *l);
     if (o->files_from && (rc = read_list(o->files_from, l, err, err_size)) != 0)
         return rc;
-    const int n = (o->input ? 1 : 0) + o->n_positional + l->n_lines;
+    const long n = (o->input ? 1 : 0) + o->n_positional + l->names.count;
     if (n == 0) {
         snprintf(err, err_size, "--files-from %s: no file names in it", o->files_from);
         return 2;
     }
     if (!(l->items = calloc((size_t)n, sizeof *l->items))) {
-        snprintf(err, err_size, "out of host memory for %d inputs", n);
+        snprintf(err, err_size, "out of host memory for %ld inputs", n);
         return 1;
     }
     /* -s first, so that the AMD sample's command lines work unchanged. */
@@ -270,8 +265,9 @@ int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size
         l->items[l->count++].input = o->input;
     for (int i = 0; i < o->n_positional; i++)
         l->items[l->count++].input = o->positional[i];
-    for (int i = 0; i < l->n_lines; i++)
-        l->items[l->count++].input = l->lines[i];
+    for (const char *name = name_list_next(&l->names, NULL); name;
+         name = name_list_next(&l->names, name))
+        l->items[l->count++].input = name;
     if ((rc = check_stdin(o, l, err, err_size)) != 0)
         return rc;
 
@@ -309,8 +305,6 @@ void inputs_free(batch_list *l)
         free(l->items[i].raw);
     }
     free(l->items);
-    for (int i = 0; i < l->n_lines; i++)
-        free(l->lines[i]);
-    free(l->lines);
+    name_list_free(&l->names);
     memset(l, 0, sizeof *l);
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "name_list.h"
 #include "options.h"
 
 typedef struct {
@@ -19,8 +20,7 @@ typedef struct {
 typedef struct {
     batch_item *items;
     int count;
-    char **lines; /* --files-from's names, owned */
-    int n_lines;
+    name_list names; /* --files-from's, owned */
 } batch_list;
 
 /* Gathers the inputs and names the outputs. Returns 0; 2 for a usage error found before any

@@ -1201,35 +1201,49 @@ static int resolve_inputs(tc_options *o, int raw_bare, char *raw_word, char **ar
     return 0;
 }
 
-/* Whether a word has --pyramid's shape, digits x digits: a bare --pyramid takes the word after
- * it as its value only then (an input file is never named like that by accident). */
-static int pyramid_shape(const char *w)
+/* Whether a word has the form of a count: digits, or digits x digits ("4", "4x4", "0x3",
+ * "99999999999x1"), whatever their value. An option with an optional count (a bare --pyramid)
+ * takes such a word as its value, and judges it there, so that an invalid count is a usage
+ * error before any work rather than an input file; any other word stays an input. */
+static int count_shape(const char *w)
 {
-    size_t n = strspn(w, "0123456789");
-    return n > 0 && n < 8 && (w[n] == 'x' || w[n] == 'X') && strspn(w + n + 1, "0123456789") > 0 &&
-           strspn(w + n + 1, "0123456789") < 8 && w[n + 1 + strspn(w + n + 1, "0123456789")] == '\0';
+    const size_t a = strspn(w, "0123456789");
+    if (a == 0)
+        return 0;
+    if (w[a] == '\0')
+        return 1;
+    if (w[a] != 'x' && w[a] != 'X')
+        return 0;
+    const size_t b = strspn(w + a + 1, "0123456789");
+    return b > 0 && w[a + 1 + b] == '\0';
 }
 
-/* --pyramid OxL: O octaves, 1..TC_PYRAMID_MAX_OCTAVES, of L levels, 1..TC_PYRAMID_MAX_LEVELS. */
+/* --pyramid OxL: O octaves, 1..TC_PYRAMID_MAX_OCTAVES, of L levels, 1..TC_PYRAMID_MAX_LEVELS.
+ * A count of any size is judged by its range, never wrapped (strtol stops at LONG_MAX). */
 static int parse_pyramid(const char *text, tc_options *o, FILE *err)
 {
+    text_shown shown;
     char *end;
     long a = -1, b = -1;
-    if (text[0] >= '0' && text[0] <= '9') {
-        a = strtol(text, &end, 10);
-        if ((*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9')
-            b = strtol(end + 1, &end, 10);
-        else
-            b = -1;
+    if (count_shape(text) && !strpbrk(text, "xX")) {
+        text_shown again;
+        fprintf(err, "tiledconv: --pyramid %s: a pyramid is OCTAVESxLEVELS, for example 4x4 (the "
+                     "default); an input file of that name is ./%s\n", text_show(text, &shown),
+                text_show(text, &again));
+        return 2;
     }
-    if (b < 0 || *end != '\0') {
+    if (count_shape(text)) {
+        a = strtol(text, &end, 10);
+        b = strtol(end + 1, &end, 10);
+    }
+    if (b < 0) {
         fprintf(err, "tiledconv: --pyramid '%s': expected OCTAVESxLEVELS, for example 4x4 (the "
-                     "default)\n", text);
+                     "default)\n", text_show(text, &shown));
         return 2;
     }
     if (a < 1 || a > TC_PYRAMID_MAX_OCTAVES || b < 1 || b > TC_PYRAMID_MAX_LEVELS) {
-        fprintf(err, "tiledconv: --pyramid %s: octaves must be 1..%d and levels 1..%d\n", text,
-                TC_PYRAMID_MAX_OCTAVES, TC_PYRAMID_MAX_LEVELS);
+        fprintf(err, "tiledconv: --pyramid %s: octaves must be 1..%d and levels 1..%d\n",
+                text_show(text, &shown), TC_PYRAMID_MAX_OCTAVES, TC_PYRAMID_MAX_LEVELS);
         return 2;
     }
     o->pyramid_octaves = (int)a;
@@ -1325,7 +1339,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
             o->pyramid = 1;
             if (optarg)
                 rc = parse_pyramid(optarg, o, err);
-            else if (optind < argc && pyramid_shape(argv[optind]) &&
+            else if (optind < argc && count_shape(argv[optind]) &&
                      (rc = parse_pyramid(argv[optind], o, err)) == 0)
                 pyramid_word = argv[optind]; /* the value, not an input */
             break;
@@ -1655,7 +1669,9 @@ void cli_usage(FILE *out)
         "                            from the even pixels of the last one's image at 2 sigma0;\n"
         "                            written to -O DIR as BASE-oK-lJ.EXT (BASE: synthetic for\n"
         "                            -g, stdin for -s -); -e checks every level, -t times one\n"
-        "                            launch per octave against one per level\n",
+        "                            launch per octave against one per level; a word after\n"
+        "                            a bare --pyramid shaped as a count (5, 0x3, 3x2) is its\n"
+        "                            value, checked at once; any other word is an input\n",
         out);
     fputs(
         "Limits and safety:\n"

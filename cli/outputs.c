@@ -281,6 +281,123 @@ int outputs_same(const char *a, const char *b)
            sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* What a file of outputs_check_distinct resolves to: an existing file by its inode (kind 0),
+ * a new name by its folder's inode and its last component (kind 1), or a name whose folder
+ * cannot be found by the name itself (kind 2), so that only the same string matches it. */
+typedef struct {
+    int kind;
+    dev_t dev;
+    ino_t ino;
+    const char *name;
+    size_t index;
+} file_key;
+
+static int by_key(const void *a, const void *b)
+{
+    const file_key *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->ino != y->ino)
+        return x->ino < y->ino ? -1 : 1;
+    const int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The key of path, as outputs_same resolves names. The folder's status is cached in *last
+ * (a batch's outputs share one folder, which is then looked up once). */
+typedef struct {
+    char dir[4096];
+    int ok;
+    struct stat st;
+} folder_cache;
+
+static void key_of(const char *path, size_t index, folder_cache *last, file_key *k)
+{
+    struct stat st;
+    char dir[4096];
+    k->index = index;
+    k->dev = 0;
+    k->ino = 0;
+    k->name = "";
+    if (stat(path, &st) == 0) {
+        k->kind = 0;
+        k->dev = st.st_dev;
+        k->ino = st.st_ino;
+        return;
+    }
+    const char *slash = strrchr(path, '/');
+    const size_t len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    k->kind = 2;
+    k->name = path;
+    if (errno != ENOENT || len >= sizeof dir)
+        return;
+    const char *name = split_path(path, dir, sizeof dir);
+    if (strcmp(dir, last->dir) != 0) {
+        snprintf(last->dir, sizeof last->dir, "%s", dir);
+        last->ok = stat(dir, &last->st) == 0;
+    }
+    if (!last->ok)
+        return;
+    k->kind = 1;
+    k->dev = last->st.st_dev;
+    k->ino = last->st.st_ino;
+    k->name = name;
+}
+
+int outputs_check_distinct(const outputs_named *files, size_t n, char *err, size_t err_size)
+{
+    file_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    folder_cache *last = calloc(1, sizeof *last);
+    size_t m = 0;
+    int rc = 0;
+    if (!keys || !last) {
+        snprintf(err, err_size, "out of host memory for %zu output names", n);
+        free(keys);
+        free(last);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (files[i].path && !outputs_is_stdout(files[i].path)) /* standard output is no file */
+            key_of(files[i].path, i, last, &keys[m++]);
+    qsort(keys, m, sizeof *keys, by_key);
+    /* In each run of equal keys, the first two outputs, or else an output and an input. */
+    for (size_t i = 0; i < m && rc == 0;) {
+        size_t end = i + 1;
+        while (end < m && keys[end].kind == keys[i].kind && keys[end].dev == keys[i].dev &&
+               keys[end].ino == keys[i].ino && strcmp(keys[end].name, keys[i].name) == 0)
+            end++;
+        const outputs_named *out1 = NULL, *out2 = NULL, *input = NULL;
+        for (size_t k = i; k < end; k++) {
+            const outputs_named *f = &files[keys[k].index];
+            if (!f->flag)
+                input = input ? input : f;
+            else if (!out1)
+                out1 = f;
+            else if (!out2)
+                out2 = f;
+        }
+        text_shown a, b;
+        if (out2) {
+            snprintf(err, err_size, "%s %s and %s %s are the same file; give each its own name",
+                     out1->flag, text_show(out1->path, &a), out2->flag,
+                     text_show(out2->path, &b));
+            rc = -1;
+        } else if (out1 && input) {
+            snprintf(err, err_size, "%s %s would replace the input %s; refusing", out1->flag,
+                     text_show(out1->path, &a), text_show(input->path, &b));
+            rc = -1;
+        }
+        i = end;
+    }
+    free(keys);
+    free(last);
+    return rc;
+}
+
 /* The planes as little-endian float32, whatever the host's byte order. */
 static int write_raw_stream(FILE *f, const tc_plane *planes, int count)
 {
@@ -311,7 +428,6 @@ static int write_raw_stream(FILE *f, const tc_plane *planes, int count)
 int outputs_check_all(const tc_options *o, char *err, size_t err_size)
 {
     const char *in_path = o->synth_width ? NULL : o->input;
-    text_shown shown;
     if (o->write_output && !outputs_is_stdout(o->output) &&
         (outputs_check(o->output, in_path, err, err_size) ||
          outputs_check_replaceable("-o", o->output, o->force, err, err_size)))
@@ -320,12 +436,10 @@ int outputs_check_all(const tc_options *o, char *err, size_t err_size)
         (outputs_check_flag("--raw", o->raw_output, in_path, err, err_size) ||
          outputs_check_replaceable("--raw", o->raw_output, o->force, err, err_size)))
         return -1;
-    if (o->raw_output && o->write_output && outputs_same(o->raw_output, o->output)) {
-        snprintf(err, err_size, "--raw %s: the same file as -o; give each its own name",
-                 text_show(o->raw_output, &shown));
-        return -1;
-    }
-    return 0;
+    const outputs_named outs[] = {{"-o", o->write_output ? o->output : NULL},
+                                  {"--raw", o->raw_output},
+                                  {"--class-map", o->class_map}};
+    return outputs_check_distinct(outs, sizeof outs / sizeof outs[0], err, err_size);
 }
 
 /* The output image from the planes: gray for one plane, R, G, B for three, 8 or 16 bits per

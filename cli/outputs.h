@@ -27,8 +27,23 @@ int outputs_check_replaceable(const char *flag, const char *path, int force, cha
 /* 1 when a and b name the same file: the same string, or both exist and are one inode. */
 int outputs_same(const char *a, const char *b);
 
-/* Every output the options ask for may be written (-o, --raw, and not both the same file).
- * 0, or -1 with the reason in err. */
+/* One file of a run for outputs_check_distinct: an output, named by the flag that asks for it
+ * ("-o", "--raw", "--class-map", "-O"), or an input (flag NULL); path NULL: none. */
+typedef struct {
+    const char *flag;
+    const char *path;
+} outputs_named;
+
+/* No two outputs of one run resolve to the same file, and no output to one of the inputs
+ * given (as outputs_same resolves names: one existing file under any of its names, links
+ * included, or one new name in one folder however the folder is named); standard output ("-")
+ * is no file. Found by sorting, so a batch's thousands of names cost a stat each. 0, or -1
+ * with one line naming both ("-o x.bmp and --class-map ./x.bmp are the same file; give each
+ * its own name", "-O d/a.bmp would replace the input d/a.bmp; refusing"). */
+int outputs_check_distinct(const outputs_named *files, size_t n, char *err, size_t err_size);
+
+/* Every output the options ask for may be written (-o, --raw, --class-map), and no two of them
+ * are the same file. 0, or -1 with the reason in err. */
 int outputs_check_all(const tc_options *o, char *err, size_t err_size);
 
 /* Writes what the run produced: the image (-o, in o->image_format: gray for 1 plane, RGB for

@@ -116,6 +116,33 @@ static int job_names(const tc_options *o, job *j, char *err, size_t err_size)
     return 0;
 }
 
+/* Every level's files of every job are distinct files (existing ones linked to each other)
+ * and none is another job's input, which a job before it would otherwise replace. 0, 2 with
+ * the reason in err, or 1 out of memory. */
+static int check_levels_distinct(const tc_options *o, const job *jobs, int n, char *err,
+                                 size_t err_size)
+{
+    const size_t per_job = 2 * (size_t)o->pyramid_octaves * (size_t)o->pyramid_levels + 1;
+    outputs_named *files = malloc((size_t)n * per_job * sizeof *files);
+    size_t count = 0;
+    if (!files) {
+        snprintf(err, err_size, "out of host memory for the output names");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        files[count++] = (outputs_named){NULL, jobs[i].input && !source_is_stdin(jobs[i].input)
+                                                   ? jobs[i].input
+                                                   : NULL};
+        for (int l = 0; l < o->pyramid_octaves * o->pyramid_levels; l++) {
+            files[count++] = (outputs_named){"-O", jobs[i].image[l]};
+            files[count++] = (outputs_named){"--raw", jobs[i].raw[l]};
+        }
+    }
+    const int rc = outputs_check_distinct(files, count, err, err_size) ? 2 : 0;
+    free(files);
+    return rc;
+}
+
 /* The pyramid's parameters from the options. */
 static tc_pyramid_params params_of(const tc_options *o)
 {
@@ -645,6 +672,10 @@ int pyramid_run(const tc_options *o, const char *device)
                 rc = 2;
                 goto done;
             }
+    }
+    if ((rc = check_levels_distinct(o, jobs, n, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        goto done;
     }
     if ((rc = tc_open(device, &ctx, err, sizeof err)) != TC_OK) {
         fprintf(stderr, "tiledconv: %s%s\n", err, rc == TC_EINVAL ? ", see -l" : "");

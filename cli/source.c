@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "stream_bounds.h"
 #include "text.h"
 
 int source_is_stdin(const char *path)
@@ -99,6 +100,89 @@ static int read_rest(int fd, const struct stat *st, const uint8_t *head, size_t 
     return 0;
 }
 
+/* A PNG, JPEG or PGM/PPM from standard input or a pipe: read as far as its image goes, no
+ * further (stream_bounds.h: once the header gives the size, no more than that size's data can
+ * take; before, at most IO_STREAM_MAX_META bytes of metadata), its size checked against the
+ * pixel limit as soon as the header gives it (lim, NULL: none). Bytes that the scanner knows to
+ * be the image's (a chunk, a segment, a raster) are read exactly; where it cannot know (a JPEG's
+ * entropy-coded data, a PGM/PPM header), in blocks of up to STREAM_BLOCK bytes, one read each,
+ * so that a small image may leave up to a block of what follows it read and dropped. 0, or -1
+ * with the reason in why. */
+#define STREAM_BLOCK ((size_t)65536)
+static int read_stream(int fd, io_format fmt, const io_limits *lim, const uint8_t *head,
+                       size_t head_len, uint8_t **out, size_t *out_size, char *why,
+                       size_t why_size)
+{
+    io_stream scan;
+    size_t len = head_len, cap = STREAM_BLOCK > head_len ? STREAM_BLOCK : head_len;
+    uint8_t *buf = malloc(cap);
+    int sized = 0;
+    if (!buf) {
+        snprintf(why, why_size, "out of memory reading the stream");
+        return -1;
+    }
+    memcpy(buf, head, head_len);
+    io_stream_init(&scan, fmt);
+    for (;;) {
+        size_t want = 0;
+        const io_stream_status st = io_stream_scan(&scan, buf, len, &want, why, why_size);
+        if (st == IO_STREAM_REFUSED)
+            goto fail;
+        if (scan.have_size && !sized && lim) { /* an image too large is refused unread */
+            if (io_limits_check_pixels(scan.width, scan.height, lim, why, why_size))
+                goto fail;
+            sized = 1;
+        }
+        if (st == IO_STREAM_END) {
+            len = scan.end;
+            break;
+        }
+        if (want > SOURCE_MAX_BYTES) {
+            snprintf(why, why_size, "larger than the %lu MiB limit",
+                     (unsigned long)(SOURCE_MAX_BYTES >> 20));
+            goto fail;
+        }
+        const int exact = want > len + 1;
+        size_t goal = exact ? want : len + STREAM_BLOCK;
+        if (goal > scan.limit)
+            goal = scan.limit; /* >= want: the scanner never asks past its limit */
+        if (goal > SOURCE_MAX_BYTES)
+            goal = SOURCE_MAX_BYTES; /* >= want, checked above */
+        if (goal > cap) {
+            size_t grown = cap * 2 > goal ? cap * 2 : goal;
+            if (grown > scan.limit)
+                grown = goal;
+            uint8_t *more = realloc(buf, grown);
+            if (!more) {
+                snprintf(why, why_size, "out of memory reading the stream (%zu bytes)", grown);
+                goto fail;
+            }
+            buf = more;
+            cap = grown;
+        }
+        ssize_t got;
+        if (exact) {
+            got = read_full(fd, buf + len, goal - len);
+        } else {
+            while ((got = read(fd, buf + len, goal - len)) < 0 && errno == EINTR)
+                ;
+        }
+        if (got < 0) {
+            snprintf(why, why_size, "read error: %s", strerror(errno));
+            goto fail;
+        }
+        len += (size_t)got;
+        if (got == 0 || (exact && len < goal))
+            break; /* the stream's end: what came is the decoder's to judge */
+    }
+    *out = buf;
+    *out_size = len;
+    return 0;
+fail:
+    free(buf);
+    return -1;
+}
+
 /* Why an input of this kind is refused before a byte of it is read, or NULL: a folder; a
  * terminal, which would have the tool wait for typing; a block device or a socket named as a
  * file (standard input may be a socket: some shells make their pipes so). */
@@ -164,10 +248,17 @@ static int identify(int fd, const struct stat *st, uint8_t head[IO_IDENTIFY_BYTE
     return 0;
 }
 
-/* The whole input after its head: a regular file mapped (with map), anything else read. */
-static int take_whole(int fd, const struct stat *st, int map, const uint8_t *head, size_t n,
-                      source *s, char *why, size_t why_size)
+/* The whole input after its head: a regular file mapped (with map); standard input and pipes
+ * as far as their image goes (stream is 1 for them: read_stream, with lim's pixel limit);
+ * anything else read. */
+static int take_whole(int fd, const struct stat *st, int map, int stream, io_format fmt,
+                      const io_limits *lim, const uint8_t *head, size_t n, source *s, char *why,
+                      size_t why_size)
 {
+    if (stream && fmt != IO_FORMAT_BMP) {
+        s->mapped = 0;
+        return read_stream(fd, fmt, lim, head, n, &s->data, &s->size, why, why_size);
+    }
     if (map && S_ISREG(st->st_mode) && st->st_size > 0) {
         void *m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
@@ -197,7 +288,8 @@ int source_read(const char *path, int map, source *s, char *err, size_t err_size
         return fail_named(path, why, err, err_size);
     /* Standard input is never mapped: its offset need not be the file's start. */
     if (identify(fd, &st, head, &n, &got.format, why, sizeof why) == 0 &&
-        take_whole(fd, &st, map && !from_stdin, head, n, &got, why, sizeof why) == 0) {
+        take_whole(fd, &st, map && !from_stdin, from_stdin || !S_ISREG(st.st_mode),
+                   got.format, NULL, head, n, &got, why, sizeof why) == 0) {
         *s = got;
         rc = 0;
     }
@@ -254,7 +346,8 @@ static long ratio_of(const io_limits *lim)
 static int open_coded(source_reader *r, const struct stat *st, const uint8_t *head, size_t n,
                       char *why, size_t why_size)
 {
-    if (take_whole(r->fd, st, !r->from_stdin, head, n, &r->whole, why, why_size))
+    if (take_whole(r->fd, st, !r->from_stdin, r->from_stdin || !S_ISREG(st->st_mode),
+                   r->format, &r->lim, head, n, &r->whole, why, why_size))
         return -1;
     r->whole.format = r->format;
     r->held = r->whole.size;

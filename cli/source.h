@@ -7,9 +7,10 @@
  * The tool reads every input through source_reader: the first IO_IDENTIFY_BYTES tell the
  * format (an endless stream of zeros or text is refused there); a BMP then goes on through the
  * BMP reader's header-first path (bmp.h: a regular file mapped, a pipe read only as far as the
- * header makes meaningful); a PNG, JPEG or PGM/PPM is mapped (a regular file) or read whole (a
- * pipe, at most SOURCE_MAX_BYTES: those formats may put their size after metadata of any
- * length) and its header probed (io_probe). Only then is the memory planned and the image
+ * header makes meaningful); a PNG, JPEG or PGM/PPM is mapped (a regular file) or, from
+ * standard input or a pipe, read as far as its image goes and no further (stream_bounds.h:
+ * metadata within a cap before the size is known, then what that size can take), and its
+ * header probed (io_probe). Only then is the memory planned and the image
  * decoded. source_read and source_decode do the same in one step, for callers that want the
  * bytes themselves.
  */
@@ -40,7 +41,8 @@ int source_is_stdin(const char *path);
 /* How messages name an input: "standard input" for "-", else the path. */
 const char *source_name(const char *path);
 
-/* Reads path ("-": standard input) whole, at most SOURCE_MAX_BYTES. Its first
+/* Reads path ("-": standard input) whole, at most SOURCE_MAX_BYTES (a PNG, JPEG or PGM/PPM
+ * from standard input or a pipe as far as its image goes, stream_bounds.h). Its first
  * IO_IDENTIFY_BYTES are read and identified first (io_identify), so that something that is no
  * image in a format the tool reads (/dev/zero, a text stream, a GIF) is refused before any more
  * is read; standard input that is a terminal is refused rather than waited on. With map, a

@@ -406,6 +406,44 @@ part_f_files() {
         [ "$rc" -eq 0 ] && [ "$got" = "$mode" ] || bad="$bad $mode became $got (exit $rc);"
     done
     if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # Replacing gives the name a new file: the setuid and setgid bits go; a symbolic link at -o
+    # is itself replaced (its target untouched); another hard link keeps the old contents;
+    # extended attributes are not carried over (checked where the file system takes them).
+    name="f: replacing an output: setuid/setgid cleared, a symlink at -o replaced, a hard link and the link's target keep the old contents"
+    bad=
+    for mode in 4755:755 2750:750 6711:711; do
+        echo old >"$d/out.bmp"
+        chmod "${mode%:*}" "$d/out.bmp"
+        run "$bin" -g 16x16 -o "$d/out.bmp" -q
+        got=$(stat -c %a "$d/out.bmp")
+        [ "$rc" -eq 0 ] && [ "$got" = "${mode#*:}" ] || bad="$bad ${mode%:*} became $got (exit $rc);"
+    done
+    echo target >"$d/target.bmp"
+    ln -s target.bmp "$d/link.bmp"
+    ln "$d/target.bmp" "$d/hard.bmp"
+    run "$bin" -g 16x16 -o "$d/link.bmp" -q
+    if [ "$rc" -ne 0 ] || [ -L "$d/link.bmp" ] || ! check_bmp "$d/link.bmp" 16 16 >/dev/null; then
+        bad="$bad the link: exit $rc, $(ls -l "$d/link.bmp");"
+    elif [ "$(cat "$d/target.bmp")" != target ]; then
+        bad="$bad the link's target changed;"
+    fi
+    run "$bin" -g 16x16 -o "$d/target.bmp" -q
+    if [ "$rc" -ne 0 ] || [ "$(cat "$d/hard.bmp")" != target ] || ! check_bmp "$d/target.bmp" 16 16 >/dev/null; then
+        bad="$bad the hard link: exit $rc, hard.bmp holds $(head -c 20 "$d/hard.bmp");"
+    fi
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    if python3 -c "import os, sys; os.setxattr(sys.argv[1], 'user.tiledconv', b'1')" "$d/hard.bmp" 2>/dev/null; then
+        name="f: replacing an output does not carry its extended attributes over"
+        run "$bin" -g 16x16 -o "$d/hard.bmp" -q
+        if [ "$rc" -ne 0 ] || python3 -c "import os, sys; os.getxattr(sys.argv[1], 'user.tiledconv')" "$d/hard.bmp" 2>/dev/null; then
+            not_ok "$name" "exit $rc, the attribute is still there"
+        else
+            ok "$name"
+        fi
+    else
+        echo "skip - f: extended attributes: this file system takes no user attributes"
+    fi
+    rm -f "$d/target.bmp" "$d/link.bmp" "$d/hard.bmp" "$d/out.bmp"
     name="f: a read-only output is refused (exit 2, untouched) and replaced with --force"
     echo old >"$d/ro.bmp"
     chmod 444 "$d/ro.bmp"
@@ -521,6 +559,233 @@ part_f_messages() {
     rm -f "$tmp/spaced.bmp" "$tmp/attached.bmp"
 }
 
+# --- lists: --files-from within its caps ------------------------------------------------------
+# measured_list NAME WANT_STDERR MAX_MS PRODUCER...: PRODUCER's output as the list of
+# `--files-from - -O DIR`; exit 2 with exactly WANT_STDERR, within MAX_MS, at most 64 MB above
+# the baseline, nothing written. The producer is ended by SIGPIPE when the tool stops reading.
+measured_list() {
+    name=$1 want=$2 max_ms=$3
+    shift 3
+    mkdir -p "$tmp/list-out"
+    "$@" 2>/dev/null | "$measure" -r "$tmp/report" -- "$bin" --files-from - -O "$tmp/list-out" \
+        >"$tmp/stdout" 2>"$tmp/stderr"
+    # shellcheck disable=SC2046
+    set -- $(sed 's/[a-z_]*=//g' "$tmp/report")
+    if [ "$1" -ne 2 ] || [ "$(cat "$tmp/stderr")" != "$want" ]; then
+        not_ok "$name" "status $1; stderr: $(tr '\n' '|' <"$tmp/stderr" | cut -c1-300)"
+    elif [ "$3" -ge "$max_ms" ] || [ "$2" -gt $((base + 65536)) ]; then
+        not_ok "$name" "$3 ms (at most $max_ms), peak $2 KB (baseline $base KB)"
+    elif [ -n "$(ls -A "$tmp/list-out")" ]; then
+        not_ok "$name" "the output folder holds: $(ls -A "$tmp/list-out" | tr '\n' ' ')"
+    else
+        ok "$name ($3 ms, peak $2 KB)"
+    fi
+}
+
+part_f_lists() {
+    measured_list "f: yes x | --files-from -: exit 2 at the 10000001st name, within 5 s, at most 64 MB above the baseline" \
+        "tiledconv: --files-from -: line 10000001: more than 10000000 names, the most a list may hold" \
+        5000 yes x
+    measured_list "f: yes '' | --files-from - (1 GiB of empty lines): exit 2 at the byte cap, within 10 s, bounded" \
+        "tiledconv: --files-from -: line 1073741825: the list passes 1073741824 bytes, the most it may hold" \
+        10000 yes ''
+    measured_list "f: an endless line: exit 2 'line 1: longer than 4095 bytes', at once" \
+        "tiledconv: --files-from -: line 1: longer than 4095 bytes, more than a path can have (PATH_MAX)" \
+        2000 sh -c "yes | tr -d '\\n'"
+    measured_list "f: --files-from - of /dev/zero: exit 2 'line 1: a NUL byte', at once" \
+        "tiledconv: --files-from -: line 1: a NUL byte (a list is text, one name a line)" \
+        1000 cat /dev/zero
+    name="f: --files-from /dev/zero: exit 2 'line 1: a NUL byte' within a second"
+    measured --files-from /dev/zero -O "$tmp/list-out"
+    if [ "$m_status" -ne 2 ] || [ "$m_ms" -ge 1000 ] ||
+        [ "$(cat "$tmp/stderr")" != "tiledconv: --files-from /dev/zero: line 1: a NUL byte (a list is text, one name a line)" ]; then
+        not_ok "$name" "status $m_status, $m_ms ms; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name ($m_ms ms)"
+    fi
+    # A NUL in the middle of a list refuses the whole list, at its line, before any image.
+    name="f: a NUL byte on line 3 of a list of real images: exit 2 naming line 3, nothing written"
+    { printf '%s\n\n' "$img512"; printf 'x\000y\n%s\n' "$img512"; } >"$tmp/nul-list"
+    run "$bin" --files-from "$tmp/nul-list" -O "$tmp/list-out"
+    if [ "$rc" -ne 2 ] || [ -n "$(ls -A "$tmp/list-out")" ] ||
+        [ "$(cat "$tmp/stderr")" != "tiledconv: --files-from $tmp/nul-list: line 3: a NUL byte (a list is text, one name a line)" ]; then
+        not_ok "$name" "exit status $rc; stderr: $(first_line "$tmp/stderr"); out: $(ls -A "$tmp/list-out")"
+    else
+        ok "$name"
+    fi
+    # A folder named as the list is a usage error, as a folder named as an input is.
+    name="f: --files-from DIR and -s DIR: both exit 2, one line each"
+    run "$bin" --files-from "$tmp/list-out" -O "$tmp/list-out"
+    rc1=$rc msg1=$(cat "$tmp/stderr")
+    run "$bin" -s "$tmp/list-out" -o "$tmp/dir.bmp"
+    if [ "$rc1" -ne 2 ] || [ "$msg1" != "tiledconv: --files-from $tmp/list-out: a folder, not a list of file names" ]; then
+        not_ok "$name" "--files-from: exit status $rc1; stderr: $msg1"
+    elif [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || [ -e "$tmp/dir.bmp" ]; then
+        not_ok "$name" "-s: exit status $rc; stderr: $(first_line "$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    rm -rf "$tmp/list-out" "$tmp/nul-list"
+}
+
+# --- optional values: a count after a bare --pyramid is its value, judged before any work ----
+part_f_optional() {
+    d=$tmp/optional
+    mkdir -p "$d"
+    name="f: --pyramid with an invalid count (0x3 3x0 17x1 1x9 99999999x3 a 24-digit count, 5, 0, 012): exit 2, one line, nothing written"
+    bad=
+    for w in 0x3 3x0 17x1 1x9 99999999x3 999999999999999999999999x2 5 0 012; do
+        run "$bin" -s "$img512" --pyramid "$w" -O "$d" -q
+        if [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+            ! grep -q "^tiledconv: --pyramid $w: " "$tmp/stderr" || [ -n "$(ls -A "$d")" ]; then
+            bad="$bad $w: exit $rc, $(ls -A "$d" | wc -l) files, $(first_line "$tmp/stderr");"
+        fi
+        rm -f "$d"/*
+    done
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    # Words of another form stay inputs: a missing one is refused as a batch refuses it.
+    name="f: --pyramid x (no file x): x refused as a missing input, the image's 16 levels written, exit 2"
+    (cd "$d" && "$bin" -s "$img512" --pyramid x -O . -q) >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    if [ "$rc" -ne 2 ] || ! grep -q "^tiledconv: x: No such file or directory$" "$tmp/stderr" ||
+        [ "$(ls "$d" | grep -c '^TiledConv_Input512x512-o[0-3]-l[0-3]\.bmp$')" -ne 16 ]; then
+        not_ok "$name" "exit $rc, $(ls -A "$d" | wc -l) files; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+    rm -rf "$d"
+}
+
+# --- two outputs of one run that are one file: found before any work ---------------------------
+# same_refused NAME WANT ARGS...: the tool with ARGS (in $d) ends with exit 2 and exactly the
+# line WANT, and the folder's files are as they were (their names and sums).
+same_refused() {
+    name=$1 want=$2
+    shift 2
+    before=$(cd "$d" && find . -type f -exec cksum {} + | sort)
+    (cd "$d" && "$bin" "$@") >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    after=$(cd "$d" && find . -type f -exec cksum {} + | sort)
+    if [ "$rc" -ne 2 ] || [ "$(cat "$tmp/stderr")" != "$want" ]; then
+        not_ok "$name" "exit $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    elif [ "$before" != "$after" ]; then
+        not_ok "$name" "the folder changed: $(echo "$after" | tr '\n' ' ')"
+    else
+        ok "$name"
+    fi
+}
+
+part_f_same_outputs() {
+    d=$tmp/same
+    mkdir -p "$d/o" "$d/sub"
+    ln -s sub "$d/sublink"
+    echo old >"$d/x.bmp"
+    same_refused "f: -o x.bmp --class-map x.bmp (an existing image): exit 2 naming both, x.bmp untouched" \
+        "tiledconv: -o x.bmp and --class-map x.bmp are the same file; give each its own name" \
+        -s "$img512" -o x.bmp --class-map x.bmp
+    same_refused "f: -o sub/y.png --class-map sublink/y.png (new, one folder through a link): exit 2, nothing written" \
+        "tiledconv: -o sub/y.png and --class-map sublink/y.png are the same file; give each its own name" \
+        -s "$img512" -o sub/y.png --class-map sublink/y.png
+    same_refused "f: --raw m.png --class-map ./m.png: exit 2, nothing written" \
+        "tiledconv: --raw m.png and --class-map ./m.png are the same file; give each its own name" \
+        -s "$img512" --raw m.png --class-map ./m.png --no-output
+    same_refused "f: the default output and --class-map TiledConv_Output.bmp: exit 2" \
+        "tiledconv: -o TiledConv_Output.bmp and --class-map TiledConv_Output.bmp are the same file; give each its own name" \
+        -g 64x64 --class-map TiledConv_Output.bmp
+    same_refused "f: --gradient sobel -o g.bmp --raw ./g.bmp: exit 2" \
+        "tiledconv: -o g.bmp and --raw ./g.bmp are the same file; give each its own name" \
+        -s "$img512" --gradient sobel -o g.bmp --raw ./g.bmp
+    # A batch's outputs differ by name; existing ones linked to each other are one file.
+    cp "$img512" "$d/a.bmp"
+    cp "$img512" "$d/b.bmp"
+    echo old >"$d/o/a.bmp"
+    ln "$d/o/a.bmp" "$d/o/b.bmp"
+    same_refused "f: a batch whose outputs o/a.bmp and o/b.bmp are hard links: exit 2, before any image" \
+        "tiledconv: -O o/a.bmp and -O o/b.bmp are the same file; give each its own name" \
+        -O o a.bmp b.bmp
+    rm -f "$d/o/a.bmp" "$d/o/b.bmp"
+    echo old >"$d/o/a.f32"
+    ln -s a.f32 "$d/o/b.f32"
+    same_refused "f: a batch with --raw whose o/b.f32 links to o/a.f32: exit 2" \
+        "tiledconv: --raw o/a.f32 and --raw o/b.f32 are the same file; give each its own name" \
+        -O o --raw a.bmp b.bmp
+    rm -f "$d/o/a.f32" "$d/o/b.f32"
+    # Pyramid levels: linked to each other, or one of them another input of the run.
+    echo old >"$d/o/a-o0-l0.bmp"
+    ln "$d/o/a-o0-l0.bmp" "$d/o/a-o0-l1.bmp"
+    same_refused "f: --pyramid 1x2 whose levels o/a-o0-l0.bmp and o/a-o0-l1.bmp are hard links: exit 2" \
+        "tiledconv: -O o/a-o0-l0.bmp and -O o/a-o0-l1.bmp are the same file; give each its own name" \
+        --pyramid 1x2 -O o a.bmp
+    rm -f "$d/o/a-o0-l1.bmp"
+    cp "$img512" "$d/o/a-o0-l0.bmp"
+    same_refused "f: --pyramid 1x2 a.bmp o/a-o0-l0.bmp -O o: the first image's level would replace the second input: exit 2" \
+        "tiledconv: -O o/a-o0-l0.bmp would replace the input o/a-o0-l0.bmp; refusing" \
+        --pyramid 1x2 -O o a.bmp o/a-o0-l0.bmp
+    rm -rf "$d"
+}
+
+# --- standard input without end after a valid header --------------------------------------------
+# measured_stream NAME STATUS PATTERN MAX_KB KIND [ARG...]: tests/endless-stream.py KIND ARG...
+# into `-s - -o FILE`: exit STATUS, within a second, at most MAX_KB above the baseline; with
+# status 2 exactly one line matching PATTERN and no output, with 0 the output written.
+measured_stream() {
+    name=$1 want_status=$2 pattern=$3 max_kb=$4
+    shift 4
+    rm -f "$tmp/stream.bmp"
+    python3 "$root/tests/endless-stream.py" "$@" 2>/dev/null |
+        "$measure" -r "$tmp/report" -- "$bin" -s - -o "$tmp/stream.bmp" -q >"$tmp/stdout" 2>"$tmp/stderr"
+    # shellcheck disable=SC2046
+    set -- $(sed 's/[a-z_]*=//g' "$tmp/report")
+    if [ "$1" -ne "$want_status" ]; then
+        not_ok "$name" "status $1; stderr: $(tr '\n' '|' <"$tmp/stderr" | cut -c1-300)"
+    elif [ "$1" -eq 2 ] && { [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q "^tiledconv: standard input: $pattern\$" "$tmp/stderr" || [ -e "$tmp/stream.bmp" ]; }; then
+        not_ok "$name" "stderr: $(tr '\n' '|' <"$tmp/stderr" | cut -c1-300)"
+    elif [ "$1" -eq 0 ] && ! why=$(check_bmp "$tmp/stream.bmp" 512 512); then
+        not_ok "$name" "$why"
+    elif [ "$3" -ge 1000 ] || [ "$2" -gt $((base + max_kb)) ]; then
+        not_ok "$name" "$3 ms, peak $2 KB (baseline $base KB, at most $max_kb KB more)"
+    else
+        ok "$name ($3 ms, peak $2 KB)"
+    fi
+}
+
+part_f_streams() {
+    # 64 MiB of metadata before the size, or of other chunks and markers beside the data.
+    meta=$((64 * 1024 + 16384))
+    measured_stream "f: -s - with a JPEG's APP1 segments without end: exit 2 at 64 MiB of markers, within a second" \
+        2 'JPEG: more than 67108864 bytes of markers before the image size (SOF)' "$meta" jpeg-app1
+    measured_stream "f: -s - with a JPEG's entropy-coded zeros without end after a 512 x 512 SOF: exit 2 at 4 bytes a sample and 64 MiB" \
+        2 'JPEG: more than 70254592 bytes, what a 512 x 512 image of 3 components can take (4 bytes a sample and 64 MiB of markers)' \
+        $((meta + 4096)) jpeg-entropy
+    measured_stream "f: -s - with a 512 x 512 PNG's tEXt chunks without end: exit 2 at the PNG's bound" \
+        2 'PNG: more than 67638400 bytes, what a 512 x 512 image can take (twice its raw rows and 64 MiB of other chunks)' \
+        "$meta" png-chunks
+    measured_stream "f: -s - with a 512 x 512 PNG's IDAT chunks without end: exit 2 at the PNG's bound" \
+        2 'PNG: more than 67638400 bytes, what a 512 x 512 image can take (twice its raw rows and 64 MiB of other chunks)' \
+        "$meta" png-idat
+    measured_stream "f: -s - with zeros without end after a PNG's IHDR: exit 2 at the first chunk that is none" \
+        2 'PNG: .*' 16384 png-zeros
+    measured_stream "f: -s - with a PGM comment without end: exit 2 at 64 MiB of header" \
+        2 'PGM: a header of more than 67108864 bytes' "$meta" pnm-comment
+    measured_stream "f: -s - with a text PGM's spaces without end: exit 2 at 8 bytes a sample" \
+        2 'PGM: more than 2162703 bytes, what 512 x 512 text samples can take (8 bytes a sample)' \
+        16384 pnm-text
+    # A complete image with bytes after it: the image is read, what follows is not.
+    measured_stream "f: -s - with a binary PGM header and zeros without end: the 512 x 512 raster read exactly, written" \
+        0 '' 16384 pnm-binary
+    bad=
+    for f in g8.png rgb8i.png base420.jpg prog420.jpg restart444.jpg g15-text.pgm rgb8.ppm; do
+        "$bin" -s "$root/tests/data/formats/$f" -o "$tmp/whole.bmp" -q 2>"$tmp/stderr"
+        python3 "$root/tests/endless-stream.py" trailing "$root/tests/data/formats/$f" 2>/dev/null |
+            "$bin" -s - -o "$tmp/piped.bmp" -q 2>>"$tmp/stderr"
+        cmp -s "$tmp/whole.bmp" "$tmp/piped.bmp" || bad="$bad $f: $(first_line "$tmp/stderr");"
+        rm -f "$tmp/whole.bmp" "$tmp/piped.bmp"
+    done
+    name="f: -s - with PNG, JPEG and PGM/PPM files followed by zeros without end: each read to its end, as from the file"
+    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+}
+
 part_f() {
     if ! build_measure; then
         not_ok "f: tests/measure.c builds" "$(first_line "$tmp/measure.log")"
@@ -541,4 +806,8 @@ part_f() {
     part_f_kills
     part_f_files
     part_f_messages
+    part_f_lists
+    part_f_optional
+    part_f_same_outputs
+    part_f_streams
 }

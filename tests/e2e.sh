@@ -875,6 +875,16 @@ bad_input_table() {
 2   -o "$in/ro.bmp" -g 16x16
 2   -o "$out" ""
 2   -O "$o" "$img" ""
+2   -O "$o" --files-from "$in/dir"
+2   -O "$o" --files-from /dev/zero
+2   -O "$o" --files-from "$in/nul-list"
+2   -O "$o" --files-from "$in/long-list"
+2   -o "$out" -s "$img" --class-map "$out"
+2   -o "$o/x.png" -s "$img" --raw "$o/m.png" --class-map "$o/./m.png"
+2   -O "$o" --pyramid 0x3 "$img"
+2   -O "$o" --pyramid 5 "$img"
+2   -O "$o" --pyramid 99999999999999999999x2 "$img"
+2   stdin=$in/long-chunk.png -s - -o "$out"
 EOF
     # An image over the device's own limits (not the machine's: see tests/device-limits.sh).
     if [ -n "$too_big" ]; then
@@ -914,6 +924,11 @@ part_d() {
     head -c 150 "$fmt/g8.pgm" >"$in/cut.pgm"
     head -c 600 "$fmt/rgb1000.ppm" >"$in/cut16.ppm"
     make_bombs "$in"
+    # Lists with a NUL byte on line 2 and a line longer than PATH_MAX; a PNG whose second
+    # chunk declares 2^31 - 1 bytes (from a stream, refused at its header).
+    printf '%s\nx\000y\n' "$img512" >"$in/nul-list"
+    head -c 5000 /dev/zero | tr '\000' a >"$in/long-list"
+    { head -c 33 "$fmt/g8.png"; printf '\177\377\377\377tEXt'; } >"$in/long-chunk.png"
     echo "read-only" >"$in/ro.bmp"
     chmod 444 "$in/ro.bmp"
     nl='

@@ -8,6 +8,7 @@
 # run; a report found in the log fails the check even if the exit status were 0. libFuzzer
 # leaves the input that did it as crash-* (or leak-*, timeout-*) in the working directory: that
 # file becomes a regression test (tests/test_bmp.c, tests/test_options.c).
+# FUZZ_CORPUS_DIR, when set, keeps the corpus in FUZZ_CORPUS_DIR/NAME (make fuzz's long runs).
 # Usage: sh tests/fuzz-check.sh build/fuzz/fuzz_bmp|build/fuzz/fuzz_options [SECONDS]
 # Prints the final libFuzzer line (executions, coverage) and "fuzz NAME: 1 passed, 0 failed".
 set -u
@@ -19,6 +20,12 @@ corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 log="$corpus/fuzz.log"
 mkdir "$corpus/run" "$corpus/seeds"
+# FUZZ_CORPUS_DIR (make fuzz): the corpus kept in FUZZ_CORPUS_DIR/NAME from run to run.
+run_dir=$corpus/run
+if [ -n "${FUZZ_CORPUS_DIR:-}" ]; then
+    run_dir=$FUZZ_CORPUS_DIR/$name
+    mkdir -p "$run_dir"
+fi
 
 case $name in
     fuzz_options)
@@ -54,7 +61,7 @@ esac
 ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-    $dict "$corpus/run" $seeds >"$log" 2>&1
+    $dict "$run_dir" $seeds >"$log" 2>&1
 rc=$?
 reports=$(grep -c -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
     -e 'ERROR: libFuzzer' -e 'SUMMARY: ' "$log")

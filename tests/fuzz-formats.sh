@@ -4,6 +4,7 @@
 # (-fno-sanitize-recover=all at build time) and ASan's are fatal, so any report, crash, leak,
 # timeout or broken contract fails the run; libFuzzer leaves the input that did it as crash-*,
 # leak-* or timeout-* in the working directory: that file becomes a regression test.
+# FUZZ_CORPUS_DIR, when set, keeps each corpus in FUZZ_CORPUS_DIR/NAME (make fuzz's long runs).
 # Usage: sh tests/fuzz-formats.sh SECONDS FUZZER...   (build/fuzz/fuzz_png ...)
 # Ends with "fuzz formats: N passed, M failed".
 set -u
@@ -19,11 +20,16 @@ for fuzzer in "$@"; do
         fuzz_pnm) seeds=$(ls tests/data/formats/*.pgm tests/data/formats/*.ppm) ;;
         *) echo "fuzz-formats: unknown harness $fuzzer" >&2; exit 2 ;;
     esac
-    corpus=$(mktemp -d)
+    if [ -n "${FUZZ_CORPUS_DIR:-}" ]; then # make fuzz: kept from run to run
+        corpus=$FUZZ_CORPUS_DIR/$name
+        mkdir -p "$corpus"
+    else
+        corpus=$(mktemp -d)
+    fi
     # The seeds are copied in: libFuzzer writes what it finds into the first folder only.
     # shellcheck disable=SC2086
     cp $seeds "$corpus"/
-    log=$corpus.log
+    log=$(mktemp)
     if "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
             -timeout=10 -print_final_stats=1 "$corpus" >"$log" 2>&1; then
         echo "$name: $(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
@@ -33,7 +39,8 @@ for fuzzer in "$@"; do
         echo "$name: FAILED"
         failed=$((failed + 1))
     fi
-    rm -rf "$corpus" "$log"
+    rm -f "$log"
+    [ -z "${FUZZ_CORPUS_DIR:-}" ] && rm -rf "$corpus"
 done
 echo "fuzz formats: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -772,6 +772,74 @@ static void test_image_formats(void **state)
     }
 }
 
+/* The optional value of a bare --pyramid: a word that has the form of a count (digits, or
+ * digits x digits) is its value, judged there (exit 2 before any work when it is invalid);
+ * any other word is an input. --pyramid=WORD is always the value. */
+static void test_optional_pyramid_value(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *word;
+        int octaves, levels; /* 0: refused */
+        const char *msg;
+    } counts[] = {
+        {"2x3", 2, 3, NULL},
+        {"4X4", 4, 4, NULL},
+        {"00016x008", 16, 8, NULL},
+        {"0x3", 0, 0, "tiledconv: --pyramid 0x3: octaves must be 1..16 and levels 1..8\n"},
+        {"3x0", 0, 0, "tiledconv: --pyramid 3x0: octaves must be 1..16 and levels 1..8\n"},
+        {"17x1", 0, 0, "tiledconv: --pyramid 17x1: octaves must be 1..16 and levels 1..8\n"},
+        {"1x9", 0, 0, "tiledconv: --pyramid 1x9: octaves must be 1..16 and levels 1..8\n"},
+        {"99999999x3", 0, 0,
+         "tiledconv: --pyramid 99999999x3: octaves must be 1..16 and levels 1..8\n"},
+        {"99999999999999999999999x1", 0, 0,
+         "tiledconv: --pyramid 99999999999999999999999x1: octaves must be 1..16 and levels "
+         "1..8\n"},
+        {"1x18446744073709551617", 0, 0,
+         "tiledconv: --pyramid 1x18446744073709551617: octaves must be 1..16 and levels 1..8\n"},
+        {"5", 0, 0, "tiledconv: --pyramid 5: a pyramid is OCTAVESxLEVELS, for example 4x4 (the "
+                    "default); an input file of that name is ./5\n"},
+        {"0", 0, 0, "tiledconv: --pyramid 0: a pyramid is OCTAVESxLEVELS, for example 4x4 (the "
+                    "default); an input file of that name is ./0\n"},
+    };
+    tc_options o;
+    char msg[256];
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        char word[64];
+        snprintf(word, sizeof word, "%s", counts[i].word);
+        const int rc = parse(&o, msg, sizeof msg, "--pyramid", word, "a.bmp", "-O", "d", NULL);
+        if (counts[i].octaves) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(o.pyramid_octaves, counts[i].octaves);
+            assert_int_equal(o.pyramid_levels, counts[i].levels);
+            assert_int_equal(o.n_positional, 1); /* the count is no input */
+            assert_string_equal(o.positional[0], "a.bmp");
+        } else {
+            assert_int_equal(rc, 2);
+            assert_string_equal(msg, counts[i].msg);
+        }
+    }
+    /* Words of any other form are inputs; the pyramid is the default 4 x 4. */
+    static const char *const inputs[] = {"x", "4x", "x4", "4x4x4", "4x4.png", "-", "./5",
+                                         "4 x 4", "+4x4", "4x-4"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        char word[64];
+        snprintf(word, sizeof word, "%s", inputs[i]);
+        assert_int_equal(parse(&o, msg, sizeof msg, "--pyramid", word, "-O", "d", NULL), 0);
+        assert_int_equal(o.pyramid_octaves, 4);
+        assert_int_equal(o.pyramid_levels, 4);
+        assert_int_equal(o.n_positional, 1);
+        assert_string_equal(o.positional[0], inputs[i]);
+    }
+    /* Attached, the word is the value whatever its form. */
+    assert_int_equal(parse(&o, msg, sizeof msg, "--pyramid=x", "a.bmp", "-O", "d", NULL), 2);
+    assert_string_equal(msg, "tiledconv: --pyramid 'x': expected OCTAVESxLEVELS, for example 4x4 "
+                             "(the default)\n");
+    assert_int_equal(parse(&o, msg, sizeof msg, "--pyramid=3x2", "5", "-O", "d", NULL), 0);
+    assert_int_equal(o.pyramid_octaves, 3);
+    assert_string_equal(o.positional[0], "5");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -785,7 +853,7 @@ int main(void)
         cmocka_unit_test(test_border_and_output_flags),
         cmocka_unit_test(test_amd_flags_attached),    cmocka_unit_test(test_limit_flags),
         cmocka_unit_test(test_tiny_numbers),          cmocka_unit_test(test_messages_are_one_line),
-        cmocka_unit_test(test_image_formats),
+        cmocka_unit_test(test_image_formats), cmocka_unit_test(test_optional_pyramid_value),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

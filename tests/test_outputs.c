@@ -376,7 +376,8 @@ static void test_new_output_unnamed_until_linked(void **state)
 }
 
 /* Replacing a file: the complete file is linked to a temporary name and renamed over the old
- * one at once, then the folder is synced; the old file's mode is kept (0600 stays 0600). */
+ * one at once, then the folder is synced; the old file's mode is kept (0600 stays 0600), less
+ * its setuid and setgid bits (04755 becomes 0755). */
 static void test_replace_keeps_mode(void **state)
 {
     (void)state;
@@ -388,9 +389,11 @@ static void test_replace_keeps_mode(void **state)
     assert_non_null(f);
     fputs("old contents", f);
     assert_int_equal(fclose(f), 0);
-    for (int m = 0; m < 2; m++) {
-        const mode_t mode = m == 0 ? 0600 : 0640;
-        assert_int_equal(chmod(path, mode), 0);
+    static const mode_t modes[][2] = {{0600, 0600}, {0640, 0640}, {04755, 0755},
+                                      {02750, 0750}, {06711, 0711}, {01644, 01644}};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        const mode_t mode = modes[m][1];
+        assert_int_equal(chmod(path, modes[m][0]), 0);
         n_events = 0;
         assert_int_equal(write_atomically(path, &af, err, sizeof err), 0);
         struct stat st;
@@ -527,6 +530,114 @@ static void test_put_sync_modes(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Two outputs of one run that are one file, and an output that is an input, whatever their
+ * names: ./x and x, a folder reached through a link, hard and symbolic links; standard output
+ * and absent outputs are no files; the message names both, the first given first. */
+static void test_distinct_outputs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tiledconv-same.XXXXXX", p[16][128], err[512] = "";
+    assert_non_null(mkdtemp(dir));
+    const char *names[] = {"x.bmp", "hard.bmp", "sym.bmp", "sub", "sublink", "dangling.bmp",
+                           "t.bmp"};
+    for (int i = 0; i < 7; i++)
+        snprintf(p[i], sizeof p[i], "%s/%s", dir, names[i]);
+    FILE *f = fopen(p[0], "wb");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(link(p[0], p[1]), 0);
+    assert_int_equal(symlink("x.bmp", p[2]), 0);
+    assert_int_equal(mkdir(p[3], 0755), 0);
+    assert_int_equal(symlink("sub", p[4]), 0);
+    assert_int_equal(symlink("t.bmp", p[5]), 0); /* t.bmp does not exist */
+    snprintf(p[7], sizeof p[7], "%s/./x.bmp", dir);
+    snprintf(p[8], sizeof p[8], "%s/sub/new.bmp", dir);
+    snprintf(p[9], sizeof p[9], "%s/sublink/new.bmp", dir);
+    snprintf(p[10], sizeof p[10], "%s/sub/other.bmp", dir);
+    char want[512];
+    const struct {
+        outputs_named a, b;
+        int same;
+    } cases[] = {
+        {{"-o", p[0]}, {"--class-map", p[7]}, 1},   /* one existing file, two names */
+        {{"-o", p[0]}, {"--raw", p[1]}, 1},         /* a hard link */
+        {{"-O", p[2]}, {"-O", p[1]}, 1},            /* a symbolic link to the other's file */
+        {{"-o", p[8]}, {"--class-map", p[9]}, 1},   /* a new name, its folder through a link */
+        {{"-o", p[8]}, {"--raw", p[10]}, 0},        /* two new names in one folder */
+        {{"-o", p[5]}, {"--raw", p[6]}, 0},         /* a dangling link is replaced, not its target */
+        {{"-o", "-"}, {"--raw", "-"}, 0},           /* standard output is no file */
+        {{"-o", NULL}, {"--raw", NULL}, 0},
+        {{"-O", p[8]}, {NULL, p[9]}, 2},            /* an output that is an input */
+        {{NULL, p[0]}, {NULL, p[1]}, 0},            /* two inputs: nothing is written */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const outputs_named files[3] = {cases[i].a, {"--raw", NULL}, cases[i].b};
+        const int rc = outputs_check_distinct(files, 3, err, sizeof err);
+        if (cases[i].same == 0) {
+            assert_int_equal(rc, 0);
+            continue;
+        }
+        assert_int_equal(rc, -1);
+        if (cases[i].same == 1)
+            snprintf(want, sizeof want, "%s %s and %s %s are the same file; give each its own "
+                     "name", cases[i].a.flag, cases[i].a.path, cases[i].b.flag, cases[i].b.path);
+        else
+            snprintf(want, sizeof want, "%s %s would replace the input %s; refusing",
+                     cases[i].a.flag, cases[i].a.path, cases[i].b.path);
+        assert_string_equal(err, want);
+    }
+    /* Many names: the pair is found among them, whatever their order. */
+    outputs_named many[200];
+    char many_names[200][64];
+    for (int i = 0; i < 200; i++) {
+        snprintf(many_names[i], sizeof many_names[i], "%s/sub/n%03d.bmp", dir, i);
+        many[i] = (outputs_named){i % 2 ? "--raw" : "-O", many_names[i]};
+    }
+    assert_int_equal(outputs_check_distinct(many, 200, err, sizeof err), 0);
+    snprintf(many_names[150], sizeof many_names[150], "%s/sublink/n%03d.bmp", dir, 17);
+    assert_int_equal(outputs_check_distinct(many, 200, err, sizeof err), -1);
+    snprintf(want, sizeof want, "--raw %s/sub/n017.bmp and -O %s/sublink/n017.bmp are the same "
+             "file; give each its own name", dir, dir);
+    assert_string_equal(err, want);
+    for (int i = 5; i >= 0; i--) /* t.bmp never existed */
+        if (i == 3)
+            assert_int_equal(rmdir(p[i]), 0);
+        else
+            assert_int_equal(unlink(p[i]), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* The options' outputs: -o, --raw and --class-map, any two of them one file. */
+static void test_check_all_distinct(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tiledconv-same.XXXXXX", a[96], b[96], err[512] = "", want[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/out.png", dir);
+    snprintf(b, sizeof b, "%s/./out.png", dir);
+    tc_options o;
+    memset(&o, 0, sizeof o);
+    o.write_output = 1;
+    o.output = a;
+    o.class_map = b;
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
+    snprintf(want, sizeof want, "-o %s and --class-map %s are the same file; give each its own "
+             "name", a, b);
+    assert_string_equal(err, want);
+    o.class_map = NULL;
+    o.raw_output = b;
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
+    o.write_output = 0; /* --no-output: -o's name is not written */
+    o.class_map = a;
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
+    snprintf(want, sizeof want, "--raw %s and --class-map %s are the same file; give each its "
+             "own name", b, a);
+    assert_string_equal(err, want);
+    o.class_map = NULL;
+    assert_int_equal(outputs_check_all(&o, err, sizeof err), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--signal-child") == 0)
@@ -541,6 +652,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_signals_remove_temporaries),
         cmocka_unit_test(test_read_only_and_unwritable),
         cmocka_unit_test(test_put_sync_modes),
+        cmocka_unit_test(test_distinct_outputs),
+        cmocka_unit_test(test_check_all_distinct),
     };
     return cmocka_run_group_tests_name("outputs", tests, NULL, NULL);
 }

@@ -76,13 +76,16 @@ static int create_named(atomic_file *af, size_t tmp_size, mode_t mode)
     return fd;
 }
 
-/* Keeps a replaced file's mode, and its owner and group where we may (root, or our own). */
+/* Keeps a replaced file's permission bits, and its owner and group where we may (root, or our
+ * own). Not its setuid and setgid bits: new contents must not inherit a program's privileges
+ * (a setuid file replaced by an image would stay setuid for whatever is written there next),
+ * as cp and install drop them and the kernel clears them on a write by anyone but root. */
 static int keep_attributes(int fd, const struct stat *st)
 {
     if (fchown(fd, st->st_uid, st->st_gid) != 0 && fchown(fd, (uid_t)-1, st->st_gid) != 0) {
         /* Not ours to give away: the mode is still kept. */
     }
-    return fchmod(fd, st->st_mode & 07777);
+    return fchmod(fd, st->st_mode & 01777 & ~(mode_t)(S_ISUID | S_ISGID));
 }
 
 int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_size)

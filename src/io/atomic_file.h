@@ -35,7 +35,10 @@ typedef struct {
 #define ATOMIC_FILE_INIT {NULL, NULL, NULL, -1, 0, 0, -1, 0, 0}
 
 /* Creates the file: a new output gets the mode any new file gets (0666 less the umask), a
- * replaced one keeps its mode (and, where allowed, its owner and group). Refuses a target that
+ * replaced one keeps its mode less the setuid and setgid bits (and, where allowed, its owner and
+ * group). Replacing gives the name a new file: the old one's extended attributes (ACLs among
+ * them) are not carried over, its other hard links keep the old contents, and a symbolic link
+ * at path is itself replaced, the file it pointed to left as it was. Refuses a target that
  * exists and is not a regular file (a folder, /dev/null), which rename() would replace.
  * Returns 0, or -1 with "PATH: reason" in err and nothing left behind. */
 int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_size);
