@@ -6,11 +6,11 @@
  *
  * The tool reads every input through source_reader: the first IO_IDENTIFY_BYTES tell the
  * format (an endless stream of zeros or text is refused there); a BMP then goes on through the
- * BMP reader's header-first path (bmp.h: a regular file mapped, a pipe read only as far as the
- * header makes meaningful); a PNG, JPEG or PGM/PPM is mapped (a regular file) or read whole (a
- * pipe, at most SOURCE_MAX_BYTES: those formats may put their size after metadata of any
- * length) and its header probed (io_probe). Only then is the memory planned and the image
- * decoded. source_read and source_decode do the same in one step, for callers that want the
+ * BMP reader's header-first path (bmp.h: only as far as the header makes meaningful); a PNG,
+ * JPEG or PGM/PPM is read whole (at most SOURCE_MAX_BYTES: those formats may put their size
+ * after metadata of any length) and its header probed (io_probe). Only then is the memory
+ * planned and the image decoded. source_reader reads files, never maps them, so that a file
+ * that shrinks while it is read is one image's refusal, not a SIGBUS that ends the process. source_read and source_decode do the same in one step, for callers that want the
  * bytes themselves.
  */
 #ifndef TILEDCONV_SOURCE_H
@@ -44,7 +44,9 @@ const char *source_name(const char *path);
  * IO_IDENTIFY_BYTES are read and identified first (io_identify), so that something that is no
  * image in a format the tool reads (/dev/zero, a text stream, a GIF) is refused before any more
  * is read; standard input that is a terminal is refused rather than waited on. With map, a
- * regular file is mapped rather than copied (only the pages the decoder reads are loaded).
+ * regular file is mapped rather than copied (only the pages the decoder reads are loaded; the
+ * caller then accepts that a file truncated meanwhile raises SIGBUS: the tool itself reads
+ * through source_reader, which never maps).
  * Returns 0, or -1 with "NAME: reason" in err and *s untouched. */
 int source_read(const char *path, int map, source *s, char *err, size_t err_size);
 
@@ -64,7 +66,7 @@ typedef struct {
     io_format format;  /* from the first bytes */
     io_header head;    /* the size, and the samples decoding gives (BMP: 3 x 8 bits) */
     size_t held;       /* the input's bytes held while it is decoded: the BMP's meaningful
-                        * bytes, another format's whole file (a mapping counted whole) */
+                        * bytes, another format's whole file */
     /* The reader's own: */
     const char *path;
     int fd;            /* -1 when closed; standard input's is never closed */

@@ -281,4 +281,39 @@ else
     not_ok "h: the -e records' SHA-256" "$bad"
 fi
 
+# --- i. an input that shrinks while the batch reads it -----------------------------------------
+# Another program rewrites a file and cuts it short in a loop while batches read it: 20 rounds
+# (BMP and JPEG in turn). A file is read, never mapped, so a short read is that image's refusal
+# and never a SIGBUS that ends the process: every round exits 0 (the file was read whole) or 2
+# with the victim's one line (and the summary), and the other image is always written.
+rm -rf "$tmp/i" && mkdir -p "$tmp/i/o"
+"$bin" -q --color -g 2000x1500 -o "$tmp/i/full.bmp" &&
+    "$bin" -q --color -g 2000x1500 -o "$tmp/i/full.jpg" ||
+    not_ok "i: the victims" "could not be made"
+bad="" rounds=0
+for kind in bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg; do
+    cp "$tmp/i/full.$kind" "$tmp/i/victim.$kind"
+    (while :; do cat "$tmp/i/full.$kind" >"$tmp/i/victim.$kind"; truncate -s 3000 "$tmp/i/victim.$kind"; done) 2>/dev/null &
+    cutter=$!
+    rm -f "$tmp/i/o"/*
+    run "$bin" --no-sync -O "$tmp/i/o" "$tmp/i/victim.$kind" "$root/images/TiledConv_Input451x300.bmp"
+    kill "$cutter"
+    wait "$cutter" 2>/dev/null
+    rounds=$((rounds + 1))
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+        bad="$bad [round $rounds, $kind: exit $rc]"
+    elif [ ! -s "$tmp/i/o/TiledConv_Input451x300.bmp" ]; then
+        bad="$bad [round $rounds, $kind: the other image was not written]"
+    elif [ "$rc" -eq 2 ] && { [ "$lines" -ne 2 ] || [ "$(grep -c "victim.$kind" "$tmp/err")" -ne 1 ] ||
+                               [ -e "$tmp/i/o/victim.$kind" ]; }; then
+        bad="$bad [round $rounds, $kind: $(tr '\n' '|' <"$tmp/err")]"
+    fi
+done
+if [ -z "$bad" ]; then
+    ok "i: a file cut short while it is read: 20 rounds, no crash, the other image always written"
+else
+    not_ok "i: a file cut short while it is read" "$bad"
+fi
+
 test_end
