@@ -73,7 +73,7 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c \
+            cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c

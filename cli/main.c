@@ -118,6 +118,8 @@ static int open_input(const tc_options *o, input_source *src)
             fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
+    if (!o->color) /* a gray job: a JPEG's intensity is its own luma, decoded alone */
+        source_reader_want_luma(&src->reader);
     src->from_file = 1;
     src->width = src->reader.head.width;
     src->height = src->reader.head.height;
@@ -713,6 +715,27 @@ static int fast_exit(void)
 #endif
 }
 
+/* --no-filter runs the batch's pool without a device: what needs a filter's result (or a
+ * device) is a usage error. 0, or 2 (reported). */
+static int check_no_filter(const tc_options *o)
+{
+    const char *flag = o->verify        ? "-e"
+                       : o->gradient    ? "--gradient"
+                       : o->pyramid     ? "--pyramid"
+                       : o->raw_output || o->raw_flag ? "--raw"
+                       : o->class_map   ? "--class-map"
+                       : o->synth_width ? "-g"
+                       : o->all_algorithms ? "-a all"
+                       : o->iterations > 1 ? "-i"
+                                           : NULL;
+    if (!flag)
+        return 0;
+    fprintf(stderr, "tiledconv: --no-filter and %s: --no-filter writes each image unfiltered "
+                    "without a device (the codec floor); %s needs the filter\n",
+            flag, flag);
+    return 2;
+}
+
 /* Whether one image is studied (every figure, the check, the comparison) rather than run
  * through the batch pipeline that a plain file-to-file run takes. */
 static int wants_study(const tc_options *o)
@@ -744,6 +767,9 @@ int main(int argc, char **argv)
     }
     if (o.list_devices)
         return list_devices(&o);
+    io_set_jpeg_sampling(o.sampling); /* before any thread encodes */
+    if (o.no_filter && (status = check_no_filter(&o)) != 0)
+        return status;
     /* -o -: standard output is the image's alone from here on; every report goes to stderr. */
     if (o.write_output && outputs_is_stdout(o.output) && outputs_claim_stdout(err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);
@@ -773,7 +799,7 @@ int main(int argc, char **argv)
         inputs_free(&list);
         return 2;
     }
-    if (!inputs_is_batch(&o, &list) && wants_study(&o)) {
+    if (!inputs_is_batch(&o, &list) && wants_study(&o) && !o.no_filter) {
         status = study(&o, list.items[0].input, requests[0]);
     } else {
         const int fast = fast_exit();

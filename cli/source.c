@@ -317,6 +317,14 @@ int source_reader_open(const char *path, const io_limits *lim, source_reader *r,
     return 0;
 }
 
+void source_reader_want_luma(source_reader *r)
+{
+    if (r->format == IO_FORMAT_JPEG) {
+        r->luma = 1;
+        r->head.channels = 1;
+    }
+}
+
 int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size)
 {
     char why[512] = "";
@@ -329,8 +337,9 @@ int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_
     }
     if (!r->whole.data)
         return fail_named(r->path, "no input to decode", err, err_size);
-    if (io_decode(r->whole.data, r->whole.size, (long)io_limits_max_pixels(&r->lim),
-                  ratio_of(&r->lim), img, why, sizeof why))
+    if ((r->luma ? io_decode_luma : io_decode)(r->whole.data, r->whole.size,
+                                                 (long)io_limits_max_pixels(&r->lim),
+                                                 ratio_of(&r->lim), img, why, sizeof why))
         return fail_named(r->path, why, err, err_size);
     return 0;
 }

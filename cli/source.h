@@ -75,6 +75,7 @@ typedef struct {
     bmp_reader bmp;
     source whole;      /* PNG, JPEG, PGM/PPM: the whole input */
     io_limits lim;
+    int luma;          /* a JPEG is decoded to its luma alone (source_reader_want_luma) */
 } source_reader;
 
 /* Opens path ("-": standard input) and checks it up to its header, against lim (NULL: the
@@ -87,6 +88,11 @@ typedef struct {
  * close; after 0, source_reader_close always. */
 int source_reader_open(const char *path, const io_limits *lim, source_reader *r, char *err,
                        size_t err_size);
+
+/* The run needs the intensity alone (a gray job): a JPEG will be decoded to its luma, one
+ * channel (io_decode_luma), and head says so from now on, for the memory plan; other formats
+ * are unchanged. Call after source_reader_open, before decoding. */
+void source_reader_want_luma(source_reader *r);
 
 /* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
  * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */
