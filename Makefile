@@ -62,6 +62,8 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
             src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
+# Built programs kept on disk between processes (start-up).
+LIB_SRCS += src/program_cache.c
 # Image objects beside buffers, and the bilinear-tap trick (issue 16).
 LIB_SRCS += src/storage.c src/bilinear.c
 # Issue 16: the gradient from one read (its kernels in src/Gradient.cl, after Common.cl).

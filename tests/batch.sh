@@ -13,7 +13,8 @@
 #   h. -e's records carry the SHA-256 of the pixels; i. a file cut short while it is read;
 #   j. --gradient and --pyramid batches = single runs; k. -e's verdict, and a planted failure;
 #   l. -O creates its folder; m. each output keeps its input's name, format and depth, = single
-#      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter.
+#      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter;
+#   p. the cache of built programs.
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
@@ -494,6 +495,62 @@ if [ "$rc" -eq 2 ] && grep -q -- '--no-filter and -e' "$tmp/err"; then
     ok "o: --no-filter with -e is a usage error"
 else
     not_ok "o: --no-filter -e" "exit $rc: $(sed -n 1p "$tmp/err")"
+fi
+
+# --- p. the cache of built programs: used, and never trusted blindly -----------------------------
+# Each program's binary is kept in TILEDCONV_PROGRAM_CACHE; a file cut short, with a flipped byte,
+# or with a binary the driver refuses behind a valid checksum is ignored (the program is built
+# from source, the file written anew) and the output is the same; a folder others may write, or
+# "off", is not used.
+pc=$tmp/p/cache
+rm -rf "$tmp/p" && mkdir -p "$tmp/p"
+img=$root/images/TiledConv_Input451x300.bmp
+cached() { TILEDCONV_PROGRAM_CACHE=$1 "$bin" -q -f 5 -s "$img" -o "$2"; }
+bad=""
+cached "$pc" "$tmp/p/first.bmp" || bad="$bad [first run failed]"
+n=$(find "$pc" -name '*.bin' 2>/dev/null | wc -l | tr -d ' ')
+[ "$n" -ge 1 ] || bad="$bad [no program kept]"
+[ "$(stat -c %a "$pc" 2>/dev/null)" = 700 ] || bad="$bad [the folder is not 0700]"
+cp -r "$pc" "$tmp/p/kept"
+for damage in cut flip garbage; do
+    for f in "$pc"/*.bin; do
+        size=$(wc -c <"$f")
+        case $damage in
+            cut) head -c $((size / 2)) "$tmp/p/kept/$(basename "$f")" >"$f" ;;
+            flip) python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[len(d) * 3 // 4] ^= 0xff
+open(sys.argv[1], "wb").write(bytes(d))' "$f" ;;
+            garbage) python3 -c '
+import os, sys
+d = open(sys.argv[1], "rb").read()
+head = d.index(b"\n") + 1
+klen = int.from_bytes(d[head:head + 8], "little")
+key = d[head + 8:head + 8 + klen]
+blen = int.from_bytes(d[head + 8 + klen:head + 16 + klen], "little")
+junk = os.urandom(blen)
+h = 0xcbf29ce484222325
+for b in key + junk:
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+out = d[:head + 16 + klen] + junk + h.to_bytes(8, "little")
+open(sys.argv[1], "wb").write(out)' "$f" ;;
+        esac
+    done
+    cached "$pc" "$tmp/p/again.bmp" || bad="$bad [$damage: the run failed]"
+    cmp -s "$tmp/p/first.bmp" "$tmp/p/again.bmp" || bad="$bad [$damage: the output differs]"
+    for f in "$pc"/*.bin; do
+        cmp -s "$f" "$tmp/p/kept/$(basename "$f")" || bad="$bad [$damage: $(basename "$f") not written anew]"
+    done
+done
+chmod 777 "$pc" && rm -f "$pc"/*.bin
+cached "$pc" "$tmp/p/open.bmp" || bad="$bad [a world-writable folder: the run failed]"
+[ -z "$(ls "$pc")" ] || bad="$bad [a world-writable folder was used]"
+cached off "$tmp/p/off.bmp" && cmp -s "$tmp/p/first.bmp" "$tmp/p/off.bmp" || bad="$bad [off: differs]"
+[ ! -e off ] || bad="$bad [off made a folder]"
+if [ -z "$bad" ]; then
+    ok "p: the program cache: $n programs kept; cut, flipped and refused binaries rebuilt, same output; unsafe folder and off unused"
+else
+    not_ok "p: the program cache" "$bad"
 fi
 
 test_end
