@@ -16,11 +16,15 @@
  *    16 x 16 BMP file to a BMP file (the batch path every file takes) and on `-g 16x16
  *    --no-output` (the study path). Prints min, median and max of each and the ratios of the
  *    medians: the issue's target is tiledconv within 1.5x of the bare probe.
+ * 3. The bare probe with the loader restricted to one vendor's ICD at a time (OCL_ICD_VENDORS
+ *    naming that .icd file, OCL_ICD_FILENAMES its library, for ocl-icd and Khronos' loader):
+ *    what a process would pay if only the platform asked for were loaded.
  * Not part of the tool or its tests.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #define _POSIX_C_SOURCE 200809L
 #include <CL/cl.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +292,55 @@ static int processes(const char *self, const char *type_word, const char *tiledc
     return 0;
 }
 
+/* Part 3: the bare probe with one ICD at a time. */
+static void one_icd_each(const char *self, const char *type_word)
+{
+    const char *set = getenv("OCL_ICD_VENDORS");
+    const char *dir = set && *set ? set : "/etc/OpenCL/vendors";
+    char device[16];
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    snprintf(device, sizeof device, "%s", type_word);
+    if (!d)
+        return;
+    printf("\nthe bare probe with the loader restricted to one ICD (%s; 5 runs, median ms):\n",
+           dir);
+    while ((e = readdir(d)) != NULL) {
+        const size_t n = strlen(e->d_name);
+        char path[1024], lib[1024] = "";
+        if (n < 5 || strcmp(e->d_name + n - 4, ".icd") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (!fgets(lib, sizeof lib, f))
+                lib[0] = '\0';
+            lib[strcspn(lib, "\r\n")] = '\0';
+            fclose(f);
+        }
+        setenv("OCL_ICD_VENDORS", path, 1);
+        setenv("OCL_ICD_FILENAMES", lib, 1);
+        char *cmd[] = {(char *)self, "--bare", device, NULL};
+        double ms[5];
+        int ok = 1;
+        (void)run_ms(cmd);
+        for (int r = 0; r < 5 && ok; r++)
+            ok = (ms[r] = run_ms(cmd)) >= 0;
+        if (ok) {
+            qsort(ms, 5, sizeof ms[0], by_value);
+            printf("  %-40s %8.1f\n", e->d_name, ms[2]);
+        } else {
+            printf("  %-40s no %s device through it alone\n", e->d_name, type_word);
+        }
+    }
+    closedir(d);
+    if (set)
+        setenv("OCL_ICD_VENDORS", set, 1);
+    else
+        unsetenv("OCL_ICD_VENDORS");
+    unsetenv("OCL_ICD_FILENAMES");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--bare") == 0)
@@ -298,5 +351,7 @@ int main(int argc, char **argv)
     int status = steps(source_dir, type);
     if (status == 0 && argc > 3)
         status = processes(argv[0], type_word, argv[3], argc > 4 ? atoi(argv[4]) : 5);
+    if (status == 0 && argc > 3)
+        one_icd_each(argv[0], type_word);
     return status;
 }
