@@ -24,7 +24,8 @@
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
 # missing); on rows 4 and 6 also tiledconv with TILEDCONV_SYNC=batch (one syncfs for many files
-# instead of an fsync each).
+# instead of an fsync each), on rows 3 and 6 with TILEDCONV_LANES=1 (one context, not two: the
+# second costs the driver time at start and at exit, and the device is no longer the bound).
 #
 # Writes OUTDIR/e2e-peers.log (every command and what it printed), OUTDIR/e2e-peers.csv (one
 # line a run: row, contender, try, wall seconds, the batch's own clock for tiledconv, output
@@ -99,6 +100,7 @@ cmd() {
     case $who in
         tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-syncfs) echo "TILEDCONV_SYNC=batch $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-1lane) echo "TILEDCONV_LANES=1 $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
         peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
@@ -112,10 +114,11 @@ cmd() {
 
 contenders() { # the contenders of a row
     case $1 in
-        1 | 2 | 3) echo "tiledconv tiledconv-floor peer peer-floor" ;;
+        1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
+        3) echo "tiledconv tiledconv-1lane tiledconv-floor peer peer-floor" ;;
         4) echo "tiledconv tiledconv-syncfs tiledconv-floor peer peer-floor" ;;
         5 | 7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6) echo "tiledconv tiledconv-syncfs tiledconv-floor peer peer-floor shell-floor" ;;
+        6) echo "tiledconv tiledconv-syncfs tiledconv-1lane tiledconv-floor peer peer-floor shell-floor" ;;
         8 | 9) echo "tiledconv peer" ;;
     esac
 }
@@ -201,12 +204,14 @@ for row in sorted(names):
         ratio(peer[0] if peer else 0, tc[-1] if tc else 0),
         ratio(statistics.median(tc) if tc else 0, statistics.median(floor) if floor else 0),
         size(row, "tiledconv"), size(row, "peer")))
-for row in ("4", "6"):
-    s = times(row, "tiledconv-syncfs")
+for row, who, what in (("4", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
+                       ("6", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
+                       ("3", "tiledconv-1lane", "TILEDCONV_LANES=1 (one context instead of two)"),
+                       ("6", "tiledconv-1lane", "TILEDCONV_LANES=1 (one context instead of two)")):
+    s = times(row, who)
     if s:
         lines.append("")
-        lines.append("row %s with TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each): %s s"
-                     % (row, cell(s)))
+        lines.append("row %s with %s: %s s (tiledconv: %s)" % (row, what, cell(s), cell(times(row, "tiledconv"))))
 gaps = []
 for row in sorted(names):
     for r in rows.get(row, {}).get("tiledconv", []):
