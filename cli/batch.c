@@ -718,7 +718,8 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     pthread_cond_init(&b->work, NULL);
     pthread_cond_init(&b->ready, NULL);
     /* Outputs that are synced go to the waiters; standard output is never synced. */
-    b->syncing = !o->no_sync && !(list->items[0].output && outputs_is_stdout(list->items[0].output));
+    b->syncing = !o->no_sync &&
+                 !(list->items[0].output && outputs_is_stdout(list->items[0].output));
     if (b->syncing && commit_start(&b->commits, commit_mode_from_env(), b->n_waiters))
         return -1;
     if (b->syncing && b->commits.mode == COMMIT_BATCH)

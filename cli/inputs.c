@@ -292,7 +292,8 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
         return 2;
     }
     if ((rc = check_collisions(l, err, err_size)) != 0 ||
-        (l->keep_format && (rc = check_own_folder(o, l, err, err_size)) != 0))
+        (l->keep_format && o->write_output &&
+         (rc = check_own_folder(o, l, err, err_size)) != 0))
         return rc;
     if (o->output_dir && stat(o->output_dir, &st) != 0 && mkdir_parents(o->output_dir, &made)) {
         snprintf(err, err_size, "-O %s: cannot create the folder: %s", o->output_dir,

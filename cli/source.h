@@ -10,8 +10,9 @@
  * JPEG or PGM/PPM is read whole (at most SOURCE_MAX_BYTES: those formats may put their size
  * after metadata of any length) and its header probed (io_probe). Only then is the memory
  * planned and the image decoded. source_reader reads files, never maps them, so that a file
- * that shrinks while it is read is one image's refusal, not a SIGBUS that ends the process. source_read and source_decode do the same in one step, for callers that want the
- * bytes themselves.
+ * that shrinks while it is read is one image's refusal, not a SIGBUS that ends the process.
+ * source_read and source_decode do the same in one step, for callers that want the bytes
+ * themselves.
  */
 #ifndef TILEDCONV_SOURCE_H
 #define TILEDCONV_SOURCE_H
