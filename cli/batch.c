@@ -60,6 +60,7 @@ typedef struct {
     int open_status;       /* tc_open's status */
     char err[512];
     pthread_t thread;
+    int started;           /* thread runs lane_main (else lane 0 runs on the main thread) */
 } lane;
 
 /* A list of jobs, first in first out. */
@@ -746,14 +747,27 @@ static int batch_start(batch *b, pthread_t *workers)
         (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
         b->platforms_ms = now_ms() - b->t0;
     }
-    for (int i = 0; i < b->n_lanes; i++)
-        pthread_create(&b->lanes[i].thread, NULL, lane_main, &b->lanes[i]);
+    for (int i = 0; i < b->n_lanes; i++) {
+        lane *l = &b->lanes[i];
+        if ((l->started = pthread_create(&l->thread, NULL, lane_main, l) == 0) || i == 0)
+            continue;
+        /* A lane without a thread is a device that did not open; lane 0, which must exist to
+         * pass every image on, runs on the main thread instead (batch_wait). */
+        pthread_mutex_lock(&b->lock);
+        l->status = 1;
+        snprintf(l->err, sizeof l->err, "%s: no thread could be started for it", l->request);
+        if (++b->lanes_opened == b->n_lanes)
+            pthread_cond_broadcast(&b->ready);
+        pthread_mutex_unlock(&b->lock);
+    }
     return started;
 }
 
 /* Waits for every thread, showing the progress line meanwhile where there is one. */
 static void batch_wait(batch *b, pthread_t *workers, int n_workers)
 {
+    if (b->n_lanes > 0 && !b->lanes[0].started)
+        (void)lane_main(&b->lanes[0]); /* returns when no image is left to pass on */
     while (b->progress) {
         pthread_mutex_lock(&b->lock);
         const int done = b->done;
@@ -768,7 +782,8 @@ static void batch_wait(batch *b, pthread_t *workers, int n_workers)
     for (int i = 0; i < n_workers; i++)
         pthread_join(workers[i], NULL);
     for (int i = 0; i < b->n_lanes; i++)
-        pthread_join(b->lanes[i].thread, NULL);
+        if (b->lanes[i].started)
+            pthread_join(b->lanes[i].thread, NULL);
     if (b->syncing)
         commit_finish(&b->commits);
     for (int i = 0; i < b->n_lanes && !b->dev; i++)
