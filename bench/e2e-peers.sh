@@ -57,7 +57,7 @@ say() { echo "$*" | tee -a "$log"; }
 say "date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(hostname); cores: $cores; photos: $photos; tries: $tries; device: $device"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /' | tee -a "$log"
 df -h "$work" | tail -1 | sed 's/^/disk: /' | tee -a "$log"
-make -s tiledconv >>"$log" 2>&1 || { say "make failed"; exit 1; }
+make -s -j"$cores" tiledconv >>"$log" 2>&1 || { say "make failed"; exit 1; }
 
 # --- the photos, made once ---------------------------------------------------------------------
 have() { [ -d "$1" ] && [ "$(find "$1" -type f | wc -l)" -eq "$photos" ]; }
