@@ -15,7 +15,7 @@
  *    on 256 floats, read back, a normal exit) against `TILEDCONV --device TYPE -q` on a
  *    16 x 16 BMP file to a BMP file (the batch path every file takes) and on `-g 16x16
  *    --no-output` (the study path). Prints min, median and max of each and the ratios of the
- *    medians: the issue's target is tiledconv within 1.5x of the bare probe.
+ *    medians: the target is tiledconv within 1.5x of the bare probe.
  * 3. The bare probe with the loader restricted to one vendor's ICD at a time (OCL_ICD_VENDORS
  *    naming that .icd file, OCL_ICD_FILENAMES its library, for ocl-icd and Khronos' loader):
  *    what a process would pay if only the platform asked for were loaded.
