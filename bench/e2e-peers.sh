@@ -10,8 +10,10 @@
 # the bundled images, as 24-bit BMP and as JPEG quality 90, in WORK (default /tmp/tc-peers);
 # TRIES (default 3: five tries of every row take about 9 minutes on the 16-core H100 machine,
 # three about 6) whole runs of each contender, interleaved so that the disk's drift hits all
-# alike; DEVICE (default "--device gpu"); PYTHON (default python3, with numpy; OpenCV for the
-# peer). For a CPU test: PHOTOS=40 TRIES=1 DEVICE="--device cpu" bench/e2e-peers.sh out
+# alike; ROWS (default all nine: a list such as "5 6 7" splits the run over two calls, the
+# photos being kept in WORK); DEVICE (default "--device gpu"); PYTHON (default python3, with
+# numpy; OpenCV for the peer). For a CPU test:
+#   PHOTOS=40 TRIES=1 DEVICE="--device cpu" bench/e2e-peers.sh out
 #
 # Rows (5-tap binomial unless said; 8 bits in and out; "synced": every output fsynced and the
 # folder once, as the peer's --sync):
@@ -37,6 +39,7 @@ out=${1:?usage: bench/e2e-peers.sh OUTDIR [PEERS]}
 peers=${2:-.peers}
 photos=${PHOTOS:-1000}
 tries=${TRIES:-3}
+rows=${ROWS:-1 2 3 4 5 6 7 8 9}
 device=${DEVICE:---device gpu}
 work=${WORK:-/tmp/tc-peers}
 python=${PYTHON:-python3}
@@ -149,10 +152,10 @@ timed() {
     echo "$row,$who,$try,$s,$clock,$bytes,$rc" >>"$csv"
 }
 
-say "running $tries tries of 9 rows (see $log)"
+say "running $tries tries of rows $rows (see $log)"
 cat "$work"/bmp/* "$work"/jpg/* >/dev/null # every contender reads from the page cache
 for try in $(seq 1 "$tries"); do
-    for row in 1 2 3 4 5 6 7 8 9; do
+    for row in $rows; do
         for who in $(contenders "$row"); do
             timed "$row" "$who" "$try"
         done
