@@ -63,6 +63,8 @@ LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c sr
             src/launch.c src/pixels.c src/context.c
 # Hardening: the host memory a run can still get (refusals before PoCL would abort).
 LIB_SRCS += src/hostmem.c
+# Built programs kept on disk between processes (start-up).
+LIB_SRCS += src/program_cache.c
 # Image objects beside buffers, and the bilinear-tap trick (issue 16).
 LIB_SRCS += src/storage.c src/bilinear.c
 # Issue 16: the gradient from one read (its kernels in src/Gradient.cl, after Common.cl).
@@ -79,7 +81,7 @@ IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 # Hardening, second round: how far a PNG, JPEG or PGM/PPM on a stream goes.
 IO_SRCS  += src/io/stream_bounds.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c \
+            cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c

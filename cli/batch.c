@@ -1,88 +1,51 @@
 /*
- * batch.c - the pipeline of batch.h.
+ * batch.c - the pipeline of batch.h: one pool of host workers, the device lanes, the waiters.
  *
- *   readers (R threads)  take the next input, read it, check it, and when its pixels can be
- *                        used as they lie in the file (8-bit palette, 24- and 32-bit BMP) hand
- *                        them on as they are, else decode them: other BMPs to RGB, PNG, JPEG
- *                        and PGM/PPM to their samples (8-bit gray or RGB of full scale 255 go
- *                        on as pixels; other scales and depths become float planes here)
+ *   workers (W threads, every core by default)
+ *                        each takes whatever is ready: an image the device has finished, to
+ *                        check (-e), encode and stage (job.h); else the next input, to open on
+ *                        its header, reserve its bytes and decode. No stage owns a thread, so
+ *                        the codecs' work, whichever dominates (decoding a photo, encoding a
+ *                        PNG), is spread over every core
  *   lanes (one per context: two per GPU, one per CPU device)
  *                        tc_filter_image: the bytes go up through pinned memory, the device
  *                        forms the planes, filters, forms the 8-bit rows of the output (a
  *                        BMP's own rows, or the packed rows another format's encoder takes)
- *                        and the bytes come back into the output's buffer; float planes
- *                        come back for -e, --raw and 16-bit outputs
- *   writers (W threads)  encode each output (BMP's bytes are ready as they are), write it
- *                        under a temporary name, sync it (unless --no-sync), rename it into
- *                        place (or write it to standard output), report
+ *                        and the bytes come back; float planes come back for -e, --raw,
+ *                        16-bit outputs and --gradient
+ *   waiters (commit.h)   the staged outputs synced and renamed into place, so that no worker
+ *                        ever waits on the disk (none with --no-sync: the workers rename)
  *
- * Bounded queues join the stages, and the bytes held by images in flight are bounded too, so
- * memory does not grow with the batch. A lane's device runs one image while the other lane of
- * the same device uploads or downloads another: two images in flight per device. Each image is
- * all-or-nothing: a failure anywhere gets its one line and leaves no file.
+ * The workers start reading before any device is open: while the OpenCL platforms load and
+ * the contexts and programs are made, they decode as far as the memory budget allows; once a
+ * lane is ready, they read ahead only as far as keeps the lanes busy. The bytes held by images
+ * in flight are bounded (a quarter of the machine's memory, at most 4 GiB; one image always
+ * may run), whatever the number of workers or images. A lane's device runs one image while the
+ * other lane of the same device uploads or downloads another. Each image is all-or-nothing: a
+ * failure anywhere gets its one line and leaves no file.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "batch.h"
 
 #include <fcntl.h>
-#include <math.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <pthread.h>
-#include <stdatomic.h>
+#include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "bmp.h"
-#include "image.h"
+#include "commit.h"
+#include "job.h"
 #include "outputs.h"
-#include "plan.h"
-#include "queue.h"
 #include "report.h"
-#include "sha256.h"
-#include "source.h"
 #include "text.h"
 #include "tiledconv.h"
-#include "verify.h"
-
-/* The command line's names for the ROI fields, for messages. */
-static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
-
-enum { JOB_OK = 0, JOB_FAILED = 1, JOB_REFUSED = 2, /* the exit statuses they lead to */
-       JOB_NO_DEVICE = 3 /* no device opened: one line for the whole run, none per image */ };
-
-/* One image on its way through the pipeline. */
-typedef struct {
-    int index;
-    const batch_item *item;
-    int status;
-    char msg[768];
-    /* input */
-    uint8_t *file;         /* the file's bytes (freed once the device has them) */
-    size_t file_size;
-    bmp_image decoded;     /* RGB, for files whose pixels cannot be used as they are */
-    io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
-    float *float_src;      /* samples of another scale or depth as float planes */
-    int deep;              /* the input has more than 8 bits per sample */
-    int depth;             /* the output image's bits per sample: 8, or 16 */
-    tc_image src;
-    uint8_t palette[256 * 3];
-    /* output */
-    uint8_t *out;          /* the output BMP, headers and rows, ready to write; or (out_pixels)
-                            * the packed 8-bit rows of another format, for its encoder */
-    size_t out_size;
-    int out_pixels;        /* out holds packed rows for outputs_put_image, not a BMP file */
-    float *planes;         /* -e, --raw: the filtered float planes */
-    float *host_planes;    /* -e: the planes formed on the host, for the reference */
-    int n_planes;
-    tc_roi roi;
-    size_t bytes;          /* what it holds, for the memory bound */
-    /* times, ms */
-    double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
-    /* -e: the largest difference, the tolerance, the digest of the 8-bit pixels */
-    double max_error, tolerance;
-    char sha256[65];
-} job;
 
 /* One context and the thread that drives it. */
 typedef struct batch batch;
@@ -97,30 +60,46 @@ typedef struct {
     int open_status;       /* tc_open's status */
     char err[512];
     pthread_t thread;
+    int started;           /* thread runs lane_main (else lane 0 runs on the main thread) */
 } lane;
+
+/* A list of jobs, first in first out. */
+typedef struct {
+    job *head, *tail;
+    int count;
+} job_list;
 
 struct batch {
     const tc_options *o;
     const batch_list *list;
     int chatty, machine, progress;
     double t0;             /* the run's start, wall ms */
-    atomic_int next;       /* the next input a reader takes */
-    work_queue decoded, finished;
-    /* memory held by images between reading and writing */
+    /* The pool's state, under lock. */
     pthread_mutex_t lock;
-    pthread_cond_t room;
+    pthread_cond_t work;   /* workers: an image to encode, room in the budget, the end */
+    pthread_cond_t ready;  /* lanes: a decoded image, or none left to come */
+    int next;              /* the next input to read */
+    int reading;           /* inputs being read now */
+    job_list decoded;      /* read, waiting for a lane */
+    job_list finished;     /* filtered, waiting for a worker */
+    int left;              /* images the workers are done with (staged or accounted) */
+    int lanes_ready;       /* lanes with an open device: start-up is over */
     size_t inflight, budget;
-    /* results, under lock */
+    /* Results, under lock. */
     int done, written, refused, failed;
-    double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms;
+    int checked, verified; /* -e: images checked, and passed */
+    double max_difference;
+    double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms, sync_ms;
     double startup_ms;     /* until the first context was ready */
     double platforms_ms;   /* of that: the OpenCL loader's platform list (every ICD loaded) */
     double build_ms;       /* the programs built, summed over the lanes */
-    int n_readers, n_lanes, n_writers;
+    int n_workers, n_lanes, n_waiters;
     lane *lanes;
+    commit_queue commits;  /* started when outputs are synced */
+    int syncing;
     const tc_device_info *dev; /* the first lane's, for the single-image header */
-    int first_width, first_height; /* the first image written, for that header */
-    int first_depth;
+    int first_width, first_height, first_depth; /* the first image written, for that header */
+    io_format first_format;
     tc_roi first_roi;
     int lanes_opened;      /* lanes that have tried to open their device */
     int lanes_working;     /* of those, the ones that opened it */
@@ -133,311 +112,284 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void job_fail(job *j, int status, const char *fmt, const char *why)
+static void list_push(job_list *l, job *j)
 {
-    text_shown shown;
-    j->status = status;
-    snprintf(j->msg, sizeof j->msg, fmt, text_show(source_name(j->item->input), &shown), why);
+    j->next = NULL;
+    if (l->tail)
+        l->tail->next = j;
+    else
+        l->head = j;
+    l->tail = j;
+    l->count++;
 }
 
-/* Frees what the job holds of its input. */
-static void drop_input(job *j)
+static job *list_pop(job_list *l)
 {
-    free(j->file);
-    j->file = NULL;
-    bmp_free(&j->decoded);
-    io_image_free(&j->image);
-    free(j->float_src);
-    j->float_src = NULL;
+    job *j = l->head;
+    if (j) {
+        l->head = j->next;
+        if (!l->head)
+            l->tail = NULL;
+        l->count--;
+    }
+    return j;
 }
 
-static void job_free(job *j)
+/* ---- Accounting ---------------------------------------------------------------------------- */
+
+/* One machine-readable record per image. */
+static void print_record(const batch *b, const job *j)
 {
-    drop_input(j);
-    free(j->out);
-    free(j->planes);
-    free(j->host_planes);
+    static const char *const status_words[] = {"written", "failed", "refused"};
+    report_row r;
+    memset(&r, 0, sizeof r);
+    r.type = "image";
+    r.input = j->item->input;
+    r.output = j->item->output ? j->item->output : "";
+    r.status = j->status == JOB_OK && !j->item->output && !j->item->raw
+                   ? "processed"
+                   : status_words[j->status];
+    r.width = j->src.width;
+    r.height = j->src.height;
+    r.error = j->status == JOB_OK ? "" : j->msg;
+    r.read_ms = j->read_ms;
+    r.upload_ms = j->upload_ms;
+    r.convert_ms = j->convert_ms;
+    r.kernel_ms = j->kernel_ms;
+    r.download_ms = j->download_ms;
+    r.write_ms = j->write_ms;
+    r.checked = j->checked && j->status != JOB_REFUSED;
+    r.max_difference = j->max_error;
+    r.tolerance = j->tolerance;
+    r.sha256 = j->sha256;
+    (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
+}
+
+/* The job's outcome: its line on failure, the counts, the figures, the record; then the job
+ * is freed. */
+static void account(batch *b, job *j)
+{
+    pthread_mutex_lock(&b->lock);
+    b->done++;
+    if (j->checked) {
+        b->checked++;
+        b->verified += j->status == JOB_OK;
+        if (j->max_error > b->max_difference)
+            b->max_difference = j->max_error;
+    }
+    if (j->status == JOB_OK) {
+        if (b->written++ == 0) {
+            b->first_width = j->src.width;
+            b->first_height = j->src.height;
+            b->first_roi = j->roi;
+            b->first_depth = j->depth;
+            b->first_format = j->out_format;
+        }
+        b->read_ms += j->read_ms;
+        b->upload_ms += j->upload_ms;
+        b->convert_ms += j->convert_ms;
+        b->kernel_ms += j->kernel_ms;
+        b->download_ms += j->download_ms;
+        b->write_ms += j->write_ms;
+        b->sync_ms += j->sync_ms;
+    } else if (j->status == JOB_REFUSED) {
+        b->refused++;
+    } else if (j->status == JOB_FAILED) {
+        b->failed++;
+    }
+    if (j->status != JOB_OK && j->status != JOB_NO_DEVICE) {
+        if (b->progress)
+            fputs("\r\033[K", stderr); /* the line goes above the progress line */
+        fprintf(stderr, "tiledconv: %s\n", j->msg);
+    } else if (j->status == JOB_OK && b->o->verbose && b->chatty) {
+        printf("%s -> %s (%d x %d): read %.2f, upload %.2f, kernel %.3f, download %.2f, write "
+               "%.2f ms\n",
+               j->item->input, j->item->output ? j->item->output : "(no output)", j->src.width,
+               j->src.height, j->read_ms, j->upload_ms, j->kernel_ms, j->download_ms,
+               j->write_ms);
+    }
+    if (b->machine && j->status != JOB_NO_DEVICE)
+        print_record(b, j);
+    pthread_mutex_unlock(&b->lock);
     free(j);
 }
 
-/* ---- Memory: images in flight hold at most `budget` bytes (one image always may) -------- */
-
-static void budget_take(batch *b, size_t bytes)
+/* A waiter has put the job's outputs in place (or failed to). */
+static void committed(commit_item *c, void *arg)
 {
-    pthread_mutex_lock(&b->lock);
-    while (b->inflight > 0 && b->inflight + bytes > b->budget)
-        pthread_cond_wait(&b->room, &b->lock);
-    b->inflight += bytes;
-    pthread_mutex_unlock(&b->lock);
-}
-
-static void budget_give(batch *b, size_t bytes)
-{
-    pthread_mutex_lock(&b->lock);
-    b->inflight -= bytes;
-    pthread_cond_broadcast(&b->room);
-    pthread_mutex_unlock(&b->lock);
-}
-
-/* ---- Readers ----------------------------------------------------------------------------- */
-
-/* The host bytes an image of the batch needs, from its header (the plan of plan.h, per image):
- * its bytes and its decoded samples (for a BMP the RGB of the worst case, whether or not its
- * pixels go to the device as they lie), the float planes made from samples of another scale or
- * depth, the output's bytes, and the float planes that come back for -e, --raw and 16-bit
- * outputs (twice for -e: the host's own, for the reference). */
-static unsigned long long job_bytes(const tc_options *o, const job *j, const source_reader *r)
-{
-    const io_header *h = &r->head;
-    const unsigned long long n = (unsigned long long)h->width * (unsigned long long)h->height;
-    const unsigned long long planes = o->color ? 3 : 1;
-    const unsigned long long floats = planes * n * sizeof(float);
-    const int float_src = r->format != IO_FORMAT_BMP && !(h->depth == 8 && h->maxval == 255);
-    return (unsigned long long)r->held + n * (unsigned long long)(h->channels * (h->depth / 8)) +
-           (float_src ? floats : 0) + planes * n * (unsigned long long)(j->depth / 8) +
-           (o->verify || j->item->raw || j->depth == 16 ? floats * (o->verify ? 2 : 1) : 0);
-}
-
-/* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
- * full scale go to the device as pixels, any other scale or depth becomes float planes here
- * (SPEC.md: each sample v * 255 / maxval, unrounded), in the count the output needs (the
- * intensity, or R, G, B). */
-static void read_coded(const tc_options *o, job *j, source_reader *r)
-{
-    char why[768];
-    const int rc = source_reader_decode(r, &j->image, why, sizeof why);
-    source_reader_close(r);
-    if (rc) {
-        j->status = JOB_REFUSED;
-        snprintf(j->msg, sizeof j->msg, "%s", why);
-        return;
-    }
-    const io_image *im = &j->image;
-    const int w = im->width, h = im->height;
-    const size_t n = (size_t)w * (size_t)h;
-    if (im->depth == 8 && im->maxval == 255) {
-        j->src = (tc_image){im->channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24, w, h, 0,
-                            im->pixels, (long)w * im->channels, NULL, 0};
-        j->bytes = n * (size_t)im->channels;
-        return;
-    }
-    const int planes = o->color ? 3 : 1;
-    if (!(j->float_src = malloc(n * (size_t)planes * sizeof(float)))) {
-        job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the input planes");
-        io_image_free(&j->image);
-        return;
-    }
-    for (int c = 0; c < planes; c++) {
-        tc_plane p = {w, h, j->float_src + (size_t)c * n};
-        tc_plane_from_samples(&p, im->pixels, im->channels, im->depth, (unsigned)im->maxval,
-                              o->color ? c : -1);
-    }
-    io_image_free(&j->image);
-    j->src = (tc_image){TC_PIXELS_FLOAT32, w, h, planes, j->float_src,
-                        (long)w * (long)sizeof(float), NULL, 0};
-    j->bytes = n * (size_t)planes * sizeof(float);
-}
-
-/* A BMP: only the bytes its header makes meaningful are read (and the input released); its
- * pixels as they lie in the file where they can be used so, else decoded to RGB. */
-static void read_bmp(job *j, source_reader *r, const io_limits *lim)
-{
-    char why[512];
-    bmp_view v;
-    const int got = source_reader_bmp_bytes(r, &j->file, &j->file_size, why, sizeof why);
-    source_reader_close(r);
-    if (got) {
-        j->status = JOB_REFUSED;
-        snprintf(j->msg, sizeof j->msg, "%s", why);
-        return;
-    }
-    const int rc = bmp_view_pixels(j->file, j->file_size, lim, &v, why, sizeof why);
-    if (rc < 0) {
-        job_fail(j, JOB_REFUSED, "%s: %s", why);
-        drop_input(j);
-        return;
-    }
-    if (rc == 1) {
-        static const tc_pixel_format formats[5] = {TC_PIXELS_GRAY8, TC_PIXELS_INDEXED8, 0,
-                                                   TC_PIXELS_BGR24, TC_PIXELS_BGRX32};
-        memcpy(j->palette, v.palette, sizeof j->palette);
-        j->src = (tc_image){formats[v.bytes_per_pixel], v.width, v.height, 0,
-                            (void *)v.top_row, v.stride, j->palette, v.palette_size};
-        j->bytes = j->file_size;
-        return;
-    }
-    /* 1-, 2-, 4- and 16-bit, RLE, bitfields: decoded to RGB on the host. */
-    if (bmp_decode_with(j->file, j->file_size, lim, &j->decoded, why, sizeof why)) {
-        job_fail(j, JOB_REFUSED, "%s: %s", why);
-        drop_input(j);
-        return;
-    }
-    free(j->file);
-    j->file = NULL;
-    j->src = (tc_image){TC_PIXELS_RGB24, j->decoded.width, j->decoded.height, 0, j->decoded.rgb,
-                        3L * j->decoded.width, NULL, 0};
-    j->bytes = (size_t)j->decoded.width * (size_t)j->decoded.height * 3;
-}
-
-/* An input of any format: the header is read and checked first, against the limits
- * (--max-pixels, the bomb ratio; devices, folders and endless streams refused), and the
- * image's host memory against what the host has now; only then are its pixels read. */
-static void read_job(const tc_options *o, job *j)
-{
-    char why[768];
-    source_reader r;
-    io_limits lim;
-    plan_io_limits(o, &lim);
-    if (source_reader_open(j->item->input, &lim, &r, why, sizeof why)) {
-        j->status = JOB_REFUSED;
-        snprintf(j->msg, sizeof j->msg, "%s", why);
-        return;
-    }
-    j->deep = r.head.maxval > 255;
-    j->depth = outputs_depth(o, j->deep);
-    text_shown shown;
-    if (plan_check_host(text_show(source_name(j->item->input), &shown), job_bytes(o, j, &r),
-                        why, sizeof why)) {
+    job *j = (job *)((char *)c - offsetof(job, commit));
+    if (c->failed) {
         j->status = JOB_FAILED;
-        snprintf(j->msg, sizeof j->msg, "%s", why);
-    } else if (r.format == IO_FORMAT_BMP) {
-        read_bmp(j, &r, &lim);
-    } else {
-        read_coded(o, j, &r);
+        snprintf(j->msg, sizeof j->msg, "%s", c->err);
     }
-    source_reader_close(&r);
+    j->sync_ms = c->sync_ms;
+    account(arg, j);
 }
 
-static void *reader_main(void *arg)
+/* ---- Workers ------------------------------------------------------------------------------- */
+
+/* Room in the memory budget for bytes, taken under lock: images in flight hold at most the
+ * budget, except that one image always may. A worker that must wait encodes finished images
+ * meanwhile (they give room back), so that the pool never waits on itself. */
+static void take_budget(batch *b, size_t bytes);
+
+/* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
+ * given back, then handed to the waiters (or, without syncs, put in place here). Called
+ * without the lock. */
+static void finish_job(batch *b, job *j)
+{
+    const tc_options *o = b->o;
+    const double t = now_ms();
+    if (o->verify && j->status == JOB_OK)
+        job_check(o, j);
+    job_stage(o, j);
+    j->write_ms = now_ms() - t;
+    job_drop_buffers(j);
+    pthread_mutex_lock(&b->lock);
+    b->inflight -= j->bytes;
+    j->bytes = 0;
+    pthread_cond_broadcast(&b->work);
+    pthread_mutex_unlock(&b->lock);
+    const int staged = j->status == JOB_OK && (j->commit.files[0].path || j->commit.files[1].path);
+    if (staged && b->syncing) {
+        j->commit.done = committed;
+        j->commit.arg = b;
+        commit_put(&b->commits, &j->commit);
+    } else {
+        if (staged) {
+            const double t2 = now_ms();
+            commit_now(&j->commit, 0);
+            j->write_ms += now_ms() - t2;
+            if (j->commit.failed) {
+                j->status = JOB_FAILED;
+                snprintf(j->msg, sizeof j->msg, "%s", j->commit.err);
+            }
+        }
+        account(b, j);
+    }
+    pthread_mutex_lock(&b->lock);
+    if (++b->left == b->list->count)
+        pthread_cond_broadcast(&b->work); /* the last one: every worker may end */
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void take_budget(batch *b, size_t bytes)
+{
+    job *f;
+    while (b->inflight > 0 && b->inflight + bytes > b->budget) {
+        if ((f = list_pop(&b->finished)) != NULL) {
+            pthread_mutex_unlock(&b->lock);
+            finish_job(b, f);
+            pthread_mutex_lock(&b->lock);
+        } else {
+            pthread_cond_wait(&b->work, &b->lock);
+        }
+    }
+    b->inflight += bytes;
+}
+
+/* Input i read and decoded (and with --no-filter made into the output and staged), then
+ * handed to the lanes; a failure goes on to the lanes too, which pass it through, so that
+ * every image is accounted in one place. Called without the lock, reading counted. */
+static void read_one(batch *b, int i)
+{
+    const tc_options *o = b->o;
+    job *j = calloc(1, sizeof *j);
+    if (!j) { /* nothing to carry the failure: count it here */
+        text_shown shown;
+        pthread_mutex_lock(&b->lock);
+        b->failed++;
+        b->done++;
+        b->reading--;
+        b->left++;
+        fprintf(stderr, "tiledconv: %s: out of host memory\n",
+                text_show(b->list->items[i].input, &shown));
+        pthread_cond_broadcast(&b->work);
+        pthread_cond_broadcast(&b->ready);
+        pthread_mutex_unlock(&b->lock);
+        return;
+    }
+    j->index = i;
+    j->item = &b->list->items[i];
+    /* read_ms counts the opening and the decoding, not the wait for room (nor the other
+     * images finished meanwhile). */
+    double t = now_ms();
+    job_open(o, b->list->keep_format, j);
+    j->read_ms = now_ms() - t;
+    if (j->status == JOB_OK) {
+        pthread_mutex_lock(&b->lock);
+        take_budget(b, j->bytes);
+        pthread_mutex_unlock(&b->lock);
+        t = now_ms();
+        job_decode(o, j);
+        j->read_ms += now_ms() - t;
+    }
+    if (o->no_filter) {
+        const double t2 = now_ms();
+        if (j->status == JOB_OK)
+            job_copy(o, j);
+        j->convert_ms = now_ms() - t2;
+        pthread_mutex_lock(&b->lock);
+        b->reading--;
+        pthread_mutex_unlock(&b->lock);
+        finish_job(b, j);
+        return;
+    }
+    pthread_mutex_lock(&b->lock);
+    list_push(&b->decoded, j);
+    b->reading--;
+    pthread_cond_signal(&b->ready);
+    if (b->next >= b->list->count && b->reading == 0)
+        pthread_cond_broadcast(&b->ready); /* the lanes may end once the list is empty */
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Whether a worker should read another input now: inputs left and, once a lane is ready, no
+ * more read ahead than keeps the lanes busy (before that, while the devices open, only the
+ * memory budget bounds the read-ahead). */
+static int may_read(const batch *b)
+{
+    if (b->next >= b->list->count)
+        return 0;
+    if (b->o->no_filter || b->lanes_ready == 0)
+        return 1;
+    const int ahead = 2 * (b->n_lanes > b->n_workers ? b->n_lanes : b->n_workers);
+    return b->decoded.count < ahead;
+}
+
+static void *worker_main(void *arg)
 {
     batch *b = arg;
+    job *j;
+    pthread_mutex_lock(&b->lock);
     for (;;) {
-        const int i = atomic_fetch_add(&b->next, 1);
-        if (i >= b->list->count)
-            break;
-        job *j = calloc(1, sizeof *j);
-        if (!j) { /* nothing to carry the failure: count it here */
-            pthread_mutex_lock(&b->lock);
-            b->failed++;
-            b->done++;
+        if ((j = list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
-            fprintf(stderr, "tiledconv: %s: out of host memory\n", b->list->items[i].input);
-            continue;
+            finish_job(b, j);
+            pthread_mutex_lock(&b->lock);
+        } else if (may_read(b)) {
+            const int i = b->next++;
+            b->reading++;
+            pthread_mutex_unlock(&b->lock);
+            read_one(b, i);
+            pthread_mutex_lock(&b->lock);
+        } else if (b->left == b->list->count) {
+            break;
+        } else {
+            pthread_cond_wait(&b->work, &b->lock);
         }
-        j->index = i;
-        j->item = &b->list->items[i];
-        const double t = now_ms();
-        read_job(b->o, j);
-        j->read_ms = now_ms() - t;
-        budget_take(b, j->bytes);
-        queue_put(&b->decoded, j);
     }
-    queue_producer_done(&b->decoded);
+    pthread_mutex_unlock(&b->lock);
     return NULL;
 }
 
-/* ---- Lanes ------------------------------------------------------------------------------- */
+/* ---- Lanes --------------------------------------------------------------------------------- */
 
-/* The parameters for this image: the options' filter and the ROI resolved against its size. */
-static int job_params(const tc_options *o, job *j, tc_params *p)
+/* The device of a lane opened and checked against the run's options; the lanes then wait
+ * until all have tried, so that each knows whether any device opened. */
+static void open_lane(lane *l)
 {
-    tc_msg m;
-    if (tc_roi_resolve(&o->roi, j->src.width, j->src.height, &flag_names, &j->roi, &m) != TC_OK) {
-        job_fail(j, JOB_REFUSED, "%s: %s", m.text);
-        return -1;
-    }
-    cli_params(o, &j->roi, p);
-    return 0;
-}
-
-/* Where the filter's result goes: the rows of the output BMP (bottom-up, padded), the packed
- * top-down rows another format's encoder takes, or float planes when -e or --raw need the
- * values themselves or the output has 16 bits. 0, or -1 (job failed). */
-static int prepare_output(const tc_options *o, job *j, tc_image *dst)
-{
-    const int w = j->src.width, h = j->src.height, colour = o->color;
-    j->n_planes = colour ? 3 : 1;
-    if (o->verify || j->item->raw || j->depth == 16) {
-        const size_t n = (size_t)w * (size_t)h * (size_t)j->n_planes;
-        if (!(j->planes = malloc(n * sizeof(float)))) {
-            job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the output planes");
-            return -1;
-        }
-        *dst = (tc_image){TC_PIXELS_FLOAT32, w, h, j->n_planes, j->planes,
-                          (long)w * (long)sizeof(float), NULL, 0};
-        return 0;
-    }
-    if (o->image_format != IO_FORMAT_BMP) {
-        const size_t channels = colour ? 3 : 1;
-        j->out_size = (size_t)w * (size_t)h * channels;
-        if (!(j->out = malloc(j->out_size))) {
-            job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the output");
-            return -1;
-        }
-        j->out_pixels = 1;
-        *dst = (tc_image){colour ? TC_PIXELS_RGB24 : TC_PIXELS_GRAY8, w, h, 0, j->out,
-                          (long)w * (long)channels, NULL, 0};
-        return 0;
-    }
-    size_t offbits, stride;
-    if (bmp_layout(w, h, colour ? 24 : 8, &j->out_size, &offbits, &stride)) {
-        job_fail(j, JOB_REFUSED, "%s: %s", "too large for a BMP file");
-        return -1;
-    }
-    /* calloc: the rows' padding bytes stay zero (large blocks come zeroed from the kernel). */
-    if (!(j->out = calloc(j->out_size, 1))) {
-        job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the output");
-        return -1;
-    }
-    bmp_put_headers(j->out, w, h, colour ? 24 : 8);
-    /* Row 0 of the picture is the last row of the file. */
-    *dst = (tc_image){colour ? TC_PIXELS_BGR24 : TC_PIXELS_GRAY8, w, h, 0,
-                      j->out + offbits + stride * (size_t)(h - 1), -(long)stride, NULL, 0};
-    return 0;
-}
-
-static void filter_job(lane *l, job *j)
-{
-    const tc_options *o = l->b->o;
-    tc_params p;
-    tc_image dst;
-    tc_stats st;
-    if (job_params(o, j, &p) || prepare_output(o, j, &dst))
-        return;
-    if (o->verify) { /* the host's own planes, for the reference */
-        const size_t n = (size_t)j->src.width * (size_t)j->src.height * (size_t)j->n_planes;
-        char err[512];
-        if (!(j->host_planes = malloc(n * sizeof(float)))) {
-            job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the reference planes");
-            return;
-        }
-        if (tc_image_to_planes(&j->src, j->n_planes, j->host_planes, err, sizeof err) != TC_OK) {
-            job_fail(j, JOB_REFUSED, "%s: %s", err);
-            return;
-        }
-    }
-    const int status = tc_filter_image(l->ctx, &j->src, &dst, &p);
-    if (status != TC_OK) {
-        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, "%s: %s", tc_error(l->ctx));
-        return;
-    }
-    tc_last_stats(l->ctx, &st);
-    if (st.build_ms > 0.0) {
-        pthread_mutex_lock(&l->b->lock);
-        l->b->build_ms += st.build_ms;
-        pthread_mutex_unlock(&l->b->lock);
-    }
-    j->upload_ms = st.upload_ms;
-    j->convert_ms = st.convert_ms;
-    j->kernel_ms = st.kernel_ms_median;
-    j->download_ms = st.download_ms;
-}
-
-static void *lane_main(void *arg)
-{
-    lane *l = arg;
     batch *b = l->b;
-    job *j;
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
         l->open_ms = now_ms() - b->t0;
@@ -462,246 +414,67 @@ static void *lane_main(void *arg)
         l->ctx = NULL;
         l->status = 2;
     }
-    /* Every lane waits until all have tried, so that each knows whether any device opened. */
     pthread_mutex_lock(&b->lock);
     if (l->status == 0 && (b->startup_ms == 0.0 || l->open_ms < b->startup_ms))
         b->startup_ms = l->open_ms;
     b->lanes_working += l->status == 0;
+    b->lanes_ready += l->status == 0;
     if (++b->lanes_opened == b->n_lanes)
-        pthread_cond_broadcast(&b->room);
+        pthread_cond_broadcast(&b->ready);
     while (b->lanes_opened < b->n_lanes)
-        pthread_cond_wait(&b->room, &b->lock);
-    const int none_opened = b->lanes_working == 0;
+        pthread_cond_wait(&b->ready, &b->lock);
     pthread_mutex_unlock(&b->lock);
+}
+
+static void *lane_main(void *arg)
+{
+    lane *l = arg;
+    batch *b = l->b;
+    job *j;
+    open_lane(l);
+    pthread_mutex_lock(&b->lock);
+    const int none_opened = b->lanes_working == 0;
     /* A lane without a device takes no image: the others serve the batch. If no device
-     * opened, the first lane fails every image with the reason. */
+     * opened, the first lane fails every image with the reason, said once at the end. */
     if (l->status != 0 && !(none_opened && l == &b->lanes[0])) {
         if (l->status == 1 && !none_opened && b->chatty)
             fprintf(stderr, "tiledconv: %s: %s; the other devices go on\n", l->request, l->err);
-        queue_producer_done(&b->finished);
+        pthread_mutex_unlock(&b->lock);
         return NULL;
     }
-    while ((j = queue_get(&b->decoded)) != NULL) {
-        if (l->status != 0) {
-            j->status = JOB_NO_DEVICE; /* batch_run says why, once */
-        } else if (j->status == JOB_OK) {
-            filter_job(l, j);
-        }
-        /* The device is done with the input: free it now, not after the write. */
-        const size_t before = j->bytes;
-        if (!b->o->verify) {
-            drop_input(j);
-            j->bytes = 0;
-        }
-        j->bytes += j->out_size + (j->planes ? (size_t)j->src.width * j->src.height * 4 *
-                                                   (size_t)j->n_planes * (j->host_planes ? 2 : 1)
-                                             : 0);
-        /* Never waits here: the images that would free room may be behind this one. */
-        pthread_mutex_lock(&b->lock);
-        b->inflight = b->inflight - before + j->bytes;
-        pthread_cond_broadcast(&b->room);
-        pthread_mutex_unlock(&b->lock);
-        queue_put(&b->finished, j);
-    }
-    queue_producer_done(&b->finished);
-    return NULL;
-}
-
-/* ---- Writers ----------------------------------------------------------------------------- */
-
-/* The SHA-256 of the 8-bit pixels the image gets, for -e's record (as a single run's). */
-static void digest_job(const tc_options *o, job *j)
-{
-    const int w = j->src.width, h = j->src.height;
-    const size_t n = (size_t)w * (size_t)h;
-    uint8_t *bytes = malloc(n * (size_t)(j->n_planes == 3 ? 3 : 1));
-    tc_plane planes[3];
-    if (!bytes)
-        return; /* the record says null; the image is still checked and written */
-    for (int c = 0; c < j->n_planes; c++)
-        planes[c] = (tc_plane){w, h, j->planes + c * n};
-    if (j->n_planes == 3)
-        tc_planes_to_rgb24(planes, &j->roi, o->out_scale, o->out_offset, bytes);
-    else
-        tc_plane_to_gray8(planes, &j->roi, o->out_scale, o->out_offset, bytes);
-    sha256_hex(bytes, n * (size_t)(j->n_planes == 3 ? 3 : 1), j->sha256);
-    free(bytes);
-}
-
-/* -e in a batch: every plane against its CPU reference; a mismatch fails the image. */
-static void verify_job(const tc_options *o, job *j)
-{
-    const int w = j->src.width, h = j->src.height;
-    const size_t n = (size_t)w * (size_t)h;
-    tc_params p;
-    char err[512];
-    float *expected = malloc(n * sizeof *expected);
-    if (!expected) {
-        job_fail(j, JOB_FAILED, "%s: %s", "out of host memory for the reference");
-        return;
-    }
-    job_params(o, j, &p);
-    for (int c = 0; c < j->n_planes && j->status == JOB_OK; c++) {
-        const tc_plane in = {w, h, j->host_planes + c * n}, got = {w, h, j->planes + c * n};
-        const tc_plane want = {w, h, expected};
-        if (tc_reference(in.px, expected, w, h, &p, err, sizeof err) != TC_OK) {
-            job_fail(j, JOB_FAILED, "%s: %s", err);
+    if (none_opened) /* the workers stop waiting for a lane to be ready */
+        b->lanes_ready = 1;
+    pthread_cond_broadcast(&b->work);
+    for (;;) {
+        while (!b->decoded.head && !(b->next >= b->list->count && b->reading == 0))
+            pthread_cond_wait(&b->ready, &b->lock);
+        if (!(j = list_pop(&b->decoded)))
             break;
-        }
-        const double tol = tc_tolerance(in.px, w, h, &p);
-        const tc_verify_result v = verify_compare(&want, &got, &j->roi, tol, NULL, 0);
-        j->max_error = v.max_error > j->max_error ? v.max_error : j->max_error;
-        j->tolerance = tol > j->tolerance ? tol : j->tolerance;
-        if (v.mismatches) {
-            text_shown shown;
-            j->status = JOB_FAILED;
-            snprintf(j->msg, sizeof j->msg, "%s: verification FAILED: %ld mismatches%s%s "
-                                            "(largest difference %.3g, tolerance %.3g)",
-                     text_show(source_name(j->item->input), &shown), v.mismatches,
-                     j->n_planes > 1 ? " in plane " : "",
-                     j->n_planes > 1 ? (c == 0 ? "R" : c == 1 ? "G" : "B") : "", v.max_error,
-                     tol);
-        }
-    }
-    free(expected);
-    if (j->status == JOB_OK)
-        digest_job(o, j);
-}
-
-/* The output as the lane made it: a BMP's bytes as they are, another format's rows through
- * its encoder; staged, synced and renamed into place, or to standard output. 0, or -1. */
-static int write_output(const tc_options *o, const job *j, char *err, size_t err_size)
-{
-    /* Each file synced, its folder not: the batch syncs its folders once, at the end (SPEC.md). */
-    const int sync = o->no_sync ? OUTPUTS_SYNC_NONE : OUTPUTS_SYNC_FILE;
-    if (!j->out_pixels)
-        return outputs_put_bytes(j->item->output, j->out, j->out_size, sync, err, err_size);
-    const io_image img = {j->src.width, j->src.height, o->color ? 3 : 1, 8, 255, j->out};
-    return outputs_put_image(j->item->output, o->image_format, &img, o->quality, sync, err,
-                             err_size);
-}
-
-static void write_job(const tc_options *o, job *j)
-{
-    char err[768];
-    if (o->verify)
-        verify_job(o, j);
-    if (j->status != JOB_OK)
-        return;
-    if (j->out && j->item->output && write_output(o, j, err, sizeof err)) {
-        j->status = JOB_FAILED;
-        snprintf(j->msg, sizeof j->msg, "%s", err);
-        return;
-    }
-    if (j->planes && (j->item->output || j->item->raw)) {
-        /* The float path (-e, --raw): the image from the planes on the host, like a single
-         * run, with the raw file; both staged and renamed together. */
-        tc_options one = *o;
-        tc_plane planes[3];
-        const size_t n = (size_t)j->src.width * (size_t)j->src.height;
-        for (int c = 0; c < j->n_planes; c++)
-            planes[c] = (tc_plane){j->src.width, j->src.height, j->planes + c * n};
-        one.output = j->item->output;
-        one.write_output = j->item->output != NULL;
-        one.raw_output = j->item->raw;
-        if (outputs_write(&one, planes, j->n_planes, &j->roi, j->depth, err, sizeof err)) {
-            j->status = JOB_FAILED;
-            snprintf(j->msg, sizeof j->msg, "%s", err);
-        }
-    }
-}
-
-/* One machine-readable record per image. */
-static void print_record(const batch *b, const job *j)
-{
-    static const char *const status_words[] = {"written", "failed", "refused"};
-    report_row r;
-    memset(&r, 0, sizeof r);
-    r.type = "image";
-    r.input = j->item->input;
-    r.output = j->item->output ? j->item->output : "";
-    r.status = j->status == JOB_OK && !j->item->output && !j->item->raw
-                   ? "processed"
-                   : status_words[j->status];
-    r.width = j->src.width;
-    r.height = j->src.height;
-    r.error = j->status == JOB_OK ? "" : j->msg;
-    r.read_ms = j->read_ms;
-    r.upload_ms = j->upload_ms;
-    r.convert_ms = j->convert_ms;
-    r.kernel_ms = j->kernel_ms;
-    r.download_ms = j->download_ms;
-    r.write_ms = j->write_ms;
-    r.checked = b->o->verify && j->planes != NULL && j->status != JOB_REFUSED;
-    r.max_difference = j->max_error;
-    r.tolerance = j->tolerance;
-    r.sha256 = j->sha256;
-    (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
-}
-
-/* The job's outcome: its line on failure, the counts, the figures, the record. */
-static void account(batch *b, const job *j)
-{
-    pthread_mutex_lock(&b->lock);
-    b->done++;
-    if (j->status == JOB_OK) {
-        if (b->written++ == 0) {
-            b->first_width = j->src.width;
-            b->first_height = j->src.height;
-            b->first_roi = j->roi;
-            b->first_depth = j->depth;
-        }
-        b->read_ms += j->read_ms;
-        b->upload_ms += j->upload_ms;
-        b->convert_ms += j->convert_ms;
-        b->kernel_ms += j->kernel_ms;
-        b->download_ms += j->download_ms;
-        b->write_ms += j->write_ms;
-    } else if (j->status == JOB_REFUSED) {
-        b->refused++;
-    } else if (j->status == JOB_FAILED) {
-        b->failed++;
-    }
-    if (j->status == JOB_NO_DEVICE) {
+        pthread_cond_broadcast(&b->work); /* room to read ahead */
         pthread_mutex_unlock(&b->lock);
-        return;
+        if (l->status != 0)
+            j->status = JOB_NO_DEVICE;
+        else if (j->status == JOB_OK)
+            job_filter(b->o, l->ctx, j);
+        job_drop_input(j); /* the device is done with it (-e keeps its own planes) */
+        pthread_mutex_lock(&b->lock);
+        b->build_ms += j->build_ms;
+        list_push(&b->finished, j);
+        pthread_cond_signal(&b->work);
     }
-    if (j->status != JOB_OK) {
-        if (b->progress)
-            fputs("\r\033[K", stderr); /* the line goes above the progress line */
-        fprintf(stderr, "tiledconv: %s\n", j->msg);
-    } else if (b->o->verbose && b->chatty) {
-        printf("%s -> %s (%d x %d): read %.2f, upload %.2f, kernel %.3f, download %.2f, write "
-               "%.2f ms\n",
-               j->item->input, j->item->output ? j->item->output : "(no output)", j->src.width,
-               j->src.height, j->read_ms, j->upload_ms, j->kernel_ms, j->download_ms,
-               j->write_ms);
-    }
-    if (b->machine)
-        print_record(b, j);
     pthread_mutex_unlock(&b->lock);
-}
-
-static void *writer_main(void *arg)
-{
-    batch *b = arg;
-    job *j;
-    while ((j = queue_get(&b->finished)) != NULL) {
-        const double t = now_ms();
-        if (j->status == JOB_OK)
-            write_job(b->o, j);
-        j->write_ms = now_ms() - t;
-        account(b, j);
-        budget_give(b, j->bytes);
-        job_free(j);
-    }
     return NULL;
 }
 
-/* ---- The run ----------------------------------------------------------------------------- */
+/* ---- The run ------------------------------------------------------------------------------- */
 
+/* The cores this process may run on (its CPU affinity, which a container or taskset may
+ * narrow), else every online core. */
 static int cpu_count(void)
 {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
@@ -723,7 +496,7 @@ static void folder_of(const char *path, char *out, size_t size)
         snprintf(out, size, "%.*s", (int)(slash - path), path);
 }
 
-/* The folder's entry for the renamed files on disk too: once per batch (SPEC.md). */
+/* The folder's entries for the renamed files on disk too: once per batch. */
 static void sync_folder(const char *dir)
 {
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -744,9 +517,6 @@ static void show_progress(const batch *b)
     fflush(stderr);
 }
 
-/* How many threads each stage gets, sized to the machine: reading and decoding is quick
- * from the page cache; syncing waits on the disk, which serves many flushes at once, so the
- * writers are many when they sync. */
 /* Lanes (contexts) per GPU: 2 by default; TILEDCONV_LANES overrides it for the measurements
  * in BENCHMARKS.md. */
 static int lanes_per_gpu(void)
@@ -756,27 +526,30 @@ static int lanes_per_gpu(void)
     return n >= 1 && n <= 8 ? n : 2;
 }
 
-static void size_stages(batch *b, int n_requests, char requests[][64])
+/* How many threads of each kind: the workers every core (--threads N), since reading,
+ * decoding and encoding are the work; the waiters many when syncing, since they only wait on
+ * the disk, which serves many flushes at once. Never more of either than images, and one
+ * context an image at most (a second costs the driver a context, at start and at exit). */
+static void size_threads(batch *b, int n_requests, char requests[][64])
 {
     const int cores = cpu_count(), n = b->list->count;
-    b->n_readers = clamp(cores / 4, 1, 8);
-    b->n_writers = b->o->no_sync ? clamp(cores / 4, 1, 8) : clamp(2 * cores, 4, 64);
+    b->n_workers = clamp(b->o->threads ? b->o->threads : cores, 1, n);
+    b->n_waiters = clamp(2 * cores, 4, 64);
+    b->n_waiters = clamp(b->n_waiters, 1, n);
     b->n_lanes = 0;
-    for (int i = 0; i < n_requests; i++)
+    for (int i = 0; i < n_requests && !b->o->no_filter; i++)
         b->n_lanes += strncmp(requests[i], "cpu", 3) == 0 ? 1 : lanes_per_gpu();
-    /* Never more threads than images: one image needs one context (a second costs the
-     * driver a context of its own, at start and at exit). */
-    b->n_readers = clamp(b->n_readers, 1, n);
-    b->n_writers = clamp(b->n_writers, 1, n);
-    b->n_lanes = clamp(b->n_lanes, 1, n);
+    b->n_lanes = b->o->no_filter ? 0 : clamp(b->n_lanes, 1, n);
 }
 
 /* The lanes: two per requested device, except one per CPU device (it already uses every
  * core). Whether a default or indexed request is a CPU is known only once it is open: such a
- * request gets two lanes, and the second closes at once on a CPU device (see lane_main). */
+ * request gets two lanes, and the second closes at once on a CPU device (see open_lane). */
 static int make_lanes(batch *b, int n_requests, char requests[][64])
 {
     int k = 0;
+    if (b->n_lanes == 0)
+        return 0;
     b->lanes = calloc((size_t)b->n_lanes, sizeof *b->lanes);
     if (!b->lanes)
         return -1;
@@ -808,38 +581,74 @@ static void print_summary(const batch *b)
             b->failed);
 }
 
-/* -t: the stages' times, and which one bounds the rate. */
+/* -e: one verdict for the batch, after the summary. The images that failed are named by
+ * their own lines above. */
+static void print_verdict(const batch *b)
+{
+    const int failed = b->checked - b->verified;
+    if (!b->o->verify || (b->o->quiet && failed == 0))
+        return;
+    fprintf(stderr, "tiledconv: %d of %d verified, largest difference %.2g%s\n", b->verified,
+            b->list->count, b->max_difference, failed ? " (FAILED: the images named above)" : "");
+}
+
+/* -t: the stages' times, and which one bounds the rate. The pool's workers share the codec
+ * stages, so each of those is busy against the whole pool; the device stages share the
+ * lanes; the syncs, the waiters. */
 static void print_stages(const batch *b, double wall_ms)
 {
-    const int n = b->written > 0 ? b->written : 1;
+    const int n = b->written > 0 ? b->written : 1, lanes = b->lanes_working;
+    const int device = !b->o->no_filter;
     const struct {
         const char *name;
         double ms;
         int threads;
-    } stages[] = {{"read+decode", b->read_ms, b->n_readers},
-                  {"upload", b->upload_ms, b->lanes_working},
-                  {"convert (device)", b->convert_ms, b->lanes_working},
-                  {"kernel", b->kernel_ms, b->lanes_working},
-                  {"download", b->download_ms, b->lanes_working},
-                  {"encode+write+sync", b->write_ms, b->n_writers}};
+        int shown;
+    } stages[] = {{"read+decode", b->read_ms, b->n_workers, 1},
+                  {"upload", b->upload_ms, lanes, device},
+                  {"convert (device)", b->convert_ms, lanes, device},
+                  {"copy (host)", b->convert_ms, b->n_workers, !device},
+                  {"kernel", b->kernel_ms, lanes, device},
+                  {"download", b->download_ms, lanes, device},
+                  {"encode+write", b->write_ms, b->n_workers, 1},
+                  {"sync (waiters)", b->sync_ms, b->n_waiters, b->syncing}};
     int bound = 0;
-    printf("batch: %d images in %.3f s, %.1f images/s end to end; start-up %.1f ms (the first "
-           "context ready: %.1f ms the OpenCL platforms, the rest the context), programs "
-           "built %.1f ms\n",
-           b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3), b->startup_ms,
-           b->platforms_ms, b->build_ms);
+    double bound_busy = 0.0;
+    if (device)
+        printf("batch: %d images in %.3f s, %.1f images/s end to end; start-up %.1f ms (the "
+               "first context ready: %.1f ms the OpenCL platforms, the rest the context), "
+               "programs built %.1f ms\n",
+               b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3), b->startup_ms,
+               b->platforms_ms, b->build_ms);
+    else
+        printf("batch: %d images in %.3f s, %.1f images/s end to end; --no-filter: no device, "
+               "the codecs alone\n",
+               b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3));
     printf("  %-18s %12s %14s %8s %9s\n", "stage", "total ms", "ms per image", "threads",
            "busy");
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        if (!stages[i].shown)
+            continue;
+        const int threads = stages[i].threads > 0 ? stages[i].threads : 1;
         /* busy: the share of the wall time the stage's threads spent on it */
-        const double busy = stages[i].ms / (stages[i].threads * wall_ms);
+        const double busy = stages[i].ms / (threads * wall_ms);
         printf("  %-18s %12.1f %14.3f %8d %8.0f%%\n", stages[i].name, stages[i].ms,
                stages[i].ms / n, stages[i].threads, 100.0 * busy);
-        if (busy > stages[bound].ms / (stages[bound].threads * wall_ms))
+        if (busy > bound_busy) {
+            bound_busy = busy;
             bound = (int)i;
+        }
     }
-    printf("  the busiest stage, which bounds the rate: %s (device stages share the %d lane%s)\n",
-           stages[bound].name, b->lanes_working, b->lanes_working == 1 ? "" : "s");
+    const double pool = (b->read_ms + b->write_ms + (device ? 0.0 : b->convert_ms)) /
+                        (b->n_workers * wall_ms);
+    printf("  the pool of %d worker%s (read+decode, encode+write) was busy %.0f%% of the wall "
+           "time\n",
+           b->n_workers, b->n_workers == 1 ? "" : "s", 100.0 * pool);
+    if (pool > bound_busy)
+        printf("  the busiest stage, which bounds the rate: the pool's codecs\n");
+    else
+        printf("  the busiest stage, which bounds the rate: %s%s\n", stages[bound].name,
+               device && bound >= 1 && bound <= 5 ? " (device stages share the lanes)" : "");
 }
 
 static void print_batch_record(const batch *b, double wall_ms)
@@ -860,9 +669,9 @@ static void print_batch_record(const batch *b, double wall_ms)
     r.kernel_ms = b->kernel_ms;
     r.download_ms = b->download_ms;
     r.write_ms = b->write_ms;
-    r.readers = b->n_readers;
+    r.readers = b->n_workers; /* the pool reads and writes */
     r.lanes = b->lanes_working;
-    r.writers = b->n_writers;
+    r.writers = b->n_workers;
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 
@@ -878,18 +687,14 @@ static void print_single(const batch *b)
                   &b->first_roi);
     if (it->output) {
         char what[64];
-        outputs_describe(b->o->image_format, b->first_depth, b->o->color ? 3 : 1, what,
+        outputs_describe(b->first_format, b->first_depth, b->o->color ? 3 : 1, what,
                          sizeof what);
         printf("output: %s (%d x %d, %s)\n", outputs_name(it->output), b->first_width,
                b->first_height, what);
     }
-    if (it->raw)
-        printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n", it->raw,
-               b->o->color ? 3 : 1, b->o->color ? "s (R, G, B)" : "", b->first_width,
-               b->first_height);
 }
 
-/* The batch's settings before any thread starts: sizes, the memory bound, the queues. */
+/* The batch's settings before any thread starts: sizes, the memory bound. */
 static int batch_init(batch *b, const tc_options *o, const batch_list *list,
                       char requests[][64], int n_requests)
 {
@@ -900,42 +705,69 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->machine = o->format != TC_FORMAT_TABLE;
     b->chatty = !o->quiet && !b->machine;
     b->progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
-    atomic_init(&b->next, 0);
-    /* A quarter of the machine's memory for images in flight, at most 4 GiB. */
+    /* A quarter of the machine's memory for images in flight, at most 4 GiB;
+     * TILEDCONV_BATCH_BUDGET=BYTES sets another (the tests show the bound with a small one). */
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const char *budget = getenv("TILEDCONV_BATCH_BUDGET");
     b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
     if (b->budget > ((size_t)4 << 30))
         b->budget = (size_t)4 << 30;
-    size_stages(b, n_requests, requests);
+    if (budget && strtoull(budget, NULL, 10) > 0)
+        b->budget = (size_t)strtoull(budget, NULL, 10);
+    size_threads(b, n_requests, requests);
     pthread_mutex_init(&b->lock, NULL);
-    pthread_cond_init(&b->room, NULL);
-    return make_lanes(b, n_requests, requests) ||
-                   queue_init(&b->decoded, 2 * b->n_lanes + b->n_readers, b->n_readers) ||
-                   queue_init(&b->finished, b->n_writers + b->n_lanes, b->n_lanes)
-               ? -1
-               : 0;
+    pthread_cond_init(&b->work, NULL);
+    pthread_cond_init(&b->ready, NULL);
+    /* Outputs that are synced go to the waiters; standard output is never synced. */
+    b->syncing = !o->no_sync &&
+                 !(list->items[0].output && outputs_is_stdout(list->items[0].output));
+    if (b->syncing && commit_start(&b->commits, commit_mode_from_env(), b->n_waiters))
+        return -1;
+    if (b->syncing && b->commits.mode == COMMIT_BATCH)
+        b->n_waiters = 1;
+    if (!b->syncing)
+        b->n_waiters = 0;
+    return make_lanes(b, n_requests, requests);
 }
 
-/* Starts every thread. The first reads overlap with opening the devices. The OpenCL loader
- * reads its vendor list on the first call, which is not safe from several threads at once
- * (ocl-icd): one listing here, then the lanes open their contexts in parallel. */
-static void batch_start(batch *b, pthread_t *threads, int *n_threads)
+/* Starts every thread: the workers first, so that the first reads overlap with opening the
+ * devices. The OpenCL loader reads its vendor list on the first call, which is not safe from
+ * several threads at once (ocl-icd): one listing here, then the lanes open their contexts in
+ * parallel. */
+static int batch_start(batch *b, pthread_t *workers)
 {
-    int count;
+    int count, started = 0;
     char ignored[256];
-    for (int i = 0; i < b->n_readers; i++)
-        pthread_create(&threads[(*n_threads)++], NULL, reader_main, b);
-    (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
-    b->platforms_ms = now_ms() - b->t0;
-    for (int i = 0; i < b->n_lanes; i++)
-        pthread_create(&b->lanes[i].thread, NULL, lane_main, &b->lanes[i]);
-    for (int i = 0; i < b->n_writers; i++)
-        pthread_create(&threads[(*n_threads)++], NULL, writer_main, b);
+    for (int i = 0; i < b->n_workers; i++)
+        if (pthread_create(&workers[started], NULL, worker_main, b) == 0)
+            started++;
+    if (started == 0)
+        return 0; /* no lane either: nothing would take its images */
+    if (b->n_lanes > 0) {
+        (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
+        b->platforms_ms = now_ms() - b->t0;
+    }
+    for (int i = 0; i < b->n_lanes; i++) {
+        lane *l = &b->lanes[i];
+        if ((l->started = pthread_create(&l->thread, NULL, lane_main, l) == 0) || i == 0)
+            continue;
+        /* A lane without a thread is a device that did not open; lane 0, which must exist to
+         * pass every image on, runs on the main thread instead (batch_wait). */
+        pthread_mutex_lock(&b->lock);
+        l->status = 1;
+        snprintf(l->err, sizeof l->err, "%s: no thread could be started for it", l->request);
+        if (++b->lanes_opened == b->n_lanes)
+            pthread_cond_broadcast(&b->ready);
+        pthread_mutex_unlock(&b->lock);
+    }
+    return started;
 }
 
 /* Waits for every thread, showing the progress line meanwhile where there is one. */
-static void batch_wait(batch *b, pthread_t *threads, int n_threads)
+static void batch_wait(batch *b, pthread_t *workers, int n_workers)
 {
+    if (b->n_lanes > 0 && !b->lanes[0].started)
+        (void)lane_main(&b->lanes[0]); /* returns when no image is left to pass on */
     while (b->progress) {
         pthread_mutex_lock(&b->lock);
         const int done = b->done;
@@ -947,10 +779,13 @@ static void batch_wait(batch *b, pthread_t *threads, int n_threads)
         struct timespec tick = {0, 100 * 1000 * 1000};
         nanosleep(&tick, NULL);
     }
-    for (int i = 0; i < n_threads; i++)
-        pthread_join(threads[i], NULL);
+    for (int i = 0; i < n_workers; i++)
+        pthread_join(workers[i], NULL);
     for (int i = 0; i < b->n_lanes; i++)
-        pthread_join(b->lanes[i].thread, NULL);
+        if (b->lanes[i].started)
+            pthread_join(b->lanes[i].thread, NULL);
+    if (b->syncing)
+        commit_finish(&b->commits);
     for (int i = 0; i < b->n_lanes && !b->dev; i++)
         if (b->lanes[i].status == 0)
             b->dev = &b->lanes[i].dev;
@@ -961,16 +796,15 @@ static int batch_finish(batch *b, double wall_ms)
 {
     const tc_options *o = b->o;
     const batch_list *list = b->list;
-    if (b->lanes_working == 0) {
-        /* No device: one line for the run (SPEC.md: a bad -p or -d is a usage error). */
+    if (b->n_lanes > 0 && b->lanes_working == 0) {
+        /* No device: one line for the run (a bad -p or -d is a usage error). */
         if (b->progress)
             fputs("\r\033[K", stderr);
         fprintf(stderr, "tiledconv: %s%s\n", b->lanes[0].err,
                 b->lanes[0].open_status == TC_EINVAL ? ", see -l" : "");
         return b->lanes[0].open_status == TC_EINVAL ? 2 : 1;
     }
-    if (!o->no_sync && b->written > 0 &&
-        !(list->items[0].output && outputs_is_stdout(list->items[0].output))) {
+    if (b->syncing && b->written > 0) {
         char dir[4096];
         const batch_item *first = &list->items[0];
         if (o->output_dir)
@@ -981,6 +815,7 @@ static int batch_finish(batch *b, double wall_ms)
         sync_folder(dir);
     }
     print_summary(b);
+    print_verdict(b);
     if (list->count == 1)
         print_single(b);
     if (o->timing && b->chatty)
@@ -990,31 +825,47 @@ static int batch_finish(batch *b, double wall_ms)
     return b->failed ? 1 : b->refused ? 2 : 0;
 }
 
+/* A photo's buffers are megabytes: glibc would map each one fresh (the kernel zeroing its
+ * pages) and unmap it when freed, a quarter of a JPEG batch's CPU time in the kernel; kept in
+ * the heap, the next image reuses them. What is live stays within the batch's budget; an
+ * arena keeps at most what its worker last freed. Buffers above 32 MiB are still mapped. */
+static void keep_buffers(void)
+{
+#if defined(__GLIBC__)
+    (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    (void)mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
               int keep_contexts)
 {
     batch b;
-    pthread_t *threads = NULL;
-    int n_threads = 0, status = 1;
+    pthread_t *workers = NULL;
+    int status = 1;
+    keep_buffers();
     if (batch_init(&b, o, list, requests, n_requests) ||
-        !(threads = calloc((size_t)(b.n_readers + b.n_writers), sizeof *threads))) {
+        !(workers = calloc((size_t)b.n_workers, sizeof *workers))) {
         fprintf(stderr, "tiledconv: out of host memory for the batch\n");
+        if (b.syncing)
+            commit_finish(&b.commits);
     } else {
         if (b.machine && o->format == TC_FORMAT_CSV)
             report_row_csv_header(stdout);
-        batch_start(&b, threads, &n_threads);
-        batch_wait(&b, threads, n_threads);
-        status = batch_finish(&b, now_ms() - b.t0);
+        const int started = batch_start(&b, workers);
+        if (started == 0) {
+            fprintf(stderr, "tiledconv: no worker thread could start\n");
+            b.failed = 1;
+        }
+        batch_wait(&b, workers, started);
+        status = started ? batch_finish(&b, now_ms() - b.t0) : 1;
     }
     for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
         tc_close(b.lanes[i].ctx);
     free(b.lanes);
-    free(threads);
-    if (b.decoded.items)
-        queue_destroy(&b.decoded);
-    if (b.finished.items)
-        queue_destroy(&b.finished);
+    free(workers);
     pthread_mutex_destroy(&b.lock);
-    pthread_cond_destroy(&b.room);
+    pthread_cond_destroy(&b.work);
+    pthread_cond_destroy(&b.ready);
     return status;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "outputs.h"
 #include "source.h"
@@ -49,52 +50,136 @@ void inputs_base_name(const char *path, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)len, name);
 }
 
-/* DIR/BASE.EXT, allocated. */
+/* DIR/BASE.EXT (ext NULL: DIR/BASE), allocated. */
 static char *join(const char *dir, const char *base, const char *ext)
 {
-    size_t n = strlen(dir) + strlen(base) + strlen(ext) + 3;
+    size_t n = strlen(dir) + strlen(base) + (ext ? strlen(ext) : 0) + 3;
     char *s = malloc(n);
     if (s)
-        snprintf(s, n, "%s%s%s.%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
-                 base, ext);
+        snprintf(s, n, "%s%s%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+                 base, ext ? "." : "", ext ? ext : "");
     return s;
 }
 
+/* One output path and the input it is written for. */
 typedef struct {
-    char base[256];
+    const char *path;
     int index;
 } named;
 
-static int by_base(const void *a, const void *b)
+static int by_path(const void *a, const void *b)
 {
     const named *x = a, *y = b;
-    int c = strcmp(x->base, y->base);
+    int c = strcmp(x->path, y->path);
     return c ? c : x->index - y->index;
 }
 
-/* Two inputs that would write one output. 0, or 2 naming both. */
-static int check_bases(const batch_list *l, const char *dir, char *err, size_t err_size)
+/* Two inputs that would write one file (their images, or their --raw files, or one's image
+ * and the other's raw file). 0, or 2 naming both and the file. */
+static int check_collisions(const batch_list *l, char *err, size_t err_size)
 {
-    named *names = malloc((size_t)l->count * sizeof *names);
-    int rc = 0;
+    named *names = malloc(2 * (size_t)l->count * sizeof *names);
+    int n = 0, rc = 0;
     if (!names) {
         snprintf(err, err_size, "out of host memory for %d names", l->count);
         return 1;
     }
     for (int i = 0; i < l->count; i++) {
-        inputs_base_name(l->items[i].input, names[i].base, sizeof names[i].base);
-        names[i].index = i;
+        if (l->items[i].output)
+            names[n++] = (named){l->items[i].output, i};
+        if (l->items[i].raw)
+            names[n++] = (named){l->items[i].raw, i};
     }
-    qsort(names, (size_t)l->count, sizeof *names, by_base);
-    for (int i = 1; i < l->count && rc == 0; i++)
-        if (strcmp(names[i].base, names[i - 1].base) == 0) {
-            snprintf(err, err_size, "%s and %s: both would be written to %s/%s.*; rename one",
-                     l->items[names[i - 1].index].input, l->items[names[i].index].input, dir,
-                     names[i].base);
+    qsort(names, (size_t)n, sizeof *names, by_path);
+    for (int i = 1; i < n && rc == 0; i++)
+        if (strcmp(names[i].path, names[i - 1].path) == 0 && names[i].index != names[i - 1].index) {
+            snprintf(err, err_size, "%s and %s: both would be written to %s; rename one",
+                     l->items[names[i - 1].index].input, l->items[names[i].index].input,
+                     names[i].path);
             rc = 2;
         }
     free(names);
     return rc;
+}
+
+/* -O without --format names each output after its input, in DIR: where DIR is the folder of
+ * an input, that output would replace the input. Said once for the folder, before any work.
+ * 0, or 2. */
+static int check_own_folder(const tc_options *o, const batch_list *l, char *err,
+                            size_t err_size)
+{
+    struct stat dir, st;
+    char folder[4096], last[4096] = "";
+    if (stat(o->output_dir, &dir) != 0)
+        return 0; /* a folder that does not exist yet holds no input */
+    for (int i = 0; i < l->count; i++) {
+        const char *path = l->items[i].input, *slash = strrchr(path, '/');
+        if (!slash)
+            snprintf(folder, sizeof folder, ".");
+        else
+            snprintf(folder, sizeof folder, "%.*s", slash == path ? 1 : (int)(slash - path),
+                     path);
+        if (strcmp(folder, last) == 0) /* inputs of one folder: stat it once */
+            continue;
+        snprintf(last, sizeof last, "%s", folder);
+        if (stat(folder, &st) == 0 && st.st_dev == dir.st_dev && st.st_ino == dir.st_ino) {
+            snprintf(err, err_size, "-O %s: the inputs' own folder; without --format each "
+                                    "output keeps its input's name and would replace it (give "
+                                    "another folder, or --format)",
+                     o->output_dir);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* The folders of path that mkdir_parents made, deepest last, to remove again when a later
+ * rule refuses the run. */
+typedef struct {
+    char *made[64];
+    int count;
+} made_dirs;
+
+/* Creates the folder path and its missing parents (mode 0777 less the umask, as mkdir -p).
+ * 0, or -1 with errno set. */
+static int mkdir_parents(const char *path, made_dirs *made)
+{
+    char *copy = strdup(path);
+    int rc = 0;
+    if (!copy)
+        return -1;
+    for (char *p = copy + 1; rc == 0; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        const char saved = *p;
+        *p = '\0';
+        struct stat st;
+        if (stat(copy, &st) != 0) {
+            if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+                rc = -1;
+            else if (made->count < 64)
+                made->made[made->count++] = strdup(copy);
+        } else if (!S_ISDIR(st.st_mode)) {
+            errno = ENOTDIR;
+            rc = -1;
+        }
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    free(copy);
+    return rc;
+}
+
+/* Removes the folders mkdir_parents made (a refused run leaves nothing), deepest first. */
+static void unmake_dirs(made_dirs *made, int remove)
+{
+    for (int i = made->count - 1; i >= 0; i--) {
+        if (remove && made->made[i])
+            (void)rmdir(made->made[i]);
+        free(made->made[i]);
+    }
+    made->count = 0;
 }
 
 typedef struct {
@@ -161,10 +246,12 @@ static int check_outputs_distinct(const batch_list *l, char *err, size_t err_siz
     return rc;
 }
 
-/* The rules that need the whole list (SPEC.md): checked before any work. */
+/* The rules that need the whole list: checked before any work. -O's folder is created last,
+ * when only the checks of each output's own file remain, and removed again if one refuses. */
 static int check_batch(const tc_options *o, const batch_list *l, char *err, size_t err_size)
 {
     struct stat st;
+    made_dirs made = {{NULL}, 0};
     int rc;
     if (o->output_given && o->output_dir) {
         snprintf(err, err_size, "-o and -O: give one output file or an output folder");
@@ -186,11 +273,6 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
                  l->count);
         return 2;
     }
-    if (o->gradient) {
-        snprintf(err, err_size, "--gradient: works on one image; give one input (a batch "
-                                "filters each image with one filter)");
-        return 2;
-    }
     if (o->synth_width || o->all_algorithms || o->iterations > 1) {
         snprintf(err, err_size, "%s: works on one image; a batch %s",
                  o->synth_width ? "-g" : o->all_algorithms ? "-a all" : "-i",
@@ -198,25 +280,38 @@ static int check_batch(const tc_options *o, const batch_list *l, char *err, size
                                                   "times its stages)");
         return 2;
     }
-    if (o->output_dir && (stat(o->output_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        snprintf(err, err_size, "-O %s: not an existing folder", o->output_dir);
+    if (o->output_dir && stat(o->output_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "-O %s: not a folder", o->output_dir);
         return 2;
     }
-    if (o->output_dir && (rc = check_bases(l, o->output_dir, err, err_size)) != 0)
+    if ((rc = check_collisions(l, err, err_size)) != 0 ||
+        (l->keep_format && o->write_output &&
+         (rc = check_own_folder(o, l, err, err_size)) != 0))
         return rc;
-    for (int i = 0; i < l->count; i++) {
+    if (o->output_dir && stat(o->output_dir, &st) != 0 && mkdir_parents(o->output_dir, &made)) {
+        snprintf(err, err_size, "-O %s: cannot create the folder: %s", o->output_dir,
+                 strerror(errno));
+        unmake_dirs(&made, 1);
+        return 2;
+    }
+    rc = 0;
+    for (int i = 0; i < l->count && rc == 0; i++) {
         if (l->items[i].output &&
             (outputs_check_flag("-O", l->items[i].output, NULL, err, err_size) ||
              outputs_check_replaceable("-O", l->items[i].output, o->force, err, err_size)))
-            return 2;
-        if (l->items[i].raw &&
-            (outputs_check_flag("--raw", l->items[i].raw, NULL, err, err_size) ||
-             outputs_check_replaceable("--raw", l->items[i].raw, o->force, err, err_size)))
-            return 2;
+            rc = 2;
+        else if (l->items[i].raw &&
+                 (outputs_check_flag("--raw", l->items[i].raw, NULL, err, err_size) ||
+                  outputs_check_replaceable("--raw", l->items[i].raw, o->force, err,
+                                            err_size)))
+            rc = 2;
     }
-    if ((rc = check_outputs_distinct(l, err, err_size)) != 0)
-        return rc;
-    return check_replaced(l, err, err_size);
+    if (rc == 0)
+        rc = check_outputs_distinct(l, err, err_size);
+    if (rc == 0)
+        rc = check_replaced(l, err, err_size);
+    unmake_dirs(&made, rc != 0);
+    return rc;
 }
 
 /* Standard input ("-") is one image of a run of one: it cannot also carry the --files-from
@@ -283,12 +378,19 @@ int inputs_gather(const tc_options *o, batch_list *l, char *err, size_t err_size
         one.input = it->input;
         return outputs_check_all(&one, err, err_size) ? 2 : 0;
     }
-    /* The output format's extension (a PNM's is .pgm for gray, .ppm for colour). */
+    /* -O without --format: each output keeps its input's file name (and, when written, its
+     * format); with --format, BASE and the format's extension (a PNM's is .pgm for gray,
+     * .ppm for colour). */
+    l->keep_format = o->output_dir && !o->image_format_given;
     const char *ext = io_format_extension(o->image_format, o->color ? 3 : 1);
     for (int i = 0; o->output_dir && i < l->count; i++) {
         char base[256];
+        const char *slash = strrchr(l->items[i].input, '/');
         inputs_base_name(l->items[i].input, base, sizeof base);
-        l->items[i].output = o->write_output ? join(o->output_dir, base, ext) : NULL;
+        l->items[i].output = !o->write_output ? NULL
+                             : l->keep_format ? join(o->output_dir,
+                                                     slash ? slash + 1 : l->items[i].input, NULL)
+                                              : join(o->output_dir, base, ext);
         l->items[i].raw = o->raw_flag ? join(o->output_dir, base, "f32") : NULL;
         if ((o->write_output && !l->items[i].output) || (o->raw_flag && !l->items[i].raw)) {
             snprintf(err, err_size, "out of host memory for %d output names", l->count);

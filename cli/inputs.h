@@ -1,7 +1,8 @@
 /*
- * inputs.h - the images a run reads and the files it writes for them (SPEC.md, "Many images in
- * one run"): -s first, then the inputs after the options, then --files-from's lines; with -O,
- * DIR/BASE.EXT for each; and the rules checked before any work.
+ * inputs.h - the images a run reads and the files it writes for them: -s first, then the
+ * inputs after the options, then --files-from's lines; with -O, DIR/NAME for each (the input's
+ * own file name, its format kept), or with --format DIR/BASE.EXT; and the rules checked before
+ * any work.
  */
 #ifndef TILEDCONV_INPUTS_H
 #define TILEDCONV_INPUTS_H
@@ -21,12 +22,16 @@ typedef struct {
     batch_item *items;
     int count;
     name_list names; /* --files-from's, owned */
+    int keep_format; /* -O without --format: each output keeps its input's name and format */
 } batch_list;
 
-/* Gathers the inputs and names the outputs. Returns 0; 2 for a usage error found before any
- * work (with more than one input: -o, neither -O nor --no-output, two inputs of one BASE, an
- * output that would replace an input, an -O that is not a folder, ...); 1 when the list
- * cannot be read or memory runs out. err names the flag or both files. */
+/* Gathers the inputs and names the outputs, and creates -O's folder (with its parents) when it
+ * is missing, once every other rule has passed. Returns 0; 2 for a usage error found before
+ * any work (with more than one input: -o, neither -O nor --no-output; two inputs whose outputs
+ * would be one file; an output that would replace an input; -O naming the inputs' own folder
+ * without --format, where every output would replace its input; an -O that is not a folder,
+ * or cannot be created, ...); 1 when the list cannot be read or memory runs out. err names
+ * the flag, the folder or both files. */
 int inputs_gather(const tc_options *o, batch_list *list, char *err, size_t err_size);
 
 void inputs_free(batch_list *list);

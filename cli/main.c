@@ -118,6 +118,8 @@ static int open_input(const tc_options *o, input_source *src)
             fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
+    if (!o->color) /* a gray job: a JPEG's intensity is its own luma, decoded alone */
+        source_reader_want_luma(&src->reader);
     src->from_file = 1;
     src->width = src->reader.head.width;
     src->height = src->reader.head.height;
@@ -445,11 +447,13 @@ typedef struct {
     } map;
 } run_state;
 
-static void state_free(run_state *s)
+/* keep_context: the context is left open for a process that ends at once (fast_exit). */
+static void state_free(run_state *s, int keep_context)
 {
     free(s->map.rgb);
     close_input(&s->src);
-    tc_close(s->ctx);
+    if (!keep_context)
+        tc_close(s->ctx);
     planes_free(&s->kept);
     gradient_planes_free(&s->gradient);
     planes_free(&s->out);
@@ -671,10 +675,22 @@ static int write_results(const run_state *s)
     return 0;
 }
 
+/* Whether the process may end without closing its contexts: not in the sanitizer builds,
+ * whose leak check runs at exit, nor when TILEDCONV_CLEAN_EXIT is set (to measure the
+ * difference, BENCHMARKS.md). */
+static int fast_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 0;
+#else
+    return getenv("TILEDCONV_CLEAN_EXIT") == NULL;
+#endif
+}
+
 /* The study of one image: -g, or one input with -t, -i, -a all, -e, -v, --raw, --csv or
  * --json: every figure of the kernels, the check against the reference, the comparison of
  * the algorithms. Returns the exit status. */
-static int study(const tc_options *o, const char *input, const char *device)
+static int study(const tc_options *o, const char *input, const char *device, int keep_context)
 {
     run_state s;
     int status, failed_verification = 0;
@@ -697,20 +713,43 @@ static int study(const tc_options *o, const char *input, const char *device)
             status = write_results(&s);
         }
     }
-    state_free(&s);
+    state_free(&s, keep_context);
     return status;
 }
 
-/* Whether the process may end without closing its contexts: not in the sanitizer builds,
- * whose leak check runs at exit, nor when TILEDCONV_CLEAN_EXIT is set (to measure the
- * difference, BENCHMARKS.md). */
-static int fast_exit(void)
+/* --no-filter runs the batch's pool without a device: what needs a filter's result (or a
+ * device) is a usage error. 0, or 2 (reported). */
+static int check_no_filter(const tc_options *o)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return 0;
-#else
-    return getenv("TILEDCONV_CLEAN_EXIT") == NULL;
-#endif
+    const char *flag = o->verify        ? "-e"
+                       : o->gradient    ? "--gradient"
+                       : o->pyramid     ? "--pyramid"
+                       : o->raw_output || o->raw_flag ? "--raw"
+                       : o->class_map   ? "--class-map"
+                       : o->synth_width ? "-g"
+                       : o->all_algorithms ? "-a all"
+                       : o->iterations > 1 ? "-i"
+                                           : NULL;
+    if (!flag)
+        return 0;
+    fprintf(stderr, "tiledconv: --no-filter and %s: --no-filter writes each image unfiltered "
+                    "without a device (the codec floor); %s needs the filter\n",
+            flag, flag);
+    return 2;
+}
+
+/* With fast: every output is written and renamed (and synced unless --no-sync), so the
+ * process ends now, without the driver's teardown of the contexts (a CUDA context takes tens
+ * of ms to destroy), the exit handlers, or freeing what the process's end frees anyway.
+ * Returns status otherwise. */
+static int end_now(int status, int fast)
+{
+    if (fast) {
+        fflush(stdout);
+        fflush(stderr);
+        _exit(status);
+    }
+    return status;
 }
 
 /* Whether one image is studied (every figure, the check, the comparison) rather than run
@@ -744,6 +783,9 @@ int main(int argc, char **argv)
     }
     if (o.list_devices)
         return list_devices(&o);
+    io_set_jpeg_sampling(o.sampling); /* before any thread encodes */
+    if (o.no_filter && (status = check_no_filter(&o)) != 0)
+        return status;
     /* -o -: standard output is the image's alone from here on; every report goes to stderr. */
     if (o.write_output && outputs_is_stdout(o.output) && outputs_claim_stdout(err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);
@@ -760,8 +802,9 @@ int main(int argc, char **argv)
     }
     if (o.pyramid) /* a scale space of each input (cli/pyramid_run.c) */
         return pyramid_run(&o, requests[0]);
+    const int fast = fast_exit();
     if (o.synth_width)
-        return study(&o, NULL, requests[0]);
+        return end_now(study(&o, NULL, requests[0], fast), fast);
     if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         inputs_free(&list);
@@ -773,20 +816,12 @@ int main(int argc, char **argv)
         inputs_free(&list);
         return 2;
     }
-    if (!inputs_is_batch(&o, &list) && wants_study(&o)) {
-        status = study(&o, list.items[0].input, requests[0]);
-    } else {
-        const int fast = fast_exit();
+    if (!inputs_is_batch(&o, &list) && wants_study(&o) && !o.no_filter)
+        status = study(&o, list.items[0].input, requests[0], fast);
+    else
         status = batch_run(&o, &list, requests, n_requests, fast);
-        if (fast) {
-            /* Every output is written and renamed (and synced unless --no-sync): end now,
-             * without the driver's teardown of the contexts (a CUDA context takes tens of
-             * ms to destroy) or freeing what the process's end frees anyway. */
-            fflush(stdout);
-            fflush(stderr);
-            _exit(status);
-        }
-    }
+    if (fast)
+        return end_now(status, fast);
     inputs_free(&list);
     return status;
 }

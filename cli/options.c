@@ -35,6 +35,9 @@ enum { OPT_STORAGE = 1040 };
 /* Issue 16's scale space. */
 enum { OPT_PYRAMID = 1024 };
 
+/* A folder at the speed of its codecs: the batch's workers, JPEG's chroma, the codec floor. */
+enum { OPT_THREADS = 1100, OPT_SAMPLING, OPT_NO_FILTER };
+
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
     {"sT", required_argument, NULL, OPT_SRC_TOP},
@@ -94,6 +97,9 @@ static const struct option long_options[] = {
     {"max-pixels", required_argument, NULL, OPT_MAX_PIXELS},
     {"allow-high-ratio", no_argument, NULL, OPT_ALLOW_HIGH_RATIO},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"sampling", required_argument, NULL, OPT_SAMPLING},
+    {"no-filter", no_argument, NULL, OPT_NO_FILTER},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -339,6 +345,21 @@ static int parse_image_format(const char *text, tc_options *o, FILE *err)
     }
     o->image_format_given = 1;
     return 0;
+}
+
+/* --sampling 420|422|444: the chroma sampling of colour JPEG outputs. */
+static int parse_sampling(const char *text, tc_options *o, FILE *err)
+{
+    static const char *const words[3] = {"420", "422", "444"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, words[i]) == 0) {
+            o->sampling = (io_jpeg_sampling)i;
+            return 0;
+        }
+    text_shown shown;
+    fprintf(err, "tiledconv: --sampling '%s': use 420 (the default), 422 or 444\n",
+            text_show(text, &shown));
+    return 2;
 }
 
 /* --depth 8|16: the output's bits per sample. */
@@ -1355,6 +1376,9 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case 'l': o->list_devices = 1; break;
         case 'v': o->verbose = 1; break;
         case 'q': o->quiet = 1; break;
+        case OPT_THREADS: rc = parse_int("--threads", optarg, 1, 1024, &o->threads, err); break;
+        case OPT_SAMPLING: rc = parse_sampling(optarg, o, err); break;
+        case OPT_NO_FILTER: o->no_filter = 1; break;
         case OPT_CSV: o->format = TC_FORMAT_CSV; break;
         case OPT_JSON: o->format = TC_FORMAT_JSON; break;
         case 'h': o->help = 1; break;
@@ -1576,10 +1600,14 @@ void cli_usage(FILE *out)
         "      --depth 8|16          bits per sample of a PNG or PGM/PPM output (default 16\n"
         "                            for an input of more than 8 bits, else 8)\n"
         "      --quality Q           JPEG quality 1..100 (default 95)\n"
+        "      --sampling 420|422|444  colour JPEG chroma sampling (default 420, as cjpeg and\n"
+        "                            OpenCV write; 444 keeps coloured edges whole)\n"
         "      --no-output           write no image (timing sweeps)\n"
         "  FILE...                   more inputs: a batch in one process (-s is taken first)\n"
         "      --files-from LIST     more inputs, one name a line (- for standard input)\n"
-        "  -O, --output-dir DIR      a batch's outputs: DIR/BASE.EXT for each input (EXT the\n"
+        "  -O, --output-dir DIR      a batch's outputs, DIR created if missing: each input's\n"
+        "                            name, format and depth kept (gray jobs write the\n"
+        "                            format's gray form); with --format DIR/BASE.EXT (EXT the\n"
         "                            format's: bmp, png, jpg, pgm/ppm)\n"
         "      --no-sync             do not sync outputs to disk (scratch work: a crash may\n"
         "                            lose finished files; renames stay atomic)\n"
@@ -1672,6 +1700,14 @@ void cli_usage(FILE *out)
         "                            launch per octave against one per level; a word after\n"
         "                            a bare --pyramid shaped as a count (5, 0x3, 3x2) is its\n"
         "                            value, checked at once; any other word is an input\n",
+        out);
+    fputs(
+        "Many images in one run (a batch):\n"
+        "      --threads N           host workers that read, decode, encode and write\n"
+        "                            (default: every core this process may run on); any N\n"
+        "                            writes the same bytes\n"
+        "      --no-filter           write each image unfiltered, without a device: the\n"
+        "                            codec floor (read, decode, encode, write) of a batch\n",
         out);
     fputs(
         "Limits and safety:\n"

@@ -49,6 +49,10 @@ typedef struct {
     int depth;              /* --depth 8 or 16; 0: 16 for an input of more than 8 bits written
                              * to PNG or PGM/PPM, else 8 (outputs_depth) */
     int quality;            /* --quality 1..100, JPEG's (default IO_JPEG_QUALITY) */
+    io_jpeg_sampling sampling; /* --sampling: colour JPEG chroma (default IO_JPEG_420) */
+    int threads;            /* --threads N: a batch's host workers; 0: every core */
+    int no_filter;          /* --no-filter: write each image unfiltered, no device (the codec
+                             * floor of a batch) */
     char default_output[32];/* TiledConv_Output.EXT when --format is given without -o */
     long long max_pixels;   /* --max-pixels: the largest image accepted (io_limits.h) */
     int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */

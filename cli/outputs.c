@@ -398,8 +398,7 @@ int outputs_check_distinct(const outputs_named *files, size_t n, char *err, size
     return rc;
 }
 
-/* The planes as little-endian float32, whatever the host's byte order. */
-static int write_raw_stream(FILE *f, const tc_plane *planes, int count)
+int outputs_raw_stream(FILE *f, const tc_plane *planes, int count)
 {
     const uint32_t probe = 1;
     const int little = *(const unsigned char *)&probe == 1;
@@ -442,11 +441,8 @@ int outputs_check_all(const tc_options *o, char *err, size_t err_size)
     return outputs_check_distinct(outs, sizeof outs / sizeof outs[0], err, err_size);
 }
 
-/* The output image from the planes: gray for one plane, R, G, B for three, 8 or 16 bits per
- * sample, with --scale/--offset applied to the target ROI. img->pixels is malloc'd. 0, or -1
- * (out of memory). */
-static int image_from_planes(const tc_options *o, const tc_plane *planes, int count,
-                             const tc_roi *roi, int depth, io_image *img)
+int outputs_image_from_planes(const tc_options *o, const tc_plane *planes, int count,
+                              const tc_roi *roi, int depth, io_image *img)
 {
     const tc_plane *p = &planes[0];
     const size_t n = (size_t)p->width * (size_t)p->height * (size_t)(count == 3 ? 3 : 1);
@@ -486,7 +482,7 @@ int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
     int ok = 1;
     if (o->write_output) {
         text_shown shown;
-        if (image_from_planes(o, planes, count, roi, depth, &img)) {
+        if (outputs_image_from_planes(o, planes, count, roi, depth, &img)) {
             snprintf(why, sizeof why, "%s: out of host memory", text_show(o->output, &shown));
             ok = 0;
         } else if (to_stdout) {
@@ -503,7 +499,7 @@ int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
     if (ok && o->raw_output) {
         flag = "--raw";
         ok = atomic_file_open(&raw, o->raw_output, why, sizeof why) == 0 &&
-             write_raw_stream(raw.f, raw_planes, raw_count) == 0 &&
+             outputs_raw_stream(raw.f, raw_planes, raw_count) == 0 &&
              atomic_file_finish(&raw, sync, why, sizeof why) == 0;
         if (!ok && !why[0]) {
             text_shown shown;
@@ -554,7 +550,7 @@ int outputs_write_all(const tc_options *o, const outputs_item *items, int count,
             io_image img = {0, 0, 0, 0, 0, NULL};
             text_shown shown;
             flag = "-O";
-            if (image_from_planes(o, it->plane, 1, NULL, depth, &img)) {
+            if (outputs_image_from_planes(o, it->plane, 1, NULL, depth, &img)) {
                 snprintf(why, sizeof why, "%s: out of host memory", text_show(it->image, &shown));
                 ok = 0;
             } else {
@@ -568,7 +564,7 @@ int outputs_write_all(const tc_options *o, const outputs_item *items, int count,
         if (ok && it->raw) {
             flag = "--raw";
             ok = atomic_file_open(raw, it->raw, why, sizeof why) == 0 &&
-                 write_raw_stream(raw->f, it->plane, 1) == 0 &&
+                 outputs_raw_stream(raw->f, it->plane, 1) == 0 &&
                  atomic_file_finish(raw, sync, why, sizeof why) == 0;
             if (!ok && !why[0]) {
                 text_shown shown;

@@ -77,6 +77,16 @@ int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
                         const tc_plane *raw_planes, int raw_count, const tc_roi *roi, int depth,
                         char *err, size_t err_size);
 
+/* The output image from the planes: gray for one plane, R, G, B for three, 8 or 16 bits per
+ * sample, with --scale/--offset applied to the target ROI (NULL: every pixel). img->pixels is
+ * malloc'd. 0, or -1 (out of memory). */
+int outputs_image_from_planes(const tc_options *o, const tc_plane *planes, int count,
+                              const tc_roi *roi, int depth, io_image *img);
+
+/* --raw's bytes: the planes one after another as little-endian float32, whatever the host's
+ * byte order. 0, or -1 (a write error, errno set). */
+int outputs_raw_stream(FILE *f, const tc_plane *planes, int count);
+
 /* 1 when path is "-", standard output. */
 int outputs_is_stdout(const char *path);
 

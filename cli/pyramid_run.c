@@ -185,6 +185,7 @@ static int read_input(const tc_options *o, const job *j, const char *what, tc_pl
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;
     }
+    source_reader_want_luma(&reader); /* the pyramid is of the intensity: a JPEG's luma */
     const int w = reader.head.width, h = reader.head.height;
     *deep = reader.head.maxval > 255;
     /* The host's memory for the decoding, before any of it is allocated. */

@@ -342,12 +342,14 @@ static long ratio_of(const io_limits *lim)
 
 /* A PNG, JPEG or PGM/PPM: the whole input, then its header: the codec's own checks (up to the
  * hard pixel limit, no ratio), then the caller's pixel limit and bomb guard, each with the flag
- * that lifts it. 0, or -1 with the reason in why. */
+ * that lifts it. The input is read, never mapped: a file that shrinks while it is read (another
+ * program rewriting it) then gives a short read, which the decoder refuses as a truncated file,
+ * where a mapping would end the whole process with SIGBUS. 0, or -1 with the reason in why. */
 static int open_coded(source_reader *r, const struct stat *st, const uint8_t *head, size_t n,
                       char *why, size_t why_size)
 {
-    if (take_whole(r->fd, st, !r->from_stdin, r->from_stdin || !S_ISREG(st->st_mode),
-                   r->format, &r->lim, head, n, &r->whole, why, why_size))
+    if (take_whole(r->fd, st, 0, r->from_stdin || !S_ISREG(st->st_mode), r->format, &r->lim,
+                   head, n, &r->whole, why, why_size))
         return -1;
     r->whole.format = r->format;
     r->held = r->whole.size;
@@ -360,7 +362,8 @@ static int open_coded(source_reader *r, const struct stat *st, const uint8_t *he
     return 0;
 }
 
-/* A BMP: the BMP reader takes the input on from its head (its own messages, "NAME: reason"). */
+/* A BMP: the BMP reader takes the input on from its head (its own messages, "NAME: reason"); it
+ * reads the file too, never maps it. */
 static int open_bmp(source_reader *r, const uint8_t *head, size_t n, char *err, size_t err_size)
 {
     if (bmp_reader_open_fd(&r->bmp, r->fd, source_name(r->path), !r->from_stdin, head, n,
@@ -368,7 +371,7 @@ static int open_bmp(source_reader *r, const uint8_t *head, size_t n, char *err, 
         return -1;
     r->bmp_open = 1;
     r->head = (io_header){r->bmp.width, r->bmp.height, 3, 8, 255};
-    /* A mapping is counted as far as decoding reads it; a pipe, as far as it will be read. */
+    /* Counted as far as it will be read, or as far as a short input goes. */
     r->held = r->bmp.complete && r->bmp.size < r->bmp.need ? r->bmp.size : r->bmp.need;
     return 0;
 }
@@ -407,6 +410,14 @@ int source_reader_open(const char *path, const io_limits *lim, source_reader *r,
     return 0;
 }
 
+void source_reader_want_luma(source_reader *r)
+{
+    if (r->format == IO_FORMAT_JPEG) {
+        r->luma = 1;
+        r->head.channels = 1;
+    }
+}
+
 int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size)
 {
     char why[512] = "";
@@ -419,8 +430,9 @@ int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_
     }
     if (!r->whole.data)
         return fail_named(r->path, "no input to decode", err, err_size);
-    if (io_decode(r->whole.data, r->whole.size, (long)io_limits_max_pixels(&r->lim),
-                  ratio_of(&r->lim), img, why, sizeof why))
+    if ((r->luma ? io_decode_luma : io_decode)(r->whole.data, r->whole.size,
+                                                 (long)io_limits_max_pixels(&r->lim),
+                                                 ratio_of(&r->lim), img, why, sizeof why))
         return fail_named(r->path, why, err, err_size);
     return 0;
 }

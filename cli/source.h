@@ -6,12 +6,13 @@
  *
  * The tool reads every input through source_reader: the first IO_IDENTIFY_BYTES tell the
  * format (an endless stream of zeros or text is refused there); a BMP then goes on through the
- * BMP reader's header-first path (bmp.h: a regular file mapped, a pipe read only as far as the
- * header makes meaningful); a PNG, JPEG or PGM/PPM is mapped (a regular file) or, from
- * standard input or a pipe, read as far as its image goes and no further (stream_bounds.h:
- * metadata within a cap before the size is known, then what that size can take), and its
- * header probed (io_probe). Only then is the memory planned and the image
- * decoded. source_read and source_decode do the same in one step, for callers that want the
+ * BMP reader's header-first path (bmp.h: only as far as the header makes meaningful); a PNG,
+ * JPEG or PGM/PPM is read from a regular file whole, or, from standard input or a pipe, as far
+ * as its image goes and no further (stream_bounds.h: metadata within a cap before the size is
+ * known, then what that size can take), and its header probed (io_probe). Only then is the
+ * memory planned and the image decoded. source_reader reads files, never maps them, so that a
+ * file that shrinks while it is read is one image's refusal, not a SIGBUS that ends the
+ * process. source_read and source_decode do the same in one step, for callers that want the
  * bytes themselves.
  */
 #ifndef TILEDCONV_SOURCE_H
@@ -46,7 +47,9 @@ const char *source_name(const char *path);
  * IO_IDENTIFY_BYTES are read and identified first (io_identify), so that something that is no
  * image in a format the tool reads (/dev/zero, a text stream, a GIF) is refused before any more
  * is read; standard input that is a terminal is refused rather than waited on. With map, a
- * regular file is mapped rather than copied (only the pages the decoder reads are loaded).
+ * regular file is mapped rather than copied (only the pages the decoder reads are loaded; the
+ * caller then accepts that a file truncated meanwhile raises SIGBUS: the tool itself reads
+ * through source_reader, which never maps).
  * Returns 0, or -1 with "NAME: reason" in err and *s untouched. */
 int source_read(const char *path, int map, source *s, char *err, size_t err_size);
 
@@ -66,7 +69,7 @@ typedef struct {
     io_format format;  /* from the first bytes */
     io_header head;    /* the size, and the samples decoding gives (BMP: 3 x 8 bits) */
     size_t held;       /* the input's bytes held while it is decoded: the BMP's meaningful
-                        * bytes, another format's whole file (a mapping counted whole) */
+                        * bytes, another format's whole file */
     /* The reader's own: */
     const char *path;
     int fd;            /* -1 when closed; standard input's is never closed */
@@ -75,6 +78,7 @@ typedef struct {
     bmp_reader bmp;
     source whole;      /* PNG, JPEG, PGM/PPM: the whole input */
     io_limits lim;
+    int luma;          /* a JPEG is decoded to its luma alone (source_reader_want_luma) */
 } source_reader;
 
 /* Opens path ("-": standard input) and checks it up to its header, against lim (NULL: the
@@ -87,6 +91,11 @@ typedef struct {
  * close; after 0, source_reader_close always. */
 int source_reader_open(const char *path, const io_limits *lim, source_reader *r, char *err,
                        size_t err_size);
+
+/* The run needs the intensity alone (a gray job): a JPEG will be decoded to its luma, one
+ * channel (io_decode_luma), and head says so from now on, for the memory plan; other formats
+ * are unchanged. Call after source_reader_open, before decoding. */
+void source_reader_want_luma(source_reader *r);
 
 /* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
  * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */

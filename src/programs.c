@@ -1,6 +1,8 @@
 /* programs.c - building the kernels' programs and keeping them per context. */
 #include "programs.h"
 
+#include "program_cache.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,12 +93,15 @@ static int source_lines(tc_source source, const char **lines, unsigned capacity,
     return 0;
 }
 
+/* The program from the disk cache of an earlier process (program_cache.h) where it holds a
+ * binary the driver takes, else built from source (and then kept there for the next). */
 static int build(const tc_device *d, tc_source source, const char *options, cl_program *program,
                  tc_msg *m)
 {
     int status = TC_OK;
     cl_int err;
     cl_program prog = NULL;
+    tc_cached_program cached;
     const unsigned capacity = common_cl_line_count + tiledconv_cl_line_count +
                               long_cl_line_count + masks_cl_line_count + images_cl_line_count +
                               pixels_cl_line_count + gradient_cl_line_count +
@@ -107,6 +112,9 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
         free(lines);
         return tc_fail(m, TC_ENOMEM, "out of host memory for a program's source");
     }
+    const int use_cache = tc_program_cache_find(d, lines, count, options, &cached) == 0;
+    if (use_cache && tc_program_cache_load(d, &cached, options, &prog) == 0)
+        goto built;
     prog = clCreateProgramWithSource(d->context, count, lines, NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
@@ -115,12 +123,17 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
         append_build_log(prog, d, options, m);
         goto cleanup;
     }
+    if (use_cache)
+        tc_program_cache_store(d, &cached, prog);
+built:
     dump_binary(prog);
     *program = prog;
     prog = NULL;
 cleanup:
     if (prog)
         clReleaseProgram(prog);
+    if (use_cache)
+        tc_program_cache_entry_free(&cached);
     free(lines);
     return status;
 }

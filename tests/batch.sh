@@ -1,15 +1,20 @@
 #!/bin/sh
-# Many images in one run (SPEC.md, "Many images in one run"), end to end on the default device:
+# Many images in one run, end to end on the default device:
 #   a. 20 files of different kinds through one batch, on one queue and on two (-d 0,0): every
 #      output byte-identical to the single run of its file, -e passing on planes formed on the
-#      device, a malformed file in the middle refused with its line while the others are
-#      written, the summary line and exit 2;
+#      device (and its verdict line), a malformed file in the middle refused with its line while
+#      the others are written, the summary line and exit 2;
 #   b. the rules checked before any work: two inputs of one name, -o with two inputs, neither
-#      -O nor --no-output, an output that would replace an input;
+#      -O nor --no-output, an output that would replace an input, -O naming the inputs' folder;
 #   c. the device's 8-bit path against the host's, byte for byte: every bundled image, every
 #      border, gray and colour, with an output mapping that lands on .5;
 #   d. --files-from - with 2,000 names; e. the progress line on a terminal and not on a pipe;
-#   f. scripts/batch-parallel.sh over GNU parallel with two jobs; g. --json and --csv records.
+#   f. scripts/batch-parallel.sh over GNU parallel with two jobs; g. --json and --csv records;
+#   h. -e's records carry the SHA-256 of the pixels; i. a file cut short while it is read;
+#   j. --gradient and --pyramid batches = single runs; k. -e's verdict, and a planted failure;
+#   l. -O creates its folder; m. each output keeps its input's name, format and depth, = single
+#      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter;
+#   p. the cache of built programs.
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
@@ -47,9 +52,10 @@ for f in "$@"; do
     fi
 done
 
-# check_batch NAME DIR: DIR holds the 19 outputs, each identical to the single run's.
+# check_batch NAME DIR [LINES]: DIR holds the 19 outputs, each identical to the single run's;
+# stderr has the malformed file's line and the summary (LINES 3: and -e's verdict).
 check_batch() {
-    name=$1 dir=$2
+    name=$1 dir=$2 lines=${3:-2}
     n=$(find "$dir" -type f | wc -l | tr -d ' ')
     if [ "$rc" -ne 2 ]; then
         not_ok "$name" "exit status $rc, expected 2 (one input refused)"
@@ -59,8 +65,10 @@ check_batch() {
         not_ok "$name" "the malformed input has an output"
     elif ! grep -qx 'tiledconv: 19 of 20 images written; 1 refused; 0 failed' "$tmp/err"; then
         not_ok "$name" "no summary line: $(tr '\n' '|' <"$tmp/err")"
-    elif [ "$(grep -c 'm-broken.bmp' "$tmp/err")" -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne 2 ]; then
+    elif [ "$(grep -c 'm-broken.bmp' "$tmp/err")" -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne "$lines" ]; then
         not_ok "$name" "expected the malformed file's line and the summary: $(tr '\n' '|' <"$tmp/err")"
+    elif [ "$lines" -eq 3 ] && ! grep -q '^tiledconv: 19 of 20 verified, largest difference ' "$tmp/err"; then
+        not_ok "$name" "no -e verdict: $(tr '\n' '|' <"$tmp/err")"
     else
         for f in "$tmp/single"/*.bmp; do
             if ! cmp -s "$f" "$dir/$(basename "$f")"; then
@@ -76,7 +84,7 @@ if [ "$singles_ok" -eq 1 ]; then
     run "$bin" -O "$tmp/o1" "$@"
     check_batch "a: 20 files in one batch, device path, one queue" "$tmp/o1"
     run "$bin" -O "$tmp/o2" -e -d 0,0 "$@"
-    check_batch "a: 20 files, -e on planes formed on the device, two queues (-d 0,0)" "$tmp/o2"
+    check_batch "a: 20 files, -e on planes formed on the device, two queues (-d 0,0)" "$tmp/o2" 3
     run "$bin" -O "$tmp/o3" -d 0,0 --no-sync "$@"
     check_batch "a: 20 files, two queues, --no-sync" "$tmp/o3"
 fi
@@ -106,8 +114,11 @@ refused "b: -o with two inputs" "-O DIR" \
     "$bin" -o "$tmp/bo/out.bmp" "$tmp/b/x/same.bmp" "$root/images/TiledConv_Input512x512.bmp"
 refused "b: two inputs and neither -O nor --no-output" "--no-output" \
     "$bin" "$tmp/b/x/same.bmp" "$root/images/TiledConv_Input512x512.bmp"
-refused "b: an output that would replace an input" "would replace the input" \
-    "$bin" -O "$tmp/b/x" "$tmp/b/x/same.bmp"
+refused "b: an output that would replace an input (--format)" "would replace the input" \
+    "$bin" -O "$tmp/b/x" --format bmp "$tmp/b/x/same.bmp"
+refused "b: -O naming the inputs' own folder without --format: one line naming the folder" \
+    "-O $tmp/b/x/: the inputs' own folder" \
+    "$bin" -O "$tmp/b/x/" "$root/images/TiledConv_Input512x512.bmp" "$tmp/b/x/same.bmp"
 refused "b: -O that is not a folder" "-O" \
     "$bin" -O "$tmp/b/x/same.bmp" "$tmp/b/y/same.bmp"
 refused "b: -a all in a batch" "-a all" \
@@ -279,6 +290,272 @@ if [ -z "$bad" ]; then
     ok "h: -e's records carry the SHA-256 of the pixels written, single and batch, gray and colour"
 else
     not_ok "h: the -e records' SHA-256" "$bad"
+fi
+
+# --- i. an input that shrinks while the batch reads it -----------------------------------------
+# Another program rewrites a file and cuts it short in a loop while batches read it: 20 rounds
+# (BMP and JPEG in turn). A file is read, never mapped, so a short read is that image's refusal
+# and never a SIGBUS that ends the process: every round exits 0 (the file was read whole) or 2
+# with the victim's one line (and the summary), and the other image is always written.
+rm -rf "$tmp/i" && mkdir -p "$tmp/i/o"
+"$bin" -q --color -g 2000x1500 -o "$tmp/i/full.bmp" &&
+    "$bin" -q --color -g 2000x1500 -o "$tmp/i/full.jpg" ||
+    not_ok "i: the victims" "could not be made"
+bad="" rounds=0
+for kind in bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg; do
+    cp "$tmp/i/full.$kind" "$tmp/i/victim.$kind"
+    (while :; do cat "$tmp/i/full.$kind" >"$tmp/i/victim.$kind"; truncate -s 3000 "$tmp/i/victim.$kind"; done) 2>/dev/null &
+    cutter=$!
+    rm -f "$tmp/i/o"/*
+    run "$bin" --no-sync -O "$tmp/i/o" "$tmp/i/victim.$kind" "$root/images/TiledConv_Input451x300.bmp"
+    kill "$cutter"
+    wait "$cutter" 2>/dev/null
+    rounds=$((rounds + 1))
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+        bad="$bad [round $rounds, $kind: exit $rc]"
+    elif [ ! -s "$tmp/i/o/TiledConv_Input451x300.bmp" ]; then
+        bad="$bad [round $rounds, $kind: the other image was not written]"
+    elif [ "$rc" -eq 2 ] && { [ "$lines" -ne 2 ] || [ "$(grep -c "victim.$kind" "$tmp/err")" -ne 1 ] ||
+                               [ -e "$tmp/i/o/victim.$kind" ]; }; then
+        bad="$bad [round $rounds, $kind: $(tr '\n' '|' <"$tmp/err")]"
+    fi
+done
+if [ -z "$bad" ]; then
+    ok "i: a file cut short while it is read: 20 rounds, no crash, the other image always written"
+else
+    not_ok "i: a file cut short while it is read" "$bad"
+fi
+
+# --- j. --gradient and --pyramid in a batch: per input what one run writes --------------------
+rm -rf "$tmp/j" && mkdir -p "$tmp/j/in" "$tmp/j/one" "$tmp/j/batch" "$tmp/j/p1" "$tmp/j/pb"
+cp "$root/images/TiledConv_Input451x300.bmp" "$tmp/j/in/cat.bmp"
+cp "$root/images/TiledConv_Input512x512.bmp" "$tmp/j/in/astro.bmp"
+cp "$root/tests/data/formats/rgb8.png" "$root/tests/data/formats/base420.jpg" "$tmp/j/in/"
+bad=""
+for op in sobel scharr; do
+    rm -f "$tmp/j/batch"/*
+    run "$bin" --gradient "$op" --scale 0.5 --raw -O "$tmp/j/batch" "$tmp/j/in"/*
+    [ "$rc" -eq 0 ] || bad="$bad [$op batch: exit $rc: $(sed -n 1p "$tmp/err")]"
+    for f in "$tmp/j/in"/*; do
+        n=$(basename "$f") && b=${n%.*}
+        "$bin" -q --gradient "$op" --scale 0.5 -s "$f" -o "$tmp/j/one/$n" --raw "$tmp/j/one/$b.f32" ||
+            bad="$bad [$op single $n failed]"
+        cmp -s "$tmp/j/one/$n" "$tmp/j/batch/$n" || bad="$bad [$op $n: the image differs]"
+        cmp -s "$tmp/j/one/$b.f32" "$tmp/j/batch/$b.f32" || bad="$bad [$op $n: --raw differs]"
+    done
+done
+for f in "$tmp/j/in"/*; do
+    "$bin" -q --pyramid 2x2 -O "$tmp/j/p1" -s "$f" || bad="$bad [pyramid single $(basename "$f")]"
+done
+run "$bin" --pyramid 2x2 -O "$tmp/j/pb" "$tmp/j/in"/*
+[ "$rc" -eq 0 ] || bad="$bad [pyramid batch: exit $rc]"
+n1=$(find "$tmp/j/p1" -type f | wc -l | tr -d ' ')
+[ "$n1" -eq 16 ] || bad="$bad [$n1 pyramid levels for 4 inputs, expected 16]"
+for f in "$tmp/j/p1"/*; do
+    cmp -s "$f" "$tmp/j/pb/$(basename "$f")" || bad="$bad [pyramid $(basename "$f") differs]"
+done
+if [ -z "$bad" ]; then
+    ok "j: --gradient (sobel, scharr, with --raw) and --pyramid batches = the single runs, byte for byte"
+else
+    not_ok "j: --gradient and --pyramid in a batch" "$bad"
+fi
+
+# --- k. -e in a batch: one verdict; a failure names the image and exits 1 ----------------------
+rm -rf "$tmp/k" && mkdir -p "$tmp/k"
+run "$bin" -e -f 5 -O "$tmp/k" "$tmp/j/in"/*
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+    grep -q '^tiledconv: 4 of 4 verified, largest difference [0-9.e+-]*$' "$tmp/err"; then
+    ok "k: -e in a batch: 4 of 4 verified, one verdict line after the summary"
+else
+    not_ok "k: -e verdict" "exit $rc: $(tr '\n' '|' <"$tmp/err")"
+fi
+# Pixel (500, 400) exists only in astro.bmp (512 x 512) and rgb8.png is smaller: one image fails.
+rm -rf "$tmp/k" && mkdir -p "$tmp/k"
+TILEDCONV_TEST_CORRUPT=500,400,5 run "$bin" -e -f 5 -O "$tmp/k" "$tmp/j/in"/*
+if [ "$rc" -eq 1 ] && grep -q 'astro.bmp: verification FAILED: 1 mismatches' "$tmp/err" &&
+    grep -q '^tiledconv: 3 of 4 verified, largest difference .*FAILED' "$tmp/err" &&
+    [ ! -e "$tmp/k/astro.bmp" ] && [ -s "$tmp/k/cat.bmp" ]; then
+    ok "k: -e in a batch with one planted wrong pixel: the image named, no output for it, exit 1"
+else
+    not_ok "k: -e planted failure" "exit $rc: $(tr '\n' '|' <"$tmp/err"); $(ls "$tmp/k" | tr '\n' ' ')"
+fi
+rm -rf "$tmp/k" && mkdir -p "$tmp/k"
+TILEDCONV_TEST_CORRUPT=500,400,5 run "$bin" -e --gradient sobel -O "$tmp/k" "$tmp/j/in"/*
+if [ "$rc" -eq 1 ] && grep -q 'astro.bmp: verification FAILED' "$tmp/err" &&
+    grep -q '^tiledconv: 3 of 4 verified' "$tmp/err"; then
+    ok "k: -e --gradient in a batch with a planted wrong pixel: named, exit 1"
+else
+    not_ok "k: -e --gradient planted failure" "exit $rc: $(tr '\n' '|' <"$tmp/err")"
+fi
+
+# --- l. -O creates its folder and parents; a refused run leaves none ------------------------------
+rm -rf "$tmp/l"
+run "$bin" -q -f 5 -O "$tmp/l/a/b/c" "$tmp/j/in/cat.bmp" "$tmp/j/in/rgb8.png"
+if [ "$rc" -eq 0 ] && [ -s "$tmp/l/a/b/c/cat.bmp" ] && [ -s "$tmp/l/a/b/c/rgb8.png" ]; then
+    ok "l: -O creates a missing folder and its parents"
+else
+    not_ok "l: -O creates its folder" "exit $rc: $(sed -n 1p "$tmp/err")"
+fi
+rm -rf "$tmp/l"
+run "$bin" -q -O "$tmp/l/a/b" "$tmp/b/x/same.bmp" "$tmp/b/y/same.bmp"
+if [ "$rc" -eq 2 ] && [ ! -e "$tmp/l" ]; then
+    ok "l: a batch refused before any work creates no folder"
+else
+    not_ok "l: a refused batch left a folder" "exit $rc: $(ls -R "$tmp/l" 2>&1 | tr '\n' ' ')"
+fi
+
+# --- m. without --format each output keeps its input's name, format and depth ---------------------
+# A gray job writes the format's gray form (P5 in a .ppm); a 16-bit PNG stays 16 bits; an
+# extension's case is kept. Each output is byte-identical to the single run -o NAME.
+rm -rf "$tmp/m" && mkdir -p "$tmp/m/in" "$tmp/m/one"
+cp "$root/images/TiledConv_Input451x300.bmp" "$tmp/m/in/photo.bmp"
+cp "$root/tests/data/formats/base420.jpg" "$tmp/m/in/Photo.JPEG"
+cp "$root/tests/data/formats/rgb8.png" "$root/tests/data/formats/g16.png" \
+    "$root/tests/data/formats/rgb1000.ppm" "$root/tests/data/formats/g100.pgm" "$tmp/m/in/"
+cp "$root/tests/data/formats/rgb8.png" "$tmp/m/in/photo.png" # photo.bmp and photo.png: no collision
+bad=""
+for colour in "" --color; do
+    rm -rf "$tmp/m/out" "$tmp/m/t1"
+    # shellcheck disable=SC2086
+    run "$bin" -f 5 $colour -O "$tmp/m/out" "$tmp/m/in"/*
+    [ "$rc" -eq 0 ] || bad="$bad [${colour:-gray} batch: exit $rc: $(sed -n 1p "$tmp/err")]"
+    # shellcheck disable=SC2086
+    "$bin" -q -f 5 $colour --threads 1 -O "$tmp/m/t1" "$tmp/m/in"/* || bad="$bad [--threads 1 failed]"
+    rm -rf "$tmp/m/sb"
+    # shellcheck disable=SC2086
+    TILEDCONV_SYNC=batch "$bin" -q -f 5 $colour -O "$tmp/m/sb" "$tmp/m/in"/* ||
+        bad="$bad [TILEDCONV_SYNC=batch failed]"
+    for f in "$tmp/m/in"/*; do
+        n=$(basename "$f")
+        # shellcheck disable=SC2086
+        "$bin" -q -f 5 $colour -s "$f" -o "$tmp/m/one/$n" || bad="$bad [single $n failed]"
+        cmp -s "$tmp/m/one/$n" "$tmp/m/out/$n" || bad="$bad [${colour:-gray} $n differs from the single run]"
+        cmp -s "$tmp/m/t1/$n" "$tmp/m/out/$n" || bad="$bad [${colour:-gray} $n: --threads 1 differs]"
+        cmp -s "$tmp/m/sb/$n" "$tmp/m/out/$n" || bad="$bad [${colour:-gray} $n: syncfs batches differ]"
+    done
+    [ "$(find "$tmp/m/out" -type f | wc -l | tr -d ' ')" -eq 7 ] || bad="$bad [not 7 outputs]"
+done
+# The last run was --color: P6 and 16-bit colour; a gray run for P5 and 16-bit gray.
+depth=$(od -An -tu1 -j24 -N1 "$tmp/m/out/g16.png" | tr -d ' ')
+[ "$depth" = 16 ] || bad="$bad [g16.png written with $depth bits]"
+[ "$(head -c2 "$tmp/m/out/rgb1000.ppm")" = P6 ] || bad="$bad [colour rgb1000.ppm is not P6]"
+rm -rf "$tmp/m/out"
+"$bin" -q -f 5 -O "$tmp/m/out" "$tmp/m/in/rgb1000.ppm" "$tmp/m/in/Photo.JPEG" || bad="$bad [gray run failed]"
+[ "$(head -c2 "$tmp/m/out/rgb1000.ppm")" = P5 ] || bad="$bad [gray rgb1000.ppm is not P5]"
+[ "$(head -c3 "$tmp/m/out/Photo.JPEG" | od -An -tx1 | tr -d ' ')" = ffd8ff ] || bad="$bad [Photo.JPEG is not a JPEG]"
+if [ -z "$bad" ]; then
+    ok "m: -O without --format keeps each input's name, format and depth (BMP, PNG 8/16, .JPEG, PGM, PPM gray as P5), = single runs, --threads 1 and TILEDCONV_SYNC=batch"
+else
+    not_ok "m: formats kept" "$bad"
+fi
+run "$bin" -q --format png -O "$tmp/m/out2" "$tmp/m/in/photo.bmp" "$tmp/m/in/photo.png"
+if [ "$rc" -eq 2 ] && grep -q 'both would be written to .*photo.png' "$tmp/err" &&
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/m/out2" ]; then
+    ok "m: photo.bmp and photo.png collide with --format png (exit 2), not without it"
+else
+    not_ok "m: --format collision" "exit $rc: $(tr '\n' '|' <"$tmp/err")"
+fi
+
+# --- n. memory stays bounded, whatever the number of workers --------------------------------------
+# 48 colour images of 1000 x 872 with a budget of 32 MB for images in flight (about 5 MB each
+# is held, 10.5 MB reserved): the peak resident memory with 1 and with 64 workers stays within
+# the one-image run's plus twice the budget (the pool's own stacks and arenas are the rest).
+# Without the bound, 64 workers reading ahead reach about 240 MB here against 160.
+measure=$tmp/measure
+if ${CC:-cc} -std=c11 -O1 -o "$measure" "$root/tests/measure.c" 2>/dev/null; then
+    rm -rf "$tmp/n" && mkdir -p "$tmp/n/in"
+    for i in $(seq 1 48); do cp "$root/images/TiledConv_Input1000x872.bmp" "$tmp/n/in/p$i.bmp"; done
+    rss() { # rss THREADS FILES...: peak kB of a --color batch
+        t=$1
+        shift
+        rm -rf "$tmp/n/o"
+        TILEDCONV_BATCH_BUDGET=33554432 "$measure" -r "$tmp/n/report" -- "$bin" -q --color --no-sync \
+            --threads "$t" -O "$tmp/n/o" "$@" >/dev/null 2>&1
+        sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$tmp/n/report"
+    }
+    one=$(rss 1 "$tmp/n/in/p1.bmp")
+    t1=$(rss 1 "$tmp/n/in"/*.bmp)
+    t64=$(rss 64 "$tmp/n/in"/*.bmp)
+    limit=$((one + 2 * 32768))
+    if [ -n "$one" ] && [ "$t1" -le "$limit" ] && [ "$t64" -le "$limit" ]; then
+        ok "n: bounded memory: 48 images peak at $t1 kB (1 worker) and $t64 kB (64 workers); one image $one kB"
+    else
+        not_ok "n: bounded memory" "one image $one kB; 48 images $t1 kB with 1 worker, $t64 kB with 64; limit $limit kB"
+    fi
+else
+    not_ok "n: bounded memory" "tests/measure.c did not build"
+fi
+
+# --- o. --no-filter: the codec floor writes each input's own pixels ---------------------------------
+rm -rf "$tmp/o" && mkdir -p "$tmp/o"
+run "$bin" --no-filter --color --format bmp -O "$tmp/o" "$root/images/TiledConv_Input451x300.bmp" "$tmp/j/in/rgb8.png"
+if [ "$rc" -eq 0 ] && [ "$(digest "$tmp/o/TiledConv_Input451x300.bmp")" = "$(digest "$root/images/TiledConv_Input451x300.bmp")" ]; then
+    ok "o: --no-filter writes each image unfiltered (a colour BMP's pixels unchanged)"
+else
+    not_ok "o: --no-filter" "exit $rc: $(sed -n 1p "$tmp/err")"
+fi
+run "$bin" --no-filter -e -O "$tmp/o" "$root/images/TiledConv_Input451x300.bmp"
+if [ "$rc" -eq 2 ] && grep -q -- '--no-filter and -e' "$tmp/err"; then
+    ok "o: --no-filter with -e is a usage error"
+else
+    not_ok "o: --no-filter -e" "exit $rc: $(sed -n 1p "$tmp/err")"
+fi
+
+# --- p. the cache of built programs: used, and never trusted blindly -----------------------------
+# Each program's binary is kept in TILEDCONV_PROGRAM_CACHE; a file cut short, with a flipped byte,
+# or with a binary the driver refuses behind a valid checksum is ignored (the program is built
+# from source, the file written anew) and the output is the same; a folder others may write, or
+# "off", is not used.
+pc=$tmp/p/cache
+rm -rf "$tmp/p" && mkdir -p "$tmp/p"
+img=$root/images/TiledConv_Input451x300.bmp
+cached() { TILEDCONV_PROGRAM_CACHE=$1 "$bin" -q -f 5 -s "$img" -o "$2"; }
+bad=""
+cached "$pc" "$tmp/p/first.bmp" || bad="$bad [first run failed]"
+n=$(find "$pc" -name '*.bin' 2>/dev/null | wc -l | tr -d ' ')
+[ "$n" -ge 1 ] || bad="$bad [no program kept]"
+[ "$(stat -c %a "$pc" 2>/dev/null)" = 700 ] || bad="$bad [the folder is not 0700]"
+cp -r "$pc" "$tmp/p/kept"
+for damage in cut flip garbage; do
+    for f in "$pc"/*.bin; do
+        size=$(wc -c <"$f")
+        case $damage in
+            cut) head -c $((size / 2)) "$tmp/p/kept/$(basename "$f")" >"$f" ;;
+            flip) python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[len(d) * 3 // 4] ^= 0xff
+open(sys.argv[1], "wb").write(bytes(d))' "$f" ;;
+            garbage) python3 -c '
+import os, sys
+d = open(sys.argv[1], "rb").read()
+head = d.index(b"\n") + 1
+klen = int.from_bytes(d[head:head + 8], "little")
+key = d[head + 8:head + 8 + klen]
+blen = int.from_bytes(d[head + 8 + klen:head + 16 + klen], "little")
+junk = os.urandom(blen)
+h = 0xcbf29ce484222325
+for b in key + junk:
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+out = d[:head + 16 + klen] + junk + h.to_bytes(8, "little")
+open(sys.argv[1], "wb").write(out)' "$f" ;;
+        esac
+    done
+    cached "$pc" "$tmp/p/again.bmp" || bad="$bad [$damage: the run failed]"
+    cmp -s "$tmp/p/first.bmp" "$tmp/p/again.bmp" || bad="$bad [$damage: the output differs]"
+    for f in "$pc"/*.bin; do
+        cmp -s "$f" "$tmp/p/kept/$(basename "$f")" || bad="$bad [$damage: $(basename "$f") not written anew]"
+    done
+done
+chmod 777 "$pc" && rm -f "$pc"/*.bin
+cached "$pc" "$tmp/p/open.bmp" || bad="$bad [a world-writable folder: the run failed]"
+[ -z "$(ls "$pc")" ] || bad="$bad [a world-writable folder was used]"
+cached off "$tmp/p/off.bmp" && cmp -s "$tmp/p/first.bmp" "$tmp/p/off.bmp" || bad="$bad [off: differs]"
+[ ! -e off ] || bad="$bad [off made a folder]"
+if [ -z "$bad" ]; then
+    ok "p: the program cache: $n programs kept; cut, flipped and refused binaries rebuilt, same output; unsafe folder and off unused"
+else
+    not_ok "p: the program cache" "$bad"
 fi
 
 test_end

@@ -2,12 +2,14 @@
 # PNG, JPEG and PGM/PPM through the tool (issue 14), end to end on the default device:
 #   a. round trips through the identity filter (-c 0,1,0): 16-bit PGM and PNG, 8-bit PNG and
 #      PGM/PPM, gray and colour, come back with every sample unchanged, in the plain run (the
-#      batch pipeline) and the study (-e); a JPEG's intensity plane is exactly SPEC.md's
-#      intensity of djpeg's pixels; the 16-bit output is round(clamp(v S + V) 65535 / 255)
+#      batch pipeline) and the study (-e); a JPEG's intensity plane is exactly its luma, the
+#      samples of djpeg -grayscale; the 16-bit output is round(clamp(v S + V) 65535 / 255)
 #   b. the same picture as BMP, PNG and PGM/PPM gives byte-identical outputs for every
 #      algorithm, gray and colour, plain and -e
-#   c. a JPEG gives exactly the output of djpeg's pixels saved as BMP (djpeg -bmp)
-#   d. --quality: the JPEG the tool writes is byte for byte cjpeg's of the same pixels
+#   c. a JPEG gives exactly the output of djpeg's pixels saved as BMP (djpeg -bmp; a gray job
+#      djpeg -grayscale -bmp)
+#   d. --quality and --sampling: the JPEG the tool writes is byte for byte cjpeg's of the same
+#      pixels
 #   e. pipes: -s - and -o - equal the file-to-file run; reports go to stderr; a broken pipe is
 #      exit 1 with one line; a failed run writes nothing to stdout; endless input is refused
 #      from its first bytes
@@ -142,10 +144,10 @@ if why=$(tool -s "$tmp/m1000.ppm" --color -c 0,1,0 --raw "$tmp/m.f32" --no-outpu
         not_ok "$name" "R, G, B planes hold $got"; fi
 else not_ok "$name" "$why"; fi
 
-name="a: every JPEG fixture's intensity plane is SPEC.md's intensity of djpeg's pixels"
+name="a: every JPEG fixture's intensity plane is its luma, djpeg -grayscale's samples"
 why=
 for f in base420 base422 base440 base444 prog420 arith420 restart444 gray-prog; do
-    if ! djpeg -pnm "$fmt/$f.jpg" >"$tmp/dj.pnm" 2>/dev/null; then
+    if ! djpeg -grayscale -pnm "$fmt/$f.jpg" >"$tmp/dj.pnm" 2>/dev/null; then
         why="$why djpeg $f failed;"
         continue
     fi
@@ -208,13 +210,16 @@ fi
 cases=0
 bad=
 for f in base420 prog420 arith420 gray-prog; do
-    if ! djpeg -bmp "$fmt/$f.jpg" >"$tmp/dj.bmp" 2>/dev/null; then
+    if ! djpeg -bmp "$fmt/$f.jpg" >"$tmp/dj-colour.bmp" 2>/dev/null ||
+       ! djpeg -grayscale -bmp "$fmt/$f.jpg" >"$tmp/dj-gray.bmp" 2>/dev/null; then
         bad="$bad [djpeg $f failed]"
         continue
     fi
     for alg in tiled twopass onepass; do
         for colour in "" --color; do
             cases=$((cases + 1))
+            if [ -n "$colour" ]; then cp "$tmp/dj-colour.bmp" "$tmp/dj.bmp"; else
+                cp "$tmp/dj-gray.bmp" "$tmp/dj.bmp"; fi
             # shellcheck disable=SC2086
             if ! why=$(tool -s "$fmt/$f.jpg" -a "$alg" -f 7 $colour -o "$tmp/j1.bmp") ||
                ! why=$(tool -s "$tmp/dj.bmp" -a "$alg" -f 7 $colour -o "$tmp/j2.bmp"); then
@@ -232,10 +237,11 @@ else
 fi
 
 # --- d. --quality ---------------------------------------------------------------------------
-# The tool encodes with TurboJPEG: accurate DCT, 4:4:4, so cjpeg -dct int -sample 1x1 at the
-# same quality makes the same bytes from the same pixels (the tool's own PGM/PPM output).
+# The tool encodes with TurboJPEG: accurate DCT, colour 4:2:0 unless --sampling says 4:2:2 or
+# 4:4:4, so cjpeg -dct int at the same quality and sampling makes the same bytes from the same
+# pixels (the tool's own PGM/PPM output).
 bad=
-for spec in "--color|70|-sample 1x1" "|30|" "|95|"; do
+for spec in "--color|70|" "--color --sampling 444|80|-sample 1x1" "--color --sampling 422|90|-sample 2x1" "|30|" "|95|"; do
     colour=${spec%%|*} rest=${spec#*|}
     q=${rest%%|*} sample=${rest#*|}
     ext=pgm
@@ -254,7 +260,7 @@ for spec in "--color|70|-sample 1x1" "|30|" "|95|"; do
         bad="$bad [quality $q ${colour:-gray}: differs from cjpeg's]"
 done
 if [ -z "$bad" ]; then
-    ok "d: JPEG output at --quality 70 (colour), 30 and the default 95 (gray) = cjpeg's bytes"
+    ok "d: JPEG output at --quality 70 (colour 4:2:0), 80 (--sampling 444), 90 (422), 30 and the default 95 (gray) = cjpeg's bytes"
 else
     not_ok "d: --quality" "$bad"
 fi
@@ -387,7 +393,7 @@ batch_case "f: mixed formats, --format jpeg --quality 60 --color: = single runs"
 batch_case "f: mixed formats, --format pgm: DIR/BASE.pgm = single runs" pgm "--format pgm"
 batch_case "f: mixed formats, --format pnm --color: DIR/BASE.ppm = single runs (plain, -e)" ppm \
     "--format pnm --color" -e
-batch_case "f: mixed formats to BMP (the device's BMP rows) = single runs" bmp ""
+batch_case "f: mixed formats to BMP (the device's BMP rows) = single runs" bmp "--format bmp"
 batch_case "f: mixed formats, --format png --depth 16 (float planes back): = single runs, -e" \
     png "--format png --depth 16" -e
 name="f: in the batch, 16-bit inputs keep 16 bits in PNG and 8-bit ones stay 8-bit"

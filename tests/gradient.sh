@@ -171,10 +171,11 @@ refuse "--gradient with --filter laplacian" -s "$tmp/one.bmp" --gradient scharr 
 refuse "--gradient with --storage image" -s "$tmp/one.bmp" --gradient sobel --storage image
 refuse "--gradient with -a all --storage image" -s "$tmp/one.bmp" --gradient sobel -a all --storage image
 refuse "--gradient with -a bilinear" -s "$tmp/one.bmp" --gradient sobel -a bilinear
-"$bin" --gradient sobel -O "$tmp/outdir" "$tmp/one.bmp" "$tmp/two.bmp" >"$tmp/out" 2>"$tmp/err"
+# In a batch, each input gets what its single run writes (tests/batch.sh compares the bytes).
+"$bin" -q --gradient sobel -O "$tmp/outdir" "$tmp/one.bmp" "$tmp/two.bmp" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls "$tmp/outdir")" ] &&
-    ok "c: --gradient in a batch: exit 2, one line, nothing written" ||
+[ "$rc" -eq 0 ] && [ -s "$tmp/outdir/one.bmp" ] && [ -s "$tmp/outdir/two.bmp" ] &&
+    ok "c: --gradient in a batch: one output per input" ||
     not_ok "c: --gradient in a batch" "exit $rc: $(cat "$tmp/err")"
 
 # --- d. the output formats, the class map, -e's fields in the records ---------------------------

@@ -1,7 +1,8 @@
 /* test_jpeg.c - JPEG through TurboJPEG (src/io/jpeg.c) via the codec API. Decoding must give
  * exactly djpeg's pixels (libjpeg-turbo-progs; the test fails, not skips, without it): on the
- * fixtures and on every variant cjpeg makes of a test picture. Encoding must give exactly
- * cjpeg's file for the same quality, 4:4:4 sampling and the accurate DCT. Hostile files:
+ * fixtures and on every variant cjpeg makes of a test picture; the luma alone (a gray job)
+ * exactly djpeg -grayscale's. Encoding must give exactly cjpeg's file for the same quality,
+ * sampling (4:2:0 by default, 4:2:2, 4:4:4) and the accurate DCT. Hostile files:
  * truncation at and inside every segment, huge SOF sizes, a scan bomb, CMYK/YCCK. */
 #include "codec_test_util.h"
 
@@ -92,6 +93,30 @@ static void expect_same_as_djpeg(const char *path)
     free(data);
 }
 
+/* Our luma of the JPEG at path (io_decode_luma, a gray job's decode) equals djpeg -grayscale's
+ * byte for byte: the file's Y channel, without a round trip through RGB. */
+static void expect_luma_as_djpeg(const char *path)
+{
+    char cmd[1024], err[512];
+    size_t size, ref_size;
+    uint8_t *data = read_whole(path, &size);
+    io_image ours, ref;
+    if (io_decode_luma(data, size, 0, IO_MAX_PIXELS_PER_BYTE, &ours, err, sizeof err))
+        fail_msg("%s: %s", path, err);
+    snprintf(cmd, sizeof cmd, "djpeg -grayscale -pnm '%s'", path);
+    uint8_t *pgm = run_output(cmd, &ref_size);
+    decode_ok(pgm, ref_size, &ref);
+    assert_int_equal(ours.channels, 1);
+    assert_int_equal(ref.channels, 1);
+    assert_int_equal(ours.width, ref.width);
+    assert_int_equal(ours.height, ref.height);
+    assert_memory_equal(ours.pixels, ref.pixels, (size_t)ours.width * ours.height);
+    io_image_free(&ours);
+    io_image_free(&ref);
+    free(pgm);
+    free(data);
+}
+
 static void test_fixtures_match_djpeg(void **state)
 {
     static const char *names[] = {"base420.jpg", "base444.jpg", "base422.jpg", "base440.jpg",
@@ -102,6 +127,7 @@ static void test_fixtures_match_djpeg(void **state)
         char path[1024];
         snprintf(path, sizeof path, "%s/tests/data/formats/%s", test_root(), names[i]);
         expect_same_as_djpeg(path);
+        expect_luma_as_djpeg(path);
     }
 }
 
@@ -157,6 +183,7 @@ static void test_variants_match_djpeg(void **state)
         snprintf(cmd, sizeof cmd, "cjpeg %s -outfile '%s' '%s/src.ppm'", variants[i], out, tmpdir);
         assert_int_equal(system(cmd), 0);
         expect_same_as_djpeg(out);
+        expect_luma_as_djpeg(out);
     }
     snprintf(out, sizeof out, "%s/gray.jpg", tmpdir);
     snprintf(cmd, sizeof cmd, "cjpeg -outfile '%s' '%s/src.pgm'", out, tmpdir);
@@ -164,42 +191,51 @@ static void test_variants_match_djpeg(void **state)
     expect_same_as_djpeg(out);
 }
 
-/* Our encoder writes what cjpeg writes for 4:4:4 (colour) or gray, the accurate integer DCT,
- * the same quality: byte for byte, at qualities where TurboJPEG's own default would have used
- * the fast DCT (below 96). Quality 0 is the default, 95. And the files decode as djpeg says. */
+/* Our encoder writes what cjpeg writes for each sampling (colour: 4:2:0 by default, 4:2:2 and
+ * 4:4:4 when set) or gray, the accurate integer DCT, the same quality: byte for byte, at
+ * qualities where TurboJPEG's own default would have used the fast DCT (below 96). Quality 0 is
+ * the default, 95. And the files decode as djpeg says. */
 static void test_encoder_matches_cjpeg(void **state)
 {
     static const int qualities[] = {50, 75, 95, 100};
+    static const struct {
+        io_jpeg_sampling sampling;
+        const char *cjpeg;
+    } samplings[] = {{IO_JPEG_420, ""}, {IO_JPEG_422, "-sample 2x1"}, {IO_JPEG_444, "-sample 1x1"}};
     char cmd[1024], path[512];
     (void)state;
     write_sources();
-    for (int channels = 1; channels <= 3; channels += 2) {
-        io_image img = picture(channels);
-        for (size_t k = 0; k < 4; k++) {
-            uint8_t *ours, *theirs;
-            size_t n_ours, n_theirs;
-            encode_mem(IO_FORMAT_JPEG, &img, qualities[k], &ours, &n_ours);
-            snprintf(cmd, sizeof cmd, "cjpeg -quality %d %s -dct int '%s/src.%s'", qualities[k],
-                     channels == 3 ? "-sample 1x1" : "", tmpdir, channels == 3 ? "ppm" : "pgm");
-            theirs = run_output(cmd, &n_theirs);
-            assert_int_equal(n_ours, n_theirs);
-            assert_memory_equal(ours, theirs, n_ours);
-            snprintf(path, sizeof path, "%s/ours.jpg", tmpdir);
-            write_whole(path, ours, n_ours);
-            expect_same_as_djpeg(path);
-            if (qualities[k] == 95) { /* quality 0: the default */
-                uint8_t *dflt;
-                size_t n_dflt;
-                encode_mem(IO_FORMAT_JPEG, &img, 0, &dflt, &n_dflt);
-                assert_int_equal(n_dflt, n_ours);
-                assert_memory_equal(dflt, ours, n_ours);
-                free(dflt);
+    for (int channels = 1; channels <= 3; channels += 2)
+        for (size_t s = 0; s < (channels == 3 ? 3u : 1u); s++) {
+            io_image img = picture(channels);
+            io_set_jpeg_sampling(samplings[s].sampling);
+            for (size_t k = 0; k < 4; k++) {
+                uint8_t *ours, *theirs;
+                size_t n_ours, n_theirs;
+                encode_mem(IO_FORMAT_JPEG, &img, qualities[k], &ours, &n_ours);
+                snprintf(cmd, sizeof cmd, "cjpeg -quality %d %s -dct int '%s/src.%s'",
+                         qualities[k], channels == 3 ? samplings[s].cjpeg : "", tmpdir,
+                         channels == 3 ? "ppm" : "pgm");
+                theirs = run_output(cmd, &n_theirs);
+                assert_int_equal(n_ours, n_theirs);
+                assert_memory_equal(ours, theirs, n_ours);
+                snprintf(path, sizeof path, "%s/ours.jpg", tmpdir);
+                write_whole(path, ours, n_ours);
+                expect_same_as_djpeg(path);
+                if (qualities[k] == 95) { /* quality 0: the default */
+                    uint8_t *dflt;
+                    size_t n_dflt;
+                    encode_mem(IO_FORMAT_JPEG, &img, 0, &dflt, &n_dflt);
+                    assert_int_equal(n_dflt, n_ours);
+                    assert_memory_equal(dflt, ours, n_ours);
+                    free(dflt);
+                }
+                free(ours);
+                free(theirs);
             }
-            free(ours);
-            free(theirs);
+            free(img.pixels);
         }
-        free(img.pixels);
-    }
+    io_set_jpeg_sampling(IO_JPEG_420);
 }
 
 static void test_encoder_refuses(void **state)

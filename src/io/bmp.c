@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -699,12 +698,16 @@ static size_t meaningful_bytes(const bmp_info *info)
 }
 
 /* Reads from the reader's descriptor until it holds `want` bytes or the input ends, growing the
- * buffer only as far as want. Returns 0 (r->complete set at the end of the input), or -1. */
+ * buffer only as far as want: for a regular file at once to its size (one allocation, one
+ * copy out of the page cache), for a pipe step by step. Returns 0 (r->complete set at the end of
+ * the input, which for a file that shrank since it was opened comes early), or -1. */
 static int read_until(bmp_reader *r, size_t want, char *why, size_t why_size)
 {
     while (r->size < want && !r->complete) {
         if (r->size == r->cap) {
             size_t ncap = r->cap ? r->cap * 2 : 65536;
+            if (r->file_size > ncap)
+                ncap = r->file_size;
             if (ncap > want)
                 ncap = want;
             uint8_t *nbuf = realloc(r->buf, ncap);
@@ -747,7 +750,6 @@ static void reader_init(bmp_reader *r, const char *path, const io_limits *lim)
 {
     memset(r, 0, sizeof *r);
     r->fd = -1;
-    r->map = MAP_FAILED;
     if (lim)
         r->lim = *lim;
     else
@@ -757,48 +759,38 @@ static void reader_init(bmp_reader *r, const char *path, const io_limits *lim)
 
 /* The header of the file open on r->fd (of status st, a kind that may be read), of which head
  * holds the first n bytes already read: checked against the limits, and r's size and need set.
- * A regular file may be mapped from its start; anything else is read on from where head ends.
- * 0, or -1 with the reason in why. */
-static int reader_start(bmp_reader *r, const struct stat *st, int map, const uint8_t *head,
+ * Only the header is read here, so that a stream that is not a BMP is refused after a few
+ * bytes and a hostile file costs nothing before it is refused. With sized, a regular file's
+ * size is the whole input's: the bomb guard judges it now, and the pixels are later read into
+ * one buffer of that size. 0, or -1 with the reason in why. */
+static int reader_start(bmp_reader *r, const struct stat *st, int sized, const uint8_t *head,
                         size_t n, char *why, size_t why_size)
 {
     bmp_info info;
     uint32_t comp, clr_used;
     memset(&info, 0, sizeof info);
-    if (map && S_ISREG(st->st_mode) && st->st_size > 0) {
-        /* A regular file is mapped, not read: the header is checked before the pixel data is
-         * touched, so a hostile file costs nothing before it is refused, and only the pages the
-         * decoder reads are ever loaded. */
+    if (sized && S_ISREG(st->st_mode)) {
         if ((uint64_t)st->st_size > BMP_MAX_FILE_SIZE)
             return set_err(why, why_size, "file is larger than the %lu MiB limit",
                            (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
-        r->map_size = (size_t)st->st_size;
-        r->map = mmap(NULL, r->map_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-        if (r->map == MAP_FAILED)
-            return set_err(why, why_size, "cannot map the file: %s", strerror(errno));
-        r->data = r->map;
-        r->size = r->map_size;
-        r->complete = 1;
-    } else {
-        /* A pipe (or a file whose size is not known in advance): its header first, so that a
-         * stream that is not a BMP is refused after a few bytes, not after gigabytes. What
-         * the caller has read of it already comes first. */
-        if (n > 0) {
-            if (!(r->buf = malloc(n)))
-                return set_err(why, why_size, "out of memory reading the file");
-            memcpy(r->buf, head, n);
-            r->size = r->cap = n;
-            r->data = r->buf;
-        }
-        if (read_until(r, BMP_HEAD_BYTES, why, why_size))
-            return -1;
+        r->file_size = (size_t)st->st_size;
     }
+    /* What the caller has read of it already comes first. */
+    if (n > 0) {
+        if (!(r->buf = malloc(n)))
+            return set_err(why, why_size, "out of memory reading the file");
+        memcpy(r->buf, head, n);
+        r->size = r->cap = n;
+        r->data = r->buf;
+    }
+    if (read_until(r, BMP_HEAD_BYTES, why, why_size))
+        return -1;
     if (parse_core(r->data, r->size, &r->lim, &info, &comp, &clr_used, why, why_size))
         return -1;
-    /* With the whole file at hand the ratio check can refuse a bomb before any allocation. */
-    if (r->complete && (info.compression == BI_RLE8 || info.compression == BI_RLE4) &&
-        info.offbits < r->size &&
-        io_limits_check_ratio(info.width, info.height, r->size - info.offbits,
+    /* With the file's size known the ratio check can refuse a bomb before any allocation. */
+    const size_t whole = r->complete ? r->size : r->file_size;
+    if ((info.compression == BI_RLE8 || info.compression == BI_RLE4) && info.offbits < whole &&
+        io_limits_check_ratio(info.width, info.height, whole - info.offbits,
                               BMP_RLE_MAX_RATIO, info.compression == BI_RLE8 ? "RLE8" : "RLE4",
                               &r->lim, why, why_size))
         return -1;
@@ -837,7 +829,7 @@ done:
     return rc;
 }
 
-int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const uint8_t *head,
+int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int sized, const uint8_t *head,
                        size_t n, const io_limits *lim, char *err, size_t err_size)
 {
     char why[256] = "";
@@ -849,7 +841,7 @@ int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const u
     if (fstat(fd, &st) != 0)
         snprintf(why, sizeof why, "%s", strerror(errno));
     else
-        rc = reader_start(r, &st, map, head, n, why, sizeof why);
+        rc = reader_start(r, &st, sized, head, n, why, sizeof why);
     if (rc != 0) {
         text_shown shown;
         set_err(err, err_size, "%s: %s", text_show(name, &shown), why);
@@ -875,9 +867,6 @@ done:
 
 void bmp_reader_close(bmp_reader *r)
 {
-    if (r->map != MAP_FAILED && r->map)
-        munmap(r->map, r->map_size);
-    r->map = MAP_FAILED;
     free(r->buf);
     r->buf = NULL;
     if (r->fd >= 0 && r->own_fd)
@@ -894,25 +883,17 @@ int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, siz
         text_shown shown;
         return set_err(err, err_size, "%s: %s", text_show(r->path, &shown), why);
     }
-    if (r->buf) { /* read: the buffer is handed over as it is */
-        *data = r->buf;
-        *size = r->size;
-        r->buf = NULL;
-        r->data = NULL;
-        r->size = r->cap = 0;
-        return 0;
-    }
-    /* Mapped: a copy of the bytes the header makes meaningful (the whole file if shorter). */
-    const size_t n = r->size < r->need ? r->size : r->need;
-    uint8_t *copy = malloc(n ? n : 1);
-    if (!copy) {
+    /* The buffer is handed over as it is (empty for an empty input). */
+    *data = r->buf ? r->buf : malloc(1);
+    if (!*data) {
         text_shown shown;
-        return set_err(err, err_size, "%s: out of memory reading the file (%lu bytes)",
-                       text_show(r->path, &shown), (unsigned long)n);
+        return set_err(err, err_size, "%s: out of memory reading the file",
+                       text_show(r->path, &shown));
     }
-    memcpy(copy, r->data, n);
-    *data = copy;
-    *size = n;
+    *size = r->size;
+    r->buf = NULL;
+    r->data = NULL;
+    r->size = r->cap = 0;
     return 0;
 }
 

@@ -70,8 +70,7 @@ int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_
 
 /* A file read in steps, so that a caller can plan its memory from the header before the
  * pixels are read (and a pipe is still read only once). bmp_reader_open reads the fixed-size
- * header first (a regular file is mapped; a pipe or FIFO is read for its first 154 bytes) and
- * checks it against the limits (NULL: the defaults): a stream that is not a BMP is refused after
+ * header first (its first 154 bytes, from a file or a pipe) and checks it against the limits (NULL: the defaults): a stream that is not a BMP is refused after
  * a few bytes, a device (/dev/zero) or a folder before any, and a regular file that is a likely
  * decompression bomb before anything is allocated. Then bmp_reader_decode decodes, or
  * bmp_reader_bytes hands over the file's bytes; either reads at most the bytes the header makes
@@ -83,12 +82,11 @@ typedef struct {
     /* The reader's own: */
     const char *path;
     int fd;
-    const uint8_t *data; /* the file so far: the mapping, or buf */
+    const uint8_t *data; /* the file so far (buf) */
     size_t size;
     uint8_t *buf;
     size_t cap;
-    void *map;
-    size_t map_size;
+    size_t file_size;    /* a regular file's size when it was opened, else 0 (a pipe) */
     int complete;        /* data holds the whole file */
     size_t need;         /* the most bytes the header makes meaningful */
     io_limits lim;
@@ -100,10 +98,13 @@ int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char 
 /* bmp_reader_open on a descriptor the caller has opened and keeps (bmp_reader_close leaves it
  * open), of which the caller has read the first n bytes into head already, to tell the format
  * (a pipe cannot give them back). The caller has judged the kind of file (a device, a folder:
- * source.c). With map, a regular file is mapped from its start; without (standard input, whose
- * offset need not be 0), it is read on like a pipe. name names the input in messages
- * ("standard input"). */
-int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int map, const uint8_t *head,
+ * source.c). With sized, a regular file's size is the input's (it was opened from its start):
+ * the bomb guard judges it before any pixel is read, and the bytes are read into one buffer of
+ * that size; without (standard input, whose offset need not be 0), it is read like a pipe.
+ * name names the input in messages ("standard input"). The file is read, never mapped: one
+ * that shrinks while it is read (another program rewriting it) gives a short read, refused as
+ * a short file, where a mapping would end the process with SIGBUS. */
+int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int sized, const uint8_t *head,
                        size_t n, const io_limits *lim, char *err, size_t err_size);
 int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size);
 /* The file's meaningful bytes into a new buffer (the caller frees it). */

@@ -214,6 +214,17 @@ static int probe_bmp(const uint8_t *data, size_t size, long max_pixels, io_heade
     return 0;
 }
 
+int io_decode_luma(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                   io_image *img, char *err, size_t err_size)
+{
+    io_format fmt;
+    if (data && img && io_detect(data, size, &fmt) == 0 && fmt == IO_FORMAT_JPEG)
+        return jpeg_decode_luma(data, size, io_pixel_limit(max_pixels),
+                                max_pixels_per_byte < 0 ? 0 : max_pixels_per_byte, img, err,
+                                err_size);
+    return io_decode(data, size, max_pixels, max_pixels_per_byte, img, err, err_size);
+}
+
 int io_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
              io_header *h, char *err, size_t err_size)
 {

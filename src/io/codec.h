@@ -89,6 +89,12 @@ int io_identify(const uint8_t *head, size_t n, io_format *fmt, char *err, size_t
 int io_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
               io_image *img, char *err, size_t err_size);
 
+/* io_decode for a job that needs only the intensity: a JPEG gives its luma alone, one channel
+ * (its Y, the JFIF intensity 0.299 R + 0.587 G + 0.114 B; what djpeg -grayscale gives, at a
+ * fraction of the colour decode's cost); any other format what io_decode gives. */
+int io_decode_luma(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                   io_image *img, char *err, size_t err_size);
+
 /* io_decode's checks of the header alone, with the same limits and the same reasons, so that a
  * caller can plan its memory before it decodes: fills *h with what io_decode would give
  * (BMP: 3 channels of 8 bits). Nothing is allocated for the pixels. PGM/PPM's raster is checked
@@ -111,14 +117,22 @@ void io_image_free(io_image *img);
 /* Writes img to f as fmt (no flush, so that the caller can stage the file and sync it):
  *   BMP   8-bit gray (palette of 256 grays) or 24-bit; depth 8, maxval 255 only
  *   PNG   8 or 16-bit gray or RGB; maxval 255 (depth 8) or 65535 (depth 16)
- *   JPEG  gray or colour (4:4:4, so that coloured edges keep their sharpness), quality 1..100
- *         (<= 0: IO_JPEG_QUALITY), accurate DCT; depth 8, maxval 255 only
+ *   JPEG  gray or colour (chroma sampled as io_set_jpeg_sampling says: 4:2:0 by default),
+ *         quality 1..100 (<= 0: IO_JPEG_QUALITY), accurate DCT; depth 8, maxval 255 only
  *   PNM   P5 (gray) or P6 (RGB) with the image's maxval; samples of 2 big-endian bytes when
  *         maxval > 255, as netpbm requires
  * quality is used by JPEG only; path only names the file in messages. Returns 0, or -1 with
  * "PATH: reason" in err. */
 int io_encode(FILE *f, io_format fmt, const io_image *img, int quality, const char *path,
               char *err, size_t err_size);
+
+/* The chroma sampling of colour JPEGs: 4:2:0 (the default: cjpeg's, OpenCV's, Pillow's), 4:2:2,
+ * or 4:4:4 (each pixel keeps its own colour: no chroma loss at coloured edges, larger files). */
+typedef enum { IO_JPEG_420, IO_JPEG_422, IO_JPEG_444 } io_jpeg_sampling;
+
+/* Sets the sampling of every colour JPEG io_encode writes from now on, for the whole process
+ * (the command line's --sampling): call it before any thread encodes. */
+void io_set_jpeg_sampling(io_jpeg_sampling s);
 
 /* The output format from a file name's extension, case-insensitive: .bmp; .png; .jpg, .jpeg;
  * .pgm, .ppm, .pnm; a name without an extension is BMP (only the last path component counts, so

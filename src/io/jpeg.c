@@ -14,7 +14,13 @@
  *     than 500 progressive scans are refused, the CPU bomb libjpeg-turbo's documentation warns
  *     of (each scan revisits the whole image; djpeg's -maxscans).
  *   - Encoding passes TJFLAG_ACCURATEDCT, because TurboJPEG otherwise picks the fast DCT below
- *     quality 96 (cjpeg's default is the accurate one).
+ *     quality 96 (cjpeg's default is the accurate one). Colour is written with 4:2:0 chroma
+ *     sampling unless the tool asks otherwise (--sampling): what cjpeg, OpenCV, Pillow and
+ *     libvips write by default, so that a folder of photos costs what it costs with them.
+ *   - Decoding and encoding are each one TurboJPEG call over the whole image; the stages inside
+ *     (entropy coding, and the inverse DCT, upsampling and colour conversion around it) stay
+ *     libjpeg's, which a later device path can split at jpeg_read_coefficients and
+ *     jpeg_write_coefficients.
  */
 #include "jpeg.h"
 
@@ -104,8 +110,11 @@ int jpeg_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixel
     return rc;
 }
 
-int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
-                io_image *img, char *err, size_t err_size)
+/* jpeg_decode and jpeg_decode_luma: with luma, a colour (YCbCr) file gives its Y plane alone,
+ * as djpeg -grayscale does: libjpeg then skips the colour components' inverse DCT, upsampling
+ * and colour conversion (their entropy decoding remains, as the scans interleave them). */
+static int decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                  int luma, io_image *img, char *err, size_t err_size)
 {
     tjhandle h = NULL;
     uint8_t *buf = NULL;
@@ -119,7 +128,7 @@ int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixe
     if (!(h = jpeg_open(data, size, err, err_size)) ||
         jpeg_begin(h, data, size, max_pixels, max_pixels_per_byte, &hd, err, err_size))
         goto done;
-    const int width = hd.width, height = hd.height, channels = hd.channels;
+    const int width = hd.width, height = hd.height, channels = luma ? 1 : hd.channels;
     size_t bytes = io_image_bytes(width, height, channels, 8);
     buf = bytes ? malloc(bytes) : NULL;
     if (!buf) {
@@ -144,6 +153,32 @@ done:
     free(buf);
     tj_close(h);
     return rc;
+}
+
+int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                io_image *img, char *err, size_t err_size)
+{
+    return decode(data, size, max_pixels, max_pixels_per_byte, 0, img, err, err_size);
+}
+
+int jpeg_decode_luma(const uint8_t *data, size_t size, long max_pixels,
+                     long max_pixels_per_byte, io_image *img, char *err, size_t err_size)
+{
+    return decode(data, size, max_pixels, max_pixels_per_byte, 1, img, err, err_size);
+}
+
+/* The chroma sampling of every colour JPEG the process writes (io_set_jpeg_sampling). */
+static io_jpeg_sampling sampling = IO_JPEG_420;
+
+void io_set_jpeg_sampling(io_jpeg_sampling s)
+{
+    sampling = s;
+}
+
+/* TurboJPEG's name for a sampling. */
+static int tj_sampling(io_jpeg_sampling s)
+{
+    return s == IO_JPEG_444 ? TJSAMP_444 : s == IO_JPEG_422 ? TJSAMP_422 : TJSAMP_420;
 }
 
 int jpeg_encode(FILE *f, const io_image *img, int quality, const char *path, char *err,
@@ -171,7 +206,7 @@ int jpeg_encode(FILE *f, const io_image *img, int quality, const char *path, cha
     }
     if (tjCompress2(h, img->pixels, img->width, 0, img->height,
                     img->channels == 1 ? TJPF_GRAY : TJPF_RGB, &jpeg, &jpeg_size,
-                    img->channels == 1 ? TJSAMP_GRAY : TJSAMP_444, quality,
+                    img->channels == 1 ? TJSAMP_GRAY : tj_sampling(sampling), quality,
                     TJFLAG_ACCURATEDCT) != 0) {
         io_fail(err, err_size, "%s: JPEG encoding failed: %s", path, tj_reason(h));
         goto done;

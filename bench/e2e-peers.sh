@@ -1,0 +1,243 @@
+#!/bin/bash
+# A folder of photos, file to file, whole processes: tiledconv against the OpenCV script a skilled
+# user writes (PEERS/opencv_job.py, run exactly as it is), each program's codec floor, and a
+# shell pipeline of libjpeg-turbo's own programs.
+#
+#   bench/e2e-peers.sh OUTDIR [PEERS]        (from the repository root; PEERS default .peers)
+#   sh bench/with-codecs.sh bench/e2e-peers.sh OUTDIR .peers     (the GPU machine)
+#
+# Environment: PHOTOS (default 1000) photos of 1920 x 1080 made once by bench/make_photos.py from
+# the bundled images, as 24-bit BMP and as JPEG quality 90, in WORK (default /tmp/tc-peers);
+# TRIES (default 3: five tries of every row take about 9 minutes on the 16-core H100 machine,
+# three about 6) whole runs of each contender, interleaved so that the disk's drift hits all
+# alike; ROWS (default all nine: a list such as "5 6 7" splits the run over two calls, the
+# photos being kept in WORK); DEVICE (default "--device gpu"); PYTHON (default python3, with
+# numpy; OpenCV for the peer). For a CPU test:
+#   PHOTOS=40 TRIES=1 DEVICE="--device cpu" bench/e2e-peers.sh out
+#
+# Rows (5-tap binomial unless said; 8 bits in and out; "synced": every output fsynced and the
+# folder once, as the peer's --sync):
+#   1 gray BMP --no-sync     2 gray BMP synced      3 colour BMP --no-sync   4 colour BMP synced
+#   5 colour JPEG -> JPEG q95 synced                6 gray JPEG -> JPEG synced
+#   7 gray JPEG -> JPEG --no-sync                   8 31-tap gauss, colour BMP --no-sync
+#   9 31-tap gauss, colour JPEG synced
+# Contenders per row: tiledconv (all cores); tiledconv --no-filter (its codec floor: the same
+# files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
+# --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
+# | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
+# missing); on rows 4 and 6 also tiledconv with TILEDCONV_SYNC=batch (one syncfs for many files
+# instead of an fsync each), on rows 3 and 6 with TILEDCONV_LANES=1 (one context, not two: the
+# second costs the driver time at start and at exit, and the device is no longer the bound).
+#
+# Writes OUTDIR/e2e-peers.log (every command and what it printed), OUTDIR/e2e-peers.csv (one
+# line a run: row, contender, try, wall seconds, the batch's own clock for tiledconv, output
+# bytes, exit status) and OUTDIR/e2e-peers.md (the table printed at the end: min, median and max
+# of each contender, the ratios, the output bytes), then runs bench/startup (the start-up
+# against a bare OpenCL program) into OUTDIR/startup.txt.
+set -u
+out=${1:?usage: bench/e2e-peers.sh OUTDIR [PEERS]}
+peers=${2:-.peers}
+photos=${PHOTOS:-1000}
+tries=${TRIES:-3}
+rows=${ROWS:-1 2 3 4 5 6 7 8 9}
+device=${DEVICE:---device gpu}
+work=${WORK:-/tmp/tc-peers}
+python=${PYTHON:-python3}
+cores=$(nproc)
+root=$(pwd)
+bin=$root/tiledconv
+mkdir -p "$out" "$work"
+# bench/with-codecs.sh unpacks carried Debian packages into /tmp/codecs: djpeg and cjpeg too
+# when libjpeg-turbo-progs (and libjpeg62-turbo) are among them.
+[ -d /tmp/codecs/usr/bin ] && PATH=$PATH:/tmp/codecs/usr/bin
+log=$out/e2e-peers.log
+csv=$out/e2e-peers.csv
+: >"$log"
+echo "row,contender,try,seconds,batch_seconds,bytes,status" >"$csv"
+
+say() { echo "$*" | tee -a "$log"; }
+
+say "date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(hostname); cores: $cores; photos: $photos; tries: $tries; device: $device"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /' | tee -a "$log"
+df -h "$work" | tail -1 | sed 's/^/disk: /' | tee -a "$log"
+make -s -j"$cores" tiledconv >>"$log" 2>&1 || { say "make failed"; exit 1; }
+
+# --- the photos, made once ---------------------------------------------------------------------
+have() { [ -d "$1" ] && [ "$(find "$1" -type f | wc -l)" -eq "$photos" ]; }
+if ! have "$work/bmp" || ! have "$work/jpg"; then
+    say "making $photos photos of 1920 x 1080, BMP and JPEG q90"
+    rm -rf "$work/bmp" "$work/jpg"
+    $python bench/make_photos.py --out "$work/bmp" --count "$photos" --size 1920x1080 >>"$log" 2>&1 &&
+        $python bench/make_photos.py --out "$work/jpg" --count "$photos" --size 1920x1080 \
+            --format jpeg --quality 90 >>"$log" 2>&1 || { say "make_photos.py failed (see the log)"; exit 1; }
+fi
+say "photos: $(du -sh "$work/bmp" | cut -f1) BMP, $(du -sh "$work/jpg" | cut -f1) JPEG"
+
+# What can run here.
+peer_ok=0
+if [ -f "$peers/opencv_job.py" ] && $python -c "import cv2" 2>/dev/null; then peer_ok=1; else
+    say "peer: n/a ($peers/opencv_job.py or OpenCV missing)"; fi
+shell_ok=0
+if command -v djpeg >/dev/null && command -v cjpeg >/dev/null; then shell_ok=1; else
+    say "shell pipeline: n/a (djpeg or cjpeg missing)"; fi
+
+# --- the contenders ------------------------------------------------------------------------------
+# cmd ROW CONTENDER: the command line (with $o the output folder), or nothing when it cannot run.
+cmd() {
+    local row=$1 who=$2 src colour="" sync="" taps="-f 5" ext=bmp gray=--gray pflags=""
+    case $row in
+        1) src=bmp; sync=--no-sync ;;
+        2) src=bmp ;;
+        3) src=bmp; colour=--color; sync=--no-sync ;;
+        4) src=bmp; colour=--color ;;
+        5) src=jpg; colour=--color ;;
+        6) src=jpg ;;
+        7) src=jpg; sync=--no-sync ;;
+        8) src=bmp; colour=--color; sync=--no-sync; taps="--filter gauss -f 31" ;;
+        9) src=jpg; colour=--color; taps="--filter gauss -f 31" ;;
+    esac
+    [ "$src" = jpg ] && ext=jpg
+    [ -n "$colour" ] && gray=--color
+    [ -z "$sync" ] && pflags=--sync
+    [ "$taps" != "-f 5" ] && pflags="$pflags --taps 31"
+    case $who in
+        tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-syncfs) echo "TILEDCONV_SYNC=batch $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-1lane) echo "TILEDCONV_LANES=1 $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
+        peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
+        peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
+        shell-floor)
+            [ "$shell_ok" = 1 ] || return
+            local dj=djpeg
+            [ -z "$colour" ] && dj="djpeg -grayscale"
+            echo "find $work/$src -type f -print0 | xargs -0 -P $cores -n 1 sh -c '$dj \"\$1\" | cjpeg -quality 95 >\"\$0/\${1##*/}\"' \$o" ;;
+    esac
+}
+
+contenders() { # the contenders of a row
+    case $1 in
+        1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
+        3) echo "tiledconv tiledconv-1lane tiledconv-floor peer peer-floor" ;;
+        4) echo "tiledconv tiledconv-syncfs tiledconv-floor peer peer-floor" ;;
+        5 | 7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
+        6) echo "tiledconv tiledconv-syncfs tiledconv-1lane tiledconv-floor peer peer-floor shell-floor" ;;
+        8 | 9) echo "tiledconv peer" ;;
+    esac
+}
+
+# timed ROW WHO TRY: one whole run into a fresh folder, its line in the CSV.
+timed() {
+    local row=$1 who=$2 try=$3 c o="$work/out" t0 t1 rc s clock bytes
+    c=$(cmd "$row" "$who")
+    if [ -z "$c" ]; then
+        echo "$row,$who,$try,,,,n/a" >>"$csv"
+        return
+    fi
+    rm -rf "$o" && mkdir -p "$o"
+    c=${c//\$o/$o}
+    echo "== row $row, $who, try $try: $c" >>"$log"
+    t0=$(date +%s.%N)
+    bash -c "$c" >"$work/run.out" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    cat "$work/run.out" >>"$log"
+    clock=$(sed -n 's/^batch: [0-9]* images in \([0-9.]*\) s.*/\1/p' "$work/run.out")
+    bytes=$(du -sb "$o" | cut -f1)
+    if [ "$rc" -eq 0 ] && [ "$(find "$o" -type f | wc -l)" -ne "$photos" ]; then
+        rc=99 # a run that wrote fewer files than photos is no result
+    fi
+    echo "   exit $rc, $s s${clock:+, $clock s by the batch clock}" >>"$log"
+    echo "$row,$who,$try,$s,$clock,$bytes,$rc" >>"$csv"
+}
+
+say "running $tries tries of rows $rows (see $log)"
+cat "$work"/bmp/* "$work"/jpg/* >/dev/null # every contender reads from the page cache
+for try in $(seq 1 "$tries"); do
+    for row in $rows; do
+        for who in $(contenders "$row"); do
+            timed "$row" "$who" "$try"
+        done
+    done
+    say "   try $try of $tries done"
+done
+rm -rf "$work/out"
+
+# --- the table -------------------------------------------------------------------------------------
+$python - "$csv" "$out/e2e-peers.md" "$tries" <<'PY' | tee -a "$log"
+import csv, statistics, sys
+rows = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    rows.setdefault(r["row"], {}).setdefault(r["contender"], []).append(r)
+names = {"1": "gray BMP, --no-sync", "2": "gray BMP, synced", "3": "colour BMP, --no-sync",
+         "4": "colour BMP, synced", "5": "colour JPEG -> JPEG q95, synced",
+         "6": "gray JPEG -> JPEG, synced", "7": "gray JPEG -> JPEG, --no-sync",
+         "8": "31-tap gauss, colour BMP, --no-sync", "9": "31-tap gauss, colour JPEG, synced"}
+share = {"8": "3", "9": "5"}  # rows whose codec floors are another row's
+
+def times(row, who):
+    rs = [r for r in rows.get(row, {}).get(who, []) if r["status"] == "0" and r["seconds"]]
+    return sorted(float(r["seconds"]) for r in rs)
+
+def cell(ts):
+    if not ts:
+        return "n/a"
+    return "%.2f / %.2f / %.2f" % (ts[0], statistics.median(ts), ts[-1])
+
+def ratio(a, b):
+    return "%.2fx" % (a / b) if a and b else "n/a"
+
+def size(row, who):
+    bs = [int(r["bytes"]) for r in rows.get(row, {}).get(who, []) if r["status"] == "0" and r["bytes"]]
+    return "%.0f MB" % (bs[-1] / 1e6) if bs else "n/a"
+
+lines = ["| row | tiledconv (min / median / max s) | its floor (--no-filter) | peer | peer --floor "
+         "| djpeg \\| cjpeg | peer median / tiledconv median | peer min / tiledconv max "
+         "| tiledconv median / its floor | output bytes: tiledconv, peer |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+for row in sorted(names):
+    tc, peer = times(row, "tiledconv"), times(row, "peer")
+    floor = times(share.get(row, row), "tiledconv-floor")
+    lines.append("| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s |" % (
+        row, names[row], cell(tc), cell(floor), cell(peer),
+        cell(times(share.get(row, row), "peer-floor")) if row not in share else "(row %s)" % share[row],
+        cell(times(row, "shell-floor")),
+        ratio(statistics.median(peer) if peer else 0, statistics.median(tc) if tc else 0),
+        ratio(peer[0] if peer else 0, tc[-1] if tc else 0),
+        ratio(statistics.median(tc) if tc else 0, statistics.median(floor) if floor else 0),
+        size(row, "tiledconv"), size(row, "peer")))
+for row, who, what in (("4", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
+                       ("6", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
+                       ("3", "tiledconv-1lane", "TILEDCONV_LANES=1 (one context instead of two)"),
+                       ("6", "tiledconv-1lane", "TILEDCONV_LANES=1 (one context instead of two)")):
+    s = times(row, who)
+    if s:
+        lines.append("")
+        lines.append("row %s with %s: %s s (tiledconv: %s)" % (row, what, cell(s), cell(times(row, "tiledconv"))))
+gaps = []
+for row in sorted(names):
+    for r in rows.get(row, {}).get("tiledconv", []):
+        if r["status"] == "0" and r["batch_seconds"]:
+            gaps.append(float(r["seconds"]) - float(r["batch_seconds"]))
+if gaps:
+    lines.append("")
+    lines.append("whole process minus the batch's own clock (start-up before the batch, exit after): "
+                 "min %.3f, median %.3f, max %.3f s over %d runs" % (min(gaps), statistics.median(gaps),
+                                                                     max(gaps), len(gaps)))
+lines.append("")
+lines.append("%s tries each; ratios above 1 mean tiledconv is faster; n/a: not run here or failed (see the log)"
+             % sys.argv[3])
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
+
+# --- the start-up against a bare OpenCL program ------------------------------------------------------
+type=gpu
+case $device in *cpu*) type=cpu ;; esac
+if cc -O2 -o "$work/startup" bench/startup.c -lOpenCL >>"$log" 2>&1; then
+    "$work/startup" src "$type" "$bin" 7 >"$out/startup.txt" 2>&1
+    tee -a "$log" <"$out/startup.txt"
+else
+    say "bench/startup.c did not build (see the log)"
+fi

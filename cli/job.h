@@ -1,0 +1,110 @@
+/*
+ * job.h - one image of a batch and the steps it goes through (cli/batch.c runs them):
+ *
+ *   job_open     the input opened on its header and checked (format, size, limits); the
+ *                host bytes it will hold are known from here, before anything is decoded
+ *   job_decode   its pixels: a BMP's as they lie in the file where they can be used so, else
+ *                decoded (a gray job decodes a JPEG's luma alone)
+ *   job_filter   on a device lane: tc_filter_image (or tc_gradient), the result as the
+ *                output's own rows or as float planes
+ *   job_copy     instead of job_filter with --no-filter: the unfiltered pixels made on the
+ *                host in the output's layout (the codec floor)
+ *   job_check    -e: the result against the CPU reference of the same planes
+ *   job_stage    the output encoded and written whole under no name (commit.h puts it in
+ *                place once it is durable)
+ *
+ * Each step leaves the job's status and, on a failure, its one line (msg); a failed job skips
+ * the rest. The output keeps its input's format (and a gray job writes the format's gray
+ * form) where the run names its outputs after its inputs (-O without --format); else it is
+ * the run's format.
+ */
+#ifndef TILEDCONV_JOB_H
+#define TILEDCONV_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bmp.h"
+#include "codec.h"
+#include "commit.h"
+#include "image.h"
+#include "inputs.h"
+#include "options.h"
+#include "source.h"
+#include "tiledconv.h"
+
+enum { JOB_OK = 0, JOB_FAILED = 1, JOB_REFUSED = 2, /* the exit statuses they lead to */
+       JOB_NO_DEVICE = 3 /* no device opened: one line for the whole run, none per image */ };
+
+typedef struct job job;
+struct job {
+    int index;
+    const batch_item *item;
+    int status;
+    char msg[768];
+    /* input */
+    source_reader reader;  /* open from job_open until job_decode */
+    int reader_open;
+    uint8_t *file;         /* a BMP's bytes (freed once the device has them) */
+    size_t file_size;
+    bmp_image decoded;     /* RGB, for BMPs whose pixels cannot be used as they are */
+    io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
+    float *float_src;      /* samples of another scale or depth as float planes */
+    tc_image src;
+    uint8_t palette[256 * 3];
+    /* output */
+    io_format out_format;  /* the output image's format */
+    int depth;             /* its bits per sample: 8, or 16 */
+    uint8_t *out;          /* the output BMP, headers and rows, ready to write; or (out_pixels)
+                            * the packed 8-bit rows of another format, for its encoder */
+    size_t out_size;
+    int out_pixels;        /* out holds packed rows for the encoder, not a BMP file */
+    float *planes;         /* -e, --raw, 16 bits, --gradient: the result as float planes */
+    int n_planes;          /* of planes: 1 or 3 (--color; --gradient --raw: gx, gy, magnitude) */
+    float *host_planes;    /* -e: the input planes formed on the host, for the reference */
+    tc_roi roi;
+    size_t bytes;          /* the host bytes it may hold, taken from the batch's budget */
+    /* times, ms */
+    double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms, sync_ms;
+    double build_ms;       /* programs built for it (the first image of a lane) */
+    /* -e: the largest difference, the tolerance, the digest of the 8-bit pixels */
+    int checked;
+    double max_error, tolerance;
+    char sha256[65];
+    /* the staged outputs, on their way into place */
+    commit_item commit;
+    job *next;             /* the batch's lists */
+};
+
+/* The job's failure: its status and "NAME: why" (the input's name shown safely) as its line. */
+void job_fail(job *j, int status, const char *why);
+
+/* Opens the input on its header and checks it; sets the output's format and depth
+ * (keep_format: the input's own format). On success the reader stays open and j->bytes holds
+ * the host bytes the job may need (its budget); on a failure the job is failed and closed. */
+void job_open(const tc_options *o, int keep_format, job *j);
+
+/* The pixels of the opened input into j->src (the reader is closed). */
+void job_decode(const tc_options *o, job *j);
+
+/* The filter on a lane's context, its figures in the job's times (build_ms: the programs built
+ * for it, 0 when the context had them). */
+void job_filter(const tc_options *o, tc_context *ctx, job *j);
+
+/* --no-filter: the unfiltered pixels in the output's layout, on the host. */
+void job_copy(const tc_options *o, job *j);
+
+/* -e: every plane against its CPU reference; a mismatch fails the job (its line says how). */
+void job_check(const tc_options *o, job *j);
+
+/* Frees what the job holds of its input (after the device has it, unless -e needs it). */
+void job_drop_input(job *j);
+
+/* The outputs encoded and staged in j->commit (their data flushed to the kernel, not yet
+ * durable nor named), or, for standard output, written at once (j->commit left empty). */
+void job_stage(const tc_options *o, job *j);
+
+/* Frees everything but the job itself and its staged outputs. */
+void job_drop_buffers(job *j);
+
+#endif
