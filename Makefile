@@ -356,11 +356,9 @@ build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) 
 	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
 # The readers no format harness reaches: the tool's input reader (cli/source.c: files, standard
-# input, FIFOs, devices; FUZZ_SOURCE_SHRINK=1 adds files that shrink before they are decoded),
-# the stream scanner (src/io/stream_bounds.c) and the --files-from list reader
-# (cli/name_list.c). Like the codec harnesses, with CRCs not checked. (FUZZ_SOURCE_SHRINK is
-# not in the file's date: rebuild with make -B build/fuzz/fuzz_source FUZZ_SOURCE_SHRINK=1.)
-FUZZ_SOURCE_SHRINK ?= 0
+# input, FIFOs, devices, files that shrink before they are decoded), the stream scanner
+# (src/io/stream_bounds.c) and the --files-from list reader (cli/name_list.c). Like the codec
+# harnesses, with CRCs not checked.
 READER_FUZZERS := build/fuzz/fuzz_source build/fuzz/fuzz_stream build/fuzz/fuzz_list
 FUZZ_READER_FLAGS := -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -368,7 +366,7 @@ FUZZ_READER_FLAGS := -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
 build/fuzz/fuzz_source: tests/fuzz_source.c cli/source.c cli/source.h $(FUZZ_CODEC_SRCS) \
                         $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
-	clang $(FUZZ_READER_FLAGS) -DFUZZ_SOURCE_SHRINK=$(FUZZ_SOURCE_SHRINK) $(CODEC_CFLAGS) \
+	clang $(FUZZ_READER_FLAGS) $(CODEC_CFLAGS) \
 	    -o $@ tests/fuzz_source.c cli/source.c $(FUZZ_CODEC_SRCS) $(CODEC_LIBS) -lpthread
 build/fuzz/fuzz_stream: tests/fuzz_stream.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)

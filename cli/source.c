@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -248,48 +247,34 @@ static int identify(int fd, const struct stat *st, uint8_t head[IO_IDENTIFY_BYTE
     return 0;
 }
 
-/* The whole input after its head: a regular file mapped (with map); standard input and pipes
- * as far as their image goes (stream is 1 for them: read_stream, with lim's pixel limit);
- * anything else read. */
-static int take_whole(int fd, const struct stat *st, int map, int stream, io_format fmt,
+/* The whole input after its head: standard input and pipes as far as their image goes (stream
+ * is 1 for them: read_stream, with lim's pixel limit); anything else read. Never mapped: a file
+ * that shrinks while it is read then gives a short read, which the decoder refuses as a
+ * truncated file, where a mapping would end the whole process with SIGBUS. */
+static int take_whole(int fd, const struct stat *st, int stream, io_format fmt,
                       const io_limits *lim, const uint8_t *head, size_t n, source *s, char *why,
                       size_t why_size)
 {
-    if (stream && fmt != IO_FORMAT_BMP) {
-        s->mapped = 0;
+    if (stream && fmt != IO_FORMAT_BMP)
         return read_stream(fd, fmt, lim, head, n, &s->data, &s->size, why, why_size);
-    }
-    if (map && S_ISREG(st->st_mode) && st->st_size > 0) {
-        void *m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            snprintf(why, why_size, "cannot map the file: %s", strerror(errno));
-            return -1;
-        }
-        s->data = m;
-        s->size = (size_t)st->st_size;
-        s->mapped = 1;
-        return 0;
-    }
-    s->mapped = 0;
     return read_rest(fd, st, head, n, &s->data, &s->size, why, why_size);
 }
 
-int source_read(const char *path, int map, source *s, char *err, size_t err_size)
+int source_read(const char *path, source *s, char *err, size_t err_size)
 {
     const int from_stdin = source_is_stdin(path);
     uint8_t head[IO_IDENTIFY_BYTES];
     char why[256] = "";
     struct stat st;
-    source got = {NULL, 0, IO_FORMAT_BMP, 0};
+    source got = {NULL, 0, IO_FORMAT_BMP};
     size_t n = 0;
     int fd, rc = -1;
 
     if (open_input(path, &fd, &st, why, sizeof why))
         return fail_named(path, why, err, err_size);
-    /* Standard input is never mapped: its offset need not be the file's start. */
     if (identify(fd, &st, head, &n, &got.format, why, sizeof why) == 0 &&
-        take_whole(fd, &st, map && !from_stdin, from_stdin || !S_ISREG(st.st_mode),
-                   got.format, NULL, head, n, &got, why, sizeof why) == 0) {
+        take_whole(fd, &st, from_stdin || !S_ISREG(st.st_mode), got.format, NULL, head, n, &got,
+                   why, sizeof why) == 0) {
         *s = got;
         rc = 0;
     }
@@ -300,13 +285,9 @@ int source_read(const char *path, int map, source *s, char *err, size_t err_size
 
 void source_free(source *s)
 {
-    if (s->data && s->mapped)
-        munmap(s->data, s->size);
-    else
-        free(s->data);
+    free(s->data);
     s->data = NULL;
     s->size = 0;
-    s->mapped = 0;
 }
 
 int source_decode(const source *s, const char *name, long max_pixels, long max_pixels_per_byte,
@@ -348,8 +329,8 @@ static long ratio_of(const io_limits *lim)
 static int open_coded(source_reader *r, const struct stat *st, const uint8_t *head, size_t n,
                       char *why, size_t why_size)
 {
-    if (take_whole(r->fd, st, 0, r->from_stdin || !S_ISREG(st->st_mode), r->format, &r->lim,
-                   head, n, &r->whole, why, why_size))
+    if (take_whole(r->fd, st, r->from_stdin || !S_ISREG(st->st_mode), r->format, &r->lim, head,
+                   n, &r->whole, why, why_size))
         return -1;
     r->whole.format = r->format;
     r->held = r->whole.size;

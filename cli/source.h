@@ -30,10 +30,9 @@
 #define SOURCE_MAX_BYTES ((size_t)2 << 30)
 
 typedef struct {
-    uint8_t *data;     /* the whole input: malloc'd, or mapped (a regular file, map asked) */
+    uint8_t *data;     /* the whole input, malloc'd */
     size_t size;
     io_format format;  /* from the first bytes */
-    int mapped;        /* data is a mapping of size bytes */
 } source;
 
 /* 1 when path names standard input ("-"). */
@@ -46,14 +45,11 @@ const char *source_name(const char *path);
  * from standard input or a pipe as far as its image goes, stream_bounds.h). Its first
  * IO_IDENTIFY_BYTES are read and identified first (io_identify), so that something that is no
  * image in a format the tool reads (/dev/zero, a text stream, a GIF) is refused before any more
- * is read; standard input that is a terminal is refused rather than waited on. With map, a
- * regular file is mapped rather than copied (only the pages the decoder reads are loaded; the
- * caller then accepts that a file truncated meanwhile raises SIGBUS: the tool itself reads
- * through source_reader, which never maps).
- * Returns 0, or -1 with "NAME: reason" in err and *s untouched. */
-int source_read(const char *path, int map, source *s, char *err, size_t err_size);
+ * is read; standard input that is a terminal is refused rather than waited on. The input is
+ * read, never mapped. Returns 0, or -1 with "NAME: reason" in err and *s untouched. */
+int source_read(const char *path, source *s, char *err, size_t err_size);
 
-/* Frees or unmaps the data; safe on a source that was never filled or was freed. */
+/* Frees the data; safe on a source that was never filled or was freed. */
 void source_free(source *s);
 
 /* The samples of s, any format: a BMP through the BMP reader (8-bit RGB, its messages as they

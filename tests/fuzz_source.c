@@ -4,15 +4,13 @@
  *
  * The input's first byte chooses how the rest reaches the reader, so that every path of
  * source.c is driven by the same bytes:
- *   0  a regular file, opened header first (source_reader_open: mapped) and decoded
+ *   0  a regular file, opened header first (source_reader_open) and decoded
  *   1  standard input, a pipe fed by a thread (the stream path, stream_bounds.h)
  *   2  a FIFO named as the input, fed the same way
- *   3  the whole-input calls (source_read, mapped or read by the next byte, source_decode)
+ *   3  the whole-input calls (source_read, source_decode)
  *   4  a character device, /dev/null or /dev/zero (refused by its kind whatever it holds)
  *   5  a file that shrinks between its header and its decoding, to a length the next two bytes
- *      choose: with FUZZ_SOURCE_SHRINK=1 only (make FUZZ_SOURCE_SHRINK=1), since a reader
- *      that maps the file dies of SIGBUS there until it reads without a mapping; without it,
- *      a regular file as in 0
+ *      choose (the reader reads, never maps, so that this is a refusal, not a SIGBUS)
  * What libFuzzer cannot do (a file shrinking while a decoder is inside it, a terminal, a
  * socket) the end-to-end tests do. The reader runs with the tool's limits (the default pixel
  * limit, the bomb ratio) and the harness asserts its contract: a refusal is one non-empty line
@@ -33,10 +31,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef FUZZ_SOURCE_SHRINK
-#define FUZZ_SOURCE_SHRINK 0
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -133,7 +127,7 @@ static void read_one(const char *path, const char *name, size_t size, int shrink
     if (r.head.width < 1 || r.head.height < 1 || (r.head.channels != 1 && r.head.channels != 3))
         abort();
     /* A stream is held no further than its own bytes (a BMP's count is what its header says
-     * will be read; a file's mapping is the file). */
+     * will be read). */
     if (r.from_stdin && r.format != IO_FORMAT_BMP && r.held > size)
         abort();
     if (shrink_to >= 0 && truncate(file_path, shrink_to) != 0)
@@ -192,13 +186,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         source s;
         io_image img;
         char err[1024] = "";
-        const int map = n > 0 && body[0] & 1;
         write_file(body, n);
-        if (source_read(file_path, map, &s, err, sizeof err) != 0) {
+        if (source_read(file_path, &s, err, sizeof err) != 0) {
             check_refusal(err, file_path);
             break;
         }
-        if (s.size != n || s.mapped != (map && n > 0))
+        if (s.size != n)
             abort();
         if (source_decode(&s, "in", 0, IO_MAX_PIXELS_PER_BYTE, &img, err, sizeof err) == 0)
             io_image_free(&img);
@@ -217,9 +210,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     default: {
-        const int shrink = FUZZ_SOURCE_SHRINK && n >= 2 ? (body[0] | body[1] << 8) : -1;
-        const uint8_t *rest = FUZZ_SOURCE_SHRINK && n >= 2 ? body + 2 : body;
-        const size_t m = FUZZ_SOURCE_SHRINK && n >= 2 ? n - 2 : n;
+        const int shrink = n >= 2 ? (body[0] | body[1] << 8) : -1;
+        const uint8_t *rest = n >= 2 ? body + 2 : body;
+        const size_t m = n >= 2 ? n - 2 : n;
         write_file(rest, m);
         read_one(file_path, file_path, m, shrink >= 0 ? (int)((size_t)shrink % (m + 1)) : -1);
         break;

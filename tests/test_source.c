@@ -18,7 +18,7 @@ static void fixture(const char *name, char *path, size_t size)
     snprintf(path, size, "%s/tests/data/formats/%s", test_root(), name);
 }
 
-/* Files of each format: the format from the content, the bytes whole, read or mapped. */
+/* Files of each format: the format from the content, the bytes whole. */
 static void test_files(void **state)
 {
     (void)state;
@@ -32,7 +32,7 @@ static void test_files(void **state)
                  {"rgb65535-text.ppm", IO_FORMAT_PNM, 13}};
     char path[1024], err[512];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        for (int map = 0; map < 2; map++) {
+        {
             source s;
             fixture(files[i].name, path, sizeof path);
             FILE *f = fopen(path, "rb");
@@ -40,11 +40,10 @@ static void test_files(void **state)
             fseek(f, 0, SEEK_END);
             const long size = ftell(f);
             fclose(f);
-            if (source_read(path, map, &s, err, sizeof err))
+            if (source_read(path, &s, err, sizeof err))
                 fail_msg("%s", err);
             assert_int_equal(s.format, files[i].fmt);
             assert_int_equal(s.size, (size_t)size);
-            assert_int_equal(s.mapped, map);
             io_image img;
             if (source_decode(&s, path, 0, IO_MAX_PIXELS_PER_BYTE, &img, err, sizeof err))
                 fail_msg("%s", err);
@@ -56,7 +55,7 @@ static void test_files(void **state)
     /* A BMP decodes through the BMP reader: 8-bit RGB, and its own messages. */
     source s;
     snprintf(path, sizeof path, "%s/images/TiledConv_Input451x300.bmp", test_root());
-    assert_int_equal(source_read(path, 1, &s, err, sizeof err), 0);
+    assert_int_equal(source_read(path, &s, err, sizeof err), 0);
     assert_int_equal(s.format, IO_FORMAT_BMP);
     io_image img;
     assert_int_equal(source_decode(&s, "in.bmp", 0, 0, &img, err, sizeof err), 0);
@@ -77,23 +76,23 @@ static void test_refusals(void **state)
 {
     (void)state;
     char err[512], dir[] = "/tmp/tiledconv-src.XXXXXX", path[128];
-    source s = {NULL, 0, IO_FORMAT_BMP, 0};
-    assert_int_equal(source_read("/no/such/file.png", 0, &s, err, sizeof err), -1);
+    source s = {NULL, 0, IO_FORMAT_BMP};
+    assert_int_equal(source_read("/no/such/file.png", &s, err, sizeof err), -1);
     assert_string_equal(err, "/no/such/file.png: No such file or directory");
     assert_non_null(mkdtemp(dir));
-    assert_int_equal(source_read(dir, 0, &s, err, sizeof err), -1);
+    assert_int_equal(source_read(dir, &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "a folder, not an image file"));
     snprintf(path, sizeof path, "%s/empty.png", dir);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fclose(f);
-    assert_int_equal(source_read(path, 1, &s, err, sizeof err), -1);
+    assert_int_equal(source_read(path, &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "empty.png: empty file"));
     assert_int_equal(remove(path), 0);
     assert_int_equal(remove(dir), 0);
     /* An endless device of zeros: refused from its first bytes, at once. */
     const clock_t t0 = clock();
-    assert_int_equal(source_read("/dev/zero", 0, &s, err, sizeof err), -1);
+    assert_int_equal(source_read("/dev/zero", &s, err, sizeof err), -1);
     assert_string_equal(err, "/dev/zero: not an image in a format tiledconv reads (BMP, PNG, "
                              "JPEG, PGM/PPM)");
     assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 0.5);
@@ -113,9 +112,9 @@ static int stdin_child(const char *path, int expect_ok, const char *expect)
         const int fd = open(path, O_RDONLY);
         if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
             _exit(3);
-        const int rc = source_read("-", 1, &s, err, sizeof err);
+        const int rc = source_read("-", &s, err, sizeof err);
         if (expect_ok)
-            _exit(rc == 0 && !s.mapped && s.format == IO_FORMAT_PNG ? 0 : 4);
+            _exit(rc == 0 && s.format == IO_FORMAT_PNG ? 0 : 4);
         _exit(rc == -1 && strcmp(err, expect) == 0 ? 0 : 5);
     }
     int status;
@@ -169,7 +168,7 @@ static void test_reader(void **state)
         assert_int_equal(r.head.channels, files[i].channels);
         assert_int_equal(r.head.depth, files[i].depth);
         assert_int_equal(r.head.maxval, files[i].maxval);
-        assert_int_equal(source_read(path, 0, &s, err, sizeof err), 0);
+        assert_int_equal(source_read(path, &s, err, sizeof err), 0);
         assert_int_equal(r.held, s.size);
         assert_int_equal(source_reader_decode(&r, &a, err, sizeof err), 0);
         source_reader_close(&r);
