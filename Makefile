@@ -37,6 +37,18 @@ CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmock
 # libtiledconv, which takes pixels and knows no file format.
 CODEC_CFLAGS := $(shell $(PKG_CONFIG) --cflags spng libturbojpeg 2>/dev/null)
 CODEC_LIBS   := $(shell $(PKG_CONFIG) --libs spng libturbojpeg 2>/dev/null || echo -lspng -lturbojpeg)
+# Reading and writing a JPEG row by row (an image filtered in strips) takes libjpeg's scanline
+# API, from the same libjpeg-turbo as TurboJPEG (whose own API has whole images only; Debian:
+# libjpeg62-turbo-dev). Where its header is missing, or with JPEGLIB=no, the tool is built
+# without it and a JPEG filtered in strips is decoded and encoded whole (counted in the budget).
+ifndef JPEGLIB
+JPEGLIB := $(shell printf '\043include <stdio.h>\n\043include <jpeglib.h>\n' | \
+             $(CC) -E -x c - >/dev/null 2>&1 && echo yes || echo no)
+endif
+ifeq ($(JPEGLIB),yes)
+CODEC_CFLAGS += -DTC_HAVE_JPEGLIB $(shell $(PKG_CONFIG) --cflags libjpeg 2>/dev/null)
+CODEC_LIBS   += $(shell $(PKG_CONFIG) --libs libjpeg 2>/dev/null || echo -ljpeg)
+endif
 # OpenCL 1.2 is what every platform we target speaks (NVIDIA's OpenCL C is 1.2, PoCL more).
 # -MMD -MP: each object lists the headers it read, so touching one rebuilds only its users.
 ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
@@ -47,7 +59,7 @@ LIBS         := $(OCL_LIBS) -lm -lpthread
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-              libspng-dev libturbojpeg0-dev
+              libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev
 # libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c and tests/e2e-formats.sh compare
 # with and make files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
@@ -72,6 +84,8 @@ IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
+# Images read and written a row at a time, for images filtered in strips.
+IO_SRCS  += src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/queue.c cli/source.c cli/sha256.c \
             cli/classmap.c
@@ -119,7 +133,7 @@ check-codecs:
 	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
 	    exit 1; }
 
-$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o): | check-codecs
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o rows.o): | check-codecs
 
 $(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
@@ -290,7 +304,8 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 
 # The codec layer whole, for the harnesses below.
 FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
-                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
+                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
+                   src/io/rows.c
 
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static
