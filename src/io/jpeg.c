@@ -512,32 +512,17 @@ void jpeg_rows_close(jpeg_rows *r)
     (void)r;
 }
 
-/* The compressor made and started (the headers written). 0, or -1 with the trap's message. */
-static int writer_start(jpeg_writer *w, int width, int height, int channels, int quality)
-{
-    if (setjmp(w->trap.jump))
-        return -1;
-    jpeg_create_compress(&w->c);
-    jpeg_stdio_dest(&w->c, w->f);
-    w->c.image_width = (JDIMENSION)width;
-    w->c.image_height = (JDIMENSION)height;
-    writer_settings(&w->c, channels, quality);
-    jpeg_start_compress(&w->c, TRUE);
-    return 0;
-}
-
 int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
                       const char *path, jpeg_writer **out, char *err, size_t err_size)
 {
+    const io_image shape = {width, height, channels, 8, 255, (void *)path};
     (void)f;
-    (void)width;
-    (void)height;
-    (void)channels;
-    (void)quality;
-    (void)path;
     (void)out;
-    (void)err;
-    (void)err_size;
+    if (io_check_image(&shape, path, err, err_size))
+        return -1;
+    if (quality > 100)
+        return io_fail(err, err_size, "%s: JPEG quality %d is out of range (1..100)", path,
+                       quality);
     return 1;
 }
 
