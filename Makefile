@@ -80,6 +80,8 @@ LIB_SRCS += src/storage.c src/bilinear.c
 LIB_SRCS += src/gradient.c
 # Issue 16: the Gaussian scale space (tc_pyramid).
 LIB_SRCS += src/pyramid.c
+# Images the device or the memory budget cannot hold whole, filtered in bands of rows.
+LIB_SRCS += src/bands.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.

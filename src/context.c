@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bands.h"
 #include "bilinear.h"
 #include "device.h"
 #include "filter.h"
@@ -38,6 +39,7 @@ struct tc_context {
     tc_pyramid_launch pyramid_last_launch;
     int have_pyramid;
     tc_msg error;
+    unsigned long long max_memory; /* tc_set_max_memory's budget; 0: the host's room now */
 };
 
 /* The C API's names for the ROI fields, for messages. */
@@ -311,6 +313,44 @@ static void remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job, in
     ctx->have_last = 1;
 }
 
+/* The bytes a filter call may take: tc_set_max_memory's, or the host's room now. */
+static unsigned long long budget_of(const tc_context *ctx)
+{
+    return ctx->max_memory ? ctx->max_memory : tc_band_default_budget();
+}
+
+/* Whether the whole image fits the device and the budget (else it runs in bands). */
+static int whole_fits(const tc_context *ctx, const tc_job *job, int width, int height)
+{
+    const int host = ctx->max_memory != 0 || ctx->device.info.is_cpu;
+    return tc_bands_whole_fits(&ctx->device, &ctx->buffers, job, width, height,
+                               host ? budget_of(ctx) : 0, ctx->max_memory != 0);
+}
+
+TC_API int tc_set_max_memory(tc_context *ctx, unsigned long long bytes)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->max_memory = bytes;
+    return TC_OK;
+}
+
+int tc_context_plan_bands(tc_context *ctx, const tc_params *p, int width, int height,
+                          unsigned long long budget, int budget_given,
+                          unsigned long long per_row, unsigned long long fixed, int max_rows,
+                          tc_band_plan *plan)
+{
+    tc_job job;
+    int status;
+    if (!ctx || !plan)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if ((status = job_from_params(p, width, height, &job, &ctx->error)) != TC_OK)
+        return status;
+    return tc_band_plan_make(&ctx->device, &job, width, height, budget, budget_given, per_row,
+                             fixed, max_rows, plan, &ctx->error);
+}
+
 /* tc_filter and tc_filter_timed: one run after `warmup` untimed ones. */
 static int filter(tc_context *ctx, const float *src, float *dst, int width, int height,
                   const tc_params *p, int warmup, int iterations)
@@ -330,8 +370,14 @@ static int filter(tc_context *ctx, const float *src, float *dst, int width, int 
     /* The launchers take planes; src is only read (a plane of its own when it is not dst). */
     const tc_plane in = {width, height, (float *)src};
     tc_plane out = {width, height, dst};
-    status = tc_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out, warmup,
-                    iterations, &stats, &ctx->error);
+    /* An image the device or the budget cannot hold whole runs in bands (bands.h); timed runs
+     * measure the whole image, as they always have. */
+    if (warmup == 0 && iterations == 1 && !whole_fits(ctx, &job, width, height))
+        status = tc_bands_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out,
+                              budget_of(ctx), ctx->max_memory != 0, &stats, &ctx->error);
+    else
+        status = tc_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out, warmup,
+                        iterations, &stats, &ctx->error);
     if (status != TC_OK)
         return status;
     remember(ctx, &stats, &job, 1, 0.0);
@@ -373,9 +419,14 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
         return status;
     if (!isfinite(p->out_scale) || !isfinite(p->out_offset))
         return tc_fail(&ctx->error, TC_EINVAL, "out_scale and out_offset must be finite");
-    status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers, &ctx->pixel_buffers,
-                          &job, src, dst, p->out_scale, p->out_offset, p->convert_on_host,
-                          &stats, &convert_ms, &planes, &ctx->error);
+    if (!whole_fits(ctx, &job, src->width, src->height))
+        status = tc_bands_run_image(&ctx->device, &ctx->programs, &ctx->buffers, &job, src, dst,
+                                    p->out_scale, p->out_offset, budget_of(ctx),
+                                    ctx->max_memory != 0, &stats, &planes, &ctx->error);
+    else
+        status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers, &ctx->pixel_buffers,
+                              &job, src, dst, p->out_scale, p->out_offset, p->convert_on_host,
+                              &stats, &convert_ms, &planes, &ctx->error);
     if (status != TC_OK)
         return status;
     remember(ctx, &stats, &job, planes, convert_ms);
