@@ -97,6 +97,8 @@ CLI_SRCS += cli/plan.c
 CLI_SRCS += cli/gradient.c
 # Issue 16: --pyramid.
 CLI_SRCS += cli/pyramid_run.c
+# Images filtered in strips under a memory budget (--max-memory).
+CLI_SRCS += cli/strips.c cli/bytes.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
 # Gradient.cl and Pyramid.cl (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid
@@ -312,7 +314,8 @@ FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static
 # library, uninstrumented.
-FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c src/filter.c $(FUZZ_CODEC_SRCS)
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c cli/bytes.c src/filter.c \
+                     $(FUZZ_CODEC_SRCS)
 build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \
                          $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)

@@ -41,6 +41,7 @@
 #include "report.h"
 #include "sha256.h"
 #include "source.h"
+#include "strips.h"
 #include "text.h"
 #include "tiledconv.h"
 #include "verify.h"
@@ -82,6 +83,9 @@ typedef struct {
     /* -e: the largest difference, the tolerance, the digest of the 8-bit pixels */
     double max_error, tolerance;
     char sha256[65];
+    /* too large to run whole: read, filtered and written in strips by its lane (strips.h) */
+    source_reader *strips;
+    int in_strips;
 } job;
 
 /* One context and the thread that drives it. */
@@ -149,6 +153,7 @@ static void drop_input(job *j)
     io_image_free(&j->image);
     free(j->float_src);
     j->float_src = NULL;
+    strips_release(&j->strips);
 }
 
 static void job_free(job *j)
@@ -296,8 +301,17 @@ static void read_job(const tc_options *o, job *j)
     j->deep = r.head.maxval > 255;
     j->depth = outputs_depth(o, j->deep);
     text_shown shown;
-    if (plan_check_host(text_show(source_name(j->item->input), &shown), job_bytes(o, j, &r),
-                        why, sizeof why)) {
+    if (strips_wanted(o, &r, job_bytes(o, j, &r))) {
+        /* Its lane reads, filters and writes it a band of rows at a time. */
+        int given;
+        const char *limit;
+        if ((j->strips = strips_take(&r)) == NULL)
+            job_fail(j, JOB_FAILED, "%s: %s", "out of host memory");
+        j->in_strips = j->strips != NULL;
+        /* It may take the whole budget: images in flight make room for it. */
+        j->bytes = (size_t)strips_budget(o, &given, &limit);
+    } else if (plan_check_host(text_show(source_name(j->item->input), &shown),
+                               job_bytes(o, j, &r), why, sizeof why)) {
         j->status = JOB_FAILED;
         snprintf(j->msg, sizeof j->msg, "%s", why);
     } else if (r.format == IO_FORMAT_BMP) {
@@ -396,12 +410,41 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
     return 0;
 }
 
+/* An image in strips (cli/strips.c): read, filtered, checked and written here, on the lane's
+ * context; the writer has nothing left to do but count it. */
+static void strips_job(lane *l, job *j)
+{
+    strips_result res;
+    char err[sizeof j->msg];
+    const int status = strips_run(l->b->o, l->ctx, &l->dev, j->strips, source_name(j->item->input),
+                                  j->item->output, j->item->raw, 1, &res, err, sizeof err);
+    strips_release(&j->strips);
+    j->src.width = res.width;
+    j->src.height = res.height;
+    j->depth = res.depth;
+    j->roi = (tc_roi){0, 0, 0, 0, res.width, res.height};
+    j->upload_ms = res.upload_ms;
+    j->kernel_ms = res.kernel_ms;
+    j->download_ms = res.download_ms;
+    j->max_error = res.max_error;
+    j->tolerance = res.tolerance;
+    memcpy(j->sha256, res.sha256, sizeof j->sha256);
+    if (status != 0) {
+        j->status = status == 2 ? JOB_REFUSED : JOB_FAILED;
+        snprintf(j->msg, sizeof j->msg, "%s", err);
+    }
+}
+
 static void filter_job(lane *l, job *j)
 {
     const tc_options *o = l->b->o;
     tc_params p;
     tc_image dst;
     tc_stats st;
+    if (j->in_strips) {
+        strips_job(l, j);
+        return;
+    }
     if (job_params(o, j, &p) || prepare_output(o, j, &dst))
         return;
     if (o->verify) { /* the host's own planes, for the reference */
@@ -584,7 +627,7 @@ static int write_output(const tc_options *o, const job *j, char *err, size_t err
 static void write_job(const tc_options *o, job *j)
 {
     char err[768];
-    if (o->verify)
+    if (o->verify && !j->in_strips) /* strips checked their bands themselves */
         verify_job(o, j);
     if (j->status != JOB_OK)
         return;
@@ -632,7 +675,7 @@ static void print_record(const batch *b, const job *j)
     r.kernel_ms = j->kernel_ms;
     r.download_ms = j->download_ms;
     r.write_ms = j->write_ms;
-    r.checked = b->o->verify && j->planes != NULL && j->status != JOB_REFUSED;
+    r.checked = b->o->verify && (j->planes != NULL || j->in_strips) && j->status != JOB_REFUSED;
     r.max_difference = j->max_error;
     r.tolerance = j->tolerance;
     r.sha256 = j->sha256;
@@ -906,6 +949,8 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
     if (b->budget > ((size_t)4 << 30))
         b->budget = (size_t)4 << 30;
+    if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
+        b->budget = (size_t)o->max_memory;
     size_stages(b, n_requests, requests);
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->room, NULL);

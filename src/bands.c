@@ -161,6 +161,8 @@ int tc_band_plan_make(const tc_device *d, const tc_job *job, int width, int heig
         band_host_bytes(d, job, width, h, per_row, fixed) <= budget) {
         plan->rows = h;
         plan->count = 1;
+        plan->need = band_host_bytes(d, job, width, h, per_row, fixed);
+        plan->need_rows = h;
         return TC_OK;
     }
     /* More: a band holds at least its halo above (the kept rows of the band after it read
@@ -181,6 +183,8 @@ int tc_band_plan_make(const tc_device *d, const tc_job *job, int width, int heig
         const int rows = min_rows < h ? min_rows + extra : h;
         const unsigned long long need =
             band_host_bytes(d, job, width, rows, per_row, fixed + (min_rows < h ? edges : 0));
+        plan->need = need;
+        plan->need_rows = rows;
         if (!band_fits_device(d, job, width, rows))
             return tc_fail(m, TC_EINVAL,
                            "a band of %d rows of %d pixels needs %.1f MB of device memory, "
@@ -211,8 +215,12 @@ int tc_band_plan_make(const tc_device *d, const tc_job *job, int width, int heig
     if (plan->rows >= h) { /* only with a cap at or above the height */
         plan->rows = h;
         plan->count = 1;
+        plan->need = band_host_bytes(d, job, width, h, per_row, fixed);
+        plan->need_rows = h;
         return TC_OK;
     }
+    plan->need_rows = plan->rows + extra;
+    plan->need = band_host_bytes(d, job, width, plan->need_rows, per_row, fixed + edges);
     plan->count = (h + plan->rows - 1) / plan->rows;
     plan->wrap = wrap;
     return TC_OK;

@@ -33,6 +33,9 @@ typedef struct {
                         * shorter); the ROI's height when there is one band */
     int count;         /* bands */
     int wrap;          /* wrap border with more than one band (rows read modulo the height) */
+    unsigned long long need; /* host bytes of the plan's largest band; when refused, of the
+                              * smallest band there could be */
+    int need_rows;     /* the rows of that band's small image */
 } tc_band_plan;
 
 /* Band k of a plan: its target rows [a, b) and source rows [lo, hi), both counted from the
