@@ -114,7 +114,8 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
-        gradient-tests pyramid-tests api-test python-tests kernel-check sanitize fuzz fuzz-check \
+        gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
+        sanitize fuzz fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -254,6 +255,16 @@ pyramid-tests: $(BIN)
 gradient-tests: $(BIN)
 	@sh tests/gradient.sh ./$(BIN)
 
+# Images filtered in strips under --max-memory (tests/strips.sh): every format, gray and colour,
+# ROIs, borders, algorithms, -e, --raw, a batch, against the whole run byte for byte; the peak
+# memory under the budget; the refusals. strips-large: the 16384 x 16384 PNG of zeros, whole and
+# in strips under --max-memory 1G, gray and colour (bench/strips-large.sh; minutes on PoCL).
+strips-tests: $(BIN)
+	@sh tests/strips.sh ./$(BIN)
+
+strips-large: $(BIN)
+	@sh bench/strips-large.sh build/strips-large ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -270,7 +281,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    images-tests gradient-tests pyramid-tests api-test python-tests
+	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
