@@ -6,8 +6,8 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers and the
-#                   option parser (clang)
+#   make fuzz       the libFuzzer harnesses for the BMP, PNG, JPEG and PGM/PPM readers, the
+#                   row-by-row readers of images in strips and the option parser (clang)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -291,7 +291,8 @@ test: deps-test
 # FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/. Any sanitizer report fails.
 FUZZ_SECONDS ?= 30
 FORMAT_FUZZ_SECONDS ?= 25
-FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
+FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm \
+                  build/fuzz/fuzz_rows
 fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_options $(FUZZ_SECONDS)
@@ -333,6 +334,15 @@ build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATI
 	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
 	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) $(CODEC_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) \
 	    $(STATIC) $(CODEC_LIBS) $(LIBS)
+
+# The row-by-row readers of images in strips, every format, against the whole-image decoders
+# (tests/fuzz_rows.c).
+build/fuzz/fuzz_rows: tests/fuzz_rows.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc/io $(CODEC_CFLAGS) -o $@ \
+	    tests/fuzz_rows.c $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
 # One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
 # reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.

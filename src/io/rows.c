@@ -24,6 +24,7 @@ struct io_row_reader {
     int whole;
     io_image image;
     int next;
+    int failed; /* a row was refused: the decoder's state is not to be trusted after */
 };
 
 /* The bomb guard's ratio for the decoders from the caller's limits (0: lifted). */
@@ -108,11 +109,15 @@ static int decode_whole(io_row_reader *r, char *err, size_t err_size)
 
 int io_rows_read(io_row_reader *r, void *row, char *err, size_t err_size)
 {
+    if (r->failed)
+        return io_fail(err, err_size, "no row %d: an earlier row was refused", r->next);
     if (r->next >= r->head.height)
         return io_fail(err, err_size, "no row %d: the image has %d", r->next, r->head.height);
     if (r->whole) {
-        if (!r->image.pixels && decode_whole(r, err, err_size))
+        if (!r->image.pixels && decode_whole(r, err, err_size)) {
+            r->failed = 1;
             return -1;
+        }
         memcpy(row, (const uint8_t *)r->image.pixels + (size_t)r->next * r->row_bytes,
                r->row_bytes);
         r->next++;
@@ -127,12 +132,14 @@ int io_rows_read(io_row_reader *r, void *row, char *err, size_t err_size)
     }
     if (rc == 0)
         r->next++;
+    else
+        r->failed = 1;
     return rc;
 }
 
 int io_rows_finish(io_row_reader *r, char *err, size_t err_size)
 {
-    if (r->next != r->head.height)
+    if (r->failed || r->next != r->head.height)
         return io_fail(err, err_size, "%d of %d rows read", r->next, r->head.height);
     if (r->whole)
         return 0; /* the whole decoder has made every check */

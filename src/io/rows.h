@@ -36,7 +36,7 @@ int io_rows_open(io_format fmt, const uint8_t *data, size_t size, const io_limit
                  io_row_reader **r, io_header *h, size_t *held, char *err, size_t err_size);
 
 /* The next row into row (io_image_bytes(width, 1, channels, depth) bytes). 0, or -1 with the
- * reason (corrupt data found in that row). */
+ * reason (corrupt data found in that row); after a refusal every later call is refused. */
 int io_rows_read(io_row_reader *r, void *row, char *err, size_t err_size);
 
 /* After the last row: the checks io_decode makes of what follows the pixels (a PNG's chunks to
