@@ -205,6 +205,15 @@ for spec in "-a bilinear -o REFUSED|bilinear's weights" "-a all -o REFUSED|-a al
         not_ok "c: ${spec%%|*} in strips" "exit $rc: $(first_line "$tmp/err")"
     fi
 done
+# -g makes its image whole: over --max-memory it is refused by the plan, naming the flag.
+"$bin" -g 4096x4096 --max-memory 250M --no-output >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q 'the run needs [0-9.]* MB of host memory.*(--max-memory)$' "$tmp/err"; then
+    ok "c: -g over --max-memory: refused by the plan, exit 2"
+else
+    not_ok "c: -g over --max-memory" "exit $rc: $(first_line "$tmp/err")"
+fi
 # A PNG cut in its last rows: the strips before were encoded, but nothing is left.
 size=$(wc -c <"$tmp/in.png")
 head -c $((size * 9 / 10)) "$tmp/in.png" >"$tmp/cut.png"
