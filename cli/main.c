@@ -505,8 +505,10 @@ static int prepare(run_state *s)
     /* Every byte the run will need, against every limit, before the image is read. */
     plan_make(o, width, height, &s->roi, s->src.from_file ? &s->src.reader : NULL,
               outputs_depth(o, s->deep), &s->dev, &plan);
-    /* An image that does not fit whole goes in strips (cli/strips.c), where the run allows. */
-    if (s->src.from_file && strips_needed(o, &plan, &s->dev) && !strips_refusal(o, 1)) {
+    /* An image that does not fit whole goes in strips (cli/strips.c), which refuses a run it
+     * cannot serve under --max-memory (the plan's refusal says it for the host's memory). */
+    if (s->src.from_file && strips_needed(o, &plan, &s->dev) &&
+        (!strips_refusal(o, 1) || o->max_memory)) {
         s->in_strips = 1;
         return strips_study(o, s->ctx, &s->dev, &s->src.reader, s->src.what);
     }

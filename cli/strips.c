@@ -715,11 +715,12 @@ int strips_study(const tc_options *o, tc_context *ctx, const tc_device_info *dev
     if (chatty && ran) {
         report_header(o, dev, res.width, res.height, s.planes, &s.roi);
         if (o->verbose)
-            printf("strips: %d band%s of %d rows of the target ROI (the image does not fit the "
-                   "%s of %.1f MB whole; a band's buffers and the platform's take %.1f MB)\n",
+            printf("strips: %d band%s of %d rows of the target ROI (the whole image does not "
+                   "fit %s, %.1f MiB; a band's buffers and the platform's reserve take %.1f "
+                   "MiB)\n",
                    res.bands, res.bands == 1 ? "" : "s", res.rows,
-                   o->max_memory ? "--max-memory" : "memory available", tc_mb(res.budget),
-                   tc_mb(res.need));
+                   o->max_memory ? "--max-memory" : "the memory available",
+                   (double)res.budget / 1048576.0, (double)res.need / 1048576.0);
         if (mismatches && mismatches_size)
             fputs(mismatches, stdout);
         if (o->verify && res.checked)
