@@ -205,6 +205,15 @@ for spec in "-a bilinear -o REFUSED|bilinear's weights" "-a all -o REFUSED|-a al
         not_ok "c: ${spec%%|*} in strips" "exit $rc: $(first_line "$tmp/err")"
     fi
 done
+# A value that is no number of bytes: a usage error before any work.
+"$bin" "$g" --max-memory 0 -o "$tmp/zero.png" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -e "$tmp/zero.png" ] &&
+    grep -q "^tiledconv: --max-memory '0': expected a number of bytes" "$tmp/err"; then
+    ok "c: --max-memory 0: a usage error, exit 2"
+else
+    not_ok "c: --max-memory 0" "exit $rc: $(first_line "$tmp/err")"
+fi
 # -g makes its image whole: over --max-memory it is refused by the plan, naming the flag.
 "$bin" -g 4096x4096 --max-memory 250M --no-output >"$tmp/out" 2>"$tmp/err"
 rc=$?
