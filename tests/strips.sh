@@ -19,13 +19,19 @@
 test_begin strips "$@"
 
 W=3000 H=2400
-# Budgets that hold a strip of a few hundred rows of these images but not the whole image,
-# PLAN_PLATFORM_RESERVE (192 MiB) for the OpenCL platform included: gray, and colour (three
-# planes a band).
-GRAY=250M COLOUR=300M
 
 first_line() {
     sed -n 1p "$1"
+}
+
+# budget ARGS...: a --max-memory (in bytes) for the run of ARGS that holds a strip of a few
+# dozen rows but not the whole image, on whatever device runs it: what the tool says one band
+# of the fewest rows needs (asked with a budget of 1 byte, refused before any work), and 4 MiB
+# more. Empty when the tool does not say.
+budget() {
+    "$bin" "$@" --max-memory 1 -q >/dev/null 2>"$tmp/budget.err"
+    need=$(sed -n 's/.* needs \([0-9]*\) bytes (.*/\1/p' "$tmp/budget.err")
+    [ -n "$need" ] && echo $((need + 4194304))
 }
 
 # bands FILE: the count of strips -v reported in FILE, or 0.
@@ -33,13 +39,19 @@ bands() {
     sed -n 's/^strips: \([0-9]*\) bands\{0,1\} .*/\1/p' "$1" | sed -n 1p | grep . || echo 0
 }
 
-# same NAME BUDGET ARGS...: the run of ARGS whole and in strips under BUDGET write the same
-# files (-o and --raw, named OUT.* and RAW.f32 in ARGS, replaced by whole.* and strip.*), and
-# the strips were several.
+# same NAME ARGS...: the run of ARGS whole and in strips (under budget's --max-memory) write
+# the same files (-o and --raw, named OUT.* and RAW.f32 in ARGS, replaced by whole.* and
+# strip.*), and the strips were several.
 same() {
-    name=$1 budget=$2
-    shift 2
+    name=$1
+    shift
     rm -f "$tmp"/whole.* "$tmp"/strip.*
+    # shellcheck disable=SC2046
+    budget=$(budget $(printf '%s\n' "$@" | sed "s|^OUT|$tmp/strip|; s|^RAW|$tmp/strip|"))
+    if [ -z "$budget" ]; then
+        not_ok "$name" "no band's bytes: $(first_line "$tmp/budget.err")"
+        return
+    fi
     # shellcheck disable=SC2046
     "$bin" $(printf '%s\n' "$@" | sed "s|^OUT|$tmp/whole|; s|^RAW|$tmp/whole|") -q \
         >"$tmp/w.out" 2>"$tmp/w.err"
@@ -54,7 +66,7 @@ same() {
         return
     fi
     if [ "$n" -lt 2 ]; then
-        not_ok "$name" "$n strips under --max-memory $budget"
+        not_ok "$name" "$n strips under --max-memory $budget: $(first_line "$tmp/s.err")"
         return
     fi
     for f in "$tmp"/whole.*; do
@@ -98,43 +110,43 @@ for input in in.png in16.png in.ppm gray.png gray.pgm gray16.pgm in.bmp gray.bmp
     esac
     for c in $colours; do
         if [ "$c" = colour ]; then
-            same "a: $input, --color, written as $out" $COLOUR "$tmp/$input" --color -f 5 \
-                -o "OUT.$ext"
+            same "a: $input, --color, written as $out" "$tmp/$input" --color -f 5 -o "OUT.$ext"
         else
-            same "a: $input, gray, written as $out" $GRAY "$tmp/$input" -f 5 -o "OUT.$ext"
+            same "a: $input, gray, written as $out" "$tmp/$input" -f 5 -o "OUT.$ext"
         fi
     done
 done
 
 # --- b. what a strip must honour -------------------------------------------------------------
 g=$tmp/gray.png
-same "b: ROI with its source below its target, wrap" $GRAY "$g" -f 9 --border wrap \
+same "b: ROI with its source below its target, wrap" "$g" -f 9 --border wrap \
     -sL 7 -sT 300 -tL 11 -tT 20 -W 2300 -H 1400 -o OUT.png
-same "b: ROI with its source above its target, reflect" $GRAY "$g" -f 7 --border reflect \
+same "b: ROI with its source above its target, reflect" "$g" -f 7 --border reflect \
     -sL 0 -sT 3 -tL 40 -tT 390 -W 2000 -H 1400 -o OUT.png
 for border in replicate constant=40 reflect101 reflect wrap; do
-    same "b: --border $border, 15 x 3 taps" $GRAY "$g" --cx 1,2,3,4,5,6,7,8,7,6,5,4,3,2,1 \
+    same "b: --border $border, 15 x 3 taps" "$g" --cx 1,2,3,4,5,6,7,8,7,6,5,4,3,2,1 \
         --cy 1,2,1 --border $border -o OUT.png
 done
-same "b: -a twopass, 21 taps" $GRAY "$g" -a twopass -f 21 --border wrap -o OUT.png
-same "b: -a onepass, a 5 x 3 mask" $GRAY "$g" -a onepass \
+same "b: -a twopass, 21 taps" "$g" -a twopass -f 21 --border wrap -o OUT.png
+same "b: -a onepass, a 5 x 3 mask" "$g" -a onepass \
     --mask '1,2,-1,2,1;0,3,-8,3,0;1,2,-1,2,1' --border reflect101 -o OUT.png
 if "$bin" -g 64x64 --storage image -q --no-output 2>/dev/null; then
-    same "b: --storage image" $GRAY "$g" --storage image -f 7 -o OUT.png
+    same "b: --storage image" "$g" --storage image -f 7 -o OUT.png
 fi
-same "b: 16-bit output, --scale, --offset, --raw" $GRAY "$tmp/gray16.pgm" -f 5 --scale 1.5 \
+same "b: 16-bit output, --scale, --offset, --raw" "$tmp/gray16.pgm" -f 5 --scale 1.5 \
     --offset -20 --raw RAW.f32 -o OUT.pgm
-same "b: --color 16-bit PNG, --raw" $COLOUR "$tmp/in16.png" --color -f 3 --raw RAW.f32 \
+same "b: --color 16-bit PNG, --raw" "$tmp/in16.png" --color -f 3 --raw RAW.f32 \
     -o OUT.png
 # -e: PASSED, and the record's digest is the whole run's.
-"$bin" "$g" -f 5 -e --max-memory $GRAY -o "$tmp/e.png" >"$tmp/out" 2>"$tmp/err" &&
+gray_budget=$(budget "$g" -f 5 -e -o "$tmp/e.png")
+"$bin" "$g" -f 5 -e --max-memory "$gray_budget" -o "$tmp/e.png" >"$tmp/out" 2>"$tmp/err" &&
     grep -q '^PASSED' "$tmp/out" && [ ! -s "$tmp/err" ] &&
     ok "b: -e in strips: PASSED" ||
     not_ok "b: -e in strips" "$(first_line "$tmp/err")"
 mkdir -p "$tmp/ew" "$tmp/es"
 "$bin" "$g" "$tmp/in.png" -O "$tmp/ew" -f 5 -e --json >"$tmp/w.json" 2>/dev/null
-"$bin" "$g" "$tmp/in.png" -O "$tmp/es" -f 5 -e --json --max-memory $GRAY \
-    >"$tmp/s.json" 2>/dev/null
+"$bin" "$g" "$tmp/in.png" -O "$tmp/es" -f 5 -e --json \
+    --max-memory "$(budget "$tmp/in.png" -f 5 -e -o "$tmp/e.png")" >"$tmp/s.json" 2>/dev/null
 digests() {
     grep '"type": "image"' "$1" | sed 's/.*"sha256": "\([0-9a-f]*\)".*/\1/'
 }
@@ -147,7 +159,7 @@ else
 fi
 # Standard input: read whole (counted), then in strips.
 "$bin" -s - -f 5 -q -o "$tmp/stdin-w.png" <"$g" &&
-    "$bin" -s - -f 5 -q -o "$tmp/stdin-s.png" --max-memory $GRAY <"$g" &&
+    "$bin" -s - -f 5 -q -o "$tmp/stdin-s.png" --max-memory "$gray_budget" <"$g" &&
     cmp -s "$tmp/stdin-w.png" "$tmp/stdin-s.png" &&
     ok "b: standard input in strips" || not_ok "b: standard input in strips" "differ"
 
@@ -157,12 +169,13 @@ build_measure() {
     ${CC:-cc} -std=c11 -O1 -o "$measure" "$root/tests/measure.c" 2>/dev/null
 }
 if build_measure; then
-    for spec in "gray $GRAY" "colour $COLOUR"; do
-        # shellcheck disable=SC2086
-        set -- $spec
+    for spec in gray colour; do
         flag=
-        [ "$1" = colour ] && flag=--color
-        budget_kb=$(($(echo "$2" | tr -d M) * 1024))
+        [ "$spec" = colour ] && flag=--color
+        # shellcheck disable=SC2086
+        bytes=$(budget "$tmp/in.png" $flag -f 5 -o "$tmp/m.png")
+        set -- "$spec" "$bytes"
+        budget_kb=$((bytes / 1024))
         # shellcheck disable=SC2086
         "$measure" -r "$tmp/report" -- "$bin" "$tmp/in.png" $flag -f 5 -q -o "$tmp/m.png" \
             --max-memory "$2" >/dev/null 2>"$tmp/err"
@@ -172,7 +185,7 @@ if build_measure; then
             >/dev/null 2>&1
         whole=$(sed 's/.*maxrss_kb=\([0-9]*\).*/\1/' "$tmp/report")
         if [ "$rss" -le "$budget_kb" ] && [ "$rss" -lt "$whole" ]; then
-            ok "c: $1: peak $rss KB in strips under --max-memory $2 ($budget_kb KB; whole $whole KB)"
+            ok "c: $1: peak $rss KB in strips under --max-memory $budget_kb KB (whole $whole KB)"
         else
             not_ok "c: $1: peak memory" "$rss KB in strips, budget $budget_kb KB, whole $whole KB"
         fi
@@ -194,15 +207,16 @@ fi
 for spec in "-a bilinear -o REFUSED|bilinear's weights" "-a all -o REFUSED|-a all compares" \
     "-o -|standard output"; do
     args=$(echo "${spec%%|*}" | sed "s|REFUSED|$tmp/refused.png|") want=${spec#*|}
+    label=$(echo "${spec%%|*}" | sed 's/ -o REFUSED//')
     rm -f "$tmp/refused.png"
     # shellcheck disable=SC2086
-    "$bin" "$g" $args --max-memory $GRAY >"$tmp/out" 2>"$tmp/err"
+    "$bin" "$g" $args --max-memory "$gray_budget" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/refused.png" ] &&
         grep -q -- "$want" "$tmp/err"; then
-        ok "c: ${spec%% -o REFUSED*} in strips: refused, exit 2"
+        ok "c: $label in strips: refused, exit 2"
     else
-        not_ok "c: ${spec%%|*} in strips" "exit $rc: $(first_line "$tmp/err")"
+        not_ok "c: $label in strips" "exit $rc: $(first_line "$tmp/err")"
     fi
 done
 # A value that is no number of bytes: a usage error before any work.
@@ -215,7 +229,7 @@ else
     not_ok "c: --max-memory 0" "exit $rc: $(first_line "$tmp/err")"
 fi
 # -g makes its image whole: over --max-memory it is refused by the plan, naming the flag.
-"$bin" -g 4096x4096 --max-memory 250M --no-output >"$tmp/out" 2>"$tmp/err"
+"$bin" -g 8192x8192 --max-memory 250M --no-output >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
     grep -q 'the run needs [0-9.]* MB of host memory.*(--max-memory)$' "$tmp/err"; then
@@ -227,7 +241,8 @@ fi
 size=$(wc -c <"$tmp/in.png")
 head -c $((size * 9 / 10)) "$tmp/in.png" >"$tmp/cut.png"
 mkdir -p "$tmp/cutdir"
-"$bin" "$tmp/cut.png" --color -q --max-memory $COLOUR -o "$tmp/cutdir/out.png" \
+"$bin" "$tmp/cut.png" --color -q --max-memory "$(budget "$tmp/in.png" --color -o x.png)" \
+    -o "$tmp/cutdir/out.png" \
     >/dev/null 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && [ -z "$(ls -A "$tmp/cutdir")" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
@@ -242,7 +257,7 @@ small=$root/images/TiledConv_Input512x512.bmp
 "$bin" "$small" "$g" "$tmp/in.jpg" -O "$tmp/bw" --format png -f 5 -q --json \
     >"$tmp/bw.json" 2>"$tmp/err" &&
     "$bin" "$small" "$g" "$tmp/in.jpg" -O "$tmp/bs" --format png -f 5 -q --json \
-        --max-memory $GRAY >"$tmp/bs.json" 2>>"$tmp/err"
+        --max-memory "$(budget "$tmp/in.jpg" -f 5 -o x.png)" >"$tmp/bs.json" 2>>"$tmp/err"
 rc=$?
 differ=
 for f in "$tmp"/bw/*; do
