@@ -7,8 +7,9 @@
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
 #   make fuzz       long runs (FUZZ_LONG_SECONDS each) of the libFuzzer harnesses: the BMP, PNG,
-#                   JPEG and PGM/PPM readers, the option parser, the input reader, the stream
-#                   scanner and the --files-from reader (clang); make fuzz-build builds them
+#                   JPEG and PGM/PPM readers, the row-by-row readers of images in strips, the
+#                   option parser, the input reader, the stream scanner and the --files-from
+#                   reader (clang); make fuzz-build builds them
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, DESTDIR. `make test` adds -Werror (WERROR=).
@@ -38,6 +39,18 @@ CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmock
 # libtiledconv, which takes pixels and knows no file format.
 CODEC_CFLAGS := $(shell $(PKG_CONFIG) --cflags spng libturbojpeg 2>/dev/null)
 CODEC_LIBS   := $(shell $(PKG_CONFIG) --libs spng libturbojpeg 2>/dev/null || echo -lspng -lturbojpeg)
+# Reading and writing a JPEG row by row (an image filtered in strips) takes libjpeg's scanline
+# API, from the same libjpeg-turbo as TurboJPEG (whose own API has whole images only; Debian:
+# libjpeg62-turbo-dev). Where its header is missing, or with JPEGLIB=no, the tool is built
+# without it and a JPEG filtered in strips is decoded and encoded whole (counted in the budget).
+ifndef JPEGLIB
+JPEGLIB := $(shell printf '\043include <stdio.h>\n\043include <jpeglib.h>\n' | \
+             $(CC) -E -x c - >/dev/null 2>&1 && echo yes || echo no)
+endif
+ifeq ($(JPEGLIB),yes)
+CODEC_CFLAGS += -DTC_HAVE_JPEGLIB $(shell $(PKG_CONFIG) --cflags libjpeg 2>/dev/null)
+CODEC_LIBS   += $(shell $(PKG_CONFIG) --libs libjpeg 2>/dev/null || echo -ljpeg)
+endif
 # OpenCL 1.2 is what every platform we target speaks (NVIDIA's OpenCL C is 1.2, PoCL more).
 # -MMD -MP: each object lists the headers it read, so touching one rebuilds only its users.
 ALL_CPPFLAGS := -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
@@ -48,7 +61,7 @@ LIBS         := $(OCL_LIBS) -lm -lpthread
 
 # Packages each target needs on Debian (scripts/install-deps.sh installs the missing ones).
 DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd \
-              libspng-dev libturbojpeg0-dev
+              libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev
 # libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c and tests/e2e-formats.sh compare
 # with and make files by.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
@@ -74,12 +87,16 @@ LIB_SRCS += src/pyramid.c
 # The channel-last layouts (U8, U16, F32 of 1, 3 or 4 channels) and the pipeline that overlaps
 # one image's transfers with another's kernels (tc_filter_image, tc_filter_images).
 LIB_SRCS += src/channels.c src/stream.c
+# Images the device or the memory budget cannot hold whole, filtered in bands of rows.
+LIB_SRCS += src/bands.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
             src/io/pnm.c
 # Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
 IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
 # Hardening, second round: how far a PNG, JPEG or PGM/PPM on a stream goes.
 IO_SRCS  += src/io/stream_bounds.c
+# Images read and written a row at a time, for images filtered in strips.
+IO_SRCS  += src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
@@ -91,6 +108,8 @@ CLI_SRCS += cli/gradient.c
 CLI_SRCS += cli/pyramid_run.c
 # Hardening, second round: the --files-from list within its caps.
 CLI_SRCS += cli/name_list.c
+# Images filtered in strips under a memory budget (--max-memory).
+CLI_SRCS += cli/strips.c cli/bytes.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
 # Gradient.cl and Pyramid.cl (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels
@@ -106,8 +125,8 @@ TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
-        gradient-tests pyramid-tests api-test python-tests kernel-check sanitize fuzz fuzz-build \
-        fuzz-check \
+        gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
+        sanitize fuzz fuzz-build fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
 
 all: $(BIN) lib
@@ -130,7 +149,7 @@ check-codecs:
 	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
 	    exit 1; }
 
-$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o): | check-codecs
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o rows.o): | check-codecs
 
 $(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
@@ -251,6 +270,16 @@ pyramid-tests: $(BIN)
 gradient-tests: $(BIN)
 	@sh tests/gradient.sh ./$(BIN)
 
+# Images filtered in strips under --max-memory (tests/strips.sh): every format, gray and colour,
+# ROIs, borders, algorithms, -e, --raw, a batch, against the whole run byte for byte; the peak
+# memory under the budget; the refusals. strips-large: the 16384 x 16384 PNG of zeros, whole and
+# in strips under --max-memory 1G, gray and colour (bench/strips-large.sh; minutes on PoCL).
+strips-tests: $(BIN)
+	@sh tests/strips.sh ./$(BIN)
+
+strips-large: $(BIN)
+	@sh bench/strips-large.sh build/strips-large ./$(BIN)
+
 # The C API as a user meets it: installed into a scratch prefix, a program built only with
 # the installed header and `pkg-config tiledconv`.
 api-test: lib
@@ -273,7 +302,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
-	    images-tests gradient-tests pyramid-tests api-test python-tests
+	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check
@@ -283,7 +312,8 @@ test: deps-test
 # FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/. Any sanitizer report fails.
 FUZZ_SECONDS ?= 30
 FORMAT_FUZZ_SECONDS ?= 25
-FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm
+FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm \
+                  build/fuzz/fuzz_rows
 # Then the input reader, the stream scanner and the --files-from reader for READER_FUZZ_SECONDS
 # each, seeded with the fixtures and tests/fuzz-seeds/.
 READER_FUZZ_SECONDS ?= 20
@@ -332,18 +362,29 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 # The codec layer whole, for the harnesses below.
 FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
                    src/io/stream_bounds.c \
-                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c
+                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
+                   src/io/rows.c
 
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static
 # library, uninstrumented.
-FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c src/filter.c $(FUZZ_CODEC_SRCS)
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c cli/bytes.c src/filter.c \
+                     $(FUZZ_CODEC_SRCS)
 build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \
                          $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
 	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) $(CODEC_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) \
 	    $(STATIC) $(CODEC_LIBS) $(LIBS)
+
+# The row-by-row readers of images in strips, every format, against the whole-image decoders
+# (tests/fuzz_rows.c).
+build/fuzz/fuzz_rows: tests/fuzz_rows.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc/io $(CODEC_CFLAGS) -o $@ \
+	    tests/fuzz_rows.c $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
 # One harness per format (tests/fuzz_codec.c), each with the codec layer linked whole; UBSan
 # reports abort (-fno-sanitize-recover=all) so that the fuzz check cannot pass over them.

@@ -9,6 +9,7 @@
 #include "outputs.h"
 #include "plan.h"
 #include "sha256.h"
+#include "strips.h"
 #include "text.h"
 #include "verify.h"
 
@@ -41,6 +42,7 @@ void job_drop_input(job *j)
     io_image_free(&j->image);
     free(j->float_src);
     j->float_src = NULL;
+    strips_release(&j->strips);
 }
 
 void job_drop_buffers(job *j)
@@ -131,6 +133,27 @@ void job_open(const tc_options *o, int keep_format, job *j)
     }
     text_shown shown;
     const unsigned long long bytes = job_bytes(o, j, &j->reader);
+    if (strips_wanted(o, &j->reader, bytes)) {
+        /* Its lane reads, filters and writes it a band of rows at a time; it may take the
+         * whole budget, for which the images in flight make room. */
+        int given;
+        const char *limit;
+        if (o->no_filter) {
+            job_fail(j, JOB_REFUSED, "too large to run whole within the memory budget, and "
+                                     "--no-filter runs images whole");
+            job_drop_input(j);
+            return;
+        }
+        if ((j->strips = strips_take(&j->reader)) == NULL) {
+            job_fail(j, JOB_FAILED, "out of host memory");
+            job_drop_input(j);
+            return;
+        }
+        j->reader_open = 0;
+        j->in_strips = 1;
+        j->bytes = (size_t)strips_budget(o, &given, &limit);
+        return;
+    }
     if (plan_check_host(text_show(source_name(j->item->input), &shown), bytes, why,
                         sizeof why)) {
         job_fail_named(j, JOB_FAILED, why);
@@ -222,6 +245,8 @@ static void decode_bmp(job *j)
 
 void job_decode(const tc_options *o, job *j)
 {
+    if (j->in_strips) /* its lane reads it, a band at a time */
+        return;
     if (j->reader.format == IO_FORMAT_BMP)
         decode_bmp(j);
     else
@@ -370,10 +395,46 @@ static void filter_gradient(const tc_options *o, tc_context *ctx, job *j, const 
     inject_test_fault(o, j);
 }
 
+/* An image in strips (cli/strips.c): read, filtered, checked and written on the lane's
+ * context; nothing is left to stage. */
+static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
+{
+    strips_result res;
+    tc_device_info dev;
+    char err[sizeof j->msg];
+    int status = tc_context_device(ctx, &dev);
+    if (status != TC_OK) {
+        job_fail(j, JOB_FAILED, tc_error(ctx));
+        return;
+    }
+    status = strips_run(o, ctx, &dev, j->strips, source_name(j->item->input), j->item->output,
+                        j->item->raw, 1, &res, err, sizeof err);
+    strips_release(&j->strips);
+    j->src.width = res.width;
+    j->src.height = res.height;
+    j->depth = res.depth;
+    j->roi = (tc_roi){0, 0, 0, 0, res.width, res.height};
+    j->upload_ms = res.upload_ms;
+    j->kernel_ms = res.kernel_ms;
+    j->download_ms = res.download_ms;
+    j->max_error = res.max_error;
+    j->tolerance = res.tolerance;
+    j->checked = o->verify;
+    memcpy(j->sha256, res.sha256, sizeof j->sha256);
+    if (status != 0) {
+        j->status = status == 2 ? JOB_REFUSED : JOB_FAILED;
+        snprintf(j->msg, sizeof j->msg, "%s", err);
+    }
+}
+
 void job_filter(const tc_options *o, tc_context *ctx, job *j)
 {
     tc_params p;
     tc_image dst;
+    if (j->in_strips) {
+        filter_strips(o, ctx, j);
+        return;
+    }
     if (job_params(o, j, &p))
         return;
     if (o->gradient) {
@@ -683,7 +744,7 @@ void job_stage(const tc_options *o, job *j)
     c->files[1] = (atomic_file)ATOMIC_FILE_INIT;
     c->flags[0] = "";
     c->flags[1] = "--raw ";
-    if (j->status != JOB_OK)
+    if (j->status != JOB_OK || j->in_strips) /* strips wrote their files themselves */
         return;
     if (j->item->output && outputs_is_stdout(j->item->output)) {
         write_stdout(o, j);

@@ -71,6 +71,10 @@ struct job {
     int checked;
     double max_error, tolerance;
     char sha256[65];
+    /* too large to run whole: read, filtered, checked and written in strips by its lane
+     * (strips.h), which leaves nothing to stage */
+    source_reader *strips;
+    int in_strips;
     /* the staged outputs, on their way into place */
     commit_item commit;
     job *next;             /* the batch's lists */
@@ -88,7 +92,8 @@ void job_open(const tc_options *o, int keep_format, job *j);
 void job_decode(const tc_options *o, job *j);
 
 /* The filter on a lane's context, its figures in the job's times (build_ms: the programs built
- * for it, 0 when the context had them). */
+ * for it, 0 when the context had them). An image in strips is read, filtered, checked and
+ * written here, whole. */
 void job_filter(const tc_options *o, tc_context *ctx, job *j);
 
 /* --no-filter: the unfiltered pixels in the output's layout, on the host. */

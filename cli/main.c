@@ -25,6 +25,7 @@
 #include "sha256.h"
 #include "source.h"
 #include "storage.h"
+#include "strips.h"
 #include "synth.h"
 #include "text.h"
 #include "tiledconv.h"
@@ -441,6 +442,7 @@ typedef struct {
     int n_results;
     gradient_planes gradient; /* --gradient: gx and gy for --raw (the magnitude is kept) */
     const char *device; /* tc_open's request */
+    int in_strips;      /* the image went through cli/strips.c, which did everything */
     struct {
         uint8_t *rgb;   /* --class-map's picture, drawn from the input before the run */
         int width, height;
@@ -507,6 +509,13 @@ static int prepare(run_state *s)
     /* Every byte the run will need, against every limit, before the image is read. */
     plan_make(o, width, height, &s->roi, s->src.from_file ? &s->src.reader : NULL,
               outputs_depth(o, s->deep), &s->dev, &plan);
+    /* An image that does not fit whole goes in strips (cli/strips.c), which refuses a run it
+     * cannot serve under --max-memory (the plan's refusal says it for the host's memory). */
+    if (s->src.from_file && strips_needed(o, &plan, &s->dev) &&
+        (!strips_refusal(o, 1) || o->max_memory)) {
+        s->in_strips = 1;
+        return strips_study(o, s->ctx, &s->dev, &s->src.reader, s->src.what);
+    }
     if ((status = plan_check(&plan, &s->dev, s->src.what, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
@@ -698,7 +707,7 @@ static int study(const tc_options *o, const char *input, const char *device, int
     s.o = *o;
     s.o.input = input;
     s.device = device;
-    if ((status = prepare(&s)) == 0 &&
+    if ((status = prepare(&s)) == 0 && !s.in_strips &&
         (status = s.o.gradient ? run_gradient(&s, &failed_verification)
                                : run_algorithms(&s, &failed_verification)) == 0) {
         if (!s.o.gradient) /* gradient_run reports its own */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bilinear.h"
+#include "bytes.h"
 #include "io_limits.h"
 #include "text.h"
 
@@ -34,6 +35,8 @@ enum { OPT_STORAGE = 1040 };
 
 /* Issue 16's scale space. */
 enum { OPT_PYRAMID = 1024 };
+/* The memory budget, beyond which images are filtered in strips. */
+enum { OPT_MAX_MEMORY = 1200 };
 
 /* A folder at the speed of its codecs: the batch's workers, JPEG's chroma, the codec floor. */
 enum { OPT_THREADS = 1100, OPT_SAMPLING, OPT_NO_FILTER };
@@ -96,6 +99,7 @@ static const struct option long_options[] = {
     {"scalar-io", no_argument, NULL, OPT_SCALAR_IO},
     {"max-pixels", required_argument, NULL, OPT_MAX_PIXELS},
     {"allow-high-ratio", no_argument, NULL, OPT_ALLOW_HIGH_RATIO},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"force", no_argument, NULL, OPT_FORCE},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"sampling", required_argument, NULL, OPT_SAMPLING},
@@ -129,6 +133,7 @@ static const char *flag_name(int code)
     case OPT_SCALE: return "--scale";
     case OPT_RAW: return "--raw";
     case OPT_MAX_PIXELS: return "--max-pixels";
+    case OPT_MAX_MEMORY: return "--max-memory";
     case OPT_FILES_FROM: return "--files-from";
     case OPT_IMAGE_FORMAT: return "--format";
     case OPT_DEPTH: return "--depth";
@@ -1387,6 +1392,12 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_SCALAR_IO: o->scalar_io = 1; break;
         case OPT_MAX_PIXELS: rc = parse_max_pixels(optarg, o, err); break;
         case OPT_ALLOW_HIGH_RATIO: o->allow_high_ratio = 1; break;
+        case OPT_MAX_MEMORY:
+            if ((rc = bytes_parse(optarg, &o->max_memory) ? 2 : 0) != 0)
+                fprintf(err, "tiledconv: --max-memory '%s': expected a number of bytes of at "
+                             "least 1, with K, M, G or T for binary multiples (1G is 1073741824)\n",
+                        optarg);
+            break;
         case OPT_FORCE: o->force = 1; break;
         case ':':
             fprintf(err, "tiledconv: %s needs a value (see -h)\n",
@@ -1718,8 +1729,13 @@ void cli_usage(FILE *out)
         "                            2^20 pixels; PNG, JPEG: 2048, above 2^22), where they are\n"
         "                            refused as likely decompression bombs\n"
         "      --force               replace an output file even when it is read-only\n"
+        "      --max-memory BYTES    the memory a run may use (K, M, G, T: binary multiples;\n"
+        "                            default: what the host has available); an image that\n"
+        "                            does not fit it whole, or the device, is filtered in\n"
+        "                            strips of rows, with the same output\n"
         "  The memory a run needs is worked out before anything is allocated: beyond the\n"
-        "  device's limits exit 2, beyond the host's available memory exit 1.\n",
+        "  device's limits exit 2, beyond the host's available memory exit 1; in strips,\n"
+        "  a --max-memory too small for one strip exits 2 with the bytes it needs.\n",
         out);
     fputs(
         "\n"

@@ -57,6 +57,9 @@ typedef struct {
     long long max_pixels;   /* --max-pixels: the largest image accepted (io_limits.h) */
     int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */
     int force;              /* --force: replace an output file even when it is read-only */
+    unsigned long long max_memory; /* --max-memory BYTES: the run's memory budget, beyond which
+                             * an image is filtered in strips (cli/strips.h); 0: the host's
+                             * available memory */
     tc_roi_request roi;
     tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border, --mask,
                              * --amount resolved (a mask factored where it is rank 1) */

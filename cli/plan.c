@@ -91,6 +91,7 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
     }
     p->host_device = dev->is_cpu ? p->device : 0;
     p->host_own = max2(load, run);
+    p->max_memory = o->max_memory;
 }
 
 int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
@@ -112,6 +113,11 @@ int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, c
     }
     tc_host_room room;
     tc_host_room_now(&room);
+    const int budget = p->max_memory && p->max_memory < room.bytes;
+    if (budget) { /* the user's budget: a request this run cannot meet, as a fixed limit */
+        room.bytes = p->max_memory;
+        room.limit = "--max-memory";
+    }
     const unsigned long long need = p->host_own + p->host_device;
     if (need + PLAN_PLATFORM_RESERVE > room.bytes) {
         char device_part[96] = "";
@@ -123,7 +129,7 @@ int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, c
                  "platform, but %.1f MB is available (%s)",
                  what, tc_mb(need), device_part, tc_mb(PLAN_PLATFORM_RESERVE), tc_mb(room.bytes),
                  room.limit);
-        return 1;
+        return budget ? 2 : 1;
     }
     return 0;
 }

@@ -27,6 +27,7 @@ typedef struct {
     unsigned long long device;       /* device bytes at the peak */
     unsigned long long host_own;     /* host bytes of the tool's planes and buffers at the peak */
     unsigned long long host_device;  /* of the host's bytes, the CPU device's buffers */
+    unsigned long long max_memory;   /* --max-memory, or 0: the budget plan_check applies */
 } run_plan;
 
 /* 1 when decoded samples of this kind become the first plane in place (tc_plane_take_rgb): 8-bit
@@ -44,9 +45,10 @@ unsigned long long plan_load(const source_reader *in, unsigned long long plane_s
 void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
                const source_reader *in, int depth, const tc_device_info *dev, run_plan *p);
 
-/* The plan against the device's limits and the host's memory now. `what` names the image in
- * messages ("-g 65536x16384", or the file). Returns 0; or 2 (a fixed limit) or 1 (host memory),
- * with one line in err saying how much is needed and which limit it passes. */
+/* The plan against the device's limits and the host's memory now, or --max-memory where that
+ * is less. `what` names the image in messages ("-g 65536x16384", or the file). Returns 0; or 2
+ * (a fixed limit, or --max-memory) or 1 (host memory), with one line in err saying how much is
+ * needed and which limit it passes. */
 int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
                size_t err_size);
 

@@ -169,6 +169,16 @@ TC_API int tc_check_params(tc_context *ctx, int width, int height, const tc_para
 TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int width,
                            int height, const tc_params *p, int iterations);
 
+/* The most memory (bytes) a filter call on ctx may allocate (since 1.3): on a CPU device its
+ * buffers too, which are host memory. An image that does not fit it, or the device's own
+ * memory (CL_DEVICE_MAX_MEM_ALLOC_SIZE, CL_DEVICE_GLOBAL_MEM_SIZE), is filtered in bands of
+ * rows with the rows the filter reaches above and below each, by tc_filter and
+ * tc_filter_image, with the whole image's result bit for bit; TC_EINVAL when not even one band
+ * fits, naming the bytes. 0 (the default): the memory the host has available at each call,
+ * less a reserve for the platform. tc_filter_timed measures whole images only. The caller's
+ * src and dst are its own and not counted. */
+TC_API int tc_set_max_memory(tc_context *ctx, unsigned long long bytes);
+
 /* Why the last failed call on ctx failed, in one line; "" when it succeeded. The text names
  * the argument, or the OpenCL call and its error name ("clCreateBuffer(input plane) failed:
  * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)"). Valid until the next call on ctx. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bands.h"
 #include "bilinear.h"
 #include "channels.h"
 #include "device.h"
@@ -41,6 +42,7 @@ struct tc_context {
     int have_pyramid;
     tc_stream *stream; /* the channel-last layouts' pipeline, made on first use */
     tc_msg error;
+    unsigned long long max_memory; /* tc_set_max_memory's budget; 0: the host's room now */
 };
 
 /* The C API's names for the ROI fields, for messages. */
@@ -317,6 +319,44 @@ static void remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job, in
     ctx->have_last = 1;
 }
 
+/* The bytes a filter call may take: tc_set_max_memory's, or the host's room now. */
+static unsigned long long budget_of(const tc_context *ctx)
+{
+    return ctx->max_memory ? ctx->max_memory : tc_band_default_budget();
+}
+
+/* Whether the whole image fits the device and the budget (else it runs in bands). */
+static int whole_fits(const tc_context *ctx, const tc_job *job, int width, int height)
+{
+    const int host = ctx->max_memory != 0 || ctx->device.info.is_cpu;
+    return tc_bands_whole_fits(&ctx->device, &ctx->buffers, job, width, height,
+                               host ? budget_of(ctx) : 0, ctx->max_memory != 0);
+}
+
+TC_API int tc_set_max_memory(tc_context *ctx, unsigned long long bytes)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->max_memory = bytes;
+    return TC_OK;
+}
+
+int tc_context_plan_bands(tc_context *ctx, const tc_params *p, int width, int height,
+                          unsigned long long budget, int budget_given,
+                          unsigned long long per_row, unsigned long long fixed, int max_rows,
+                          tc_band_plan *plan)
+{
+    tc_job job;
+    int status;
+    if (!ctx || !plan)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if ((status = job_from_params(p, width, height, &job, &ctx->error)) != TC_OK)
+        return status;
+    return tc_band_plan_make(&ctx->device, &job, width, height, budget, budget_given, per_row,
+                             fixed, max_rows, plan, &ctx->error);
+}
+
 /* tc_filter and tc_filter_timed: one run after `warmup` untimed ones. */
 static int filter(tc_context *ctx, const float *src, float *dst, int width, int height,
                   const tc_params *p, int warmup, int iterations)
@@ -337,8 +377,14 @@ static int filter(tc_context *ctx, const float *src, float *dst, int width, int 
     /* The launchers take planes; src is only read (a plane of its own when it is not dst). */
     const tc_plane in = {width, height, (float *)src};
     tc_plane out = {width, height, dst};
-    status = tc_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out, warmup,
-                    iterations, &stats, &ctx->error);
+    /* An image the device or the budget cannot hold whole runs in bands (bands.h); timed runs
+     * measure the whole image, as they always have. */
+    if (warmup == 0 && iterations == 1 && !whole_fits(ctx, &job, width, height))
+        status = tc_bands_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out,
+                              budget_of(ctx), ctx->max_memory != 0, &stats, &ctx->error);
+    else
+        status = tc_run(&ctx->device, &ctx->programs, &ctx->buffers, &job, &in, &out, warmup,
+                        iterations, &stats, &ctx->error);
     if (status != TC_OK)
         return status;
     remember(ctx, &stats, &job, 1, 0.0);
@@ -415,6 +461,33 @@ static int filter_pixels(tc_context *ctx, const tc_image *src, const tc_image *d
     return TC_OK;
 }
 
+/* One image too large for the device or the budget, in bands of rows (bands.c). */
+static int filter_bands(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                        const tc_params *p, const tc_job *job)
+{
+    tc_run_stats stats;
+    int planes = 1;
+    const int status = tc_bands_run_image(&ctx->device, &ctx->programs, &ctx->buffers, job, src,
+                                          dst, p->out_scale, p->out_offset, budget_of(ctx),
+                                          ctx->max_memory != 0, &stats, &planes, &ctx->error);
+    if (status != TC_OK)
+        return status;
+    remember(ctx, &stats, job, planes, 0.0);
+    return TC_OK;
+}
+
+/* One checked pair, whole (channel-last layouts through the pipeline, the older ones through
+ * pixels.c) or in bands. */
+static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
+                      const tc_params *p, const tc_job *job)
+{
+    if (!whole_fits(ctx, job, src->width, src->height))
+        return filter_bands(ctx, src, dst, p, job);
+    if (tc_is_channels(src->format))
+        return filter_streamed(ctx, src, dst, 1, p);
+    return filter_pixels(ctx, src, dst, p, job);
+}
+
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
                            const tc_params *p)
 {
@@ -425,9 +498,7 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
     ctx->error.text[0] = '\0';
     if ((status = check_pair(src, dst, p, &job, &ctx->error)) != TC_OK)
         return status;
-    if (tc_is_channels(src->format))
-        return filter_streamed(ctx, src, dst, 1, p);
-    return filter_pixels(ctx, src, dst, p, &job);
+    return filter_one(ctx, src, dst, p, &job);
 }
 
 TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image *dst,
@@ -449,20 +520,19 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
             snprintf(reason, sizeof reason, "%s", ctx->error.text);
             return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
         }
-        streamed &= tc_is_channels(src[i].format);
+        streamed &= tc_is_channels(src[i].format) &&
+                    whole_fits(ctx, &job, src[i].width, src[i].height);
     }
     if (count == 0)
         return TC_OK;
     if (streamed)
         return filter_streamed(ctx, src, dst, count, p);
-    /* The older layouts, one after another (the command line's batch overlaps them with two
-     * contexts a device). */
+    /* The older layouts, and images that run in bands, one after another (the command line's
+     * batch overlaps them with two contexts a device). */
     for (int i = 0; i < count; i++) {
         char reason[sizeof ctx->error.text];
         if ((status = check_pair(&src[i], &dst[i], p, &job, &ctx->error)) != TC_OK ||
-            (status = tc_is_channels(src[i].format)
-                          ? filter_streamed(ctx, &src[i], &dst[i], 1, p)
-                          : filter_pixels(ctx, &src[i], &dst[i], p, &job)) != TC_OK) {
+            (status = filter_one(ctx, &src[i], &dst[i], p, &job)) != TC_OK) {
             snprintf(reason, sizeof reason, "%s", ctx->error.text);
             return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
         }

@@ -709,3 +709,21 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
     return run_on_device(d, programs, buffers, pb, job, src, dst, scale, offset, stats,
                          convert_ms, m);
 }
+
+/* ---- The host conversions, for tc_filter_image in bands (bands.c) ------------------------ */
+
+void tc_pixels_unpack(const tc_image *src, int c, int planes, tc_plane *p)
+{
+    host_unpack(src, c, planes, p);
+}
+
+void tc_pixels_pack(const tc_plane *planes, int count, const tc_roi *roi, double scale,
+                    double offset, const tc_image *dst)
+{
+    host_pack(planes, count, roi, scale, offset, dst);
+}
+
+int tc_pixels_check_indices(const tc_image *src, tc_msg *m)
+{
+    return check_indices(src, m);
+}

@@ -44,4 +44,13 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
                  const tc_image *dst, double scale, double offset, int convert_on_host,
                  tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m);
 
+/* The host's conversions, a band of rows at a time (bands.c): plane c (of `planes`: 1 the
+ * intensity, 3 R, G, B) of src's rows into p; count planes into dst's pixels, inside roi (the
+ * target ROI, in dst's rows) mapped by scale and offset, outside only converted; every
+ * INDEXED8 index within the palette (TC_OK, or TC_EINVAL naming the pixel). */
+void tc_pixels_unpack(const tc_image *src, int c, int planes, tc_plane *p);
+void tc_pixels_pack(const tc_plane *planes, int count, const tc_roi *roi, double scale,
+                    double offset, const tc_image *dst);
+int tc_pixels_check_indices(const tc_image *src, tc_msg *m);
+
 #endif

@@ -55,7 +55,8 @@ judge() {
 }
 
 for name in test_bmp test_options test_filter test_image test_outputs test_reference test_verify \
-    test_text test_codec test_png test_jpeg test_pnm test_source test_name_list test_stream_bounds; do
+    test_text test_codec test_png test_jpeg test_pnm test_source test_name_list test_stream_bounds \
+    test_rows test_bytes; do
     suite=$dir/tests/$name
     if [ ! -x "$suite" ]; then
         echo "skip - $name: $suite not built"

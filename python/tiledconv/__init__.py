@@ -450,11 +450,17 @@ class Context:
     and reused; device buffers are reused while images fit them, so keep one context for many
     calls. Use it as a context manager or call close(). One context may be shared by threads:
     calls on it are serialized by a lock (use one context per thread to run in parallel).
+
+    ``max_memory``: the most bytes a filter call may allocate (on a CPU device its buffers
+    too); None: what the host has available at each call. An image that does not fit it, or
+    the device, is filtered in bands of rows, with the same result bit for bit (bilinear
+    excepted: it raises ValueError); the property can be changed later.
     """
 
-    def __init__(self, device=None):
+    def __init__(self, device=None, max_memory=None):
         self._lock = threading.Lock()
         self._ctx = None
+        self._max_memory = None
         if isinstance(device, Device):
             device = device.spec
         if device is None:
@@ -471,6 +477,24 @@ class Context:
         if status != TC_OK:
             _raise(status, err.value.decode(errors="replace"))
         self._ctx = handle
+        if max_memory is not None:
+            self.max_memory = max_memory
+
+    @property
+    def max_memory(self):
+        """The budget of a filter call in bytes (tc_set_max_memory), or None: the host's
+        available memory."""
+        return self._max_memory
+
+    @max_memory.setter
+    def max_memory(self, value):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or
+                                  value < 1 or value >= 1 << 64):
+            raise ValueError(f"max_memory: expected None or a number of bytes of at least 1, "
+                             f"got {value!r}")
+        with self._lock:
+            _lib.tc_set_max_memory(self._handle(), 0 if value is None else value)
+            self._max_memory = value
 
     # -- lifetime --
 

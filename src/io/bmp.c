@@ -400,40 +400,50 @@ static uint8_t scale_channel(uint32_t pixel, const bmp_info *info, int c)
     return (uint8_t)((v * 255u + max / 2u) / max);
 }
 
+/* Picture row y (0 = top) of an uncompressed file, of any depth, into rgb (width * 3 bytes).
+ * The caller has checked that every byte read is in the file. */
+static int decode_plain_row(const uint8_t *data, const bmp_info *info, size_t stride, size_t y,
+                            uint8_t *rgb, char *err, size_t err_size)
+{
+    const unsigned bpp = info->bpp;
+    const size_t w = (size_t)info->width;
+    /* Row 0 of the output is the top of the picture, which bottom-up files store last. */
+    size_t src_row = info->topdown ? y : (size_t)info->height - 1 - y;
+    const uint8_t *row = data + info->offbits + src_row * stride;
+    uint8_t *out = rgb;
+    for (size_t x = 0; x < w; x++, out += 3) {
+        if (bpp <= 8) {
+            size_t bit = x * bpp;
+            unsigned idx = (row[bit / 8] >> (8 - bpp - bit % 8)) & ((1u << bpp) - 1u);
+            /* A short palette leaves indices that name no colour: the file is broken. */
+            if (idx >= info->npal)
+                return set_err(err, err_size,
+                               "palette index %u at (%lu, %lu) is past the %lu-entry palette",
+                               idx, (unsigned long)x, (unsigned long)y,
+                               (unsigned long)info->npal);
+            memcpy(out, info->palette[idx], 3);
+        } else if (bpp == 24) {
+            const uint8_t *p = row + x * 3;
+            out[0] = p[2];
+            out[1] = p[1];
+            out[2] = p[0];
+        } else {
+            uint32_t v = bpp == 16 ? read_u16le(row + x * 2) : read_u32le(row + x * 4);
+            for (int c = 0; c < 3; c++)
+                out[c] = scale_channel(v, info, c);
+        }
+    }
+    return 0;
+}
+
 /* Uncompressed rows of any depth. The caller has checked that every byte read is in the file. */
 static int decode_plain(const uint8_t *data, const bmp_info *info, size_t stride, uint8_t *rgb,
                         char *err, size_t err_size)
 {
-    const unsigned bpp = info->bpp;
     const size_t w = (size_t)info->width;
-    for (size_t y = 0; y < (size_t)info->height; y++) {
-        /* Row 0 of the output is the top of the picture, which bottom-up files store last. */
-        size_t src_row = info->topdown ? y : (size_t)info->height - 1 - y;
-        const uint8_t *row = data + info->offbits + src_row * stride;
-        uint8_t *out = rgb + y * w * 3;
-        for (size_t x = 0; x < w; x++, out += 3) {
-            if (bpp <= 8) {
-                size_t bit = x * bpp;
-                unsigned idx = (row[bit / 8] >> (8 - bpp - bit % 8)) & ((1u << bpp) - 1u);
-                /* A short palette leaves indices that name no colour: the file is broken. */
-                if (idx >= info->npal)
-                    return set_err(err, err_size,
-                                   "palette index %u at (%lu, %lu) is past the %lu-entry palette",
-                                   idx, (unsigned long)x, (unsigned long)y,
-                                   (unsigned long)info->npal);
-                memcpy(out, info->palette[idx], 3);
-            } else if (bpp == 24) {
-                const uint8_t *p = row + x * 3;
-                out[0] = p[2];
-                out[1] = p[1];
-                out[2] = p[0];
-            } else {
-                uint32_t v = bpp == 16 ? read_u16le(row + x * 2) : read_u32le(row + x * 4);
-                for (int c = 0; c < 3; c++)
-                    out[c] = scale_channel(v, info, c);
-            }
-        }
-    }
+    for (size_t y = 0; y < (size_t)info->height; y++)
+        if (decode_plain_row(data, info, stride, y, rgb + y * w * 3, err, err_size))
+            return -1;
     return 0;
 }
 
@@ -1075,4 +1085,161 @@ int bmp_write_rgb24(const char *path, const uint8_t *rgb, int width, int height,
                     size_t err_size)
 {
     return write_bmp(path, rgb, width, height, 24, err, err_size);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Row by row (an image filtered in strips reads and writes a band of rows at a time)
+ * ------------------------------------------------------------------------------------------- */
+
+struct bmp_rows {
+    const uint8_t *data;
+    bmp_info info;
+    size_t stride;
+    size_t next; /* the picture row (0 = top) bmp_rows_next gives next */
+};
+
+int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_rows **out,
+                  int *width, int *height, char *err, size_t err_size)
+{
+    bmp_rows *r;
+    bmp_info info;
+    memset(&info, 0, sizeof info);
+    if (!data || !out)
+        return set_err(err, err_size, "no data to decode");
+    if (parse_headers(data, size, lim, &info, err, err_size))
+        return -1;
+    *width = info.width;
+    *height = info.height;
+    /* RLE runs from the bottom row up, with deltas that skip rows: it is decoded whole. */
+    if (info.compression != BI_RGB && info.compression != BI_BITFIELDS)
+        return 1;
+    /* The same bound as bmp_decode_with's, with the same words: every row in the file. */
+    const uint64_t row_bits = (uint64_t)info.width * info.bpp;
+    const uint64_t stride = (row_bits + 31u) / 32u * 4u;
+    const uint64_t need = stride * (uint64_t)(info.height - 1) + (row_bits + 7u) / 8u;
+    const uint64_t avail = size - info.offbits;
+    if (need > avail)
+        return set_err(err, err_size,
+                       "pixel data truncated: %llu bytes needed from offset %lu, %llu in the file",
+                       (unsigned long long)need, (unsigned long)info.offbits,
+                       (unsigned long long)avail);
+    if (!(r = calloc(1, sizeof *r)))
+        return set_err(err, err_size, "out of memory for the row reader");
+    r->data = data;
+    r->info = info;
+    r->stride = (size_t)stride;
+    *out = r;
+    return 0;
+}
+
+int bmp_rows_next(bmp_rows *r, uint8_t *rgb, char *err, size_t err_size)
+{
+    if (r->next >= (size_t)r->info.height)
+        return set_err(err, err_size, "no row %lu: the image has %d", (unsigned long)r->next,
+                       r->info.height);
+    return decode_plain_row(r->data, &r->info, r->stride, r->next++, rgb, err, err_size);
+}
+
+void bmp_rows_close(bmp_rows *r)
+{
+    free(r);
+}
+
+int bmp_reader_data(bmp_reader *r, const uint8_t **data, size_t *size, char *err,
+                    size_t err_size)
+{
+    char why[256] = "";
+    if (!r->complete && read_until(r, r->need, why, sizeof why)) {
+        text_shown shown;
+        return set_err(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+    }
+    *data = r->data;
+    *size = r->size;
+    return 0;
+}
+
+struct bmp_writer {
+    FILE *f;
+    int width, height, bpp;
+    size_t offbits, stride;
+    int next;     /* the picture row (0 = top) bmp_writer_row takes next */
+    uint8_t *row; /* one file row, its padding zero */
+    const char *path;
+};
+
+int bmp_writer_begin(FILE *f, int width, int height, int bpp, const char *path,
+                     bmp_writer **out, char *err, size_t err_size)
+{
+    uint8_t hdr[54 + 1024];
+    size_t file_size, offbits, stride;
+    text_shown shown;
+    bmp_writer *w;
+    uint8_t *row;
+    if (bpp != 8 && bpp != 24)
+        return set_err(err, err_size, "%s: cannot write %d bits per pixel",
+                       text_show(path, &shown), bpp);
+    if (width <= 0 || height <= 0 || bmp_layout(width, height, bpp, &file_size, &offbits, &stride))
+        return set_err(err, err_size, "%s: %d x %d image too large for a BMP file",
+                       text_show(path, &shown), width, height);
+    row = calloc(stride, 1); /* calloc: the padding bytes stay zero */
+    if (!row || !(w = malloc(sizeof *w))) {
+        free(row);
+        return set_err(err, err_size, "%s: out of memory", text_show(path, &shown));
+    }
+    *w = (bmp_writer){f, width, height, bpp, offbits, stride, 0, row, path};
+    bmp_put_headers(hdr, width, height, bpp);
+    if (fwrite(hdr, 1, offbits, f) != offbits) {
+        set_err(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
+        bmp_writer_free(w);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+int bmp_writer_row(bmp_writer *w, const uint8_t *pixels, char *err, size_t err_size)
+{
+    text_shown shown;
+    const size_t n = (size_t)w->width;
+    if (w->next >= w->height)
+        return set_err(err, err_size, "%s: more rows than the image's %d",
+                       text_show(w->path, &shown), w->height);
+    if (w->bpp == 8) {
+        memcpy(w->row, pixels, n);
+    } else {
+        for (size_t x = 0; x < n; x++) {
+            w->row[x * 3 + 0] = pixels[x * 3 + 2];
+            w->row[x * 3 + 1] = pixels[x * 3 + 1];
+            w->row[x * 3 + 2] = pixels[x * 3 + 0];
+        }
+    }
+    /* The file stores the picture bottom-up: picture row y is file row height - 1 - y. A
+     * regular file (the staged output) is written at each row's place; the rows below it are
+     * written later, so the file is complete only after the last row. */
+    const off_t at = (off_t)(w->offbits + w->stride * (size_t)(w->height - 1 - w->next));
+    if (fseeko(w->f, at, SEEK_SET) != 0 || fwrite(w->row, 1, w->stride, w->f) != w->stride)
+        return set_err(err, err_size, "%s: write error: %s", text_show(w->path, &shown),
+                       strerror(errno ? errno : EIO));
+    w->next++;
+    return 0;
+}
+
+int bmp_writer_end(bmp_writer *w, char *err, size_t err_size)
+{
+    text_shown shown;
+    if (w->next != w->height)
+        return set_err(err, err_size, "%s: %d of %d rows written", text_show(w->path, &shown),
+                       w->next, w->height);
+    /* The stream is left at the end of the file, as bmp_write_stream leaves it. */
+    if (fseeko(w->f, 0, SEEK_END) != 0)
+        return set_err(err, err_size, "%s: write error: %s", text_show(w->path, &shown),
+                       strerror(errno ? errno : EIO));
+    return 0;
+}
+
+void bmp_writer_free(bmp_writer *w)
+{
+    if (w)
+        free(w->row);
+    free(w);
 }

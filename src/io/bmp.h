@@ -157,4 +157,36 @@ void bmp_put_headers(uint8_t *out, int width, int height, int bpp);
 int bmp_write_stream(FILE *f, const uint8_t *pixels, int width, int height, int bpp,
                      const char *path, char *err, size_t err_size);
 
+/* ---- Row by row: an image read and written a band of rows at a time --------------------- */
+
+/* A reader of the picture's rows from the top, each as width * 3 bytes of R, G, B, with the
+ * checks and words of bmp_decode_with (lim NULL: the defaults). data (the whole file) must stay
+ * valid while the reader is open. Returns 0 with *r open (bmp_rows_close it), 1 for a valid
+ * header of an RLE file (runs go from the bottom row up: decode it whole instead), -1 with the
+ * reason in err. *width and *height are set for 0 and 1. */
+typedef struct bmp_rows bmp_rows;
+int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_rows **r,
+                  int *width, int *height, char *err, size_t err_size);
+/* The next row into rgb. 0, or -1 with the reason (a palette index past the palette). */
+int bmp_rows_next(bmp_rows *r, uint8_t *rgb, char *err, size_t err_size);
+void bmp_rows_close(bmp_rows *r);
+
+/* The bytes of the file a reader opened, without a copy: a pipe read on to the bytes its
+ * header makes meaningful, a mapping as it is. They stay the reader's. 0, or -1 with
+ * "PATH: reason". */
+int bmp_reader_data(bmp_reader *r, const uint8_t **data, size_t *size, char *err,
+                    size_t err_size);
+
+/* A writer of the BMP bmp_write_stream writes (bpp 8 gray with the gray palette, 24 from R, G,
+ * B), given its rows from the top one at a time: each is written at its place in the file
+ * (bottom-up), so f must be seekable (a regular file). The bytes are bmp_write_stream's.
+ * Each returns 0, or -1 with "PATH: reason"; bmp_writer_free always. */
+typedef struct bmp_writer bmp_writer;
+int bmp_writer_begin(FILE *f, int width, int height, int bpp, const char *path, bmp_writer **w,
+                     char *err, size_t err_size);
+int bmp_writer_row(bmp_writer *w, const uint8_t *pixels, char *err, size_t err_size);
+/* After the last row: every row written. */
+int bmp_writer_end(bmp_writer *w, char *err, size_t err_size);
+void bmp_writer_free(bmp_writer *w);
+
 #endif

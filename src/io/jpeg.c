@@ -222,3 +222,373 @@ done:
     tj_close(h);
     return rc;
 }
+
+/* ---- Row by row ------------------------------------------------------------------------
+ *
+ * TurboJPEG 2 decodes and encodes whole images only; libjpeg's scanline API (the same
+ * libjpeg-turbo, libjpeg62-turbo-dev) gives the rows one at a time. Both are set up as
+ * tjDecompress2 and tjCompress2 set up libjpeg for the flags above, so that the pixels and the
+ * bytes are the same: the header is checked by jpeg_probe first (the same refusals and words),
+ * then libjpeg keeps its defaults for decoding (JDCT_ISLOW, fancy upsampling), stops at the
+ * first warning (TJFLAG_STOPONWARNING) and at the 501st scan (TJFLAG_LIMITSCANS); the encoder
+ * gets TurboJPEG's quality, accurate DCT, colour space and jpeg_encode's sampling, and
+ * the TJ_OPTIMIZE, TJ_ARITHMETIC, TJ_RESTART and TJ_PROGRESSIVE settings TurboJPEG reads from
+ * the environment. Without libjpeg's header (JPEGLIB=no) a JPEG is decoded and encoded whole.
+ */
+#ifdef TC_HAVE_JPEGLIB
+#include <ctype.h>
+#include <jpeglib.h>
+#include <setjmp.h>
+#include <stdio.h>
+
+/* libjpeg reports through these: an error or a warning ends the call by a jump back into the
+ * function that set `jump`, with the message kept. Nothing is printed. */
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char msg[JMSG_LENGTH_MAX];
+} jpeg_trap;
+
+static void trap_error(j_common_ptr c)
+{
+    jpeg_trap *t = (jpeg_trap *)c->err;
+    (*c->err->format_message)(c, t->msg);
+    longjmp(t->jump, 1);
+}
+
+static void trap_message(j_common_ptr c, int level)
+{
+    /* level < 0: a warning, which libjpeg gives for corrupt or truncated data before it fills
+     * in gray; refused, as TJFLAG_STOPONWARNING refuses it. Trace messages are ignored. */
+    if (level < 0)
+        trap_error(c);
+}
+
+static void trap_output(j_common_ptr c)
+{
+    (void)c;
+}
+
+static void trap_init(jpeg_trap *t)
+{
+    jpeg_std_error(&t->pub);
+    t->pub.error_exit = trap_error;
+    t->pub.emit_message = trap_message;
+    t->pub.output_message = trap_output;
+    t->msg[0] = '\0';
+}
+
+/* TJFLAG_LIMITSCANS: more than 500 scans of a progressive file are refused with TurboJPEG's
+ * words (each scan revisits the whole image). */
+static void limit_scans(j_common_ptr c)
+{
+    jpeg_trap *t = (jpeg_trap *)c->err;
+    if (c->is_decompressor && ((j_decompress_ptr)c)->input_scan_number > 500) {
+        snprintf(t->msg, sizeof t->msg, "Progressive JPEG image has more than 500 scans");
+        longjmp(t->jump, 1);
+    }
+}
+
+struct jpeg_rows {
+    struct jpeg_decompress_struct d;
+    jpeg_trap trap;
+    struct jpeg_progress_mgr progress;
+    int started, height, next;
+};
+
+void jpeg_rows_close(jpeg_rows *r)
+{
+    if (!r)
+        return;
+    jpeg_destroy_decompress(&r->d);
+    free(r);
+}
+
+/* The bytes libjpeg keeps for a file whose scans each cover part of the picture (progressive,
+ * or components in scans of their own): every coefficient of every component, 64 of 2 bytes a
+ * block, until the last scan is in; and its row buffers either way. */
+static size_t decoder_bytes(j_decompress_ptr d, int channels)
+{
+    size_t bytes = (size_t)16 * d->image_width * (size_t)(channels > 1 ? 3 : 1) * 4 +
+                   ((size_t)1 << 20);
+    if (!jpeg_has_multiple_scans(d))
+        return bytes;
+    for (int i = 0; i < d->num_components; i++) {
+        const jpeg_component_info *c = &d->comp_info[i];
+        const size_t h = (size_t)(c->h_samp_factor > 0 ? c->h_samp_factor : 1);
+        const size_t v = (size_t)(c->v_samp_factor > 0 ? c->v_samp_factor : 1);
+        const size_t wb = ((size_t)c->width_in_blocks + h - 1) / h * h;
+        const size_t hb = ((size_t)c->height_in_blocks + v - 1) / v * v;
+        bytes += wb * hb * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return bytes;
+}
+
+int jpeg_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                   int luma, jpeg_rows **out, io_header *h, size_t *held, char *err,
+                   size_t err_size)
+{
+    jpeg_rows *r;
+    if (jpeg_probe(data, size, max_pixels, max_pixels_per_byte, h, err, err_size))
+        return -1;
+    if (!(r = calloc(1, sizeof *r)))
+        return io_fail(err, err_size, "JPEG: out of memory for the row reader");
+    trap_init(&r->trap);
+    r->d.err = &r->trap.pub;
+    r->height = h->height;
+    if (setjmp(r->trap.jump)) {
+        io_fail(err, err_size, "JPEG: %s", r->trap.msg);
+        jpeg_rows_close(r);
+        return -1;
+    }
+    jpeg_create_decompress(&r->d);
+    r->progress.progress_monitor = limit_scans;
+    r->d.progress = &r->progress;
+    jpeg_mem_src(&r->d, data, (unsigned long)size);
+    jpeg_read_header(&r->d, TRUE);
+    /* luma: a colour file's Y plane alone, as jpeg_decode_luma (TJPF_GRAY) gives it. */
+    if (luma)
+        h->channels = 1;
+    r->d.out_color_space = h->channels == 1 ? JCS_GRAYSCALE : JCS_EXT_RGB;
+    *held = decoder_bytes(&r->d, h->channels);
+    *out = r;
+    return 0;
+}
+
+int jpeg_rows_next(jpeg_rows *r, void *row, char *err, size_t err_size)
+{
+    JSAMPROW rows[1] = {row};
+    if (r->next >= r->height)
+        return io_fail(err, err_size, "JPEG: no row %d: the image has %d", r->next, r->height);
+    if (setjmp(r->trap.jump))
+        return io_fail(err, err_size, "JPEG: %s", r->trap.msg);
+    /* Started at the first row, not at open: a multi-scan file's coefficients are read in
+     * here, after the caller has planned its memory. */
+    if (!r->started) {
+        jpeg_start_decompress(&r->d);
+        r->started = 1;
+    }
+    if (jpeg_read_scanlines(&r->d, rows, 1) != 1)
+        return io_fail(err, err_size, "JPEG: no data for row %d", r->next);
+    r->next++;
+    return 0;
+}
+
+int jpeg_rows_finish(jpeg_rows *r, char *err, size_t err_size)
+{
+    if (r->next != r->height)
+        return io_fail(err, err_size, "JPEG: %d of %d rows read", r->next, r->height);
+    if (setjmp(r->trap.jump))
+        return io_fail(err, err_size, "JPEG: %s", r->trap.msg);
+    jpeg_finish_decompress(&r->d); /* reads on to EOI, as tjDecompress2 does */
+    return 0;
+}
+
+struct jpeg_writer {
+    struct jpeg_compress_struct c;
+    jpeg_trap trap;
+    FILE *f;
+    int height, next;
+    const char *path;
+};
+
+void jpeg_writer_free(jpeg_writer *w)
+{
+    if (!w)
+        return;
+    jpeg_destroy_compress(&w->c);
+    free(w);
+}
+
+/* A libjpeg failure while writing: the stream's errno when a write failed. Returns -1. */
+static int jpeg_writer_fail(const jpeg_writer *w, char *err, size_t err_size)
+{
+    if (ferror(w->f))
+        return io_fail(err, err_size, "%s: write error: %s", w->path,
+                       strerror(errno ? errno : EIO));
+    return io_fail(err, err_size, "%s: JPEG encoding failed: %s", w->path, w->trap.msg);
+}
+
+/* "1" in the environment variable, as TurboJPEG reads its switches. */
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, "1") == 0;
+}
+
+/* TurboJPEG's setCompDefaults for TJFLAG_ACCURATEDCT, 4:4:4 or gray, and its environment. */
+static void writer_settings(j_compress_ptr c, int channels, int quality)
+{
+    const char *restart = getenv("TJ_RESTART");
+    c->in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_EXT_RGB;
+    c->input_components = channels;
+    jpeg_set_defaults(c);
+    if (env_on("TJ_OPTIMIZE"))
+        c->optimize_coding = TRUE;
+    if (env_on("TJ_ARITHMETIC"))
+        c->arith_code = TRUE;
+    if (restart && *restart) {
+        int n = -1;
+        char unit = 0;
+        if (sscanf(restart, "%d%c", &n, &unit) >= 1 && n >= 0 && n <= 65535) {
+            if (toupper((unsigned char)unit) == 'B') {
+                c->restart_interval = (unsigned)n;
+                c->restart_in_rows = 0;
+            } else {
+                c->restart_in_rows = n;
+            }
+        }
+    }
+    jpeg_set_quality(c, quality, TRUE);
+    c->dct_method = JDCT_ISLOW;
+    jpeg_set_colorspace(c, channels == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
+    if (env_on("TJ_PROGRESSIVE"))
+        jpeg_simple_progression(c);
+    /* jpeg_encode's sampling: the luma's factors (2 x 2 for 4:2:0, 2 x 1 for 4:2:2), 1 x 1
+     * for the chroma, as TurboJPEG's setCompDefaults sets them. */
+    for (int i = 0; i < c->num_components; i++)
+        c->comp_info[i].h_samp_factor = c->comp_info[i].v_samp_factor = 1;
+    if (channels == 3 && sampling != IO_JPEG_444) {
+        c->comp_info[0].h_samp_factor = 2;
+        c->comp_info[0].v_samp_factor = sampling == IO_JPEG_420 ? 2 : 1;
+    }
+}
+
+/* The compressor made and started (the headers written). 0, or -1 with the trap's message. */
+static int writer_start(jpeg_writer *w, int width, int height, int channels, int quality)
+{
+    if (setjmp(w->trap.jump))
+        return -1;
+    jpeg_create_compress(&w->c);
+    jpeg_stdio_dest(&w->c, w->f);
+    w->c.image_width = (JDIMENSION)width;
+    w->c.image_height = (JDIMENSION)height;
+    writer_settings(&w->c, channels, quality);
+    jpeg_start_compress(&w->c, TRUE);
+    return 0;
+}
+
+int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
+                      const char *path, jpeg_writer **out, char *err, size_t err_size)
+{
+    const io_image shape = {width, height, channels, 8, 255, (void *)path};
+    jpeg_writer *w;
+    if (io_check_image(&shape, path, err, err_size))
+        return -1;
+    if (quality <= 0)
+        quality = IO_JPEG_QUALITY;
+    if (quality > 100)
+        return io_fail(err, err_size, "%s: JPEG quality %d is out of range (1..100)", path,
+                       quality);
+    if (!(w = calloc(1, sizeof *w)))
+        return io_fail(err, err_size, "%s: out of memory for the JPEG encoder", path);
+    trap_init(&w->trap);
+    w->c.err = &w->trap.pub;
+    w->f = f;
+    w->height = height;
+    w->path = path;
+    if (writer_start(w, width, height, channels, quality)) {
+        jpeg_writer_fail(w, err, err_size);
+        jpeg_writer_free(w);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+int jpeg_writer_row(jpeg_writer *w, const uint8_t *row, char *err, size_t err_size)
+{
+    JSAMPROW rows[1] = {(JSAMPROW)row};
+    if (w->next >= w->height)
+        return io_fail(err, err_size, "%s: more rows than the image's %d", w->path, w->height);
+    if (setjmp(w->trap.jump))
+        return jpeg_writer_fail(w, err, err_size);
+    jpeg_write_scanlines(&w->c, rows, 1);
+    w->next++;
+    return 0;
+}
+
+int jpeg_writer_end(jpeg_writer *w, char *err, size_t err_size)
+{
+    if (w->next != w->height)
+        return io_fail(err, err_size, "%s: %d of %d rows written", w->path, w->next, w->height);
+    if (setjmp(w->trap.jump))
+        return jpeg_writer_fail(w, err, err_size);
+    jpeg_finish_compress(&w->c); /* the last blocks, EOI, and the stream flushed */
+    if (ferror(w->f))
+        return jpeg_writer_fail(w, err, err_size);
+    return 0;
+}
+
+#else /* no libjpeg: whole images only (rows.c decodes and encodes them whole) */
+
+struct jpeg_rows {
+    int unused;
+};
+struct jpeg_writer {
+    int unused;
+};
+
+int jpeg_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                   int luma, jpeg_rows **out, io_header *h, size_t *held, char *err,
+                   size_t err_size)
+{
+    (void)out;
+    if (jpeg_probe(data, size, max_pixels, max_pixels_per_byte, h, err, err_size))
+        return -1;
+    if (luma)
+        h->channels = 1;
+    *held = io_image_bytes(h->width, h->height, h->channels, 8);
+    return 1;
+}
+
+int jpeg_rows_next(jpeg_rows *r, void *row, char *err, size_t err_size)
+{
+    (void)r;
+    (void)row;
+    return io_fail(err, err_size, "JPEG: built without row-by-row decoding");
+}
+
+int jpeg_rows_finish(jpeg_rows *r, char *err, size_t err_size)
+{
+    (void)r;
+    return io_fail(err, err_size, "JPEG: built without row-by-row decoding");
+}
+
+void jpeg_rows_close(jpeg_rows *r)
+{
+    (void)r;
+}
+
+int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
+                      const char *path, jpeg_writer **out, char *err, size_t err_size)
+{
+    const io_image shape = {width, height, channels, 8, 255, (void *)path};
+    (void)f;
+    (void)out;
+    if (io_check_image(&shape, path, err, err_size))
+        return -1;
+    if (quality > 100)
+        return io_fail(err, err_size, "%s: JPEG quality %d is out of range (1..100)", path,
+                       quality);
+    return 1;
+}
+
+int jpeg_writer_row(jpeg_writer *w, const uint8_t *row, char *err, size_t err_size)
+{
+    (void)w;
+    (void)row;
+    return io_fail(err, err_size, "JPEG: built without row-by-row encoding");
+}
+
+int jpeg_writer_end(jpeg_writer *w, char *err, size_t err_size)
+{
+    (void)w;
+    return io_fail(err, err_size, "JPEG: built without row-by-row encoding");
+}
+
+void jpeg_writer_free(jpeg_writer *w)
+{
+    (void)w;
+}
+#endif

@@ -33,4 +33,29 @@ int jpeg_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixel
 int jpeg_encode(FILE *f, const io_image *img, int quality, const char *path, char *err,
                 size_t err_size);
 
+/* Row by row (libjpeg's scanline API): jpeg_decode's rows from the top, one at a time, the
+ * same pixels, with jpeg_probe's checks first. data must stay valid while the reader is open.
+ * Returns 0 with *r open, *h filled and *held the bytes libjpeg keeps (for a progressive or
+ * multi-scan file every coefficient of the image); 1 when this build has no row-by-row decoder
+ * (decode it whole: *h filled, *held the decoded image); -1 with the reason. jpeg_rows_finish,
+ * after the last row, reads on to the end of the image, as jpeg_decode does. */
+typedef struct jpeg_rows jpeg_rows;
+int jpeg_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                   int luma, jpeg_rows **r, io_header *h, size_t *held, char *err,
+                   size_t err_size);
+int jpeg_rows_next(jpeg_rows *r, void *row, char *err, size_t err_size);
+int jpeg_rows_finish(jpeg_rows *r, char *err, size_t err_size);
+void jpeg_rows_close(jpeg_rows *r);
+
+/* The file jpeg_encode writes (the same bytes), given its rows of 8-bit gray or R, G, B from
+ * the top one at a time. jpeg_writer_begin returns 1 when this build has no row-by-row encoder
+ * (encode it whole). Each returns 0, or -1 with "PATH: reason"; jpeg_writer_free always. */
+typedef struct jpeg_writer jpeg_writer;
+int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
+                      const char *path, jpeg_writer **w, char *err, size_t err_size);
+int jpeg_writer_row(jpeg_writer *w, const uint8_t *row, char *err, size_t err_size);
+/* After the last row: every row written, the file finished. */
+int jpeg_writer_end(jpeg_writer *w, char *err, size_t err_size);
+void jpeg_writer_free(jpeg_writer *w);
+
 #endif

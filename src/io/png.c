@@ -70,27 +70,36 @@ static void compact(uint8_t *buf, size_t pixels, int have, int keep, int depth)
         memmove(buf + i * out, buf + i * in, out);
 }
 
+/* The RGB of every index of row y of an indexed image, refusing an index past the palette. */
+static int expand_palette_row(const uint8_t *row, size_t y, const struct spng_ihdr *ih,
+                              const struct spng_plte *plte, uint8_t *rgb, char *err,
+                              size_t err_size)
+{
+    unsigned bits = ih->bit_depth, mask = (1u << bits) - 1u;
+    for (size_t x = 0; x < ih->width; x++) {
+        size_t bit = x * bits;
+        unsigned i = (row[bit / 8] >> (8u - bits - bit % 8u)) & mask;
+        if (i >= plte->n_entries)
+            return io_fail(err, err_size,
+                           "PNG: palette index %u at (%lu, %lu) is past the %u-entry palette", i,
+                           (unsigned long)x, (unsigned long)y, (unsigned)plte->n_entries);
+        uint8_t *px = rgb + x * 3;
+        px[0] = plte->entries[i].red;
+        px[1] = plte->entries[i].green;
+        px[2] = plte->entries[i].blue;
+    }
+    return 0;
+}
+
 /* The RGB of every index of an indexed image, refusing an index past the palette. */
 static int expand_palette(const uint8_t *idx, const struct spng_ihdr *ih,
                           const struct spng_plte *plte, uint8_t *rgb, char *err, size_t err_size)
 {
-    unsigned bits = ih->bit_depth, mask = (1u << bits) - 1u;
-    size_t row_bytes = ((size_t)ih->width * bits + 7u) / 8u;
-    for (size_t y = 0; y < ih->height; y++) {
-        const uint8_t *row = idx + y * row_bytes;
-        for (size_t x = 0; x < ih->width; x++) {
-            size_t bit = x * bits;
-            unsigned i = (row[bit / 8] >> (8u - bits - bit % 8u)) & mask;
-            if (i >= plte->n_entries)
-                return io_fail(err, err_size,
-                               "PNG: palette index %u at (%lu, %lu) is past the %u-entry palette",
-                               i, (unsigned long)x, (unsigned long)y, (unsigned)plte->n_entries);
-            uint8_t *px = rgb + (y * ih->width + x) * 3;
-            px[0] = plte->entries[i].red;
-            px[1] = plte->entries[i].green;
-            px[2] = plte->entries[i].blue;
-        }
-    }
+    size_t row_bytes = ((size_t)ih->width * ih->bit_depth + 7u) / 8u;
+    for (size_t y = 0; y < ih->height; y++)
+        if (expand_palette_row(idx + y * row_bytes, y, ih, plte, rgb + y * ih->width * 3, err,
+                               err_size))
+            return -1;
     return 0;
 }
 
@@ -329,4 +338,193 @@ int png_encode(FILE *f, const io_image *img, const char *path, char *err, size_t
 done:
     spng_ctx_free(ctx);
     return rc;
+}
+
+/* ---- Row by row ----------------------------------------------------------------------- */
+
+struct png_rows {
+    spng_ctx *ctx;
+    struct spng_ihdr ih;
+    struct spng_plte plte;
+    png_layout lay;
+    uint8_t *raw;   /* one row as libspng gives it */
+    size_t raw_len;
+    uint32_t next;  /* the row png_rows_next gives next */
+    const uint8_t *data;
+    size_t size;
+};
+
+void png_rows_close(png_rows *r)
+{
+    if (!r)
+        return;
+    spng_ctx_free(r->ctx);
+    free(r->raw);
+    free(r);
+}
+
+int png_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                  png_rows **out, io_header *h, size_t *held, char *err, size_t err_size)
+{
+    png_rows *r = calloc(1, sizeof *r);
+    size_t len = 0;
+    int ret;
+    if (!r)
+        return io_fail(err, err_size, "PNG: out of memory for the row reader");
+    r->data = data;
+    r->size = size;
+    if (png_begin(data, size, max_pixels, max_pixels_per_byte, &r->ctx, &r->ih, &r->lay, err,
+                  err_size) ||
+        ((ret = spng_decoded_image_size(r->ctx, r->lay.fmt, &len)) != 0 &&
+         spng_fail("", ret, err, err_size))) {
+        png_rows_close(r);
+        return -1;
+    }
+    *h = (io_header){(int)r->ih.width, (int)r->ih.height, r->lay.channels, r->lay.depth,
+                     r->lay.depth == 16 ? 65535 : 255};
+    const size_t pixels = (size_t)r->ih.width * r->ih.height;
+    if (r->ih.interlace_method != SPNG_INTERLACE_NONE) {
+        /* Adam7 delivers the picture in seven passes over the whole image: it is decoded
+         * whole (png_decode), which holds libspng's output and, for a palette, the RGB. */
+        *held = len + (r->ih.color_type == SPNG_COLOR_TYPE_INDEXED ? pixels * 3 : 0);
+        png_rows_close(r);
+        return 1;
+    }
+    r->raw_len = len / r->ih.height;
+    if (!(r->raw = malloc(r->raw_len ? r->raw_len : 1))) {
+        png_rows_close(r);
+        return io_fail(err, err_size, "PNG: out of memory for the row reader");
+    }
+    /* The chunks before the image data are read here (the palette among them). */
+    if ((ret = spng_decode_image(r->ctx, NULL, 0, r->lay.fmt, SPNG_DECODE_PROGRESSIVE)) != 0 ||
+        (r->ih.color_type == SPNG_COLOR_TYPE_INDEXED &&
+         (ret = spng_get_plte(r->ctx, &r->plte)) != 0)) {
+        spng_fail("", ret, err, err_size);
+        png_rows_close(r);
+        return -1;
+    }
+    /* libspng keeps a scanline, the previous one and a row of its output, the inflater's
+     * window, and at most PNG_CHUNK_CACHE_LIMIT of ancillary chunks. */
+    *held = 4 * r->raw_len + PNG_CHUNK_CACHE_LIMIT + ((size_t)1 << 20);
+    *out = r;
+    return 0;
+}
+
+int png_rows_next(png_rows *r, void *row, char *err, size_t err_size)
+{
+    if (r->next >= r->ih.height)
+        return io_fail(err, err_size, "PNG: no row %lu: the image has %lu",
+                       (unsigned long)r->next, (unsigned long)r->ih.height);
+    const int ret = spng_decode_row(r->ctx, r->raw, r->raw_len);
+    /* SPNG_EOI comes with the last row. */
+    if (ret != 0 && !(ret == SPNG_EOI && r->next + 1 == r->ih.height))
+        return spng_fail("", ret, err, err_size);
+    if (r->ih.color_type == SPNG_COLOR_TYPE_INDEXED) {
+        if (expand_palette_row(r->raw, r->next, &r->ih, &r->plte, row, err, err_size))
+            return -1;
+    } else if (r->lay.in_samples != r->lay.channels) {
+        compact(r->raw, r->ih.width, r->lay.in_samples, r->lay.channels, r->lay.depth);
+        memcpy(row, r->raw, (size_t)r->ih.width * (size_t)r->lay.channels *
+                                (size_t)(r->lay.depth / 8));
+    } else {
+        memcpy(row, r->raw, r->raw_len);
+    }
+    r->next++;
+    return 0;
+}
+
+int png_rows_finish(png_rows *r, char *err, size_t err_size)
+{
+    int ret;
+    if (r->next != r->ih.height)
+        return io_fail(err, err_size, "PNG: %lu of %lu rows read", (unsigned long)r->next,
+                       (unsigned long)r->ih.height);
+    /* png_decode's checks after the image: the chunks up to IEND and IEND itself. */
+    if ((ret = spng_decode_chunks(r->ctx)) != 0)
+        return spng_fail("after the image data", ret, err, err_size);
+    return check_iend(r->data, r->size, err, err_size);
+}
+
+struct png_writer {
+    spng_ctx *ctx;
+    png_sink sink;
+    size_t row_len;
+    uint32_t next, height;
+    const char *path;
+};
+
+void png_writer_free(png_writer *w)
+{
+    if (!w)
+        return;
+    spng_ctx_free(w->ctx);
+    free(w);
+}
+
+/* A libspng failure while writing: the stream's errno when a write failed. Returns -1. */
+static int writer_fail(const png_writer *w, int ret, char *err, size_t err_size)
+{
+    if (w->sink.errnum)
+        return io_fail(err, err_size, "%s: write error: %s", w->path, strerror(w->sink.errnum));
+    return io_fail(err, err_size, "%s: PNG encoding failed: %s", w->path, spng_strerror(ret));
+}
+
+int png_writer_begin(FILE *f, int width, int height, int channels, int depth, const char *path,
+                     png_writer **out, char *err, size_t err_size)
+{
+    const io_image shape = {width, height, channels, depth, depth == 16 ? 65535 : 255,
+                            (void *)path};
+    struct spng_ihdr ih;
+    png_writer *w;
+    int ret;
+    if (io_check_image(&shape, path, err, err_size))
+        return -1;
+    if (!(w = calloc(1, sizeof *w)))
+        return io_fail(err, err_size, "%s: out of memory for the PNG encoder", path);
+    w->sink = (png_sink){f, 0};
+    w->row_len = io_image_bytes(width, 1, channels, depth);
+    w->height = (uint32_t)height;
+    w->path = path;
+    /* png_encode's header and settings, so that the bytes are the same. */
+    memset(&ih, 0, sizeof ih);
+    ih.width = (uint32_t)width;
+    ih.height = (uint32_t)height;
+    ih.bit_depth = (uint8_t)depth;
+    ih.color_type = channels == 1 ? SPNG_COLOR_TYPE_GRAYSCALE : SPNG_COLOR_TYPE_TRUECOLOR;
+    ih.interlace_method = SPNG_INTERLACE_NONE;
+    if (!(w->ctx = spng_ctx_new(SPNG_CTX_ENCODER))) {
+        png_writer_free(w);
+        return io_fail(err, err_size, "%s: out of memory for the PNG encoder", path);
+    }
+    if ((ret = spng_set_png_stream(w->ctx, sink_write, &w->sink)) != 0 ||
+        (ret = spng_set_ihdr(w->ctx, &ih)) != 0 ||
+        (ret = spng_encode_image(w->ctx, NULL, 0, SPNG_FMT_PNG,
+                                 SPNG_ENCODE_PROGRESSIVE | SPNG_ENCODE_FINALIZE)) != 0) {
+        writer_fail(w, ret, err, err_size);
+        png_writer_free(w);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+int png_writer_row(png_writer *w, const void *row, char *err, size_t err_size)
+{
+    if (w->next >= w->height)
+        return io_fail(err, err_size, "%s: more rows than the image's %lu", w->path,
+                       (unsigned long)w->height);
+    /* SPNG_EOI comes with the last row, which also finishes the file (IEND). */
+    const int ret = spng_encode_row(w->ctx, row, w->row_len);
+    if (ret != 0 && !(ret == SPNG_EOI && w->next + 1 == w->height))
+        return writer_fail(w, ret, err, err_size);
+    w->next++;
+    return 0;
+}
+
+int png_writer_end(png_writer *w, char *err, size_t err_size)
+{
+    if (w->next != w->height)
+        return io_fail(err, err_size, "%s: %lu of %lu rows written", w->path,
+                       (unsigned long)w->next, (unsigned long)w->height);
+    return 0;
 }

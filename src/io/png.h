@@ -29,4 +29,28 @@ int png_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels
 /* io_encode for a PNG. */
 int png_encode(FILE *f, const io_image *img, const char *path, char *err, size_t err_size);
 
+/* Row by row: png_decode's rows from the top, one at a time (io_image's layout for one row),
+ * with its checks and words. data must stay valid while the reader is open. Returns 0 with *r
+ * open, *h filled and *held the bytes the reader keeps; 1 for an interlaced file (Adam7 passes
+ * cover the whole picture: decode it whole), with *h and *held (what png_decode then holds)
+ * filled; -1 with the reason. png_rows_finish, after the last row, makes png_decode's checks of
+ * what follows the image (the chunks to IEND). */
+typedef struct png_rows png_rows;
+int png_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
+                  png_rows **r, io_header *h, size_t *held, char *err, size_t err_size);
+int png_rows_next(png_rows *r, void *row, char *err, size_t err_size);
+int png_rows_finish(png_rows *r, char *err, size_t err_size);
+void png_rows_close(png_rows *r);
+
+/* The file png_encode writes (the same bytes), given its rows from the top one at a time
+ * (libspng's progressive encoding). Each returns 0, or -1 with "PATH: reason";
+ * png_writer_free always. */
+typedef struct png_writer png_writer;
+int png_writer_begin(FILE *f, int width, int height, int channels, int depth, const char *path,
+                     png_writer **w, char *err, size_t err_size);
+int png_writer_row(png_writer *w, const void *row, char *err, size_t err_size);
+/* After the last row: every row written (the last one wrote IEND). */
+int png_writer_end(png_writer *w, char *err, size_t err_size);
+void png_writer_free(png_writer *w);
+
 #endif

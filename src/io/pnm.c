@@ -228,75 +228,75 @@ int pnm_probe(const uint8_t *data, size_t size, long max_pixels, io_header *hd, 
     return 0;
 }
 
+/* Sample i of the raster (counted from the first, for the messages) at the cursor, checked
+ * against the maxval. 0 with *v set, or -1 with the reason. */
+static int read_sample(cursor *c, const pnm_header *h, size_t i, unsigned long *v, char *err,
+                       size_t err_size)
+{
+    unsigned long x, y;
+    if (h->text) {
+        const uint8_t *digits = NULL;
+        int n = 0, st = parse_number(c, h->maxval, v, &digits, &n);
+        if (st == NUM_OK)
+            return 0;
+        char ch[8];
+        locate(i, h->channels, (int)h->width, &x, &y);
+        if (st == NUM_END)
+            return io_fail(err, err_size, "%s: pixel data truncated: the file ends before the "
+                           "sample at (%lu, %lu)", c->name, x, y);
+        if (st == NUM_NOT_A_NUMBER)
+            return io_fail(err, err_size, "%s: the sample at (%lu, %lu) is not a number "
+                           "(found %s)", c->name, x, y, show(*c->p, ch));
+        return io_fail(err, err_size, "%s: the sample at (%lu, %lu) is %.*s%s, more than "
+                       "the maxval %lu", c->name, x, y, n > 20 ? 20 : n,
+                       (const char *)digits, n > 20 ? "..." : "", h->maxval);
+    }
+    if (h->maxval > 255) {
+        *v = (unsigned long)c->p[0] << 8 | c->p[1]; /* big-endian, as netpbm writes */
+        c->p += 2;
+    } else {
+        *v = *c->p++;
+    }
+    if (*v > h->maxval) {
+        locate(i, h->channels, (int)h->width, &x, &y);
+        return io_fail(err, err_size, "%s: the sample at (%lu, %lu) is %lu, more than the "
+                       "maxval %lu", c->name, x, y, *v, h->maxval);
+    }
+    return 0;
+}
+
 int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img, char *err,
                size_t err_size)
 {
     cursor c;
     pnm_header h;
-    unsigned long x, y;
     void *pixels = NULL;
-    int rc = -1;
 
     if (!img)
         return io_fail(err, err_size, "PNM: no data to decode");
     if (pnm_begin(data, size, max_pixels, &c, &h, err, err_size))
         return -1;
-    /* The header's fields under the names the raster's loop uses. */
-    const unsigned long width = h.width, height = h.height, maxval = h.maxval;
-    const int text = h.text, channels = h.channels, depth = maxval > 255 ? 16 : 8;
-    const size_t samples = (size_t)width * height * (size_t)channels;
-    pixels = malloc(io_image_bytes((long)width, (long)height, channels, depth));
+    const int depth = h.maxval > 255 ? 16 : 8;
+    const size_t samples = (size_t)h.width * h.height * (size_t)h.channels;
+    pixels = malloc(io_image_bytes((long)h.width, (long)h.height, h.channels, depth));
     if (!pixels)
-        return io_fail(err, err_size, "%s: out of memory for a %lu x %lu image", c.name, width,
-                       height);
-
+        return io_fail(err, err_size, "%s: out of memory for a %lu x %lu image", c.name, h.width,
+                       h.height);
     for (size_t i = 0; i < samples; i++) {
         unsigned long v = 0;
-        if (text) {
-            const uint8_t *digits = NULL;
-            int n = 0, st = parse_number(&c, maxval, &v, &digits, &n);
-            if (st != NUM_OK) {
-                char ch[8];
-                locate(i, channels, (int)width, &x, &y);
-                if (st == NUM_END)
-                    io_fail(err, err_size, "%s: pixel data truncated: the file ends before the "
-                            "sample at (%lu, %lu)", c.name, x, y);
-                else if (st == NUM_NOT_A_NUMBER)
-                    io_fail(err, err_size, "%s: the sample at (%lu, %lu) is not a number "
-                            "(found %s)", c.name, x, y, show(*c.p, ch));
-                else
-                    io_fail(err, err_size, "%s: the sample at (%lu, %lu) is %.*s%s, more than "
-                            "the maxval %lu", c.name, x, y, n > 20 ? 20 : n,
-                            (const char *)digits, n > 20 ? "..." : "", maxval);
-                goto done;
-            }
-        } else {
-            if (maxval > 255) {
-                v = (unsigned long)c.p[0] << 8 | c.p[1]; /* big-endian, as netpbm writes */
-                c.p += 2;
-            } else {
-                v = *c.p++;
-            }
-            if (v > maxval) {
-                locate(i, channels, (int)width, &x, &y);
-                io_fail(err, err_size, "%s: the sample at (%lu, %lu) is %lu, more than the "
-                        "maxval %lu", c.name, x, y, v, maxval);
-                goto done;
-            }
+        if (read_sample(&c, &h, i, &v, err, err_size)) {
+            free(pixels);
+            return -1;
         }
         put_sample(pixels, depth, i, v);
     }
-    img->width = (int)width;
-    img->height = (int)height;
-    img->channels = channels;
+    img->width = (int)h.width;
+    img->height = (int)h.height;
+    img->channels = h.channels;
     img->depth = depth;
-    img->maxval = (int)maxval;
+    img->maxval = (int)h.maxval;
     img->pixels = pixels;
-    pixels = NULL;
-    rc = 0;
-done:
-    free(pixels);
-    return rc;
+    return 0;
 }
 
 int pnm_encode(FILE *f, const io_image *img, const char *path, char *err, size_t err_size)
@@ -344,4 +344,126 @@ io_error:
 done:
     free(row);
     return rc;
+}
+
+/* ---- Row by row ----------------------------------------------------------------------- */
+
+struct pnm_rows {
+    cursor c;
+    pnm_header h;
+    size_t next; /* the row pnm_rows_next gives next */
+};
+
+int pnm_rows_open(const uint8_t *data, size_t size, long max_pixels, pnm_rows **out,
+                  io_header *hd, char *err, size_t err_size)
+{
+    pnm_rows *r = calloc(1, sizeof *r);
+    if (!r)
+        return io_fail(err, err_size, "PNM: out of memory for the row reader");
+    if (pnm_begin(data, size, max_pixels, &r->c, &r->h, err, err_size)) {
+        free(r);
+        return -1;
+    }
+    *hd = (io_header){(int)r->h.width, (int)r->h.height, r->h.channels,
+                      r->h.maxval > 255 ? 16 : 8, (int)r->h.maxval};
+    *out = r;
+    return 0;
+}
+
+int pnm_rows_next(pnm_rows *r, void *row, char *err, size_t err_size)
+{
+    const size_t per_row = (size_t)r->h.width * (size_t)r->h.channels;
+    const int depth = r->h.maxval > 255 ? 16 : 8;
+    if (r->next >= r->h.height)
+        return io_fail(err, err_size, "%s: no row %lu: the image has %lu", r->c.name,
+                       (unsigned long)r->next, r->h.height);
+    for (size_t i = 0; i < per_row; i++) {
+        unsigned long v = 0;
+        if (read_sample(&r->c, &r->h, r->next * per_row + i, &v, err, err_size))
+            return -1;
+        put_sample(row, depth, i, v);
+    }
+    r->next++;
+    return 0;
+}
+
+void pnm_rows_close(pnm_rows *r)
+{
+    free(r);
+}
+
+struct pnm_writer {
+    FILE *f;
+    int width, height, channels, maxval, depth;
+    int next;
+    uint8_t *row; /* one row as the file holds it */
+    const char *path;
+};
+
+int pnm_writer_begin(FILE *f, int width, int height, int channels, int depth, int maxval,
+                     const char *path, pnm_writer **out, char *err, size_t err_size)
+{
+    const io_image shape = {width, height, channels, depth, maxval, (void *)path};
+    pnm_writer *w;
+    uint8_t *row;
+    if (io_check_image(&shape, path, err, err_size))
+        return -1;
+    row = malloc((size_t)width * (size_t)channels * (maxval > 255 ? 2u : 1u));
+    if (!row || !(w = malloc(sizeof *w))) {
+        free(row);
+        return io_fail(err, err_size, "%s: out of memory", path);
+    }
+    *w = (pnm_writer){f, width, height, channels, maxval, depth, 0, row, path};
+    errno = 0;
+    if (fprintf(f, "P%c\n%d %d\n%d\n", channels == 1 ? '5' : '6', width, height, maxval) < 0) {
+        io_fail(err, err_size, "%s: write error: %s", path, strerror(errno ? errno : EIO));
+        pnm_writer_free(w);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+int pnm_writer_row(pnm_writer *w, const void *samples, char *err, size_t err_size)
+{
+    const size_t per_row = (size_t)w->width * (size_t)w->channels;
+    const size_t bytes = w->maxval > 255 ? 2 : 1;
+    if (w->next >= w->height)
+        return io_fail(err, err_size, "%s: more rows than the image's %d", w->path, w->height);
+    for (size_t i = 0; i < per_row; i++) {
+        unsigned v = w->depth == 16 ? ((const uint16_t *)samples)[i]
+                                    : ((const uint8_t *)samples)[i];
+        /* pnm_encode's check, with its words. */
+        if (v > (unsigned)w->maxval)
+            return io_fail(err, err_size,
+                           "%s: the sample at (%lu, %lu) is %u, more than the maxval %d", w->path,
+                           (unsigned long)(i / (size_t)w->channels), (unsigned long)w->next, v,
+                           w->maxval);
+        if (bytes == 2) {
+            w->row[2 * i] = (uint8_t)(v >> 8);
+            w->row[2 * i + 1] = (uint8_t)v;
+        } else {
+            w->row[i] = (uint8_t)v;
+        }
+    }
+    errno = 0;
+    if (fwrite(w->row, bytes, per_row, w->f) != per_row)
+        return io_fail(err, err_size, "%s: write error: %s", w->path,
+                       strerror(errno ? errno : EIO));
+    w->next++;
+    return 0;
+}
+
+int pnm_writer_end(pnm_writer *w, char *err, size_t err_size)
+{
+    if (w->next != w->height)
+        return io_fail(err, err_size, "%s: %d of %d rows written", w->path, w->next, w->height);
+    return 0;
+}
+
+void pnm_writer_free(pnm_writer *w)
+{
+    if (w)
+        free(w->row);
+    free(w);
 }

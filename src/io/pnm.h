@@ -29,4 +29,23 @@ int pnm_probe(const uint8_t *data, size_t size, long max_pixels, io_header *h, c
 /* io_encode for a PGM or PPM. */
 int pnm_encode(FILE *f, const io_image *img, const char *path, char *err, size_t err_size);
 
+/* Row by row: the rows of pnm_decode from the top, one at a time (width * channels samples,
+ * 8 or 16 bits as pnm_decode gives them), with its checks and words. data must stay valid while
+ * the reader is open. 0 with *r open and *h filled, or -1 with the reason. */
+typedef struct pnm_rows pnm_rows;
+int pnm_rows_open(const uint8_t *data, size_t size, long max_pixels, pnm_rows **r, io_header *h,
+                  char *err, size_t err_size);
+int pnm_rows_next(pnm_rows *r, void *row, char *err, size_t err_size);
+void pnm_rows_close(pnm_rows *r);
+
+/* The file pnm_encode writes, given its rows from the top one at a time. Each returns 0, or
+ * -1 with "PATH: reason"; pnm_writer_free always. */
+typedef struct pnm_writer pnm_writer;
+int pnm_writer_begin(FILE *f, int width, int height, int channels, int depth, int maxval,
+                     const char *path, pnm_writer **w, char *err, size_t err_size);
+int pnm_writer_row(pnm_writer *w, const void *samples, char *err, size_t err_size);
+/* After the last row: every row written. */
+int pnm_writer_end(pnm_writer *w, char *err, size_t err_size);
+void pnm_writer_free(pnm_writer *w);
+
 #endif

@@ -1,0 +1,80 @@
+/*
+ * strips.h - an image too large for the run's memory budget (--max-memory, or the host's
+ * memory available now), or for the device, filtered in strips: bands of rows read, decoded,
+ * filtered, encoded and written one after another, the rows a band's filter reaches above and
+ * below it read with it (src/bands.h says how a band is cut so that every value is the whole
+ * run's). The output files are the whole-image run's, byte for byte.
+ *
+ * What the budget counts: the input's bytes the tool holds (a mapped file counted whole, as its
+ * pages stay mapped; standard input read whole), the row decoders' and the encoder's state (a
+ * progressive JPEG's coefficients, an interlaced PNG or an RLE BMP decoded whole: rows.h), the
+ * band's sample rows and float planes, the CPU device's buffers (host memory), the launcher's
+ * padded copy, and PLAN_PLATFORM_RESERVE for the OpenCL platform itself. A GPU's own memory is
+ * a second budget (its largest buffer, its global memory), which the bands also fit.
+ */
+#ifndef TILEDCONV_STRIPS_H
+#define TILEDCONV_STRIPS_H
+
+#include <stddef.h>
+
+#include "options.h"
+#include "plan.h"
+#include "source.h"
+#include "tiledconv.h"
+
+/* The run's budget: --max-memory, or the host's memory available now (hostmem.h). *given says
+ * which; *limit names it for messages ("--max-memory", "MemAvailable", ...). */
+unsigned long long strips_budget(const tc_options *o, int *given, const char **limit);
+
+/* Why these options cannot run in strips (a study of whole images: -a all, -g, --gradient,
+ * --class-map, and for one image (study 1) -t, -i, --csv and --json's timed records; an image
+ * to standard output, which a failure half-way would leave half-written; bilinear, whose
+ * weights depend on a row's place), or NULL. */
+const char *strips_refusal(const tc_options *o, int study);
+
+/* Whether an image whose whole run plans as `whole` (plan.h) goes in strips: it passes the
+ * device's largest buffer or memory, or its host bytes and the platform's reserve pass the
+ * budget. dev NULL: the device is not known yet (a batch's reader), and its buffers are
+ * counted as host memory as a CPU device's are. */
+int strips_needed(const tc_options *o, const run_plan *whole, const tc_device_info *dev);
+
+/* A batch's image: its host bytes whole (what the batch counts, job_bytes) and the device's
+ * planes counted as host memory, against the budget. 1 when it goes in strips. */
+int strips_wanted(const tc_options *o, const source_reader *in, unsigned long long host_bytes);
+
+/* What a run in strips found, for the reports and the records. */
+typedef struct {
+    int width, height;
+    int bands, rows;         /* how the target ROI was cut */
+    unsigned long long budget, need; /* the budget and what the plan counted */
+    double kernel_ms, upload_ms, download_ms, build_ms;
+    int checked;             /* -e ran */
+    long mismatches;
+    double max_error, tolerance;
+    char sha256[65];         /* -e: the 8-bit pixels' digest */
+    int depth;               /* the image's bits per sample */
+} strips_result;
+
+/* One image, open on its header in `in` (consumed: closed before return), through ctx on its
+ * device, written to `output` (NULL: no image) and `raw` (NULL: no float planes) as the options
+ * say, both staged and put in place only when both are complete; `name` names the input in
+ * messages. batch: 1 leaves the folder's sync to the caller (it syncs it once). Returns 0; 2 for
+ * the input or the budget (one band does not fit a --max-memory), 1 for a run-time failure or
+ * -e's mismatches; the message in err ("NAME: reason"), no file left behind. */
+int strips_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
+               source_reader *in, const char *name, const char *output, const char *raw,
+               int batch, strips_result *res, char *err, size_t err_size);
+
+/* The single-image run (main.c's study): the report's header, strips_run, -v's band lines,
+ * -e's verdict, and the output lines. Returns the exit status (reported). */
+int strips_study(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
+                 source_reader *in, const char *name);
+
+/* A batch's reader takes an image for strips: the reader moves into a new allocation (the
+ * caller's struct is left closed); NULL when out of memory (the caller's still open). */
+source_reader *strips_take(source_reader *in);
+
+/* Closes and frees what strips_take made; *r NULL after. */
+void strips_release(source_reader **r);
+
+#endif
