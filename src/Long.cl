@@ -272,12 +272,24 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
  *
  * -D options besides Common.cl's (BLOCK_X the job's width, SHIFT 0): SLIDE_W, SLIDE_S,
  * SLIDE_CW (1, 2 or 4) and SLIDE_V, from a variant in launch.c's table, and TC_SLIDE_ACC
- * (slide_vertical). Built with TC_IMAGE=1 (--storage image), it reads the source plane from
+ * (below). Built with TC_IMAGE=1 (--storage image), it reads the source plane from
  * an image2d_t (Common.cl's SRC_T).
  */
 
 #if !defined(SLIDE_S) || !defined(SLIDE_CW) || !defined(SLIDE_V)
 #error "build tiled_slide_conv with the -D options that launch.c passes"
+#endif
+
+/*
+ * Two orders of the same multiply-adds in both passes (TC_SLIDE_ACC): 0 (the default) gathers,
+ * output by output, tap by tap, from the whole window (a row's raw pixels, a column's filtered
+ * values) held in registers; 1 accumulates, adding each value into every output it reaches as
+ * it is read (tiled_long_conv's vertical order), so that the outputs stay live instead of the
+ * window. Both add each output's taps in order. The first compiles several times faster on
+ * PoCL; which one a GPU's compiler schedules into fewer registers is for the measurements.
+ */
+#ifndef TC_SLIDE_ACC
+#define TC_SLIDE_ACC 0
 #endif
 
 #define SL_G (SLIDE_W * SLIDE_S / (SLIDE_CW * SLIDE_V)) /* work-items in a group */
@@ -338,11 +350,22 @@ TC_INLINE void slide_job(SRC_T src, int pitch, int sL, int sT, int w, int h, flo
 #pragma unroll
     for (int c = 0; c < BLOCK_X; c++)
         acc[c] = 0.0f;
+#if !TC_SLIDE_ACC
 #pragma unroll
     for (int c = 0; c < BLOCK_X; c++)
 #pragma unroll
         for (int i = 0; i < TAPS_X; i++)
             acc[c] = fma(kx[i], seg[c + i], acc[c]);
+#else
+    /* Raw pixel p into every output it reaches (output c, tap p - c): a pixel is done with
+     * once it has passed, the BLOCK_X sums stay live instead of the window. */
+#pragma unroll
+    for (int p = 0; p < SEG_W; p++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++)
+            if (p - c >= 0 && p - c < TAPS_X)
+                acc[c] = fma(kx[p - c], seg[p], acc[c]);
+#endif
 #pragma unroll
     for (int v = 0; v < BLOCK_X / 4; v++)
         ((__local float4 *)out)[v] = vload4(v, acc);
@@ -383,15 +406,8 @@ TC_INLINE void slide_load_cols(__local const float *p, float v[SLIDE_CW])
 /*
  * (b): out[o][c] = sum_j ky[j] x (column c's filtered row o + j), from the block's SLIDE_V +
  * 2 RADIUS_Y filtered rows, each read from local memory once (SLIDE_CW columns at a time) and
- * used by up to SLIDE_V outputs a column in registers. Two orders of the same multiply-adds
- * (TC_SLIDE_ACC): 0 (the default) reads the rows into a private array and sums output by
- * output, tap by tap; 1 adds each row into every output it reaches as it is read (tap s - o
- * of output o), tiled_long_conv's order. Both add each output's taps in order. The first
- * compiles several times faster on PoCL; the device's compiler schedules both as it likes.
+ * used by up to SLIDE_V outputs a column in registers (TC_SLIDE_ACC picks the order).
  */
-#ifndef TC_SLIDE_ACC
-#define TC_SLIDE_ACC 0
-#endif
 TC_INLINE void slide_vertical(__local const float *block, const float ky[TAPS_Y],
                               float out[SLIDE_V][SLIDE_CW])
 {
