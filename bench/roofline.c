@@ -230,7 +230,8 @@ int main(int argc, char **argv)
         p.taps_x = taps;
         p.taps_y = taps_y ? taps_y : taps;
         if (mask_w) {
-            if (mask_w > TC_MAX_MASK_SIZE || mask_h > TC_MAX_MASK_SIZE || mask_w < 1 || mask_h < 1) {
+            if (mask_w > TC_MAX_MASK_SIZE || mask_h > TC_MAX_MASK_SIZE || mask_w < 1 ||
+                mask_h < 1) {
                 fprintf(stderr, "roofline: mask %dx%d: sides 1..%d\n", mask_w, mask_h,
                         TC_MAX_MASK_SIZE);
                 return 2;

@@ -31,8 +31,8 @@
 # What runs, in order: the builds of every program the cases need, JOBS processes at once on a
 # 64 x 64 image (the driver's program cache then serves the timed run: NVIDIA caches built
 # programs across processes); -e on the device for every variant (verify.csv: 1000 x 700, an
-# odd ROI, both borders, 11, 31 and 63 taps, 15 x 31, masks 7 and 15, colour); clpeak; the timed cases
-# (roofline.csv, one process: the planes stay on the device, bench/roofline.c); CuPy
+# odd ROI, both borders, 11, 31 and 63 taps, 15 x 31, masks 7 and 15, colour); clpeak; the
+# timed cases (roofline.csv, one process: the planes stay on the device, bench/roofline.c); CuPy
 # (cupy.csv); the table; with ptxas on the path, each slide variant's registers and spills at
 # 15, 31 and 63 taps from the driver's PTX (registers.txt).
 #
@@ -83,6 +83,7 @@ first_size=${sizes%% *}
 first_planes=${planes_list%% *}
 first_border=${borders%% *}
 in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+commas() { printf '%s' "$1" | tr -s ' \n' ','; } # words as a,b,c for Python
 cases=$out/cases.txt
 {
     for s in $sizes; do
@@ -93,7 +94,8 @@ cases=$out/cases.txt
                 for xy in $pairs; do echo "label=d:f$xy:$s:$p:$b $g f=${xy%x*} fy=${xy#*x}"; done
                 for m in $masks; do echo "label=d:m$m:$s:$p:$b $g mask=${m}x$m"; done
                 full=0
-                [ "$s" = "$first_size" ] && [ "$p" = "$first_planes" ] && [ "$b" = "$first_border" ] && full=1
+                [ "$s" = "$first_size" ] && [ "$p" = "$first_planes" ] &&
+                    [ "$b" = "$first_border" ] && full=1
                 for v in $separable; do
                     for n in $lengths; do
                         [ "$n" -ge 11 ] || continue
@@ -165,13 +167,15 @@ fi
 
 # ---- clpeak: the FMA peak of this device, this run -----------------------------------------
 if [ "${CLPEAK:-1}" = 1 ]; then
-    deb=$(ls "$tools"/clpeak_*.deb 2>/dev/null | head -1)
+    deb=
+    for f in "$tools"/clpeak_*.deb; do [ -f "$f" ] && deb=$f && break; done
     if [ -n "$deb" ]; then
         rm -rf "$out/clpeak-root"
         dpkg -x "$deb" "$out/clpeak-root"
         # clpeak's platform and device indices for the device the cases run on.
         pd=$(build/roofline --where "$device" 2>>"$log")
         stamp "clpeak --compute-sp (platform/device ${pd:-default})"
+        # shellcheck disable=SC2086 # "P D": two words
         set -- $pd
         "$out/clpeak-root/usr/bin/clpeak" ${1:+-p "$1"} ${2:+-d "$2"} --compute-sp \
             > "$out/clpeak.txt" 2>>"$log"
@@ -191,8 +195,8 @@ if [ "${PEER:-1}" = 1 ]; then
     stamp "CuPy (cupy.csv)"
     python3 bench/cupy_roofline.py --out "$out/cupy.csv" \
         --sizes "$(for s in $sizes; do printf '%sx%s,' "$s" "$s"; done)" \
-        --lengths "$(echo $lengths | tr ' ' ',')" --pairs "$(echo $pairs | tr ' ' ',')" \
-        --masks "$(echo $masks | tr ' ' ',')" --planes "$(echo $planes_list | tr ' ' ',')" \
+        --lengths "$(commas "$lengths")" --pairs "$(commas "$pairs")" \
+        --masks "$(commas "$masks")" --planes "$(commas "$planes_list")" \
         -i "$peer_iter" 2>>"$log" || say "CuPy: no figures (see cupy.csv, $log)"
 fi
 

@@ -305,7 +305,7 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
     SLIDE_S % SLIDE_V != 0 || SLIDE_W % SLIDE_CW != 0 || (SL_BPR & (SL_BPR - 1)) != 0 || \
     SL_G % SL_JPR != 0 || SLIDE_S % SL_SWEEP != 0 || \
     (SLIDE_CW != 1 && SLIDE_CW != 2 && SLIDE_CW != 4) || TAPS_X > 64 || TAPS_Y > 64
-#error "tiled_slide_conv: a strip a power-of-two number of jobs and of blocks wide, whole jobs and blocks per step"
+#error "tiled_slide_conv: strips a power of two of jobs and blocks wide, whole ones a step"
 #endif
 
 /* Coefficient i (0 .. 63) of an axis passed as four float16s; i is a constant wherever this is
