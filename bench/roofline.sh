@@ -204,6 +204,12 @@ fi
 if [ "${PTX:-1}" = 1 ] && command -v ptxas >/dev/null 2>&1; then
     stamp "registers of each variant from the driver's PTX (registers.txt)"
     mkdir -p "$out/ptx"
+    # Only where the device's binaries are PTX (NVIDIA): a first one tells.
+    echo "label=ptx g=64x64 f=15 i=1 kernel=long" |
+        TILEDCONV_DUMP_PROGRAM="$out/ptx/probe.ptx" build/roofline "$device" >/dev/null 2>>"$log"
+    grep -q '^\.version' "$out/ptx/probe.ptx" 2>/dev/null ||
+        { say "the device's programs are not PTX: no register counts"; separable=; mask_variants=; }
+    rm -f "$out/ptx/probe.ptx"
     for v in $separable; do
         for n in 15 31 63; do
             [ "$v" = tiled ] && [ "$n" -gt 15 ] && continue
