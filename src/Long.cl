@@ -281,12 +281,15 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
 #endif
 
 /*
- * Two orders of the same multiply-adds in both passes (TC_SLIDE_ACC): 0 (the default) gathers,
- * output by output, tap by tap, from the whole window (a row's raw pixels, a column's filtered
- * values) held in registers; 1 accumulates, adding each value into every output it reaches as
- * it is read (tiled_long_conv's vertical order), so that the outputs stay live instead of the
- * window. Both add each output's taps in order. The first compiles several times faster on
- * PoCL; which one a GPU's compiler schedules into fewer registers is for the measurements.
+ * Two orders of the same multiply-adds in the vertical pass (TC_SLIDE_ACC): 0 (the default)
+ * gathers, output by output, tap by tap, from the column's filtered values held in registers;
+ * 1 accumulates, adding each value into every output it reaches as it is read
+ * (tiled_long_conv's order), so that the outputs stay live instead of the values. Both add
+ * each output's taps in order. The first compiles several times faster on PoCL; which one a
+ * GPU's compiler schedules into fewer registers is for the measurements. (The horizontal pass
+ * always gathers: accumulating there makes a loop nest whose inner bounds depend on the outer
+ * index, which LLVM's full unroll refuses at some lengths, leaving the taps in an indexed
+ * private array.)
  */
 #ifndef TC_SLIDE_ACC
 #define TC_SLIDE_ACC 0
@@ -350,22 +353,11 @@ TC_INLINE void slide_job(SRC_T src, int pitch, int sL, int sT, int w, int h, flo
 #pragma unroll
     for (int c = 0; c < BLOCK_X; c++)
         acc[c] = 0.0f;
-#if !TC_SLIDE_ACC
 #pragma unroll
     for (int c = 0; c < BLOCK_X; c++)
 #pragma unroll
         for (int i = 0; i < TAPS_X; i++)
             acc[c] = fma(kx[i], seg[c + i], acc[c]);
-#else
-    /* Raw pixel p into every output it reaches (output c, tap p - c): a pixel is done with
-     * once it has passed, the BLOCK_X sums stay live instead of the window. */
-#pragma unroll
-    for (int p = 0; p < SEG_W; p++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            if (p - c >= 0 && p - c < TAPS_X)
-                acc[c] = fma(kx[p - c], seg[p], acc[c]);
-#endif
 #pragma unroll
     for (int v = 0; v < BLOCK_X / 4; v++)
         ((__local float4 *)out)[v] = vload4(v, acc);

@@ -62,8 +62,8 @@ static const tc_variant variants[] = {
     {.name = "slide-64x64-j32-v32", SLIDE(64, 64, 32, 1, 32),
      .about = "strips 64 wide, steps of 64 rows, jobs of 32, columns of 32 (128 work-items)"},
     {.name = "slide-64x64-j32-v32-acc", SLIDE(64, 64, 32, 1, 32), .options = "-D TC_SLIDE_ACC=1",
-     .about = "the same, each value added into the outputs it reaches as it is read (both "
-              "passes: the outputs stay live, not the windows)"},
+     .about = "the same, each filtered value added into the outputs it reaches as it is "
+              "read (the 32 sums stay live, not the column's values)"},
     {.name = "slide-64x64-j32-v32-r128", SLIDE(64, 64, 32, 1, 32), .max_registers = 128,
      .about = "the same in at most 128 registers (NVIDIA: four groups an SM)"},
     {.name = "slide-64x64-j16-v16", SLIDE(64, 64, 16, 1, 16),
