@@ -346,7 +346,7 @@ TC_INLINE void slide_job(SRC_T src, int pitch, int sL, int sT, int w, int h, flo
 {
     float seg[SEG_W];
     if (checked)
-        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
+        load_segment_lean(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
         load_segment(src, pitch, sL + x, sT + y, seg);
     float acc[BLOCK_X];

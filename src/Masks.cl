@@ -281,7 +281,7 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
         float seg[SEG_W];
         const int y = by - RADIUS_Y + r;
         if (checked)
-            load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
+            load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
         else
             load_segment(src, pitch, sL + bx, sT + y, seg);
 #pragma unroll
