@@ -199,11 +199,11 @@ PY
 }
 
 # The tiled kernel's variants (--kernel): a slide variant and a mask variant checked with -e,
-# colour included; a name that is no variant, or one that does not take the filter: exit 2,
+# both in colour; a name that is no variant, or one that does not take the filter: exit 2,
 # one line naming the kernel, nothing written.
 part_m_variants() {
-    good_run "m: --kernel slide-64x64-j16-v4x8 -f 21x11 on an ROI" 451 300 -s "$img451" \
-        -f 21x11 -sL 7 -sT 3 -tL 2 -tT 9 -W 400 -H 280 --border reflect101 \
+    good_run_bpp "m: --kernel slide-64x64-j16-v4x8 -f 21x11 on an ROI, colour" 24 451 300 \
+        -s "$img451" --color -f 21x11 -sL 7 -sT 3 -tL 2 -tT 9 -W 400 -H 280 --border reflect101 \
         --kernel slide-64x64-j16-v4x8
     good_run_bpp "m: --kernel mrows-8x4, a 5 x 3 mask, colour" 24 451 300 -s "$img451" --color \
         --mask "$mask53" --kernel mrows-8x4 --border wrap
