@@ -40,6 +40,8 @@ enum { OPT_MAX_MEMORY = 1200 };
 
 /* A folder at the speed of its codecs: the batch's workers, JPEG's chroma, the codec floor. */
 enum { OPT_THREADS = 1100, OPT_SAMPLING, OPT_NO_FILTER };
+/* The tiled kernel's variants for long filters and large masks (a study option). */
+enum { OPT_KERNEL = 1056 };
 
 static const struct option long_options[] = {
     {"sL", required_argument, NULL, OPT_SRC_LEFT},
@@ -84,6 +86,7 @@ static const struct option long_options[] = {
     {"gradient", required_argument, NULL, OPT_GRADIENT},
     {"algorithm", required_argument, NULL, 'a'},
     {"storage", required_argument, NULL, OPT_STORAGE},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
     {"verify", no_argument, NULL, 'e'},
     {"timing", no_argument, NULL, 't'},
     {"iterations", required_argument, NULL, 'i'},
@@ -1390,6 +1393,7 @@ static int parse_options(int argc, char **argv, tc_options *o, FILE *err)
         case OPT_VERSION: o->version = 1; break;
         case OPT_BLOCK: rc = parse_block(optarg, o, err); break;
         case OPT_SCALAR_IO: o->scalar_io = 1; break;
+        case OPT_KERNEL: o->kernel = optarg; break; /* checked by the library, before any work */
         case OPT_MAX_PIXELS: rc = parse_max_pixels(optarg, o, err); break;
         case OPT_ALLOW_HIGH_RATIO: o->allow_high_ratio = 1; break;
         case OPT_MAX_MEMORY:
@@ -1583,6 +1587,7 @@ void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
     p->block_height = o->block_y;
     p->vector_io = !o->scalar_io;
     p->storage = o->storage;
+    p->kernel = o->kernel;
     p->out_scale = o->out_scale;
     p->out_offset = o->out_offset;
     /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
@@ -1681,6 +1686,8 @@ void cli_usage(FILE *out)
         "                            or an image2d_t through a nearest sampler\n"
         "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
         "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
+        "      --kernel NAME         tiled: the kernel variant for long filters and masks (a\n"
+        "                            study option; README \"Kernel variants\" lists them)\n"
         "Checking and timing:\n"
         "  -e, --verify              compare every pixel with the CPU reference\n"
         "  -t, --timing              print kernel, transfer and build times\n"
