@@ -1687,7 +1687,9 @@ void cli_usage(FILE *out)
         "      --block WxH           tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)\n"
         "      --scalar-io           tiled: global loads/stores one float at a time (no float4)\n"
         "      --kernel NAME         tiled: the kernel variant for long filters and masks (a\n"
-        "                            study option; README \"Kernel variants\" lists them)\n"
+        "                            study option; README \"Kernel variants\" lists them)\n",
+        out);
+    fputs(
         "Checking and timing:\n"
         "  -e, --verify              compare every pixel with the CPU reference\n"
         "  -t, --timing              print kernel, transfer and build times\n"
