@@ -12,6 +12,7 @@
 #include "bands.h"
 #include "bilinear.h"
 #include "channels.h"
+#include "copier.h"
 #include "device.h"
 #include "filter.h"
 #include "gradient.h"
@@ -41,6 +42,7 @@ struct tc_context {
     tc_pyramid_launch pyramid_last_launch;
     int have_pyramid;
     tc_stream *stream; /* the channel-last layouts' pipeline, made on first use */
+    tc_copier *copier; /* the threads of the host's staging copies, started on first use */
     tc_msg error;
     unsigned long long max_memory; /* tc_set_max_memory's budget; 0: the host's room now */
 };
@@ -293,6 +295,7 @@ TC_API void tc_close(tc_context *ctx)
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
     tc_stream_release(ctx->stream);
+    tc_copier_release(ctx->copier);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_buffers_release(&ctx->buffers);
@@ -436,8 +439,8 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
 {
     tc_stream_stats st;
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
-                                        &ctx->buffers, p, job_from_params, src, dst, count, &st,
-                                        &ctx->error);
+                                        &ctx->buffers, &ctx->copier, p, job_from_params, src,
+                                        dst, count, &st, &ctx->error);
     if (status != TC_OK)
         return status;
     remember(ctx, &st.run, &st.job, st.planes, st.convert_ms);
