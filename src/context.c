@@ -484,11 +484,41 @@ static int filter_bands(tc_context *ctx, const tc_image *src, const tc_image *ds
 static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
                       const tc_params *p, const tc_job *job)
 {
+    tc_image cs, cd;
     if (!whole_fits(ctx, job, src->width, src->height))
         return filter_bands(ctx, src, dst, p, job);
     if (tc_is_channels(src->format))
         return filter_streamed(ctx, src, dst, 1, p);
+    /* Pairs whose bytes the pipeline gives exactly take it (channels.h). */
+    if (tc_channels_view(src, dst, &cs, &cd)) {
+        const int status = filter_streamed(ctx, &cs, &cd, 1, p);
+        if (status == TC_OK)
+            tc_channels_zero_gaps(dst);
+        return status;
+    }
     return filter_pixels(ctx, src, dst, p, job);
+}
+
+/* count checked pairs through the pipeline, the older layouts' as their channel-last views. */
+static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
+                        const tc_params *p)
+{
+    tc_image *views = malloc(2 * (size_t)count * sizeof *views);
+    int status;
+    if (!views)
+        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %d images", count);
+    for (int i = 0; i < count; i++)
+        if (!tc_is_channels(src[i].format))
+            tc_channels_view(&src[i], &dst[i], &views[i], &views[count + i]);
+        else {
+            views[i] = src[i];
+            views[count + i] = dst[i];
+        }
+    status = filter_streamed(ctx, views, views + count, count, p);
+    for (int i = 0; status == TC_OK && i < count; i++)
+        tc_channels_zero_gaps(&dst[i]);
+    free(views);
+    return status;
 }
 
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
@@ -508,7 +538,8 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
                             int count, const tc_params *p)
 {
     tc_job job;
-    int status, streamed = 1;
+    tc_image cs, cd;
+    int status, streamed = 1, views = 0;
     if (!ctx)
         return TC_EINVAL;
     ctx->error.text[0] = '\0';
@@ -523,13 +554,17 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
             snprintf(reason, sizeof reason, "%s", ctx->error.text);
             return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
         }
-        streamed &= tc_is_channels(src[i].format) &&
+        const int view =
+            !tc_is_channels(src[i].format) && tc_channels_view(&src[i], &dst[i], &cs, &cd);
+        views |= view;
+        streamed &= (tc_is_channels(src[i].format) || view) &&
                     whole_fits(ctx, &job, src[i].width, src[i].height);
     }
     if (count == 0)
         return TC_OK;
     if (streamed)
-        return filter_streamed(ctx, src, dst, count, p);
+        return views ? filter_views(ctx, src, dst, count, p)
+                     : filter_streamed(ctx, src, dst, count, p);
     /* The older layouts, and images that run in bands, one after another (the command line's
      * batch overlaps them with two contexts a device). */
     for (int i = 0; i < count; i++) {
