@@ -109,7 +109,8 @@ void tc_channels_zero_gaps(const tc_image *dst)
         return;
     /* Top-down rows: a gap after every row but the last; bottom-up: after every row but the
      * first, which is stored last. */
-    const int first = dst->stride < 0 ? 1 : 0, end = dst->stride < 0 ? dst->height : dst->height - 1;
+    const int first = dst->stride < 0 ? 1 : 0;
+    const int end = dst->stride < 0 ? dst->height : dst->height - 1;
     for (int y = first; y < end; y++)
         memset((unsigned char *)dst->data + (ptrdiff_t)y * (ptrdiff_t)dst->stride + row, 0,
                step - row);
