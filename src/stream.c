@@ -694,9 +694,13 @@ done:
 /* ---- The run ----------------------------------------------------------------------------- */
 
 /* Slots a run may use: three, unless three images' device buffers would take more than half
- * the device's memory (then two, or one). */
+ * the device's memory (then two, or one). A CPU device gets one: its buffers are the host's
+ * memory, its transfers copies by the same cores that run its kernels, so a second and third
+ * image in flight would cost that memory and overlap nothing. */
 static int slots_for(const tc_device *d, const tc_image *src, const tc_image *dst, int count)
 {
+    if (d->info.is_cpu)
+        return 1;
     unsigned long long largest = 0;
     for (int i = 0; i < count; i++) {
         const unsigned long long plane = (unsigned long long)tc_device_pitch(src[i].width) *
