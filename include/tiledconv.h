@@ -267,8 +267,8 @@ typedef struct {
  * safe). Pinned staging memory, kernels and device buffers are kept by the context between
  * calls, and the copies between the caller's memory and the staging overlap the transfers.
  * Since 1.3 those copies are shared out among a few threads the context starts on first use
- * (a quarter of the cores the process may run on, 2 to 8; they sleep between calls, and end
- * with tc_close).
+ * (half the cores the process may run on, 2 to 8; they poll for 0.15 ms after each copy, then
+ * sleep until the next call, and end with tc_close).
  * For the older layouts:
  * the device forms the planes, filters them, and forms the 8-bit output. What is filtered
  * follows dst's format: a one-channel dst (GRAY8, or FLOAT32 with 1 plane) receives SPEC.md's

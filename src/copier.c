@@ -79,7 +79,7 @@ int tc_copier_width(void)
     }
     if (cores == 1)
         return 1;
-    const int width = cores / 4;
+    const int width = cores / 2;
     return width < 2 ? 2 : width > MAX_WIDTH ? MAX_WIDTH : width;
 }
 

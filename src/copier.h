@@ -21,9 +21,11 @@
 
 typedef struct tc_copier tc_copier;
 
-/* The threads that copy, the caller included: a quarter of the cores this process may run on
- * (its CPU affinity), at least 2 where there are 2 cores, at most 8. Four threads copy about
- * as fast as the bus moves pinned memory; more only take cores from the caller's own work. */
+/* The threads that copy, the caller included: half the cores this process may run on (its CPU
+ * affinity; on a machine with two threads a core, one thread a core), at least 2 where there
+ * are 2 cores, at most 8. One thread copies about a quarter of what the bus moves from pinned
+ * memory; a batch copies both ways at once, and eight threads is about where a server's
+ * memory stops giving more. */
 int tc_copier_width(void);
 
 /* One task of a run: part i of n. TC_OK, or a status with its reason in m. */
