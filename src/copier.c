@@ -67,7 +67,9 @@ static void cpu_relax(void)
 #endif
 }
 
-int tc_copier_width(void)
+/* The cores this process may run on, counted once (a system call each time would cost a
+ * call of a loop a microsecond). */
+static int count_cores(void)
 {
     int cores = 0;
     cpu_set_t set;
@@ -76,6 +78,17 @@ int tc_copier_width(void)
     if (cores <= 0) {
         const long n = sysconf(_SC_NPROCESSORS_ONLN);
         cores = n > 0 ? (int)n : 1;
+    }
+    return cores;
+}
+
+int tc_copier_width(void)
+{
+    static atomic_int counted; /* 0 until counted; the count is the same whoever counts */
+    int cores = atomic_load(&counted);
+    if (cores == 0) {
+        cores = count_cores();
+        atomic_store(&counted, cores);
     }
     if (cores == 1)
         return 1;
