@@ -87,6 +87,8 @@ LIB_SRCS += src/pyramid.c
 # The channel-last layouts (U8, U16, F32 of 1, 3 or 4 channels) and the pipeline that overlaps
 # one image's transfers with another's kernels (tc_filter_image, tc_filter_images).
 LIB_SRCS += src/channels.c src/stream.c
+# The host copies into and out of pinned staging memory, split over a few threads.
+LIB_SRCS += src/copier.c
 # Images the device or the memory budget cannot hold whole, filtered in bands of rows.
 LIB_SRCS += src/bands.c
 IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \

@@ -26,13 +26,17 @@
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
 # missing); on rows 4 and 6 also tiledconv with TILEDCONV_SYNC=batch (one syncfs for many files
-# instead of an fsync each), on rows 3 and 6 with TILEDCONV_LANES=1 (one context, not two: the
-# second costs the driver time at start and at exit, and the device is no longer the bound).
+# instead of an fsync each), on rows 3 and 6 with TILEDCONV_LANES=2 (two contexts a GPU instead
+# of the default one, whose lane hands the library every image waiting in one pipelined call).
+# Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
+# programs a machine builds on its first run come from the cache after, as for any user.
 #
 # Writes OUTDIR/e2e-peers.log (every command and what it printed), OUTDIR/e2e-peers.csv (one
 # line a run: row, contender, try, wall seconds, the batch's own clock for tiledconv, output
-# bytes, exit status) and OUTDIR/e2e-peers.md (the table printed at the end: min, median and max
-# of each contender, the ratios, the output bytes), then runs bench/startup (the start-up
+# bytes, exit status, and from tiledconv's -t the process's age when the batch started and at
+# its last line) and OUTDIR/e2e-peers.md (the table printed at the end: min, median and max of
+# each contender, the ratios, the output bytes, and the whole process's time beyond the batch's
+# clock split into before it and the exit), then runs bench/startup (the start-up and the end
 # against a bare OpenCL program) into OUTDIR/startup.txt.
 set -u
 out=${1:?usage: bench/e2e-peers.sh OUTDIR [PEERS]}
@@ -53,7 +57,7 @@ mkdir -p "$out" "$work"
 log=$out/e2e-peers.log
 csv=$out/e2e-peers.csv
 : >"$log"
-echo "row,contender,try,seconds,batch_seconds,bytes,status" >"$csv"
+echo "row,contender,try,seconds,batch_seconds,bytes,status,before_ms,age_ms" >"$csv"
 
 say() { echo "$*" | tee -a "$log"; }
 
@@ -103,7 +107,7 @@ cmd() {
     case $who in
         tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-syncfs) echo "TILEDCONV_SYNC=batch $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
-        tiledconv-1lane) echo "TILEDCONV_LANES=1 $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-2lanes) echo "TILEDCONV_LANES=2 $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
         peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
@@ -118,20 +122,20 @@ cmd() {
 contenders() { # the contenders of a row
     case $1 in
         1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        3) echo "tiledconv tiledconv-1lane tiledconv-floor peer peer-floor" ;;
+        3) echo "tiledconv tiledconv-2lanes tiledconv-floor peer peer-floor" ;;
         4) echo "tiledconv tiledconv-syncfs tiledconv-floor peer peer-floor" ;;
         5 | 7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6) echo "tiledconv tiledconv-syncfs tiledconv-1lane tiledconv-floor peer peer-floor shell-floor" ;;
+        6) echo "tiledconv tiledconv-syncfs tiledconv-2lanes tiledconv-floor peer peer-floor shell-floor" ;;
         8 | 9) echo "tiledconv peer" ;;
     esac
 }
 
 # timed ROW WHO TRY: one whole run into a fresh folder, its line in the CSV.
 timed() {
-    local row=$1 who=$2 try=$3 c o="$work/out" t0 t1 rc s clock bytes
+    local row=$1 who=$2 try=$3 c o="$work/out" t0 t1 rc s clock bytes before age
     c=$(cmd "$row" "$who")
     if [ -z "$c" ]; then
-        echo "$row,$who,$try,,,,n/a" >>"$csv"
+        echo "$row,$who,$try,,,,n/a,," >>"$csv"
         return
     fi
     rm -rf "$o" && mkdir -p "$o"
@@ -144,16 +148,25 @@ timed() {
     s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
     cat "$work/run.out" >>"$log"
     clock=$(sed -n 's/^batch: [0-9]* images in \([0-9.]*\) s.*/\1/p' "$work/run.out")
+    before=$(sed -n 's/^  outside the batch.s clock: \([0-9.]*\) ms before it.*/\1/p' "$work/run.out")
+    age=$(sed -n 's/^  process age at this line: \([0-9.]*\) ms.*/\1/p' "$work/run.out")
     bytes=$(du -sb "$o" | cut -f1)
     if [ "$rc" -eq 0 ] && [ "$(find "$o" -type f | wc -l)" -ne "$photos" ]; then
         rc=99 # a run that wrote fewer files than photos is no result
     fi
     echo "   exit $rc, $s s${clock:+, $clock s by the batch clock}" >>"$log"
-    echo "$row,$who,$try,$s,$clock,$bytes,$rc" >>"$csv"
+    echo "$row,$who,$try,$s,$clock,$bytes,$rc,$before,$age" >>"$csv"
 }
 
 say "running $tries tries of rows $rows (see $log)"
 cat "$work"/bmp/* "$work"/jpg/* >/dev/null # every contender reads from the page cache
+# One untimed tiledconv run a row: its programs built, as after any first run.
+for row in $rows; do
+    for who in $(contenders "$row"); do
+        [ "$who" = tiledconv ] && timed "$row" "$who" warm-up
+    done
+done
+sed -i '/,warm-up,/d' "$csv"
 for try in $(seq 1 "$tries"); do
     for row in $rows; do
         for who in $(contenders "$row"); do
@@ -209,22 +222,32 @@ for row in sorted(names):
         size(row, "tiledconv"), size(row, "peer")))
 for row, who, what in (("4", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
                        ("6", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
-                       ("3", "tiledconv-1lane", "TILEDCONV_LANES=1 (one context instead of two)"),
-                       ("6", "tiledconv-1lane", "TILEDCONV_LANES=1 (one context instead of two)")):
+                       ("3", "tiledconv-2lanes", "TILEDCONV_LANES=2 (two contexts instead of one)"),
+                       ("6", "tiledconv-2lanes", "TILEDCONV_LANES=2 (two contexts instead of one)")):
     s = times(row, who)
     if s:
         lines.append("")
         lines.append("row %s with %s: %s s (tiledconv: %s)" % (row, what, cell(s), cell(times(row, "tiledconv"))))
-gaps = []
+gaps, befores, exits = [], [], []
 for row in sorted(names):
     for r in rows.get(row, {}).get("tiledconv", []):
         if r["status"] == "0" and r["batch_seconds"]:
             gaps.append(float(r["seconds"]) - float(r["batch_seconds"]))
+            if r.get("before_ms") and r.get("age_ms"):
+                befores.append(float(r["before_ms"]) / 1e3)
+                exits.append(float(r["seconds"]) - float(r["age_ms"]) / 1e3)
+
+def mmm(v):
+    return "min %.3f, median %.3f, max %.3f s" % (min(v), statistics.median(v), max(v))
+
 if gaps:
     lines.append("")
     lines.append("whole process minus the batch's own clock (start-up before the batch, exit after): "
-                 "min %.3f, median %.3f, max %.3f s over %d runs" % (min(gaps), statistics.median(gaps),
-                                                                     max(gaps), len(gaps)))
+                 "%s over %d runs" % (mmm(gaps), len(gaps)))
+if exits:
+    lines.append("of which before the batch (the process's start, options, inputs; to 10 ms): %s; "
+                 "the exit (the whole time less the process's age at its last -t line; the "
+                 "measuring shell's fork and exec included): %s" % (mmm(befores), mmm(exits)))
 lines.append("")
 lines.append("%s tries each; ratios above 1 mean tiledconv is faster; n/a: not run here or failed (see the log)"
              % sys.argv[3])

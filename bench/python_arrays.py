@@ -137,13 +137,34 @@ def cupy_batch_s(images, n):
     return time.perf_counter() - t
 
 
+class _NoCall:
+    """The library with tc_filter_image doing nothing, to time the binding's own Python."""
+
+    def __init__(self, lib):
+        self._lib = lib
+
+    def __getattr__(self, name):
+        if name == "tc_filter_image":
+            return lambda *args: 0
+        return getattr(self._lib, name)
+
+
 def profile(ctx, image, k, calls):
-    """Where one call's time goes, in ms: the whole call from Python; the ctypes call alone
-    (the same structures prepared once); the device's spans (profiling events); the host's
-    copies of the same bytes into and out of memory (np.copyto, as the library's gather and
-    scatter); the rest of the C call (enqueues, waits)."""
+    """Where one call's time goes, in ms: the whole call from Python; the binding's Python
+    alone (the same call with tc_filter_image doing nothing: argument checks, the result array,
+    the ctypes structures); the ctypes call alone (the same structures prepared once), and
+    with a new result array each call (as the whole call writes one); the device's spans
+    (profiling events); the host's copies of the same bytes into and out of memory on one
+    thread (np.copyto; the library shares them among its copy crew); the rest of the C call
+    (enqueues, waits, and the crew's overlap, negative when the copies overlap)."""
     from tiledconv import _arrays, _native
     whole = median_ms(lambda: ctx.filter(image, kx=k, ky=k), calls)
+    real = tiledconv._lib
+    tiledconv._lib = _NoCall(real)
+    try:
+        python_alone = median_ms(lambda: ctx.filter(image, kx=k, ky=k), calls)
+    finally:
+        tiledconv._lib = real
     params = tiledconv._Params(k, k)
     arr, h, w, c = _arrays.checked(image)
     src, keep = _arrays.image(arr, h, w, c)
@@ -154,12 +175,19 @@ def profile(ctx, image, k, calls):
     import ctypes
     c_call = median_ms(lambda: lib.tc_filter_image(handle, ctypes.byref(src), ctypes.byref(dst),
                                                    params.ref()), calls)
+
+    def fresh():
+        out = _arrays.Output(arr.shape, arr.dtype, None, c)
+        return lib.tc_filter_image(handle, ctypes.byref(src), ctypes.byref(out.image()),
+                                   params.ref())
+    c_fresh = median_ms(fresh, calls)
     noop = median_ms(lambda: lib.tc_version(), calls)
     s = ctx.last_stats()
     copy_to = np.empty_like(image)
     copies = 2 * median_ms(lambda: np.copyto(copy_to, image), calls)
     device = s["upload_ms"] + s["convert_ms"] + s["kernel_ms_median"] + s["download_ms"]
-    return {"call_ms": whole, "python_ms": whole - c_call, "ctypes_noop_ms": noop,
+    return {"call_ms": whole, "python_ms": whole - c_call, "python_alone_ms": python_alone,
+            "c_fresh_ms": c_fresh, "ctypes_noop_ms": noop,
             "c_call_ms": c_call, "upload_ms": s["upload_ms"], "convert_ms": s["convert_ms"],
             "kernel_ms": s["kernel_ms_median"], "download_ms": s["download_ms"],
             "host_copies_ms": copies, "rest_ms": c_call - device - copies}
@@ -312,16 +340,22 @@ def main():
 
     # --- where one call's time goes ---
     lines.append("")
+    # The library's copy crew: half the cores this process may run on, 2..8 (src/copier.c).
+    cores = len(os.sched_getaffinity(0))
+    crew = 1 if cores == 1 else max(2, min(8, cores // 2))
     for name, image in (("gray", gray), ("colour", colour)):
         p = profile(ctx, image, k5, a.calls)
         result[f"profile {name}"] = p
         lines.append(
-            f"one {name} call at 5 taps, {p['call_ms']:.3f} ms: Python {p['python_ms']:.3f}, "
+            f"one {name} call at 5 taps, {p['call_ms']:.3f} ms: Python {p['python_ms']:.3f} "
+            f"(the binding's Python alone {p['python_alone_ms']:.3f}; the C call with a new "
+            f"result array each call {p['c_fresh_ms']:.3f}), "
             f"the C call {p['c_call_ms']:.3f} (a ctypes call alone {p['ctypes_noop_ms']:.4f}): "
             f"upload {p['upload_ms']:.3f}, conversions {p['convert_ms']:.3f}, kernels "
             f"{p['kernel_ms']:.3f}, download {p['download_ms']:.3f} (device spans), host copies "
-            f"into and out of pinned memory ~{p['host_copies_ms']:.3f}, the rest (enqueues, "
-            f"waits, overlap) {p['rest_ms']:.3f}")
+            f"into and out of pinned memory on one thread ~{p['host_copies_ms']:.3f} (the "
+            f"library's crew: {crew} threads), the rest (enqueues, waits, overlap) "
+            f"{p['rest_ms']:.3f}")
 
     # --- gauss is OpenCV's ---
     try:

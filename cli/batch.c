@@ -7,8 +7,9 @@
  *                        its header, reserve its bytes and decode. No stage owns a thread, so
  *                        the codecs' work, whichever dominates (decoding a photo, encoding a
  *                        PNG), is spread over every core
- *   lanes (one per context: two per GPU, one per CPU device)
- *                        tc_filter_image: the bytes go up through pinned memory, the device
+ *   lanes (one per context: one per device)
+ *                        the images waiting, up to 16 at a time, through one library call
+ *                        (job_filter_many): the bytes go up through pinned memory, the device
  *                        forms the planes, filters, forms the 8-bit rows of the output (a
  *                        BMP's own rows, or the packed rows another format's encoder takes)
  *                        and the bytes come back; float planes come back for -e, --raw,
@@ -20,9 +21,10 @@
  * the contexts and programs are made, they decode as far as the memory budget allows; once a
  * lane is ready, they read ahead only as far as keeps the lanes busy. The bytes held by images
  * in flight are bounded (a quarter of the machine's memory, at most 4 GiB; one image always
- * may run), whatever the number of workers or images. A lane's device runs one image while the
- * other lane of the same device uploads or downloads another. Each image is all-or-nothing: a
- * failure anywhere gets its one line and leaves no file.
+ * may run), whatever the number of workers or images. Within a lane's call the library's
+ * pipeline runs one image's kernels while another goes up and a third comes down, and the
+ * context's copy crew moves the bytes into and out of pinned memory. Each image is
+ * all-or-nothing: a failure anywhere gets its one line and leaves no file.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "batch.h"
@@ -37,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,6 +96,12 @@ struct batch {
     double startup_ms;     /* until the first context was ready */
     double platforms_ms;   /* of that: the OpenCL loader's platform list (every ICD loaded) */
     double build_ms;       /* the programs built, summed over the lanes */
+    double lane_ms;        /* the lanes' wall time in their library calls, summed */
+    int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
+    int decoded_early;     /* images decoded before any lane was ready */
+    double age_at_start;   /* ms since the process started, when the batch started (-1: not
+                            * known) */
+    double folder_sync_ms; /* the output folder's sync after the last image */
     int n_workers, n_lanes, n_waiters;
     lane *lanes;
     commit_queue commits;  /* started when outputs are synced */
@@ -110,6 +119,31 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ms since this process started (its exec), from /proc/self/stat's start time in clock ticks
+ * since boot (to the tick: 10 ms), for -t's account of the time outside the batch's clock;
+ * -1 where it cannot be read. */
+static double process_age_ms(void)
+{
+    char line[1024];
+    struct timespec ts;
+    unsigned long long start = 0;
+    FILE *f = fopen("/proc/self/stat", "r");
+    const long tick = sysconf(_SC_CLK_TCK);
+    if (!f)
+        return -1.0;
+    const int got = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    /* Fields after the command's name, which ends with the last ')': state is field 3, the
+     * start time field 22. */
+    const char *p = got ? strrchr(line, ')') : NULL;
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p + 1, "%llu", &start) != 1 || tick <= 0 ||
+        clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+        return -1.0;
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 - (double)start * 1e3 / tick;
 }
 
 static void list_push(job_list *l, job *j)
@@ -337,6 +371,7 @@ static void read_one(batch *b, int i)
     }
     pthread_mutex_lock(&b->lock);
     list_push(&b->decoded, j);
+    b->decoded_early += b->lanes_ready == 0;
     b->reading--;
     pthread_cond_signal(&b->ready);
     if (b->next >= b->list->count && b->reading == 0)
@@ -446,21 +481,32 @@ static void *lane_main(void *arg)
         b->lanes_ready = 1;
     pthread_cond_broadcast(&b->work);
     for (;;) {
+        job *taken[JOB_FILTER_MANY];
+        int n = 0;
         while (!b->decoded.head && !(b->next >= b->list->count && b->reading == 0))
             pthread_cond_wait(&b->ready, &b->lock);
-        if (!(j = list_pop(&b->decoded)))
+        /* Every image waiting, up to a call's worth: one library call pipelines them. */
+        while (n < JOB_FILTER_MANY && (j = list_pop(&b->decoded)) != NULL)
+            taken[n++] = j;
+        if (n == 0)
             break;
         pthread_cond_broadcast(&b->work); /* room to read ahead */
         pthread_mutex_unlock(&b->lock);
-        if (l->status != 0)
-            j->status = JOB_NO_DEVICE;
-        else if (j->status == JOB_OK)
-            job_filter(b->o, l->ctx, j);
-        job_drop_input(j); /* the device is done with it (-e keeps its own planes) */
+        const double t = now_ms();
+        for (int i = 0; i < n && l->status != 0; i++)
+            taken[i]->status = JOB_NO_DEVICE;
+        if (l->status == 0)
+            job_filter_many(b->o, l->ctx, taken, n);
+        for (int i = 0; i < n; i++)
+            job_drop_input(taken[i]); /* the device is done with it (-e keeps its planes) */
         pthread_mutex_lock(&b->lock);
-        b->build_ms += j->build_ms;
-        list_push(&b->finished, j);
-        pthread_cond_signal(&b->work);
+        b->lane_ms += now_ms() - t;
+        b->lane_calls++;
+        for (int i = 0; i < n; i++) {
+            b->build_ms += taken[i]->build_ms;
+            list_push(&b->finished, taken[i]);
+        }
+        pthread_cond_broadcast(&b->work);
     }
     pthread_mutex_unlock(&b->lock);
     return NULL;
@@ -517,13 +563,19 @@ static void show_progress(const batch *b)
     fflush(stderr);
 }
 
-/* Lanes (contexts) per GPU: 2 by default; TILEDCONV_LANES overrides it for the measurements
- * in BENCHMARKS.md. */
+/* Lanes (contexts) per GPU: 1 by default. A lane hands the library every image waiting for it
+ * in one call, whose pipeline (three images in flight, each slot on its own queue) overlaps
+ * one image's transfers with another's kernels, which is what a second lane was for; the
+ * copies into and out of pinned memory, which bounded a lane, run on the context's copy
+ * crew. A second context cost the driver about 110 ms to create on an H100 machine, more
+ * pinned memory and its teardown, and a batch with one lane ran faster there already before
+ * (1.55 s against 1.83 s for 1,000 gray JPEG photos). TILEDCONV_LANES overrides it for the
+ * measurements in BENCHMARKS.md. */
 static int lanes_per_gpu(void)
 {
     const char *v = getenv("TILEDCONV_LANES");
     const int n = v ? atoi(v) : 0;
-    return n >= 1 && n <= 8 ? n : 2;
+    return n >= 1 && n <= 8 ? n : 1;
 }
 
 /* How many threads of each kind: the workers every core (--threads N), since reading,
@@ -592,6 +644,29 @@ static void print_verdict(const batch *b)
             b->list->count, b->max_difference, failed ? " (FAILED: the images named above)" : "");
 }
 
+/* -t: where the time outside the stages goes: before the batch (the process's start, options,
+ * the list of inputs), its start-up (the images decoded meanwhile), after it (the folder's
+ * sync), the peak memory (which the process's end has to give back) and the process's age as
+ * it prints this, so that the whole process's time less that age is its exit. */
+static void print_outside(const batch *b)
+{
+    struct rusage ru;
+    const double age = b->age_at_start >= 0.0 ? process_age_ms() : -1.0;
+    if (!b->o->no_filter)
+        printf("  start-up: %d images decoded before the first context was ready\n",
+               b->decoded_early);
+    if (b->age_at_start >= 0.0)
+        printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "
+               "inputs; to 10 ms), %.1f ms after it (the folder's sync)\n",
+               b->age_at_start, b->folder_sync_ms);
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        printf("  peak memory %.0f MB (resident)\n", (double)ru.ru_maxrss / 1024.0);
+    if (age >= 0.0)
+        printf("  process age at this line: %.0f ms (to 10 ms; the rest of the whole process's "
+               "time is its exit)\n",
+               age);
+}
+
 /* -t: the stages' times, and which one bounds the rate. The pool's workers share the codec
  * stages, so each of those is busy against the whole pool; the device stages share the
  * lanes; the syncs, the waiters. */
@@ -639,6 +714,12 @@ static void print_stages(const batch *b, double wall_ms)
             bound = (int)i;
         }
     }
+    if (device && b->lane_calls > 0)
+        printf("  %-18s %12.1f %14.3f %8d %8.0f%%   (%d calls, %.1f images a call: the "
+               "lanes' wall time in the library, copies included)\n",
+               "lanes", b->lane_ms, b->lane_ms / n, lanes, 100.0 * b->lane_ms /
+               ((lanes > 0 ? lanes : 1) * wall_ms), b->lane_calls,
+               (double)n / b->lane_calls);
     const double pool = (b->read_ms + b->write_ms + (device ? 0.0 : b->convert_ms)) /
                         (b->n_workers * wall_ms);
     printf("  the pool of %d worker%s (read+decode, encode+write) was busy %.0f%% of the wall "
@@ -649,6 +730,7 @@ static void print_stages(const batch *b, double wall_ms)
     else
         printf("  the busiest stage, which bounds the rate: %s%s\n", stages[bound].name,
                device && bound >= 1 && bound <= 5 ? " (device stages share the lanes)" : "");
+    print_outside(b);
 }
 
 static void print_batch_record(const batch *b, double wall_ms)
@@ -702,6 +784,7 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->o = o;
     b->list = list;
     b->t0 = now_ms();
+    b->age_at_start = o->timing ? process_age_ms() : -1.0;
     b->machine = o->format != TC_FORMAT_TABLE;
     b->chatty = !o->quiet && !b->machine;
     b->progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
@@ -814,7 +897,9 @@ static int batch_finish(batch *b, double wall_ms)
         else
             folder_of(first->output ? first->output : first->raw ? first->raw : ".", dir,
                       sizeof dir);
+        const double t = now_ms();
         sync_folder(dir);
+        b->folder_sync_ms = now_ms() - t;
     }
     print_summary(b);
     print_verdict(b);

@@ -427,6 +427,29 @@ static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
     }
 }
 
+/* A job that runs whole through tc_filter_image: its parameters, its output made and (-e) its
+ * input planes kept. 0, or -1 (the job failed). */
+static int prepare_whole(const tc_options *o, job *j, tc_params *p, tc_image *dst)
+{
+    if (job_params(o, j, p) || prepare_output(o, j, dst) ||
+        (o->verify && keep_host_planes(j, o->color ? 3 : 1)))
+        return -1;
+    return 0;
+}
+
+/* tc_filter_image on a prepared job. */
+static void filter_whole(const tc_options *o, tc_context *ctx, job *j, const tc_params *p,
+                         const tc_image *dst)
+{
+    const int status = tc_filter_image(ctx, &j->src, dst, p);
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return;
+    }
+    take_stats(ctx, j);
+    inject_test_fault(o, j);
+}
+
 void job_filter(const tc_options *o, tc_context *ctx, job *j)
 {
     tc_params p;
@@ -435,21 +458,71 @@ void job_filter(const tc_options *o, tc_context *ctx, job *j)
         filter_strips(o, ctx, j);
         return;
     }
-    if (job_params(o, j, &p))
-        return;
     if (o->gradient) {
-        filter_gradient(o, ctx, j, &p);
+        if (job_params(o, j, &p) == 0)
+            filter_gradient(o, ctx, j, &p);
         return;
     }
-    if (prepare_output(o, j, &dst) || (o->verify && keep_host_planes(j, o->color ? 3 : 1)))
-        return;
-    const int status = tc_filter_image(ctx, &j->src, &dst, &p);
-    if (status != TC_OK) {
-        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+    if (prepare_whole(o, j, &p, &dst) == 0)
+        filter_whole(o, ctx, j, &p, &dst);
+}
+
+/* Prepared jobs of the same parameters in one tc_filter_images call; each gets an equal share
+ * of its transfer, conversion and kernel times (the first its build time). Should the call
+ * fail, each runs alone, so that every image gets its own outcome and line. */
+static void filter_together(const tc_options *o, tc_context *ctx, job **jobs,
+                            const tc_image *src, const tc_image *dst, int n, const tc_params *p)
+{
+    if (n == 1) {
+        filter_whole(o, ctx, jobs[0], p, &dst[0]);
         return;
     }
-    take_stats(ctx, j);
-    inject_test_fault(o, j);
+    if (tc_filter_images(ctx, src, dst, n, p) != TC_OK) {
+        for (int i = 0; i < n; i++)
+            filter_whole(o, ctx, jobs[i], p, &dst[i]);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        job *j = jobs[i];
+        take_stats(ctx, j);
+        j->upload_ms /= n;
+        j->convert_ms /= n;
+        j->kernel_ms /= n;
+        j->download_ms /= n;
+        if (i > 0)
+            j->build_ms = 0.0;
+        inject_test_fault(o, j);
+    }
+}
+
+void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
+{
+    job *together[JOB_FILTER_MANY];
+    tc_image src[JOB_FILTER_MANY], dst[JOB_FILTER_MANY];
+    tc_params first, p;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        job *j = jobs[i];
+        if (j->status != JOB_OK)
+            continue;
+        if (j->in_strips || o->gradient || n == 1 || k == JOB_FILTER_MANY) {
+            job_filter(o, ctx, j);
+            continue;
+        }
+        if (prepare_whole(o, j, &p, &dst[k]))
+            continue;
+        /* cli_params starts from tc_params_init, which zeroes the padding: memcmp is exact. */
+        if (k > 0 && memcmp(&p, &first, sizeof p) != 0) {
+            filter_whole(o, ctx, j, &p, &dst[k]);
+            continue;
+        }
+        first = p;
+        together[k] = j;
+        src[k] = j->src;
+        k++;
+    }
+    if (k > 0)
+        filter_together(o, ctx, together, src, dst, k, &first);
 }
 
 /* ---- --no-filter: the codec floor ---------------------------------------------------------- */

@@ -96,6 +96,16 @@ void job_decode(const tc_options *o, job *j);
  * written here, whole. */
 void job_filter(const tc_options *o, tc_context *ctx, job *j);
 
+/* The most jobs job_filter_many puts in one library call. */
+#define JOB_FILTER_MANY 16
+
+/* job_filter for up to n jobs on one lane's context (jobs already failed are passed over):
+ * those that run whole with the same parameters go through one tc_filter_images call, whose
+ * pipeline overlaps one image's transfers with another's kernels; the others (strips,
+ * --gradient, another ROI) one by one. At most JOB_FILTER_MANY go in one call; the rest run
+ * alone. */
+void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n);
+
 /* --no-filter: the unfiltered pixels in the output's layout, on the host. */
 void job_copy(const tc_options *o, job *j);
 

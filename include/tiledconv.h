@@ -273,6 +273,9 @@ typedef struct {
  * pixels and the next row are neither read nor written: a view into a larger array is
  * safe). Pinned staging memory, kernels and device buffers are kept by the context between
  * calls, and the copies between the caller's memory and the staging overlap the transfers.
+ * Since 1.3 those copies are shared out among a few threads the context starts on first use
+ * (half the cores the process may run on, 2 to 8; they poll for 0.15 ms after each copy, then
+ * sleep until the next call, and end with tc_close).
  * For the older layouts:
  * the device forms the planes, filters them, and forms the 8-bit output. What is filtered
  * follows dst's format: a one-channel dst (GRAY8, or FLOAT32 with 1 plane) receives SPEC.md's
@@ -294,7 +297,9 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
  * sizes 0 give each its whole), sizes free to differ from one pair to the next. The U8, U16
  * and F32 layouts flow through a pipeline: while one image's samples go up, another's
  * kernels run and a third's result comes down, each through pinned staging memory the
- * context keeps (three images in flight); the other layouts run one after another. Every
+ * context keeps (three images in flight). So do GRAY8 to GRAY8 or to one FLOAT32 plane,
+ * RGB24 to RGB24 and BGR24 to BGR24, whose bytes that pipeline gives exactly; the other
+ * layouts run one after another. Every
  * pair is checked before any work: TC_EINVAL names the first bad one ("images[3]: ...") and
  * nothing is written. A failure while running (TC_EDEVICE, TC_ENOMEM) leaves the dst of the
  * images not yet finished undefined. Returns when every dst is written; until then src's

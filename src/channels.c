@@ -74,6 +74,48 @@ int tc_channels_check_pair(const tc_image *src, const tc_image *dst, tc_msg *m)
     return TC_OK;
 }
 
+int tc_channels_view(const tc_image *src, const tc_image *dst, tc_image *csrc, tc_image *cdst)
+{
+    int channels = 0;
+    if (src->format == TC_PIXELS_GRAY8 && dst->format == TC_PIXELS_GRAY8)
+        channels = 1;
+    else if ((src->format == TC_PIXELS_RGB24 || src->format == TC_PIXELS_BGR24) &&
+             dst->format == src->format)
+        channels = 3;
+    *csrc = (tc_image){TC_PIXELS_U8, src->width, src->height, channels, src->data, src->stride,
+                       NULL, 0};
+    *cdst = (tc_image){TC_PIXELS_U8, dst->width, dst->height, channels, dst->data, dst->stride,
+                       NULL, 0};
+    if (channels)
+        return 1;
+    /* One float plane is a one-channel F32 image, where its samples are aligned as floats. */
+    if (src->format == TC_PIXELS_GRAY8 && dst->format == TC_PIXELS_FLOAT32 && dst->planes == 1 &&
+        (uintptr_t)dst->data % sizeof(float) == 0 && dst->stride % (long)sizeof(float) == 0) {
+        csrc->planes = cdst->planes = 1;
+        cdst->format = TC_PIXELS_F32;
+        return 1;
+    }
+    return 0;
+}
+
+void tc_channels_zero_gaps(const tc_image *dst)
+{
+    if (dst->format != TC_PIXELS_GRAY8 && dst->format != TC_PIXELS_RGB24 &&
+        dst->format != TC_PIXELS_BGR24)
+        return;
+    const size_t row = (size_t)dst->width * (dst->format == TC_PIXELS_GRAY8 ? 1 : 3);
+    const size_t step = dst->stride < 0 ? (size_t)0 - (size_t)dst->stride : (size_t)dst->stride;
+    if (step == row)
+        return;
+    /* Top-down rows: a gap after every row but the last; bottom-up: after every row but the
+     * first, which is stored last. */
+    const int first = dst->stride < 0 ? 1 : 0;
+    const int end = dst->stride < 0 ? dst->height : dst->height - 1;
+    for (int y = first; y < end; y++)
+        memset((unsigned char *)dst->data + (ptrdiff_t)y * (ptrdiff_t)dst->stride + row, 0,
+               step - row);
+}
+
 /* Row y of an image (0 on top), whatever the direction its rows are stored in. */
 static unsigned char *row_of(const tc_image *img, size_t y)
 {

@@ -37,6 +37,19 @@ int tc_channels_check(const tc_image *img, const char *side, tc_msg *m);
  * neither (then pixels.c's rules apply). TC_OK or TC_EINVAL. */
 int tc_channels_check_pair(const tc_image *src, const tc_image *dst, tc_msg *m);
 
+/* Whether a pair of the older layouts can run as channel-last images with the same bytes out:
+ * GRAY8 to GRAY8 (a gray sample's intensity, 0.299 g + 0.587 g + 0.114 g in double rounded to
+ * float, is g itself), GRAY8 to one FLOAT32 plane, RGB24 to RGB24 and BGR24 to BGR24 (each
+ * channel is filtered on its own, so their order does not matter). Then *csrc and *cdst are
+ * U8 (or F32) views of the same rows, and 1 is returned; 0 for any other pair. The older
+ * layouts' rule that an 8-bit dst's bytes between rows are zeroed is tc_channels_zero_gaps's,
+ * after the run. */
+int tc_channels_view(const tc_image *src, const tc_image *dst, tc_image *csrc, tc_image *cdst);
+
+/* Zeroes the bytes of an 8-bit dst of the older layouts between one row's pixels and the next
+ * row stored (nothing after the row stored last), as pixels.c's pack does. */
+void tc_channels_zero_gaps(const tc_image *dst);
+
 /* Bytes [offset, offset + n) of the image's packed stream: copied out of the caller's rows
  * into out (gather), or from in into the caller's rows (scatter). Whole rows at once where
  * they can be; one memcpy when the rows are contiguous. */

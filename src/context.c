@@ -12,6 +12,7 @@
 #include "bands.h"
 #include "bilinear.h"
 #include "channels.h"
+#include "copier.h"
 #include "device.h"
 #include "filter.h"
 #include "gradient.h"
@@ -41,6 +42,7 @@ struct tc_context {
     tc_pyramid_launch pyramid_last_launch;
     int have_pyramid;
     tc_stream *stream; /* the channel-last layouts' pipeline, made on first use */
+    tc_copier *copier; /* the threads of the host's staging copies, started on first use */
     tc_msg error;
     unsigned long long max_memory; /* tc_set_max_memory's budget; 0: the host's room now */
 };
@@ -297,6 +299,7 @@ TC_API void tc_close(tc_context *ctx)
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
     tc_stream_release(ctx->stream);
+    tc_copier_release(ctx->copier);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_buffers_release(&ctx->buffers);
@@ -440,8 +443,8 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
 {
     tc_stream_stats st;
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
-                                        &ctx->buffers, p, job_from_params, src, dst, count, &st,
-                                        &ctx->error);
+                                        &ctx->buffers, &ctx->copier, p, job_from_params, src,
+                                        dst, count, &st, &ctx->error);
     if (status != TC_OK)
         return status;
     remember(ctx, &st.run, &st.job, st.planes, st.convert_ms);
@@ -456,9 +459,9 @@ static int filter_pixels(tc_context *ctx, const tc_image *src, const tc_image *d
     double convert_ms = 0.0;
     int planes = 1;
     const int status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers,
-                                    &ctx->pixel_buffers, job, src, dst, p->out_scale,
-                                    p->out_offset, p->convert_on_host, &stats, &convert_ms,
-                                    &planes, &ctx->error);
+                                    &ctx->pixel_buffers, &ctx->copier, job, src, dst,
+                                    p->out_scale, p->out_offset, p->convert_on_host, &stats,
+                                    &convert_ms, &planes, &ctx->error);
     if (status != TC_OK)
         return status;
     remember(ctx, &stats, job, planes, convert_ms);
@@ -485,11 +488,41 @@ static int filter_bands(tc_context *ctx, const tc_image *src, const tc_image *ds
 static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
                       const tc_params *p, const tc_job *job)
 {
+    tc_image cs, cd;
     if (!whole_fits(ctx, job, src->width, src->height))
         return filter_bands(ctx, src, dst, p, job);
     if (tc_is_channels(src->format))
         return filter_streamed(ctx, src, dst, 1, p);
+    /* Pairs whose bytes the pipeline gives exactly take it (channels.h). */
+    if (tc_channels_view(src, dst, &cs, &cd)) {
+        const int status = filter_streamed(ctx, &cs, &cd, 1, p);
+        if (status == TC_OK)
+            tc_channels_zero_gaps(dst);
+        return status;
+    }
     return filter_pixels(ctx, src, dst, p, job);
+}
+
+/* count checked pairs through the pipeline, the older layouts' as their channel-last views. */
+static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
+                        const tc_params *p)
+{
+    tc_image *views = malloc(2 * (size_t)count * sizeof *views);
+    int status;
+    if (!views)
+        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %d images", count);
+    for (int i = 0; i < count; i++)
+        if (!tc_is_channels(src[i].format))
+            tc_channels_view(&src[i], &dst[i], &views[i], &views[count + i]);
+        else {
+            views[i] = src[i];
+            views[count + i] = dst[i];
+        }
+    status = filter_streamed(ctx, views, views + count, count, p);
+    for (int i = 0; status == TC_OK && i < count; i++)
+        tc_channels_zero_gaps(&dst[i]);
+    free(views);
+    return status;
 }
 
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
@@ -509,7 +542,8 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
                             int count, const tc_params *p)
 {
     tc_job job;
-    int status, streamed = 1;
+    tc_image cs, cd;
+    int status, streamed = 1, views = 0;
     if (!ctx)
         return TC_EINVAL;
     ctx->error.text[0] = '\0';
@@ -524,13 +558,17 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
             snprintf(reason, sizeof reason, "%s", ctx->error.text);
             return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
         }
-        streamed &= tc_is_channels(src[i].format) &&
+        const int view =
+            !tc_is_channels(src[i].format) && tc_channels_view(&src[i], &dst[i], &cs, &cd);
+        views |= view;
+        streamed &= (tc_is_channels(src[i].format) || view) &&
                     whole_fits(ctx, &job, src[i].width, src[i].height);
     }
     if (count == 0)
         return TC_OK;
     if (streamed)
-        return filter_streamed(ctx, src, dst, count, p);
+        return views ? filter_views(ctx, src, dst, count, p)
+                     : filter_streamed(ctx, src, dst, count, p);
     /* The older layouts, and images that run in bands, one after another (the command line's
      * batch overlaps them with two contexts a device). */
     for (int i = 0; i < count; i++) {

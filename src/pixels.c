@@ -7,6 +7,7 @@
  */
 #include "pixels.h"
 #include "channels.h"
+#include "copier.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -315,6 +316,10 @@ cleanup:
 void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue)
 {
     release_pinned(pb, queue);
+    if (pb->unpack)
+        clReleaseKernel(pb->unpack);
+    if (pb->pack)
+        clReleaseKernel(pb->pack);
     cl_mem mems[] = {pb->bytes_in, pb->bytes_out, pb->palette, pb->plane_src[0],
                      pb->plane_src[1], pb->plane_dst[0], pb->plane_dst[1]};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
@@ -350,7 +355,7 @@ cleanup:
 
 /* size bytes of host memory into buf at 0, through the two pinned chunks in turn: the copy of
  * one chunk into pinned memory overlaps the transfer of the one before. *ms: the transfers. */
-static int staged_write(const tc_device *d, tc_pixel_buffers *pb, cl_mem buf,
+static int staged_write(const tc_device *d, tc_pixel_buffers *pb, tc_copier **crew, cl_mem buf,
                         const unsigned char *src, size_t size, double *ms, tc_msg *m)
 {
     cl_event pending[2] = {NULL, NULL};
@@ -361,7 +366,7 @@ static int staged_write(const tc_device *d, tc_pixel_buffers *pb, cl_mem buf,
         const size_t n = size - off < chunk ? size - off : chunk;
         if ((status = settle(&pending[slot], ms, m)) != TC_OK) /* the chunk is free again */
             break;
-        memcpy(pb->pinned_ptr[slot], src + off, n);
+        tc_copier_memcpy(crew, pb->pinned_ptr[slot], src + off, n);
         CL_CALL(status, cleanup, m,
                 clEnqueueWriteBuffer(d->queue, buf, CL_FALSE, off, n, pb->pinned_ptr[slot], 0,
                                      NULL, &pending[slot]));
@@ -430,6 +435,7 @@ static row_block block_of(const tc_image *img)
 /* The state of one device-path run. */
 typedef struct {
     const tc_device *d;
+    tc_copier **crew; /* the context's copy crew */
     const tc_image *src, *dst;
     int planes, pitch;
     cl_mem src_planes[3], dst_planes[3];
@@ -506,6 +512,22 @@ static int ensure_device_buffers(image_run *r, tc_buffers *b, tc_pixel_buffers *
     return TC_OK;
 }
 
+/* A kernel of the pixel program, made on the context's first image and kept (its arguments
+ * are set for each image: a context serves one thread at a time). */
+static int pixel_kernel(const image_run *r, cl_kernel *k, const char *name, tc_msg *m)
+{
+    cl_int err;
+    int status = TC_OK;
+    if (*k)
+        return TC_OK;
+    *k = clCreateKernel(r->program, name, &err);
+    CL_CHECK(status, cleanup, m, err, name);
+    return TC_OK;
+cleanup:
+    *k = NULL;
+    return status;
+}
+
 /* Bytes up, planes formed: unpack_pixels over the whole padded plane. */
 static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
 {
@@ -514,22 +536,22 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
     const cl_long base = in.base, stride = src->stride;
     unsigned char palette[3 * 256] = {0};
     const int format = (int)src->format;
-    cl_kernel k = NULL;
-    cl_int err;
     int status;
-    if ((status = check_indices(src, m)) != TC_OK)
+    if ((status = check_indices(src, m)) != TC_OK ||
+        (status = pixel_kernel(r, &pb->unpack, "unpack_pixels", m)) != TC_OK)
         return status;
-    if (src->format == TC_PIXELS_INDEXED8)
+    if ((status = staged_write(r->d, pb, r->crew, pb->bytes_in, in.start, in.size,
+                               &r->upload_ms, m)) != TC_OK)
+        return status;
+    if (src->format == TC_PIXELS_INDEXED8) {
         memcpy(palette, src->palette, 3 * (size_t)src->palette_size);
-    if ((status = staged_write(r->d, pb, pb->bytes_in, in.start, in.size, &r->upload_ms, m)) !=
-        TC_OK)
-        return status;
-    /* Blocking: the palette lives on this function's stack. */
-    CL_CALL(status, cleanup, m,
-            clEnqueueWriteBuffer(r->d->queue, pb->palette, CL_TRUE, 0, sizeof palette, palette,
-                                 0, NULL, NULL));
-    k = clCreateKernel(r->program, "unpack_pixels", &err);
-    CL_CHECK(status, cleanup, m, err, "clCreateKernel(unpack_pixels)");
+        /* Blocking: the palette lives on this function's stack. The other formats do not
+         * read it (the kernel's argument is the buffer as it was). */
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(r->d->queue, pb->palette, CL_TRUE, 0, sizeof palette,
+                                     palette, 0, NULL, NULL));
+    }
+    cl_kernel k = pb->unpack;
     const tc_kernel_arg args[] = {
         TC_KARG(pb->bytes_in),     TC_KARG(base),             TC_KARG(stride),
         TC_KARG(format),           TC_KARG(src->width),       TC_KARG(src->height),
@@ -543,15 +565,19 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->unpack));
 cleanup:
-    if (k)
-        clReleaseKernel(k);
     return status;
 }
 
 /* Bytes of the output block arriving from the device: into the caller's memory. */
+typedef struct {
+    unsigned char *block;
+    tc_copier **crew;
+} block_out;
+
 static void take_bytes(void *arg, size_t at, const unsigned char *data, size_t n)
 {
-    memcpy((unsigned char *)arg + at, data, n);
+    const block_out *b = arg;
+    tc_copier_memcpy(b->crew, b->block + at, data, n);
 }
 
 /* Planes to bytes on the device (pack_pixels), then down through pinned memory. */
@@ -564,11 +590,11 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
     const cl_long base = out.base, stride = dst->stride;
     const long abs_stride = stride < 0 ? -stride : stride;
     const int gap = (int)(abs_stride - (long)dst->width * ob);
-    cl_kernel k = NULL;
-    cl_int err;
     int status;
-    k = clCreateKernel(r->program, "pack_pixels", &err);
-    CL_CHECK(status, cleanup, m, err, "clCreateKernel(pack_pixels)");
+    if ((status = pixel_kernel(r, &pb->pack, "pack_pixels", m)) != TC_OK)
+        return status;
+    cl_kernel k = pb->pack;
+    block_out block = {out.start, r->crew};
     const tc_kernel_arg args[] = {
         TC_KARG(r->dst_planes[0]), TC_KARG(r->dst_planes[1]), TC_KARG(r->dst_planes[2]),
         TC_KARG(r->pitch),         TC_KARG(dst->width),       TC_KARG(dst->height),
@@ -583,10 +609,8 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->pack));
     status = staged_read(r->d, pb, pb->bytes_out, 0, out.size, staging_chunk(pb), take_bytes,
-                         out.start, &r->download_ms, m);
+                         &block, &r->download_ms, m);
 cleanup:
-    if (k)
-        clReleaseKernel(k);
     return status;
 }
 
@@ -594,16 +618,36 @@ cleanup:
 typedef struct {
     const tc_image *dst;
     int plane, pitch;
+    tc_copier **crew;
+    int first, rows, per;                /* the chunk's rows, and each task's */
+    const unsigned char *data;
 } plane_rows;
 
-static void take_rows(void *arg, size_t at, const unsigned char *data, size_t n)
+/* Task i of a chunk's rows: rows first + i * per .. into dst's plane. */
+static int rows_task(void *arg, int i, tc_msg *m)
 {
     const plane_rows *p = arg;
     const size_t row_bytes = (size_t)p->pitch * sizeof(float);
-    const int first = (int)(at / row_bytes), rows = (int)(n / row_bytes);
-    for (int y = first; y < first + rows; y++)
+    const int from = p->first + i * p->per;
+    const int to = from + p->per < p->first + p->rows ? from + p->per : p->first + p->rows;
+    (void)m;
+    for (int y = from; y < to; y++)
         memcpy(row_of(p->dst, y) + (long)p->plane * p->dst->height * p->dst->stride,
-               data + (size_t)(y - first) * row_bytes, (size_t)p->dst->width * sizeof(float));
+               p->data + (size_t)(y - p->first) * row_bytes,
+               (size_t)p->dst->width * sizeof(float));
+    return TC_OK;
+}
+
+static void take_rows(void *arg, size_t at, const unsigned char *data, size_t n)
+{
+    plane_rows *p = arg;
+    const size_t row_bytes = (size_t)p->pitch * sizeof(float);
+    const int tasks = tc_copier_width();
+    p->first = (int)(at / row_bytes);
+    p->rows = (int)(n / row_bytes);
+    p->per = (p->rows + tasks - 1) / tasks;
+    p->data = data;
+    (void)tc_copier_run(p->crew, (p->rows + p->per - 1) / p->per, rows_task, p, NULL);
 }
 
 static int download_planes(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
@@ -612,7 +656,7 @@ static int download_planes(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
     const size_t rows = staging_chunk(pb) / row_bytes, rows_per_chunk = rows ? rows : 1;
     int status = TC_OK;
     for (int c = 0; c < r->planes && status == TC_OK; c++) {
-        plane_rows p = {r->dst, c, r->pitch};
+        plane_rows p = {r->dst, c, r->pitch, r->crew, 0, 0, 1, NULL};
         status = staged_read(r->d, pb, r->dst_planes[c], 0, row_bytes * (size_t)r->dst->height,
                              rows_per_chunk * row_bytes, take_rows, &p, &r->download_ms, m);
     }
@@ -638,9 +682,9 @@ static int event_times(const image_run *r, tc_run_stats *stats, double *convert_
 }
 
 static int run_on_device(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                         tc_pixel_buffers *pb, const tc_job *job, const tc_image *src,
-                         const tc_image *dst, double scale, double offset, tc_run_stats *stats,
-                         double *convert_ms, tc_msg *m)
+                         tc_pixel_buffers *pb, tc_copier **crew, const tc_job *job,
+                         const tc_image *src, const tc_image *dst, double scale, double offset,
+                         tc_run_stats *stats, double *convert_ms, tc_msg *m)
 {
     image_run r;
     double build_ms = 0.0;
@@ -648,6 +692,7 @@ static int run_on_device(const tc_device *d, tc_program_cache *programs, tc_buff
     memset(&r, 0, sizeof r);
     memset(stats, 0, sizeof *stats);
     r.d = d;
+    r.crew = crew;
     r.src = src;
     r.dst = dst;
     r.planes = planes_of(dst);
@@ -684,7 +729,7 @@ cleanup:
 }
 
 int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                 tc_pixel_buffers *pb, const tc_job *job, const tc_image *src,
+                 tc_pixel_buffers *pb, tc_copier **crew, const tc_job *job, const tc_image *src,
                  const tc_image *dst, double scale, double offset, int convert_on_host,
                  tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m)
 {
@@ -706,7 +751,7 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
             return status;
         return run_on_host(d, programs, buffers, job, src, dst, scale, offset, stats, m);
     }
-    return run_on_device(d, programs, buffers, pb, job, src, dst, scale, offset, stats,
+    return run_on_device(d, programs, buffers, pb, crew, job, src, dst, scale, offset, stats,
                          convert_ms, m);
 }
 

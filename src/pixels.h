@@ -8,6 +8,7 @@
 #ifndef TILEDCONV_PIXELS_H
 #define TILEDCONV_PIXELS_H
 
+#include "copier.h"
 #include "launch.h"
 
 /* The pinned staging chunk: large enough that a 1920 x 1080 photo moves in one, small enough
@@ -25,6 +26,7 @@ typedef struct {
                                                /* and a transfer overlap */
     cl_mem plane_src[2], plane_dst[2];         /* planes 1 and 2 */
     size_t plane_src_size[2], plane_dst_size[2];
+    cl_kernel unpack, pack;                    /* the pixel program's kernels, made once */
 } tc_pixel_buffers;
 
 void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue);
@@ -38,9 +40,10 @@ int tc_image_planes(const tc_image *src, int planes, float *out, tc_msg *m);
 
 /* Filters src into dst (tc_filter_image of tiledconv.h) for a validated job. *stats holds the
  * filter's times summed over the planes (one iteration), the transfers of the pixels, and
- * *convert_ms the device's conversions. */
+ * *convert_ms the device's conversions. The copies into and out of pinned memory run on *crew
+ * (copier.h). */
 int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                 tc_pixel_buffers *pb, const tc_job *job, const tc_image *src,
+                 tc_pixel_buffers *pb, tc_copier **crew, const tc_job *job, const tc_image *src,
                  const tc_image *dst, double scale, double offset, int convert_on_host,
                  tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m);
 

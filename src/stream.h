@@ -15,6 +15,7 @@
 #ifndef TILEDCONV_STREAM_H
 #define TILEDCONV_STREAM_H
 
+#include "copier.h"
 #include "launch.h"
 
 typedef struct tc_stream tc_stream;
@@ -38,10 +39,11 @@ typedef struct {
  * precision (and unless p->convert_on_host) through the pipeline; otherwise one image after
  * another with the conversions on the host. *stream is made on first use (tc_stream_release
  * frees it). TC_OK with *stats filled (tc_run_stats_free(&stats->run) after), or the failure
- * with its reason in m, prefixed with "images[i]: " when count > 1. */
+ * with its reason in m, prefixed with "images[i]: " when count > 1. The host's copies run on
+ * *crew (copier.h; started on first use, released by the caller). */
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
-                     tc_buffers *buffers, const tc_params *p, tc_job_maker make_job,
-                     const tc_image *src, const tc_image *dst, int count,
+                     tc_buffers *buffers, tc_copier **crew, const tc_params *p,
+                     tc_job_maker make_job, const tc_image *src, const tc_image *dst, int count,
                      tc_stream_stats *stats, tc_msg *m);
 
 void tc_stream_release(tc_stream *stream);

@@ -14,7 +14,7 @@
 #   j. --gradient and --pyramid batches = single runs; k. -e's verdict, and a planted failure;
 #   l. -O creates its folder; m. each output keeps its input's name, format and depth, = single
 #      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter;
-#   p. the cache of built programs.
+#   p. the cache of built programs; q. images of several sizes through the lanes' calls.
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
@@ -556,6 +556,38 @@ if [ -z "$bad" ]; then
     ok "p: the program cache: $n programs kept; cut, flipped and refused binaries rebuilt, same output; unsafe folder and off unused"
 else
     not_ok "p: the program cache" "$bad"
+fi
+
+# --- q. a lane's calls: many images in one library call ----------------------------------------
+# Six copies each of three sizes, gray and colour, a source ROI offset so that each size gets its
+# own parameters: the images of one size go through one call together, the others alone; every
+# output equals its single run, byte for byte, on one lane and on two (-d 0,0).
+rm -rf "$tmp/q" && mkdir -p "$tmp/q/in" "$tmp/q/single"
+for i in 1 2 3 4 5 6; do
+    for size in 451x300 512x512 1000x872; do
+        cp "$root/images/TiledConv_Input$size.bmp" "$tmp/q/in/s$size-$i.bmp"
+    done
+done
+bad=""
+for colour in "" --color; do
+    for f in "$tmp/q/in"/*.bmp; do
+        "$bin" -q $colour -f 7 -sL 3 -sT 2 -s "$f" -o "$tmp/q/single/$(basename "$f")" ||
+            bad="$bad [single run of $(basename "$f") failed]"
+    done
+    for queues in "" "-d 0,0"; do
+        rm -rf "$tmp/q/o"
+        "$bin" -q $colour -f 7 -sL 3 -sT 2 $queues -O "$tmp/q/o" "$tmp/q/in"/*.bmp ||
+            bad="$bad [$colour $queues: the batch failed]"
+        for f in "$tmp/q/single"/*.bmp; do
+            cmp -s "$f" "$tmp/q/o/$(basename "$f")" ||
+                bad="$bad [$colour $queues: $(basename "$f") differs]"
+        done
+    done
+done
+if [ -z "$bad" ]; then
+    ok "q: 18 images of three sizes through the lanes' calls (images of one ROI share a call), gray and colour, one and two queues = single runs"
+else
+    not_ok "q: a lane's calls" "$bad"
 fi
 
 test_end

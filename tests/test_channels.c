@@ -245,8 +245,9 @@ static void test_sixteen_bits_round_trip(void **state)
     assert_memory_equal(in, out, sizeof in);
 }
 
-/* The pinned ring: chunks of 64 bytes through 256 bytes of pinned memory (an image of many
- * times that), as the tests' knobs set them; the same bytes as the default. */
+/* The pinned ring: chunks of 64 bytes through 256, 64 and 192 bytes of pinned memory (an image
+ * of many times that), as the tests' knobs set them; the same bytes as the default. The
+ * chunks are shared out among the copy crew's threads. */
 static void test_small_chunks_and_ring(void **state)
 {
     (void)state;
@@ -258,6 +259,12 @@ static void test_small_chunks_and_ring(void **state)
     setenv("TILEDCONV_PINNED_BYTES", "256", 1);
     check_case(TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 7, 1, &p);
     check_case(TC_PIXELS_F32, TC_PIXELS_F32, 1, 41, 19, 0, 0, &p);
+    /* A ring of one chunk (every round waits for the one before) and of three (rounds of one
+     * chunk that do not split the ring in halves). */
+    setenv("TILEDCONV_PINNED_BYTES", "64", 1);
+    check_case(TC_PIXELS_U8, TC_PIXELS_U8, 3, 41, 19, 5, 1, &p);
+    setenv("TILEDCONV_PINNED_BYTES", "192", 1);
+    check_case(TC_PIXELS_U16, TC_PIXELS_F32, 1, 41, 19, 0, 1, &p);
     setenv("TILEDCONV_STAGING_CHUNK", "100", 1); /* not a divisor of anything */
     unsetenv("TILEDCONV_PINNED_BYTES");
     check_case(TC_PIXELS_U16, TC_PIXELS_U8, 4, 41, 19, 2, 0, &p);

@@ -245,6 +245,119 @@ static void test_many_staging_chunks(void **state)
     unsetenv("TILEDCONV_STAGING_CHUNK");
 }
 
+/* The premise of running GRAY8 pairs through the channel-last pipeline: a gray sample's
+ * intensity (0.299 g + 0.587 g + 0.114 g in double, rounded to float) is g itself. */
+static void test_gray_intensity_is_the_sample(void **state)
+{
+    (void)state;
+    for (int g = 0; g < 256; g++)
+        assert_true(tc_intensity((uint8_t)g, (uint8_t)g, (uint8_t)g) == (float)g);
+}
+
+/* One image of a batch: pixels in, a dst block filled with garbage (0xA5) around its rows. */
+typedef struct {
+    tc_pixel_format in, out;
+    int w, h, bottom_up;
+    long in_row, out_row;
+    unsigned char *in_data, *batch, *single;
+    size_t out_size;
+} batch_case;
+
+static void make_case(batch_case *c, tc_pixel_format in, tc_pixel_format out, int w, int h,
+                      int bottom_up, int gap)
+{
+    const int ob = out == TC_PIXELS_FLOAT32 ? 4 : bytes_of(out);
+    c->in = in;
+    c->out = out;
+    c->w = w;
+    c->h = h;
+    c->bottom_up = bottom_up;
+    c->in_row = ((long)w * bytes_of(in) + 3) / 4 * 4;
+    c->out_row = (long)w * ob + gap;
+    c->out_size = (size_t)c->out_row * (size_t)h + 32;
+    c->in_data = malloc((size_t)c->in_row * (size_t)h);
+    c->batch = malloc(c->out_size);
+    c->single = malloc(c->out_size);
+    assert_non_null(c->in_data);
+    assert_non_null(c->batch);
+    assert_non_null(c->single);
+    for (long i = 0; i < c->in_row * h; i++)
+        c->in_data[i] = (unsigned char)next();
+    memset(c->batch, 0xA5, c->out_size);
+    memset(c->single, 0xA5, c->out_size);
+}
+
+static tc_image case_src(const batch_case *c)
+{
+    return (tc_image){c->in, c->w, c->h, 0,
+                      c->bottom_up ? c->in_data + (size_t)c->in_row * (size_t)(c->h - 1)
+                                   : c->in_data,
+                      c->bottom_up ? -c->in_row : c->in_row, NULL, 0};
+}
+
+static tc_image case_dst(const batch_case *c, unsigned char *block)
+{
+    const int planes = c->out == TC_PIXELS_FLOAT32 ? 1 : 0;
+    return (tc_image){c->out, c->w, c->h, planes,
+                      c->bottom_up ? block + (size_t)c->out_row * (size_t)(c->h - 1) : block,
+                      c->bottom_up ? -c->out_row : c->out_row, NULL, 0};
+}
+
+/* tc_filter_images over the older layouts: pairs the pipeline takes (gray, RGB and BGR to
+ * themselves, gray to one float plane; padded, bottom-up) and, in a second batch, with a pair
+ * it does not (BGRX to gray); every image's block equals its single call's byte for byte: the
+ * padding between rows zeroed, the bytes past the rows untouched. */
+static void test_batches_of_older_layouts(void **state)
+{
+    enum { N = 6 };
+    batch_case c[N];
+    tc_image s[N], d[N];
+    tc_params p;
+    (void)state;
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    p.src_left = 2;
+    p.roi_width = 20;
+    make_case(&c[0], TC_PIXELS_GRAY8, TC_PIXELS_GRAY8, 37, 23, 1, 3);
+    make_case(&c[1], TC_PIXELS_RGB24, TC_PIXELS_RGB24, 33, 19, 0, 5);
+    make_case(&c[2], TC_PIXELS_BGR24, TC_PIXELS_BGR24, 41, 17, 1, 1);
+    make_case(&c[3], TC_PIXELS_GRAY8, TC_PIXELS_FLOAT32, 37, 23, 0, 8);
+    make_case(&c[4], TC_PIXELS_GRAY8, TC_PIXELS_GRAY8, 64, 9, 0, 0);
+    make_case(&c[5], TC_PIXELS_BGRX32, TC_PIXELS_GRAY8, 30, 11, 1, 2);
+    for (int round = 0; round < 2; round++) {
+        const int n = round == 0 ? N - 1 : N; /* the second batch has the BGRX pair */
+        for (int i = 0; i < n; i++) {
+            memset(c[i].batch, 0xA5, c[i].out_size);
+            s[i] = case_src(&c[i]);
+            d[i] = case_dst(&c[i], c[i].batch);
+        }
+        assert_int_equal(tc_filter_images(ctx, s, d, n, &p), TC_OK);
+        for (int i = 0; i < n; i++) {
+            tc_image one = case_dst(&c[i], c[i].single);
+            memset(c[i].single, 0xA5, c[i].out_size);
+            assert_int_equal(tc_filter_image(ctx, &s[i], &one, &p), TC_OK);
+            assert_memory_equal(c[i].batch, c[i].single, c[i].out_size);
+            /* The last row stored ends the writes: what follows it is the garbage. */
+            const size_t row = (size_t)c[i].w * (size_t)(c[i].out == TC_PIXELS_FLOAT32
+                                                               ? 4
+                                                               : bytes_of(c[i].out));
+            const size_t end = (size_t)c[i].out_row * (size_t)(c[i].h - 1) + row;
+            for (size_t at = end; at < c[i].out_size; at++)
+                assert_int_equal(c[i].batch[at], 0xA5);
+            /* The gaps between 8-bit rows are zero. */
+            for (int r = 0; c[i].out != TC_PIXELS_FLOAT32 && r < c[i].h - 1; r++)
+                for (size_t at = (size_t)r * (size_t)c[i].out_row + row;
+                     at < (size_t)(r + 1) * (size_t)c[i].out_row; at++)
+                    assert_int_equal(c[i].batch[at], 0);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        free(c[i].in_data);
+        free(c[i].batch);
+        free(c[i].single);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +366,8 @@ int main(void)
         cmocka_unit_test(test_bad_images_refused),
         cmocka_unit_test(test_padded_bottom_up_rows),
         cmocka_unit_test(test_many_staging_chunks),
+        cmocka_unit_test(test_gray_intensity_is_the_sample),
+        cmocka_unit_test(test_batches_of_older_layouts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

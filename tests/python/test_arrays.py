@@ -234,6 +234,37 @@ def test_batches_equal_single_calls(ctx):
     assert np.array_equal(module, whole)
 
 
+def test_contexts_on_threads_and_the_pinned_ring(ctx, monkeypatch):
+    """Images of several staging chunks (each context's copy crew shares them out) give the
+    same bytes from two contexts on two threads at once as one after another, and through a
+    pinned ring smaller than the image (rounds of half the ring)."""
+    import threading
+    kw = dict(kx=tiledconv.named_filter("gauss", 7)[0], border="reflect101")
+    images = [photo(900, 1200, 3, np.uint8, 60), photo(1100, 1000, 0, np.uint16, 61)]
+    want = [ctx.filter(image, **kw) for image in images]
+    got, errors = {}, []
+
+    def work(k):
+        try:
+            with tiledconv.Context() as mine:
+                got[k] = [mine.filter(image, **kw) for image in images * 2]
+        except Exception as e:  # the test fails below, naming it
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(2):
+        for i, out in enumerate(got[k]):
+            assert np.array_equal(out, want[i % 2])
+    monkeypatch.setenv("TILEDCONV_PINNED_BYTES", str(1 << 20))
+    for image, expected in zip(images, want):
+        assert np.array_equal(ctx.filter(image, **kw), expected)
+    assert all(np.array_equal(o, w) for o, w in zip(ctx.filter_batch(images, **kw), want))
+
+
 def test_a_bad_image_in_a_batch_writes_nothing(ctx):
     images = [photo(10, 12, 0, np.uint8, 40 + i) for i in range(4)]
     outs = [np.full(a.shape, 9, np.uint8) for a in images]

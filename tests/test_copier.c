@@ -1,0 +1,148 @@
+/*
+ * test_copier.c - the crew of copier.h: every task of a run runs exactly once, whatever the
+ * number of tasks and however quickly runs follow each other (a thread still finishing one run
+ * must never take a task of the next); a failed task's status and reason come back while the
+ * other tasks still run; the parallel memcpy copies every byte at every size and offset; a
+ * crew that is released with threads asleep ends.
+ */
+#include "test_util.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "copier.h"
+
+typedef struct {
+    atomic_int *counts; /* per task: how many times it ran */
+    int n;
+    int run;            /* the run's number, checked by each task */
+    atomic_int *seen_run;
+    int fail_at;        /* a task that fails, or -1 */
+} counting;
+
+static int count_task(void *arg, int i, tc_msg *m)
+{
+    counting *c = arg;
+    if (i < 0 || i >= c->n)
+        return tc_fail(m, TC_EINVAL, "task %d of %d", i, c->n);
+    atomic_fetch_add(&c->counts[i], 1);
+    atomic_store(&c->seen_run[i], c->run);
+    if (i == c->fail_at)
+        return tc_fail(m, TC_EDEVICE, "task %d failed on purpose", i);
+    return TC_OK;
+}
+
+/* Thousands of runs of 1 to 40 tasks back to back, each on its own stack frame's state: every
+ * task of every run once, and only tasks of that run. */
+static void every_task_once(void **state)
+{
+    tc_copier *crew = NULL;
+    (void)state;
+    srand(11);
+    for (int run = 1; run <= 4000; run++) {
+        atomic_int counts[40], seen[40];
+        const int n = 1 + rand() % 40;
+        for (int i = 0; i < 40; i++) {
+            atomic_init(&counts[i], 0);
+            atomic_init(&seen[i], 0);
+        }
+        counting c = {counts, n, run, seen, -1};
+        tc_msg m = {""};
+        assert_int_equal(tc_copier_run(&crew, n, count_task, &c, &m), TC_OK);
+        for (int i = 0; i < 40; i++) {
+            assert_int_equal(atomic_load(&counts[i]), i < n ? 1 : 0);
+            assert_int_equal(atomic_load(&seen[i]), i < n ? run : 0);
+        }
+        if (run % 500 == 0) { /* now and then, let the crew fall asleep between runs */
+            struct timespec pause = {0, 2 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    if (tc_copier_width() > 1)
+        assert_non_null(crew);
+    tc_copier_release(crew);
+}
+
+static void a_failure_comes_back(void **state)
+{
+    tc_copier *crew = NULL;
+    atomic_int counts[16], seen[16];
+    (void)state;
+    for (int i = 0; i < 16; i++) {
+        atomic_init(&counts[i], 0);
+        atomic_init(&seen[i], 0);
+    }
+    counting c = {counts, 16, 1, seen, 9};
+    tc_msg m = {""};
+    assert_int_equal(tc_copier_run(&crew, 16, count_task, &c, &m), TC_EDEVICE);
+    assert_string_equal(m.text, "task 9 failed on purpose");
+    for (int i = 0; i < 16; i++) /* the others ran all the same */
+        assert_int_equal(atomic_load(&counts[i]), 1);
+    /* The next run is clean again. */
+    c.fail_at = -1;
+    c.run = 2;
+    for (int i = 0; i < 16; i++)
+        atomic_store(&counts[i], 0);
+    m.text[0] = '\0';
+    assert_int_equal(tc_copier_run(&crew, 16, count_task, &c, &m), TC_OK);
+    assert_string_equal(m.text, "");
+    tc_copier_release(crew);
+}
+
+/* No tasks, one task: run here, no crew needed. */
+static void small_runs(void **state)
+{
+    tc_copier *crew = NULL;
+    atomic_int counts[1], seen[1];
+    (void)state;
+    atomic_init(&counts[0], 0);
+    atomic_init(&seen[0], 0);
+    counting c = {counts, 1, 7, seen, -1};
+    assert_int_equal(tc_copier_run(&crew, 0, count_task, &c, NULL), TC_OK);
+    assert_int_equal(tc_copier_run(&crew, 1, count_task, &c, NULL), TC_OK);
+    assert_int_equal(atomic_load(&counts[0]), 1);
+    assert_null(crew); /* nothing was worth a thread */
+    tc_copier_release(NULL);
+}
+
+static void memcpy_every_byte(void **state)
+{
+    tc_copier *crew = NULL;
+    const size_t cap = (size_t)5 << 20;
+    unsigned char *src = malloc(cap + 64), *dst = malloc(cap + 64);
+    (void)state;
+    assert_non_null(src);
+    assert_non_null(dst);
+    for (size_t i = 0; i < cap + 64; i++)
+        src[i] = (unsigned char)(i * 131 + (i >> 9));
+    /* Sizes around the part size and odd offsets: every byte lands, none beyond. */
+    const size_t sizes[] = {0, 1, 63, 4096, (size_t)128 << 10, ((size_t)128 << 10) + 1,
+                            ((size_t)256 << 10) - 7, (size_t)1 << 20, ((size_t)3 << 20) + 5,
+                            cap};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (size_t off = 0; off < 3; off++) {
+            const size_t n = sizes[k] - (sizes[k] >= off ? off : 0);
+            memset(dst, 0xEE, cap + 64);
+            tc_copier_memcpy(&crew, dst + off, src + 3 - off, n);
+            assert_memory_equal(dst + off, src + 3 - off, n);
+            for (size_t i = 0; i < off; i++)
+                assert_int_equal(dst[i], 0xEE);
+            assert_int_equal(dst[off + n], 0xEE);
+        }
+    tc_copier_release(crew);
+    free(src);
+    free(dst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_task_once),
+        cmocka_unit_test(a_failure_comes_back),
+        cmocka_unit_test(small_runs),
+        cmocka_unit_test(memcpy_every_byte),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
