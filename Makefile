@@ -72,31 +72,25 @@ DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3
 O   ?= build/obj
 BIN ?= tiledconv
 LIBOUT ?= build/lib
-LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
-            src/launch.c src/pixels.c src/context.c
-# Hardening: the host memory a run can still get (refusals before PoCL would abort).
-LIB_SRCS += src/hostmem.c
-# Built programs kept on disk between processes (start-up).
-LIB_SRCS += src/program_cache.c
-# Image objects beside buffers, and the bilinear-tap trick (issue 16).
-LIB_SRCS += src/storage.c src/bilinear.c
-# Issue 16: the gradient from one read (its kernels in src/Gradient.cl, after Common.cl).
-LIB_SRCS += src/gradient.c
-# Issue 16: the Gaussian scale space (tc_pyramid).
-LIB_SRCS += src/pyramid.c
-# The channel-last layouts (U8, U16, F32 of 1, 3 or 4 channels) and the pipeline that overlaps
-# one image's transfers with another's kernels (tc_filter_image, tc_filter_images).
-LIB_SRCS += src/channels.c src/stream.c
-# Images the device or the memory budget cannot hold whole, filtered in bands of rows.
-LIB_SRCS += src/bands.c
-IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
-            src/io/pnm.c
-# Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
-IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
-# Hardening, second round: how far a PNG, JPEG or PGM/PPM on a stream goes.
-IO_SRCS  += src/io/stream_bounds.c
-# Images read and written a row at a time, for images filtered in strips.
-IO_SRCS  += src/io/rows.c
+# The library's sources, by subsystem. The API: the context and its filter calls, tc_params
+# turned into jobs, the calls without a device, the gradient's and the scale space's calls.
+LIB_SRCS := src/context.c src/params.c src/host_api.c src/gradient.c src/pyramid.c
+# Running filters on a device: the launchers, the images beside buffers and the bilinear-tap
+# trick, the kernels' programs (built, and kept on disk between processes), the devices.
+LIB_SRCS += src/launch.c src/kernel_args.c src/storage.c src/bilinear.c src/programs.c \
+            src/program_cache.c src/device.c src/status.c src/hostmem.c
+# Pixels in, pixels out: the older layouts, the channel-last layouts and the pipeline that
+# overlaps one image's transfers with another's kernels, images filtered in bands of rows.
+LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/bands.c
+# The gradient and the Gaussian scale space on a device, and the scale space's plan.
+LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
+# The filters themselves (pure host code), planes and ROIs, the CPU reference.
+LIB_SRCS += src/filter.c src/image.c src/reference.c
+# The tool's codec layer (not in the library, which takes pixels and knows no file format):
+# the formats, the decoders' limits, files written whole, streams, images read a row at a time.
+IO_SRCS  := src/io/codec.c src/io/bmp.c src/io/png.c src/io/jpeg.c src/io/pnm.c \
+            src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
+            src/io/stream_bounds.c src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
