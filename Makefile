@@ -88,7 +88,7 @@ LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 LIB_SRCS += src/filter.c src/image.c src/reference.c
 # The tool's codec layer (not in the library, which takes pixels and knows no file format):
 # the formats, the decoders' limits, files written whole, streams, images read a row at a time.
-IO_SRCS  := src/io/codec.c src/io/bmp.c src/io/png.c src/io/jpeg.c src/io/pnm.c \
+IO_SRCS  := src/io/codec.c src/io/codec_common.c src/io/bmp.c src/io/png.c src/io/jpeg.c src/io/pnm.c \
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
@@ -354,7 +354,8 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
 
 # The codec layer whole, for the harnesses below.
-FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg.c \
+                   src/io/pnm.c src/io/bmp.c \
                    src/io/stream_bounds.c \
                    src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
                    src/io/rows.c
