@@ -86,9 +86,12 @@ LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/bands.c
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
+# The BMP reader and writer: its headers, its pixels, files read, files written.
+BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp_write.c
 # The tool's codec layer (not in the library, which takes pixels and knows no file format):
 # the formats, the decoders' limits, files written whole, streams, images read a row at a time.
-IO_SRCS  := src/io/codec.c src/io/codec_common.c src/io/bmp.c src/io/png.c src/io/jpeg.c src/io/pnm.c \
+IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io/jpeg.c \
+            src/io/pnm.c \
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
@@ -346,7 +349,7 @@ sanitize: deps-test
 # Both harnesses stop at the first report of any sanitizer (-fno-sanitize-recover=all).
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # The BMP reader and what it uses (not the other codecs, which need their libraries).
-FUZZ_BMP_SRCS := src/io/bmp.c src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
+FUZZ_BMP_SRCS := $(BMP_SRCS) src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
                  src/io/signals.c
 fuzz-build: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
@@ -355,7 +358,7 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 
 # The codec layer whole, for the harnesses below.
 FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg.c \
-                   src/io/pnm.c src/io/bmp.c \
+                   src/io/pnm.c $(BMP_SRCS) \
                    src/io/stream_bounds.c \
                    src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
                    src/io/rows.c
