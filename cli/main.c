@@ -14,6 +14,7 @@
 #include "classmap.h"
 #include "devices.h"
 #include "gradient.h"
+#include "help.h"
 #include "image.h"
 #include "inputs.h"
 #include "io_limits.h"

@@ -92,7 +92,7 @@ typedef struct {
     int quiet;              /* -q */
     tc_format format;
     int help, version;
-    /* Issue 16: --pyramid OxL, a Gaussian scale space (cli/pyramid.c) */
+    /* --pyramid OxL, a Gaussian scale space (cli/pyramid_run.c) */
     int pyramid;            /* --pyramid given */
     int pyramid_octaves;    /* O (default TC_PYRAMID_DEFAULT_OCTAVES) */
     int pyramid_levels;     /* L (default TC_PYRAMID_DEFAULT_LEVELS) */
@@ -105,8 +105,6 @@ typedef struct {
  * value attached (-sL3 is -sL 3): such words in argv are replaced by "-sL=3" before parsing;
  * the replacements live until the next call. */
 int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
-
-void cli_usage(FILE *out);
 
 /* Whether -a bilinear cannot run this filter (a mask that is not rank 1, or a pair of
  * neighbouring taps with opposite signs in both pairings, bilinear.h): 1 with the reason,
