@@ -122,7 +122,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test manual manual-check unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         sanitize fuzz fuzz-build fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
@@ -299,7 +299,7 @@ kernel-check: $(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
+	$(MAKE) WERROR=-Werror all unit-tests manual-check e2e-tests batch-tests formats-tests seeds-tests \
 	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
@@ -416,6 +416,22 @@ build/fuzz/fuzz_stream: tests/fuzz_stream.c $(FUZZ_CODEC_SRCS) $(wildcard src/io
 build/fuzz/fuzz_list: tests/fuzz_list.c cli/name_list.c cli/name_list.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_READER_FLAGS) -o $@ tests/fuzz_list.c cli/name_list.c
+
+# The manual, docs/manual.md and the man page tiledconv.1, made by scripts/manual.c from the
+# option table (cli/option_table.c) and cli/manual_source.md, so that the options the tool
+# has, the -h text and the manual cannot drift apart. `make manual` writes both files;
+# `make manual-check` (part of `make test`, tests/manual.sh) fails when the committed ones
+# differ from what the table makes.
+MANUAL_GEN := $(O)/scripts/manual
+$(MANUAL_GEN): scripts/manual.c $(O)/cli/option_table.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Icli $(ALL_CFLAGS) $(LDFLAGS) -o $@ scripts/manual.c $(O)/cli/option_table.o
+
+manual: $(MANUAL_GEN)
+	$(MANUAL_GEN) cli/manual_source.md $(VERSION) docs/manual.md tiledconv.1
+
+manual-check: $(MANUAL_GEN)
+	@sh tests/manual.sh $(MANUAL_GEN) $(VERSION)
 
 # The pkg-config file, with this install's prefix: made on every install (FORCE), since the
 # prefix is a make variable that no file's date records (a second `make api-test` installed
