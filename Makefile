@@ -95,7 +95,7 @@ IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/option_values.c cli/option_rules.c cli/option_table.c \
-            cli/help.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
+            cli/help.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
 # Hardening: the memory plan of a run.

@@ -165,6 +165,7 @@ static int check_filter_range(const tc_options *o, const filter_args *a, FILE *e
     return 2;
 }
 
+/* -f's lengths as the user wrote them, for messages. */
 static const char *taps_text(const filter_args *a, char *buf, size_t size)
 {
     if (a->taps_x == a->taps_y)
@@ -288,6 +289,8 @@ static int build_filter(tc_options *o, const filter_args *a, FILE *err)
     return check_filter_range(o, a, err);
 }
 
+/* --pyramid makes its own Gaussians: sigma0 from --sigma, their lengths from OpenCV's rule.
+ * The flags that set another filter are refused, naming the first one given. */
 static int check_pyramid_filter(const tc_options *o, const filter_args *a, FILE *err)
 {
     const char *flag = a->taps_x            ? "-f"
@@ -305,6 +308,7 @@ static int check_pyramid_filter(const tc_options *o, const filter_args *a, FILE 
     return 2;
 }
 
+/* --pyramid's rules that need every flag read (README, "A Gaussian scale space"). */
 static int check_pyramid(const tc_options *o, FILE *err)
 {
     const tc_roi_request whole = TC_ROI_REQUEST_DEFAULT;
@@ -368,6 +372,9 @@ static int check_pyramid(const tc_options *o, FILE *err)
     return 0;
 }
 
+/* --gradient's rules, once every flag is read: the intensity plane only; the operator brings
+ * its own 3-tap kernels, the tiled kernel and the article's blocks; -a all compares it with
+ * the two filters run apart. */
 static int check_gradient(tc_options *o, const filter_args *a, FILE *err)
 {
     const char *filter_flag = a->taps_x || a->taps_y ? "-f"

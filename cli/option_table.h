@@ -117,7 +117,8 @@ extern const cli_section_info cli_sections[CLI_SECTION_COUNT];
 const cli_option *cli_option_of(int code);
 
 /* The option as messages name it, written into buf: "-sL", "-s", "--device"; or "option"
- * for a code that is none. */
+ * for a code that is none. Messages use this spelling rather than the word the user typed:
+ * after getopt took a value in the same word, argv[optind - 1] would be wrong. */
 const char *cli_option_flag(int code, char *buf, size_t size);
 
 /* The label of an option in -h: "-s, --source FILE", "    --format NAME" (room for a short

@@ -147,6 +147,7 @@ int opt_parse_coefficients(const char *text, coefficient_list *list, FILE *err)
     return 0;
 }
 
+/* --max-pixels N or WxH (the product): 1 .. IO_HARD_MAX_PIXELS. */
 int opt_parse_max_pixels(const char *text, tc_options *o, FILE *err)
 {
     char *end;
@@ -169,6 +170,7 @@ int opt_parse_max_pixels(const char *text, tc_options *o, FILE *err)
     return 0;
 }
 
+/* --block WxH: the tiled kernel's pixels per work-item; W 4 or 8, H 1..16. */
 int opt_parse_block(const char *text, tc_options *o, FILE *err)
 {
     char *end;
@@ -185,6 +187,7 @@ int opt_parse_block(const char *text, tc_options *o, FILE *err)
     return 0;
 }
 
+/* --format NAME: the output image's format, whatever -o's extension (for -o - and -O DIR). */
 int opt_parse_image_format(const char *text, tc_options *o, FILE *err)
 {
     if (io_format_from_word(text, &o->image_format)) {
@@ -195,6 +198,7 @@ int opt_parse_image_format(const char *text, tc_options *o, FILE *err)
     return 0;
 }
 
+/* --sampling 420|422|444: the chroma sampling of colour JPEG outputs. */
 int opt_parse_sampling(const char *text, tc_options *o, FILE *err)
 {
     static const char *const words[3] = {"420", "422", "444"};
@@ -209,6 +213,7 @@ int opt_parse_sampling(const char *text, tc_options *o, FILE *err)
     return 2;
 }
 
+/* --depth 8|16: the output's bits per sample. */
 int opt_parse_depth(const char *text, tc_options *o, FILE *err)
 {
     if (opt_parse_int("--depth", text, 8, 16, &o->depth, err))
@@ -226,6 +231,8 @@ static int taps_in_range(long v, long lo)
     return v >= lo && v <= TC_MAX_TAPS && v % 2 == 1;
 }
 
+/* -f N (both axes, odd 3..TC_MAX_TAPS) or -f WxH (kx W taps, ky H taps, each odd
+ * 1..TC_MAX_TAPS, not both 1: 1 leaves that axis unfiltered). */
 int opt_parse_taps(const char *text, filter_args *a, FILE *err)
 {
     const char *x = strpbrk(text, "xX");
@@ -265,6 +272,10 @@ int opt_parse_taps(const char *text, filter_args *a, FILE *err)
     return 0;
 }
 
+/* --mask's text: rows separated by ';' or newlines, weights within a row by ',' and/or
+ * spaces; with @FILE, the file's lines are the rows, and '#' starts a comment to the end of
+ * its line; blank lines are skipped. what names the text in messages ("--mask", or
+ * "--mask @FILE"). */
 static int parse_mask_text(const char *text, const char *what, mask_arg *mask, int comments,
                            FILE *err)
 {
@@ -348,6 +359,7 @@ static int parse_mask_text(const char *text, const char *what, mask_arg *mask, i
 /* The largest --mask @FILE read: 15 x 15 weights of 30 characters is 7 KB; room for comments. */
 #define MASK_FILE_MAX 65536
 
+/* --mask 'a,b,c;d,e,f;g,h,i' or --mask @FILE. */
 int opt_parse_mask(const char *text, filter_args *a, FILE *err)
 {
     if (text[0] != '@')
@@ -383,6 +395,7 @@ int opt_parse_mask(const char *text, filter_args *a, FILE *err)
     return rc;
 }
 
+/* --amount A: sharpen's strength. */
 int opt_parse_amount(const char *text, tc_options *o, filter_args *a, FILE *err)
 {
     if (opt_parse_double("--amount", text, &o->amount, err))
@@ -406,6 +419,8 @@ int opt_parse_filter_name(const char *text, tc_options *o, FILE *err)
     return 0;
 }
 
+/* --sigma S: gauss's standard deviation in pixels. The upper limit only keeps the arithmetic
+ * sane; beyond a few times the radius the filter is a box anyway. */
 int opt_parse_sigma(const char *text, tc_options *o, filter_args *a, FILE *err)
 {
     if (opt_parse_double("--sigma", text, &o->sigma, err))
@@ -426,6 +441,7 @@ int opt_parse_sigma(const char *text, tc_options *o, filter_args *a, FILE *err)
     return 0;
 }
 
+/* --border replicate|constant[=V]|reflect101|reflect|wrap (constant alone means V = 0). */
 int opt_parse_border(const char *text, filter_args *a, FILE *err)
 {
     const char *eq = strchr(text, '=');
@@ -455,6 +471,7 @@ int opt_parse_border(const char *text, filter_args *a, FILE *err)
     return 2;
 }
 
+/* --gradient sobel|scharr: 1 + the tc_gradient_operator. */
 int opt_parse_gradient(const char *text, tc_options *o, FILE *err)
 {
     for (int op = TC_GRADIENT_SOBEL; op <= TC_GRADIENT_SCHARR; op++)
@@ -483,6 +500,7 @@ int opt_parse_algorithm(const char *text, tc_options *o, FILE *err)
     return 2;
 }
 
+/* --storage buffer|image. */
 int opt_parse_storage(const char *text, tc_options *o, FILE *err)
 {
     for (int s = TC_STORAGE_BUFFER; s <= TC_STORAGE_IMAGE; s++)
@@ -495,6 +513,7 @@ int opt_parse_storage(const char *text, tc_options *o, FILE *err)
     return 2;
 }
 
+/* --device cpu|gpu|all, or TYPE:all for every device of that type. */
 int opt_parse_device_type(const char *text, tc_options *o, FILE *err)
 {
     static const char *const words[] = {"gpu", "cpu", "all", "gpu:all", "cpu:all", "all:all"};
@@ -509,6 +528,8 @@ int opt_parse_device_type(const char *text, tc_options *o, FILE *err)
     return 2;
 }
 
+/* -d N or -d LIST: device indices separated by commas; an index may repeat (-d 0,0: two
+ * queues on one device). */
 int opt_parse_device_list(const char *text, tc_options *o, FILE *err)
 {
     const char *p = text;
@@ -549,6 +570,8 @@ int opt_count_shape(const char *w)
     return b > 0 && w[a + 1 + b] == '\0';
 }
 
+/* --pyramid OxL: O octaves, 1..TC_PYRAMID_MAX_OCTAVES, of L levels, 1..TC_PYRAMID_MAX_LEVELS.
+ * A count of any size is judged by its range, never wrapped (strtol stops at LONG_MAX). */
 int opt_parse_pyramid(const char *text, tc_options *o, FILE *err)
 {
     text_shown shown;
