@@ -149,8 +149,20 @@ check-codecs:
 
 $(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o rows.o): | check-codecs
 
-$(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
+# The tool links the shared library like any other program, and finds it through a path
+# relative to its own place: $$ORIGIN/build/lib for ./tiledconv (LIBOUT from BIN's folder).
+# `make install` links it again for the installed library's place ($$ORIGIN/../lib).
+TOOL_LIBS  = -L$(LIBOUT) -ltiledconv $(CODEC_LIBS) -lm -lpthread
+BIN_RPATH := $(shell realpath -m --relative-to=$(dir $(abspath $(BIN))) $(abspath $(LIBOUT)))
+$(BIN): $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) -Wl,-rpath,'$$ORIGIN/$(BIN_RPATH)' \
+	    $(TOOL_LIBS)
+
+INSTALL_RPATH := $(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))
+$(O)/install/tiledconv: $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so FORCE
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) \
+	    -Wl,-rpath,'$$ORIGIN/$(INSTALL_RPATH)' $(TOOL_LIBS)
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -167,6 +179,14 @@ $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so: $(SHARED)
 $(O)/src/%.o: src/%.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# The command line sees the library through its two headers only, include/tiledconv.h and
+# include/tiledconv_internal.h (what the tool takes beyond the public API): no -Isrc, and no
+# OpenCL headers. Its codec layer is src/io's.
+CLI_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/io -Icli $(CODEC_CFLAGS) $(CPPFLAGS)
+$(O)/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(O)/%.o: %.c | check-opencl
 	@mkdir -p $(@D)
@@ -443,10 +463,10 @@ $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile FORCE
 
 FORCE:
 
-install: $(BIN) lib $(LIBOUT)/tiledconv.pc
+install: $(O)/install/tiledconv lib $(LIBOUT)/tiledconv.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCLUDEDIR) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PYTHONDIR)/tiledconv
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tiledconv
+	install -m 755 $(O)/install/tiledconv $(DESTDIR)$(BINDIR)/tiledconv
 	install -m 644 tiledconv.1 $(DESTDIR)$(MANDIR)/man1/tiledconv.1
 	install -m 644 include/tiledconv.h $(DESTDIR)$(INCLUDEDIR)/tiledconv.h
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libtiledconv.a

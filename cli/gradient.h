@@ -4,7 +4,7 @@
 #ifndef TILEDCONV_CLI_GRADIENT_H
 #define TILEDCONV_CLI_GRADIENT_H
 
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "options.h"
 #include "tiledconv.h"
 

@@ -9,7 +9,7 @@
 #include <float.h>
 #include <string.h>
 
-#include "bilinear.h"
+#include "tiledconv_internal.h"
 
 /* Whether the last component of path has an extension, by io_format_from_name's rule (leading
  * dots belong to the name): "out" and ".png" have none, so they are BMP unless --format. */

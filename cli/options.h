@@ -6,9 +6,7 @@
 #include <stdio.h>
 
 #include "codec.h"
-#include "config.h"
-#include "filter.h"
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "tiledconv.h"
 
 #define TC_DEFAULT_INPUT "images/TiledConv_Input512x512.bmp"

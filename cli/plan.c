@@ -3,8 +3,7 @@
 
 #include <stdio.h>
 
-#include "hostmem.h"
-#include "launch.h"
+#include "tiledconv_internal.h"
 #include "outputs.h"
 
 static unsigned long long max2(unsigned long long a, unsigned long long b)

@@ -17,7 +17,7 @@
 #include "plan.h"
 #include "report.h"
 #include "sha256.h"
-#include "storage.h"
+#include "tiledconv_internal.h"
 #include "strips.h"
 #include "study_input.h"
 #include "verify.h"

@@ -1,7 +1,8 @@
 /*
  * host_api.c - the calls of tiledconv.h that need no device: the CPU reference and its
  * tolerance on a tc_params, the tiled kernel's tiles and their classes, the named filters and
- * masks, and a mask's factors.
+ * masks, and a mask's factors; and for the tool (tiledconv_internal.h) the name of the kernel
+ * a filter runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -165,4 +166,17 @@ TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, 
         if (!isfinite(mask[k]))
             return -1;
     return tc_mask_factor(mask, width, height, kx, ky);
+}
+
+void tc_kernel_describe(const tc_filter_spec *f, tc_algorithm algorithm, tc_kernel_about *k)
+{
+    const tc_kernel_kind kind = tc_kernel_for(f, algorithm);
+    k->name = tc_kernel_name(kind);
+    k->tiled = tc_kernel_is_tiled(kind);
+    k->columns = kind == TC_KERNEL_TILED_LONG;
+}
+
+const char *tc_mask_kernel_name(tc_algorithm algorithm)
+{
+    return tc_kernel_name(algorithm == TC_ONEPASS ? TC_KERNEL_ONEPASS_MASK : TC_KERNEL_TILED_MASK);
 }

@@ -21,7 +21,4 @@ typedef struct {
 int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, int count,
                 tc_msg *m);
 
-/* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
-int tc_device_pitch(int width);
-
 #endif

@@ -192,7 +192,4 @@ int tc_check_launch(const tc_device *d, cl_kernel kernel, const char *name,
  * calls after one warm-up, in ms. */
 int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms, tc_msg *m);
 
-/* The median of count values (a copy is sorted); -1 for none. */
-double tc_median(const double *values, int count);
-
 #endif
