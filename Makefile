@@ -101,7 +101,7 @@ CLI_SRCS := cli/main.c cli/options.c cli/option_values.c cli/option_rules.c cli/
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 # Issue 16: --gradient.
-CLI_SRCS += cli/gradient.c
+CLI_SRCS += cli/gradient_run.c
 # Issue 16: --pyramid.
 CLI_SRCS += cli/pyramid_run.c
 # Hardening, second round: the --files-from list within its caps.

@@ -210,7 +210,7 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
         printf("planes: R, G and B, each filtered on its own (--color)\n");
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
            roi->src_left, roi->src_top, roi->dst_left, roi->dst_top);
-    if (o->gradient) /* cli/gradient.c */
+    if (o->gradient) /* cli/gradient_run.c */
         printf("gradient: %s, one read (gx: [-1 0 1] along rows, [%s] down columns; gy the "
                "other way round); magnitude sqrt(gx^2 + gy^2); border %s\n",
                o->gradient == 1 ? "sobel" : "scharr", o->gradient == 1 ? "1 2 1" : "3 10 3",

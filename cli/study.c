@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "classmap.h"
-#include "gradient.h"
+#include "gradient_run.h"
 #include "outputs.h"
 #include "plan.h"
 #include "report.h"
@@ -339,7 +339,7 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
         return 1;
     }
-    if (o->verify && !o->gradient) /* --gradient makes its own (cli/gradient.c) */
+    if (o->verify && !o->gradient) /* --gradient makes its own (cli/gradient_run.c) */
         return reference_planes(&s->in, &s->params, &s->expected, s->tolerance);
     return 0;
 }
@@ -422,7 +422,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
     return 0;
 }
 
-/* --gradient (cli/gradient.c): the one-read pass, checked, timed and compared there; the
+/* --gradient (cli/gradient_run.c): the one-read pass, checked, timed and compared there; the
  * magnitude is kept for the image, gx and gy for --raw. Returns an exit status (reported). */
 static int run_gradient(run_state *s, int *failed_verification)
 {

@@ -1,5 +1,6 @@
 /*
- * test_bmp.c - the BMP reader and writer (bmp.c).
+ * test_bmp.c - the BMP reader and writer (src/io/bmp_header.c, bmp_decode.c, bmp_file.c,
+ * bmp_write.c).
  *
  * Four groups:
  *   - hand-made files, built in memory by build_bmp(), decode to known pixels;

@@ -1,7 +1,7 @@
-/* gradient.c - --gradient sobel|scharr on the command line (gradient.h): the library's
+/* gradient_run.c - --gradient sobel|scharr on the command line (gradient_run.h): the library's
  * tc_gradient run one read at a time and, for comparison, as the two filters apart; -e's
  * checks, the timings, the records. */
-#include "gradient.h"
+#include "gradient_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,13 @@
 /*
- * test_images.c - image objects beside buffers and the bilinear-tap trick (issue 16):
+ * test_storage.c - image objects beside buffers (--storage image, src/storage.c) and the
+ * bilinear-tap trick (src/bilinear.c):
  *   - the pairing of taps (bilinear.h) on hand-made filters: positions, weights, which tap is
  *     alone, which filters are refused, and that every pair gives back its two taps;
  *   - the tiled and one-pass kernels reading an image2d_t: bit for bit the buffer path's result
  *     and within the tolerance of the CPU reference, on ROIs on the tiled kernel's class
  *     boundaries, for every border rule and lengths 3 to 15, with the class counts predicted;
- *     and issue 15's kernels (tiled_long_conv, a length per axis, the masks' kernels) likewise;
+ *     and the longer filters' and the masks' kernels (tiled_long_conv, a length per axis, the
+ *     masks' kernels) likewise;
  *   - bilinear against the reference: within tc_tolerance's bound and, on devices that
  *     interpolate in float (PoCL, oclgrind), within the float bound plus the coordinates'
  *     rounding alone; every border rule, ROIs smaller than the filter, filters that need the
