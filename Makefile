@@ -95,7 +95,7 @@ IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
 CLI_SRCS := cli/main.c cli/options.c cli/option_values.c cli/option_rules.c cli/option_table.c \
-            cli/help.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
+            cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
 # Hardening: the memory plan of a run.
@@ -122,7 +122,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test manual manual-check unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         sanitize fuzz fuzz-build fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
@@ -157,6 +157,22 @@ BIN_RPATH := $(shell realpath -m --relative-to=$(dir $(abspath $(BIN))) $(abspat
 $(BIN): $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) -Wl,-rpath,'$$ORIGIN/$(BIN_RPATH)' \
 	    $(TOOL_LIBS)
+
+# The test build of the tool, build/test/tiledconv: the same objects but for cli/test_hooks.c,
+# compiled with -DTILEDCONV_TEST_HOOKS, so that TILEDCONV_TEST_CORRUPT (a wrong pixel for -e to
+# catch) and TILEDCONV_CLEAN_EXIT (contexts closed before the end) are read. The product reads
+# neither; the end-to-end suites that need them run this build (docs/testing.md).
+TEST_BIN := build/test/tiledconv
+TEST_BIN_RPATH := $(shell realpath -m --relative-to=$(abspath build/test) $(abspath $(LIBOUT)))
+$(O)/test-hooks/test_hooks.o: cli/test_hooks.c
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CPPFLAGS) -DTILEDCONV_TEST_HOOKS $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(TEST_BIN): $(filter-out $(O)/cli/test_hooks.o,$(CLI_OBJS)) $(O)/test-hooks/test_hooks.o \
+             $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -Wl,-rpath,'$$ORIGIN/$(TEST_BIN_RPATH)' \
+	    $(TOOL_LIBS)
+test-build: $(TEST_BIN)
 
 INSTALL_RPATH := $(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))
 $(O)/install/tiledconv: $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so FORCE
@@ -256,18 +272,19 @@ run: deps-build
 unit-tests: $(TEST_BINS)
 	@sh tests/run-unit.sh $(TEST_BINS)
 
-e2e-tests: $(BIN)
-	@sh tests/e2e.sh ./$(BIN)
+e2e-tests: $(BIN) $(TEST_BIN)
+	@sh tests/hooks.sh ./$(BIN) $(TEST_BIN)
+	@sh tests/e2e.sh $(TEST_BIN)
 
 # Many images in one run: outputs against single runs, the rules, the device path against the
 # host's, --files-from, the progress line, GNU parallel (tests/batch.sh).
-batch-tests: $(BIN)
-	@sh tests/batch.sh ./$(BIN)
+batch-tests: $(TEST_BIN)
+	@sh tests/batch.sh $(TEST_BIN)
 
 # PNG, JPEG and PGM/PPM through the tool: round trips, the same picture in every format, JPEG
 # against djpeg and cjpeg, pipes, mixed batches (tests/e2e-formats.sh).
-formats-tests: $(BIN)
-	@sh tests/e2e-formats.sh ./$(BIN)
+formats-tests: $(TEST_BIN)
+	@sh tests/e2e-formats.sh $(TEST_BIN)
 
 # What the seed articles teach (tests/seeds.sh): the picture of the four classes.
 seeds-tests: $(BIN)
@@ -275,18 +292,18 @@ seeds-tests: $(BIN)
 
 # Image objects beside buffers and the bilinear-tap trick (tests/images.sh): --storage image
 # against the buffer path, -a bilinear within its tolerance, the records, the refusals.
-images-tests: $(BIN)
-	@sh tests/images.sh ./$(BIN)
+images-tests: $(TEST_BIN)
+	@sh tests/images.sh $(TEST_BIN)
 
 # --pyramid end to end: the files, level (0, 0) against the plain filter, -e, -t, the records,
 # the refusals, several inputs (tests/pyramid.sh).
-pyramid-tests: $(BIN)
-	@sh tests/pyramid.sh ./$(BIN)
+pyramid-tests: $(TEST_BIN)
+	@sh tests/pyramid.sh $(TEST_BIN)
 
 # --gradient end to end (tests/gradient.sh): the planes against the plain filters', the
 # comparison, the records, the refusals.
-gradient-tests: $(BIN)
-	@sh tests/gradient.sh ./$(BIN)
+gradient-tests: $(TEST_BIN)
+	@sh tests/gradient.sh $(TEST_BIN)
 
 # Images filtered in strips under --max-memory (tests/strips.sh): every format, gray and colour,
 # ROIs, borders, algorithms, -e, --raw, a batch, against the whole run byte for byte; the peak
@@ -363,7 +380,7 @@ fuzz: fuzz-build
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize: deps-test
 	$(MAKE) O=build/asan BIN=build/asan/tiledconv LIBOUT=build/asan/lib WERROR=-Werror \
-	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" CPPFLAGS="$(CPPFLAGS) -DTILEDCONV_TEST_HOOKS" \
 	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 

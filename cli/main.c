@@ -17,6 +17,7 @@
 #include "pyramid_run.h"
 #include "report.h"
 #include "study.h"
+#include "test_hooks.h"
 #include "tiledconv.h"
 
 /* -l: every platform and its devices, with the flags that select each. With --json, one record
@@ -62,14 +63,14 @@ static int list_devices(const tc_options *o)
 }
 
 /* Whether the process may end without closing its contexts: not in the sanitizer builds,
- * whose leak check runs at exit, nor when TILEDCONV_CLEAN_EXIT is set (to measure the
- * difference, BENCHMARKS.md). */
+ * whose leak check runs at exit, nor in a test build with TILEDCONV_CLEAN_EXIT set (to
+ * measure the difference, BENCHMARKS.md; test_hooks.h). */
 static int fast_exit(void)
 {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     return 0;
 #else
-    return getenv("TILEDCONV_CLEAN_EXIT") == NULL;
+    return !test_hook_clean_exit();
 #endif
 }
 
@@ -134,7 +135,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (o.version) {
-        printf("tiledconv %s\n", tc_version());
+        printf("tiledconv %s%s\n", tc_version(), test_hooks_note());
         return 0;
     }
     if (o.list_devices)

@@ -21,6 +21,7 @@
 #include "sha256.h"
 #include "source.h"
 #include "synth.h"
+#include "test_hooks.h"
 #include "text.h"
 #include "tiledconv.h"
 
@@ -570,11 +571,7 @@ static int run_image(tc_context *ctx, const tc_device_info *dev, const tc_option
             goto done;
         }
         tc_pyramid_tolerance(in.px, in.width, in.height, &p, f->tolerance);
-        const char *corrupt = getenv("TILEDCONV_TEST_CORRUPT"); /* tests: -e must catch it */
-        int cx, cy;
-        if (corrupt && sscanf(corrupt, "%d,%d", &cx, &cy) == 2 && cx >= 0 && cy >= 0 &&
-            cx < in.width && cy < in.height)
-            got.plane[0][(size_t)cy * in.width + cx] += 1.0f;
+        test_hook_corrupt(got.plane[0], in.width, in.height); /* tests: -e must catch it */
         failed = verify(o, &got, &ref, f) != 0;
         if ((rc = digests(o, &got, f)) != 0)
             goto done;

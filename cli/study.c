@@ -20,6 +20,7 @@
 #include "tiledconv_internal.h"
 #include "strips.h"
 #include "study_input.h"
+#include "test_hooks.h"
 #include "verify.h"
 
 /* The command line's names for the ROI fields, for messages. */
@@ -29,19 +30,6 @@ static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
 static int exit_status(int tc_status)
 {
     return tc_status == TC_OK ? 0 : tc_status == TC_EINVAL ? 2 : 1;
-}
-
-/* Test-only fault injection, so that the tests can show -e catching a wrong pixel:
- * TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the device's result, "x,y,v" adds v
- * (bilinear's tolerance is about 2 gray levels on 8-bit input). */
-static void inject_test_fault(tc_plane *out)
-{
-    const char *spec = getenv("TILEDCONV_TEST_CORRUPT");
-    int x, y;
-    float amount = 1.0f;
-    if (spec && sscanf(spec, "%d,%d,%f", &x, &y, &amount) >= 2 && x >= 0 && y >= 0 &&
-        x < out->width && y < out->height)
-        out->px[(size_t)y * (size_t)out->width + (size_t)x] += amount;
 }
 
 /* Adds one plane's run to the totals: the kernel (and pass) times of iteration i are summed,
@@ -401,7 +389,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
         if (status != 0)
             return status;
 
-        inject_test_fault(&out->p[0]);
+        test_hook_corrupt(out->p[0].px, out->p[0].width, out->p[0].height);
         if (o->verify && verify_planes(o, s->expected.p, out->p, out->count, tolerance,
                                        &s->roi, r))
             *failed_verification = 1;
