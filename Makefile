@@ -210,41 +210,11 @@ $(O)/%.o: %.c | check-opencl
 
 # The kernel sources are embedded in the library, one string per line (a single literal would
 # pass the 4095 characters ISO C guarantees), so nothing needs a file beside it at run time.
-$(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
+# Each kernel file becomes src/NAME_cl.c, its string named after the file in lower case
+# (TiledConv.cl: tiledconv_cl).
+$(O)/src/%_cl.c: src/%.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/TiledConv.cl tiledconv_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Common_cl.c: src/Common.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Common.cl common_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Long_cl.c: src/Long.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Long.cl long_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Masks_cl.c: src/Masks.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Masks.cl masks_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Images_cl.c: src/Images.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Images.cl images_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Pyramid_cl.c: src/Pyramid.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Pyramid.cl pyramid_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Channels_cl.c: src/Channels.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Channels.cl channels_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Gradient.cl gradient_cl > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-cl.sh $< $$(echo $* | tr A-Z a-z)_cl > $@.tmp && mv $@.tmp $@
 
 $(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<

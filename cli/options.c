@@ -43,6 +43,19 @@ static void set_defaults(tc_options *o)
     o->pyramid_levels = TC_PYRAMID_DEFAULT_LEVELS;
 }
 
+/* Takes word (one of argv's, or NULL) out of the inputs after the options: it is an option's
+ * value that getopt left among them. */
+static void drop_input(tc_options *o, const char *word)
+{
+    for (int i = 0; word && i < o->n_positional; i++)
+        if (o->positional[i] == word) {
+            memmove(&o->positional[i], &o->positional[i + 1],
+                    (size_t)(o->n_positional - i - 1) * sizeof *o->positional);
+            o->n_positional--;
+            return;
+        }
+}
+
 /* The inputs after the options, and what a bare --raw means. `--raw FILE` (two words) names
  * the float file for one image; with -O, a bare --raw is a flag, and the word after it is an
  * input like any other. raw_word is the word that followed the bare --raw, if any. */
@@ -61,14 +74,7 @@ static int resolve_inputs(tc_options *o, int raw_bare, char *raw_word, char **ar
         fprintf(err, "tiledconv: --raw needs a file name (or, with -O DIR, writes DIR/BASE.f32)\n");
         return 2;
     }
-    /* The word is the raw file, not an input: take it out of the inputs. */
-    for (int i = 0; i < o->n_positional; i++)
-        if (o->positional[i] == raw_word) {
-            memmove(&o->positional[i], &o->positional[i + 1],
-                    (size_t)(o->n_positional - i - 1) * sizeof *o->positional);
-            o->n_positional--;
-            break;
-        }
+    drop_input(o, raw_word); /* the word is the raw file, not an input */
     o->raw_output = raw_word;
     return 0;
 }
@@ -232,14 +238,7 @@ static int parse_options(int argc, char **argv, const getopt_tables *t, tc_optio
         return rc;
     if (resolve_inputs(o, raw_bare, raw_word, argv, optind, argc, err))
         return 2;
-    /* A bare --pyramid's OxL word is its value: out of the inputs. */
-    for (int i = 0; pyramid_word && i < o->n_positional; i++)
-        if (o->positional[i] == pyramid_word) {
-            memmove(&o->positional[i], &o->positional[i + 1],
-                    (size_t)(o->n_positional - i - 1) * sizeof *o->positional);
-            o->n_positional--;
-            break;
-        }
+    drop_input(o, pyramid_word); /* a bare --pyramid's OxL word is its value */
     return opt_check_options(o, &fa, err);
 }
 

@@ -18,6 +18,7 @@
  * Runs on the default OpenCL device (PoCL's CPU device in CI) through the public API.
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <float.h>
 #include <math.h>
@@ -28,14 +29,6 @@
 #include "bilinear.h"
 #include "tiledconv.h"
 
-static tc_context *ctx;
-
-static uint64_t rng_state = 12345;
-static uint32_t rng_next(void)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(rng_state >> 33);
-}
 
 /* 0..255 with a fractional part, so that a misplaced tap or a wrong fraction shows. */
 static float *random_plane(int w, int h)
@@ -49,21 +42,8 @@ static float *random_plane(int w, int h)
 
 static int setup(void **state)
 {
-    char err[256];
-    (void)state;
-    unsetenv("TILEDCONV_TEST_NO_IMAGES");
-    if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) {
-        fprintf(stderr, "no OpenCL device: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
+    unsetenv("TILEDCONV_TEST_NO_IMAGES"); /* the device's own answer */
+    return context_setup(state);
 }
 
 /* ---- Pairing the taps ------------------------------------------------------------------ */
@@ -824,5 +804,5 @@ int main(void)
         cmocka_unit_test(test_no_image_support),
         cmocka_unit_test(test_image_too_wide),
     };
-    return cmocka_run_group_tests_name("images", tests, setup, teardown);
+    return cmocka_run_group_tests_name("storage", tests, setup, context_teardown);
 }
