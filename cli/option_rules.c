@@ -356,14 +356,9 @@ static int check_pyramid(const tc_options *o, FILE *err)
         return 2;
     }
     /* The Gaussians' lengths do not depend on the image: refused here, before any work. */
-    tc_pyramid_params p;
+    const tc_pyramid_params p = cli_pyramid_params(o);
     char why[512];
     int count;
-    tc_pyramid_params_init(&p);
-    p.octaves = o->pyramid_octaves;
-    p.levels = o->pyramid_levels;
-    if (o->sigma > 0.0)
-        p.sigma = o->sigma;
     if (tc_pyramid_layout(32768, 32768, &p, NULL, 0, &count, why, sizeof why) != TC_OK) {
         fprintf(err, "tiledconv: --pyramid %dx%d%s: %s\n", p.octaves, p.levels,
                 o->sigma > 0.0 ? " --sigma" : "", why);

@@ -363,3 +363,16 @@ void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
     /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
     p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
 }
+
+tc_pyramid_params cli_pyramid_params(const tc_options *o)
+{
+    tc_pyramid_params p;
+    tc_pyramid_params_init(&p);
+    p.octaves = o->pyramid_octaves;
+    p.levels = o->pyramid_levels;
+    if (o->sigma > 0.0)
+        p.sigma = o->sigma;
+    p.border = o->filter.border;
+    p.border_value = o->filter.border_value;
+    return p;
+}

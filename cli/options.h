@@ -112,4 +112,7 @@ int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
 /* The library's parameters for these options and a resolved ROI. */
 void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p);
 
+/* The scale space's parameters for these options (--pyramid OxL, --sigma, --border). */
+tc_pyramid_params cli_pyramid_params(const tc_options *o);
+
 #endif

@@ -31,10 +31,10 @@ int bmp_decode_plain_row(const uint8_t *data, const bmp_info *info, size_t strid
             unsigned idx = (row[bit / 8] >> (8 - bpp - bit % 8)) & ((1u << bpp) - 1u);
             /* A short palette leaves indices that name no colour: the file is broken. */
             if (idx >= info->npal)
-                return bmp_fail(err, err_size,
-                                "palette index %u at (%lu, %lu) is past the %lu-entry palette",
-                                idx, (unsigned long)x, (unsigned long)y,
-                                (unsigned long)info->npal);
+                return io_fail(err, err_size,
+                               "palette index %u at (%lu, %lu) is past the %lu-entry palette",
+                               idx, (unsigned long)x, (unsigned long)y,
+                               (unsigned long)info->npal);
             memcpy(out, info->palette[idx], 3);
         } else if (bpp == 24) {
             const uint8_t *p = row + x * 3;
@@ -60,11 +60,11 @@ int bmp_plain_stride(const bmp_info *info, size_t size, size_t *stride, char *er
     const uint64_t need = stride64 * (uint64_t)(info->height - 1) + (row_bits + 7u) / 8u;
     const uint64_t avail = size - info->offbits;
     if (need > avail)
-        return bmp_fail(err, err_size,
-                        "pixel data truncated: %llu bytes needed from offset %lu, %llu in the "
-                        "file",
-                        (unsigned long long)need, (unsigned long)info->offbits,
-                        (unsigned long long)avail);
+        return io_fail(err, err_size,
+                       "pixel data truncated: %llu bytes needed from offset %lu, %llu in the "
+                       "file",
+                       (unsigned long long)need, (unsigned long)info->offbits,
+                       (unsigned long long)avail);
     *stride = (size_t)stride64; /* fits: it is at most avail, a size_t */
     return 0;
 }
@@ -85,8 +85,8 @@ static int rle_put(const bmp_info *info, uint8_t *rgb, size_t x, size_t y, unsig
                    char *err, size_t err_size)
 {
     if (idx >= info->npal)
-        return bmp_fail(err, err_size, "RLE palette index %u is past the %lu-entry palette", idx,
-                        (unsigned long)info->npal);
+        return io_fail(err, err_size, "RLE palette index %u is past the %lu-entry palette", idx,
+                       (unsigned long)info->npal);
     size_t out_row = (size_t)info->height - 1 - y;
     memcpy(rgb + (out_row * (size_t)info->width + x) * 3, info->palette[idx], 3);
     return 0;
@@ -117,17 +117,17 @@ static int decode_rle(const uint8_t *data, size_t size, const bmp_info *info, ui
              * stops earlier is truncated. */
             if (y >= h)
                 return 0;
-            return bmp_fail(err, err_size, "RLE data ends at row %lu before the end-of-bitmap marker",
-                            top_row(info, y));
+            return io_fail(err, err_size, "RLE data ends at row %lu before the end-of-bitmap marker",
+                           top_row(info, y));
         }
         unsigned a = data[p], b = data[p + 1];
         p += 2;
         if (a > 0) { /* encoded run: a pixels of index b (RLE4: its two nibbles alternating) */
             if (y >= h)
-                return bmp_fail(err, err_size, "RLE run below the last row of the image");
+                return io_fail(err, err_size, "RLE run below the last row of the image");
             if (a > w - x)
-                return bmp_fail(err, err_size, "RLE run of %u pixels at (%lu, %lu) passes the end of the row (width %lu)",
-                                a, (unsigned long)x, top_row(info, y), (unsigned long)w);
+                return io_fail(err, err_size, "RLE run of %u pixels at (%lu, %lu) passes the end of the row (width %lu)",
+                               a, (unsigned long)x, top_row(info, y), (unsigned long)w);
             for (unsigned i = 0; i < a; i++, x++) {
                 unsigned idx = rle4 ? ((i & 1u) ? (b & 15u) : (b >> 4)) : b;
                 if (rle_put(info, rgb, x, y, idx, err, err_size))
@@ -135,32 +135,32 @@ static int decode_rle(const uint8_t *data, size_t size, const bmp_info *info, ui
             }
         } else if (b == 0) { /* end of line */
             if (y >= h)
-                return bmp_fail(err, err_size, "RLE end-of-line below the last row of the image");
+                return io_fail(err, err_size, "RLE end-of-line below the last row of the image");
             x = 0;
             y++;
         } else if (b == 1) { /* end of bitmap */
             return 0;
         } else if (b == 2) { /* delta: move right dx and up dy */
             if (size - p < 2)
-                return bmp_fail(err, err_size, "RLE delta truncated by the end of the file");
+                return io_fail(err, err_size, "RLE delta truncated by the end of the file");
             unsigned dx = data[p], dy = data[p + 1];
             p += 2;
             if (dx > w - x || y >= h || dy > h - 1 - y)
-                return bmp_fail(err, err_size, "RLE delta (%u, %u) from (%lu, %lu) leaves the %lu x %lu image",
-                                dx, dy, (unsigned long)x, top_row(info, y), (unsigned long)w,
-                                (unsigned long)h);
+                return io_fail(err, err_size, "RLE delta (%u, %u) from (%lu, %lu) leaves the %lu x %lu image",
+                               dx, dy, (unsigned long)x, top_row(info, y), (unsigned long)w,
+                               (unsigned long)h);
             x += dx;
             y += dy;
         } else { /* absolute run of b literal indices, padded to a 16-bit boundary */
             size_t nbytes = rle4 ? (b + 1u) / 2u : b;
             size_t padded = nbytes + (nbytes & 1u);
             if (y >= h)
-                return bmp_fail(err, err_size, "RLE absolute run below the last row of the image");
+                return io_fail(err, err_size, "RLE absolute run below the last row of the image");
             if (b > w - x)
-                return bmp_fail(err, err_size, "RLE absolute run of %u pixels at (%lu, %lu) passes the end of the row (width %lu)",
-                                b, (unsigned long)x, top_row(info, y), (unsigned long)w);
+                return io_fail(err, err_size, "RLE absolute run of %u pixels at (%lu, %lu) passes the end of the row (width %lu)",
+                               b, (unsigned long)x, top_row(info, y), (unsigned long)w);
             if (size - p < nbytes)
-                return bmp_fail(err, err_size, "RLE absolute run truncated by the end of the file");
+                return io_fail(err, err_size, "RLE absolute run truncated by the end of the file");
             for (unsigned i = 0; i < b; i++, x++) {
                 unsigned idx = rle4 ? ((i & 1u) ? (data[p + i / 2] & 15u) : (data[p + i / 2] >> 4))
                                     : data[p + i];
@@ -183,7 +183,7 @@ int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_
 
     memset(&info, 0, sizeof info);
     if (!data || !img) {
-        bmp_fail(err, err_size, "no data to decode");
+        io_fail(err, err_size, "no data to decode");
         goto done;
     }
     if (bmp_parse_headers(data, size, lim, &info, err, err_size))
@@ -201,12 +201,12 @@ int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_
     /* width * height <= IO_HARD_MAX_PIXELS, but a 32-bit size_t still needs the check for * 3. */
     npix = (size_t)info.width * (size_t)info.height;
     if (npix > SIZE_MAX / 3) {
-        bmp_fail(err, err_size, "image of %lu pixels too large for this machine", (unsigned long)npix);
+        io_fail(err, err_size, "image of %lu pixels too large for this machine", (unsigned long)npix);
         goto done;
     }
     rgb = malloc(npix * 3);
     if (!rgb) {
-        bmp_fail(err, err_size, "out of memory for a %d x %d image", info.width, info.height);
+        io_fail(err, err_size, "out of memory for a %d x %d image", info.width, info.height);
         goto done;
     }
     if (info.compression == BI_RLE8 || info.compression == BI_RLE4) {
@@ -240,7 +240,7 @@ int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_
     bmp_info info;
     memset(&info, 0, sizeof info);
     if (!data || !v)
-        return bmp_fail(err, err_size, "no data to decode");
+        return io_fail(err, err_size, "no data to decode");
     if (bmp_parse_headers(data, size, lim, &info, err, err_size))
         return -1;
     /* 32-bit BI_RGB has the default 8-8-8 masks: its bytes are the channels as they are. */
@@ -262,10 +262,10 @@ int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_
         const uint8_t *row = v->top_row + (long)y * v->stride;
         for (int x = 0; x < info.width; x++)
             if (row[x] >= info.npal)
-                return bmp_fail(err, err_size,
-                                "palette index %u at (%lu, %lu) is past the %lu-entry palette",
-                                (unsigned)row[x], (unsigned long)x, (unsigned long)y,
-                                (unsigned long)info.npal);
+                return io_fail(err, err_size,
+                               "palette index %u at (%lu, %lu) is past the %lu-entry palette",
+                               (unsigned)row[x], (unsigned long)x, (unsigned long)y,
+                               (unsigned long)info.npal);
     }
     return 1;
 }
@@ -276,7 +276,7 @@ int bmp_header_size(const uint8_t *data, size_t size, const io_limits *lim, int 
     bmp_info info;
     memset(&info, 0, sizeof info);
     if (!data)
-        return bmp_fail(err, err_size, "no data to decode");
+        return io_fail(err, err_size, "no data to decode");
     if (bmp_parse_headers(data, size, lim, &info, err, err_size))
         return -1;
     *width = info.width;
@@ -307,7 +307,7 @@ int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_ro
     bmp_info info;
     memset(&info, 0, sizeof info);
     if (!data || !out)
-        return bmp_fail(err, err_size, "no data to decode");
+        return io_fail(err, err_size, "no data to decode");
     if (bmp_parse_headers(data, size, lim, &info, err, err_size))
         return -1;
     *width = info.width;
@@ -320,7 +320,7 @@ int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_ro
     if (bmp_plain_stride(&info, size, &stride, err, err_size))
         return -1;
     if (!(r = calloc(1, sizeof *r)))
-        return bmp_fail(err, err_size, "out of memory for the row reader");
+        return io_fail(err, err_size, "out of memory for the row reader");
     r->data = data;
     r->info = info;
     r->stride = stride;
@@ -331,8 +331,8 @@ int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_ro
 int bmp_rows_next(bmp_rows *r, uint8_t *rgb, char *err, size_t err_size)
 {
     if (r->next >= (size_t)r->info.height)
-        return bmp_fail(err, err_size, "no row %lu: the image has %d", (unsigned long)r->next,
-                        r->info.height);
+        return io_fail(err, err_size, "no row %lu: the image has %d", (unsigned long)r->next,
+                       r->info.height);
     return bmp_decode_plain_row(r->data, &r->info, r->stride, r->next++, rgb, err, err_size);
 }
 

@@ -55,8 +55,8 @@ int bmp_read_until(bmp_reader *r, size_t want, char *why, size_t why_size)
                 ncap = want;
             uint8_t *nbuf = realloc(r->buf, ncap);
             if (!nbuf)
-                return bmp_fail(why, why_size, "out of memory reading the file (%lu bytes)",
-                                (unsigned long)ncap);
+                return io_fail(why, why_size, "out of memory reading the file (%lu bytes)",
+                               (unsigned long)ncap);
             r->buf = nbuf;
             r->cap = ncap;
         }
@@ -64,7 +64,7 @@ int bmp_read_until(bmp_reader *r, size_t want, char *why, size_t why_size)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return bmp_fail(why, why_size, "read error: %s", strerror(errno));
+            return io_fail(why, why_size, "read error: %s", strerror(errno));
         if (got == 0)
             r->complete = 1;
         r->size += (size_t)got;
@@ -114,14 +114,14 @@ static int reader_start(bmp_reader *r, const struct stat *st, int sized, const u
     memset(&info, 0, sizeof info);
     if (sized && S_ISREG(st->st_mode)) {
         if ((uint64_t)st->st_size > BMP_MAX_FILE_SIZE)
-            return bmp_fail(why, why_size, "file is larger than the %lu MiB limit",
-                            (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
+            return io_fail(why, why_size, "file is larger than the %lu MiB limit",
+                           (unsigned long)(BMP_MAX_FILE_SIZE >> 20));
         r->file_size = (size_t)st->st_size;
     }
     /* What the caller has read of it already comes first. */
     if (n > 0) {
         if (!(r->buf = malloc(n)))
-            return bmp_fail(why, why_size, "out of memory reading the file");
+            return io_fail(why, why_size, "out of memory reading the file");
         memcpy(r->buf, head, n);
         r->size = r->cap = n;
         r->data = r->buf;
@@ -166,7 +166,7 @@ int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char 
 done:
     if (rc != 0) {
         text_shown shown;
-        bmp_fail(err, err_size, "%s: %s", text_show(path, &shown), why);
+        io_fail(err, err_size, "%s: %s", text_show(path, &shown), why);
         bmp_reader_close(r);
     }
     return rc;
@@ -187,7 +187,7 @@ int bmp_reader_open_fd(bmp_reader *r, int fd, const char *name, int sized, const
         rc = reader_start(r, &st, sized, head, n, why, sizeof why);
     if (rc != 0) {
         text_shown shown;
-        bmp_fail(err, err_size, "%s: %s", text_show(name, &shown), why);
+        io_fail(err, err_size, "%s: %s", text_show(name, &shown), why);
         bmp_reader_close(r);
     }
     return rc;
@@ -203,7 +203,7 @@ int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size)
 done:
     if (rc != 0) {
         text_shown shown;
-        bmp_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+        io_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
     }
     return rc;
 }
@@ -224,14 +224,14 @@ int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, siz
     char why[256] = "";
     if (!r->complete && bmp_read_until(r, r->need, why, sizeof why)) {
         text_shown shown;
-        return bmp_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+        return io_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
     }
     /* The buffer is handed over as it is (empty for an empty input). */
     *data = r->buf ? r->buf : malloc(1);
     if (!*data) {
         text_shown shown;
-        return bmp_fail(err, err_size, "%s: out of memory reading the file",
-                        text_show(r->path, &shown));
+        return io_fail(err, err_size, "%s: out of memory reading the file",
+                       text_show(r->path, &shown));
     }
     *size = r->size;
     r->buf = NULL;
@@ -288,7 +288,7 @@ int bmp_reader_data(bmp_reader *r, const uint8_t **data, size_t *size, char *err
     char why[256] = "";
     if (!r->complete && bmp_read_until(r, r->need, why, sizeof why)) {
         text_shown shown;
-        return bmp_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+        return io_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
     }
     *data = r->data;
     *size = r->size;

@@ -20,20 +20,8 @@
  */
 #include "bmp_header.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-int bmp_fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (err && err_size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_size, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* The header sizes of every BMP version we know the layout of: OS/2 1.x (12), OS/2 2.x in its
  * short (16) and full (64) forms, Windows 3 (40), the undocumented V2 (52) and V3 (56) that add
@@ -44,7 +32,7 @@ static int check_header_size(uint32_t hsize, char *err, size_t err_size)
     case 12: case 16: case 40: case 52: case 56: case 64: case 108: case 124:
         return 0;
     default:
-        return bmp_fail(err, err_size, "unknown BMP info header size %lu", (unsigned long)hsize);
+        return io_fail(err, err_size, "unknown BMP info header size %lu", (unsigned long)hsize);
     }
 }
 
@@ -56,21 +44,21 @@ static int check_dimensions(int32_t w, int32_t h, const io_limits *lim, bmp_info
     /* A zero-sized image has no pixels to filter; treating it as valid would only move the
      * problem to every caller. */
     if (w == 0)
-        return bmp_fail(err, err_size, "image width is zero");
+        return io_fail(err, err_size, "image width is zero");
     /* Only the height's sign has a meaning (top-down rows); a negative width is a broken file. */
     if (w < 0)
-        return bmp_fail(err, err_size, "negative image width %ld", (long)w);
+        return io_fail(err, err_size, "negative image width %ld", (long)w);
     if (h == 0)
-        return bmp_fail(err, err_size, "image height is zero");
+        return io_fail(err, err_size, "image height is zero");
     /* -INT32_MIN does not exist in 32 bits, so this height cannot be a top-down image. */
     if (h == INT32_MIN)
-        return bmp_fail(err, err_size, "image height %ld is out of range", (long)h);
+        return io_fail(err, err_size, "image height %ld is out of range", (long)h);
     info->topdown = h < 0;
     if (h < 0)
         h = -h;
     if (w > BMP_MAX_SIDE || h > BMP_MAX_SIDE)
-        return bmp_fail(err, err_size, "image size %ld x %ld exceeds the limit of %d pixels a side",
-                        (long)w, (long)h, BMP_MAX_SIDE);
+        return io_fail(err, err_size, "image size %ld x %ld exceeds the limit of %d pixels a side",
+                       (long)w, (long)h, BMP_MAX_SIDE);
     if (io_limits_check_pixels(w, h, lim, err, err_size))
         return -1;
     info->width = (int)w;
@@ -84,39 +72,39 @@ static int check_format(uint32_t hsize, uint32_t comp, unsigned bpp, bmp_info *i
                         size_t err_size)
 {
     if (hsize == 64 && comp == 3)
-        return bmp_fail(err, err_size, "OS/2 Huffman 1D compression is not supported");
+        return io_fail(err, err_size, "OS/2 Huffman 1D compression is not supported");
     if (hsize == 64 && comp == 4)
-        return bmp_fail(err, err_size, "OS/2 RLE24 compression is not supported");
+        return io_fail(err, err_size, "OS/2 RLE24 compression is not supported");
     switch (comp) {
     case BI_RGB:
         /* 2 bits per pixel is Windows CE's, and costs nothing to read with the same code. */
         if (bpp != 1 && bpp != 2 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
-            return bmp_fail(err, err_size, "unsupported bit depth %u", bpp);
+            return io_fail(err, err_size, "unsupported bit depth %u", bpp);
         break;
     case BI_RLE8:
         if (bpp != 8)
-            return bmp_fail(err, err_size, "RLE8 compression needs 8 bits per pixel, not %u", bpp);
+            return io_fail(err, err_size, "RLE8 compression needs 8 bits per pixel, not %u", bpp);
         break;
     case BI_RLE4:
         if (bpp != 4)
-            return bmp_fail(err, err_size, "RLE4 compression needs 4 bits per pixel, not %u", bpp);
+            return io_fail(err, err_size, "RLE4 compression needs 4 bits per pixel, not %u", bpp);
         break;
     case BI_BITFIELDS:
     case BI_ALPHABITFIELDS:
         if (bpp != 16 && bpp != 32)
-            return bmp_fail(err, err_size, "bitfields need 16 or 32 bits per pixel, not %u", bpp);
+            return io_fail(err, err_size, "bitfields need 16 or 32 bits per pixel, not %u", bpp);
         break;
     case BI_JPEG:
-        return bmp_fail(err, err_size, "BMP with embedded JPEG data (compression 4) is not supported");
+        return io_fail(err, err_size, "BMP with embedded JPEG data (compression 4) is not supported");
     case BI_PNG:
-        return bmp_fail(err, err_size, "BMP with embedded PNG data (compression 5) is not supported");
+        return io_fail(err, err_size, "BMP with embedded PNG data (compression 5) is not supported");
     default:
-        return bmp_fail(err, err_size, "unknown compression %lu", (unsigned long)comp);
+        return io_fail(err, err_size, "unknown compression %lu", (unsigned long)comp);
     }
     /* Run-length data is decoded bottom-up by definition; the format forbids top-down RLE, and
      * a decoder that accepted it would have to guess where rows go. */
     if ((comp == BI_RLE8 || comp == BI_RLE4) && info->topdown)
-        return bmp_fail(err, err_size, "RLE compression in a top-down BMP is not allowed");
+        return io_fail(err, err_size, "RLE compression in a top-down BMP is not allowed");
     info->compression = comp == BI_ALPHABITFIELDS ? BI_BITFIELDS : comp;
     info->bpp = bpp;
     return 0;
@@ -141,23 +129,23 @@ static int check_masks(bmp_info *info, char *err, size_t err_size)
     for (int c = 0; c < 3; c++) {
         uint32_t m = info->masks[c];
         if (m == 0)
-            return bmp_fail(err, err_size, "the %s bitfield mask is zero", names[c]);
+            return io_fail(err, err_size, "the %s bitfield mask is zero", names[c]);
         if (info->bpp < 32 && (m >> info->bpp) != 0)
-            return bmp_fail(err, err_size, "the %s bitfield mask 0x%08lx lies outside the %u-bit pixel",
-                            names[c], (unsigned long)m, info->bpp);
+            return io_fail(err, err_size, "the %s bitfield mask 0x%08lx lies outside the %u-bit pixel",
+                           names[c], (unsigned long)m, info->bpp);
         unsigned s = lowest_bit(m);
         uint32_t v = m >> s;
         if ((v & (v + 1u)) != 0) /* v + 1 is a power of two only for a run of ones */
-            return bmp_fail(err, err_size, "the %s bitfield mask 0x%08lx is not contiguous",
-                            names[c], (unsigned long)m);
+            return io_fail(err, err_size, "the %s bitfield mask 0x%08lx is not contiguous",
+                           names[c], (unsigned long)m);
         info->shift[c] = s;
         info->maxval[c] = v;
     }
     if ((info->masks[0] & info->masks[1]) || (info->masks[0] & info->masks[2]) ||
         (info->masks[1] & info->masks[2]))
-        return bmp_fail(err, err_size, "bitfield masks overlap (red 0x%08lx, green 0x%08lx, blue 0x%08lx)",
-                        (unsigned long)info->masks[0], (unsigned long)info->masks[1],
-                        (unsigned long)info->masks[2]);
+        return io_fail(err, err_size, "bitfield masks overlap (red 0x%08lx, green 0x%08lx, blue 0x%08lx)",
+                       (unsigned long)info->masks[0], (unsigned long)info->masks[1],
+                       (unsigned long)info->masks[2]);
     return 0;
 }
 
@@ -185,7 +173,7 @@ static int read_masks(const uint8_t *data, size_t size, uint32_t comp_raw, bmp_i
          * and the 64-byte one gives codes 3 and 4 to OS/2 schemes. */
         size_t extra = comp_raw == BI_ALPHABITFIELDS ? 16 : 12;
         if (size - info->headers_end < extra)
-            return bmp_fail(err, err_size, "file too short for the bitfield masks after the header");
+            return io_fail(err, err_size, "file too short for the bitfield masks after the header");
         for (int c = 0; c < 3; c++)
             info->masks[c] = read_u32le(data + info->headers_end + 4 * c);
         info->headers_end += extra;
@@ -206,20 +194,20 @@ static int read_palette(const uint8_t *data, uint32_t clr_used, bmp_info *info, 
 
     /* Indices cannot reach past 2^bpp; a longer table is a header that contradicts itself. */
     if (declared && clr_used > maxn)
-        return bmp_fail(err, err_size, "palette of %lu colours, but %u bits per pixel can index only %lu",
-                        (unsigned long)clr_used, info->bpp, (unsigned long)maxn);
+        return io_fail(err, err_size, "palette of %lu colours, but %u bits per pixel can index only %lu",
+                       (unsigned long)clr_used, info->bpp, (unsigned long)maxn);
     if (n > room) {
         /* The palette lies between the headers and the pixel data; a declared length that does
          * not fit there means the palette is truncated or the offset is wrong. */
         if (declared)
-            return bmp_fail(err, err_size,
-                            "palette of %lu colours does not fit before the pixel data (room for %lu)",
-                            (unsigned long)n, (unsigned long)room);
+            return io_fail(err, err_size,
+                           "palette of %lu colours does not fit before the pixel data (room for %lu)",
+                           (unsigned long)n, (unsigned long)room);
         /* An implied length is only a maximum: short palettes are common in OS/2 files. */
         n = room;
     }
     if (n == 0)
-        return bmp_fail(err, err_size, "no room for a palette before the pixel data");
+        return io_fail(err, err_size, "no room for a palette before the pixel data");
     const uint8_t *p = data + info->headers_end;
     for (size_t i = 0; i < n; i++, p += entry) {
         info->palette[i][0] = p[2];
@@ -240,19 +228,19 @@ int bmp_parse_core(const uint8_t *data, size_t avail, const io_limits *lim, bmp_
 
     /* The file header and the info header's size field are the least any BMP has. */
     if (size < FILE_HEADER_SIZE + 4)
-        return bmp_fail(err, err_size, "file too short for a BMP header (%lu bytes)",
-                        (unsigned long)size);
+        return io_fail(err, err_size, "file too short for a BMP header (%lu bytes)",
+                       (unsigned long)size);
     if (data[0] == 'B' && data[1] == 'A')
-        return bmp_fail(err, err_size, "OS/2 bitmap arrays ('BA' signature) are not supported");
+        return io_fail(err, err_size, "OS/2 bitmap arrays ('BA' signature) are not supported");
     if (data[0] != 'B' || data[1] != 'M')
-        return bmp_fail(err, err_size, "not a BMP file (no 'BM' signature)");
+        return io_fail(err, err_size, "not a BMP file (no 'BM' signature)");
     info->offbits = read_u32le(data + 10);
     info->hsize = read_u32le(data + 14);
     if (check_header_size(info->hsize, err, err_size))
         return -1;
     if (size - FILE_HEADER_SIZE < info->hsize)
-        return bmp_fail(err, err_size, "file too short for its %lu-byte info header",
-                        (unsigned long)info->hsize);
+        return io_fail(err, err_size, "file too short for its %lu-byte info header",
+                       (unsigned long)info->hsize);
     info->headers_end = FILE_HEADER_SIZE + info->hsize;
 
     const uint8_t *ih = data + FILE_HEADER_SIZE;
@@ -273,7 +261,7 @@ int bmp_parse_core(const uint8_t *data, size_t avail, const io_limits *lim, bmp_
     }
     /* Planes has been 1 since Windows 3; another value is a corrupt or non-BMP file. */
     if (planes != 1)
-        return bmp_fail(err, err_size, "number of planes is %u, must be 1", planes);
+        return io_fail(err, err_size, "number of planes is %u, must be 1", planes);
     if (check_dimensions(w, h, lim, info, err, err_size) ||
         check_format(info->hsize, comp, bpp, info, err, err_size))
         return -1;
@@ -293,11 +281,11 @@ int bmp_parse_headers(const uint8_t *data, size_t size, const io_limits *lim, bm
         return -1;
     /* The pixel data must start after everything the headers occupy and inside the file. */
     if (info->offbits < info->headers_end)
-        return bmp_fail(err, err_size, "pixel data offset %lu lies inside the headers (which end at %lu)",
-                        (unsigned long)info->offbits, (unsigned long)info->headers_end);
+        return io_fail(err, err_size, "pixel data offset %lu lies inside the headers (which end at %lu)",
+                       (unsigned long)info->offbits, (unsigned long)info->headers_end);
     if (info->offbits >= size)
-        return bmp_fail(err, err_size, "pixel data offset %lu is past the end of the file (%lu bytes)",
-                        (unsigned long)info->offbits, (unsigned long)size);
+        return io_fail(err, err_size, "pixel data offset %lu is past the end of the file (%lu bytes)",
+                       (unsigned long)info->offbits, (unsigned long)size);
     if (bpp <= 8 && read_palette(data, clr_used, info, err, err_size))
         return -1;
     return 0;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bmp.h"
+#include "text.h" /* io_fail */
 
 /* BITMAPFILEHEADER is 14 bytes; the info header that follows starts with its own size. */
 #define FILE_HEADER_SIZE 14u
@@ -41,13 +42,6 @@ typedef struct {
     size_t npal;          /* palette entries present (bpp <= 8) */
     uint8_t palette[256][3]; /* R, G, B */
 } bmp_info;
-
-/* Formats the one-line reason into err (when not NULL) and returns -1. */
-int bmp_fail(char *err, size_t err_size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
 /* The callers have checked that p[0..1] or p[0..3] lie inside the buffer. */
 static inline uint16_t read_u16le(const uint8_t *p)

@@ -72,7 +72,7 @@ static int write_body(FILE *f, const uint8_t *pixels, int width, int height, uns
         goto io_error;
     row = calloc(stride, 1); /* calloc: the padding bytes stay zero */
     if (!row) {
-        bmp_fail(err, err_size, "%s: out of memory", text_show(path, &shown));
+        io_fail(err, err_size, "%s: out of memory", text_show(path, &shown));
         goto done;
     }
     for (int y = height - 1; y >= 0; y--) {
@@ -93,7 +93,7 @@ static int write_body(FILE *f, const uint8_t *pixels, int width, int height, uns
     rc = 0;
     goto done;
 io_error:
-    bmp_fail(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
+    io_fail(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
 done:
     free(row);
     return rc;
@@ -105,14 +105,14 @@ int bmp_write_stream(FILE *f, const uint8_t *pixels, int width, int height, int 
     size_t file_size, offbits, stride;
     text_shown shown;
     if (bpp != 8 && bpp != 24)
-        return bmp_fail(err, err_size, "%s: cannot write %d bits per pixel",
-                        text_show(path, &shown), bpp);
+        return io_fail(err, err_size, "%s: cannot write %d bits per pixel",
+                       text_show(path, &shown), bpp);
     if (!pixels || width <= 0 || height <= 0)
-        return bmp_fail(err, err_size, "%s: no image to write (%d x %d)", text_show(path, &shown),
-                        width, height);
+        return io_fail(err, err_size, "%s: no image to write (%d x %d)", text_show(path, &shown),
+                       width, height);
     if (bmp_layout(width, height, bpp, &file_size, &offbits, &stride))
-        return bmp_fail(err, err_size, "%s: %d x %d image too large for a BMP file",
-                        text_show(path, &shown), width, height);
+        return io_fail(err, err_size, "%s: %d x %d image too large for a BMP file",
+                       text_show(path, &shown), width, height);
     return write_body(f, pixels, width, height, (unsigned)bpp, (uint32_t)offbits, stride, path,
                       err, err_size);
 }
@@ -123,7 +123,7 @@ static int write_bmp(const char *path, const uint8_t *pixels, int width, int hei
     atomic_file af;
     int rc = -1;
     if (!path || !*path) {
-        bmp_fail(err, err_size, "(no file name): cannot write a BMP");
+        io_fail(err, err_size, "(no file name): cannot write a BMP");
         return -1;
     }
     if (atomic_file_open(&af, path, err, err_size))
@@ -165,20 +165,20 @@ int bmp_writer_begin(FILE *f, int width, int height, int bpp, const char *path,
     bmp_writer *w;
     uint8_t *row;
     if (bpp != 8 && bpp != 24)
-        return bmp_fail(err, err_size, "%s: cannot write %d bits per pixel",
-                        text_show(path, &shown), bpp);
+        return io_fail(err, err_size, "%s: cannot write %d bits per pixel",
+                       text_show(path, &shown), bpp);
     if (width <= 0 || height <= 0 || bmp_layout(width, height, bpp, &file_size, &offbits, &stride))
-        return bmp_fail(err, err_size, "%s: %d x %d image too large for a BMP file",
-                        text_show(path, &shown), width, height);
+        return io_fail(err, err_size, "%s: %d x %d image too large for a BMP file",
+                       text_show(path, &shown), width, height);
     row = calloc(stride, 1); /* calloc: the padding bytes stay zero */
     if (!row || !(w = malloc(sizeof *w))) {
         free(row);
-        return bmp_fail(err, err_size, "%s: out of memory", text_show(path, &shown));
+        return io_fail(err, err_size, "%s: out of memory", text_show(path, &shown));
     }
     *w = (bmp_writer){f, width, height, bpp, offbits, stride, 0, row, path};
     bmp_put_headers(hdr, width, height, bpp);
     if (fwrite(hdr, 1, offbits, f) != offbits) {
-        bmp_fail(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
+        io_fail(err, err_size, "%s: write error: %s", text_show(path, &shown), strerror(errno));
         bmp_writer_free(w);
         return -1;
     }
@@ -191,8 +191,8 @@ int bmp_writer_row(bmp_writer *w, const uint8_t *pixels, char *err, size_t err_s
     text_shown shown;
     const size_t n = (size_t)w->width;
     if (w->next >= w->height)
-        return bmp_fail(err, err_size, "%s: more rows than the image's %d",
-                        text_show(w->path, &shown), w->height);
+        return io_fail(err, err_size, "%s: more rows than the image's %d",
+                       text_show(w->path, &shown), w->height);
     if (w->bpp == 8) {
         memcpy(w->row, pixels, n);
     } else {
@@ -207,8 +207,8 @@ int bmp_writer_row(bmp_writer *w, const uint8_t *pixels, char *err, size_t err_s
      * written later, so the file is complete only after the last row. */
     const off_t at = (off_t)(w->offbits + w->stride * (size_t)(w->height - 1 - w->next));
     if (fseeko(w->f, at, SEEK_SET) != 0 || fwrite(w->row, 1, w->stride, w->f) != w->stride)
-        return bmp_fail(err, err_size, "%s: write error: %s", text_show(w->path, &shown),
-                        strerror(errno ? errno : EIO));
+        return io_fail(err, err_size, "%s: write error: %s", text_show(w->path, &shown),
+                       strerror(errno ? errno : EIO));
     w->next++;
     return 0;
 }
@@ -217,12 +217,12 @@ int bmp_writer_end(bmp_writer *w, char *err, size_t err_size)
 {
     text_shown shown;
     if (w->next != w->height)
-        return bmp_fail(err, err_size, "%s: %d of %d rows written", text_show(w->path, &shown),
-                        w->next, w->height);
+        return io_fail(err, err_size, "%s: %d of %d rows written", text_show(w->path, &shown),
+                       w->next, w->height);
     /* The stream is left at the end of the file, as bmp_write_stream leaves it. */
     if (fseeko(w->f, 0, SEEK_END) != 0)
-        return bmp_fail(err, err_size, "%s: write error: %s", text_show(w->path, &shown),
-                        strerror(errno ? errno : EIO));
+        return io_fail(err, err_size, "%s: write error: %s", text_show(w->path, &shown),
+                       strerror(errno ? errno : EIO));
     return 0;
 }
 

@@ -1,20 +1,9 @@
 /*
- * codec_common.c - the checks every codec makes, and the one-line failure they report.
+ * codec_common.c - the checks every codec makes.
  */
 #include "codec_common.h"
 
 #include <stdlib.h>
-
-int io_fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (err && err_size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_size, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 long io_pixel_limit(long max_pixels)
 {

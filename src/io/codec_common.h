@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "bmp.h" /* BMP_MAX_SIDE, BMP_MAX_PIXELS */
+#include "text.h" /* io_fail */
 
 typedef enum { IO_FORMAT_BMP, IO_FORMAT_PNG, IO_FORMAT_JPEG, IO_FORMAT_PNM } io_format;
 
@@ -59,16 +60,6 @@ typedef enum { IO_JPEG_420, IO_JPEG_422, IO_JPEG_444 } io_jpeg_sampling;
 
 /* Frees the pixels and sets them to NULL; safe on an image that was never filled. */
 void io_image_free(io_image *img);
-
-#if defined(__GNUC__)
-#define IO_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define IO_PRINTF(f, a)
-#endif
-
-/* Formats the one-line reason into err (when err is not NULL) and returns -1, so that a check
- * reads `return io_fail(err, err_size, "...", ...);`. */
-int io_fail(char *err, size_t err_size, const char *fmt, ...) IO_PRINTF(3, 4);
 
 /* max_pixels as the decoders use it: <= 0 means IO_MAX_PIXELS, the default; above
  * IO_HARD_MAX_PIXELS means that, the most any caller may ask for (io_limits.h). */
