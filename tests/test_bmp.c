@@ -218,20 +218,6 @@ static void scratch_path(char *out, size_t size, const char *name)
     snprintf(out, size, "%s/%s", scratch, name);
 }
 
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
 static int remove_entries(const char *dir)
 {
     DIR *d = opendir(dir);
