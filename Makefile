@@ -94,7 +94,7 @@ IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io
             src/io/pnm.c \
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
-CLI_SRCS := cli/main.c cli/options.c cli/option_values.c cli/option_rules.c cli/option_table.c \
+CLI_SRCS := cli/main.c cli/option_parse.c cli/option_values.c cli/option_rules.c cli/option_table.c \
             cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
@@ -374,7 +374,7 @@ FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static
 # library, uninstrumented.
-FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c cli/option_values.c cli/option_rules.c \
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/option_parse.c cli/option_values.c cli/option_rules.c \
                      cli/option_table.c cli/bytes.c src/filter.c \
                      $(FUZZ_CODEC_SRCS)
 build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \

@@ -2,9 +2,10 @@
  * option_rules.c - the rules between options, once every flag is read: the filter the flags
  * describe (resolved here, so that their order does not matter) and what it allows, the
  * output's format, --gradient's, --pyramid's and --storage's conditions, the device request.
- * Each refusal is one line naming the flags, and exit 2, before any work.
+ * Each refusal is one line naming the flags, and exit 2, before any work. And the library's
+ * parameters the options make (cli_params, cli_pyramid_params).
  */
-#include "option_parse.h"
+#include "option_parts.h"
 
 #include <float.h>
 #include <string.h>
@@ -529,4 +530,50 @@ int opt_check_options(tc_options *o, const filter_args *fa, FILE *err)
     if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)
         o->input = TC_DEFAULT_INPUT;
     return 0;
+}
+
+/* ---- What the options mean for the library ---------------------------------------------- */
+
+void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
+{
+    tc_params_init(p);
+    p->taps_x = o->filter.taps_x;
+    p->taps_y = o->filter.taps_y;
+    p->kx = o->filter.kx;
+    p->ky = o->filter.ky;
+    if (o->filter.mask_width) { /* the library factors it again, the same way */
+        p->mask = o->filter.mask;
+        p->mask_width = o->filter.mask_width;
+        p->mask_height = o->filter.mask_height;
+    }
+    p->border = o->filter.border;
+    p->border_value = o->filter.border_value;
+    p->algorithm = o->algorithm;
+    p->src_left = roi->src_left;
+    p->src_top = roi->src_top;
+    p->dst_left = roi->dst_left;
+    p->dst_top = roi->dst_top;
+    p->roi_width = roi->width;
+    p->roi_height = roi->height;
+    p->block_width = o->block_x;
+    p->block_height = o->block_y;
+    p->vector_io = !o->scalar_io;
+    p->storage = o->storage;
+    p->out_scale = o->out_scale;
+    p->out_offset = o->out_offset;
+    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
+    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
+}
+
+tc_pyramid_params cli_pyramid_params(const tc_options *o)
+{
+    tc_pyramid_params p;
+    tc_pyramid_params_init(&p);
+    p.octaves = o->pyramid_octaves;
+    p.levels = o->pyramid_levels;
+    if (o->sigma > 0.0)
+        p.sigma = o->sigma;
+    p.border = o->filter.border;
+    p.border_value = o->filter.border_value;
+    return p;
 }

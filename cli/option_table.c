@@ -75,7 +75,7 @@ const cli_option cli_options[] = {
      "by the article's four classes, with their counts (the\n"
      "format from FILE's extension, as for -o)"},
     /* Optional: `--raw FILE` names the file for one image, a bare `--raw` with -O writes
-     * DIR/BASE.f32 per input (options.c). */
+     * DIR/BASE.f32 per input (option_parse.c). */
     {OPT_RAW, NULL, "raw", OPTIONAL, "FILE", S_IO, OWN,
      "also write the filtered float32 plane(s): width x height\n"
      "floats each, little-endian, row-major, row 0 on top, no\n"
@@ -150,7 +150,7 @@ const cli_option cli_options[] = {
      "tiled: global loads/stores one float at a time (no float4)"},
 
     /* ---- Gaussian scale space ---- */
-    /* Optional: `--pyramid OxL`, or a bare `--pyramid` (4x4; options.c). */
+    /* Optional: `--pyramid OxL`, or a bare `--pyramid` (4x4; option_parse.c). */
     {OPT_PYRAMID, NULL, "pyramid", OPTIONAL, "[OxL]", S_PYRAMID, OWN,
      "O octaves (1..16) of L levels (1..8), default 4x4: octave K\n"
      "is ceil(W / 2^K) x ceil(H / 2^K), level J has sigma\n"

@@ -1,6 +1,6 @@
 /*
  * option_table.h - every option of the command line, once: its names, its value, the section
- * it belongs to and its line in -h. The parser (options.c) builds getopt's tables from it, -h
+ * it belongs to and its line in -h. The parser (option_parse.c) builds getopt's tables from it, -h
  * (help.c) prints it, and the manual (docs/manual.md, tiledconv.1) is generated from it and
  * cli/manual_source.md by scripts/manual.c, so that the three cannot drift apart.
  */

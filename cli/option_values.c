@@ -3,7 +3,7 @@
  * ranges, sizes, coefficient lists, masks, names. Each reader writes one line naming the flag
  * and what is wrong, and returns 2; the rules between options are option_rules.c's.
  */
-#include "option_parse.h"
+#include "option_parts.h"
 
 #include <errno.h>
 #include <limits.h>

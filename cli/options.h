@@ -1,4 +1,9 @@
-/* options.h - the command line: the AMD sample's flags (-sL, -tT, ...) and their long forms. */
+/*
+ * options.h - the command line's options as the rest of the tool sees them (tc_options), and
+ * the calls that make them: cli_parse (option_parse.c), and the library's parameters they
+ * describe (cli_params, cli_pyramid_params: option_rules.c). Every option is listed once, in
+ * option_table.c.
+ */
 #ifndef TILEDCONV_CLI_H
 #define TILEDCONV_CLI_H
 
@@ -6,8 +11,8 @@
 #include <stdio.h>
 
 #include "codec.h"
-#include "tiledconv_internal.h"
 #include "tiledconv.h"
+#include "tiledconv_internal.h"
 
 #define TC_DEFAULT_INPUT "images/TiledConv_Input512x512.bmp"
 #define TC_DEFAULT_OUTPUT "TiledConv_Output.bmp"

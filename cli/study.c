@@ -96,7 +96,7 @@ static int reference_planes(const plane_set *in, const tc_params *p, plane_set *
 {
     const int w = in->p[0].width, h = in->p[0].height;
     char err[512];
-    if (planes_alloc(expected, in->count, w, h)) {
+    if (plane_set_alloc(expected, in->count, w, h)) {
         fprintf(stderr, "tiledconv: out of host memory for the reference planes\n");
         return 1;
     }
@@ -244,14 +244,14 @@ typedef struct {
 static void state_free(run_state *s, int keep_context)
 {
     free(s->map.rgb);
-    close_input(&s->src);
+    study_input_close(&s->src);
     if (!keep_context)
         tc_close(s->ctx);
-    planes_free(&s->kept);
+    plane_set_free(&s->kept);
     gradient_planes_free(&s->gradient);
-    planes_free(&s->out);
-    planes_free(&s->expected);
-    planes_free(&s->in);
+    plane_set_free(&s->out);
+    plane_set_free(&s->expected);
+    plane_set_free(&s->in);
 }
 
 /* Input, ROI, output checks, device and parameters: everything before the first kernel.
@@ -263,7 +263,7 @@ static int prepare(run_state *s)
     tc_msg msg;
     run_plan plan;
     int status;
-    if ((status = open_input(o, &s->src)) != 0)
+    if ((status = study_input_open(o, &s->src)) != 0)
         return status;
     const int width = s->src.width, height = s->src.height;
     s->deep = s->src.from_file && s->src.reader.head.maxval > 255;
@@ -311,7 +311,7 @@ static int prepare(run_state *s)
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
     }
-    if ((status = load_input(o, &s->src, &s->in)) != 0)
+    if ((status = study_input_load(o, &s->src, &s->in)) != 0)
         return status;
     cli_params(o, &s->roi, &s->params);
     /* Drawn now, from the input, which one algorithm overwrites; written with the outputs. */
@@ -323,7 +323,7 @@ static int prepare(run_state *s)
     if (!o->quiet && o->format == TC_FORMAT_TABLE)
         report_header(o, &s->dev, width, height, s->in.count, &s->roi);
     /* One algorithm filters its input planes in place; -a all needs them for each. */
-    if (o->all_algorithms && planes_alloc(&s->out, s->in.count, width, height)) {
+    if (o->all_algorithms && plane_set_alloc(&s->out, s->in.count, width, height)) {
         fprintf(stderr, "tiledconv: out of host memory for the output planes\n");
         return 1;
     }
@@ -357,7 +357,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
         double tolerance[MAX_PLANES];
         const char *not_applicable = variant_not_applicable(o, variant);
         if (not_applicable) {
-            /* Only -a all gets here (options.c refuses -a twopass with such a mask). */
+            /* Only -a all gets here (option_rules.c refuses -a twopass with such a mask). */
             result_begin(r, variant, o, &s->dev, &s->in, &s->roi);
             r->not_applicable = not_applicable;
             if (!o->quiet && !machine && !o->timing)
@@ -401,7 +401,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
             s->kept = *out;
             memset(out, 0, sizeof *out);
             if (a < last &&
-                planes_alloc(&s->out, s->kept.count, s->kept.p[0].width, s->kept.p[0].height)) {
+                plane_set_alloc(&s->out, s->kept.count, s->kept.p[0].width, s->kept.p[0].height)) {
                 fprintf(stderr, "tiledconv: out of host memory\n");
                 return 1;
             }

@@ -13,14 +13,14 @@
 #include "plan.h"
 #include "synth.h"
 
-void planes_free(plane_set *s)
+void plane_set_free(plane_set *s)
 {
     for (int i = 0; i < MAX_PLANES; i++)
         tc_plane_free(&s->p[i]);
 }
 
 /* count planes of width x height; 0, or -1 (out of memory, the caller reports). */
-int planes_alloc(plane_set *s, int count, int width, int height)
+int plane_set_alloc(plane_set *s, int count, int width, int height)
 {
     s->count = count;
     for (int i = 0; i < count; i++)
@@ -33,7 +33,7 @@ int planes_alloc(plane_set *s, int count, int width, int height)
  * still times and checks three runs, which is what a colour sweep wants. */
 static int load_synthetic(const tc_options *o, plane_set *in)
 {
-    if (planes_alloc(in, o->color ? 3 : 1, o->synth_width, o->synth_height)) {
+    if (plane_set_alloc(in, o->color ? 3 : 1, o->synth_width, o->synth_height)) {
         fprintf(stderr, "tiledconv: -g %dx%d: out of host memory\n", o->synth_width,
                 o->synth_height);
         return 1; /* a run-time failure: the request itself was valid */
@@ -48,7 +48,7 @@ static int load_synthetic(const tc_options *o, plane_set *in)
 /* The input's size: -g's (within --max-pixels), or the file's header, read and checked before
  * anything else of the file (a decompression bomb, an endless stream or a device is refused
  * here, having cost nothing). Returns 0, or 2 (reported): the input cannot be used. */
-int open_input(const tc_options *o, input_source *src)
+int study_input_open(const tc_options *o, input_source *src)
 {
     char err[768];
     io_limits lim;
@@ -83,7 +83,7 @@ int open_input(const tc_options *o, input_source *src)
     return 0;
 }
 
-void close_input(input_source *src)
+void study_input_close(input_source *src)
 {
     if (src->from_file)
         source_reader_close(&src->reader);
@@ -122,14 +122,14 @@ static int planes_from_image(const tc_options *o, io_image *img, plane_set *in)
 
 /* The input planes from -s or -g, once the plan has passed. Returns 0, 2 (reported): the input
  * cannot be used, or 1 (reported): out of host memory. */
-int load_input(const tc_options *o, input_source *src, plane_set *in)
+int study_input_load(const tc_options *o, input_source *src, plane_set *in)
 {
     char err[768];
     io_image img;
     if (!src->from_file)
         return load_synthetic(o, in);
     const int rc = source_reader_decode(&src->reader, &img, err, sizeof err);
-    close_input(src); /* the file's bytes are not needed beside the planes */
+    study_input_close(src); /* the file's bytes are not needed beside the planes */
     if (rc) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return 2;

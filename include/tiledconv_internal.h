@@ -105,15 +105,16 @@ TC_INTERNAL int tc_plane_take_rgb(tc_plane *p, uint8_t *rgb, int width, int heig
 TC_INTERNAL void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale,
                                    double offset, uint8_t *out);
 
-/* The same for three planes R, G, B of one size, packed as R, G, B bytes (3 per pixel). */
-TC_INTERNAL void tc_planes_to_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale,
+/* The same for three planes (planes[0..2]: R, G, B) of one size, packed as R, G, B bytes (3
+ * per pixel). */
+TC_INTERNAL void tc_planes_to_rgb24(const tc_plane *planes, const tc_roi *roi, double scale,
                                     double offset, uint8_t *out);
 
 /* tc_plane_to_gray8 and tc_planes_to_rgb24 with 16-bit samples (tc_map_word inside roi,
  * tc_map_word(v, 1, 0) outside it), in host order. */
 TC_INTERNAL void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale,
                                     double offset, uint16_t *out);
-TC_INTERNAL void tc_planes_to_rgb48(const tc_plane planes[3], const tc_roi *roi, double scale,
+TC_INTERNAL void tc_planes_to_rgb48(const tc_plane *planes, const tc_roi *roi, double scale,
                                     double offset, uint16_t *out);
 
 /* ---- The filter (filter.c) --------------------------------------------------------- */

@@ -1,4 +1,5 @@
-/* test_options.c - command-line parsing (cli/options.c), ROI defaults and ROI validation. */
+/* test_options.c - command-line parsing (cli/option_parse.c, option_values.c, option_rules.c,
+ * option_table.c), ROI defaults and ROI validation. */
 #include "test_util.h"
 
 #include <stdio.h>

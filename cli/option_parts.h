@@ -1,10 +1,10 @@
 /*
- * option_parse.h - what the parser's parts share (private to options.c, option_values.c and
+ * option_parts.h - what the parser's parts share (private to option_parse.c, option_values.c and
  * option_rules.c): what the filter flags said before they are resolved, the readers of each
  * option's value, and the rules between options once every flag is read.
  */
-#ifndef TILEDCONV_OPTION_PARSE_H
-#define TILEDCONV_OPTION_PARSE_H
+#ifndef TILEDCONV_OPTION_PARTS_H
+#define TILEDCONV_OPTION_PARTS_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /*
- * options.c - the command line parsed with getopt_long_only, so that the AMD sample's
+ * option_parse.c - the command line parsed with getopt_long_only, so that the AMD sample's
  * two-letter flags (-sL 3) and readable long forms (--source-left 3) both work: getopt's tables
  * come from the option table (option_table.c), each value is read by option_values.c, and the
  * rules between options are checked by option_rules.c once every flag is read.
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "io_limits.h"
-#include "option_parse.h"
+#include "option_parts.h"
 #include "option_table.h"
 #include "text.h"
 
@@ -331,48 +331,4 @@ int cli_parse(int argc, char **argv, tc_options *o, FILE *err)
     }
     free(text);
     return rc;
-}
-
-void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
-{
-    tc_params_init(p);
-    p->taps_x = o->filter.taps_x;
-    p->taps_y = o->filter.taps_y;
-    p->kx = o->filter.kx;
-    p->ky = o->filter.ky;
-    if (o->filter.mask_width) { /* the library factors it again, the same way */
-        p->mask = o->filter.mask;
-        p->mask_width = o->filter.mask_width;
-        p->mask_height = o->filter.mask_height;
-    }
-    p->border = o->filter.border;
-    p->border_value = o->filter.border_value;
-    p->algorithm = o->algorithm;
-    p->src_left = roi->src_left;
-    p->src_top = roi->src_top;
-    p->dst_left = roi->dst_left;
-    p->dst_top = roi->dst_top;
-    p->roi_width = roi->width;
-    p->roi_height = roi->height;
-    p->block_width = o->block_x;
-    p->block_height = o->block_y;
-    p->vector_io = !o->scalar_io;
-    p->storage = o->storage;
-    p->out_scale = o->out_scale;
-    p->out_offset = o->out_offset;
-    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
-    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
-}
-
-tc_pyramid_params cli_pyramid_params(const tc_options *o)
-{
-    tc_pyramid_params p;
-    tc_pyramid_params_init(&p);
-    p.octaves = o->pyramid_octaves;
-    p.levels = o->pyramid_levels;
-    if (o->sigma > 0.0)
-        p.sigma = o->sigma;
-    p.border = o->filter.border;
-    p.border_value = o->filter.border_value;
-    return p;
 }
