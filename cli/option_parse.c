@@ -175,6 +175,7 @@ static int parse_options(int argc, char **argv, const getopt_tables *t, tc_optio
         case OPT_STORAGE: rc = opt_parse_storage(optarg, o, err); break;
         case OPT_BLOCK: rc = opt_parse_block(optarg, o, err); break;
         case OPT_SCALAR_IO: o->scalar_io = 1; break;
+        case OPT_KERNEL: o->kernel = optarg; break; /* checked by the library, before any work */
         /* Gaussian scale space */
         case OPT_PYRAMID:
             o->pyramid = 1;

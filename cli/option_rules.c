@@ -559,6 +559,7 @@ void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
     p->block_height = o->block_y;
     p->vector_io = !o->scalar_io;
     p->storage = o->storage;
+    p->kernel = o->kernel;
     p->out_scale = o->out_scale;
     p->out_offset = o->out_offset;
     /* -v reports the classes the tiled kernel took, counted by the kernel itself. */

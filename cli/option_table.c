@@ -148,6 +148,9 @@ const cli_option cli_options[] = {
      "tiled: pixels per work-item, W 4|8, H 1..16 (default 4x4)"},
     {OPT_SCALAR_IO, NULL, "scalar-io", NONE, NULL, S_FILTER, OWN,
      "tiled: global loads/stores one float at a time (no float4)"},
+    {OPT_KERNEL, NULL, "kernel", VALUE, "NAME", S_FILTER, OWN,
+     "tiled: the kernel variant for long filters and masks (a\n"
+     "study option; README \"Kernel variants\" lists them)"},
 
     /* ---- Gaussian scale space ---- */
     /* Optional: `--pyramid OxL`, or a bare `--pyramid` (4x4; option_parse.c). */

@@ -39,6 +39,7 @@ enum {
     OPT_STORAGE,
     OPT_BLOCK,
     OPT_SCALAR_IO,
+    OPT_KERNEL,
     /* The Gaussian scale space. */
     OPT_PYRAMID,
     /* Many images in one run. */

@@ -81,6 +81,7 @@ typedef struct {
     int storage_given;      /* --storage was on the command line */
     int block_x, block_y;   /* --block: the tiled kernel's pixels per work-item */
     int scalar_io;          /* --scalar-io: the tiled kernel without float4 loads/stores */
+    const char *kernel;     /* --kernel NAME: a variant of the tiled kernel, or NULL */
     int verify;             /* -e */
     int timing;             /* -t */
     int iterations;         /* -i */

@@ -228,14 +228,15 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
                "(-e and --raw see v)\n", o->out_scale, o->out_offset);
 }
 
-void report_geometry(const tc_stats *st, const tc_filter_spec *f)
+void report_geometry(const tc_stats *st, const tc_filter_spec *f, const char *kernel)
 {
-    tc_kernel_about kernel;
-    tc_kernel_describe(f, st->algorithm, &kernel);
-    printf("launch, %s%s (%s): global %zu x %zu, local %zu x %zu, %zu work-groups\n",
+    tc_kernel_about k;
+    tc_kernel_describe(f, st->algorithm, kernel, &k);
+    printf("launch, %s%s (%s%s%s): global %zu x %zu, local %zu x %zu, %zu work-groups\n",
            tc_algorithm_name(st->algorithm),
            st->algorithm == TC_TWOPASS || st->algorithm == TC_BILINEAR ? " pass 1" : "",
-           kernel.name, st->global[0], st->global[1], st->local[0], st->local[1],
+           k.name, k.variant ? ", variant " : "", k.variant ? k.variant : "",
+           st->global[0], st->global[1], st->local[0], st->local[1],
            (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
     if (st->algorithm == TC_TWOPASS) { /* pass 2 runs over the transposed ROI */
         const size_t tile = TC_TWOPASS_TILE;
@@ -248,12 +249,23 @@ void report_geometry(const tc_stats *st, const tc_filter_spec *f)
         printf("launch, bilinear pass 2 (bilinear_cols): global %zu x %zu, local %zu x %zu "
                "(the same)\n",
                st->global[0], st->global[1], st->local[0], st->local[1]);
-    if (kernel.tiled)
+    if (k.strip_tile_w) /* its classes are per tile, a group walks many */
+        printf("  blocks of %d x %d pixels per work-item; tiles of %d x %d, each work-group "
+               "walking down a strip of them; tile classes (radii %d x %d, %s): class 1 (free "
+               "on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) %ld, class 4 "
+               "(checks writes) %ld\n",
+               st->block[0], st->block[1], k.strip_tile_w,
+               (int)(st->local[0] * (size_t)st->block[0] * (size_t)st->block[1] /
+                     (size_t)k.strip_tile_w),
+               (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
+               st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
+               st->classes[1], st->classes[2], st->classes[3]);
+    else if (k.tiled)
         printf("  %s %d x %d pixels per work-item; work-group classes (radii %d x %d, %s): "
                "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
                "%ld, class 4 (checks writes) %ld\n",
-               kernel.columns ? "columns of" : "blocks of", st->block[0],
-               st->block[1], (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
+               k.columns ? "columns of" : "blocks of", st->block[0], st->block[1],
+               (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
                st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
                st->classes[1], st->classes[2], st->classes[3]);
 }

@@ -62,8 +62,9 @@ void report_fill_timing(tc_result *r, const report_times *t, double copy_ms);
 void report_header(const tc_options *o, const tc_device_info *dev, int width, int height,
                    int planes, const tc_roi *roi);
 
-/* -v: the launch geometry of a run and, for tiled, its kernel, blocks and work-group classes. */
-void report_geometry(const tc_stats *st, const tc_filter_spec *f);
+/* -v: the launch geometry of a run and, for tiled, its kernel (the variant named by --kernel,
+ * NULL for the default), blocks and work-group classes. */
+void report_geometry(const tc_stats *st, const tc_filter_spec *f, const char *kernel);
 
 /* The filter's size as the records and the comparison table name it: "5 taps", "7 x 3 taps",
  * "3 x 3 mask". */

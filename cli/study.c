@@ -379,7 +379,7 @@ static int run_algorithms(run_state *s, int *failed_verification)
                                : s->tolerance[c];
         status = run_planes(s->ctx, o, &s->params, timed, &s->in, out, &times, &first_plane);
         if (status == 0 && o->verbose && !machine) {
-            report_geometry(&first_plane, &o->filter);
+            report_geometry(&first_plane, &o->filter, o->kernel);
             if (variant->algorithm == TC_BILINEAR)
                 report_bilinear(&o->filter);
         }

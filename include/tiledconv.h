@@ -130,6 +130,13 @@ typedef struct {
                                   * without images (CL_DEVICE_IMAGE_SUPPORT) or whose 2-D images
                                   * are smaller than the plane's padded rows. bilinear samples
                                   * an image whatever this says                              */
+    /* A study option. */
+    const char *kernel;          /* tiled: the variant of the tiled kernel to run for a filter
+                                  * longer than the article's or a mask (README "Kernel
+                                  * variants": tiled, long, slide-..., mask, mrows-...); NULL
+                                  * or "": the fastest measured for the filter's lengths.
+                                  * TC_EINVAL for an unknown name or a variant that does not
+                                  * take the filter; the other algorithms ignore it          */
 } tc_params;
 
 enum {

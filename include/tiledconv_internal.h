@@ -344,16 +344,20 @@ TC_INTERNAL int tc_reads_image(tc_algorithm algorithm, tc_storage storage);
 /* The median of count values (a copy is sorted); -1 for none. */
 TC_INTERNAL double tc_median(const double *values, int count);
 
-/* What -v says of the kernel that runs a filter with an algorithm. */
+/* What -v says of the kernel that runs a filter with an algorithm and, for tiled, the variant
+ * --kernel names (NULL or "": the default for the filter's lengths). */
 typedef struct {
-    const char *name;   /* the kernel function's: "tiled_conv", "tiled_long_conv", ... */
-    int tiled;          /* one of the tiled kernels: the article's classes, a block a work-item */
-    int columns;        /* its work-item computes a column of pixels (tiled_long_conv), not a
-                         * block */
+    const char *name;    /* the kernel function's: "tiled_conv", "tiled_long_conv", ... */
+    const char *variant; /* the tiled kernel's variant, or NULL for the other algorithms */
+    int tiled;           /* one of the tiled kernels: the article's classes, a block a work-item */
+    int columns;         /* its work-item computes a column of pixels (tiled_long_conv), not a
+                          * block */
+    int strip_tile_w;    /* tiled_slide_conv: the width of the tiles a group walks down a strip
+                          * of (its classes are per tile); 0 for the others */
 } tc_kernel_about;
 
 TC_INTERNAL void tc_kernel_describe(const tc_filter_spec *f, tc_algorithm algorithm,
-                                    tc_kernel_about *k);
+                                    const char *kernel, tc_kernel_about *k);
 
 /* The kernels of a mask that is not separable: the tiled one and the one-pass one. */
 TC_INTERNAL const char *tc_mask_kernel_name(tc_algorithm algorithm);

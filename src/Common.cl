@@ -249,6 +249,36 @@ TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x
     }
 }
 
+/* load_segment_bordered with its per-pixel branch (a window crossing the sROI's left or right
+ * edge, each column mapped by the border rule) as a loop that is not unrolled, into an array of
+ * its own, copied after. Unrolled, that branch's SEG_W mapped addresses and loads are scheduled
+ * at once: registers the rest of a kernel does not need, which every work-group then takes for
+ * the few windows at the sROI's edges (tiled_slide_conv, tiled_mask_rows_conv; the kernels that
+ * came before keep load_segment_bordered, as measured). */
+TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
+                                 int h, float value, float seg[SEG_W])
+{
+    const int sy = border_index(y, h);
+    if (BORDER == BORDER_CONSTANT && sy < 0) {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = value;
+    } else if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
+        load_segment(src, pitch, sL + x, sT + sy, seg);
+    } else {
+        float mapped[SEG_W];
+#pragma unroll 1
+        for (int i = 0; i < SEG_W; i++) {
+            const int sx = border_index(x - RADIUS_X + i, w);
+            mapped[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
+                                                            : SRC_AT(src, pitch, sL + sx, sT + sy);
+        }
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = mapped[i];
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The store of a block (the tiled kernels whose tiles sit on the target's 4-column grid)     */
 /* ------------------------------------------------------------------------------------------ */

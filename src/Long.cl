@@ -1,14 +1,27 @@
 /*
- * Long.cl - tiled_long_conv: the tiled convolution for separable filters beyond tiled_conv's
- * reach: more than 15 taps along either axis (up to 63), or none along columns (1 tap). Built
- * after Common.cl, whose comment says what the coordinates mean.
+ * Long.cl - the tiled convolution for separable filters beyond tiled_conv's reach (more than
+ * 15 taps along either axis, up to 63, or none along columns), two kernels, one per program
+ * (the -D options say which). Built after Common.cl, whose comment says what the coordinates
+ * mean.
  *
- * tiled_conv keeps a work-item's filtered rows in registers and trades the rows its vertical
- * neighbours need through local memory; at 31 taps a work-item would need 8 + 30 filtered rows
- * and 38-float read windows in registers, more than a work-item has. This kernel keeps the
- * article's other habits - raw pixels read straight from global memory through the L1 cache
- * as aligned float4 windows, horizontally filtered rows shared in local memory, the four
- * classes of work-groups - and moves the filtered rows into a local-memory window instead:
+ *   tiled_long_conv    a group filters a tile of 32 x 256 and its halo rows into local memory,
+ *                      then its columns (built with LONG_TILE_W, LONG_TILE_H)
+ *   tiled_slide_conv   a group walks down a strip of tiles, keeping the filtered rows the next
+ *                      tile shares with this one (built with SLIDE_W, SLIDE_S, SLIDE_CW,
+ *                      SLIDE_V): no halo row filtered twice but at a strip's start
+ *
+ * Both keep the article's habits: raw pixels read straight from global memory through the L1
+ * cache as aligned float4 windows, horizontally filtered rows shared in local memory, the four
+ * classes of work-groups.
+ */
+
+#ifndef SLIDE_W
+
+/*
+ * tiled_long_conv. tiled_conv keeps a work-item's filtered rows in registers and trades the
+ * rows its vertical neighbours need through local memory; at 31 taps a work-item would need
+ * 8 + 30 filtered rows and 38-float read windows in registers, more than a work-item has. This
+ * kernel moves the filtered rows into a local-memory window instead:
  *
  *   (a) the group filters the rows of its tile and the RADIUS_Y rows above and below it
  *       horizontally, job by job (a job: BLOCK_X = 8 outputs of one row, from one read window),
@@ -202,3 +215,351 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
         if (free_on_write || (column_inside && t + r0 + o < h))
             out_col[o * pitch] = out[o];
 }
+
+#endif /* !SLIDE_W */
+
+/* ------------------------------------------------------------------------------------------ */
+/* tiled_slide_conv                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+#ifdef SLIDE_W
+
+/*
+ * tiled_slide_conv. tiled_long_conv filters the 2 RADIUS_Y halo rows of every tile twice (once
+ * for the tile above, once for its own), 1.24 times the rows at 63 taps, and its group does
+ * nothing else while it waits for the tile's loads and its barrier. Here a group walks down a
+ * strip of SLIDE_W columns, SLIDE_S rows (a tile) at a step, and keeps in local memory the
+ * 2 RADIUS_Y filtered rows that the next tile shares with this one: only the first tile of a
+ * strip filters rows above it (the host makes a strip about 16 radii tall, so that is a
+ * few percent of the rows), and many groups of a few registers each share an SM, one
+ * filtering while another loads.
+ *
+ * Ownership. Group (gx, gy) walks the strip of ROI columns l .. l + SLIDE_W - 1, l = gx *
+ * SLIDE_W - ox (the tiles on the *source's* 4-column grid, ox = sL mod 4, so that every read
+ * window is aligned: SHIFT 0), rows t0 = gy * strip_h to t0 + strip_h - 1 (a kernel argument,
+ * a multiple of SLIDE_S; the last strip stops at the ROI's end). hrows holds 2 RADIUS_Y +
+ * SLIDE_S filtered rows; before step k (the tile at t = t0 + k SLIDE_S), hrows row m is ROI
+ * row t - RADIUS_Y + m for m < 2 RADIUS_Y. A step:
+ *
+ *   (a) the group filters ROI rows t + RADIUS_Y .. t + RADIUS_Y + SLIDE_S - 1 horizontally
+ *       into hrows rows 2 RADIUS_Y ..: jobs of BLOCK_X outputs, each from one read window
+ *       (Common.cl's load_segment), work-item lid taking job column lid mod SL_JPR of rows
+ *       lid / SL_JPR, + SL_G / SL_JPR, ...; (at a strip's start, first the 2 RADIUS_Y rows
+ *       above its first tile);
+ *   (b) after a barrier, work-item lid filters the block of SLIDE_CW columns x SLIDE_V rows
+ *       at column (lid mod (SLIDE_W / SLIDE_CW)) SLIDE_CW, row (lid / (SLIDE_W / SLIDE_CW))
+ *       SLIDE_V of the tile vertically: each filtered value (a float, float2 or float4 of
+ *       SLIDE_CW columns) read from local memory serves up to SLIDE_V multiply-adds a column,
+ *       in registers, and (c) stores the block;
+ *   (d) hrows rows SLIDE_S .. SLIDE_S + 2 RADIUS_Y - 1 (the next tile's rows above it) move to
+ *       rows 0 .. 2 RADIUS_Y - 1: read into registers, a barrier, written (the next (a)
+ *       writes other rows, and its barrier comes before anyone reads them).
+ *
+ * Two barriers a step, reached by every work-item of the group: the step count and the
+ * classes depend on the group's position alone.
+ *
+ * Both passes' loops unroll fully, so every coefficient index is known when the program is
+ * built: the coefficients come by value (four float16s an axis, in a constant bank on a GPU),
+ * each a constant operand of its multiply-adds rather than a load or a register. Each output
+ * adds its taps in order (tap 0 first), as every other kernel does.
+ *
+ * Classes, per tile (the unit of a step): class 1 when the tile, RADIUS_Y rows above and below
+ * it, and its windows' aprons lie inside the sROI - the rows step k reads - read unchecked;
+ * class 2 maps rows and, at the sROI's left and right edges, columns by the border rule;
+ * class 3 (the tile inside the tROI) stores unchecked, class 4 checks each store. A group
+ * may change class as it walks: it counts its tiles (TC_COUNT_CLASSES), and the host's
+ * tc_tiled_tiles lists the same tiles with the same tests.
+ *
+ * -D options besides Common.cl's (BLOCK_X the job's width, SHIFT 0): SLIDE_W, SLIDE_S,
+ * SLIDE_CW (1, 2 or 4) and SLIDE_V, from a variant in launch.c's table, and TC_SLIDE_ACC
+ * (below). Built with TC_IMAGE=1 (--storage image), it reads the source plane from
+ * an image2d_t (Common.cl's SRC_T).
+ */
+
+#if !defined(SLIDE_S) || !defined(SLIDE_CW) || !defined(SLIDE_V)
+#error "build tiled_slide_conv with the -D options that launch.c passes"
+#endif
+
+/*
+ * Two orders of the same multiply-adds in the vertical pass (TC_SLIDE_ACC): 0 (the default)
+ * gathers, output by output, tap by tap, from the column's filtered values held in registers;
+ * 1 accumulates, adding each value into every output it reaches as it is read
+ * (tiled_long_conv's order), so that the outputs stay live instead of the values. Both add
+ * each output's taps in order. The first compiles several times faster on PoCL; which one a
+ * GPU's compiler schedules into fewer registers is for the measurements. (The horizontal pass
+ * always gathers: accumulating there makes a loop nest whose inner bounds depend on the outer
+ * index, which LLVM's full unroll refuses at some lengths, leaving the taps in an indexed
+ * private array.)
+ */
+#ifndef TC_SLIDE_ACC
+#define TC_SLIDE_ACC 0
+#endif
+
+#define SL_G (SLIDE_W * SLIDE_S / (SLIDE_CW * SLIDE_V)) /* work-items in a group */
+#define SL_JPR (SLIDE_W / BLOCK_X)                      /* jobs a filtered row */
+#define SL_SWEEP (SL_G / SL_JPR)                        /* rows the group's jobs cover at once */
+#define SL_ROWS (2 * RADIUS_Y + SLIDE_S)                /* filtered rows in hrows */
+#define SL_BPR (SLIDE_W / SLIDE_CW)                     /* vertical blocks a row of blocks */
+
+#if SHIFT != 0
+#error "tiled_slide_conv's tiles sit on the source's 4-column grid: SHIFT is 0"
+#endif
+#if SLIDE_W % BLOCK_X != 0 || (SL_JPR & (SL_JPR - 1)) != 0 || SLIDE_W % 4 != 0 || \
+    SLIDE_S % SLIDE_V != 0 || SLIDE_W % SLIDE_CW != 0 || (SL_BPR & (SL_BPR - 1)) != 0 || \
+    SL_G % SL_JPR != 0 || SLIDE_S % SL_SWEEP != 0 || \
+    (SLIDE_CW != 1 && SLIDE_CW != 2 && SLIDE_CW != 4) || TAPS_X > 64 || TAPS_Y > 64
+#error "tiled_slide_conv: strips a power of two of jobs and blocks wide, whole ones a step"
+#endif
+
+/* Coefficient i (0 .. 63) of an axis passed as four float16s; i is a constant wherever this is
+ * called (every loop unrolls), so the choice and the component fold away. */
+inline float slide_component(float16 v, int k)
+{
+    switch (k) {
+    case 0: return v.s0;
+    case 1: return v.s1;
+    case 2: return v.s2;
+    case 3: return v.s3;
+    case 4: return v.s4;
+    case 5: return v.s5;
+    case 6: return v.s6;
+    case 7: return v.s7;
+    case 8: return v.s8;
+    case 9: return v.s9;
+    case 10: return v.sa;
+    case 11: return v.sb;
+    case 12: return v.sc;
+    case 13: return v.sd;
+    case 14: return v.se;
+    default: return v.sf;
+    }
+}
+#define TAP64(k, i) slide_component((i) < 16 ? k##0 : (i) < 32 ? k##1 : (i) < 48 ? k##2 : k##3, \
+                                    (i) & 15)
+
+/* One job of (a): the BLOCK_X outputs of ROI row y from column x, into out (BLOCK_X floats
+ * of hrows, 16-byte aligned). checked (a constant at both calls) says whether coordinates
+ * may leave the sROI. */
+TC_INLINE void slide_job(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
+                         bool checked, int x, int y, const float kx[TAPS_X],
+                         __local float *out)
+{
+    float seg[SEG_W];
+    if (checked)
+        load_segment_lean(src, pitch, sL, sT, x, y, w, h, value, seg);
+    else
+        load_segment(src, pitch, sL + x, sT + y, seg);
+    float acc[BLOCK_X];
+#pragma unroll
+    for (int c = 0; c < BLOCK_X; c++)
+        acc[c] = 0.0f;
+#pragma unroll
+    for (int c = 0; c < BLOCK_X; c++)
+#pragma unroll
+        for (int i = 0; i < TAPS_X; i++)
+            acc[c] = fma(kx[i], seg[c + i], acc[c]);
+#pragma unroll
+    for (int v = 0; v < BLOCK_X / 4; v++)
+        ((__local float4 *)out)[v] = vload4(v, acc);
+}
+
+/* (a) for this work-item: ROI rows y0 .. y0 + count - 1 into hrows rows row0 .., its jobs
+ * those of job column lid mod SL_JPR. A loop, not unrolled: a job is already TAPS_X x BLOCK_X
+ * multiply-adds of code. */
+TC_INLINE void slide_rows(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
+                          bool checked, int l, int y0, int row0, int count, uint lid,
+                          const float kx[TAPS_X], __local float *hrows)
+{
+    const int jc = (int)(lid & (SL_JPR - 1));
+#pragma unroll 1
+    for (int r = (int)(lid / SL_JPR); r < count; r += SL_SWEEP)
+        slide_job(src, pitch, sL, sT, w, h, value, checked, l + jc * BLOCK_X, y0 + r, kx,
+                  hrows + (row0 + r) * SLIDE_W + jc * BLOCK_X);
+}
+
+/* SLIDE_CW neighbouring filtered values of one row, as one local-memory read. */
+TC_INLINE void slide_load_cols(__local const float *p, float v[SLIDE_CW])
+{
+#if SLIDE_CW == 4
+    const float4 q = *(__local const float4 *)p;
+    v[0] = q.x;
+    v[1] = q.y;
+    v[2] = q.z;
+    v[3] = q.w;
+#elif SLIDE_CW == 2
+    const float2 q = *(__local const float2 *)p;
+    v[0] = q.x;
+    v[1] = q.y;
+#else
+    v[0] = p[0];
+#endif
+}
+
+/*
+ * (b): out[o][c] = sum_j ky[j] x (column c's filtered row o + j), from the block's SLIDE_V +
+ * 2 RADIUS_Y filtered rows, each read from local memory once (SLIDE_CW columns at a time) and
+ * used by up to SLIDE_V outputs a column in registers (TC_SLIDE_ACC picks the order).
+ */
+TC_INLINE void slide_vertical(__local const float *block, const float ky[TAPS_Y],
+                              float out[SLIDE_V][SLIDE_CW])
+{
+#pragma unroll
+    for (int o = 0; o < SLIDE_V; o++)
+#pragma unroll
+        for (int c = 0; c < SLIDE_CW; c++)
+            out[o][c] = 0.0f;
+#if !TC_SLIDE_ACC
+    float col[SLIDE_V + 2 * RADIUS_Y][SLIDE_CW];
+#pragma unroll
+    for (int s = 0; s < SLIDE_V + 2 * RADIUS_Y; s++)
+        slide_load_cols(block + s * SLIDE_W, col[s]);
+#pragma unroll
+    for (int o = 0; o < SLIDE_V; o++)
+#pragma unroll
+        for (int j = 0; j < TAPS_Y; j++)
+#pragma unroll
+            for (int c = 0; c < SLIDE_CW; c++)
+                out[o][c] = fma(ky[j], col[o + j][c], out[o][c]);
+#else
+#pragma unroll
+    for (int s = 0; s < SLIDE_V + 2 * RADIUS_Y; s++) {
+        float v[SLIDE_CW];
+        slide_load_cols(block + s * SLIDE_W, v);
+#pragma unroll
+        for (int o = 0; o < SLIDE_V; o++)
+            if (s - o >= 0 && s - o < TAPS_Y)
+#pragma unroll
+                for (int c = 0; c < SLIDE_CW; c++)
+                    out[o][c] = fma(ky[s - o], v[c], out[o][c]);
+    }
+#endif
+}
+
+/* (c): the block at ROI (x, y). Class 3 stores unchecked, SLIDE_CW floats at once where the
+ * target's columns are aligned to it; class 4 only the pixels inside the tROI. */
+TC_INLINE void slide_store(__global float *dst, int pitch, int tL, int tT, int w, int h, int x,
+                           int y, bool free_on_write, bool aligned,
+                           float out[SLIDE_V][SLIDE_CW])
+{
+    __global float *p = dst + (tT + y) * pitch + tL + x;
+    /* (p is formed for blocks left of the tROI too, never written through.) */
+#pragma unroll
+    for (int o = 0; o < SLIDE_V; o++) {
+        __global float *row = p + o * pitch;
+        if (free_on_write && aligned) {
+#if SLIDE_CW == 4
+            *(__global float4 *)row = (float4)(out[o][0], out[o][1], out[o][2], out[o][3]);
+#elif SLIDE_CW == 2
+            *(__global float2 *)row = (float2)(out[o][0], out[o][1]);
+#else
+            row[0] = out[o][0];
+#endif
+        } else if (free_on_write) {
+#pragma unroll
+            for (int c = 0; c < SLIDE_CW; c++)
+                row[c] = out[o][c];
+        } else if (y + o < h) {
+#pragma unroll
+            for (int c = 0; c < SLIDE_CW; c++)
+                if (x + c >= 0 && x + c < w)
+                    row[c] = out[o][c];
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(SL_G, 1, 1)))
+void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
+                      int sL, int sT, int tL, int tT, int w, int h,
+                      float16 kx0, float16 kx1, float16 kx2, float16 kx3,
+                      float16 ky0, float16 ky1, float16 ky2, float16 ky3,
+                      float border_value, int strip_h CLASS_COUNTS_ARG)
+{
+    /* float4, so that (a) stores a job's outputs and (d) moves rows 16 bytes at a time. */
+    __local float4 hrows4[SL_ROWS * SLIDE_W / 4];
+    __local float *hrows = (__local float *)hrows4;
+
+    const uint lid = get_local_id(0);
+    const int ox = TC_VECTOR_IO ? sL & 3 : 0; /* the tiles on the source's 4-grid */
+    const int l = get_group_id(0) * SLIDE_W - ox;
+    const int t0 = get_group_id(1) * strip_h;
+    const int rows = min(strip_h, h - t0);
+    const int steps = (rows + SLIDE_S - 1) / SLIDE_S;
+    /* The strip's columns, for every tile's class test. */
+    const bool inside_x = l >= APRON_L && l + SLIDE_W + APRON_R <= w;
+    const bool write_x = l >= 0 && l + SLIDE_W <= w;
+    /* The target's columns aligned to a vertical block (float4 or float2 stores). */
+    const bool aligned = TC_VECTOR_IO && ((tL - ox) & (SLIDE_CW - 1)) == 0;
+    const int bx = (int)(lid & (SL_BPR - 1)) * SLIDE_CW; /* this work-item's block in a tile */
+    const int by = (int)(lid / SL_BPR) * SLIDE_V;
+    /* The coefficients as arrays: every index below is a constant once the loops unroll, so
+     * each element is its argument's component (one selection per tap, not per use). */
+    float kx[TAPS_X], ky[TAPS_Y];
+#pragma unroll
+    for (int i = 0; i < TAPS_X; i++)
+        kx[i] = TAP64(kx, i);
+#pragma unroll
+    for (int j = 0; j < TAPS_Y; j++)
+        ky[j] = TAP64(ky, j);
+
+    /* Step -1 (with a vertical radius) filters the 2 RADIUS_Y rows above the strip's first
+     * tile, under that tile's class; then each step a tile. One call of (a) per class, so
+     * that its code is in the program twice, not four times. */
+#pragma unroll 1
+    for (int k = RADIUS_Y > 0 ? -1 : 0; k < steps; k++) {
+        const int t = t0 + max(k, 0) * SLIDE_S;
+        /* The article's classes of this tile, from the group's position and k alone. */
+        const bool free_on_read = inside_x && t >= RADIUS_Y && t + SLIDE_S + RADIUS_Y <= h;
+        const bool free_on_write = write_x && t + SLIDE_S <= h;
+#ifdef TC_COUNT_CLASSES
+        if (lid == 0 && k >= 0) {
+            atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+            atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+        }
+#endif
+        /* (a) The tile's new rows (or the rows above the first tile), filtered horizontally. */
+        const int y0 = k < 0 ? t0 - RADIUS_Y : t + RADIUS_Y;
+        const int row0 = k < 0 ? 0 : 2 * RADIUS_Y;
+        const int count = k < 0 ? 2 * RADIUS_Y : SLIDE_S;
+        if (free_on_read)
+            slide_rows(src, pitch, sL, sT, w, h, border_value, false, l, y0, row0, count, lid,
+                       kx, hrows);
+        else
+            slide_rows(src, pitch, sL, sT, w, h, border_value, true, l, y0, row0, count, lid,
+                       kx, hrows);
+        if (k < 0)
+            continue; /* the first tile's rows join these before the barrier */
+        /* Every filtered row of the tile is in hrows before anyone filters a column. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* (b) and (c): this work-item's block, filtered vertically and stored. */
+        float out[SLIDE_V][SLIDE_CW];
+        slide_vertical(hrows + by * SLIDE_W + bx, ky, out);
+        slide_store(dst, pitch, tL, tT, w, h, l + bx, t + by, free_on_write, aligned, out);
+
+#if RADIUS_Y > 0
+        /* (d) The next tile's rows above it to the front of hrows. */
+        if (k + 1 < steps) {
+#define SL_CARRY (2 * RADIUS_Y * SLIDE_W / 4)        /* float4s moved */
+#define SL_CARRY_ITEM ((SL_CARRY + SL_G - 1) / SL_G) /* at most, per work-item */
+            float4 carry[SL_CARRY_ITEM];
+#pragma unroll
+            for (int i = 0; i < SL_CARRY_ITEM; i++)
+                if (lid + i * SL_G < SL_CARRY)
+                    carry[i] = hrows4[SLIDE_S * SLIDE_W / 4 + lid + i * SL_G];
+            /* Every read of this tile's rows (b, and the line above) is done before any is
+             * overwritten. */
+            barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (int i = 0; i < SL_CARRY_ITEM; i++)
+                if (lid + i * SL_G < SL_CARRY)
+                    hrows4[lid + i * SL_G] = carry[i];
+        }
+#else
+        /* No rows carried: the next (a) overwrites this tile's rows once all are read. */
+        if (k + 1 < steps)
+            barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    }
+}
+
+#endif /* SLIDE_W */

@@ -7,6 +7,9 @@
  *   tiled_mask_conv      the tiled convolution in the article's vein: 8 x 8 work-items, each
  *                        producing a BLOCK_X x BLOCK_Y block from rows in registers and L1
  *   one_pass_mask_conv   the classic one-pass local-memory convolution, all products
+ *   tiled_mask_rows_conv tiled_mask_conv's groups and blocks with a loop over the source rows
+ *                        instead of every product unrolled, for large masks (built alone,
+ *                        with -D TC_MASK_ROWS=1)
  *
  * (A mask that is rank 1 never comes here: the host factors it and runs the separable
  * kernels, unless the environment variable TILEDCONV_MASK_2D says otherwise.)
@@ -24,6 +27,12 @@
 
 #define MASK_W TAPS_X
 #define MASK_H TAPS_Y
+
+#ifndef TC_MASK_ROWS
+#define TC_MASK_ROWS 0
+#endif
+
+#if !TC_MASK_ROWS
 
 /* ------------------------------------------------------------------------------------------ */
 /* tiled_mask_conv                                                                            */
@@ -226,3 +235,118 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
         dst[(tT + y) * pitch + tL + x] = acc;
     }
 }
+
+#else /* TC_MASK_ROWS */
+
+/* ------------------------------------------------------------------------------------------ */
+/* tiled_mask_rows_conv                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * tiled_mask_conv unrolls all MASK_W x MASK_H x BLOCK_X x BLOCK_Y multiply-adds of a block,
+ * which beyond a 7 x 7 mask is more code than an SM's instruction cache holds, and its loop
+ * form for large masks reads each source row once per mask row (15 times at 15 x 15), more
+ * than the L1 cache serves. This kernel keeps tiled_mask_conv's groups, blocks, tile grid and
+ * classes, and loops over the source rows of a block instead:
+ *
+ *   for each source row r of the block's BLOCK_Y + 2 RADIUS_Y (a loop, not unrolled):
+ *     read its window once (Common.cl's load_segment: aligned float4s, SHIFT the source
+ *     alignment), then for every output row o it reaches (mask row j = r - o, a test that is
+ *     the same for every work-item) add mask row j applied to the window into out[o].
+ *
+ * Each window serves up to BLOCK_Y x BLOCK_X x MASK_W multiply-adds, and the code is one
+ * source row's: BLOCK_Y x BLOCK_X x MASK_W of them. Mask row j is not known when the program is
+ * built, so the weights are read from local memory, a float4 of them at a time (every
+ * work-item reads the same address: a broadcast), each serving BLOCK_X multiply-adds. The group
+ * copies the weights there from the __constant buffer first, MASK_W rounded up to a multiple
+ * of 4 with zeros. Each output adds its products mask row by mask row, left to right within a
+ * row, as the reference does.
+ */
+#define TILE_W (GROUP_X * BLOCK_X)
+#define TILE_H (GROUP_Y * BLOCK_Y)
+#define MR_Q ((MASK_W + 3) / 4) /* float4s of weights a mask row */
+
+/* The block at ROI (bx, by) into out. checked is a constant at both calls. */
+TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
+                               bool checked, int bx, int by, __local const float4 *weights,
+                               float out[BLOCK_Y][BLOCK_X])
+{
+#pragma unroll
+    for (int o = 0; o < BLOCK_Y; o++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++)
+            out[o][c] = 0.0f;
+#pragma unroll 1
+    for (int r = 0; r < BLOCK_Y + 2 * RADIUS_Y; r++) {
+        float seg[SEG_W];
+        const int y = by - RADIUS_Y + r;
+        if (checked)
+            load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
+        else
+            load_segment(src, pitch, sL + bx, sT + y, seg);
+#pragma unroll
+        for (int o = 0; o < BLOCK_Y; o++) {
+            const int j = r - o; /* the mask row that joins source row r to output row o */
+            if (j < 0 || j >= MASK_H)
+                continue;
+#pragma unroll
+            for (int q = 0; q < MR_Q; q++) {
+                const float4 wq = weights[j * MR_Q + q];
+                const float wv[4] = {wq.x, wq.y, wq.z, wq.w};
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    if (4 * q + e < MASK_W)
+#pragma unroll
+                        for (int c = 0; c < BLOCK_X; c++)
+                            out[o][c] = fma(wv[e], seg[c + 4 * q + e], out[o][c]);
+            }
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
+void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
+                          int sL, int sT, int tL, int tT, int w, int h,
+                          __constant const float *mask, float border_value CLASS_COUNTS_ARG)
+{
+    __local float4 weights[MASK_H * MR_Q];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    /* The weights into local memory, each row padded with zeros to whole float4s. */
+    for (int j = ly; j < MASK_H; j += GROUP_Y)
+        for (int q = lx; q < MR_Q; q += GROUP_X) {
+            float v[4];
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                /* The index kept inside the row, so that a load the compiler hoists above the
+                 * choice reads a weight, not the buffer's unwritten tail. */
+                const float m = mask[j * MASK_W + min(4 * q + e, MASK_W - 1)];
+                v[e] = 4 * q + e < MASK_W ? m : 0.0f;
+            }
+            weights[j * MR_Q + q] = vload4(0, v);
+        }
+    /* Every weight is in local memory before anyone reads one. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
+    const int l = get_group_id(0) * TILE_W - ox;
+    const int t = get_group_id(1) * TILE_H;
+    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
+    /* The article's classes, from the group's position alone (tiled_mask_conv's tests). */
+    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
+                              t + TILE_H + RADIUS_Y <= h;
+    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
+#ifdef TC_COUNT_CLASSES
+    if (lx == 0 && ly == 0) {
+        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+    }
+#endif
+    float out[BLOCK_Y][BLOCK_X];
+    if (free_on_read) /* class 1 */
+        mask_rows_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, weights, out);
+    else /* class 2 */
+        mask_rows_block(src, pitch, sL, sT, w, h, border_value, true, bx, by, weights, out);
+    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
+}
+
+#endif /* TC_MASK_ROWS */

@@ -168,12 +168,16 @@ TC_API int tc_mask_factors(const float *mask, int width, int height, float *kx, 
     return tc_mask_factor(mask, width, height, kx, ky);
 }
 
-void tc_kernel_describe(const tc_filter_spec *f, tc_algorithm algorithm, tc_kernel_about *k)
+void tc_kernel_describe(const tc_filter_spec *f, tc_algorithm algorithm, const char *kernel,
+                        tc_kernel_about *k)
 {
-    const tc_kernel_kind kind = tc_kernel_for(f, algorithm);
+    const tc_variant *variant = NULL;
+    const tc_kernel_kind kind = tc_kernel_for_variant(f, algorithm, kernel, &variant);
     k->name = tc_kernel_name(kind);
+    k->variant = variant ? variant->name : NULL;
     k->tiled = tc_kernel_is_tiled(kind);
     k->columns = kind == TC_KERNEL_TILED_LONG;
+    k->strip_tile_w = kind == TC_KERNEL_TILED_SLIDE && variant ? variant->tile_w : 0;
 }
 
 const char *tc_mask_kernel_name(tc_algorithm algorithm)

@@ -35,25 +35,204 @@ static int radius_y(const tc_job *job)
     return (job->filter.taps_y - 1) / 2;
 }
 
+/* ---- The tiled kernel's variants for long filters and large masks ------------------------- */
+
+/*
+ * Every variant the tiled algorithm can run for a filter beyond the article's lengths, by
+ * name (--kernel NAME, tc_params.kernel). The slide variants are tiled_slide_conv (Long.cl)
+ * with the geometry of their row: a work-group walks down a strip tile_w columns wide, tile_h
+ * rows at a step (its tiles), filtering each step's rows horizontally in jobs of job_w outputs
+ * and then every output column vertically, each work-item a block of cols x rows outputs; the
+ * strip is about strip_radii vertical radii tall (launch.c's slide_strip_h). The mrows
+ * variants are tiled_mask_rows_conv (Masks.cl), a work-item a block of tile_w x tile_h
+ * outputs. Local memory and registers per variant at 63 taps: README "Kernel variants".
+ */
+#define SLIDE(w, s, j, c, r) .kind = TC_KERNEL_TILED_SLIDE, .tile_w = w, .tile_h = s, \
+                             .job_w = j, .cols = c, .rows = r, .strip_radii = 16
+static const tc_variant variants[] = {
+    {.name = "tiled", .kind = TC_KERNEL_TILED,
+     .about = "tiled_conv: the article's 32-column tiles, up to 15 taps an axis"},
+    {.name = "long", .kind = TC_KERNEL_TILED_LONG,
+     .about = "tiled_long_conv: tiles of 32 x 256 and their halo rows filtered into local "
+              "memory, then one column of 32 a work-item"},
+    {.name = "slide-64x64-j32-v32", SLIDE(64, 64, 32, 1, 32),
+     .about = "strips 64 wide, steps of 64 rows, jobs of 32, columns of 32 (128 work-items)"},
+    {.name = "slide-64x64-j32-v32-acc", SLIDE(64, 64, 32, 1, 32), .options = "-D TC_SLIDE_ACC=1",
+     .about = "the same, each filtered value added into the outputs it reaches as it is "
+              "read (the 32 sums stay live, not the column's values)"},
+    {.name = "slide-64x64-j32-v32-r168", SLIDE(64, 64, 32, 1, 32), .max_registers = 168,
+     .about = "the same in at most 168 registers (NVIDIA: three groups an SM)"},
+    {.name = "slide-64x64-j32-v32-r128", SLIDE(64, 64, 32, 1, 32), .max_registers = 128,
+     .about = "the same in at most 128 registers (NVIDIA: four groups an SM)"},
+    {.name = "slide-64x64-j16-v16", SLIDE(64, 64, 16, 1, 16),
+     .about = "strips 64 wide, steps of 64 rows, jobs of 16, columns of 16 (256 work-items)"},
+    {.name = "slide-64x64-j16-v16-r128", SLIDE(64, 64, 16, 1, 16), .max_registers = 128,
+     .about = "the same in at most 128 registers (NVIDIA: two groups an SM)"},
+    {.name = "slide-64x64-j16-v4x8", SLIDE(64, 64, 16, 4, 8),
+     .about = "strips 64 wide, jobs of 16, blocks of 4 columns x 8 rows (float4 reads)"},
+    {.name = "slide-128x32-j32-v32", SLIDE(128, 32, 32, 1, 32),
+     .about = "strips 128 wide, steps of 32 rows, jobs of 32, columns of 32"},
+    {.name = "slide-32x128-j32-v32", SLIDE(32, 128, 32, 1, 32),
+     .about = "strips 32 wide, steps of 128 rows, jobs of 32, columns of 32"},
+    {.name = "mask", .kind = TC_KERNEL_TILED_MASK,
+     .about = "tiled_mask_conv: the article's groups, every source row of a block read once, "
+              "every product unrolled"},
+    {.name = "mrows-8x4", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 4,
+     .about = "tiled_mask_rows_conv: blocks of 8 x 4, a loop over source rows"},
+    {.name = "mrows-4x8", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 4, .tile_h = 8,
+     .about = "tiled_mask_rows_conv: blocks of 4 x 8"},
+    {.name = "mrows-8x8", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 8,
+     .about = "tiled_mask_rows_conv: blocks of 8 x 8"},
+};
+#undef SLIDE
+#define VARIANT_COUNT ((int)(sizeof variants / sizeof variants[0]))
+
+/*
+ * The default variant per band of lengths: the first row whose bound is at least the
+ * filter's longer axis (a mask's larger side). Choosing another default for a band is a change
+ * of one name here; the bands are those bench/roofline.sh measures every variant on.
+ */
+static const struct {
+    int max_taps;
+    const char *variant;
+} separable_defaults[] = {
+    {9, "tiled"},  /* 3 .. 9: the article's kernel as issue 13 tuned it (not to be changed) */
+    {15, "tiled"}, /* 11 .. 15 */
+    {21, "long"},  /* 17 .. 21 */
+    {41, "long"},  /* 23 .. 41 */
+    {63, "long"},  /* 43 .. 63 */
+};
+static const struct {
+    int max_size;
+    const char *variant;
+} mask_defaults[] = {
+    {5, "mask"},  /* 3 x 3, 5 x 5: the article's groups, unrolled */
+    {15, "mask"}, /* 7 x 7 .. 15 x 15 */
+};
+
+const tc_variant *tc_variants(int *count)
+{
+    *count = VARIANT_COUNT;
+    return variants;
+}
+
+static int is_mask(const tc_filter_spec *f)
+{
+    return f->mask_width && !f->mask_separable;
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Whether variant v can run filter f, and if not why (for tc_variant_find). */
+static const char *variant_refuses(const tc_variant *v, const tc_filter_spec *f)
+{
+    const int mask_kernel = v->kind == TC_KERNEL_TILED_MASK || v->kind == TC_KERNEL_TILED_MASK_ROWS;
+    if (mask_kernel != is_mask(f))
+        return mask_kernel ? "is for masks that are not rank 1" : "is for separable filters";
+    if (v->kind == TC_KERNEL_TILED &&
+        (f->taps_x > TC_TILED_MAX_TAPS || f->taps_y > TC_TILED_MAX_TAPS || f->taps_y < 3))
+        return "takes up to 15 taps along each axis and 3 or more along columns";
+    return NULL;
+}
+
+static int variant_index(const char *name)
+{
+    for (int i = 0; i < VARIANT_COUNT; i++)
+        if (strcmp(variants[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* The default for f's band (a variant of the right family that takes f). */
+static const tc_variant *variant_default(const tc_filter_spec *f)
+{
+    const char *name = NULL;
+    if (is_mask(f)) {
+        const int size = max_int(f->mask_width, f->mask_height);
+        for (size_t i = 0; i < sizeof mask_defaults / sizeof mask_defaults[0] && !name; i++)
+            if (size <= mask_defaults[i].max_size)
+                name = mask_defaults[i].variant;
+    } else {
+        const int taps = max_int(f->taps_x, f->taps_y);
+        for (size_t i = 0; i < sizeof separable_defaults / sizeof separable_defaults[0] && !name;
+             i++)
+            if (taps <= separable_defaults[i].max_taps)
+                name = separable_defaults[i].variant;
+    }
+    const int i = name ? variant_index(name) : -1;
+    if (i >= 0 && !variant_refuses(&variants[i], f))
+        return &variants[i];
+    /* tiled_conv's shapes aside (1 tap down columns), the kernel that takes every filter. */
+    return &variants[variant_index(is_mask(f) ? "mask" : "long")];
+}
+
+int tc_variant_find(const char *name, const tc_filter_spec *f, int *variant, tc_msg *m)
+{
+    *variant = 0;
+    if (!name || !*name)
+        return TC_OK;
+    const int i = variant_index(name);
+    if (i < 0) {
+        char list[512] = "";
+        for (int k = 0; k < VARIANT_COUNT; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                     variants[k].name);
+        return tc_fail(m, TC_EINVAL, "kernel '%s': not a variant of the tiled kernel (%s)", name,
+                       list);
+    }
+    const char *why = variant_refuses(&variants[i], f);
+    if (why) {
+        if (is_mask(f))
+            return tc_fail(m, TC_EINVAL, "kernel %s %s; the %d x %d mask is not", name, why,
+                           f->mask_width, f->mask_height);
+        return tc_fail(m, TC_EINVAL, "kernel %s %s; this filter has %d x %d taps", name, why,
+                       f->taps_x, f->taps_y);
+    }
+    *variant = i + 1;
+    return TC_OK;
+}
+
+const tc_variant *tc_variant_of(const tc_job *job)
+{
+    if (job->variant > 0 && job->variant <= VARIANT_COUNT)
+        return &variants[job->variant - 1];
+    return variant_default(&job->filter);
+}
+
 tc_kernel_kind tc_kernel_for(const tc_filter_spec *f, tc_algorithm algorithm)
 {
-    /* Separable filters only (a mask that is not rank 1 is refused before a job is made). */
     if (algorithm == TC_BILINEAR)
         return TC_KERNEL_BILINEAR;
-    if (f->mask_width && !f->mask_separable)
-        return algorithm == TC_ONEPASS ? TC_KERNEL_ONEPASS_MASK : TC_KERNEL_TILED_MASK;
+    if (is_mask(f) && algorithm == TC_ONEPASS)
+        return TC_KERNEL_ONEPASS_MASK;
     if (algorithm == TC_TWOPASS)
         return TC_KERNEL_TWOPASS;
     if (algorithm == TC_ONEPASS)
         return TC_KERNEL_ONEPASS;
-    /* TiledConv.cl's TC_TILED_FITS. */
-    return f->taps_x <= TC_TILED_MAX_TAPS && f->taps_y <= TC_TILED_MAX_TAPS && f->taps_y > 1
-               ? TC_KERNEL_TILED
-               : TC_KERNEL_TILED_LONG;
+    return variant_default(f)->kind;
+}
+
+tc_kernel_kind tc_kernel_for_variant(const tc_filter_spec *f, tc_algorithm algorithm,
+                                     const char *name, const tc_variant **variant)
+{
+    int index = 0;
+    const tc_variant *v = NULL;
+    if (algorithm == TC_TILED) {
+        v = tc_variant_find(name, f, &index, NULL) == TC_OK && index > 0 ? &variants[index - 1]
+                                                                         : variant_default(f);
+    }
+    if (variant)
+        *variant = v;
+    return v ? v->kind : tc_kernel_for(f, algorithm);
 }
 
 tc_kernel_kind tc_kernel_of(const tc_job *job)
 {
+    if (job->algorithm == TC_TILED)
+        return tc_variant_of(job)->kind;
     return tc_kernel_for(&job->filter, job->algorithm);
 }
 
@@ -62,8 +241,9 @@ const char *tc_kernel_name(tc_kernel_kind kind)
     static const char *const names[] = {"tiled_conv",     "tiled_long_conv",
                                         "tiled_mask_conv", "rows_transposed_conv",
                                         "one_pass_conv",  "one_pass_mask_conv",
-                                        "bilinear_rows"};
-    return (int)kind >= 0 && kind <= TC_KERNEL_BILINEAR ? names[kind] : "?";
+                                        "bilinear_rows",  "tiled_slide_conv",
+                                        "tiled_mask_rows_conv"};
+    return (int)kind >= 0 && kind <= TC_KERNEL_TILED_MASK_ROWS ? names[kind] : "?";
 }
 
 /* tiled_conv's block height: the job's, raised to the vertical radius where that is larger,
@@ -147,10 +327,41 @@ static int floor4(int a)
 
 int tc_tiled_shift(const tc_job *job)
 {
-    /* tiled_long_conv's tiles sit on the source's grid: its windows are always aligned. */
-    if (!job->vector_io || tc_kernel_of(job) == TC_KERNEL_TILED_LONG)
+    /* tiled_long_conv's and tiled_slide_conv's tiles sit on the source's grid: their windows
+     * are always aligned. */
+    const tc_kernel_kind kind = tc_kernel_of(job);
+    if (!job->vector_io || kind == TC_KERNEL_TILED_LONG || kind == TC_KERNEL_TILED_SLIDE)
         return 0;
     return mod4(job->roi.src_left - job->roi.dst_left);
+}
+
+/* tiled_slide_conv's step: the variant's rows, halved while the filtered rows the step keeps
+ * in local memory, (2 ry + rows) x width floats, would not fit the device's (a group's
+ * work-items halve with it: one vertical block each). */
+static int slide_step_rows(const tc_variant *v, int ry, unsigned long long local_mem)
+{
+    int s = v->tile_h;
+    while ((unsigned long long)(2 * ry + s) * (unsigned long long)v->tile_w * 4ULL > local_mem &&
+           s / 2 >= v->rows && (s / 2) % v->rows == 0 &&
+           (s / 2) * v->tile_w / (v->cols * v->rows) >= 32)
+        s /= 2;
+    return s;
+}
+
+/* The rows a tiled_slide_conv group walks down: about strip_radii vertical radii in whole steps,
+ * so that the 2 ry rows it filters twice at a strip's start (the rows above its first tile)
+ * stay a small share of its work; at least one step, and no more than a quarter of the image's
+ * steps, so that a small image still has several groups down each strip column. */
+static int slide_strip_h(const tc_variant *v, int ry, int step, int height)
+{
+    const int steps_down = (height + step - 1) / step;
+    int steps = (v->strip_radii * ry + step - 1) / step;
+    const int cap = (steps_down + 3) / 4;
+    if (steps > cap)
+        steps = cap;
+    if (steps < 1)
+        steps = 1;
+    return steps * step;
 }
 
 void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
@@ -171,18 +382,37 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
         g->block[0] = 1;
         g->block[1] = g->tile_h * g->tile_w / TC_LONG_GROUP;
         g->grid_offset = job->vector_io ? mod4(job->roi.src_left) : 0;
+    } else if (kind == TC_KERNEL_TILED_SLIDE) {
+        /* Long.cl's tiled_slide_conv: one group a strip of tiles, on the source's 4-grid. */
+        const tc_variant *v = tc_variant_of(job);
+        g->tile_w = v->tile_w;
+        g->tile_h = slide_step_rows(v, g->radius_y, local_mem);
+        block_x = v->job_w;
+        g->local[0] = (size_t)(g->tile_w * g->tile_h / (v->cols * v->rows));
+        g->local[1] = 1;
+        g->block[0] = v->cols;
+        g->block[1] = v->rows;
+        g->grid_offset = job->vector_io ? mod4(job->roi.src_left) : 0;
+        g->strip_h = slide_strip_h(v, g->radius_y, g->tile_h, job->roi.height);
     } else {
-        /* tiled_conv and tiled_mask_conv: the article's groups, the target's 4-column grid. */
+        /* tiled_conv, tiled_mask_conv and tiled_mask_rows_conv: the article's groups, the
+         * target's 4-column grid. */
         if (kind == TC_KERNEL_TILED_MASK)
             block_x = TC_TILED_BLOCK_X;
+        if (kind == TC_KERNEL_TILED_MASK_ROWS)
+            block_x = tc_variant_of(job)->tile_w;
         g->block[0] = block_x;
-        g->block[1] = kind == TC_KERNEL_TILED_MASK ? mask_block_y(job) : tiled_block_y(job);
+        g->block[1] = kind == TC_KERNEL_TILED_MASK        ? mask_block_y(job)
+                      : kind == TC_KERNEL_TILED_MASK_ROWS ? tc_variant_of(job)->tile_h
+                                                          : tiled_block_y(job);
         g->local[0] = TC_TILED_GROUP_X;
         g->local[1] = TC_TILED_GROUP_Y;
         g->tile_w = TC_TILED_GROUP_X * g->block[0];
         g->tile_h = TC_TILED_GROUP_Y * g->block[1];
         g->grid_offset = job->vector_io ? mod4(job->roi.dst_left) : 0;
     }
+    if (!g->strip_h)
+        g->strip_h = g->tile_h;
     g->read_block_x = block_x;
     /* Common.cl's APRON_L and APRON_R: the columns a block row's reads reach left of the
      * block and right of it. With float4 I/O the row is read as the aligned float4s that
@@ -246,6 +476,7 @@ typedef struct {
     tc_tiled_geometry tiled; /* the tiled kernels' tile, block and group */
     size_t local[2];
     size_t global[2];
+    int nv_options;     /* the device's compiler takes NVIDIA's -cl-nv-* build options */
 } launch_state;
 
 typedef struct {
@@ -266,7 +497,7 @@ static void tiled_geometry(launch_state *ls)
     ls->local[0] = g->local[0];
     ls->local[1] = g->local[1];
     ls->global[0] = (size_t)ceil_div(ls->job->roi.width + g->grid_offset, g->tile_w) * g->local[0];
-    ls->global[1] = (size_t)ceil_div(ls->job->roi.height, g->tile_h) * g->local[1];
+    ls->global[1] = (size_t)ceil_div(ls->job->roi.height, g->strip_h) * g->local[1];
 }
 
 static void one_pass_geometry(launch_state *ls)
@@ -295,6 +526,32 @@ static cl_float16 by_value(const float *k, int n)
     return v;
 }
 
+/* tiled_slide_conv: src ... dst_top, the ROI's size, each axis's coefficients by value as
+ * four float16s (zero-padded), so that the unrolled loops' compile-time indices make each a
+ * constant operand of its multiply-add (a kernel argument lives in a constant bank on GPUs)
+ * rather than a load or a register; the border value, the rows a group walks down, and the
+ * counters when it counts. */
+static int slide_set_args(launch_state *ls, tc_msg *m)
+{
+    const tc_roi *r = &ls->job->roi;
+    const tc_filter_spec *f = &ls->job->filter;
+    const int strip_h = ls->tiled.strip_h;
+    cl_float16 kx[4], ky[4];
+    for (int q = 0; q < 4; q++) {
+        kx[q] = by_value(f->kx + 16 * q, f->taps_x - 16 * q);
+        ky[q] = by_value(f->ky + 16 * q, f->taps_y - 16 * q);
+    }
+    const tc_kernel_arg args[] = {
+        TC_KARG(ls->src),    TC_KARG(ls->dst),     TC_KARG(ls->pitch),  TC_KARG(r->src_left),
+        TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
+        TC_KARG(r->height),  TC_KARG(kx[0]),       TC_KARG(kx[1]),      TC_KARG(kx[2]),
+        TC_KARG(kx[3]),      TC_KARG(ky[0]),       TC_KARG(ky[1]),      TC_KARG(ky[2]),
+        TC_KARG(ky[3]),      TC_KARG(f->border_value), TC_KARG(strip_h),
+        TC_KARG(ls->buf->counts)};
+    return tc_set_args(ls->kernel, "tiled_slide_conv", args, ls->job->count_classes ? 20 : 19,
+                       m);
+}
+
 /* The separable kernels that read planes directly take the same first arguments
  * (src ... border_value); tiled_conv then the coefficients again by value (float16,
  * zero-padded: TiledConv.cl's TC_COEFF_VALUES); the tiled ones, when they count their
@@ -316,6 +573,8 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
                                        args[5], args[6], args[7],  args[8],  args[9],
                                        args[10], args[11], args[14]};
     const int counts = ls->job->count_classes;
+    if (kind == TC_KERNEL_TILED_SLIDE)
+        return slide_set_args(ls, m);
     if (kind == TC_KERNEL_TILED_LONG)
         return tc_set_args(ls->kernel, "tiled_long_conv", long_args, counts ? 13 : 12, m);
     if (kind == TC_KERNEL_TILED)
@@ -337,8 +596,13 @@ static int mask_set_args(launch_state *ls, tc_msg *m)
         TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
         TC_KARG(r->height),  TC_KARG(b->mask),     TC_KARG(f->border_value),
         TC_KARG(values),     TC_KARG(b->counts)};
+    const tc_kernel_arg rows_args[] = {args[0], args[1], args[2], args[3], args[4],  args[5],
+                                       args[6], args[7], args[8], args[9], args[10], args[12]};
     if (tc_kernel_of(ls->job) == TC_KERNEL_ONEPASS_MASK)
         return tc_set_args(ls->kernel, "one_pass_mask_conv", args, 11, m);
+    if (tc_kernel_of(ls->job) == TC_KERNEL_TILED_MASK_ROWS)
+        return tc_set_args(ls->kernel, "tiled_mask_rows_conv", rows_args,
+                           ls->job->count_classes ? 12 : 11, m);
     return tc_set_args(ls->kernel, "tiled_mask_conv", args, ls->job->count_classes ? 13 : 12,
                        m);
 }
@@ -443,6 +707,10 @@ static const kernel_desc kernels[] = {
                                 direct_enqueue},
     [TC_KERNEL_BILINEAR] = {TC_SOURCE_IMAGES, 2, bilinear_geometry, bilinear_set_args,
                             bilinear_enqueue},
+    [TC_KERNEL_TILED_SLIDE] = {TC_SOURCE_LONG, 1, tiled_geometry, direct_set_args,
+                               direct_enqueue},
+    [TC_KERNEL_TILED_MASK_ROWS] = {TC_SOURCE_MASKS, 1, tiled_geometry, mask_set_args,
+                                   direct_enqueue},
 };
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
@@ -496,20 +764,26 @@ static void build_options(const launch_state *ls, int radius_x, int radius_y, ch
 {
     const tc_job *job = ls->job;
     const tc_kernel_kind kind = tc_kernel_of(job);
-    const int tiled = kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG ||
-                      kind == TC_KERNEL_TILED_MASK;
-    char own[160] = "";
+    const int tiled = tc_kernel_is_tiled(kind);
+    const tc_variant *v = tiled ? tc_variant_of(job) : NULL;
+    char own[200] = "";
     /* For kernel experiments (bench/): extra build options, appended. */
     const char *extra = getenv("TILEDCONV_CL_OPTIONS");
     switch (kernels[kind].source) {
     case TC_SOURCE_LONG:
-        snprintf(own, sizeof own, "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_UNROLL_LIMIT=%d",
-                 ls->tiled.tile_w, ls->tiled.tile_h, TC_LONG_UNROLL_LIMIT);
+        if (kind == TC_KERNEL_TILED_SLIDE)
+            snprintf(own, sizeof own, "-D SLIDE_W=%d -D SLIDE_S=%d -D SLIDE_CW=%d -D SLIDE_V=%d",
+                     ls->tiled.tile_w, ls->tiled.tile_h, v->cols, v->rows);
+        else
+            snprintf(own, sizeof own,
+                     "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_UNROLL_LIMIT=%d",
+                     ls->tiled.tile_w, ls->tiled.tile_h, TC_LONG_UNROLL_LIMIT);
         break;
     case TC_SOURCE_MASKS:
         snprintf(own, sizeof own,
-                 "-D GROUP_X=%d -D GROUP_Y=%d -D ONEPASS_GROUP=%d -D MASK_UNROLL_LIMIT=%d",
-                 TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_ONEPASS_GROUP, TC_MASK_UNROLL_LIMIT);
+                 "-D GROUP_X=%d -D GROUP_Y=%d -D ONEPASS_GROUP=%d -D MASK_UNROLL_LIMIT=%d%s",
+                 TC_TILED_GROUP_X, TC_TILED_GROUP_Y, TC_ONEPASS_GROUP, TC_MASK_UNROLL_LIMIT,
+                 kind == TC_KERNEL_TILED_MASK_ROWS ? " -D TC_MASK_ROWS=1" : "");
         break;
     case TC_SOURCE_IMAGES: /* bilinear's samples per axis (storage.c) */
         tc_bilinear_options(&job->filter, own, sizeof own);
@@ -522,9 +796,16 @@ static void build_options(const launch_state *ls, int radius_x, int radius_y, ch
                  TC_TILED_MAX_TAPS);
         break;
     }
+    /* A variant's register budget, where the compiler takes one (NVIDIA's). */
+    char registers[96] = "";
+    if (v && v->max_registers && ls->nv_options)
+        snprintf(registers, sizeof registers, " -cl-nv-maxrregcount=%d", v->max_registers);
+    if (v && v->options)
+        snprintf(registers + strlen(registers), sizeof registers - strlen(registers), " %s",
+                 v->options);
     snprintf(options, size,
              "-cl-std=CL1.2 -D RADIUS_X=%d -D RADIUS_Y=%d -D BORDER=%d -D BLOCK_X=%d "
-             "-D BLOCK_Y=%d -D TC_VECTOR_IO=%d -D SHIFT=%d %s%s%s %s",
+             "-D BLOCK_Y=%d -D TC_VECTOR_IO=%d -D SHIFT=%d %s%s%s%s %s",
              radius_x, radius_y, (int)job->filter.border,
              tiled ? ls->tiled.read_block_x : job->block_x,
              tiled ? ls->tiled.block[1] : tiled_block_y_for(job, radius_y), job->vector_io,
@@ -534,7 +815,7 @@ static void build_options(const launch_state *ls, int radius_x, int radius_y, ch
              kind != TC_KERNEL_BILINEAR && tc_reads_image(job->algorithm, job->storage)
                  ? " -D TC_IMAGE=1"
                  : "",
-             extra ? extra : "");
+             registers, extra ? extra : "");
 }
 
 /* Refuses a launch the device cannot run, with the reason in words, rather than letting
@@ -571,6 +852,16 @@ cleanup:
     return status;
 }
 
+/* Whether the device's compiler takes NVIDIA's -cl-nv-* options (cl_nv_compiler_options). */
+static int has_nv_options(const tc_device *d)
+{
+    char extensions[8192] = "";
+    if (clGetDeviceInfo(d->device, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions,
+                        NULL) != CL_SUCCESS)
+        return 0; /* a longer list than the buffer: no such option is passed */
+    return strstr(extensions, "cl_nv_compiler_options") != NULL;
+}
+
 /* One kernel from the program for these options (built now or cached). */
 static int get_kernel(const tc_device *d, tc_program_cache *programs, tc_source source,
                       const char *options, const char *name, cl_kernel *kernel,
@@ -604,6 +895,7 @@ static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const 
     char options[1024];
     double more_ms = 0.0;
     int status;
+    ls->nv_options = has_nv_options(d);
     build_options(ls, rx, ry, options, sizeof options);
     if ((status = get_kernel(d, programs, kernels[kind].source, options, name, &ls->kernel,
                              build_ms, m)) != TC_OK)

@@ -199,6 +199,10 @@ int tc_job_from_params(const tc_params *p, int width, int height, tc_job *job, t
                        job->filter.mask_width, job->filter.mask_height);
     if (p->algorithm == TC_BILINEAR && (status = check_pairs(&job->filter, m)) != TC_OK)
         return status;
+    /* The tiled kernel's variant (a study option; the other algorithms ignore it, but a name
+     * that fits no run is refused whatever the algorithm, as -a all runs tiled too). */
+    if ((status = tc_variant_find(p->kernel, &job->filter, &job->variant, m)) != TC_OK)
+        return status;
     job->algorithm = p->algorithm;
     job->storage = p->algorithm == TC_BILINEAR ? TC_STORAGE_IMAGE : p->storage;
     job->block_x = block_x;

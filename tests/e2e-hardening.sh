@@ -118,7 +118,12 @@ part_f_bombs() {
     done
     # In a batch each bomb is that image's refusal, before it is allocated; the others are
     # written, and the run's peak stays as bounded.
-    mkdir -p "$d/out"
+    # The baseline is the same batch without the bombs: a batch opens its own lanes (on a GPU
+    # two contexts, each with the driver's memory), which a one-image run does not.
+    mkdir -p "$d/out" "$d/out0"
+    measured -O "$d/out0" "$img512"
+    batch_base=$m_rss
+    rm -rf "$d/out0"
     name="f: a batch of the bundled image and two bombs: exit 2, the image written, a line per bomb and the summary"
     measured -O "$d/out" "$img512" "$d/bomb-rle8-eob.bmp" "$d/bomb-rle4-delta.bmp"
     if [ "$m_status" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 3 ] ||
@@ -127,10 +132,10 @@ part_f_bombs() {
         not_ok "$name" "status $m_status; stderr: $(tr '\n' '|' <"$tmp/stderr")"
     elif [ "$(ls "$d/out")" != "TiledConv_Input512x512.bmp" ]; then
         not_ok "$name" "the output folder holds: $(ls -A "$d/out" | tr '\n' ' ')"
-    elif [ "$m_rss" -gt $((base + 65536)) ]; then
-        not_ok "$name" "peak $m_rss KB, baseline $base KB"
+    elif [ "$m_rss" -gt $((batch_base + 65536)) ]; then
+        not_ok "$name" "peak $m_rss KB, the same batch without the bombs $batch_base KB"
     else
-        ok "$name (peak $m_rss KB)"
+        ok "$name (peak $m_rss KB, without the bombs $batch_base KB)"
     fi
     # The flag accepts a smaller one, which decodes to palette entry 0 everywhere (black).
     make_rle_bomb "$d/small.bmp" 8 eob 2048 1024
@@ -225,6 +230,12 @@ part_f_plan() {
     fi
     # Under an address-space limit the run ends with exit 1 and one line, never SIGABRT from
     # the platform: below PoCL's start, between its start and the plan's need, and above.
+    # PoCL starts a worker thread a core when its platform loads (whatever device the run
+    # asks for) and aborts when it cannot (pthread_scheduler_init): on a machine of many cores
+    # the limits below would test that, not the tool, so PoCL's threads are held to two, as on
+    # the 2-core machine these limits were chosen on (README, "Limits and safety").
+    POCL_MAX_PTHREAD_COUNT=2
+    export POCL_MAX_PTHREAD_COUNT
     name="f: -g 16384x16384 under ulimit -v 3000000: exit 1, one line naming RLIMIT_AS"
     (ulimit -v 3000000 && exec "$bin" -g 16384x16384 --no-output) >"$tmp/stdout" 2>"$tmp/stderr"
     rc=$?
@@ -265,6 +276,7 @@ part_f_plan() {
         fi
     done
     rm -f "$tmp/in4096.bmp"
+    unset POCL_MAX_PTHREAD_COUNT
     if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
     # One algorithm filters in place: -g 8192x8192 holds its input plane and the CPU device's
     # two buffers, 3 x 256 MiB, not a fourth for an output plane (1.2 GB before).

@@ -77,7 +77,7 @@ part_m_masks() {
     run "$bin" -s "$img451" --mask "$mask3" -v -a tiled -e --no-output
     name="m: -v says a mask is not separable and which kernels run it"
     if [ "$rc" -eq 0 ] && grep -q '^mask: not separable (rank 2 or more)' "$tmp/stdout" &&
-       grep -q '(tiled_mask_conv)' "$tmp/stdout"; then ok "$name"; else
+       grep -q '(tiled_mask_conv[,)]' "$tmp/stdout"; then ok "$name"; else
         not_ok "$name" "exit $rc; stdout: $(grep -E '^(mask|launch)' "$tmp/stdout" | tr '\n' '|')"
     fi
     name="m: -e prints the mask's tolerance with its sum of absolute weights"
@@ -198,7 +198,38 @@ PY
     rm -rf "$tmp/cv"
 }
 
+# The tiled kernel's variants (--kernel): a slide variant and a mask variant checked with -e,
+# both in colour; a name that is no variant, or one that does not take the filter: exit 2,
+# one line naming the kernel, nothing written.
+part_m_variants() {
+    good_run_bpp "m: --kernel slide-64x64-j16-v4x8 -f 21x11 on an ROI, colour" 24 451 300 \
+        -s "$img451" --color -f 21x11 -sL 7 -sT 3 -tL 2 -tT 9 -W 400 -H 280 --border reflect101 \
+        --kernel slide-64x64-j16-v4x8
+    good_run_bpp "m: --kernel mrows-8x4, a 5 x 3 mask, colour" 24 451 300 -s "$img451" --color \
+        --mask "$mask53" --kernel mrows-8x4 --border wrap
+    for spec in "no-such|-f 31|not a variant" "mrows-8x4|-f 31|is for masks" \
+                "slide-64x64-j32-v32|--mask $mask3|is for separable filters" \
+                "tiled|-f 17|up to 15 taps"; do
+        kernel=${spec%%|*} rest=${spec#*|}
+        args=${rest%|*} want=${rest#*|}
+        # shellcheck disable=SC2086 # the filter's arguments are meant to split
+        run "$bin" -s "$img451" $args --kernel "$kernel" -o "$tmp/bad.bmp"
+        name="m: --kernel $kernel with $args -> exit 2, one line"
+        if [ "$rc" -ne 2 ]; then
+            not_ok "$name" "exit $rc"
+        elif [ "$(wc -l <"$tmp/stderr" | tr -d ' ')" -ne 1 ] ||
+             ! grep -qF -- "$want" "$tmp/stderr"; then
+            not_ok "$name" "stderr: $(first_line "$tmp/stderr")"
+        elif [ -e "$tmp/bad.bmp" ]; then
+            not_ok "$name" "an output was written"
+        else
+            ok "$name"
+        fi
+    done
+}
+
 part_m() {
+    part_m_variants
     part_m_lengths
     part_m_masks
     part_m_batch

@@ -227,6 +227,32 @@ check_m "mask 15 x 15 (a loop over its rows), tiled and onepass" 2 -g 40x36 \
     -sL 2 -tL 1 --border wrap -a all
 check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2,1' -sL 1 \
     -tL 2 -a twopass
+# The tiled kernel's variants for long filters and large masks (--kernel, launch.c's table):
+# every slide variant (tiled_slide_conv) on a moved ROI with unequal lengths and on an image
+# where tiles of every class occur, the first also with one tap along either axis and at 31
+# taps; every mrows variant (tiled_mask_rows_conv) with a 7 x 7 and a 5 x 3 mask.
+slide_variants="slide-64x64-j32-v32 slide-64x64-j32-v32-acc slide-64x64-j16-v16
+slide-64x64-j16-v4x8 slide-128x32-j32-v32 slide-32x128-j32-v32"
+for v in $slide_variants; do
+    check_m "$v, 9 x 5, moved ROI" 1 -g 90x150 -f 9x5 -sL 3 -sT 2 -tL 1 -tT 4 \
+        --border reflect101 -a tiled --kernel "$v"
+    check_m "$v, 5 taps, every class" 1 -g 200x210 -f 5 -sL 2 -sT 1 -tL 1 -W 190 -H 200 \
+        --border constant=3 -a tiled --kernel "$v"
+done
+check_m "slide, 1 x 7" 1 -g 70x90 -f 1x7 -sL 1 -tL 3 --border wrap -a tiled \
+    --kernel slide-64x64-j32-v32
+check_m "slide, 7 x 1" 1 -g 70x90 -f 7x1 -sT 1 -tT 3 --border reflect -a tiled \
+    --kernel slide-64x64-j32-v32
+check_m "slide, 31 taps" 1 -g 48x60 -f 31 -sL 3 -tL 2 --border reflect101 -a tiled \
+    --kernel slide-64x64-j32-v32
+mask77=$(awk 'BEGIN { for (j = 0; j < 7; j++) { for (i = 0; i < 7; i++)
+    printf "%s%d", i ? "," : "", (3 * i + 5 * j) % 7 - 3; printf j < 6 ? ";" : "" } }')
+for v in mrows-8x4 mrows-4x8 mrows-8x8; do
+    check_m "$v, mask 7 x 7" 1 -g 150x140 --mask "$mask77" -sL 3 -sT 2 -tL 1 -W 140 -H 130 \
+        --border reflect101 -a tiled --kernel "$v"
+    check_m "$v, mask 5 x 3" 1 -g 70x45 --mask "$mask53" -sL 1 -tL 2 -tT 1 --border wrap \
+        -a tiled --kernel "$v"
+done
 # Issue 16's scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
 # path's kernels (-t runs both launch styles; -e checks every level; the two must give the same
 # levels bit for bit). oclgrind's 32 KB of local memory halve the per-octave tile to 32 x 128;
@@ -295,6 +321,10 @@ export TILEDCONV_LONG_TILE_H
 check_images_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 \
     -a tiled
 unset TILEDCONV_LONG_TILE_H
+check_images_m "slide 11 x 9" 1 -g 90x100 -f 11x9 -sL 2 -tL 1 --border reflect -a tiled \
+    --kernel slide-64x64-j16-v4x8
+check_images_m "mask rows 7 x 7" 1 -g 70x60 --mask "$mask77" -sT 1 -tL 3 -a tiled \
+    --kernel mrows-8x4
 # The pixel conversions (Pixels.cl: unpack_pixels, pack_pixels) on the path a plain file-to-file
 # run takes: gray and colour, 8-bit palette, 24-bit (odd width: padded rows) and 32-bit BMPs,
 # an ROI and an output mapping; the output is checked against the host's conversions by

@@ -31,9 +31,9 @@
 
 static tc_context *ctx;
 static unsigned long long device_local_mem; /* the device's local memory (the long tiles) */
-/* Work-groups of each class run, summed over every tiled case, per tiled kernel (tc_kernel_kind
- * TC_KERNEL_TILED, _LONG, _MASK). */
-static long tiled_classes_seen[3][4];
+/* Work-groups (tiles, for tiled_slide_conv) of each class run, summed over every tiled case,
+ * per tiled kernel (indexed by tc_kernel_kind). */
+static long tiled_classes_seen[TC_KERNEL_TILED_MASK_ROWS + 1][4];
 static long cases_run[ALGORITHM_COUNT];
 /* Program builds of the cases, and their time: what the suite's time mostly is on PoCL. */
 static long builds_seen;
@@ -43,6 +43,13 @@ static double build_ms_seen;
  * while test_tiled_geometries runs. */
 static int tiled_block_x = TC_TILED_BLOCK_X, tiled_block_y = TC_TILED_BLOCK_Y;
 static int tiled_vector_io = 1;
+/* The tiled kernel's variant for the cases that follow (tc_params.kernel): NULL, the default
+ * for each filter, except while the variant tests run. */
+static const char *tiled_kernel;
+
+static void random_plane(tc_plane *p, int width, int height);
+static void force_shift(tc_roi *roi, int width, int shift);
+static void random_mask(tc_filter_spec *f, int w, int h, tc_border border);
 
 /* A small deterministic generator (the tests must be repeatable, rand() differs by libc). */
 static uint64_t rng_state;
@@ -90,6 +97,7 @@ static tc_params params_for(tc_algorithm alg, const tc_roi *roi, const tc_filter
     p.block_width = tiled_block_x;
     p.block_height = tiled_block_y;
     p.vector_io = tiled_vector_io;
+    p.kernel = tiled_kernel;
     p.count_classes = 1;
     return p;
 }
@@ -106,6 +114,9 @@ static tc_job tiled_job(const tc_roi *roi, const tc_filter_spec *f)
     job.block_y = tiled_block_y;
     job.vector_io = tiled_vector_io;
     job.count_classes = 1;
+    tc_msg m = {""};
+    if (tc_variant_find(tiled_kernel, f, &job.variant, &m) != TC_OK)
+        fail_msg("%s", m.text);
     return job;
 }
 
@@ -143,12 +154,14 @@ static void check_filter_case(tc_algorithm alg, int width, int height, tc_roi ro
     tc_verify_result v = verify_compare(&expected, &out, &roi, reference_tolerance(&in, f),
                                         stderr, 3);
     if (v.mismatches)
-        fail_msg("%s, %s, %s border, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), "
-                 "%d x %d: %ld mismatches", tc_algorithm_name(alg), size,
+        fail_msg("%s%s%s, %s, %s border, %s: image %d x %d, sROI (%d, %d), tROI (%d, %d), "
+                 "%d x %d: %ld mismatches", tc_algorithm_name(alg),
+                 tiled_kernel && alg == TC_TILED ? " kernel " : "",
+                 tiled_kernel && alg == TC_TILED ? tiled_kernel : "", size,
                  tc_border_name(f->border), label, width, height, roi.src_left, roi.src_top,
                  roi.dst_left, roi.dst_top, roi.width, roi.height, v.mismatches);
     const tc_job job = tiled_job(&roi, f);
-    const tc_kernel_kind kind = tc_kernel_for(f, alg);
+    const tc_kernel_kind kind = alg == TC_TILED ? tc_kernel_of(&job) : tc_kernel_for(f, alg);
     if (tc_kernel_is_tiled(kind)) {
         /* The kernel counted its groups' classes (count_classes): they must be the classes
          * the host predicts, and they are what the class coverage test sums. */
@@ -157,8 +170,10 @@ static void check_filter_case(tc_algorithm alg, int width, int height, tc_roi ro
         assert_true(stats.classes_counted);
         for (int c = 0; c < 4; c++) {
             if (stats.classes[c] != predicted[c])
-                fail_msg("%s, %s: class %d: %s ran %ld groups, the host predicted %ld", label,
-                         size, c + 1, tc_kernel_name(kind), stats.classes[c], predicted[c]);
+                fail_msg("%s, %s%s%s: class %d: %s ran %ld groups, the host predicted %ld",
+                         label, size, tiled_kernel ? ", kernel " : "",
+                         tiled_kernel ? tiled_kernel : "", c + 1, tc_kernel_name(kind),
+                         stats.classes[c], predicted[c]);
             tiled_classes_seen[kind][c] += stats.classes[c];
         }
     }
@@ -381,13 +396,159 @@ static void test_tiled_geometries(void **state)
     tiled_vector_io = 1;
 }
 
+/* Every variant of the tiled kernel for long filters (launch.c's table: tiled_slide_conv's
+ * geometries) against the reference: short lengths (their programs build fast on PoCL, and
+ * the strip walk, the rows carried from tile to tile and the classes do not depend on the
+ * length), unequal per axis, 1 tap along either axis, a length longer than a step's rows,
+ * every border rule in turn, on random ROIs in every alignment; then, for the first slide
+ * variant, a ROI smaller than the filter at 63 taps and a tall one at 33 x 31 whose strips
+ * carry rows for many steps. The class counts are checked against the host's tiles in every
+ * case (check_filter_case). */
+static void test_slide_variants(void **state)
+{
+    static const int lengths[][2] = {{5, 3}, {3, 9}, {7, 1}, {1, 5}, {11, 13}};
+    int count;
+    const tc_variant *v = tc_variants(&count);
+    (void)state;
+    rng_state = 2525;
+    for (int i = 0, n = 0; i < count; i++) {
+        if (v[i].kind != TC_KERNEL_TILED_SLIDE)
+            continue;
+        tiled_kernel = v[i].name;
+        for (int c = 0; c < 2; c++, n++) {
+            int width, height;
+            tc_roi roi;
+            random_case(c ? 300 : 140, c ? 200 : 300, (n + 1) % 3 == 0, &width, &height, &roi,
+                        n % 2 == 0);
+            const int *taps = lengths[n % 5];
+            check_case_xy(TC_TILED, width, height, roi, taps[0], taps[1],
+                          (tc_border)(n % TC_BORDER_COUNT), "slide variant");
+        }
+    }
+    tiled_kernel = v[2].name; /* the first slide variant (the table's order) */
+    assert_int_equal(v[2].kind, TC_KERNEL_TILED_SLIDE);
+    const tc_roi small = {3, 2, 1, 4, 9, 7}, tall = {2, 5, 1, 3, 70, 600};
+    check_case_border(TC_TILED, 20, 15, small, 63, TC_BORDER_REFLECT101,
+                      "63 taps, a ROI smaller than the filter");
+    check_case_xy(TC_TILED, 75, 610, tall, 33, 31, TC_BORDER_REPLICATE, "a tall strip");
+    tiled_kernel = NULL;
+}
+
+/* tiled_slide_conv's class boundaries (tiles of 64 x 64 on the source's 4-grid, groups that
+ * walk strips of several tiles): ROI edges at k x 64 and k x 64 +- the radius and +- the
+ * apron, 9 taps; and its tiles as tc_tiles lists them (the class map's). */
+static void test_slide_class_boundaries(void **state)
+{
+    static const int extents[][2] = {{64, 64}, {60, 72}, {65, 129}, {128, 190}, {127, 200},
+                                     {131, 257}};
+    (void)state;
+    rng_state = 2626;
+    tiled_kernel = "slide-64x64-j32-v32";
+    for (size_t e = 0; e < sizeof extents / sizeof extents[0]; e++) {
+        const int w = extents[e][0], h = extents[e][1], off = (int)e % 4;
+        const tc_roi roi = {off, off + 1, 2 + (int)e % 3, 1, w, h};
+        check_case_border(TC_TILED, w + 8, h + 4, roi, 9,
+                          e % 2 ? TC_BORDER_REFLECT101 : TC_BORDER_REPLICATE,
+                          "slide class boundary");
+    }
+    /* The tiles: a 200 x 300 ROI whose source starts at column 2, 9 taps (radius 4). Tiles of
+     * 64 x 64 from l = -2: l = -2, 62, 126, 190 (4) by t = 0, 64, ..., 256 (5). Windows of 32
+     * + 8 columns from a multiple of 4: aprons of 4 columns a side. Free on read: l >= 4 and
+     * l + 68 <= 200 (l = 62, 126: 2) by t >= 4 and t + 68 <= 300 (t = 64 .. 192: 3): 6. Free
+     * on write: l >= 0 and l + 64 <= 200 (62, 126) by t + 64 <= 300 (0 .. 192: 4): 8. */
+    tc_params p = params_for(TC_TILED, &(tc_roi){2, 0, 0, 0, 200, 300}, &(tc_filter_spec){0});
+    tc_tile tiles[64];
+    int n = 0;
+    long classes[4] = {0, 0, 0, 0};
+    char err[256];
+    p.taps_x = p.taps_y = 9;
+    p.kx = p.ky = NULL;
+    assert_int_equal(tc_tiles(&p, 210, 300, tiles, 64, &n, err, sizeof err), TC_OK);
+    assert_int_equal(n, 20);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(tiles[i].width, 64);
+        assert_int_equal(tiles[i].height, 64);
+        classes[tiles[i].read_class - 1]++;
+        classes[tiles[i].write_class - 1]++;
+    }
+    assert_int_equal(tiles[0].x, -2); /* where it writes: tL 0, the grid 2 columns left */
+    assert_int_equal(tiles[19].y, 256);
+    assert_int_equal(classes[0], 6);
+    assert_int_equal(classes[1], 14);
+    assert_int_equal(classes[2], 8);
+    assert_int_equal(classes[3], 12);
+    tiled_kernel = NULL;
+}
+
+/* Every variant of the tiled kernel for masks (tiled_mask_rows_conv's blocks) against the
+ * reference, masks of 7 x 7, 5 x 3 and 3 x 9, every alignment and border, and on an image
+ * where every class occurs; and a separable
+ * variant refused for a mask, a mask variant for a separable filter, an unknown name. */
+static void test_mask_variants(void **state)
+{
+    static const int sizes[][2] = {{7, 7}, {5, 3}, {3, 9}};
+    int count;
+    const tc_variant *v = tc_variants(&count);
+    (void)state;
+    rng_state = 2727;
+    for (int i = 0, n = 0; i < count; i++) {
+        if (v[i].kind != TC_KERNEL_TILED_MASK_ROWS)
+            continue;
+        tiled_kernel = v[i].name;
+        for (int c = 0; c < 2; c++, n++) {
+            int width, height;
+            tc_roi roi;
+            tc_filter_spec f;
+            random_case(150, 140, n % 2, &width, &height, &roi, n % 3 == 0);
+            force_shift(&roi, width, n % 4);
+            random_mask(&f, sizes[n % 3][0], sizes[n % 3][1], (tc_border)(n % TC_BORDER_COUNT));
+            check_filter_case(TC_TILED, width, height, roi, &f, "mask variant");
+        }
+        /* An image where tiles of all four classes occur (tiles up to 64 x 64). */
+        const tc_roi every = {3, 2, 1, 4, 190, 180};
+        tc_filter_spec f;
+        random_mask(&f, 7, 7, TC_BORDER_REFLECT101);
+        check_filter_case(TC_TILED, 200, 190, every, &f, "mask variant, every class");
+    }
+    tiled_kernel = NULL;
+    static const struct {
+        const char *name;
+        int mask;
+        const char *mention;
+    } refused[] = {{"slide-64x64-j32-v32", 1, "is for separable filters"},
+                   {"mrows-8x4", 0, "is for masks"},
+                   {"tiled", 0, "up to 15 taps"},
+                   {"no-such-kernel", 0, "not a variant"}};
+    for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++) {
+        tc_filter_spec f;
+        tc_params p;
+        tc_plane in;
+        tc_roi roi = {0, 0, 0, 0, 16, 16};
+        random_plane(&in, 16, 16);
+        if (refused[r].mask)
+            random_mask(&f, 5, 5, TC_BORDER_REPLICATE);
+        else
+            tc_filter_binomial(&f, 31);
+        p = params_for(TC_TILED, &roi, &f);
+        p.kernel = refused[r].name;
+        assert_int_equal(tc_filter(ctx, in.px, in.px, 16, 16, &p), TC_EINVAL);
+        if (!strstr(tc_error(ctx), refused[r].mention))
+            fail_msg("kernel %s: message '%s'", refused[r].name, tc_error(ctx));
+        tc_plane_free(&in);
+    }
+}
+
 /* The tiled cases above must have exercised all four of the article's classes in each tiled
  * kernel, or the class paths are not what was tested. The counts are the kernels' own (an
  * atomic add per group). Runs after the tiled cases (cmocka keeps the order). */
 static void test_all_classes_occurred(void **state)
 {
     (void)state;
-    for (int k = TC_KERNEL_TILED; k <= TC_KERNEL_TILED_MASK; k++) {
+    static const tc_kernel_kind tiled_kinds[] = {TC_KERNEL_TILED, TC_KERNEL_TILED_LONG,
+                                                 TC_KERNEL_TILED_MASK, TC_KERNEL_TILED_SLIDE,
+                                                 TC_KERNEL_TILED_MASK_ROWS};
+    for (size_t i = 0; i < sizeof tiled_kinds / sizeof tiled_kinds[0]; i++) {
+        const int k = tiled_kinds[i];
         print_message("%s work-groups run: class 1 %ld, class 2 %ld, class 3 %ld, class 4 %ld\n",
                       tc_kernel_name((tc_kernel_kind)k), tiled_classes_seen[k][0],
                       tiled_classes_seen[k][1], tiled_classes_seen[k][2],
@@ -954,6 +1115,9 @@ int main(void)
         cmocka_unit_test(test_tiled_geometries),
         cmocka_unit_test(test_long_class_boundaries),
         cmocka_unit_test_prestate(test_mask_class_boundaries, (void *)&algorithms[TC_TILED]),
+        cmocka_unit_test(test_slide_variants),
+        cmocka_unit_test(test_slide_class_boundaries),
+        cmocka_unit_test(test_mask_variants),
         cmocka_unit_test(test_all_classes_occurred),
         FOR_ALGORITHM(TC_TWOPASS),
         FOR_ALGORITHM(TC_ONEPASS),

@@ -53,6 +53,7 @@ class TcParams(Structure):
         ("out_offset", c_double),
         ("convert_on_host", c_int),
         ("storage", c_enum),  # since 1.2
+        ("kernel", c_char_p),  # a study option: the tiled kernel's variant, NULL the default
     ]
 
 

@@ -891,7 +891,7 @@ int main(void) {
     F(tc_params, mask_width) F(tc_params, mask_height) F(tc_params, block_width)
     F(tc_params, block_height) F(tc_params, vector_io) F(tc_params, count_classes)
     F(tc_params, out_scale) F(tc_params, out_offset) F(tc_params, convert_on_host)
-    F(tc_params, storage)
+    F(tc_params, storage) F(tc_params, kernel)
     S(tc_stats) F(tc_stats, algorithm) F(tc_stats, iterations) F(tc_stats, kernel_ms_min)
     F(tc_stats, kernel_ms_median) F(tc_stats, kernel_ms_mean) F(tc_stats, kernel_ms)
     F(tc_stats, passes) F(tc_stats, pass_ms) F(tc_stats, build_ms) F(tc_stats, upload_ms)
