@@ -72,40 +72,36 @@ DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3
 O   ?= build/obj
 BIN ?= tiledconv
 LIBOUT ?= build/lib
-LIB_SRCS := src/status.c src/device.c src/programs.c src/image.c src/filter.c src/reference.c \
-            src/launch.c src/pixels.c src/context.c
-# Hardening: the host memory a run can still get (refusals before PoCL would abort).
-LIB_SRCS += src/hostmem.c
-# Built programs kept on disk between processes (start-up).
-LIB_SRCS += src/program_cache.c
-# Image objects beside buffers, and the bilinear-tap trick (issue 16).
-LIB_SRCS += src/storage.c src/bilinear.c
-# Issue 16: the gradient from one read (its kernels in src/Gradient.cl, after Common.cl).
-LIB_SRCS += src/gradient.c
-# Issue 16: the Gaussian scale space (tc_pyramid).
-LIB_SRCS += src/pyramid.c
-# The channel-last layouts (U8, U16, F32 of 1, 3 or 4 channels) and the pipeline that overlaps
-# one image's transfers with another's kernels (tc_filter_image, tc_filter_images).
-LIB_SRCS += src/channels.c src/stream.c
-# The host copies into and out of pinned staging memory, split over a few threads.
-LIB_SRCS += src/copier.c
-# Images the device or the memory budget cannot hold whole, filtered in bands of rows.
-LIB_SRCS += src/bands.c
-IO_SRCS  := src/io/bmp.c src/io/atomic_file.c src/io/codec.c src/io/png.c src/io/jpeg.c \
-            src/io/pnm.c
-# Hardening: message text, the decoders' limits, the signal-time cleanup of temporary files.
-IO_SRCS  += src/io/text.c src/io/io_limits.c src/io/signals.c
-# Hardening, second round: how far a PNG, JPEG or PGM/PPM on a stream goes.
-IO_SRCS  += src/io/stream_bounds.c
-# Images read and written a row at a time, for images filtered in strips.
-IO_SRCS  += src/io/rows.c
-CLI_SRCS := cli/main.c cli/options.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
+# The library's sources, by subsystem. The API: the context and its filter calls, tc_params
+# turned into jobs, the calls without a device, the gradient's and the scale space's calls.
+LIB_SRCS := src/context.c src/params.c src/host_api.c src/gradient.c src/pyramid.c
+# Running filters on a device: the launchers, the images beside buffers and the bilinear-tap
+# trick, the kernels' programs (built, and kept on disk between processes), the devices.
+LIB_SRCS += src/launch.c src/kernel_args.c src/storage.c src/bilinear.c src/programs.c \
+            src/program_cache.c src/device.c src/status.c src/hostmem.c
+# Pixels in, pixels out: the older layouts, the channel-last layouts and the pipeline that
+# overlaps one image's transfers with another's kernels, images filtered in bands of rows.
+LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/copier.c src/bands.c
+# The gradient and the Gaussian scale space on a device, and the scale space's plan.
+LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
+# The filters themselves (pure host code), planes and ROIs, the CPU reference.
+LIB_SRCS += src/filter.c src/image.c src/reference.c
+# The BMP reader and writer: its headers, its pixels, files read, files written.
+BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp_write.c
+# The tool's codec layer (not in the library, which takes pixels and knows no file format):
+# the formats, the decoders' limits, files written whole, streams, images read a row at a time.
+IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io/jpeg.c \
+            src/io/pnm.c \
+            src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
+            src/io/stream_bounds.c src/io/rows.c
+CLI_SRCS := cli/main.c cli/option_parse.c cli/option_values.c cli/option_rules.c cli/option_table.c \
+            cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/job.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 # Issue 16: --gradient.
-CLI_SRCS += cli/gradient.c
+CLI_SRCS += cli/gradient_run.c
 # Issue 16: --pyramid.
 CLI_SRCS += cli/pyramid_run.c
 # Hardening, second round: the --files-from list within its caps.
@@ -126,7 +122,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         sanitize fuzz fuzz-build fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
@@ -153,8 +149,36 @@ check-codecs:
 
 $(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o rows.o): | check-codecs
 
-$(BIN): $(CLI_OBJS) $(IO_OBJS) $(STATIC)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) $(STATIC) $(CODEC_LIBS) $(LIBS)
+# The tool links the shared library like any other program, and finds it through a path
+# relative to its own place: $$ORIGIN/build/lib for ./tiledconv (LIBOUT from BIN's folder).
+# `make install` links it again for the installed library's place ($$ORIGIN/../lib).
+TOOL_LIBS  = -L$(LIBOUT) -ltiledconv $(CODEC_LIBS) -lm -lpthread
+BIN_RPATH := $(shell realpath -m --relative-to=$(dir $(abspath $(BIN))) $(abspath $(LIBOUT)))
+$(BIN): $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) -Wl,-rpath,'$$ORIGIN/$(BIN_RPATH)' \
+	    $(TOOL_LIBS)
+
+# The test build of the tool, build/test/tiledconv: the same objects but for cli/test_hooks.c,
+# compiled with -DTILEDCONV_TEST_HOOKS, so that TILEDCONV_TEST_CORRUPT (a wrong pixel for -e to
+# catch) and TILEDCONV_CLEAN_EXIT (contexts closed before the end) are read. The product reads
+# neither; the end-to-end suites that need them run this build (docs/testing.md).
+TEST_BIN := build/test/tiledconv
+TEST_BIN_RPATH := $(shell realpath -m --relative-to=$(abspath build/test) $(abspath $(LIBOUT)))
+$(O)/test-hooks/test_hooks.o: cli/test_hooks.c
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CPPFLAGS) -DTILEDCONV_TEST_HOOKS $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(TEST_BIN): $(filter-out $(O)/cli/test_hooks.o,$(CLI_OBJS)) $(O)/test-hooks/test_hooks.o \
+             $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -Wl,-rpath,'$$ORIGIN/$(TEST_BIN_RPATH)' \
+	    $(TOOL_LIBS)
+test-build: $(TEST_BIN)
+
+INSTALL_RPATH := $(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))
+$(O)/install/tiledconv: $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so FORCE
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) \
+	    -Wl,-rpath,'$$ORIGIN/$(INSTALL_RPATH)' $(TOOL_LIBS)
 
 $(STATIC): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -172,47 +196,25 @@ $(O)/src/%.o: src/%.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
+# The command line sees the library through its two headers only, include/tiledconv.h and
+# include/tiledconv_internal.h (what the tool takes beyond the public API): no -Isrc, and no
+# OpenCL headers. Its codec layer is src/io's.
+CLI_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/io -Icli $(CODEC_CFLAGS) $(CPPFLAGS)
+$(O)/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
 $(O)/%.o: %.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # The kernel sources are embedded in the library, one string per line (a single literal would
 # pass the 4095 characters ISO C guarantees), so nothing needs a file beside it at run time.
-$(O)/src/TiledConv_cl.c: src/TiledConv.cl scripts/embed-cl.sh
+# Each kernel file becomes src/NAME_cl.c, its string named after the file in lower case
+# (TiledConv.cl: tiledconv_cl).
+$(O)/src/%_cl.c: src/%.cl scripts/embed-cl.sh
 	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/TiledConv.cl tiledconv_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Pixels_cl.c: src/Pixels.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Pixels.cl pixels_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Common_cl.c: src/Common.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Common.cl common_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Long_cl.c: src/Long.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Long.cl long_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Masks_cl.c: src/Masks.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Masks.cl masks_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Images_cl.c: src/Images.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Images.cl images_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Pyramid_cl.c: src/Pyramid.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Pyramid.cl pyramid_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Channels_cl.c: src/Channels.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Channels.cl channels_cl > $@.tmp && mv $@.tmp $@
-
-$(O)/src/Gradient_cl.c: src/Gradient.cl scripts/embed-cl.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-cl.sh src/Gradient.cl gradient_cl > $@.tmp && mv $@.tmp $@
+	sh scripts/embed-cl.sh $< $$(echo $* | tr A-Z a-z)_cl > $@.tmp && mv $@.tmp $@
 
 $(O)/src/%_cl.o: $(O)/src/%_cl.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
@@ -240,18 +242,19 @@ run: deps-build
 unit-tests: $(TEST_BINS)
 	@sh tests/run-unit.sh $(TEST_BINS)
 
-e2e-tests: $(BIN)
-	@sh tests/e2e.sh ./$(BIN)
+e2e-tests: $(BIN) $(TEST_BIN)
+	@sh tests/hooks.sh ./$(BIN) $(TEST_BIN)
+	@sh tests/e2e.sh $(TEST_BIN)
 
 # Many images in one run: outputs against single runs, the rules, the device path against the
 # host's, --files-from, the progress line, GNU parallel (tests/batch.sh).
-batch-tests: $(BIN)
-	@sh tests/batch.sh ./$(BIN)
+batch-tests: $(TEST_BIN)
+	@sh tests/batch.sh $(TEST_BIN)
 
 # PNG, JPEG and PGM/PPM through the tool: round trips, the same picture in every format, JPEG
 # against djpeg and cjpeg, pipes, mixed batches (tests/e2e-formats.sh).
-formats-tests: $(BIN)
-	@sh tests/e2e-formats.sh ./$(BIN)
+formats-tests: $(TEST_BIN)
+	@sh tests/e2e-formats.sh $(TEST_BIN)
 
 # What the seed articles teach (tests/seeds.sh): the picture of the four classes.
 seeds-tests: $(BIN)
@@ -259,18 +262,18 @@ seeds-tests: $(BIN)
 
 # Image objects beside buffers and the bilinear-tap trick (tests/images.sh): --storage image
 # against the buffer path, -a bilinear within its tolerance, the records, the refusals.
-images-tests: $(BIN)
-	@sh tests/images.sh ./$(BIN)
+images-tests: $(TEST_BIN)
+	@sh tests/images.sh $(TEST_BIN)
 
 # --pyramid end to end: the files, level (0, 0) against the plain filter, -e, -t, the records,
 # the refusals, several inputs (tests/pyramid.sh).
-pyramid-tests: $(BIN)
-	@sh tests/pyramid.sh ./$(BIN)
+pyramid-tests: $(TEST_BIN)
+	@sh tests/pyramid.sh $(TEST_BIN)
 
 # --gradient end to end (tests/gradient.sh): the planes against the plain filters', the
 # comparison, the records, the refusals.
-gradient-tests: $(BIN)
-	@sh tests/gradient.sh ./$(BIN)
+gradient-tests: $(TEST_BIN)
+	@sh tests/gradient.sh $(TEST_BIN)
 
 # Images filtered in strips under --max-memory (tests/strips.sh): every format, gray and colour,
 # ROIs, borders, algorithms, -e, --raw, a batch, against the whole run byte for byte; the peak
@@ -303,7 +306,7 @@ kernel-check: $(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests e2e-tests batch-tests formats-tests seeds-tests \
+	$(MAKE) WERROR=-Werror all unit-tests manual-check e2e-tests batch-tests formats-tests seeds-tests \
 	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
@@ -347,14 +350,14 @@ fuzz: fuzz-build
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize: deps-test
 	$(MAKE) O=build/asan BIN=build/asan/tiledconv LIBOUT=build/asan/lib WERROR=-Werror \
-	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	    CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" CPPFLAGS="$(CPPFLAGS) -DTILEDCONV_TEST_HOOKS" \
 	    build/asan/tiledconv lib $(addprefix build/asan/tests/,$(TEST_NAMES))
 	@sh tests/run-sanitized.sh build/asan
 
 # Both harnesses stop at the first report of any sanitizer (-fno-sanitize-recover=all).
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # The BMP reader and what it uses (not the other codecs, which need their libraries).
-FUZZ_BMP_SRCS := src/io/bmp.c src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
+FUZZ_BMP_SRCS := $(BMP_SRCS) src/io/atomic_file.c src/io/text.c src/io/io_limits.c \
                  src/io/signals.c
 fuzz-build: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
@@ -362,7 +365,8 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
 
 # The codec layer whole, for the harnesses below.
-FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io/bmp.c \
+FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg.c \
+                   src/io/pnm.c $(BMP_SRCS) \
                    src/io/stream_bounds.c \
                    src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
                    src/io/rows.c
@@ -370,7 +374,8 @@ FUZZ_CODEC_SRCS := src/io/codec.c src/io/png.c src/io/jpeg.c src/io/pnm.c src/io
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static
 # library, uninstrumented.
-FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/options.c cli/bytes.c src/filter.c \
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/option_parse.c cli/option_values.c cli/option_rules.c \
+                     cli/option_table.c cli/bytes.c src/filter.c \
                      $(FUZZ_CODEC_SRCS)
 build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \
                          $(wildcard src/io/*.h) | check-codecs
@@ -419,6 +424,22 @@ build/fuzz/fuzz_list: tests/fuzz_list.c cli/name_list.c cli/name_list.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_READER_FLAGS) -o $@ tests/fuzz_list.c cli/name_list.c
 
+# The manual, docs/manual.md and the man page tiledconv.1, made by scripts/manual.c from the
+# option table (cli/option_table.c) and cli/manual_source.md, so that the options the tool
+# has, the -h text and the manual cannot drift apart. `make manual` writes both files;
+# `make manual-check` (part of `make test`, tests/manual.sh) fails when the committed ones
+# differ from what the table makes.
+MANUAL_GEN := $(O)/scripts/manual
+$(MANUAL_GEN): scripts/manual.c $(O)/cli/option_table.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Icli $(ALL_CFLAGS) $(LDFLAGS) -o $@ scripts/manual.c $(O)/cli/option_table.o
+
+manual: $(MANUAL_GEN)
+	$(MANUAL_GEN) cli/manual_source.md $(VERSION) docs/manual.md tiledconv.1
+
+manual-check: $(MANUAL_GEN)
+	@sh tests/manual.sh $(MANUAL_GEN) $(VERSION)
+
 # The pkg-config file, with this install's prefix: made on every install (FORCE), since the
 # prefix is a make variable that no file's date records (a second `make api-test` installed
 # into a new scratch prefix a .pc that named the first one's).
@@ -429,10 +450,10 @@ $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile FORCE
 
 FORCE:
 
-install: $(BIN) lib $(LIBOUT)/tiledconv.pc
+install: $(O)/install/tiledconv lib $(LIBOUT)/tiledconv.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(INCLUDEDIR) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PYTHONDIR)/tiledconv
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tiledconv
+	install -m 755 $(O)/install/tiledconv $(DESTDIR)$(BINDIR)/tiledconv
 	install -m 644 tiledconv.1 $(DESTDIR)$(MANDIR)/man1/tiledconv.1
 	install -m 644 include/tiledconv.h $(DESTDIR)$(INCLUDEDIR)/tiledconv.h
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libtiledconv.a

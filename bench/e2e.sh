@@ -31,6 +31,13 @@ tsv=$out/e2e.tsv
 : >"$log"
 printf 'name\tseconds\timages\timages_per_s\n' >"$tsv"
 bin=$(pwd)/tiledconv
+# The rows that close the contexts before the end need TILEDCONV_CLEAN_EXIT, which only a test
+# build reads (make test-build).
+test_bin=$(pwd)/build/test/tiledconv
+if [ ! -x "$test_bin" ]; then
+    echo "bench/e2e.sh: $test_bin is missing: run make test-build" >&2
+    exit 2
+fi
 filter="--filter binomial -f 5"
 per_file=200
 [ "$count" -lt "$per_file" ] && per_file=$count
@@ -83,7 +90,7 @@ for i in 1 2 3; do
     timed "tiledconv, a 16 x 16 image (start-up alone), run $i" 1 "$bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"
 done
 for i in 1 2; do # the same with the contexts closed before the end (TILEDCONV_CLEAN_EXIT)
-    timed "tiledconv, a 16 x 16 image, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"
+    timed "tiledconv, a 16 x 16 image, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $test_bin $dev -q -s $work/tiny.bmp -o $work/tiny-out.bmp"
 done
 
 # --- the disk's floor, tiledconv and the peers, three rounds interleaved --------------------------
@@ -125,7 +132,7 @@ done
 timed "tiledconv one 8192 x 8192 BMP, gray, -t" 1 "$bin $dev $filter -t -O $o $work/big/big.bmp"
 timed "tiledconv one 8192 x 8192 BMP, colour, -t" 1 "$bin $dev $filter --color -t -O $o $work/big/big.bmp"
 for i in 1 2; do
-    timed "tiledconv one 8192 x 8192 BMP, gray, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $bin $dev $filter -q -s $work/big/big.bmp -o $o/big.bmp"
+    timed "tiledconv one 8192 x 8192 BMP, gray, contexts closed at the end, run $i" 1 "TILEDCONV_CLEAN_EXIT=1 $test_bin $dev $filter -q -s $work/big/big.bmp -o $o/big.bmp"
 done
 
 # --- the kernel is unchanged ------------------------------------------------------------------------

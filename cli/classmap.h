@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "tiledconv.h"
 
 /* The picture of the tiled kernel's work-groups for p over the input planes (1: the

@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "sha256.h"
 #include "strips.h"
+#include "test_hooks.h"
 #include "text.h"
 #include "verify.h"
 
@@ -318,7 +319,7 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
  * first plane (--gradient: the magnitude) in every image that has it, "x,y,v" adds v. */
 static void inject_test_fault(const tc_options *o, job *j)
 {
-    const char *spec = getenv("TILEDCONV_TEST_CORRUPT");
+    const char *spec = test_hook_corrupt_spec();
     const int w = j->src.width, h = j->src.height;
     float amount = 1.0f;
     int x, y;

@@ -27,7 +27,7 @@
 #include "bmp.h"
 #include "codec.h"
 #include "commit.h"
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "inputs.h"
 #include "options.h"
 #include "source.h"

@@ -1,4 +1,9 @@
-/* options.h - the command line: the AMD sample's flags (-sL, -tT, ...) and their long forms. */
+/*
+ * options.h - the command line's options as the rest of the tool sees them (tc_options), and
+ * the calls that make them: cli_parse (option_parse.c), and the library's parameters they
+ * describe (cli_params, cli_pyramid_params: option_rules.c). Every option is listed once, in
+ * option_table.c.
+ */
 #ifndef TILEDCONV_CLI_H
 #define TILEDCONV_CLI_H
 
@@ -6,10 +11,8 @@
 #include <stdio.h>
 
 #include "codec.h"
-#include "config.h"
-#include "filter.h"
-#include "image.h"
 #include "tiledconv.h"
+#include "tiledconv_internal.h"
 
 #define TC_DEFAULT_INPUT "images/TiledConv_Input512x512.bmp"
 #define TC_DEFAULT_OUTPUT "TiledConv_Output.bmp"
@@ -93,7 +96,7 @@ typedef struct {
     int quiet;              /* -q */
     tc_format format;
     int help, version;
-    /* Issue 16: --pyramid OxL, a Gaussian scale space (cli/pyramid.c) */
+    /* --pyramid OxL, a Gaussian scale space (cli/pyramid_run.c) */
     int pyramid;            /* --pyramid given */
     int pyramid_octaves;    /* O (default TC_PYRAMID_DEFAULT_OCTAVES) */
     int pyramid_levels;     /* L (default TC_PYRAMID_DEFAULT_LEVELS) */
@@ -107,8 +110,6 @@ typedef struct {
  * the replacements live until the next call. */
 int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
-void cli_usage(FILE *out);
-
 /* Whether -a bilinear cannot run this filter (a mask that is not rank 1, or a pair of
  * neighbouring taps with opposite signs in both pairings, bilinear.h): 1 with the reason,
  * naming the coefficient, in why; else 0. */
@@ -116,5 +117,8 @@ int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
 
 /* The library's parameters for these options and a resolved ROI. */
 void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p);
+
+/* The scale space's parameters for these options (--pyramid OxL, --sigma, --border). */
+tc_pyramid_params cli_pyramid_params(const tc_options *o);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "codec.h"
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "options.h"
 
 /* Checks, before any work is done, that out_path may be written: it must be a new name in an

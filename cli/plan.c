@@ -3,8 +3,7 @@
 
 #include <stdio.h>
 
-#include "hostmem.h"
-#include "launch.h"
+#include "tiledconv_internal.h"
 #include "outputs.h"
 
 static unsigned long long max2(unsigned long long a, unsigned long long b)
@@ -74,7 +73,7 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
         run += image * (encoded_apart ? 2 : 1);
     }
     if (o->gradient) {
-        /* --gradient (cli/gradient.c): the device holds the input, the magnitude and, for
+        /* --gradient (cli/gradient_run.c): the device holds the input, the magnitude and, for
          * --raw or the two filters apart, gx and gy. The host the input plane (which takes
          * the magnitude when one method runs), gx and gy for --raw, a second method's
          * outputs and the magnitude apart from the input when both run, the reference's

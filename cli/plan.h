@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "io_limits.h"
 #include "options.h"
 #include "source.h"

@@ -21,6 +21,7 @@
 #include "sha256.h"
 #include "source.h"
 #include "synth.h"
+#include "test_hooks.h"
 #include "text.h"
 #include "tiledconv.h"
 
@@ -143,20 +144,6 @@ static int check_levels_distinct(const tc_options *o, const job *jobs, int n, ch
     return rc;
 }
 
-/* The pyramid's parameters from the options. */
-static tc_pyramid_params params_of(const tc_options *o)
-{
-    tc_pyramid_params p;
-    tc_pyramid_params_init(&p);
-    p.octaves = o->pyramid_octaves;
-    p.levels = o->pyramid_levels;
-    if (o->sigma > 0.0)
-        p.sigma = o->sigma;
-    p.border = o->filter.border;
-    p.border_value = o->filter.border_value;
-    return p;
-}
-
 /* The input as the intensity plane: -g's image, or the file decoded (SPEC.md's intensity of
  * its samples). `what` names it in messages. Returns 0, 2 (reported: the input cannot be
  * used), or 1 (reported: out of host memory). */
@@ -241,7 +228,7 @@ static int input_size(const tc_options *o, const job *j, int *w, int *h)
 /* The layout for a w x h image, or 2 (reported: the image is too small for O octaves). */
 static int layout_of(const tc_options *o, const char *what, int w, int h, level_set *s)
 {
-    const tc_pyramid_params p = params_of(o);
+    const tc_pyramid_params p = cli_pyramid_params(o);
     char err[512];
     memset(s, 0, sizeof *s);
     if (tc_pyramid_layout(w, h, &p, s->level, MAX_LEVELS, &s->count, err, sizeof err) !=
@@ -268,7 +255,7 @@ typedef struct {
 static void print_header(const tc_options *o, const tc_device_info *dev, const char *what,
                          const level_set *s)
 {
-    const tc_pyramid_params p = params_of(o);
+    const tc_pyramid_params p = cli_pyramid_params(o);
     printf("device: %s [platform %d: %s]\n", dev->name, dev->platform, dev->platform_name);
     printf("input: %s (%d x %d)\n", what, s->level[0].width, s->level[0].height);
     printf("pyramid: %d octave%s of %d level%s, sigma0 %g, k = 2^(1/%d) = %.6g; octave K is "
@@ -387,7 +374,7 @@ static void print_timing(const tc_options *o, const findings *f)
 static void print_records(const tc_options *o, const tc_device_info *dev, const job *j,
                           const level_set *s, const findings *f, int first)
 {
-    const tc_pyramid_params p = params_of(o);
+    const tc_pyramid_params p = cli_pyramid_params(o);
     const int csv = o->format == TC_FORMAT_CSV;
     if (csv && first)
         report_pyramid_csv_header(stdout);
@@ -468,7 +455,7 @@ static int digests(const tc_options *o, const level_set *s, findings *f)
 static int build(tc_context *ctx, const tc_options *o, const tc_plane *in, tc_pyramid_launch launch,
                  int timed, level_set *s, findings *f)
 {
-    tc_pyramid_params p = params_of(o);
+    tc_pyramid_params p = cli_pyramid_params(o);
     p.launch = launch;
     const int status = timed ? tc_pyramid_timed(ctx, in->px, in->width, in->height, &p, s->plane,
                                                 o->iterations)
@@ -562,7 +549,7 @@ static int run_image(tc_context *ctx, const tc_device_info *dev, const tc_option
     int failed = 0;
     if (o->verify) {
         char why[512];
-        const tc_pyramid_params p = params_of(o);
+        const tc_pyramid_params p = cli_pyramid_params(o);
         if (tc_pyramid_reference(in.px, in.width, in.height, &p, ref.plane, why, sizeof why) !=
             TC_OK) {
             fprintf(stderr, "tiledconv: reference: %s\n", why);
@@ -570,11 +557,7 @@ static int run_image(tc_context *ctx, const tc_device_info *dev, const tc_option
             goto done;
         }
         tc_pyramid_tolerance(in.px, in.width, in.height, &p, f->tolerance);
-        const char *corrupt = getenv("TILEDCONV_TEST_CORRUPT"); /* tests: -e must catch it */
-        int cx, cy;
-        if (corrupt && sscanf(corrupt, "%d,%d", &cx, &cy) == 2 && cx >= 0 && cy >= 0 &&
-            cx < in.width && cy < in.height)
-            got.plane[0][(size_t)cy * in.width + cx] += 1.0f;
+        test_hook_corrupt(got.plane[0], in.width, in.height); /* tests: -e must catch it */
         failed = verify(o, &got, &ref, f) != 0;
         if ((rc = digests(o, &got, f)) != 0)
             goto done;

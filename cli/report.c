@@ -1,13 +1,10 @@
 /* report.c - printing the figures. Every derived figure says what it counts. */
 #include "report.h"
 
-#include "bilinear.h"
-#include "config.h"
-#include "launch.h"
+#include "tiledconv_internal.h"
 #include "source.h"
 
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Smallest value, median and mean of n values. */
@@ -19,7 +16,7 @@ static void summarise(const double *v, int n, double *min, double *median, doubl
         sum += v[i];
     }
     *min = lo;
-    *median = report_median(v, n);
+    *median = tc_median(v, n);
     *mean = sum / n;
 }
 
@@ -45,25 +42,6 @@ void report_fill_timing(tc_result *r, const report_times *t, double copy_ms)
     r->gbytes_per_s = 8.0 * planes * pixels / (r->kernel_ms_median * 1e-3) / 1e9;
     r->copy_gbytes_per_s = 8.0 * planes * pixels / (r->copy_ms * 1e-3) / 1e9;
     r->copy_fraction = r->copy_ms / r->kernel_ms_median;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double report_median(const double *values, int count)
-{
-    double *sorted = count > 0 ? malloc((size_t)count * sizeof *sorted) : NULL;
-    double m;
-    if (!sorted)
-        return -1.0;
-    memcpy(sorted, values, (size_t)count * sizeof *sorted);
-    qsort(sorted, (size_t)count, sizeof *sorted, compare_double);
-    m = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
-    free(sorted);
-    return m;
 }
 
 void report_timing(FILE *out, const tc_result *r)
@@ -216,7 +194,7 @@ static void print_filter(const tc_options *o)
     } else if (o->verbose && f->mask_width) {
         printf("mask: not separable (rank 2 or more): runs on the 2-D kernels %s and %s; twopass "
                "does not apply\n",
-               tc_kernel_name(TC_KERNEL_TILED_MASK), tc_kernel_name(TC_KERNEL_ONEPASS_MASK));
+               tc_mask_kernel_name(TC_TILED), tc_mask_kernel_name(TC_ONEPASS));
     }
 }
 
@@ -232,7 +210,7 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
         printf("planes: R, G and B, each filtered on its own (--color)\n");
     printf("ROI: %d x %d, source at (%d, %d), target at (%d, %d)\n", roi->width, roi->height,
            roi->src_left, roi->src_top, roi->dst_left, roi->dst_top);
-    if (o->gradient) /* cli/gradient.c */
+    if (o->gradient) /* cli/gradient_run.c */
         printf("gradient: %s, one read (gx: [-1 0 1] along rows, [%s] down columns; gy the "
                "other way round); magnitude sqrt(gx^2 + gy^2); border %s\n",
                o->gradient == 1 ? "sobel" : "scharr", o->gradient == 1 ? "1 2 1" : "3 10 3",
@@ -252,12 +230,12 @@ void report_header(const tc_options *o, const tc_device_info *dev, int width, in
 
 void report_geometry(const tc_stats *st, const tc_filter_spec *f, const char *kernel)
 {
-    const tc_variant *variant = NULL;
-    const tc_kernel_kind kind = tc_kernel_for_variant(f, st->algorithm, kernel, &variant);
+    tc_kernel_about k;
+    tc_kernel_describe(f, st->algorithm, kernel, &k);
     printf("launch, %s%s (%s%s%s): global %zu x %zu, local %zu x %zu, %zu work-groups\n",
            tc_algorithm_name(st->algorithm),
            st->algorithm == TC_TWOPASS || st->algorithm == TC_BILINEAR ? " pass 1" : "",
-           tc_kernel_name(kind), variant ? ", variant " : "", variant ? variant->name : "",
+           k.name, k.variant ? ", variant " : "", k.variant ? k.variant : "",
            st->global[0], st->global[1], st->local[0], st->local[1],
            (st->global[0] / st->local[0]) * (st->global[1] / st->local[1]));
     if (st->algorithm == TC_TWOPASS) { /* pass 2 runs over the transposed ROI */
@@ -271,23 +249,23 @@ void report_geometry(const tc_stats *st, const tc_filter_spec *f, const char *ke
         printf("launch, bilinear pass 2 (bilinear_cols): global %zu x %zu, local %zu x %zu "
                "(the same)\n",
                st->global[0], st->global[1], st->local[0], st->local[1]);
-    if (kind == TC_KERNEL_TILED_SLIDE) /* its classes are per tile, a group walks many */
+    if (k.strip_tile_w) /* its classes are per tile, a group walks many */
         printf("  blocks of %d x %d pixels per work-item; tiles of %d x %d, each work-group "
                "walking down a strip of them; tile classes (radii %d x %d, %s): class 1 (free "
                "on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) %ld, class 4 "
                "(checks writes) %ld\n",
-               st->block[0], st->block[1], variant->tile_w,
+               st->block[0], st->block[1], k.strip_tile_w,
                (int)(st->local[0] * (size_t)st->block[0] * (size_t)st->block[1] /
-                     (size_t)variant->tile_w),
+                     (size_t)k.strip_tile_w),
                (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
                st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
                st->classes[1], st->classes[2], st->classes[3]);
-    else if (tc_kernel_is_tiled(kind))
+    else if (k.tiled)
         printf("  %s %d x %d pixels per work-item; work-group classes (radii %d x %d, %s): "
                "class 1 (free on read) %ld, class 2 (checks reads) %ld, class 3 (free on write) "
                "%ld, class 4 (checks writes) %ld\n",
-               kind == TC_KERNEL_TILED_LONG ? "columns of" : "blocks of", st->block[0],
-               st->block[1], (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
+               k.columns ? "columns of" : "blocks of", st->block[0], st->block[1],
+               (f->taps_x - 1) / 2, (f->taps_y - 1) / 2,
                st->classes_counted ? "counted by the kernel" : "predicted", st->classes[0],
                st->classes[1], st->classes[2], st->classes[3]);
 }

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "options.h"
 #include "tiledconv.h"
 
@@ -56,9 +56,6 @@ typedef struct {
 
 /* Fills the timing fields of r from the runs' times and the measured copy time. */
 void report_fill_timing(tc_result *r, const report_times *t, double copy_ms);
-
-/* The median of count values (a copy is sorted); -1 for none. */
-double report_median(const double *values, int count);
 
 /* What the run is about: the device, the input, the planes, the ROI, the filter and the
  * output mapping (the human-readable mode's first lines). */

@@ -9,10 +9,7 @@
 #include <sys/types.h>
 
 #include "atomic_file.h"
-#include "bands.h"
-#include "hostmem.h"
-#include "image.h"
-#include "launch.h"
+#include "tiledconv_internal.h"
 #include "outputs.h"
 #include "report.h"
 #include "rows.h"

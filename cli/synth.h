@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "image.h"
+#include "tiledconv_internal.h"
 
 /* The intensity of pixel (x, y): 0.5 ((x + 2y) mod 256) + 0.5 (H(x, y) mod 256), a diagonal
  * ramp plus hashed noise, in 0 .. 255 in steps of 0.5. H is a 32-bit integer hash, so the image

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "options.h"
 #include "report.h"
 

@@ -23,32 +23,6 @@
 #include "launch.h"
 #include "tiledconv.h"
 
-typedef struct {
-    int width, height; /* the image */
-    tc_roi roi;        /* the whole run's (resolved) */
-    int ry;            /* the filter's vertical radius */
-    int align;         /* band starts and halo_top are multiples of this (1 or a tile's height) */
-    int halo_top;      /* source rows read above a band's first row: ry rounded up to align */
-    int rows;          /* target rows per band: a multiple of align (the last band may be
-                        * shorter); the ROI's height when there is one band */
-    int count;         /* bands */
-    int wrap;          /* wrap border with more than one band (rows read modulo the height) */
-    unsigned long long need; /* host bytes of the plan's largest band; when refused, of the
-                              * smallest band there could be */
-    int need_rows;     /* the rows of that band's small image */
-} tc_band_plan;
-
-/* Band k of a plan: its target rows [a, b) and source rows [lo, hi), both counted from the
- * ROI's top. One band reads [0, height); more read lo = a - halo_top and hi = b + ry, clamped
- * to [0, height) but for wrap, whose rows beyond are those of row r modulo height. The band's
- * small image has hi - lo rows; its row a - lo is target row a. */
-typedef struct {
-    int a, b;
-    int lo, hi;
-} tc_band;
-
-void tc_band_at(const tc_band_plan *plan, int k, tc_band *band);
-
 /* The ROI row (0 .. height - 1) that source row r of a band stands for: r itself, or for wrap
  * r modulo the ROI's height. */
 int tc_band_source_row(const tc_band_plan *plan, int r);
@@ -97,13 +71,5 @@ int tc_bands_run_image(const tc_device *d, tc_program_cache *programs, tc_buffer
                        const tc_job *job, const tc_image *src, const tc_image *dst,
                        double scale, double offset, unsigned long long budget,
                        int budget_given, tc_run_stats *stats, int *planes, tc_msg *m);
-
-/* The plan tc_filter calls of p on a width x height image on ctx would be cut by (context.c),
- * for callers that bring the rows themselves (the command line's strips): the arguments as
- * tc_band_plan_make's. TC_OK, or the status with tc_error(ctx) saying why. */
-int tc_context_plan_bands(tc_context *ctx, const tc_params *p, int width, int height,
-                          unsigned long long budget, int budget_given,
-                          unsigned long long per_row, unsigned long long fixed, int max_rows,
-                          tc_band_plan *plan);
 
 #endif

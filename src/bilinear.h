@@ -6,33 +6,7 @@
 #ifndef TILEDCONV_BILINEAR_H
 #define TILEDCONV_BILINEAR_H
 
-#include "tiledconv.h"
-
-/* Samples per output pixel along one axis: taps / 2 + 1 (the taps in pairs, one alone). */
-#define TC_BILINEAR_MAX_FETCHES (TC_MAX_TAPS / 2 + 1)
-
-/* The bits of fraction a texture unit is assumed to interpolate with: NVIDIA's texture units
- * keep the weight in 9-bit fixed point with 8 bits of fraction (CUDA Programming Guide,
- * "Linear Filtering"); OpenCL leaves the precision of CLK_FILTER_LINEAR to the device. */
-#define TC_TEXTURE_FRACTION_BITS 8
-
-/* One axis's samples, as Images.cl takes them: sample[s] = (o, 0.5 + f, w, 0) where o is the
- * offset of the sample's first tap from the centre, f = w2 / (w1 + w2) the interpolation
- * weight of its second tap and w = w1 + w2 (for the lone tap: its offset, 0.5, its weight). */
-typedef struct {
-    int taps;
-    int fetches;  /* taps / 2 + 1 */
-    int lone;     /* the sample that reads one tap alone: fetches - 1 (the last tap), or 0 */
-    float sample[TC_BILINEAR_MAX_FETCHES][4];
-} tc_bilinear_axis;
-
-/* Pairs the taps of k (taps odd, 1..TC_MAX_TAPS): taps 0 and 1, 2 and 3, ... with the last
- * tap alone; where a pair's two weights have opposite signs (then no point between the two
- * texels gives their sum), the other pairing, the first tap alone and 1 and 2, 3 and 4, ...
- * Returns 0 with *a filled, or -1 when both pairings mix signs, *bad (may be NULL) then the
- * index of the first tap of the first such pair in the first pairing. A zero weight pairs
- * with either sign. */
-int tc_bilinear_pair(const float *k, int taps, tc_bilinear_axis *a, int *bad);
+#include "tiledconv_internal.h"
 
 /* What texture interpolation may add to the error of a result (README, "The bilinear-tap
  * trick"): each pass's samples take their fraction with an error of at most

@@ -7,12 +7,13 @@
 #ifndef TILEDCONV_CONFIG_H
 #define TILEDCONV_CONFIG_H
 
-/* tiled: the article's work-group of 8 x 8 work-items, each producing a block of 4 x 4 output
- * pixels, so that one group produces a 32 x 32 tile. */
+#include "tiledconv_internal.h"
+
+/* tiled: the article's work-group of 8 x 8 work-items, each producing a block of
+ * TC_TILED_BLOCK_X x TC_TILED_BLOCK_Y (4 x 4, tiledconv_internal.h) output pixels, so that one
+ * group produces a 32 x 32 tile. */
 #define TC_TILED_GROUP_X 8
 #define TC_TILED_GROUP_Y 8
-#define TC_TILED_BLOCK_X 4
-#define TC_TILED_BLOCK_Y 4
 /* From radius 3 (7 taps) the block is at least this tall: the 2r halo rows a tile re-reads
  * from its neighbours are then a smaller share of its rows (measured faster, BENCHMARKS.md). */
 #define TC_TILED_LONG_RADIUS 3
@@ -51,9 +52,7 @@
 /* onepass: 16 x 16 work-items, one output pixel each. */
 #define TC_ONEPASS_GROUP 16
 
-/* twopass: each pass filters rows of a TILE x TILE square and writes it transposed; 16 x 16
- * work-items, staged through local memory so that reads and writes are both coalesced. */
-#define TC_TWOPASS_TILE 16
+/* twopass: TC_TWOPASS_TILE (tiledconv_internal.h). */
 
 /* bilinear: 32 x 8 work-items, one output pixel each, in both passes (Images.cl): a warp's
  * 32 work-items sample 32 neighbouring texels of a row, and pass 2 writes whole 128-byte rows

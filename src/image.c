@@ -210,7 +210,7 @@ void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale, doubl
     convert_plane(p, roi, scale, offset, out, 1);
 }
 
-void tc_planes_to_rgb24(const tc_plane planes[3], const tc_roi *roi, double scale,
+void tc_planes_to_rgb24(const tc_plane *planes, const tc_roi *roi, double scale,
                         double offset, uint8_t *out)
 {
     for (int c = 0; c < 3; c++)
@@ -247,7 +247,7 @@ void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale, doub
     convert_plane16(p, roi, scale, offset, out, 1);
 }
 
-void tc_planes_to_rgb48(const tc_plane planes[3], const tc_roi *roi, double scale,
+void tc_planes_to_rgb48(const tc_plane *planes, const tc_roi *roi, double scale,
                         double offset, uint16_t *out)
 {
     for (int c = 0; c < 3; c++)

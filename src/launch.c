@@ -25,14 +25,6 @@ static long ceil_div(long a, long b)
     return (a + b - 1) / b;
 }
 
-int tc_device_pitch(int width)
-{
-    /* In long, so that widths near INT_MAX do not overflow; callers check the image against
-     * TC_MAX_PIXELS first, and a width whose pitch is no int gets INT_MAX's multiple below. */
-    const long pitch = ceil_div(width, TC_ROW_ALIGN) * TC_ROW_ALIGN;
-    return pitch <= INT_MAX ? (int)pitch : INT_MAX / TC_ROW_ALIGN * TC_ROW_ALIGN;
-}
-
 static int radius_x(const tc_job *job)
 {
     return (job->filter.taps_x - 1) / 2;
@@ -488,20 +480,6 @@ typedef struct {
     size_t global[2];
     int nv_options;     /* the device's compiler takes NVIDIA's -cl-nv-* build options */
 } launch_state;
-
-int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, int count,
-                tc_msg *m)
-{
-    for (int i = 0; i < count; i++) {
-        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            char what[96];
-            snprintf(what, sizeof what, "clSetKernelArg(%s, argument %d)", name, i);
-            return cl_fail(m, err, what);
-        }
-    }
-    return TC_OK;
-}
 
 typedef struct {
     tc_source source;

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "filter.h"
 #include "image.h"
+#include "kernel_args.h"
 #include "programs.h"
 #include "storage.h"
 
@@ -87,20 +88,6 @@ static inline unsigned long long tc_new_bytes(size_t capacity, size_t bytes)
  * contents lost); *capacity its size. What names the buffer in a failure's message. */
 int tc_ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t bytes,
                   cl_mem_flags flags, const char *what, tc_msg *m);
-
-/* Kernel arguments as (size, address) pairs, set in order by tc_set_args; a failure names
- * the kernel and the argument. */
-typedef struct {
-    size_t size;
-    const void *value;
-} tc_kernel_arg;
-#define TC_KARG(v) {sizeof(v), &(v)}
-
-int tc_set_args(cl_kernel kernel, const char *name, const tc_kernel_arg *args, int count,
-                tc_msg *m);
-
-/* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
-int tc_device_pitch(int width);
 
 /* The kernel that runs a job: the algorithm's, and for tiled the variant its filter needs. */
 typedef enum {
@@ -249,8 +236,5 @@ int tc_check_launch(const tc_device *d, cl_kernel kernel, const char *name,
 /* The device's copy time for this many bytes: the median of `repeats` clEnqueueCopyBuffer
  * calls after one warm-up, in ms. */
 int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms, tc_msg *m);
-
-/* The median of count values (a copy is sorted); -1 for none. */
-double tc_median(const double *values, int count);
 
 #endif

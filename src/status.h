@@ -9,11 +9,7 @@
 #include <CL/cl.h>
 
 #include "tiledconv.h"
-
-/* One line of text: why the last call failed. */
-typedef struct {
-    char text[512];
-} tc_msg;
+#include "tiledconv_internal.h"
 
 #if defined(__GNUC__)
 #define TC_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))

@@ -8,7 +8,7 @@
 #include "bilinear.h"
 #include "config.h"
 #include "hostmem.h"
-#include "launch.h"
+#include "kernel_args.h"
 
 TC_API const char *tc_storage_name(tc_storage s)
 {

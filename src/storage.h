@@ -25,9 +25,6 @@ typedef struct {
 
 void tc_image_buffers_release(tc_image_buffers *b);
 
-/* Whether a run reads an image: storage image (tiled, onepass) or bilinear. */
-int tc_reads_image(tc_algorithm algorithm, tc_storage storage);
-
 /* The device can run it: image support (CL_DEVICE_IMAGE_SUPPORT; the environment variable
  * TILEDCONV_TEST_NO_IMAGES=1 makes any device answer no, for the tests), the CL_R / CL_FLOAT
  * format, the image sizes (CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT: the source image is

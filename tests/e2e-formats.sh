@@ -1,5 +1,5 @@
 #!/bin/sh
-# PNG, JPEG and PGM/PPM through the tool (issue 14), end to end on the default device:
+# PNG, JPEG and PGM/PPM through the tool, end to end on the default device:
 #   a. round trips through the identity filter (-c 0,1,0): 16-bit PGM and PNG, 8-bit PNG and
 #      PGM/PPM, gray and colour, come back with every sample unchanged, in the plain run (the
 #      batch pipeline) and the study (-e); a JPEG's intensity plane is exactly its luma, the
@@ -22,30 +22,14 @@ if [ $# -ne 1 ]; then
     echo "usage: sh tests/e2e-formats.sh BINARY" >&2
     exit 2
 fi
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
+. "$(dirname "$0")/lib.sh"
+test_begin formats "$1"
 fmt=$root/tests/data/formats
 img451=$root/images/TiledConv_Input451x300.bmp
 img512=$root/images/TiledConv_Input512x512.bmp
 util="python3 $root/tests/formats-util.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-formats.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
 unset TILEDCONV_TEST_CORRUPT
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
 # run CMD...: stdout, stderr into $tmp/out, $tmp/err; status in $rc.
 run() {
     "$@" >"$tmp/out" 2>"$tmp/err"
@@ -405,5 +389,4 @@ rgb8=$($util samples "$tmp/bo/rgb8.png" | cut -d' ' -f4)
 if [ "$g16 $p1000 $rgb8" = "65535 65535 255" ]; then ok "$name"; else
     not_ok "$name" "maxvals $g16 $p1000 $rgb8, expected 65535 65535 255"; fi
 
-echo "formats: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end

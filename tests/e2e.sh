@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end tests of the tiledconv binary (see /work/shared/SPEC.md for the contract).
+# End-to-end tests of the tiledconv binary: the behaviour the manual (docs/manual.md) states.
 #
 #   sh tests/e2e.sh ./tiledconv                       every case
 #   sh tests/e2e.sh --bad-inputs-only BINARY          only the bad-input table (part d)
@@ -19,11 +19,8 @@ if [ $# -ne 1 ]; then
     exit 2
 fi
 
-root=$(pwd)
-case "$1" in
-    /*) bin=$1 ;;
-    *) bin=$root/$1 ;;
-esac
+. "$(dirname "$0")/lib.sh"
+test_begin e2e "$1"
 if [ ! -x "$bin" ]; then
     echo "e2e: $bin is not an executable" >&2
     echo "e2e: 0 passed, 1 failed"
@@ -36,21 +33,6 @@ img1000=$images/TiledConv_Input1000x872.bmp
 
 # Fault injection is only ever set by the cases that want it.
 unset TILEDCONV_TEST_CORRUPT
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-e2e.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
-
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-not_ok() {
-    failed=$((failed + 1))
-    echo "not ok - $1: $2"
-}
 
 # run CMD...: runs it with stdout in $tmp/stdout, stderr in $tmp/stderr; status in $rc.
 run() {
@@ -1004,5 +986,4 @@ fi
 # shellcheck disable=SC2119
 part_d
 
-echo "e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+test_end

@@ -4,6 +4,7 @@
  * not; the plan's bands against its rules; a budget too small for one band refused with the
  * bytes named. */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,26 +13,6 @@
 
 #include "bands.h"
 #include "tiledconv.h"
-
-static tc_context *ctx;
-
-static int setup(void **state)
-{
-    char err[512];
-    (void)state;
-    if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) {
-        fprintf(stderr, "tc_open: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
-}
 
 /* A plane with edges, ramps and noise, so that every tap and every border matters. */
 static float *test_plane(int w, int h, unsigned seed)
@@ -364,5 +345,5 @@ int main(void)
         cmocka_unit_test(test_bilinear_whole_only),
         cmocka_unit_test(test_filter_image),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }

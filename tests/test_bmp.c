@@ -1,5 +1,6 @@
 /*
- * test_bmp.c - the BMP reader and writer (bmp.c).
+ * test_bmp.c - the BMP reader and writer (src/io/bmp_header.c, bmp_decode.c, bmp_file.c,
+ * bmp_write.c).
  *
  * Four groups:
  *   - hand-made files, built in memory by build_bmp(), decode to known pixels;
@@ -215,20 +216,6 @@ static char scratch[64];
 static void scratch_path(char *out, size_t size, const char *name)
 {
     snprintf(out, size, "%s/%s", scratch, name);
-}
-
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
 }
 
 static int remove_entries(const char *dir)

@@ -8,6 +8,7 @@
  * bad pairs are refused before anything is written.
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <limits.h>
 #include <math.h>
@@ -17,22 +18,6 @@
 
 #include "image.h"
 #include "tiledconv.h"
-
-static tc_context *ctx;
-
-static int setup(void **state)
-{
-    char err[256];
-    (void)state;
-    return tc_open(NULL, &ctx, err, sizeof err) == TC_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
-}
 
 static uint32_t rng = 777;
 static uint32_t next(void)
@@ -408,5 +393,5 @@ int main(void)
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_bad_pairs),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }

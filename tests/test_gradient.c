@@ -12,6 +12,9 @@
  */
 #include "test_util.h"
 
+#define TEST_RNG_SEED 16
+#include "test_context.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,27 +26,8 @@
 #include "tiledconv.h"
 #include "verify.h"
 
-static tc_context *ctx;
 static long cases_run, classes_seen[4];
 
-/* A small deterministic generator (repeatable on every libc). */
-static uint64_t rng_state = 16;
-static uint32_t rng_next(void)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(rng_state >> 33);
-}
-static int rng_range(int lo, int hi)
-{
-    return lo + (int)(rng_next() % (uint32_t)(hi - lo + 1));
-}
-
-static int setup(void **state)
-{
-    char err[256];
-    (void)state;
-    return tc_open(NULL, &ctx, err, sizeof err) == TC_OK ? 0 : -1;
-}
 
 static int teardown(void **state)
 {
@@ -54,8 +38,7 @@ static int teardown(void **state)
                   "%ld programs built\n",
                   cases_run, classes_seen[0], classes_seen[1], classes_seen[2], classes_seen[3],
                   s.programs_built);
-    tc_close(ctx);
-    return 0;
+    return context_teardown(state);
 }
 
 typedef struct {
@@ -597,7 +580,7 @@ static void test_timed_and_cached(void **state)
     assert_int_equal(s.block[1], 4);
 }
 
-/* ---- The command line's rules for --gradient (cli/options.c) -------------------------- */
+/* ---- The command line's rules for --gradient (cli/option_rules.c) --------------------- */
 
 /* Parses the words after "tiledconv"; the one line of a refusal into msg. */
 static int parse(tc_options *o, char *msg, size_t size, int argc, const char *const *words)
@@ -681,5 +664,5 @@ int main(void)
         cmocka_unit_test(test_timed_and_cached),
         cmocka_unit_test(test_cli_rules),
     };
-    return cmocka_run_group_tests_name("gradient", tests, setup, teardown);
+    return cmocka_run_group_tests_name("gradient", tests, context_setup, teardown);
 }

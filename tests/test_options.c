@@ -1,4 +1,5 @@
-/* test_options.c - command-line parsing (cli/options.c), ROI defaults and ROI validation. */
+/* test_options.c - command-line parsing (cli/option_parse.c, option_values.c, option_rules.c,
+ * option_table.c), ROI defaults and ROI validation. */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -7,6 +8,7 @@
 
 #include "filter.h"
 #include "image.h"
+#include "option_table.h"
 #include "options.h"
 
 /* Parses a NULL-terminated list of words; the messages go to a scratch stream. */
@@ -425,6 +427,11 @@ static void test_rejections(void **state)
         {{"-i"}, "-i needs a value"},
         {{"-sL"}, "-sL needs a value"},
         {{"--source-top"}, "-sT needs a value"},
+        /* Options whose code the message table of names once lacked ("option needs a
+         * value"): every name now comes from the one option table. */
+        {{"--threads"}, "--threads needs a value"},
+        {{"--sampling"}, "--sampling needs a value"},
+        {{"--class-map"}, "--class-map needs a value"},
         {{"-d", "0,"}, "-d '0,'"},
         {{"-d", "0,,1"}, "-d '0,,1'"},
         {{"--device", "tpu:all"}, "--device 'tpu:all'"},
@@ -840,6 +847,40 @@ static void test_optional_pyramid_value(void **state)
     assert_string_equal(o.positional[0], "5");
 }
 
+/* Every option of the table is what getopt reads: each name is accepted (alone, or with a
+ * value for the options that take one, whose absence is then named by the option's flag), the
+ * two-letter flags with one dash and their value attached, and no two rows share a name. */
+static void test_option_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < cli_option_count; i++) {
+        const cli_option *opt = &cli_options[i];
+        char name[40], want[64], msg[256], flag[32];
+        tc_options o;
+        if (!opt->long_name)
+            continue;
+        snprintf(name, sizeof name, "--%s", opt->long_name);
+        for (size_t k = i + 1; k < cli_option_count; k++)
+            if (cli_options[k].long_name && strcmp(cli_options[k].long_name, opt->long_name) == 0)
+                fail_msg("%s is in the table twice", name);
+        if (opt->value != CLI_VALUE)
+            continue;
+        snprintf(want, sizeof want, "tiledconv: %s needs a value (see -h)\n",
+                 cli_option_flag(opt->code, flag, sizeof flag));
+        assert_int_equal(parse(&o, msg, sizeof msg, name, NULL), 2);
+        assert_string_equal(msg, want);
+        if (opt->short_name && opt->short_name[1]) {
+            char attached[16];
+            snprintf(name, sizeof name, "-%s", opt->short_name);
+            assert_int_equal(parse(&o, msg, sizeof msg, name, NULL), 2);
+            assert_string_equal(msg, want);
+            snprintf(attached, sizeof attached, "-%s7", opt->short_name);
+            assert_int_equal(parse(&o, msg, sizeof msg, "-g", "64x64", attached, NULL), 0);
+        }
+    }
+    assert_true(cli_option_count <= CLI_OPTION_CAPACITY);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -854,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_amd_flags_attached),    cmocka_unit_test(test_limit_flags),
         cmocka_unit_test(test_tiny_numbers),          cmocka_unit_test(test_messages_are_one_line),
         cmocka_unit_test(test_image_formats), cmocka_unit_test(test_optional_pyramid_value),
+        cmocka_unit_test(test_option_table),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -58,20 +58,6 @@ int rename(const char *oldpath, const char *newpath)
     return (int)syscall(SYS_renameat2, AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
 }
 
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
 /* The options of `tiledconv --no-output --raw PATH`: only the raw file is written. */
 static void raw_options(tc_options *o, char *path)
 {

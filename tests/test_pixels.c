@@ -5,28 +5,13 @@
  * mapping whose values land exactly on .5; and bad images are refused.
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "image.h"
 #include "tiledconv.h"
-
-static tc_context *ctx;
-
-static int setup(void **state)
-{
-    char err[256];
-    (void)state;
-    return tc_open(NULL, &ctx, err, sizeof err) == TC_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
-}
 
 /* A deterministic generator: the tests must be repeatable. */
 static uint32_t rng = 12345;
@@ -369,5 +354,5 @@ int main(void)
         cmocka_unit_test(test_gray_intensity_is_the_sample),
         cmocka_unit_test(test_batches_of_older_layouts),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }

@@ -12,6 +12,7 @@
  * two images, for level (0, 0) and the kernels' longer slices.
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <float.h>
 #include <math.h>
@@ -22,26 +23,6 @@
 #include "filter.h"
 #include "options.h"
 #include "tiledconv.h"
-
-static tc_context *ctx;
-
-static int setup(void **state)
-{
-    char err[512];
-    (void)state;
-    if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) {
-        fprintf(stderr, "test_pyramid: no OpenCL device: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
-}
 
 /* A deterministic image with a fractional part in every pixel. */
 static float *image(int w, int h, unsigned seed)
@@ -602,5 +583,5 @@ int main(void)
         cmocka_unit_test(test_timed_and_errors),
         cmocka_unit_test(test_options),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }

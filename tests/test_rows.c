@@ -4,7 +4,7 @@
  * encoders take is written to the same bytes row by row as whole. */
 #include "codec_test_util.h"
 
-#include "codec_impl.h" /* io_image_bytes */
+#include "codec_common.h" /* io_image_bytes */
 #include "rows.h"
 
 #include <dirent.h>

@@ -5,27 +5,12 @@
  * aprons differ; and where the tiles lie.
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "tiledconv.h"
-
-static tc_context *ctx;
-
-static int setup(void **state)
-{
-    char err[256];
-    (void)state;
-    return tc_open(NULL, &ctx, err, sizeof err) == TC_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
-}
 
 static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt, int rw, int rh)
 {
@@ -101,5 +86,5 @@ int main(void)
         cmocka_unit_test(test_tiles_are_the_kernels_classes),
         cmocka_unit_test(test_tiles_refuses_what_tc_filter_refuses),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }

@@ -17,4 +17,22 @@ static inline const char *test_root(void)
     return root ? root : ".";
 }
 
+/* The entries of a folder, but . and ..; -1 when it cannot be read (the tests that check what
+ * a write left behind). */
+#include <dirent.h>
+#include <string.h>
+static inline int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
 #endif

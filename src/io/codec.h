@@ -21,47 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bmp.h" /* BMP_MAX_SIDE, BMP_MAX_PIXELS */
-
-typedef enum { IO_FORMAT_BMP, IO_FORMAT_PNG, IO_FORMAT_JPEG, IO_FORMAT_PNM } io_format;
-
-typedef struct {
-    int width, height;
-    int channels; /* 1 gray, 3 RGB (alpha dropped, as for BMP) */
-    int depth;    /* bits per sample as stored here: 8 or 16 */
-    int maxval;   /* the largest sample value of the source: 255, 65535, or a PNM's maxval
-                   * (1..65535); a sample v stands for v / maxval of full scale */
-    void *pixels; /* row 0 on top, packed rows of width * channels samples: uint8_t (depth 8)
-                   * or uint16_t in host order (depth 16) */
-} io_image;
-
-/* What a header says of the image io_decode would give: its size, and its samples. */
-typedef struct {
-    int width, height;
-    int channels; /* 1 or 3 */
-    int depth;    /* 8 or 16 */
-    int maxval;   /* io_image's: 255, 65535, or a PGM/PPM's own */
-} io_header;
-
-/* The size limits, the same for every format: those of the BMP reader. IO_MAX_PIXELS is the
- * default; a caller may raise it up to IO_HARD_MAX_PIXELS (io_limits.h, --max-pixels). */
-#define IO_MAX_SIDE BMP_MAX_SIDE
-#define IO_MAX_PIXELS BMP_MAX_PIXELS
-
-/* The decompression-bomb guard of the compressed formats (PNG, JPEG; BMP's RLE has its own in
- * bmp.c). An image of more than IO_BOMB_FLOOR_PIXELS whose pixels outnumber its file's bytes by
- * more than the ratio is refused before anything is allocated: a few kilobytes must not be able
- * to cost gigabytes. 2048 lies above what any PNG of 8 or 16 bits per sample can reach (deflate
- * expands at most 1032:1, and such a PNG has at least one byte per pixel) and above any
- * Huffman-coded JPEG (at least one bit per 8 x 8 block and component: at most 512 pixels per
- * byte), so only near-blank 1/2/4-bit PNGs and arithmetic-coded JPEGs can pass it; the floor
- * (2048 x 2048, at most 24 MB decoded) keeps small images of any content out of its reach.
- * io_decode takes the ratio as a parameter, so that a flag can lift it (0). */
-#define IO_MAX_PIXELS_PER_BYTE 2048L
-#define IO_BOMB_FLOOR_PIXELS (1L << 22)
-
-/* The JPEG quality when the caller gives none (io_encode's quality <= 0). */
-#define IO_JPEG_QUALITY 95
+#include "codec_common.h"
 
 /* How many leading bytes io_detect needs to tell every format apart (PNG's signature). */
 #define IO_DETECT_BYTES 8
@@ -111,9 +71,6 @@ int io_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_
 int io_check_bomb(io_format fmt, long width, long height, size_t file_size, const io_limits *lim,
                   char *err, size_t err_size);
 
-/* Frees the pixels and sets them to NULL; safe on an image that was never filled. */
-void io_image_free(io_image *img);
-
 /* Writes img to f as fmt (no flush, so that the caller can stage the file and sync it):
  *   BMP   8-bit gray (palette of 256 grays) or 24-bit; depth 8, maxval 255 only
  *   PNG   8 or 16-bit gray or RGB; maxval 255 (depth 8) or 65535 (depth 16)
@@ -125,10 +82,6 @@ void io_image_free(io_image *img);
  * "PATH: reason" in err. */
 int io_encode(FILE *f, io_format fmt, const io_image *img, int quality, const char *path,
               char *err, size_t err_size);
-
-/* The chroma sampling of colour JPEGs: 4:2:0 (the default: cjpeg's, OpenCV's, Pillow's), 4:2:2,
- * or 4:4:4 (each pixel keeps its own colour: no chroma loss at coloured edges, larger files). */
-typedef enum { IO_JPEG_420, IO_JPEG_422, IO_JPEG_444 } io_jpeg_sampling;
 
 /* Sets the sampling of every colour JPEG io_encode writes from now on, for the whole process
  * (the command line's --sampling): call it before any thread encodes. */

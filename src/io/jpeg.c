@@ -24,7 +24,7 @@
  */
 #include "jpeg.h"
 
-#include "codec_impl.h"
+#include "codec_common.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -14,7 +14,7 @@
 #ifndef TILEDCONV_JPEG_H
 #define TILEDCONV_JPEG_H
 
-#include "codec.h"
+#include "codec_common.h"
 
 /* io_decode for a JPEG: the same contract, messages start with "JPEG: ". */
 int jpeg_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,

@@ -10,7 +10,7 @@
  */
 #include "png.h"
 
-#include "codec_impl.h"
+#include "codec_common.h"
 
 #include <errno.h>
 #include <spng.h>

@@ -10,7 +10,7 @@
 #ifndef TILEDCONV_PNG_H
 #define TILEDCONV_PNG_H
 
-#include "codec.h"
+#include "codec_common.h"
 
 /* The memory libspng may keep for ancillary chunks (text, ICC profile, EXIF) that we never use,
  * and the most one compressed text chunk may inflate to: without them a zTXt of a few kilobytes

@@ -9,7 +9,7 @@
  */
 #include "pnm.h"
 
-#include "codec_impl.h"
+#include "codec_common.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #ifndef TILEDCONV_PNM_H
 #define TILEDCONV_PNM_H
 
-#include "codec.h"
+#include "codec_common.h"
 
 /* io_decode for a PGM or PPM: the same contract, messages start with "PGM: " or "PPM: ".
  * Uncompressed: the bomb guard does not apply (the file must hold every sample). */

@@ -1,7 +1,7 @@
 /* rows.c - every format read and written a row at a time (rows.h). */
 #include "rows.h"
 
-#include "codec_impl.h"
+#include "codec_common.h"
 #include "jpeg.h"
 #include "png.h"
 #include "pnm.h"

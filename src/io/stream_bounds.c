@@ -1,7 +1,7 @@
 /* stream_bounds.c - how far a PNG, JPEG or PGM/PPM on a stream goes (stream_bounds.h). */
 #include "stream_bounds.h"
 
-#include "codec_impl.h"
+#include "codec_common.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec.h"
+#include "codec_common.h"
 
 /* What a stream may hold before its image's size is known, and beside its image data after:
  * 64 MiB of metadata (ICC profiles, EXIF, XMP, text chunks, comments), far above what cameras

@@ -1,6 +1,8 @@
 /* text.c - escaping and shortening text for one-line messages (text.h). */
 #include "text.h"
 
+#include <stdarg.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -95,4 +97,15 @@ char *text_escape_line(const char *s, char *buf, size_t size, size_t head)
 const char *text_show(const char *s, text_shown *out)
 {
     return text_escape_line(s, out->s, sizeof out->s, TEXT_SHOWN_HEAD);
+}
+
+int io_fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err && err_size > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_size, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
 }

@@ -2,7 +2,8 @@
  * text.h - user-supplied text (file names, flag values) made fit for a one-line message:
  * control characters escaped, so that a newline in a name cannot split the line or a carriage
  * return overwrite it, and long names shortened in the middle, so that the reason after them
- * is never cut off by a fixed-size message buffer.
+ * is never cut off by a fixed-size message buffer. And the one-line failure every reader and
+ * writer of src/io/ reports (io_fail).
  */
 #ifndef TILEDCONV_TEXT_H
 #define TILEDCONV_TEXT_H
@@ -30,5 +31,15 @@ const char *text_show(const char *s, text_shown *out);
  * when it does not fit so that its end (where the reason usually is) survives: keeps the first
  * `head` bytes of the escaped text and as much of its end as fits. Returns buf. */
 char *text_escape_line(const char *s, char *buf, size_t size, size_t head);
+
+#if defined(__GNUC__)
+#define IO_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define IO_PRINTF(f, a)
+#endif
+
+/* Formats the one-line reason into err (when err is not NULL) and returns -1, so that a check
+ * reads `return io_fail(err, err_size, "...", ...);`. */
+int io_fail(char *err, size_t err_size, const char *fmt, ...) IO_PRINTF(3, 4);
 
 #endif

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The C API as a user meets it: `make install` into a scratch prefix, then tests/api/test_api.c
-# and tests/api/test_limits.c built with nothing but the installed header and `pkg-config --cflags --libs tiledconv`, and
-# run against the installed shared library.
+# and tests/api/test_limits.c built with nothing but the installed header and
+# `pkg-config --cflags --libs tiledconv`, and run against the installed shared library; the
+# installed tool runs on the installed library, found from its own place.
 #   sh tests/api/run.sh            (from the project root, after `make lib`)
 set -eu
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-api.XXXXXX")
@@ -24,6 +25,26 @@ if ! LD_LIBRARY_PATH=$prefix/lib "$prefix/test_limits" >"$prefix/limits.log"; th
     exit 1
 fi
 tail -n 1 "$prefix/limits.log"
+# The installed tool links the installed library like any other program and finds it through
+# its own place ($ORIGIN/../lib), with no LD_LIBRARY_PATH; the build tree's tool finds the
+# build tree's (build/lib).
+linked() {
+    lib=$(env -u LD_LIBRARY_PATH ldd "$1" | awk '$1 == "libtiledconv.so.1" { print $3 }')
+    [ -n "$lib" ] && realpath "$lib"
+}
+if ! env -u LD_LIBRARY_PATH "$prefix/bin/tiledconv" --version >/dev/null; then
+    echo "api: the installed tiledconv does not run from $prefix/bin"
+    exit 1
+fi
+want=$(realpath "$prefix/lib/libtiledconv.so.1")
+if [ "$(linked "$prefix/bin/tiledconv")" != "$want" ]; then
+    echo "api: the installed tiledconv links $(linked "$prefix/bin/tiledconv"), not $want"
+    exit 1
+fi
+if [ -x ./tiledconv ] && [ "$(linked ./tiledconv)" != "$(realpath build/lib/libtiledconv.so.1)" ]; then
+    echo "api: ./tiledconv links $(linked ./tiledconv), not build/lib/libtiledconv.so.1"
+    exit 1
+fi
 # And uninstall leaves nothing of ours behind.
 make -s uninstall PREFIX="$prefix" >/dev/null
 left=$(find "$prefix" -type f ! -name test_api ! -name test_limits ! -name limits.log | head -5)
@@ -31,4 +52,4 @@ if [ -n "$left" ]; then
     echo "api: make uninstall left: $left"
     exit 1
 fi
-echo "api: 2 passed, 0 failed"
+echo "api: 4 passed, 0 failed"

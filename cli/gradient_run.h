@@ -1,10 +1,10 @@
-/* gradient.h - --gradient sobel|scharr: the x and y derivatives and their magnitude from one
+/* gradient_run.h - --gradient sobel|scharr: the x and y derivatives and their magnitude from one
  * read of the intensity plane (tc_gradient), checked, timed against the two filters run apart,
- * and reported. main.c reads the input, opens the device and writes the files. */
-#ifndef TILEDCONV_CLI_GRADIENT_H
-#define TILEDCONV_CLI_GRADIENT_H
+ * and reported. study.c reads the input, opens the device and writes the files. */
+#ifndef TILEDCONV_GRADIENT_RUN_H
+#define TILEDCONV_GRADIENT_RUN_H
 
-#include "image.h"
+#include "tiledconv_internal.h"
 #include "options.h"
 #include "tiledconv.h"
 

@@ -1,7 +1,7 @@
-/* gradient.c - --gradient sobel|scharr on the command line (gradient.h): the library's
+/* gradient_run.c - --gradient sobel|scharr on the command line (gradient_run.h): the library's
  * tc_gradient run one read at a time and, for comparison, as the two filters apart; -e's
  * checks, the timings, the records. */
-#include "gradient.h"
+#include "gradient_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 
 #include "report.h"
 #include "sha256.h"
+#include "test_hooks.h"
 #include "verify.h"
 
 /* The methods as the reports name them, per operator. */
@@ -50,17 +51,6 @@ static int planes_alloc(gradient_planes *g, int derivatives, int width, int heig
                             tc_plane_alloc(&g->gy, width, height)))
                ? -1
                : 0;
-}
-
-/* Test-only fault injection, as for the filters (main.c): TILEDCONV_TEST_CORRUPT="x,y" adds 1
- * to that pixel of the device's magnitude. */
-static void inject_test_fault(tc_plane *out)
-{
-    const char *spec = getenv("TILEDCONV_TEST_CORRUPT");
-    int x, y;
-    if (spec && sscanf(spec, "%d,%d", &x, &y) == 2 && x >= 0 && y >= 0 && x < out->width &&
-        y < out->height)
-        out->px[(size_t)y * (size_t)out->width + (size_t)x] += 1.0f;
 }
 
 /* -e for one method: the magnitude (and with --raw gx and gy) against the reference, the
@@ -322,7 +312,7 @@ int gradient_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev
         if (timed)
             fill_timing(r, &s, copy_ms, bytes);
         if (m == 0)
-            inject_test_fault(&g->magnitude);
+            test_hook_corrupt(g->magnitude.px, g->magnitude.width, g->magnitude.height);
         if (o->verify) {
             if (verify(o, &expected, g, tol_m, tol_g, roi, r))
                 *failed_verification = 1;

@@ -1,11 +1,13 @@
 /*
- * test_images.c - image objects beside buffers and the bilinear-tap trick (issue 16):
+ * test_storage.c - image objects beside buffers (--storage image, src/storage.c) and the
+ * bilinear-tap trick (src/bilinear.c):
  *   - the pairing of taps (bilinear.h) on hand-made filters: positions, weights, which tap is
  *     alone, which filters are refused, and that every pair gives back its two taps;
  *   - the tiled and one-pass kernels reading an image2d_t: bit for bit the buffer path's result
  *     and within the tolerance of the CPU reference, on ROIs on the tiled kernel's class
  *     boundaries, for every border rule and lengths 3 to 15, with the class counts predicted;
- *     and issue 15's kernels (tiled_long_conv, a length per axis, the masks' kernels) likewise;
+ *     and the longer filters' and the masks' kernels (tiled_long_conv, a length per axis, the
+ *     masks' kernels) likewise;
  *   - bilinear against the reference: within tc_tolerance's bound and, on devices that
  *     interpolate in float (PoCL, oclgrind), within the float bound plus the coordinates'
  *     rounding alone; every border rule, ROIs smaller than the filter, filters that need the
@@ -16,6 +18,7 @@
  * Runs on the default OpenCL device (PoCL's CPU device in CI) through the public API.
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include <float.h>
 #include <math.h>
@@ -26,14 +29,6 @@
 #include "bilinear.h"
 #include "tiledconv.h"
 
-static tc_context *ctx;
-
-static uint64_t rng_state = 12345;
-static uint32_t rng_next(void)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (uint32_t)(rng_state >> 33);
-}
 
 /* 0..255 with a fractional part, so that a misplaced tap or a wrong fraction shows. */
 static float *random_plane(int w, int h)
@@ -47,21 +42,8 @@ static float *random_plane(int w, int h)
 
 static int setup(void **state)
 {
-    char err[256];
-    (void)state;
-    unsetenv("TILEDCONV_TEST_NO_IMAGES");
-    if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) {
-        fprintf(stderr, "no OpenCL device: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tc_close(ctx);
-    return 0;
+    unsetenv("TILEDCONV_TEST_NO_IMAGES"); /* the device's own answer */
+    return context_setup(state);
 }
 
 /* ---- Pairing the taps ------------------------------------------------------------------ */
@@ -822,5 +804,5 @@ int main(void)
         cmocka_unit_test(test_no_image_support),
         cmocka_unit_test(test_image_too_wide),
     };
-    return cmocka_run_group_tests_name("images", tests, setup, teardown);
+    return cmocka_run_group_tests_name("storage", tests, setup, context_teardown);
 }

@@ -1,0 +1,54 @@
+/* test_hooks.c - the tests' hooks (test_hooks.h): environment variables read in a test build
+ * only (-DTILEDCONV_TEST_HOOKS). */
+#include "test_hooks.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef TILEDCONV_TEST_HOOKS
+
+const char *test_hooks_note(void)
+{
+    return " (a test build: its TILEDCONV_TEST_CORRUPT and TILEDCONV_CLEAN_EXIT hooks are "
+           "compiled in)";
+}
+
+const char *test_hook_corrupt_spec(void)
+{
+    return getenv("TILEDCONV_TEST_CORRUPT");
+}
+
+int test_hook_clean_exit(void)
+{
+    return getenv("TILEDCONV_CLEAN_EXIT") != NULL;
+}
+
+#else
+
+const char *test_hooks_note(void)
+{
+    return "";
+}
+
+const char *test_hook_corrupt_spec(void)
+{
+    return NULL;
+}
+
+int test_hook_clean_exit(void)
+{
+    return 0;
+}
+
+#endif
+
+void test_hook_corrupt(float *plane, int width, int height)
+{
+    const char *spec = test_hook_corrupt_spec();
+    float amount = 1.0f;
+    int x, y;
+    if (spec && sscanf(spec, "%d,%d,%f", &x, &y, &amount) >= 2 && x >= 0 && y >= 0 &&
+        x < width && y < height)
+        plane[(size_t)y * (size_t)width + (size_t)x] += amount;
+}
