@@ -25,8 +25,7 @@
 # files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
-# missing); on rows 4 and 6 also tiledconv with TILEDCONV_SYNC=batch (one syncfs for many files
-# instead of an fsync each), on rows 3 and 6 with TILEDCONV_LANES=2 (two contexts a GPU instead
+# missing); on rows 3 and 6 also tiledconv with TILEDCONV_LANES=2 (two contexts a GPU instead
 # of the default one, whose lane hands the library every image waiting in one pipelined call).
 # Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
 # programs a machine builds on its first run come from the cache after, as for any user.
@@ -123,9 +122,9 @@ contenders() { # the contenders of a row
     case $1 in
         1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         3) echo "tiledconv tiledconv-2lanes tiledconv-floor peer peer-floor" ;;
-        4) echo "tiledconv tiledconv-syncfs tiledconv-floor peer peer-floor" ;;
+        4) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         5 | 7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6) echo "tiledconv tiledconv-syncfs tiledconv-2lanes tiledconv-floor peer peer-floor shell-floor" ;;
+        6) echo "tiledconv tiledconv-2lanes tiledconv-floor peer peer-floor shell-floor" ;;
         8 | 9) echo "tiledconv peer" ;;
     esac
 }

@@ -43,8 +43,9 @@
 #include <string.h>
 
 #include "device.h"
-#include "gradient.h" /* tc_context_parts_of, tc_context_job */
+#include "context.h" /* what a context holds: its device, programs and buffers */
 #include "launch.h"
+#include "params.h" /* tc_job_from_params */
 #include "tiledconv.h"
 
 #define MAX_PLANES 3
@@ -171,7 +172,11 @@ int main(int argc, char **argv)
 {
     char err[512] = "", line[2048];
     tc_context *ctx = NULL;
-    tc_context_parts parts;
+    struct {
+        tc_device *device;
+        tc_program_cache *programs;
+        tc_buffers *buffers;
+    } parts;
     tc_device_info info;
     int failures = 0;
     if (argc > 1 && strcmp(argv[1], "--list") == 0) {
@@ -191,7 +196,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "roofline: %s\n", err);
         return 1;
     }
-    tc_context_parts_of(ctx, &parts);
+    parts.device = &ctx->device;
+    parts.programs = &ctx->programs;
+    parts.buffers = &ctx->buffers;
     tc_context_device(ctx, &info);
     if (argc > 1 && strcmp(argv[1], "--where") == 0) {
         printf("%d %d\n", info.platform, info.device);
@@ -264,7 +271,7 @@ int main(int argc, char **argv)
         double *run_ms = calloc((size_t)iterations, sizeof *run_ms);
         double copy_ms = -1.0, build_ms = 0.0, worst = 0.0;
         const char *verdict = "";
-        int status = run_ms ? tc_context_job(&p, w, h, &job, &m)
+        int status = run_ms ? tc_job_from_params(&p, w, h, &job, &m)
                             : tc_fail(&m, TC_ENOMEM, "out of host memory");
         memset(st, 0, sizeof st);
         if (status == TC_OK && make_image(parts.device, w, h, planes) != 0)

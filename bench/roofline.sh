@@ -26,7 +26,8 @@
 #   ITER     timed runs a case [50];  PEER_ITER  CuPy's [50]
 #   DEVICE   tc_open's request [gpu] (cpu: PoCL);  JOBS  parallel program builds [16]
 #   VERIFY_LENGTHS  the lengths of the -e cases ["11 31 63"]
-#   PEER=0   no CuPy;  CLPEAK=0  no clpeak;  VERIFY=0  no -e cases;  PTX=0  no register counts
+#   PEER=0   no CuPy;  CLPEAK=0  no clpeak;  VERIFY=0  no -e cases;  PTX=0  no register counts;
+#   VARIANTS=0  the default variants alone (no study)
 #
 # What runs, in order: the builds of every program the cases need, JOBS processes at once on a
 # 64 x 64 image (the driver's program cache then serves the timed run: NVIDIA caches built
@@ -75,6 +76,10 @@ ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=120 
     >>"$log" 2>&1 || { say "building bench/roofline.c failed (see $log)"; exit 1; }
 separable=$(build/roofline --list | awk '$2 == "separable" {print $1}')
 mask_variants=$(build/roofline --list | awk '$2 == "mask" {print $1}')
+if [ "${VARIANTS:-1}" = 0 ]; then # the defaults alone: the targets' table without the study
+    separable=
+    mask_variants=
+fi
 
 # ---- The cases -----------------------------------------------------------------------------
 # d:  every case of the targets with the default variant of its band;
