@@ -333,7 +333,7 @@ TC_INTERNAL int tc_context_plan_bands(tc_context *ctx, const tc_params *p, int w
                                       unsigned long long per_row, unsigned long long fixed,
                                       int max_rows, tc_band_plan *plan);
 
-/* ---- The kernels (kernel_args.c, storage.c, launch.c, host_api.c) ------------------ */
+/* ---- The kernels (kernel_args.c, storage.c, launch.c, variants.c, host_api.c) ------- */
 
 /* The row pitch of a plane on the device, in floats: the width rounded up to TC_ROW_ALIGN. */
 TC_INTERNAL int tc_device_pitch(int width);

@@ -21,7 +21,7 @@
 
 #if !defined(RADIUS_X) || !defined(RADIUS_Y) || !defined(BORDER) || !defined(BLOCK_X) || \
     !defined(BLOCK_Y) || !defined(SHIFT)
-#error "build the kernels with the -D options that launch.c passes"
+#error "build the kernels with the -D options that job_kernels.c passes"
 #endif
 
 #define TAPS_X (2 * RADIUS_X + 1)
@@ -161,7 +161,7 @@ TC_INLINE void stage_neighbourhood(SRC_T src, int pitch, int sL, int sT, int w, 
  * ROI columns), those from WIN_LO to WIN_HI - 1. Aligned rows of radius 1 keep the article's
  * halo: the block's float4s and one float each side. APRON_L and APRON_R are the columns read
  * left of the block's first pixel and right of its last: class 1 needs its tile and these
- * aprons inside the sROI (launch.c's tc_tiled_classes computes the same).
+ * aprons inside the sROI (tiled_geometry.c's tc_tiled_classes computes the same).
  */
 #define FLOOR4(v) (((v) + 64) / 4 * 4 - 64) /* v rounded down to a multiple of 4, v >= -64 */
 #if !TC_VECTOR_IO || (SHIFT == 0 && RADIUS_X == 1)

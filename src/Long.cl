@@ -43,7 +43,7 @@
  * and below, and its read windows' aprons lie inside the sROI, read unchecked; class 2 maps
  * each row and, at the sROI's left and right edges, each column by the border rule; class 3
  * (free on write) stores unchecked, class 4 checks each store against the tROI. The host
- * predicts the same (launch.c's tc_tiled_classes).
+ * predicts the same (tiled_geometry.c's tc_tiled_classes).
  *
  * -D options besides Common.cl's: LONG_TILE_W (a power of two, a multiple of BLOCK_X),
  * LONG_TILE_H (the host lowers it where the device's local memory is small) and
@@ -52,7 +52,7 @@
  */
 
 #if !defined(LONG_TILE_W) || !defined(LONG_TILE_H) || !defined(LONG_UNROLL_LIMIT)
-#error "build Long.cl with the -D options that launch.c passes"
+#error "build Long.cl with the -D options that job_kernels.c passes"
 #endif
 
 #define L_GROUP 256                         /* work-items per group */
@@ -271,13 +271,13 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
  * tc_tiled_tiles lists the same tiles with the same tests.
  *
  * -D options besides Common.cl's (BLOCK_X the job's width, SHIFT 0): SLIDE_W, SLIDE_S,
- * SLIDE_CW (1, 2 or 4) and SLIDE_V, from a variant in launch.c's table, and TC_SLIDE_ACC
+ * SLIDE_CW (1, 2 or 4) and SLIDE_V, from a variant in variants.c's table, and TC_SLIDE_ACC
  * (below). Built with TC_IMAGE=1 (--storage image), it reads the source plane from
  * an image2d_t (Common.cl's SRC_T).
  */
 
 #if !defined(SLIDE_S) || !defined(SLIDE_CW) || !defined(SLIDE_V)
-#error "build tiled_slide_conv with the -D options that launch.c passes"
+#error "build tiled_slide_conv with the -D options that job_kernels.c passes"
 #endif
 
 /*

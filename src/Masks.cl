@@ -22,7 +22,7 @@
 
 #if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
     !defined(MASK_UNROLL_LIMIT)
-#error "build Masks.cl with the -D options that launch.c passes"
+#error "build Masks.cl with the -D options that job_kernels.c passes"
 #endif
 
 #define MASK_W TAPS_X

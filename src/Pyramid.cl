@@ -36,7 +36,7 @@
  * the R rows above it, then the R rows below. A slice built with PYR_ACCn = 1 sums in that
  * order (its blocks lie where tiled_conv's do: tiles and columns of outputs start on rows that
  * are multiples of 8), so the per-octave and per-level paths agree to the bit, and level (0, 0)
- * is the plain `--filter gauss` output. launch.c's tc_tiled_accumulating_rows says which.
+ * is the plain `--filter gauss` output. tiled_geometry.c's tc_tiled_accumulating_rows says which.
  *
  * -D options besides Common.cl's (BLOCK_X 8, SHIFT 0): LONG_TILE_W, LONG_TILE_H (the tile),
  * PYR_SLICES (1 .. 9), PYR_Rn and PYR_ACCn (0 or 1) for n < 9 (0 past PYR_SLICES), PYR_FEED (the feed's
@@ -100,7 +100,7 @@ TC_INLINE void pyr_hfilter(const int R, const float seg[SEG_W], __constant const
 }
 
 /* Phase (b) works in blocks of 8 outputs of a column: tiled_conv's accumulating blocks are 8
- * rows high wherever it accumulates (launch.c raises its block to 8 rows from radius 3, and it
+ * rows high wherever it accumulates (tiled_geometry.c raises its block to 8 rows from radius 3, and it
  * accumulates up to radius 5), and a block's code is a quarter of a whole column's, which
  * keeps the nine slices' code within what compilers build in reasonable time. */
 #define P_VB 8

@@ -21,12 +21,12 @@
 
 #if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
     !defined(TWOPASS_TILE) || !defined(TILED_MAX_TAPS)
-#error "build TiledConv.cl with the -D options that launch.c passes"
+#error "build TiledConv.cl with the -D options that job_kernels.c passes"
 #endif
 
 /* tiled_conv takes its coefficients by value as float16s (TC_COEFF_VALUES), so at most 15 of
  * them an axis; it shares filtered rows between vertical neighbours, so it needs a vertical
- * radius. The host sends the other shapes to Long.cl (launch.c), and builds this file for
+ * radius. The host sends the other shapes to Long.cl (variants.c), and builds this file for
  * them only for one_pass_conv and rows_transposed_conv. */
 #define TC_TILED_FITS (TAPS_X <= TILED_MAX_TAPS && TAPS_Y <= TILED_MAX_TAPS && RADIUS_Y >= 1)
 
@@ -64,7 +64,7 @@
  * ly + GROUP_Y, ...) and published with the others, so that no warp filters 2 * RADIUS_Y rows
  * more than the rest.
  * This needs RADIUS_Y <= BLOCK_Y: the host raises BLOCK_Y to the radius where it is smaller
- * (and to 8 from radius 3: taller tiles re-read fewer halo rows, launch.c).
+ * (and to 8 from radius 3: taller tiles re-read fewer halo rows, tiled_geometry.c).
  */
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)

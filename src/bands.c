@@ -8,7 +8,7 @@
 #include "hostmem.h"
 #include "pixels.h"
 
-/* What a CPU device keeps free for the platform beyond a run's bytes (launch.c's reserve). */
+/* What a CPU device keeps free for the platform beyond a run's bytes (buffers.c's reserve). */
 #define BAND_PLATFORM_RESERVE (64ULL << 20)
 
 static int radius_y_of(const tc_job *job)

@@ -1,7 +1,7 @@
 /*
  * config.h - the geometry shared by the host and the kernels.
  *
- * The host passes each of these to TiledConv.cl as a -D build option (see launch.c), so the
+ * The host passes each of these to TiledConv.cl as a -D build option (see job_kernels.c), so the
  * two sides cannot drift apart: the kernel file defines none of them itself.
  */
 #ifndef TILEDCONV_CONFIG_H

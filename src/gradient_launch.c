@@ -94,7 +94,7 @@ static int mod4(int a)
 static void build_options(const run_state *rs, char *options, size_t size)
 {
     const tc_job *job = rs->job;
-    const char *extra = getenv("TILEDCONV_CL_OPTIONS"); /* kernel experiments, as launch.c */
+    const char *extra = getenv("TILEDCONV_CL_OPTIONS"); /* kernel experiments, as job_kernels.c */
     snprintf(options, size,
              "-cl-std=CL1.2 -D RADIUS_X=1 -D RADIUS_Y=1 -D GROUP_X=%d -D GROUP_Y=%d "
              "-D BLOCK_X=%d -D BLOCK_Y=%d "
@@ -156,7 +156,7 @@ static int ensure_planes(run_state *rs, int use_derivatives, tc_msg *m)
 }
 
 /* The host copy of a plane with the device's row pitch, zeros in the padding (a rectangle
- * write would do the same, but oclgrind does not count it as initialising: launch.c). */
+ * write would do the same, but oclgrind does not count it as initialising: buffers.c). */
 static float *staging(tc_gradient_buffers *g, size_t bytes)
 {
     if (g->staging_bytes < bytes) {

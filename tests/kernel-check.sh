@@ -227,7 +227,7 @@ check_m "mask 15 x 15 (a loop over its rows), tiled and onepass" 2 -g 40x36 \
     -sL 2 -tL 1 --border wrap -a all
 check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2,1' -sL 1 \
     -tL 2 -a twopass
-# The tiled kernel's variants for long filters and large masks (--kernel, launch.c's table):
+# The tiled kernel's variants for long filters and large masks (--kernel, variants.c's table):
 # every slide variant (tiled_slide_conv) on a moved ROI with unequal lengths and on an image
 # where tiles of every class occur, the first also with one tap along either axis and at 31
 # taps; every mrows variant (tiled_mask_rows_conv) with a 7 x 7 and a 5 x 3 mask.

@@ -396,7 +396,7 @@ static void test_tiled_geometries(void **state)
     tiled_vector_io = 1;
 }
 
-/* Every variant of the tiled kernel for long filters (launch.c's table: tiled_slide_conv's
+/* Every variant of the tiled kernel for long filters (variants.c's table: tiled_slide_conv's
  * geometries) against the reference: short lengths (their programs build fast on PoCL, and
  * the strip walk, the rows carried from tile to tile and the classes do not depend on the
  * length), unequal per axis, 1 tap along either axis, a length longer than a step's rows,
