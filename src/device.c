@@ -323,3 +323,10 @@ int tc_event_ms(cl_event event, double *ms, tc_msg *m)
 cleanup:
     return status;
 }
+
+void tc_event_release(cl_event *e)
+{
+    if (*e)
+        clReleaseEvent(*e);
+    *e = NULL;
+}

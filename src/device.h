@@ -34,4 +34,7 @@ int tc_device_list(tc_device_info *list, int capacity, int *count, tc_msg *m);
  * timestamps stay cl_ulong until this one division. TC_OK or the failure. */
 int tc_event_ms(cl_event event, double *ms, tc_msg *m);
 
+/* Releases *e, if any, and clears it. */
+void tc_event_release(cl_event *e);
+
 #endif

@@ -1,0 +1,368 @@
+/*
+ * stream_slot.c - a slot of the image pipeline and the steps of the image it holds
+ * (stream_slot.h).
+ */
+#include "stream_slot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void release_flight(tc_flight *f)
+{
+    cl_event *events[] = {&f->unpack, &f->pack};
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+        tc_event_release(events[i]);
+    for (int c = 0; c < TC_MAX_CHANNELS; c++)
+        tc_event_release(&f->kernels[c]);
+}
+
+void tc_slot_release_buffers(tc_slot *s)
+{
+    cl_mem *mems[2 + 2 * TC_MAX_CHANNELS] = {&s->in, &s->out};
+    for (int c = 0; c < TC_MAX_CHANNELS; c++) {
+        mems[2 + 2 * c] = &s->src[c];
+        mems[3 + 2 * c] = &s->dst[c];
+    }
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (*mems[i])
+            clReleaseMemObject(*mems[i]);
+    s->in = s->out = NULL;
+    s->in_size = s->out_size = 0;
+    memset(s->src, 0, sizeof s->src);
+    memset(s->dst, 0, sizeof s->dst);
+    memset(s->src_size, 0, sizeof s->src_size);
+    memset(s->dst_size, 0, sizeof s->dst_size);
+}
+
+void tc_slot_release(tc_slot *s)
+{
+    if (s->queue)
+        clFinish(s->queue);
+    release_flight(&s->f);
+    tc_ring_release(&s->up, s->queue);
+    tc_ring_release(&s->down, s->queue);
+    tc_slot_release_buffers(s);
+    if (s->unpack)
+        clReleaseKernel(s->unpack);
+    if (s->pack)
+        clReleaseKernel(s->pack);
+    if (s->queue)
+        clReleaseCommandQueue(s->queue);
+    memset(s, 0, sizeof *s);
+}
+
+int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m)
+{
+    cl_int err;
+    int status = TC_OK;
+    if (s->queue)
+        return TC_OK;
+    s->queue = clCreateCommandQueue(d->context, d->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    CL_CHECK(status, fail, m, err, "clCreateCommandQueue(stream slot)");
+    s->unpack = clCreateKernel(program, "unpack_samples", &err);
+    CL_CHECK(status, fail, m, err, "clCreateKernel(unpack_samples)");
+    s->pack = clCreateKernel(program, "pack_samples", &err);
+    CL_CHECK(status, fail, m, err, "clCreateKernel(pack_samples)");
+    return TC_OK;
+fail:
+    tc_slot_release(s);
+    return status;
+}
+
+int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
+                   size_t in_chunk, size_t out_chunk, tc_msg *m)
+{
+    const int channels = src->planes;
+    const size_t in_bytes = tc_channels_packed_bytes(src);
+    const size_t out_bytes = tc_channels_packed_bytes(dst);
+    const size_t plane = (size_t)tc_device_pitch(src->width) * (size_t)src->height * sizeof(float);
+    const size_t pin_in = tc_ring_bytes(in_bytes, in_chunk), pin_out = tc_ring_bytes(out_bytes, out_chunk);
+    int status;
+    unsigned long long more = tc_new_bytes(s->in_size, in_bytes) +
+                              tc_new_bytes(s->out_size, out_bytes) +
+                              tc_new_bytes(s->up.size, pin_in) + tc_new_bytes(s->down.size, pin_out);
+    for (int c = 0; c < channels; c++)
+        more += tc_new_bytes(s->src_size[c], plane) + tc_new_bytes(s->dst_size[c], plane);
+    if ((status = tc_check_host_room(d, more, "the image's buffers", m)) != TC_OK)
+        return status;
+    if ((status = tc_ensure_buffer(d, &s->in, &s->in_size, in_bytes, CL_MEM_READ_ONLY,
+                                   "clCreateBuffer(input samples)", m)) != TC_OK ||
+        (status = tc_ensure_buffer(d, &s->out, &s->out_size, out_bytes, CL_MEM_WRITE_ONLY,
+                                   "clCreateBuffer(output samples)", m)) != TC_OK)
+        return status;
+    for (int c = 0; c < channels; c++)
+        if ((status = tc_ensure_buffer(d, &s->src[c], &s->src_size[c], plane, CL_MEM_READ_WRITE,
+                                       "clCreateBuffer(input plane)", m)) != TC_OK ||
+            (status = tc_ensure_buffer(d, &s->dst[c], &s->dst_size[c], plane, CL_MEM_READ_WRITE,
+                                       "clCreateBuffer(output plane)", m)) != TC_OK)
+            return status;
+    if ((status = tc_ring_ensure(d, s->queue, &s->up, pin_in, in_chunk, m)) != TC_OK)
+        return status;
+    return tc_ring_ensure(d, s->queue, &s->down, pin_out, out_chunk, m);
+}
+
+/* One direction's chunks of one image, for the crew's tasks. */
+typedef struct {
+    tc_slot *s;
+    const tc_image *img;
+    size_t n, chunk, first; /* the stream's bytes, its chunks, the round's first chunk */
+    int regions;
+} transfer;
+
+static size_t chunk_len(const transfer *t, size_t k)
+{
+    const size_t off = k * t->chunk;
+    return t->n - off < t->chunk ? t->n - off : t->chunk;
+}
+
+/* Chunk first + i: gathered from the caller's rows into its place in the ring, and its
+ * transfer enqueued and submitted at once. The ring's event of that place is this task's own
+ * (a round's chunks take distinct places). */
+static int upload_task(void *arg, int i, tc_msg *m)
+{
+    const transfer *t = arg;
+    const size_t k = t->first + (size_t)i, len = chunk_len(t, k);
+    const int r = (int)(k % (size_t)t->regions);
+    unsigned char *at = t->s->up.ptr + (size_t)r * t->chunk;
+    int status = TC_OK;
+    tc_channels_gather(t->img, k * t->chunk, len, at);
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(t->s->queue, t->s->in, CL_FALSE, k * t->chunk, len, at, 0, NULL,
+                                 &t->s->up.events[r]));
+    CL_CALL(status, cleanup, m, clFlush(t->s->queue));
+cleanup:
+    return status;
+}
+
+/* The source's stream up, in rounds through the ring (one round when the ring holds it):
+ * before a round, the places it takes are free again once their transfers of the round
+ * before last have finished. */
+int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, tc_msg *m)
+{
+    tc_flight *f = &s->f;
+    transfer t = {s, src, tc_channels_packed_bytes(src), chunk, 0, (int)(s->up.size / chunk)};
+    const size_t chunks = (t.n + chunk - 1) / chunk, per = tc_ring_round(chunks, t.regions);
+    int status = TC_OK;
+    for (t.first = 0; t.first < chunks && status == TC_OK; t.first += per) {
+        const size_t count = chunks - t.first < per ? chunks - t.first : per;
+        for (size_t k = t.first; k < t.first + count && status == TC_OK; k++)
+            status = tc_ring_retire(&s->up.events[k % (size_t)t.regions], &f->up, m);
+        if (status == TC_OK)
+            status = tc_copier_run(crew, (int)count, upload_task, &t, m);
+    }
+    return status;
+}
+
+int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m)
+{
+    const cl_int format = (cl_int)src->format, pitch = tc_device_pitch(src->width);
+    const tc_roi *r = &job->roi;
+    /* The output planes start as the input only where some pixel lies outside the target
+     * ROI (those keep the input); a whole-image ROI overwrites every pixel. */
+    const cl_int copy = !(r->dst_left == 0 && r->dst_top == 0 && r->width == src->width &&
+                          r->height == src->height);
+    cl_mem p[TC_MAX_CHANNELS], q[TC_MAX_CHANNELS];
+    for (int c = 0; c < TC_MAX_CHANNELS; c++) { /* unused arguments still need a buffer */
+        p[c] = c < src->planes ? s->src[c] : s->src[0];
+        q[c] = c < src->planes ? s->dst[c] : s->dst[0];
+    }
+    const tc_kernel_arg args[] = {
+        TC_KARG(s->in),     TC_KARG(format), TC_KARG(src->width), TC_KARG(src->height),
+        TC_KARG(src->planes), TC_KARG(pitch), TC_KARG(copy),      TC_KARG(p[0]),
+        TC_KARG(p[1]),      TC_KARG(p[2]),  TC_KARG(p[3]),       TC_KARG(q[0]),
+        TC_KARG(q[1]),      TC_KARG(q[2]),  TC_KARG(q[3])};
+    /* The work-groups are the implementation's choice: these kernels share nothing, and
+     * PoCL's own choice ran them twice as fast as 32 x 4. */
+    const size_t global[2] = {(size_t)pitch, (size_t)src->height};
+    int status = tc_set_args(s->unpack, "unpack_samples", args,
+                             (int)(sizeof args / sizeof args[0]), m);
+    if (status != TC_OK)
+        return status;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(s->queue, s->unpack, 2, NULL, global, NULL, 0, NULL,
+                                   &s->f.unpack));
+cleanup:
+    return status;
+}
+
+int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
+                 double offset, tc_msg *m)
+{
+    const cl_int format = (cl_int)dst->format, pitch = tc_device_pitch(dst->width);
+    const tc_roi *r = &job->roi;
+    cl_mem q[TC_MAX_CHANNELS];
+    for (int c = 0; c < TC_MAX_CHANNELS; c++)
+        q[c] = c < dst->planes ? s->dst[c] : s->dst[0];
+    const tc_kernel_arg args[] = {
+        TC_KARG(q[0]),        TC_KARG(q[1]),        TC_KARG(q[2]),      TC_KARG(q[3]),
+        TC_KARG(pitch),       TC_KARG(dst->width),  TC_KARG(dst->height), TC_KARG(dst->planes),
+        TC_KARG(format),      TC_KARG(s->out),      TC_KARG(r->dst_left), TC_KARG(r->dst_top),
+        TC_KARG(r->width),    TC_KARG(r->height),   TC_KARG(scale),     TC_KARG(offset)};
+    const size_t global[2] = {(size_t)pitch, (size_t)dst->height};
+    int status =
+        tc_set_args(s->pack, "pack_samples", args, (int)(sizeof args / sizeof args[0]), m);
+    if (status != TC_OK)
+        return status;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(s->queue, s->pack, 2, NULL, global, NULL, 0, NULL,
+                                   &s->f.pack));
+cleanup:
+    return status;
+}
+
+/* Each plane's two plane arguments (0 and 1 in every one-pass kernel: src, dst) are set per
+ * plane, the rest as prepared. */
+int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m)
+{
+    const int planes = s->f.planes;
+    int status = TC_OK;
+    for (int c = 0; c < planes; c++) {
+        CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 0, sizeof(cl_mem), &s->src[c]));
+        CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 1, sizeof(cl_mem), &s->dst[c]));
+        CL_CALL(status, cleanup, m,
+                clEnqueueNDRangeKernel(s->queue, l->kernel, 2, NULL, l->global, l->local, 0,
+                                       NULL, &s->f.kernels[c]));
+    }
+cleanup:
+    return status;
+}
+
+/* Enqueues the reads of the output's chunks that have a free place in the ring: those up
+ * to `regions` chunks past the last one scattered. */
+static int enqueue_reads(tc_slot *s, tc_msg *m)
+{
+    tc_flight *f = &s->f;
+    const size_t limit = f->consumed + (size_t)f->regions;
+    int status = TC_OK;
+    if (f->enqueued >= f->chunks || f->enqueued >= limit)
+        return TC_OK;
+    for (; f->enqueued < f->chunks && f->enqueued < limit; f->enqueued++) {
+        const size_t k = f->enqueued, off = k * f->chunk;
+        const size_t len = f->bytes - off < f->chunk ? f->bytes - off : f->chunk;
+        const int r = (int)(k % (size_t)f->regions);
+        CL_CALL(status, cleanup, m,
+                clEnqueueReadBuffer(s->queue, s->out, CL_FALSE, off, len,
+                                    s->down.ptr + (size_t)r * f->chunk, 0, NULL,
+                                    &s->down.events[r]));
+    }
+    CL_CALL(status, cleanup, m, clFlush(s->queue));
+cleanup:
+    return status;
+}
+
+int tc_slot_start_download(tc_slot *s, tc_msg *m)
+{
+    s->f.enqueued = s->f.consumed = 0;
+    return enqueue_reads(s, m);
+}
+
+/* Chunk first + i of the output: waited for, then scattered into the caller's rows. */
+static int scatter_task(void *arg, int i, tc_msg *m)
+{
+    const transfer *t = arg;
+    const size_t k = t->first + (size_t)i;
+    const int r = (int)(k % (size_t)t->regions);
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m, clWaitForEvents(1, &t->s->down.events[r]));
+    tc_channels_scatter(t->img, k * t->chunk, chunk_len(t, k),
+                        t->s->down.ptr + (size_t)r * t->chunk);
+cleanup:
+    return status;
+}
+
+/* The output's chunks scattered into the caller's rows, a round at a time, each round's
+ * places in the ring taking the next reads. */
+static int download(tc_slot *s, tc_copier **crew, tc_msg *m)
+{
+    tc_flight *f = &s->f;
+    transfer t = {s, f->dst, f->bytes, f->chunk, 0, f->regions};
+    const size_t per = tc_ring_round(f->chunks, f->regions);
+    int status = TC_OK;
+    while (f->consumed < f->chunks && status == TC_OK) {
+        const size_t count = f->chunks - f->consumed < per ? f->chunks - f->consumed : per;
+        t.first = f->consumed;
+        status = tc_copier_run(crew, (int)count, scatter_task, &t, m);
+        for (size_t k = t.first; k < t.first + count; k++) {
+            const int one = tc_ring_retire(&s->down.events[k % (size_t)f->regions], &f->down, m);
+            status = status != TC_OK ? status : one;
+        }
+        f->consumed += count;
+        if (status == TC_OK)
+            status = enqueue_reads(s, m);
+    }
+    return status;
+}
+
+/* ms from the start of one event to the end of another (the same event for one). */
+static int span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
+{
+    cl_ulong start = 0, end = 0;
+    int status = TC_OK;
+    *ms = 0.0;
+    if (!first || !last)
+        return TC_OK;
+    CL_CALL(status, cleanup, m,
+            clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                    NULL));
+    CL_CALL(status, cleanup, m,
+            clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    *ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
+cleanup:
+    return status;
+}
+
+int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
+                   tc_msg *m)
+{
+    tc_flight *f = &s->f;
+    int status = TC_OK;
+    double ms;
+    if (!s->busy)
+        return TC_OK;
+    if ((status = download(s, crew, m)) != TC_OK)
+        goto done;
+    /* The in-order queue has finished the image, uploads included: the ring is free. */
+    if ((status = tc_ring_retire_all(&s->up, &f->up, m)) != TC_OK)
+        goto done;
+    total->h2d_ms += tc_span_ms(&f->up);
+    total->d2h_ms += tc_span_ms(&f->down);
+    const cl_event conversions[2] = {f->unpack, f->pack};
+    for (int i = 0; i < 2; i++) {
+        if ((status = span_ms(conversions[i], conversions[i], &ms, m)) != TC_OK)
+            goto done;
+        *convert_ms += ms;
+    }
+    for (int c = 0; f->fast && c < f->planes; c++) {
+        if ((status = span_ms(f->kernels[c], f->kernels[c], &ms, m)) != TC_OK)
+            goto done;
+        total->kernel_ms[0] += ms;
+    }
+done:
+    release_flight(f);
+    s->busy = 0;
+    return status;
+}
+
+void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk)
+{
+    tc_flight *f = &s->f;
+    memset(f, 0, sizeof *f);
+    s->busy = 1;
+    f->dst = dst;
+    f->planes = planes;
+    f->fast = fast;
+    f->bytes = tc_channels_packed_bytes(dst);
+    f->chunk = out_chunk;
+    f->chunks = (f->bytes + out_chunk - 1) / out_chunk;
+    f->regions = (int)(s->down.size / out_chunk);
+}
+
+void tc_slot_abandon(tc_slot *s)
+{
+    if (s->queue)
+        clFinish(s->queue);
+    release_flight(&s->f);
+    tc_ring_release_events(&s->up);
+    tc_ring_release_events(&s->down);
+    s->busy = 0;
+}

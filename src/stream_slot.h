@@ -1,0 +1,86 @@
+/*
+ * stream_slot.h - one slot of the image pipeline (stream.h): its own in-order queue, the
+ * conversion kernels, the device buffers of an image's packed samples and planes, and the
+ * pinned rings of both directions; and the steps of the one image it holds: its samples up
+ * through the ring, unpacked into planes, the filtered planes packed, and the samples down
+ * through the other ring into the caller's rows, its times added when it is finished.
+ */
+#ifndef TILEDCONV_STREAM_SLOT_H
+#define TILEDCONV_STREAM_SLOT_H
+
+#include "channels.h"
+#include "copier.h"
+#include "launch.h"
+#include "pinned_ring.h"
+
+/* The image a slot holds until it is finished. */
+typedef struct {
+    const tc_image *dst;
+    int index, planes, fast;
+    size_t bytes, chunk;             /* the output's packed stream and its chunks */
+    size_t chunks;                   /* of the output */
+    int regions;                     /* chunks of the download ring */
+    size_t enqueued, consumed;       /* chunks read, and scattered into dst */
+    tc_span up, down;                /* the transfers' times, folded in as they are released */
+    cl_event unpack, pack;
+    cl_event kernels[TC_MAX_CHANNELS];
+} tc_flight;
+
+typedef struct {
+    cl_command_queue queue;          /* its own, so that slots overlap on the device */
+    cl_kernel unpack, pack;
+    cl_mem in, out;                  /* the packed samples */
+    size_t in_size, out_size;
+    cl_mem src[TC_MAX_CHANNELS], dst[TC_MAX_CHANNELS];
+    size_t src_size[TC_MAX_CHANNELS], dst_size[TC_MAX_CHANNELS];
+    tc_pinned_ring up, down;
+    int busy;
+    tc_flight f;
+} tc_slot;
+
+/* The slot's queue and conversion kernels (from program, Channels.cl's), made on its first
+ * image; nothing to do when it has them. */
+int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m);
+
+/* The device buffers and pinned rings the image pair needs, grown where too small. */
+int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
+                   size_t in_chunk, size_t out_chunk, tc_msg *m);
+
+/* The slot takes the image whose output is dst (planes planes; fast: its filters are
+ * enqueued by tc_slot_filter, whose kernel times the slot adds up), downloaded in chunks of
+ * out_chunk. */
+void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk);
+
+/* src's packed samples up, in rounds through the ring, copied by the crew (copier.h). */
+int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, tc_msg *m);
+
+/* unpack_samples: one float plane per channel; the output planes start as the input where some
+ * pixel lies outside the job's target ROI. */
+int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m);
+
+/* Each plane filtered by the prepared launch (its plane arguments set per plane). */
+int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m);
+
+/* pack_samples: the output samples, v * scale + offset inside the target ROI. */
+int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
+                 double offset, tc_msg *m);
+
+/* The output's first reads enqueued. */
+int tc_slot_start_download(tc_slot *s, tc_msg *m);
+
+/* Finishes the slot's image (none: nothing to do): its download scattered into the caller's
+ * rows by the crew, its transfer times added to total's h2d_ms and d2h_ms, its conversions'
+ * kernel time to *convert_ms, and a fast image's filters' to total->kernel_ms[0]. */
+int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
+                   tc_msg *m);
+
+/* Abandons the image after a failure: its work finished, its events released. */
+void tc_slot_abandon(tc_slot *s);
+
+/* The slot's device buffers (not its queue, kernels or pinned memory). */
+void tc_slot_release_buffers(tc_slot *s);
+
+/* Everything the slot holds; safe on a zeroed slot. */
+void tc_slot_release(tc_slot *s);
+
+#endif
