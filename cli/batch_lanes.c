@@ -1,0 +1,129 @@
+/* batch_lanes.c - the device lanes of a batch (batch_lanes.h). */
+#include "batch_lanes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The device of a lane opened and checked against the run's options; the lanes then wait
+ * until all have tried, so that each knows whether any device opened. */
+static void open_lane(lane *l)
+{
+    batch *b = l->b;
+    if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
+        tc_context_device(l->ctx, &l->dev);
+        l->open_ms = batch_now_ms() - b->t0;
+        l->status = 0;
+        /* A device that cannot serve the run (--storage image or bilinear without image
+         * support) is a device that did not open: it takes no image. */
+        const tc_roi one = {0, 0, 0, 0, 1, 1};
+        tc_params p;
+        cli_params(b->o, &one, &p);
+        if ((l->open_status = tc_check_params(l->ctx, 1, 1, &p)) != TC_OK) {
+            snprintf(l->err, sizeof l->err, "%s", tc_error(l->ctx));
+            tc_close(l->ctx);
+            l->ctx = NULL;
+            l->status = 1;
+        }
+    } else {
+        l->status = 1;
+    }
+    /* A second lane on a CPU device only competes with the first for the same cores. */
+    if (l->status == 0 && l->sibling > 0 && l->dev.is_cpu) {
+        tc_close(l->ctx);
+        l->ctx = NULL;
+        l->status = 2;
+    }
+    pthread_mutex_lock(&b->lock);
+    if (l->status == 0 && (b->startup_ms == 0.0 || l->open_ms < b->startup_ms))
+        b->startup_ms = l->open_ms;
+    b->lanes_working += l->status == 0;
+    b->lanes_ready += l->status == 0;
+    if (++b->lanes_opened == b->n_lanes)
+        pthread_cond_broadcast(&b->ready);
+    while (b->lanes_opened < b->n_lanes)
+        pthread_cond_wait(&b->ready, &b->lock);
+    pthread_mutex_unlock(&b->lock);
+}
+
+void *batch_lane_main(void *arg)
+{
+    lane *l = arg;
+    batch *b = l->b;
+    job *j;
+    open_lane(l);
+    pthread_mutex_lock(&b->lock);
+    const int none_opened = b->lanes_working == 0;
+    /* A lane without a device takes no image: the others serve the batch. If no device
+     * opened, the first lane fails every image with the reason, said once at the end. */
+    if (l->status != 0 && !(none_opened && l == &b->lanes[0])) {
+        if (l->status == 1 && !none_opened && b->chatty)
+            fprintf(stderr, "tiledconv: %s: %s; the other devices go on\n", l->request, l->err);
+        pthread_mutex_unlock(&b->lock);
+        return NULL;
+    }
+    if (none_opened) /* the workers stop waiting for a lane to be ready */
+        b->lanes_ready = 1;
+    pthread_cond_broadcast(&b->work);
+    for (;;) {
+        job *taken[JOB_FILTER_MANY];
+        int n = 0;
+        while (!b->decoded.head && !(b->next >= b->list->count && b->reading == 0))
+            pthread_cond_wait(&b->ready, &b->lock);
+        /* Every image waiting, up to a call's worth: one library call pipelines them. */
+        while (n < JOB_FILTER_MANY && (j = job_list_pop(&b->decoded)) != NULL)
+            taken[n++] = j;
+        if (n == 0)
+            break;
+        pthread_cond_broadcast(&b->work); /* room to read ahead */
+        pthread_mutex_unlock(&b->lock);
+        const double t = batch_now_ms();
+        for (int i = 0; i < n && l->status != 0; i++)
+            taken[i]->status = JOB_NO_DEVICE;
+        if (l->status == 0)
+            job_filter_many(b->o, l->ctx, taken, n);
+        for (int i = 0; i < n; i++)
+            job_drop_input(taken[i]); /* the device is done with it (-e keeps its planes) */
+        pthread_mutex_lock(&b->lock);
+        b->lane_ms += batch_now_ms() - t;
+        b->lane_calls++;
+        for (int i = 0; i < n; i++) {
+            b->build_ms += taken[i]->build_ms;
+            job_list_push(&b->finished, taken[i]);
+        }
+        pthread_cond_broadcast(&b->work);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
+int batch_lanes_per_gpu(void)
+{
+    const char *v = getenv("TILEDCONV_LANES");
+    const int n = v ? atoi(v) : 0;
+    return n >= 1 && n <= 8 ? n : 1;
+}
+
+int batch_make_lanes(batch *b, int n_requests, char requests[][64])
+{
+    int k = 0;
+    if (b->n_lanes == 0)
+        return 0;
+    b->lanes = calloc((size_t)b->n_lanes, sizeof *b->lanes);
+    if (!b->lanes)
+        return -1;
+    /* Each device's first lane before any second one, so that fewer lanes than devices
+     * (a short batch) still spread over the devices. */
+    for (int c = 0; c < batch_lanes_per_gpu(); c++)
+        for (int i = 0; i < n_requests && k < b->n_lanes; i++) {
+            const int lanes = strncmp(requests[i], "cpu", 3) == 0 ? 1 : batch_lanes_per_gpu();
+            if (c >= lanes)
+                continue;
+            b->lanes[k].b = b;
+            b->lanes[k].request = requests[i];
+            b->lanes[k].sibling = c;
+            k++;
+        }
+    b->n_lanes = k;
+    return 0;
+}

@@ -1,0 +1,165 @@
+/* batch_pool.c - the pool of host workers (batch_pool.h). */
+#include "batch_pool.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "batch_report.h"
+#include "text.h"
+
+/* Room in the memory budget for bytes, taken under lock: images in flight hold at most the
+ * budget, except that one image always may. A worker that must wait encodes finished images
+ * meanwhile (they give room back), so that the pool never waits on itself. */
+static void take_budget(batch *b, size_t bytes);
+
+/* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
+ * given back, then handed to the waiters (or, without syncs, put in place here). Called
+ * without the lock. */
+static void finish_job(batch *b, job *j)
+{
+    const tc_options *o = b->o;
+    const double t = batch_now_ms();
+    if (o->verify && j->status == JOB_OK && !j->in_strips) /* strips check their bands */
+        job_check(o, j);
+    job_stage(o, j);
+    j->write_ms = batch_now_ms() - t;
+    job_drop_buffers(j);
+    pthread_mutex_lock(&b->lock);
+    b->inflight -= j->bytes;
+    j->bytes = 0;
+    pthread_cond_broadcast(&b->work);
+    pthread_mutex_unlock(&b->lock);
+    const int staged = j->status == JOB_OK && (j->commit.files[0].path || j->commit.files[1].path);
+    if (staged && b->syncing) {
+        j->commit.done = batch_committed;
+        j->commit.arg = b;
+        commit_put(&b->commits, &j->commit);
+    } else {
+        if (staged) {
+            const double t2 = batch_now_ms();
+            commit_now(&j->commit, 0);
+            j->write_ms += batch_now_ms() - t2;
+            if (j->commit.failed) {
+                j->status = JOB_FAILED;
+                snprintf(j->msg, sizeof j->msg, "%s", j->commit.err);
+            }
+        }
+        batch_account(b, j);
+    }
+    pthread_mutex_lock(&b->lock);
+    if (++b->left == b->list->count)
+        pthread_cond_broadcast(&b->work); /* the last one: every worker may end */
+    pthread_mutex_unlock(&b->lock);
+}
+
+static void take_budget(batch *b, size_t bytes)
+{
+    job *f;
+    while (b->inflight > 0 && b->inflight + bytes > b->budget) {
+        if ((f = job_list_pop(&b->finished)) != NULL) {
+            pthread_mutex_unlock(&b->lock);
+            finish_job(b, f);
+            pthread_mutex_lock(&b->lock);
+        } else {
+            pthread_cond_wait(&b->work, &b->lock);
+        }
+    }
+    b->inflight += bytes;
+}
+
+/* Input i read and decoded (and with --no-filter made into the output and staged), then
+ * handed to the lanes; a failure goes on to the lanes too, which pass it through, so that
+ * every image is accounted in one place. Called without the lock, reading counted. */
+static void read_one(batch *b, int i)
+{
+    const tc_options *o = b->o;
+    job *j = calloc(1, sizeof *j);
+    if (!j) { /* nothing to carry the failure: count it here */
+        text_shown shown;
+        pthread_mutex_lock(&b->lock);
+        b->failed++;
+        b->done++;
+        b->reading--;
+        b->left++;
+        fprintf(stderr, "tiledconv: %s: out of host memory\n",
+                text_show(b->list->items[i].input, &shown));
+        pthread_cond_broadcast(&b->work);
+        pthread_cond_broadcast(&b->ready);
+        pthread_mutex_unlock(&b->lock);
+        return;
+    }
+    j->index = i;
+    j->item = &b->list->items[i];
+    /* read_ms counts the opening and the decoding, not the wait for room (nor the other
+     * images finished meanwhile). */
+    double t = batch_now_ms();
+    job_open(o, b->list->keep_format, j);
+    j->read_ms = batch_now_ms() - t;
+    if (j->status == JOB_OK) {
+        pthread_mutex_lock(&b->lock);
+        take_budget(b, j->bytes);
+        pthread_mutex_unlock(&b->lock);
+        t = batch_now_ms();
+        job_decode(o, j);
+        j->read_ms += batch_now_ms() - t;
+    }
+    if (o->no_filter) {
+        const double t2 = batch_now_ms();
+        if (j->status == JOB_OK)
+            job_copy(o, j);
+        j->convert_ms = batch_now_ms() - t2;
+        pthread_mutex_lock(&b->lock);
+        b->reading--;
+        pthread_mutex_unlock(&b->lock);
+        finish_job(b, j);
+        return;
+    }
+    pthread_mutex_lock(&b->lock);
+    job_list_push(&b->decoded, j);
+    b->decoded_early += b->lanes_ready == 0;
+    b->reading--;
+    pthread_cond_signal(&b->ready);
+    if (b->next >= b->list->count && b->reading == 0)
+        pthread_cond_broadcast(&b->ready); /* the lanes may end once the list is empty */
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Whether a worker should read another input now: inputs left and, once a lane is ready, no
+ * more read ahead than keeps the lanes busy (before that, while the devices open, only the
+ * memory budget bounds the read-ahead). */
+static int may_read(const batch *b)
+{
+    if (b->next >= b->list->count)
+        return 0;
+    if (b->o->no_filter || b->lanes_ready == 0)
+        return 1;
+    const int ahead = 2 * (b->n_lanes > b->n_workers ? b->n_lanes : b->n_workers);
+    return b->decoded.count < ahead;
+}
+
+void *batch_worker_main(void *arg)
+{
+    batch *b = arg;
+    job *j;
+    pthread_mutex_lock(&b->lock);
+    for (;;) {
+        if ((j = job_list_pop(&b->finished)) != NULL) {
+            pthread_mutex_unlock(&b->lock);
+            finish_job(b, j);
+            pthread_mutex_lock(&b->lock);
+        } else if (may_read(b)) {
+            const int i = b->next++;
+            b->reading++;
+            pthread_mutex_unlock(&b->lock);
+            read_one(b, i);
+            pthread_mutex_lock(&b->lock);
+        } else if (b->left == b->list->count) {
+            break;
+        } else {
+            pthread_cond_wait(&b->work, &b->lock);
+        }
+    }
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}

@@ -1,0 +1,14 @@
+/*
+ * batch_pool.h - a batch's pool of host workers (batch.h): each takes whatever is ready, an
+ * image the device has finished (checked, encoded, staged, handed to the waiters) or else the
+ * next input (opened, its bytes reserved in the memory budget, decoded, handed to the lanes).
+ */
+#ifndef TILEDCONV_BATCH_POOL_H
+#define TILEDCONV_BATCH_POOL_H
+
+#include "batch_state.h"
+
+/* A worker's thread (arg: the batch); returns when every image is done with. */
+void *batch_worker_main(void *arg);
+
+#endif

@@ -1,0 +1,258 @@
+/* batch_report.c - a batch's lines, records and figures (batch_report.h). */
+#include "batch_report.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "outputs.h"
+#include "report.h"
+
+/* One machine-readable record per image. */
+static void print_record(const batch *b, const job *j)
+{
+    static const char *const status_words[] = {"written", "failed", "refused"};
+    report_row r;
+    memset(&r, 0, sizeof r);
+    r.type = "image";
+    r.input = j->item->input;
+    r.output = j->item->output ? j->item->output : "";
+    r.status = j->status == JOB_OK && !j->item->output && !j->item->raw
+                   ? "processed"
+                   : status_words[j->status];
+    r.width = j->src.width;
+    r.height = j->src.height;
+    r.error = j->status == JOB_OK ? "" : j->msg;
+    r.read_ms = j->read_ms;
+    r.upload_ms = j->upload_ms;
+    r.convert_ms = j->convert_ms;
+    r.kernel_ms = j->kernel_ms;
+    r.download_ms = j->download_ms;
+    r.write_ms = j->write_ms;
+    r.checked = j->checked && j->status != JOB_REFUSED;
+    r.max_difference = j->max_error;
+    r.tolerance = j->tolerance;
+    r.sha256 = j->sha256;
+    (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
+}
+
+void batch_account(batch *b, job *j)
+{
+    pthread_mutex_lock(&b->lock);
+    b->done++;
+    if (j->checked) {
+        b->checked++;
+        b->verified += j->status == JOB_OK;
+        if (j->max_error > b->max_difference)
+            b->max_difference = j->max_error;
+    }
+    if (j->status == JOB_OK) {
+        if (b->written++ == 0) {
+            b->first_width = j->src.width;
+            b->first_height = j->src.height;
+            b->first_roi = j->roi;
+            b->first_depth = j->depth;
+            b->first_format = j->out_format;
+        }
+        b->read_ms += j->read_ms;
+        b->upload_ms += j->upload_ms;
+        b->convert_ms += j->convert_ms;
+        b->kernel_ms += j->kernel_ms;
+        b->download_ms += j->download_ms;
+        b->write_ms += j->write_ms;
+        b->sync_ms += j->sync_ms;
+    } else if (j->status == JOB_REFUSED) {
+        b->refused++;
+    } else if (j->status == JOB_FAILED) {
+        b->failed++;
+    }
+    if (j->status != JOB_OK && j->status != JOB_NO_DEVICE) {
+        if (b->progress)
+            fputs("\r\033[K", stderr); /* the line goes above the progress line */
+        fprintf(stderr, "tiledconv: %s\n", j->msg);
+    } else if (j->status == JOB_OK && b->o->verbose && b->chatty) {
+        printf("%s -> %s (%d x %d): read %.2f, upload %.2f, kernel %.3f, download %.2f, write "
+               "%.2f ms\n",
+               j->item->input, j->item->output ? j->item->output : "(no output)", j->src.width,
+               j->src.height, j->read_ms, j->upload_ms, j->kernel_ms, j->download_ms,
+               j->write_ms);
+    }
+    if (b->machine && j->status != JOB_NO_DEVICE)
+        print_record(b, j);
+    pthread_mutex_unlock(&b->lock);
+    free(j);
+}
+
+void batch_committed(commit_item *c, void *arg)
+{
+    job *j = (job *)((char *)c - offsetof(job, commit));
+    if (c->failed) {
+        j->status = JOB_FAILED;
+        snprintf(j->msg, sizeof j->msg, "%s", c->err);
+    }
+    j->sync_ms = c->sync_ms;
+    batch_account(arg, j);
+}
+
+void batch_show_progress(const batch *b)
+{
+    const double s = (batch_now_ms() - b->t0) / 1e3;
+    const double rate = s > 0 ? b->done / s : 0.0;
+    const double left = rate > 0 ? (b->list->count - b->done) / rate : 0.0;
+    fprintf(stderr, "\r\033[Ktiledconv: %d/%d images, %.0f images/s, %.0f s left", b->done,
+            b->list->count, rate, left);
+    fflush(stderr);
+}
+
+void batch_print_summary(const batch *b)
+{
+    const int n = b->list->count;
+    if (b->progress)
+        fputs("\r\033[K", stderr);
+    if (n < 2 || (b->o->quiet && b->refused + b->failed == 0))
+        return;
+    fprintf(stderr, "tiledconv: %d of %d images %s; %d refused; %d failed\n", b->written, n,
+            b->o->write_output || b->o->raw_flag ? "written" : "processed", b->refused,
+            b->failed);
+}
+
+void batch_print_verdict(const batch *b)
+{
+    const int failed = b->checked - b->verified;
+    if (!b->o->verify || (b->o->quiet && failed == 0))
+        return;
+    fprintf(stderr, "tiledconv: %d of %d verified, largest difference %.2g%s\n", b->verified,
+            b->list->count, b->max_difference, failed ? " (FAILED: the images named above)" : "");
+}
+
+/* -t: where the time outside the stages goes: before the batch (the process's start, options,
+ * the list of inputs), its start-up (the images decoded meanwhile), after it (the folder's
+ * sync), the peak memory (which the process's end has to give back) and the process's age as
+ * it prints this, so that the whole process's time less that age is its exit. */
+static void print_outside(const batch *b)
+{
+    struct rusage ru;
+    const double age = b->age_at_start >= 0.0 ? batch_process_age_ms() : -1.0;
+    if (!b->o->no_filter)
+        printf("  start-up: %d images decoded before the first context was ready\n",
+               b->decoded_early);
+    if (b->age_at_start >= 0.0)
+        printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "
+               "inputs; to 10 ms), %.1f ms after it (the folder's sync)\n",
+               b->age_at_start, b->folder_sync_ms);
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        printf("  peak memory %.0f MB (resident)\n", (double)ru.ru_maxrss / 1024.0);
+    if (age >= 0.0)
+        printf("  process age at this line: %.0f ms (to 10 ms; the rest of the whole process's "
+               "time is its exit)\n",
+               age);
+}
+
+/* The pool's workers share the codec stages, so each of those is busy against the whole pool;
+ * the device stages share the lanes; the syncs, the waiters. */
+void batch_print_stages(const batch *b, double wall_ms)
+{
+    const int n = b->written > 0 ? b->written : 1, lanes = b->lanes_working;
+    const int device = !b->o->no_filter;
+    const struct {
+        const char *name;
+        double ms;
+        int threads;
+        int shown;
+    } stages[] = {{"read+decode", b->read_ms, b->n_workers, 1},
+                  {"upload", b->upload_ms, lanes, device},
+                  {"convert (device)", b->convert_ms, lanes, device},
+                  {"copy (host)", b->convert_ms, b->n_workers, !device},
+                  {"kernel", b->kernel_ms, lanes, device},
+                  {"download", b->download_ms, lanes, device},
+                  {"encode+write", b->write_ms, b->n_workers, 1},
+                  {"sync (waiters)", b->sync_ms, b->n_waiters, b->syncing}};
+    int bound = 0;
+    double bound_busy = 0.0;
+    if (device)
+        printf("batch: %d images in %.3f s, %.1f images/s end to end; start-up %.1f ms (the "
+               "first context ready: %.1f ms the OpenCL platforms, the rest the context), "
+               "programs built %.1f ms\n",
+               b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3), b->startup_ms,
+               b->platforms_ms, b->build_ms);
+    else
+        printf("batch: %d images in %.3f s, %.1f images/s end to end; --no-filter: no device, "
+               "the codecs alone\n",
+               b->list->count, wall_ms / 1e3, b->list->count / (wall_ms / 1e3));
+    printf("  %-18s %12s %14s %8s %9s\n", "stage", "total ms", "ms per image", "threads",
+           "busy");
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        if (!stages[i].shown)
+            continue;
+        const int threads = stages[i].threads > 0 ? stages[i].threads : 1;
+        /* busy: the share of the wall time the stage's threads spent on it */
+        const double busy = stages[i].ms / (threads * wall_ms);
+        printf("  %-18s %12.1f %14.3f %8d %8.0f%%\n", stages[i].name, stages[i].ms,
+               stages[i].ms / n, stages[i].threads, 100.0 * busy);
+        if (busy > bound_busy) {
+            bound_busy = busy;
+            bound = (int)i;
+        }
+    }
+    if (device && b->lane_calls > 0)
+        printf("  %-18s %12.1f %14.3f %8d %8.0f%%   (%d calls, %.1f images a call: the "
+               "lanes' wall time in the library, copies included)\n",
+               "lanes", b->lane_ms, b->lane_ms / n, lanes, 100.0 * b->lane_ms /
+               ((lanes > 0 ? lanes : 1) * wall_ms), b->lane_calls,
+               (double)n / b->lane_calls);
+    const double pool = (b->read_ms + b->write_ms + (device ? 0.0 : b->convert_ms)) /
+                        (b->n_workers * wall_ms);
+    printf("  the pool of %d worker%s (read+decode, encode+write) was busy %.0f%% of the wall "
+           "time\n",
+           b->n_workers, b->n_workers == 1 ? "" : "s", 100.0 * pool);
+    if (pool > bound_busy)
+        printf("  the busiest stage, which bounds the rate: the pool's codecs\n");
+    else
+        printf("  the busiest stage, which bounds the rate: %s%s\n", stages[bound].name,
+               device && bound >= 1 && bound <= 5 ? " (device stages share the lanes)" : "");
+    print_outside(b);
+}
+
+void batch_print_batch_record(const batch *b, double wall_ms)
+{
+    report_row r;
+    memset(&r, 0, sizeof r);
+    r.type = "batch";
+    r.images = b->list->count;
+    r.written = b->written;
+    r.refused = b->refused;
+    r.failed = b->failed;
+    r.seconds = wall_ms / 1e3;
+    r.images_per_s = b->list->count / (wall_ms / 1e3);
+    r.startup_ms = b->startup_ms;
+    r.read_ms = b->read_ms;
+    r.upload_ms = b->upload_ms;
+    r.convert_ms = b->convert_ms;
+    r.kernel_ms = b->kernel_ms;
+    r.download_ms = b->download_ms;
+    r.write_ms = b->write_ms;
+    r.readers = b->n_workers; /* the pool reads and writes */
+    r.lanes = b->lanes_working;
+    r.writers = b->n_workers;
+    (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
+}
+
+void batch_print_single(const batch *b)
+{
+    const batch_item *it = &b->list->items[0];
+    if (!b->chatty || b->written != 1 || !b->dev)
+        return;
+    tc_options one = *b->o;
+    one.input = it->input; /* the input may be a positional word, not -s */
+    report_header(&one, b->dev, b->first_width, b->first_height, b->o->color ? 3 : 1,
+                  &b->first_roi);
+    if (it->output) {
+        char what[64];
+        outputs_describe(b->first_format, b->first_depth, b->o->color ? 3 : 1, what,
+                         sizeof what);
+        printf("output: %s (%d x %d, %s)\n", outputs_name(it->output), b->first_width,
+               b->first_height, what);
+    }
+}

@@ -1,0 +1,62 @@
+/* batch_state.c - the batch's clocks and job lists (batch_state.h). */
+#include "batch_state.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+double batch_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ms since this process started (its exec), from /proc/self/stat's start time in clock ticks
+ * since boot (to the tick: 10 ms), for -t's account of the time outside the batch's clock;
+ * -1 where it cannot be read. */
+double batch_process_age_ms(void)
+{
+    char line[1024];
+    struct timespec ts;
+    unsigned long long start = 0;
+    FILE *f = fopen("/proc/self/stat", "r");
+    const long tick = sysconf(_SC_CLK_TCK);
+    if (!f)
+        return -1.0;
+    const int got = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    /* Fields after the command's name, which ends with the last ')': state is field 3, the
+     * start time field 22. */
+    const char *p = got ? strrchr(line, ')') : NULL;
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p + 1, "%llu", &start) != 1 || tick <= 0 ||
+        clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+        return -1.0;
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 - (double)start * 1e3 / tick;
+}
+
+void job_list_push(job_list *l, job *j)
+{
+    j->next = NULL;
+    if (l->tail)
+        l->tail->next = j;
+    else
+        l->head = j;
+    l->tail = j;
+    l->count++;
+}
+
+job *job_list_pop(job_list *l)
+{
+    job *j = l->head;
+    if (j) {
+        l->head = j->next;
+        if (!l->head)
+            l->tail = NULL;
+        l->count--;
+    }
+    return j;
+}

@@ -1,0 +1,92 @@
+/*
+ * batch_state.h - what the threads of a batch share (batch.h): the pool's queues and memory
+ * budget, the lanes, the results and figures, all under the batch's lock; and the clocks the
+ * figures are read from.
+ */
+#ifndef TILEDCONV_BATCH_STATE_H
+#define TILEDCONV_BATCH_STATE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "commit.h"
+#include "inputs.h"
+#include "job.h"
+#include "options.h"
+#include "tiledconv.h"
+
+/* One context and the thread that drives it. */
+typedef struct batch batch;
+typedef struct {
+    batch *b;
+    const char *request;
+    int sibling;           /* 0 for the first lane of its request, 1 for the second */
+    tc_context *ctx;
+    tc_device_info dev;
+    double open_ms;        /* tc_open, from the start of the run */
+    int status;            /* 0 open, 1 failed to open, 2 closed (a CPU's second lane) */
+    int open_status;       /* tc_open's status */
+    char err[512];
+    pthread_t thread;
+    int started;           /* thread runs lane_main (else lane 0 runs on the main thread) */
+} lane;
+
+/* A list of jobs, first in first out. */
+typedef struct {
+    job *head, *tail;
+    int count;
+} job_list;
+
+struct batch {
+    const tc_options *o;
+    const batch_list *list;
+    int chatty, machine, progress;
+    double t0;             /* the run's start, wall ms */
+    /* The pool's state, under lock. */
+    pthread_mutex_t lock;
+    pthread_cond_t work;   /* workers: an image to encode, room in the budget, the end */
+    pthread_cond_t ready;  /* lanes: a decoded image, or none left to come */
+    int next;              /* the next input to read */
+    int reading;           /* inputs being read now */
+    job_list decoded;      /* read, waiting for a lane */
+    job_list finished;     /* filtered, waiting for a worker */
+    int left;              /* images the workers are done with (staged or accounted) */
+    int lanes_ready;       /* lanes with an open device: start-up is over */
+    size_t inflight, budget;
+    /* Results, under lock. */
+    int done, written, refused, failed;
+    int checked, verified; /* -e: images checked, and passed */
+    double max_difference;
+    double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms, sync_ms;
+    double startup_ms;     /* until the first context was ready */
+    double platforms_ms;   /* of that: the OpenCL loader's platform list (every ICD loaded) */
+    double build_ms;       /* the programs built, summed over the lanes */
+    double lane_ms;        /* the lanes' wall time in their library calls, summed */
+    int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
+    int decoded_early;     /* images decoded before any lane was ready */
+    double age_at_start;   /* ms since the process started, when the batch started (-1: not
+                            * known) */
+    double folder_sync_ms; /* the output folder's sync after the last image */
+    int n_workers, n_lanes, n_waiters;
+    lane *lanes;
+    commit_queue commits;  /* started when outputs are synced */
+    int syncing;
+    const tc_device_info *dev; /* the first lane's, for the single-image header */
+    int first_width, first_height, first_depth; /* the first image written, for that header */
+    io_format first_format;
+    tc_roi first_roi;
+    int lanes_opened;      /* lanes that have tried to open their device */
+    int lanes_working;     /* of those, the ones that opened it */
+};
+
+/* Wall ms on the monotonic clock. */
+double batch_now_ms(void);
+
+/* ms since this process started (its exec), to the tick (10 ms); -1 where it cannot be read. */
+double batch_process_age_ms(void);
+
+/* The job last in the list; the first job out of it (NULL when it is empty). */
+void job_list_push(job_list *l, job *j);
+job *job_list_pop(job_list *l);
+
+#endif
