@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job_filter.h"
 /* The device of a lane opened and checked against the run's options; the lanes then wait
  * until all have tried, so that each knows whether any device opened. */
 static void open_lane(lane *l)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "batch_report.h"
+#include "job_output.h"
 #include "text.h"
 
 /* Room in the memory budget for bytes, taken under lock: images in flight hold at most the

@@ -1,5 +1,6 @@
 /*
- * job.h - one image of a batch and the steps it goes through (cli/batch.c runs them):
+ * job.h - one image of a batch and the steps it goes through (the batch runs them; job_filter
+ * and job_filter_many are job_filter.h's, job_check and job_stage job_output.h's):
  *
  *   job_open     the input opened on its header and checked (format, size, limits); the
  *                host bytes it will hold are known from here, before anything is decoded
@@ -83,6 +84,17 @@ struct job {
 /* The job's failure: its status and "NAME: why" (the input's name shown safely) as its line. */
 void job_fail(job *j, int status, const char *why);
 
+/* A failure whose message names the input already ("NAME: why", from source.h). */
+void job_fail_named(job *j, int status, const char *msg);
+
+/* Whether the result comes back as float planes rather than the output's own 8-bit rows: -e
+ * and --raw need the values, a 16-bit output its own rounding, --gradient its magnitude. */
+int job_wants_planes(const tc_options *o, const job *j);
+
+/* The float planes that come back: --gradient's magnitude (with --raw gx and gy too), or one
+ * plane a channel of the output. */
+int job_result_planes(const tc_options *o, const job *j);
+
 /* Opens the input on its header and checks it; sets the output's format and depth
  * (keep_format: the input's own format). On success the reader stays open and j->bytes holds
  * the host bytes the job may need (its budget); on a failure the job is failed and closed. */
@@ -91,33 +103,11 @@ void job_open(const tc_options *o, int keep_format, job *j);
 /* The pixels of the opened input into j->src (the reader is closed). */
 void job_decode(const tc_options *o, job *j);
 
-/* The filter on a lane's context, its figures in the job's times (build_ms: the programs built
- * for it, 0 when the context had them). An image in strips is read, filtered, checked and
- * written here, whole. */
-void job_filter(const tc_options *o, tc_context *ctx, job *j);
-
-/* The most jobs job_filter_many puts in one library call. */
-#define JOB_FILTER_MANY 16
-
-/* job_filter for up to n jobs on one lane's context (jobs already failed are passed over):
- * those that run whole with the same parameters go through one tc_filter_images call, whose
- * pipeline overlaps one image's transfers with another's kernels; the others (strips,
- * --gradient, another ROI) one by one. At most JOB_FILTER_MANY go in one call; the rest run
- * alone. */
-void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n);
-
 /* --no-filter: the unfiltered pixels in the output's layout, on the host. */
 void job_copy(const tc_options *o, job *j);
 
-/* -e: every plane against its CPU reference; a mismatch fails the job (its line says how). */
-void job_check(const tc_options *o, job *j);
-
 /* Frees what the job holds of its input (after the device has it, unless -e needs it). */
 void job_drop_input(job *j);
-
-/* The outputs encoded and staged in j->commit (their data flushed to the kernel, not yet
- * durable nor named), or, for standard output, written at once (j->commit left empty). */
-void job_stage(const tc_options *o, job *j);
 
 /* Frees everything but the job itself and its staged outputs. */
 void job_drop_buffers(job *j);

@@ -1,0 +1,282 @@
+/* job_filter.c - one image filtered on a lane's context (job_filter.h). */
+#include "job_filter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strips.h"
+#include "test_hooks.h"
+
+/* The command line's names for the ROI fields, for messages. */
+static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
+
+/* The parameters for this image: the options' filter and the ROI resolved against its size. */
+static int job_params(const tc_options *o, job *j, tc_params *p)
+{
+    tc_msg m;
+    if (tc_roi_resolve(&o->roi, j->src.width, j->src.height, &flag_names, &j->roi, &m) != TC_OK) {
+        job_fail(j, JOB_REFUSED, m.text);
+        return -1;
+    }
+    cli_params(o, &j->roi, p);
+    return 0;
+}
+
+/* Where the filter's result goes: float planes when job_wants_planes, the rows of the output BMP
+ * (bottom-up, padded), or the packed top-down rows another format's encoder takes. 0, or -1
+ * (the job failed). */
+static int prepare_output(const tc_options *o, job *j, tc_image *dst)
+{
+    const int w = j->src.width, h = j->src.height, colour = o->color;
+    if (job_wants_planes(o, j)) {
+        j->n_planes = job_result_planes(o, j);
+        const size_t n = (size_t)w * (size_t)h * (size_t)j->n_planes;
+        if (!(j->planes = malloc(n * sizeof(float)))) {
+            job_fail(j, JOB_FAILED, "out of host memory for the output planes");
+            return -1;
+        }
+        *dst = (tc_image){TC_PIXELS_FLOAT32, w, h, j->n_planes, j->planes,
+                          (long)w * (long)sizeof(float), NULL, 0};
+        return 0;
+    }
+    if (j->out_format != IO_FORMAT_BMP) {
+        const size_t channels = colour ? 3 : 1;
+        j->out_size = (size_t)w * (size_t)h * channels;
+        if (!(j->out = malloc(j->out_size))) {
+            job_fail(j, JOB_FAILED, "out of host memory for the output");
+            return -1;
+        }
+        j->out_pixels = 1;
+        *dst = (tc_image){colour ? TC_PIXELS_RGB24 : TC_PIXELS_GRAY8, w, h, 0, j->out,
+                          (long)w * (long)channels, NULL, 0};
+        return 0;
+    }
+    size_t offbits, stride;
+    if (bmp_layout(w, h, colour ? 24 : 8, &j->out_size, &offbits, &stride)) {
+        job_fail(j, JOB_REFUSED, "too large for a BMP file");
+        return -1;
+    }
+    /* calloc: the rows' padding bytes stay zero (large blocks come zeroed from the kernel). */
+    if (!(j->out = calloc(j->out_size, 1))) {
+        job_fail(j, JOB_FAILED, "out of host memory for the output");
+        return -1;
+    }
+    bmp_put_headers(j->out, w, h, colour ? 24 : 8);
+    /* Row 0 of the picture is the last row of the file. */
+    *dst = (tc_image){colour ? TC_PIXELS_BGR24 : TC_PIXELS_GRAY8, w, h, 0,
+                      j->out + offbits + stride * (size_t)(h - 1), -(long)stride, NULL, 0};
+    return 0;
+}
+
+/* Test-only fault injection, so that the tests can show -e catching a wrong pixel in a batch
+ * as in one run (main.c): TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the result's
+ * first plane (--gradient: the magnitude) in every image that has it, "x,y,v" adds v. */
+static void inject_test_fault(const tc_options *o, job *j)
+{
+    const char *spec = test_hook_corrupt_spec();
+    const int w = j->src.width, h = j->src.height;
+    float amount = 1.0f;
+    int x, y;
+    if (!spec || !j->planes || sscanf(spec, "%d,%d,%f", &x, &y, &amount) < 2 || x < 0 ||
+        y < 0 || x >= w || y >= h)
+        return;
+    const size_t first = o->gradient && j->n_planes == 3 ? 2 : 0;
+    j->planes[(first * (size_t)h + (size_t)y) * (size_t)w + (size_t)x] += amount;
+}
+
+/* -e: the input planes formed on the host, for the reference (count planes of src). */
+static int keep_host_planes(job *j, int count)
+{
+    const size_t n = (size_t)j->src.width * (size_t)j->src.height * (size_t)count;
+    char err[512];
+    if (!(j->host_planes = malloc(n * sizeof(float)))) {
+        job_fail(j, JOB_FAILED, "out of host memory for the reference planes");
+        return -1;
+    }
+    if (tc_image_to_planes(&j->src, count, j->host_planes, err, sizeof err) != TC_OK) {
+        job_fail(j, JOB_REFUSED, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* The lane's figures for the job, from the context's last run. */
+static void take_stats(tc_context *ctx, job *j)
+{
+    tc_stats st;
+    tc_last_stats(ctx, &st);
+    j->build_ms = st.build_ms;
+    j->upload_ms = st.upload_ms;
+    j->convert_ms = st.convert_ms;
+    j->kernel_ms = st.kernel_ms_median;
+    j->download_ms = st.download_ms;
+}
+
+/* --gradient: the intensity plane formed on the host (as one run forms it), the one-read
+ * pass, the magnitude in place of that plane (so that outside the target ROI it keeps the
+ * input, as one run's does) and, with --raw, gx and gy before it. */
+static void filter_gradient(const tc_options *o, tc_context *ctx, job *j, const tc_params *p)
+{
+    const int w = j->src.width, h = j->src.height;
+    const size_t n = (size_t)w * (size_t)h;
+    const int raw = j->item->raw != NULL;
+    char err[512];
+    j->n_planes = raw ? 3 : 1;
+    if (!(j->planes = malloc(n * (size_t)j->n_planes * sizeof(float)))) {
+        job_fail(j, JOB_FAILED, "out of host memory for the gradient's planes");
+        return;
+    }
+    float *magnitude = j->planes + (raw ? 2 * n : 0);
+    if (tc_image_to_planes(&j->src, 1, magnitude, err, sizeof err) != TC_OK) {
+        job_fail(j, JOB_REFUSED, err);
+        return;
+    }
+    if (o->verify) {
+        if (!(j->host_planes = malloc(n * sizeof(float)))) {
+            job_fail(j, JOB_FAILED, "out of host memory for the reference planes");
+            return;
+        }
+        memcpy(j->host_planes, magnitude, n * sizeof(float));
+    }
+    const int status = tc_gradient(ctx, magnitude, raw ? j->planes : NULL,
+                                   raw ? j->planes + n : NULL, magnitude, w, h,
+                                   (tc_gradient_operator)(o->gradient - 1),
+                                   TC_GRADIENT_ONE_READ, p);
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return;
+    }
+    take_stats(ctx, j);
+    inject_test_fault(o, j);
+}
+
+/* An image in strips (cli/strips.c): read, filtered, checked and written on the lane's
+ * context; nothing is left to stage. */
+static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
+{
+    strips_result res;
+    tc_device_info dev;
+    char err[sizeof j->msg];
+    int status = tc_context_device(ctx, &dev);
+    if (status != TC_OK) {
+        job_fail(j, JOB_FAILED, tc_error(ctx));
+        return;
+    }
+    status = strips_run(o, ctx, &dev, j->strips, source_name(j->item->input), j->item->output,
+                        j->item->raw, 1, &res, err, sizeof err);
+    strips_release(&j->strips);
+    j->src.width = res.width;
+    j->src.height = res.height;
+    j->depth = res.depth;
+    j->roi = (tc_roi){0, 0, 0, 0, res.width, res.height};
+    j->upload_ms = res.upload_ms;
+    j->kernel_ms = res.kernel_ms;
+    j->download_ms = res.download_ms;
+    j->max_error = res.max_error;
+    j->tolerance = res.tolerance;
+    j->checked = o->verify;
+    memcpy(j->sha256, res.sha256, sizeof j->sha256);
+    if (status != 0) {
+        j->status = status == 2 ? JOB_REFUSED : JOB_FAILED;
+        snprintf(j->msg, sizeof j->msg, "%s", err);
+    }
+}
+
+/* A job that runs whole through tc_filter_image: its parameters, its output made and (-e) its
+ * input planes kept. 0, or -1 (the job failed). */
+static int prepare_whole(const tc_options *o, job *j, tc_params *p, tc_image *dst)
+{
+    if (job_params(o, j, p) || prepare_output(o, j, dst) ||
+        (o->verify && keep_host_planes(j, o->color ? 3 : 1)))
+        return -1;
+    return 0;
+}
+
+/* tc_filter_image on a prepared job. */
+static void filter_whole(const tc_options *o, tc_context *ctx, job *j, const tc_params *p,
+                         const tc_image *dst)
+{
+    const int status = tc_filter_image(ctx, &j->src, dst, p);
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return;
+    }
+    take_stats(ctx, j);
+    inject_test_fault(o, j);
+}
+
+void job_filter(const tc_options *o, tc_context *ctx, job *j)
+{
+    tc_params p;
+    tc_image dst;
+    if (j->in_strips) {
+        filter_strips(o, ctx, j);
+        return;
+    }
+    if (o->gradient) {
+        if (job_params(o, j, &p) == 0)
+            filter_gradient(o, ctx, j, &p);
+        return;
+    }
+    if (prepare_whole(o, j, &p, &dst) == 0)
+        filter_whole(o, ctx, j, &p, &dst);
+}
+
+/* Prepared jobs of the same parameters in one tc_filter_images call; each gets an equal share
+ * of its transfer, conversion and kernel times (the first its build time). Should the call
+ * fail, each runs alone, so that every image gets its own outcome and line. */
+static void filter_together(const tc_options *o, tc_context *ctx, job **jobs,
+                            const tc_image *src, const tc_image *dst, int n, const tc_params *p)
+{
+    if (n == 1) {
+        filter_whole(o, ctx, jobs[0], p, &dst[0]);
+        return;
+    }
+    if (tc_filter_images(ctx, src, dst, n, p) != TC_OK) {
+        for (int i = 0; i < n; i++)
+            filter_whole(o, ctx, jobs[i], p, &dst[i]);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        job *j = jobs[i];
+        take_stats(ctx, j);
+        j->upload_ms /= n;
+        j->convert_ms /= n;
+        j->kernel_ms /= n;
+        j->download_ms /= n;
+        if (i > 0)
+            j->build_ms = 0.0;
+        inject_test_fault(o, j);
+    }
+}
+
+void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
+{
+    job *together[JOB_FILTER_MANY];
+    tc_image src[JOB_FILTER_MANY], dst[JOB_FILTER_MANY];
+    tc_params first, p;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        job *j = jobs[i];
+        if (j->status != JOB_OK)
+            continue;
+        if (j->in_strips || o->gradient || n == 1 || k == JOB_FILTER_MANY) {
+            job_filter(o, ctx, j);
+            continue;
+        }
+        if (prepare_whole(o, j, &p, &dst[k]))
+            continue;
+        /* cli_params starts from tc_params_init, which zeroes the padding: memcmp is exact. */
+        if (k > 0 && memcmp(&p, &first, sizeof p) != 0) {
+            filter_whole(o, ctx, j, &p, &dst[k]);
+            continue;
+        }
+        first = p;
+        together[k] = j;
+        src[k] = j->src;
+        k++;
+    }
+    if (k > 0)
+        filter_together(o, ctx, together, src, dst, k, &first);
+}
