@@ -89,6 +89,8 @@ LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/stream_slot.c src/pinne
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
+# The study and test settings.
+LIB_SRCS += src/tuning.c
 # The BMP reader and writer: its headers, its pixels, files read, files written.
 BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp_write.c
 # The tool's codec layer (not in the library, which takes pixels and knows no file format):

@@ -1,9 +1,9 @@
 /*
  * bench/casebench.c - many timed tiledconv runs in one process, for kernel studies on the GPU
  * machine: the device is opened once and each image size made once, so a device call can
- * hold hundreds of cases. Public API only (tiledconv.h), so the same file links against the
- * library of any commit: bench/kernel-study.sh builds it against this tree's library and
- * against an older one, to time both kernels in one session.
+ * hold hundreds of cases. The public API (tiledconv.h) and the study settings
+ * (tiledconv_internal.h's tc_tuning, which the library has had since the environment variables
+ * it read before were removed).
  *
  *   cc -std=c11 -O2 -Iinclude bench/casebench.c build/lib/libtiledconv.a -lOpenCL -lm
  *   ./casebench [DEVICE] < cases.txt > results.jsonl
@@ -17,16 +17,16 @@
  *   fy=TAPS           the length along columns (a length per axis; 1: none)
  *   mask=NAME         a non-separable mask instead: 3x3, 5x5, 7x7 or 15x15, small integers
  *                     over 16 (3x3, 5x5 and 7x7 are bench/peers.py's MASKS), or binomial3x3 (rank
- *                     1: factored unless TILEDCONV_MASK_2D is set)
- *   env=NAME=VALUE    set an environment variable for this case (the library's kernel knobs:
- *                     TILEDCONV_LONG_TILE_W, TILEDCONV_LONG_TILE_H, TILEDCONV_MASK_BLOCK_Y,
- *                     TILEDCONV_MASK_2D); repeatable; unset after the case
+ *                     1: factored unless tune=mask-2d=1)
+ *   tune=NAME=VALUE   a study setting of the library for this case (tc_tuning: long-tile-h,
+ *                     mask-2d, cl-options, dump-program, ...); repeatable; back to the
+ *                     defaults after the case
  *   b=BORDER          replicate|constant|reflect101|reflect|wrap (default replicate)
  *   blk=WxH           tiled block (default 4x4)
  *   a=ALG             tiled|twopass|onepass (default tiled)
  *   i=N               timed iterations after one warm-up (default 30)
  *   e=1               also compare every pixel with tc_reference (slow for big images)
- *   opts=A,B          extra OpenCL build options, commas for spaces (TILEDCONV_CL_OPTIONS)
+ *   opts=A,B          extra OpenCL build options, commas for spaces (tune=cl-options=...)
  *
  * Output: one JSON object per case on stdout: the case, kernel median and min (ms), the
  * copy of the ROI's bytes measured right after the kernel (clEnqueueCopyBuffer, median of
@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "tiledconv.h"
+#include "tiledconv_internal.h"
 
 static float *image;
 static int image_w, image_h;
@@ -138,9 +139,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "casebench: %s, library %s\n", dev.name, tc_version());
     while (fgets(line, sizeof line, stdin)) {
         char label[128] = "", opts[1024] = "", border[32] = "replicate", alg[32] = "tiled";
-        char mask_name[32] = "", envs[8][128];
+        char mask_name[32] = "";
         int w = 8192, h = 8192, taps = 3, taps_y = 0, bw = 4, bh = 4, iterations = 30;
-        int verify = 0, n_envs = 0, mask_w = 0, mask_h = 0;
+        int verify = 0, mask_w = 0, mask_h = 0;
+        tc_tuning tuning;
+        memset(&tuning, 0, sizeof tuning);
         float mask[15 * 15];
         int roi[6] = {0, 0, 0, 0, 0, 0};
         char *save = NULL;
@@ -156,8 +159,11 @@ int main(int argc, char **argv)
                 sscanf(tok, "blk=%dx%d", &bw, &bh) == 2 || sscanf(tok, "a=%31s", alg) == 1 ||
                 sscanf(tok, "i=%d", &iterations) == 1 || sscanf(tok, "e=%d", &verify) == 1)
                 continue;
-            if (strncmp(tok, "env=", 4) == 0 && n_envs < 8 && strchr(tok + 4, '=')) {
-                snprintf(envs[n_envs++], sizeof envs[0], "%s", tok + 4);
+            if (strncmp(tok, "tune=", 5) == 0) {
+                if (tc_tuning_parse(&tuning, tok + 5, err, sizeof err) != 0) {
+                    fprintf(stderr, "casebench: %s\n", err);
+                    return 2;
+                }
                 continue;
             }
             if (strncmp(tok, "opts=", 5) == 0) {
@@ -196,16 +202,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "casebench: bad case '%s'\n", label);
             return 2;
         }
-        if (setenv("TILEDCONV_CL_OPTIONS", opts, 1) != 0 || make_image(w, h) != 0) {
+        if (opts[0])
+            snprintf(tuning.cl_options, sizeof tuning.cl_options, "%s", opts);
+        if (make_image(w, h) != 0) {
             fprintf(stderr, "casebench: out of memory\n");
             return 1;
         }
-        for (int e = 0; e < n_envs; e++) {
-            char *eq = strchr(envs[e], '=');
-            *eq = '\0';
-            setenv(envs[e], eq + 1, 1);
-            *eq = '=';
-        }
+        tc_set_tuning(&tuning);
         tc_stats st;
         double copy_ms = -1.0;
         if (tc_filter_timed(ctx, image, result, w, h, &p, iterations) != TC_OK ||
@@ -213,10 +216,7 @@ int main(int argc, char **argv)
             printf("{\"label\": \"%s\", \"error\": \"%s\"}\n", label, tc_error(ctx));
             fflush(stdout);
             failures++;
-            for (int e = 0; e < n_envs; e++) {
-                envs[e][strcspn(envs[e], "=")] = '\0';
-                unsetenv(envs[e]);
-            }
+            tc_set_tuning(NULL);
             continue;
         }
         const size_t bytes = (size_t)st.roi_width * (size_t)st.roi_height * 4;
@@ -263,10 +263,7 @@ int main(int argc, char **argv)
                st.build_ms, st.classes[0], st.classes[1], st.classes[2], st.classes[3], verdict,
                worst, p.taps_y, mask_name, fma, fma * pixels / (st.kernel_ms_median * 1e6));
         fflush(stdout);
-        for (int e = 0; e < n_envs; e++) {
-            envs[e][strcspn(envs[e], "=")] = '\0';
-            unsetenv(envs[e]);
-        }
+        tc_set_tuning(NULL);
     }
     tc_close(ctx);
     free(image);

@@ -49,6 +49,7 @@
 #include "batch_state.h"
 #include "outputs.h"
 #include "report.h"
+#include "test_hooks.h"
 
 /* The cores this process may run on (its CPU affinity, which a container or taskset may
  * narrow), else every online core. */
@@ -92,16 +93,13 @@ static void sync_folder(const char *dir)
  * decoding and encoding are the work; the waiters many when syncing, since they only wait on
  * the disk, which serves many flushes at once. Never more of either than images, and one
  * context an image at most (a second costs the driver a context, at start and at exit). */
-static void size_threads(batch *b, int n_requests, char requests[][64])
+static void size_threads(batch *b, int n_requests)
 {
     const int cores = cpu_count(), n = b->list->count;
     b->n_workers = clamp(b->o->threads ? b->o->threads : cores, 1, n);
     b->n_waiters = clamp(2 * cores, 4, 64);
     b->n_waiters = clamp(b->n_waiters, 1, n);
-    b->n_lanes = 0;
-    for (int i = 0; i < n_requests && !b->o->no_filter; i++)
-        b->n_lanes += strncmp(requests[i], "cpu", 3) == 0 ? 1 : batch_lanes_per_gpu();
-    b->n_lanes = b->o->no_filter ? 0 : clamp(b->n_lanes, 1, n);
+    b->n_lanes = b->o->no_filter ? 0 : clamp(n_requests, 1, n);
 }
 
 /* The batch's settings before any thread starts: sizes, the memory bound. */
@@ -116,28 +114,25 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->machine = o->format != TC_FORMAT_TABLE;
     b->chatty = !o->quiet && !b->machine;
     b->progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
-    /* A quarter of the machine's memory for images in flight, at most 4 GiB;
-     * TILEDCONV_BATCH_BUDGET=BYTES sets another (the tests show the bound with a small one). */
+    /* A quarter of the machine's memory for images in flight, at most 4 GiB (a test build's
+     * hook sets a small one, so that the tests show the bound). */
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    const char *budget = getenv("TILEDCONV_BATCH_BUDGET");
     b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
     if (b->budget > ((size_t)4 << 30))
         b->budget = (size_t)4 << 30;
-    if (budget && strtoull(budget, NULL, 10) > 0)
-        b->budget = (size_t)strtoull(budget, NULL, 10);
+    if (test_hook_batch_budget())
+        b->budget = (size_t)test_hook_batch_budget();
     if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
         b->budget = (size_t)o->max_memory;
-    size_threads(b, n_requests, requests);
+    size_threads(b, n_requests);
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->work, NULL);
     pthread_cond_init(&b->ready, NULL);
     /* Outputs that are synced go to the waiters; standard output is never synced. */
     b->syncing = !o->no_sync &&
                  !(list->items[0].output && outputs_is_stdout(list->items[0].output));
-    if (b->syncing && commit_start(&b->commits, commit_mode_from_env(), b->n_waiters))
+    if (b->syncing && commit_start(&b->commits, b->n_waiters))
         return -1;
-    if (b->syncing && b->commits.mode == COMMIT_BATCH)
-        b->n_waiters = 1;
     if (!b->syncing)
         b->n_waiters = 0;
     return batch_make_lanes(b, n_requests, requests);

@@ -3,7 +3,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "job_filter.h"
 /* The device of a lane opened and checked against the run's options; the lanes then wait
@@ -28,12 +27,6 @@ static void open_lane(lane *l)
         }
     } else {
         l->status = 1;
-    }
-    /* A second lane on a CPU device only competes with the first for the same cores. */
-    if (l->status == 0 && l->sibling > 0 && l->dev.is_cpu) {
-        tc_close(l->ctx);
-        l->ctx = NULL;
-        l->status = 2;
     }
     pthread_mutex_lock(&b->lock);
     if (l->status == 0 && (b->startup_ms == 0.0 || l->open_ms < b->startup_ms))
@@ -98,13 +91,6 @@ void *batch_lane_main(void *arg)
     return NULL;
 }
 
-int batch_lanes_per_gpu(void)
-{
-    const char *v = getenv("TILEDCONV_LANES");
-    const int n = v ? atoi(v) : 0;
-    return n >= 1 && n <= 8 ? n : 1;
-}
-
 int batch_make_lanes(batch *b, int n_requests, char requests[][64])
 {
     int k = 0;
@@ -113,18 +99,10 @@ int batch_make_lanes(batch *b, int n_requests, char requests[][64])
     b->lanes = calloc((size_t)b->n_lanes, sizeof *b->lanes);
     if (!b->lanes)
         return -1;
-    /* Each device's first lane before any second one, so that fewer lanes than devices
-     * (a short batch) still spread over the devices. */
-    for (int c = 0; c < batch_lanes_per_gpu(); c++)
-        for (int i = 0; i < n_requests && k < b->n_lanes; i++) {
-            const int lanes = strncmp(requests[i], "cpu", 3) == 0 ? 1 : batch_lanes_per_gpu();
-            if (c >= lanes)
-                continue;
-            b->lanes[k].b = b;
-            b->lanes[k].request = requests[i];
-            b->lanes[k].sibling = c;
-            k++;
-        }
+    for (int i = 0; i < n_requests && k < b->n_lanes; i++, k++) {
+        b->lanes[k].b = b;
+        b->lanes[k].request = requests[i];
+    }
     b->n_lanes = k;
     return 0;
 }

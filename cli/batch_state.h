@@ -20,11 +20,10 @@ typedef struct batch batch;
 typedef struct {
     batch *b;
     const char *request;
-    int sibling;           /* 0 for the first lane of its request, 1 for the second */
     tc_context *ctx;
     tc_device_info dev;
     double open_ms;        /* tc_open, from the start of the run */
-    int status;            /* 0 open, 1 failed to open, 2 closed (a CPU's second lane) */
+    int status;            /* 0 open, 1 failed to open */
     int open_status;       /* tc_open's status */
     char err[512];
     pthread_t thread;

@@ -1,12 +1,10 @@
 /* commit.c - staged outputs made durable and put in place by waiter threads (commit.h). */
-#define _GNU_SOURCE /* syncfs */
 #include "commit.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,12 +13,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-int commit_mode_from_env(void)
-{
-    const char *v = getenv("TILEDCONV_SYNC");
-    return v && strcmp(v, "batch") == 0 ? COMMIT_BATCH : COMMIT_EACH;
 }
 
 void commit_now(commit_item *item, int sync)
@@ -66,21 +58,7 @@ static commit_item *take_one(commit_queue *q)
     return item;
 }
 
-/* Every item waiting, as a list, or NULL once the queue is closed and empty. */
-static commit_item *take_all(commit_queue *q)
-{
-    pthread_mutex_lock(&q->lock);
-    while (!q->head && !q->closed)
-        pthread_cond_wait(&q->more, &q->lock);
-    commit_item *list = q->head;
-    q->head = q->tail = NULL;
-    q->count = 0;
-    pthread_cond_broadcast(&q->room);
-    pthread_mutex_unlock(&q->lock);
-    return list;
-}
-
-/* COMMIT_EACH: one fsync a file, many of these threads at once. */
+/* A waiter: one fsync a file, many of these threads at once. */
 static void *wait_each(void *arg)
 {
     commit_queue *q = arg;
@@ -94,57 +72,9 @@ static void *wait_each(void *arg)
     return NULL;
 }
 
-/* The first staged file of an item, for its descriptor. */
-static FILE *first_file(const commit_item *item)
-{
-    return item->files[0].f ? item->files[0].f : item->files[1].f;
-}
-
-/* COMMIT_BATCH: every file staged so far made durable by one syncfs of its file system (each
- * file system once per round), then all put in place. Where syncfs fails, each file is synced
- * on its own. */
-static void *wait_batch(void *arg)
-{
-    commit_queue *q = arg;
-    commit_item *list;
-    while ((list = take_all(q)) != NULL) {
-        const double t = now_ms();
-        dev_t synced[8];
-        int n_synced = 0, n_items = 0, all_synced = 1;
-        for (commit_item *it = list; it; it = it->next, n_items++) {
-            FILE *f = first_file(it);
-            struct stat st;
-            if (!f || fstat(fileno(f), &st) != 0) {
-                all_synced = 0;
-                continue;
-            }
-            int seen = 0;
-            for (int i = 0; i < n_synced; i++)
-                seen |= synced[i] == st.st_dev;
-            if (seen)
-                continue;
-            if (n_synced == 8 || syncfs(fileno(f)) != 0)
-                all_synced = 0;
-            else
-                synced[n_synced++] = st.st_dev;
-        }
-        const double each = (now_ms() - t) / (n_items ? n_items : 1);
-        for (commit_item *it = list, *next; it; it = next) {
-            next = it->next;
-            commit_now(it, !all_synced);
-            it->sync_ms = each;
-            it->done(it, it->arg);
-        }
-    }
-    return NULL;
-}
-
-int commit_start(commit_queue *q, int mode, int waiters)
+int commit_start(commit_queue *q, int waiters)
 {
     memset(q, 0, sizeof *q);
-    q->mode = mode;
-    if (mode == COMMIT_BATCH)
-        waiters = 1;
     q->capacity = 2 * waiters;
     if (!(q->threads = calloc((size_t)waiters, sizeof *q->threads)))
         return -1;
@@ -152,8 +82,7 @@ int commit_start(commit_queue *q, int mode, int waiters)
     pthread_cond_init(&q->more, NULL);
     pthread_cond_init(&q->room, NULL);
     for (int i = 0; i < waiters; i++) {
-        if (pthread_create(&q->threads[i], NULL, mode == COMMIT_BATCH ? wait_batch : wait_each,
-                           q) != 0)
+        if (pthread_create(&q->threads[i], NULL, wait_each, q) != 0)
             break;
         q->n_threads++;
     }

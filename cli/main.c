@@ -141,6 +141,7 @@ int main(int argc, char **argv)
     if (o.list_devices)
         return list_devices(&o);
     io_set_jpeg_sampling(o.sampling); /* before any thread encodes */
+    tc_set_tuning(&o.tuning);         /* before any context runs */
     if (o.no_filter && (status = check_no_filter(&o)) != 0)
         return status;
     /* -o -: standard output is the image's alone from here on; every report goes to stderr. */

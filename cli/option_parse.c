@@ -212,6 +212,7 @@ static int parse_options(int argc, char **argv, const getopt_tables *t, tc_optio
         case 'q': o->quiet = 1; break;
         case 'h': o->help = 1; break;
         case OPT_VERSION: o->version = 1; break;
+        case OPT_TUNE: rc = opt_parse_tune(optarg, o, err); break;
         case ':':
             fprintf(err, "tiledconv: %s needs a value (see -h)\n",
                     optopt ? cli_option_flag(optopt, flag, sizeof flag) : argv[optind - 1]);

@@ -67,6 +67,9 @@ int opt_parse_block(const char *text, tc_options *o, FILE *err);
 int opt_parse_device_type(const char *text, tc_options *o, FILE *err);
 int opt_parse_device_list(const char *text, tc_options *o, FILE *err);
 
+/* --tune NAME=VALUE into o->tuning (the library's parser, its message). */
+int opt_parse_tune(const char *text, tc_options *o, FILE *err);
+
 /* --pyramid OxL; and whether a word has the form of a count (digits, or digits x digits),
  * which a bare --pyramid takes as its value. */
 int opt_parse_pyramid(const char *text, tc_options *o, FILE *err);

@@ -230,6 +230,9 @@ const cli_option cli_options[] = {
     {'v', "v", "verbose", NONE, NULL, S_OTHER, OWN,
      "also print the launch geometry and work-group classes"},
     {'q', "q", "quiet", NONE, NULL, S_OTHER, OWN, "print only results and errors"},
+    {OPT_TUNE, NULL, "tune", VALUE, "NAME=VALUE", S_OTHER, OWN,
+     "a setting of the library for kernel studies and tests\n"
+     "(repeatable; the manual lists them)"},
     {'h', "h", "help", NONE, NULL, S_OTHER, OWN, "this text"},
     {OPT_VERSION, NULL, "version", NONE, NULL, S_OTHER, OWN, "the version"},
 };

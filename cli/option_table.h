@@ -58,6 +58,7 @@ enum {
     OPT_FORCE,
     OPT_MAX_MEMORY,
     /* Other. */
+    OPT_TUNE,
     OPT_VERSION
 };
 

@@ -42,6 +42,16 @@ int opt_parse_int(const char *flag, const char *text, long lo, long hi, int *out
     return rc;
 }
 
+int opt_parse_tune(const char *text, tc_options *o, FILE *err)
+{
+    char why[512];
+    text_shown shown;
+    if (tc_tuning_parse(&o->tuning, text, why, sizeof why) == 0)
+        return 0;
+    fprintf(err, "tiledconv: %s\n", text_show(why, &shown));
+    return 2;
+}
+
 /* "WxH" with both sides positive and the image within TC_MAX_SYNTH_PIXELS. */
 int opt_parse_size(const char *text, int *w, int *h, FILE *err)
 {

@@ -100,6 +100,7 @@ typedef struct {
     int pyramid;            /* --pyramid given */
     int pyramid_octaves;    /* O (default TC_PYRAMID_DEFAULT_OCTAVES) */
     int pyramid_levels;     /* L (default TC_PYRAMID_DEFAULT_LEVELS) */
+    tc_tuning tuning;       /* --tune NAME=VALUE: the library's study and test settings */
 } tc_options;
 
 /* Parses argv into opts. Returns 0; or 2 after printing one line "tiledconv: ..." to err that

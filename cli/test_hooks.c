@@ -10,8 +10,8 @@
 
 const char *test_hooks_note(void)
 {
-    return " (a test build: its TILEDCONV_TEST_CORRUPT and TILEDCONV_CLEAN_EXIT hooks are "
-           "compiled in)";
+    return " (a test build: its TILEDCONV_TEST_CORRUPT, TILEDCONV_CLEAN_EXIT and "
+           "TILEDCONV_TEST_BATCH_BUDGET hooks are compiled in)";
 }
 
 const char *test_hook_corrupt_spec(void)
@@ -22,6 +22,12 @@ const char *test_hook_corrupt_spec(void)
 int test_hook_clean_exit(void)
 {
     return getenv("TILEDCONV_CLEAN_EXIT") != NULL;
+}
+
+unsigned long long test_hook_batch_budget(void)
+{
+    const char *v = getenv("TILEDCONV_TEST_BATCH_BUDGET");
+    return v ? strtoull(v, NULL, 10) : 0;
 }
 
 #else
@@ -37,6 +43,11 @@ const char *test_hook_corrupt_spec(void)
 }
 
 int test_hook_clean_exit(void)
+{
+    return 0;
+}
+
+unsigned long long test_hook_batch_budget(void)
 {
     return 0;
 }

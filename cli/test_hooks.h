@@ -23,4 +23,9 @@ void test_hook_corrupt(float *plane, int width, int height);
  * when every output is in place. */
 int test_hook_clean_exit(void);
 
+/* TILEDCONV_TEST_BATCH_BUDGET=BYTES, or 0: the bytes a batch's images in flight may hold, in
+ * place of a quarter of the machine's memory, so that the tests show the bound with a few
+ * small images. */
+unsigned long long test_hook_batch_budget(void);
+
 #endif

@@ -247,10 +247,9 @@ TC_INTERNAL int tc_mask_size_valid(int width, int height);
 TC_INTERNAL int tc_filter_named_mask(tc_filter_spec *f, tc_named id, double amount);
 
 /* Sets f to the mask m (width x height values, row-major, a valid size) and factors it:
- * f->mask_separable and, when it is rank 1, kx and ky (tc_mask_factor). Unless the
- * environment variable TILEDCONV_MASK_2D is set (to anything but "0"), which keeps every mask
- * on the 2-D kernels: for the tests and benchmarks that compare the two paths. f->border and
- * f->border_value are left as they are. */
+ * f->mask_separable and, when it is rank 1, kx and ky (tc_mask_factor); unless the tuning's
+ * mask_2d keeps every mask on the 2-D kernels (tc_tuning: for the tests and benchmarks that
+ * compare the two paths). f->border and f->border_value are left as they are. */
 TC_INTERNAL void tc_filter_set_mask(tc_filter_spec *f, const float *m, int width, int height);
 
 /* ---- The bilinear-tap trick (bilinear.c) ------------------------------------------- */
@@ -332,6 +331,45 @@ TC_INTERNAL int tc_context_plan_bands(tc_context *ctx, const tc_params *p, int w
                                       unsigned long long budget, int budget_given,
                                       unsigned long long per_row, unsigned long long fixed,
                                       int max_rows, tc_band_plan *plan);
+
+/* ---- Study and test settings (tuning.c) -------------------------------------------- */
+
+/* Settings for kernel studies and for the tests, read by every context at each run: switches
+ * that would otherwise be rebuilds with other -D values. They are process-wide, as the
+ * programs' cache is; set them before runs start, not while another thread runs one. All zero
+ * (the default) is what the library always does. The command line sets them with --tune
+ * NAME=VALUE, bench/casebench.c with tune=NAME=VALUE; each NAME is the field's, '-' for '_'. */
+typedef struct {
+    char cl_options[512];   /* appended to every kernel program's build options (the kernels'
+                             * study switches: TiledConv.cl, Long.cl, Masks.cl list them) */
+    char dump_program[512]; /* a file that each program built is written to (its binary: PTX
+                             * on NVIDIA), for reading its registers and machine code */
+    int long_tile_h;        /* tiled_long_conv's tile height, 8..4096, a multiple of 8 (as
+                             * before, halved while the tile does not fit local memory); 0: 256 */
+    int pyramid_tile_h;     /* the per-octave pyramid kernel's tile height: 64, 128 or 256 */
+    int pyramid_interleave; /* 1: the pyramid's slices first in the NDRange (groups of 1 x 8 x
+                             * 32), each tile's slices one after another */
+    int mask_2d;            /* 1: rank-1 masks stay on the 2-D kernels (not factored) */
+    long long staging_chunk; /* bytes a staged transfer moves at a time, at least 64: the
+                              * tests move small images in many chunks */
+    long long pinned_bytes; /* the pipeline's pinned ring per direction, at most (default 32 MiB;
+                             * at least one chunk) */
+    int no_images;          /* 1: every device answers that it has no image support */
+} tc_tuning;
+
+/* The settings from now on (NULL: the defaults). */
+TC_INTERNAL void tc_set_tuning(const tc_tuning *t);
+
+/* One setting "NAME=VALUE" into *t (an empty VALUE: the default): 0, or -1 with the reason in
+ * err (an unknown name, with the names; a value out of its range) and *t untouched. */
+TC_INTERNAL int tc_tuning_parse(tc_tuning *t, const char *setting, char *err, size_t err_size);
+
+/* tc_tuning_parse into the settings in force: for callers without the struct's layout (the
+ * Python tests through ctypes). */
+TC_INTERNAL int tc_tune(const char *setting, char *err, size_t err_size);
+
+/* The settings' names, NULL-terminated, in the struct's order (for the manual's check). */
+TC_INTERNAL const char *const *tc_tuning_names(void);
 
 /* ---- The kernels (kernel_args.c, storage.c, launch.c, variants.c, host_api.c) ------- */
 

@@ -12,7 +12,7 @@
  *                        with -D TC_MASK_ROWS=1)
  *
  * (A mask that is rank 1 never comes here: the host factors it and runs the separable
- * kernels, unless the environment variable TILEDCONV_MASK_2D says otherwise.)
+ * kernels, unless the tuning's mask-2d says otherwise.)
  *
  * The weights are a __constant argument, mask[j * MASK_W + i]; tiled_mask_conv also takes the
  * first 16 by value, as a float16 (TC_MASK_VALUES). -D options besides Common.cl's: GROUP_X,
@@ -58,7 +58,7 @@
  * Classes, as tiled_conv's: class 1 reads unchecked, class 2 maps rows and (at the sROI's left
  * and right edges) columns by the border rule, class 3 stores unchecked, class 4 guards.
  *
- * Variants (TILEDCONV_CL_OPTIONS, for bench/):
+ * Variants (for studies: --tune cl-options=...):
  *   TC_MASK_SHARE_ROWS   1: every source row once, unrolled (default up to MASK_UNROLL_LIMIT);
  *                        0: a loop over the mask's rows
  *   TC_MASK_VALUES       1: the weights from the by-value float16 (default up to 16 weights);

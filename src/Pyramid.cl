@@ -168,7 +168,7 @@ void pyramid_octave(__global const float *base, int pitch, int w, int h,
 #if PYR_INTERLEAVE
     /* The slice in the first dimension, which a GPU dispatches fastest: consecutive groups make
      * the same tile of every slice in turn, at about the same time, reading the same rows of
-     * the base, which the L2 cache then serves once (TILEDCONV_PYRAMID_INTERLEAVE=1, a
+     * the base, which the L2 cache then serves once (--tune pyramid-interleave=1, a
      * study; the groups are 1 x P_JPR x P_GY). */
     const int lx = get_local_id(1), ly = get_local_id(2);
     const int z = get_group_id(0);

@@ -71,7 +71,7 @@
 #define HROWS (BLOCK_Y + 2 * RADIUS_Y) /* horizontally filtered rows a work-item needs */
 
 /*
- * Variants kept for measurement (bench/: set through TILEDCONV_CL_OPTIONS). The defaults are
+ * Variants kept for measurement (set through --tune cl-options=...). The defaults are
  * the fastest measured on the H200 for each radius (BENCHMARKS.md, issue 13):
  *   TC_VECTOR_IO=0         global loads and stores one float at a time (--scalar-io)
  *   TC_HALO_SPREAD         1: the tile's halo rows filtered by the whole group (default from

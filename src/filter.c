@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuning.h"
+
 static const char *const names[TC_NAMED_COUNT] = {
     "box",      "gauss",    "binomial",  "sobel-x",    "sobel-y",
     "scharr-x", "scharr-y", "laplacian", "laplacian8", "sharpen",
@@ -346,14 +348,13 @@ double tc_mask_residual(const float *m, int width, int height, const float *kx,
 
 void tc_filter_set_mask(tc_filter_spec *f, const float *m, int width, int height)
 {
-    const char *two_d = getenv("TILEDCONV_MASK_2D");
     clear_mask(f);
     memset(f->kx, 0, sizeof f->kx);
     memset(f->ky, 0, sizeof f->ky);
     f->taps_x = f->mask_width = width;
     f->taps_y = f->mask_height = height;
     memcpy(f->mask, m, (size_t)width * (size_t)height * sizeof *m);
-    if (!(two_d && strcmp(two_d, "0") != 0))
+    if (!tc_tuning_now()->mask_2d)
         f->mask_separable = tc_mask_factor(m, width, height, f->kx, f->ky);
     if (!f->mask_separable) { /* the factors of a failed try mean nothing */
         memset(f->kx, 0, sizeof f->kx);

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "hostmem.h"
 #include "params.h"
+#include "tuning.h"
 
 #define OPERATOR_COUNT 2
 
@@ -94,7 +95,7 @@ static int mod4(int a)
 static void build_options(const run_state *rs, char *options, size_t size)
 {
     const tc_job *job = rs->job;
-    const char *extra = getenv("TILEDCONV_CL_OPTIONS"); /* kernel experiments, as job_kernels.c */
+    const char *extra = tc_tuning_now()->cl_options; /* kernel studies, as job_kernels.c */
     snprintf(options, size,
              "-cl-std=CL1.2 -D RADIUS_X=1 -D RADIUS_Y=1 -D GROUP_X=%d -D GROUP_Y=%d "
              "-D BLOCK_X=%d -D BLOCK_Y=%d "
@@ -104,7 +105,7 @@ static void build_options(const run_state *rs, char *options, size_t size)
              (int)job->filter.border,
              job->vector_io ? mod4(job->roi.src_left - job->roi.dst_left) : 0,
              smoothing_cl[rs->op][0], smoothing_cl[rs->op][1], rs->planes, job->vector_io,
-             job->count_classes ? " -D TC_COUNT_CLASSES" : "", extra ? extra : "");
+             job->count_classes ? " -D TC_COUNT_CLASSES" : "", extra);
 }
 
 /* The first tile starts this many columns left of the tROI (the target's 4-column grid). */
@@ -239,7 +240,7 @@ static int get_kernel(run_state *rs, const char *name, size_t group, cl_kernel *
                       double *build_ms, tc_msg *m)
 {
     const tc_device *d = rs->c.device;
-    char options[512];
+    char options[1024];
     cl_program program;
     size_t kernel_group = 0;
     cl_int err;

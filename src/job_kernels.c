@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "storage.h"
+#include "tuning.h"
 
 /* The program each kernel is in. */
 static tc_source kernel_source(tc_kernel_kind kind)
@@ -34,8 +35,8 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
     const int tiled = tc_kernel_is_tiled(kind);
     const tc_variant *v = tiled ? tc_variant_of(job) : NULL;
     char own[200] = "";
-    /* For kernel experiments (bench/): extra build options, appended. */
-    const char *extra = getenv("TILEDCONV_CL_OPTIONS");
+    /* For kernel studies: the tuning's extra build options, appended. */
+    const char *extra = tc_tuning_now()->cl_options;
     switch (kernel_source(kind)) {
     case TC_SOURCE_LONG:
         if (kind == TC_KERNEL_TILED_SLIDE)
@@ -82,7 +83,7 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
              kind != TC_KERNEL_BILINEAR && tc_reads_image(job->algorithm, job->storage)
                  ? " -D TC_IMAGE=1"
                  : "",
-             registers, extra ? extra : "");
+             registers, extra);
 }
 
 /* Refuses a launch the device cannot run, with the reason in words, rather than letting

@@ -8,6 +8,7 @@
 
 #include "buffers.h"
 #include "copier.h"
+#include "tuning.h"
 
 /* The pinned memory of one slot and direction, at most: a 1080p RGB float image (24 MB) fits
  * whole; a larger one goes through it as a ring. */
@@ -49,26 +50,19 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-/* A positive size from the environment (the tests' knobs), or 0. */
-static size_t env_size(const char *name)
-{
-    const char *v = getenv(name);
-    const long long n = v ? atoll(v) : 0;
-    return n > 0 ? (size_t)n : 0;
-}
-
-/* The chunk an n-byte stream moves in. TILEDCONV_STAGING_CHUNK (at least 64 bytes) sets it,
- * so that the tests can move small images in many chunks. */
+/* The tuning's staging_chunk (at least 64 bytes) sets the chunk, so that the tests can move
+ * small images in many chunks. */
 size_t tc_ring_chunk(size_t n)
 {
-    size_t c = env_size("TILEDCONV_STAGING_CHUNK");
+    const size_t set = (size_t)tc_tuning_now()->staging_chunk;
+    size_t c = set;
     if (c >= 64)
         c = round_up(c, 64);
     else
         c = round_up(n / (size_t)tc_copier_width(), 4096);
     if (c < 64)
         c = 64;
-    if (!env_size("TILEDCONV_STAGING_CHUNK"))
+    if (!set)
         c = c < MIN_CHUNK ? MIN_CHUNK : c > MAX_CHUNK ? MAX_CHUNK : c;
     /* A small image pins only what it moves; no chunk passes the pinned memory's cap. */
     const size_t whole = round_up(n, 64);
@@ -76,12 +70,11 @@ size_t tc_ring_chunk(size_t n)
     return c < PINNED_CAP ? c : PINNED_CAP;
 }
 
-/* The pinned bytes for an n-byte stream in chunks of c: the whole stream, at most the cap
- * (TILEDCONV_PINNED_BYTES lowers it for the tests of the ring), at least one chunk. */
+/* The cap is the tuning's pinned_bytes where set (the tests of the ring lower it). */
 size_t tc_ring_bytes(size_t n, size_t c)
 {
-    const size_t cap = env_size("TILEDCONV_PINNED_BYTES") ? env_size("TILEDCONV_PINNED_BYTES")
-                                                           : PINNED_CAP;
+    const size_t set = (size_t)tc_tuning_now()->pinned_bytes;
+    const size_t cap = set ? set : PINNED_CAP;
     size_t want = round_up(n, c);
     if (want > cap)
         want = cap / c * c;

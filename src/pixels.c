@@ -8,6 +8,7 @@
 #include "pixels.h"
 #include "channels.h"
 #include "copier.h"
+#include "tuning.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -328,13 +329,13 @@ void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue)
     memset(pb, 0, sizeof *pb);
 }
 
-/* The bytes moved through one chunk: TC_STAGING_CHUNK, or less when TILEDCONV_STAGING_CHUNK
- * says so (the tests move small images in many chunks; never more than the chunk). */
+/* The bytes moved through one chunk: TC_STAGING_CHUNK, or less when the tuning's
+ * staging_chunk says so (the tests move small images in many chunks; never more than the
+ * chunk). */
 static size_t staging_chunk(const tc_pixel_buffers *pb)
 {
-    const char *v = getenv("TILEDCONV_STAGING_CHUNK");
-    const long n = v ? atol(v) : 0;
-    return n >= 64 && (size_t)n < pb->pinned_size ? (size_t)n : pb->pinned_size;
+    const long long n = tc_tuning_now()->staging_chunk;
+    return n >= 64 && (unsigned long long)n < pb->pinned_size ? (size_t)n : pb->pinned_size;
 }
 
 /* Waits for a finished transfer of the staging, adds its time, releases it. */

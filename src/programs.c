@@ -2,6 +2,7 @@
 #include "programs.h"
 
 #include "program_cache.h"
+#include "tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,12 @@ struct tc_program_entry {
     tc_program_entry *next;
 };
 
-/* For kernel studies: TILEDCONV_DUMP_PROGRAM=FILE writes the built program's binary (PTX on
- * NVIDIA) to FILE, so that register use and the machine code can be read off the device.
- * Best effort: a failure to write it changes nothing else. */
+/* For kernel studies: the tuning's dump_program names a file that the built program's binary
+ * (PTX on NVIDIA) is written to, so that register use and the machine code can be read off the
+ * device. Best effort: a failure to write it changes nothing else. */
 static void dump_binary(cl_program prog)
 {
-    const char *path = getenv("TILEDCONV_DUMP_PROGRAM");
+    const char *path = tc_tuning_now()->dump_program[0] ? tc_tuning_now()->dump_program : NULL;
     size_t size = 0;
     unsigned char *bin = NULL;
     FILE *f = NULL;

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "hostmem.h"
+#include "tuning.h"
 
 void tc_pyramid_buffers_release(tc_pyramid_buffers *b)
 {
@@ -217,13 +218,11 @@ static int kernel_of(const tc_device *d, tc_program_cache *programs, const char 
     return TC_OK;
 }
 
-/* An environment knob for kernel studies (bench/): the per-octave tile's height, 64..256. */
+/* The per-octave tile's height: TC_LONG_TILE_H, or the tuning's pyramid_tile_h (kernel
+ * studies: 64, 128 or 256). */
 static int tile_height(const tc_device *d, int rmax)
 {
-    const char *text = getenv("TILEDCONV_PYRAMID_TILE_H");
-    int th = TC_LONG_TILE_H;
-    if (text && (strcmp(text, "64") == 0 || strcmp(text, "128") == 0))
-        th = atoi(text);
+    int th = tc_tuning_now()->pyramid_tile_h ? tc_tuning_now()->pyramid_tile_h : TC_LONG_TILE_H;
     /* Halved while the filtered rows do not fit the device's local memory; a work-item's
      * column stays a multiple of 8 rows (tiled_conv's accumulating blocks). */
     while ((unsigned long long)(th + 2 * rmax) * TC_LONG_TILE_W * 4ULL > d->info.local_mem_bytes &&
@@ -245,15 +244,16 @@ static int prepare_octave(const tc_device *d, tc_program_cache *programs, tc_pyr
         if ((oc->slice[i].taps - 1) / 2 > rmax)
             rmax = (oc->slice[i].taps - 1) / 2;
     const int th = tile_height(d, rmax);
-    /* A knob for kernel studies (bench/pyramid.sh): the slices of one tile one after another
-     * in the dispatch order, rather than slice after slice (Pyramid.cl, PYR_INTERLEAVE). */
-    const char *interleave = getenv("TILEDCONV_PYRAMID_INTERLEAVE");
+    /* For kernel studies (the tuning's pyramid_interleave): the slices of one tile one after
+     * another in the dispatch order, rather than slice after slice (Pyramid.cl,
+     * PYR_INTERLEAVE). */
+    const int interleave = tc_tuning_now()->pyramid_interleave;
     used = snprintf(options, sizeof options,
                     "-cl-std=CL1.2 -D RADIUS_X=%d -D RADIUS_Y=%d -D BORDER=%d -D BLOCK_X=%d "
                     "-D BLOCK_Y=8 -D TC_VECTOR_IO=1 -D SHIFT=0 -D LONG_TILE_W=%d "
                     "-D LONG_TILE_H=%d -D PYR_SLICES=%d -D PYR_FEED=%d -D PYR_INTERLEAVE=%d",
                     rmax, rmax, (int)plan->border, TC_LONG_JOB_W, TC_LONG_TILE_W, th,
-                    oc->slices, oc->feed, interleave && strcmp(interleave, "1") == 0);
+                    oc->slices, oc->feed, interleave);
     for (int i = 0; i < TC_PYRAMID_MAX_SLICES; i++)
         used += snprintf(options + used, sizeof options - (size_t)used,
                          " -D PYR_R%d=%d -D PYR_ACC%d=%d", i,
@@ -275,9 +275,9 @@ static int prepare_octave(const tc_device *d, tc_program_cache *programs, tc_pyr
         return status;
     const size_t tiles[2] = {(size_t)((oc->width + TC_LONG_TILE_W - 1) / TC_LONG_TILE_W),
                              (size_t)((oc->height + th - 1) / th)};
-    const int first = interleave && strcmp(interleave, "1") == 0; /* the slice first */
+    const int first = interleave; /* the slice first */
     if (first && local[1] > d->max_item_sizes[2])
-        return tc_fail(m, TC_EDEVICE, "TILEDCONV_PYRAMID_INTERLEAVE=1 needs work-groups of 1 x "
+        return tc_fail(m, TC_EDEVICE, "pyramid-interleave=1 needs work-groups of 1 x "
                                       "%zu x %zu, but %s allows %zu work-items along the third "
                                       "dimension",
                        local[0], local[1], d->info.name, d->max_item_sizes[2]);

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "hostmem.h"
 #include "kernel_args.h"
+#include "tuning.h"
 
 TC_API const char *tc_storage_name(tc_storage s)
 {
@@ -64,7 +65,6 @@ int tc_images_check(const tc_device *d, tc_algorithm algorithm, tc_storage stora
                     int height, const tc_roi *roi, tc_msg *m)
 {
     const char *what = algorithm == TC_BILINEAR ? "bilinear" : "storage image";
-    const char *test = getenv("TILEDCONV_TEST_NO_IMAGES");
     cl_bool support = CL_FALSE;
     size_t max_w = 0, max_h = 0;
     int status = TC_OK, found = 0;
@@ -72,7 +72,7 @@ int tc_images_check(const tc_device *d, tc_algorithm algorithm, tc_storage stora
         return TC_OK;
     CL_CALL(status, cleanup, m,
             clGetDeviceInfo(d->device, CL_DEVICE_IMAGE_SUPPORT, sizeof support, &support, NULL));
-    if (test && strcmp(test, "0") != 0)
+    if (tc_tuning_now()->no_images) /* the tests' device without images */
         support = CL_FALSE;
     if (!support)
         return tc_fail(m, TC_EINVAL,

@@ -25,8 +25,8 @@ typedef struct {
 
 void tc_image_buffers_release(tc_image_buffers *b);
 
-/* The device can run it: image support (CL_DEVICE_IMAGE_SUPPORT; the environment variable
- * TILEDCONV_TEST_NO_IMAGES=1 makes any device answer no, for the tests), the CL_R / CL_FLOAT
+/* The device can run it: image support (CL_DEVICE_IMAGE_SUPPORT; the tuning's no_images
+ * makes any device answer no, for the tests), the CL_R / CL_FLOAT
  * format, the image sizes (CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT: the source image is
  * tc_device_pitch(width) x height, bilinear's temporary the ROI's size) and the device's
  * memory for the extra planes. TC_OK, or TC_EINVAL saying what the device lacks (the

@@ -3,10 +3,10 @@
  */
 #include "tiled_geometry.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "tuning.h"
 
 int tc_tiled_block_y(const tc_job *job, int radius)
 {
@@ -31,38 +31,22 @@ int tc_tiled_accumulating_rows(const tc_job *job)
     return tiled_block_y(job);
 }
 
-/* A positive integer from the environment, or fallback: the knobs bench/ turns to study the
- * kernels' geometry (README: "For kernel experiments"). */
-static int env_int(const char *name, int fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    return text && end != text && *end == '\0' && v > 0 && v <= 4096 ? (int)v : fallback;
-}
-
 /* tiled_mask_conv's block height: TC_MASK_SHORT_BLOCK_Y for masks of at most 3 rows, else
- * TC_MASK_BLOCK_Y (config.h says why); or TILEDCONV_MASK_BLOCK_Y (1..16). */
+ * TC_MASK_BLOCK_Y (config.h says why). */
 static int mask_block_y(const tc_job *job)
 {
-    const int fallback = tc_job_radius_y(job) <= 1 ? TC_MASK_SHORT_BLOCK_Y : TC_MASK_BLOCK_Y;
-    const int b = env_int("TILEDCONV_MASK_BLOCK_Y", fallback);
-    return b <= 16 ? b : fallback;
+    return tc_job_radius_y(job) <= 1 ? TC_MASK_SHORT_BLOCK_Y : TC_MASK_BLOCK_Y;
 }
 
-/* tiled_long_conv's tile: TC_LONG_TILE_W x TC_LONG_TILE_H (or TILEDCONV_LONG_TILE_W and
- * TILEDCONV_LONG_TILE_H where they make a tile Long.cl takes), the height halved while the
- * filtered rows, (height + 2 ry) x width floats, would not fit the device's local memory. */
+/* tiled_long_conv's tile: TC_LONG_TILE_W x TC_LONG_TILE_H (the height the tuning's
+ * long_tile_h where set: the tests reach interior tiles of small images with 32), the height
+ * halved while the filtered rows, (height + 2 ry) x width floats, would not fit the device's
+ * local memory. */
 static void long_tile(const tc_job *job, unsigned long long local_mem, int *tile_w,
                       int *tile_h)
 {
-    int w = env_int("TILEDCONV_LONG_TILE_W", TC_LONG_TILE_W);
-    int h = env_int("TILEDCONV_LONG_TILE_H", TC_LONG_TILE_H);
-    if (w < TC_LONG_JOB_W || (w & (w - 1)) != 0 || TC_LONG_GROUP % w != 0 ||
-        (h * w) % TC_LONG_GROUP != 0) {
-        w = TC_LONG_TILE_W;
-        h = TC_LONG_TILE_H;
-    }
+    const int w = TC_LONG_TILE_W;
+    int h = tc_tuning_now()->long_tile_h ? tc_tuning_now()->long_tile_h : TC_LONG_TILE_H;
     while ((unsigned long long)(h + 2 * tc_job_radius_y(job)) * (unsigned long long)w * 4ULL >
                local_mem &&
            h / 2 * w >= TC_LONG_GROUP && (h / 2 * w) % TC_LONG_GROUP == 0)

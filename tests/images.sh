@@ -11,7 +11,7 @@
 #      with a note for a filter that does not pair.
 #   d. refusals: each one line on stderr, exit 2, no file: twopass with images, --storage
 #      buffer with bilinear, taps that do not pair (kx and ky), a bad --storage, a device
-#      without images (TILEDCONV_TEST_NO_IMAGES, single run and batch), an image wider than
+#      without images (--tune no-images=1, single run and batch), an image wider than
 #      the device's 2-D images.
 #   e. batches: --storage image and bilinear over two files, equal to single runs.
 #   f. issue 15's filters: --storage image with long filters, a length per axis and masks (the
@@ -23,7 +23,7 @@
 
 . "$(dirname "$0")/lib.sh"
 test_begin images "$@"
-unset TILEDCONV_TEST_NO_IMAGES TILEDCONV_TEST_CORRUPT
+unset TILEDCONV_TEST_CORRUPT
 # check NAME CONDITION-RESULT WHY: ok when the previous test command succeeded.
 check() {
     if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1" "$3"; fi
@@ -140,32 +140,32 @@ check "c: -a all --storage image with taps that do not pair: five rows, one note
     "exit $rc: $(cat "$tmp/err")"
 
 # --- d. refusals ---------------------------------------------------------------------------------
-# refused NAME ENV ARGS...: exit 2, one line on stderr that contains no control character,
+# refused NAME ARGS...: exit 2, one line on stderr that contains no control character,
 # nothing on stdout, no output file.
 refused() {
-    name=$1 envs=$2
-    shift 2
+    name=$1
+    shift
     rm -f "$tmp/refused.bmp"
-    env $envs "$bin" "$@" -o "$tmp/refused.bmp" >"$tmp/out" 2>"$tmp/err"
+    "$bin" "$@" -o "$tmp/refused.bmp" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] &&
         [ ! -e "$tmp/refused.bmp" ] && grep -q "^tiledconv: " "$tmp/err"
     check "d: $name: exit 2, one line" $? "exit $rc: $(cat "$tmp/err" "$tmp/out" | head -3)"
 }
-refused "-a twopass --storage image" "" -g 64x48 -a twopass --storage image
-refused "-a bilinear --storage buffer" "" -g 64x48 -a bilinear --storage buffer
-refused "-a bilinear -c 1,-2,1" "" -g 64x48 -a bilinear -c 1,-2,1
-refused "-a bilinear --cy -1,3,-1 (ky)" "" -g 64x48 -a bilinear --cy -1,3,-1
-refused "--storage texture" "" -g 64x48 --storage texture
-refused "no image support, --storage image" TILEDCONV_TEST_NO_IMAGES=1 -g 64x48 -e \
+refused "-a twopass --storage image" -g 64x48 -a twopass --storage image
+refused "-a bilinear --storage buffer" -g 64x48 -a bilinear --storage buffer
+refused "-a bilinear -c 1,-2,1" -g 64x48 -a bilinear -c 1,-2,1
+refused "-a bilinear --cy -1,3,-1 (ky)" -g 64x48 -a bilinear --cy -1,3,-1
+refused "--storage texture" -g 64x48 --storage texture
+refused "no image support, --storage image" --tune no-images=1 -g 64x48 -e \
     --storage image
 grep -q 'CL_DEVICE_IMAGE_SUPPORT' "$tmp/err"
 check "d: the refusal names CL_DEVICE_IMAGE_SUPPORT" $? "$(cat "$tmp/err")"
-refused "no image support, -a bilinear" TILEDCONV_TEST_NO_IMAGES=1 \
+refused "no image support, -a bilinear" --tune no-images=1 \
     -s "$root/images/TiledConv_Input451x300.bmp" -a bilinear -t
-refused "no image support, -a all --storage image" TILEDCONV_TEST_NO_IMAGES=1 -g 64x48 \
+refused "no image support, -a all --storage image" --tune no-images=1 -g 64x48 \
     -a all --storage image -e
-refused "an image wider than 2-D images allow" "" -g 65536x1 --storage image -e
+refused "an image wider than 2-D images allow" -g 65536x1 --storage image -e
 grep -q 'CL_DEVICE_IMAGE2D_MAX_WIDTH' "$tmp/err"
 check "d: the refusal names CL_DEVICE_IMAGE2D_MAX_WIDTH" $? "$(cat "$tmp/err")"
 "$bin" -g 64x48 -a bilinear -c 1,-2,1 -o "$tmp/x.bmp" 2>&1 | grep -q '[[:cntrl:]]'
@@ -186,7 +186,7 @@ check "e: a batch with --storage image: the buffer batch's files" $? "exit $rc: 
 rc=$?
 [ "$rc" -eq 0 ] && cmp -s "$tmp/bil/a.bmp" "$tmp/single.bmp" && [ -f "$tmp/bil/b.bmp" ]
 check "e: a bilinear batch with -e: the single run's file" $? "exit $rc: $(head -2 "$tmp/err")"
-TILEDCONV_TEST_NO_IMAGES=1 "$bin" -f 5 --storage image -O "$tmp/none" "$tmp/in/a.bmp" \
+"$bin" --tune no-images=1 -f 5 --storage image -O "$tmp/none" "$tmp/in/a.bmp" \
     "$tmp/in/b.bmp" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls "$tmp/none")" ]
@@ -243,7 +243,7 @@ PY
 [ "$rc" -eq 0 ] && [ "$summary" = "ok" ]
 check "f: -f 9x3 -a all --storage image --json: taps, taps_y, mask and storage" $? \
     "exit $rc: $summary $(head -2 "$tmp/err")"
-refused "-a bilinear --filter laplacian (not separable)" "" -g 64x48 -a bilinear \
+refused "-a bilinear --filter laplacian (not separable)" -g 64x48 -a bilinear \
     --filter laplacian
 grep -q 'not separable' "$tmp/err"
 check "f: the refusal says the mask is not separable" $? "$(cat "$tmp/err")"

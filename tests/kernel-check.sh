@@ -107,7 +107,7 @@ check_tiled() { # check_tiled LABEL TAPS ARGS...: the tiled kernel under oclgrin
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "not ok - $label, $taps taps: ${TILEDCONV_CL_OPTIONS:+TILEDCONV_CL_OPTIONS='$TILEDCONV_CL_OPTIONS' }oclgrind $bin $* -f $taps -a tiled -e"
+        echo "not ok - $label, $taps taps: oclgrind $bin $* -f $taps -a tiled -e"
         sed 's/^/    /' "$log" | head -30
     fi
 }
@@ -130,11 +130,9 @@ for border in replicate constant=5 reflect101 reflect wrap; do
 done
 # The variants kept as build options, each where it is not the default.
 variant() { # variant OPTIONS TAPS ARGS...
-    TILEDCONV_CL_OPTIONS=$1
-    export TILEDCONV_CL_OPTIONS
-    shift
-    check_tiled "variant $TILEDCONV_CL_OPTIONS" "$@"
-    unset TILEDCONV_CL_OPTIONS
+    options=$1 taps=$2
+    shift 2
+    check_tiled "variant $options" "$taps" "$@" --tune "cl-options=$options"
     tiled_runs=$((tiled_runs + 1))
 }
 variant "-DTC_CLASS2_STAGE=1" 3 -g 70x45 -sL 3 -sT 1 -tL 2 -tT 2 --border reflect101
@@ -200,21 +198,17 @@ check_m() { # check_m LABEL PASSES ARGS...: ARGS -e under oclgrind, PASSES check
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "not ok - $label: ${TILEDCONV_CL_OPTIONS:+TILEDCONV_CL_OPTIONS='$TILEDCONV_CL_OPTIONS' }oclgrind $bin $* -e"
+        echo "not ok - $label: oclgrind $bin $* -e"
         sed 's/^/    /' "$log" | head -30
     fi
 }
 mask53='1,0,-2,1,3;2,-1,4,0,-2;-3,2,5,1,0'
 check_m "long 17 taps, every algorithm" 3 -g 48x60 -f 17 -sL 3 -tL 2 --border reflect101 -a all
 check_m "long 63 x 1" 3 -g 90x20 -f 63x1 -sL 1 -tT 2 --border constant=3 -a all
-TILEDCONV_LONG_TILE_H=32
-export TILEDCONV_LONG_TILE_H
-check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled
-TILEDCONV_CL_OPTIONS=-DTC_LONG_CHUNKED=1
-export TILEDCONV_CL_OPTIONS
+check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled \
+    --tune long-tile-h=32
 check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \
-    -a tiled
-unset TILEDCONV_CL_OPTIONS TILEDCONV_LONG_TILE_H
+    -a tiled --tune long-tile-h=32 --tune cl-options=-DTC_LONG_CHUNKED=1
 check_m "per axis 9 x 3, every algorithm" 3 -g 70x45 -f 9x3 -sL 3 -tL 2 -tT 1 -a all
 check_m "per axis 3 x 9, every algorithm" 3 -g 45x70 -f 3x9 -sT 3 -tL 1 --border reflect -a all
 check_m "mask 5 x 3, tiled and onepass" 2 -g 70x45 --mask "$mask53" -sL 3 -tL 2 \
@@ -256,9 +250,9 @@ done
 # Issue 16's scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
 # path's kernels (-t runs both launch styles; -e checks every level; the two must give the same
 # levels bit for bit). oclgrind's 32 KB of local memory halve the per-octave tile to 32 x 128;
-# --local-mem-size 49152 gives it NVIDIA's 48 KB (32 x 256 tiles), TILEDCONV_PYRAMID_TILE_H=64
-# the smallest tile (one 8-row block per work-item), TILEDCONV_PYRAMID_INTERLEAVE=1 the slice
-# in the NDRange's first dimension.
+# --local-mem-size 49152 gives it NVIDIA's 48 KB (32 x 256 tiles), --tune pyramid-tile-h=64
+# the smallest tile (one 8-row block per work-item), --tune pyramid-interleave=1 the slice in
+# the NDRange's first dimension.
 pyramid_runs=0
 check_p() { # check_p LABEL OCLGRIND-OPTIONS ARGS...: ARGS under oclgrind, PASSED and identical
     label=$1 simulator=$2
@@ -283,16 +277,10 @@ check_p "2 x 2, constant border" "" -g 33x20 --pyramid 2x2 --sigma 0.8 --border 
 check_p "the default 4 x 4 (7 to 21 taps)" "" -g 40x36 --pyramid 4x4
 check_p "2 x 8 (nine slices in one launch), wrap" "" -g 24x20 --pyramid 2x8 --sigma 0.5 \
     --border wrap
-TILEDCONV_PYRAMID_TILE_H=64
-export TILEDCONV_PYRAMID_TILE_H
 check_p "2 x 2, 32 x 64 tiles, class 1 and 3 groups, reflect" "" -g 72x140 --pyramid 2x2 \
-    --sigma 0.8 --border reflect
-unset TILEDCONV_PYRAMID_TILE_H
-TILEDCONV_PYRAMID_INTERLEAVE=1
-export TILEDCONV_PYRAMID_INTERLEAVE
+    --sigma 0.8 --border reflect --tune pyramid-tile-h=64
 check_p "2 x 2, the slice in the first dimension (a study)" "" -g 70x50 --pyramid 2x2 \
-    --sigma 0.8
-unset TILEDCONV_PYRAMID_INTERLEAVE
+    --sigma 0.8 --tune pyramid-interleave=1
 # Issue 15's kernels reading an image (--storage image: Common.cl's SRC_T) and bilinear with a
 # length per axis, beside their buffer paths; --data-races only, as check_images says why.
 # check_images_m LABEL PASSES ARGS...: ARGS -e with -a all --storage image, PASSES checks passed.
@@ -316,11 +304,8 @@ check_images_m "per axis 15 x 1 (long, bilinear's lone column tap)" 6 -g 60x40 -
     -tL 1 --border reflect -a all
 check_images_m "mask 5 x 3, tiled and onepass" 4 -g 70x45 --mask "$mask53" -sL 3 -tL 2 \
     --border wrap -a all
-TILEDCONV_LONG_TILE_H=32
-export TILEDCONV_LONG_TILE_H
 check_images_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 \
-    -a tiled
-unset TILEDCONV_LONG_TILE_H
+    -a tiled --tune long-tile-h=32
 check_images_m "slide 11 x 9" 1 -g 90x100 -f 11x9 -sL 2 -tL 1 --border reflect -a tiled \
     --kernel slide-64x64-j16-v4x8
 check_images_m "mask rows 7 x 7" 1 -g 70x60 --mask "$mask77" -sT 1 -tL 3 -a tiled \

@@ -240,20 +240,20 @@ static void test_small_chunks_and_ring(void **state)
     tc_params_init(&p);
     p.taps_x = 7;
     p.taps_y = 3;
-    setenv("TILEDCONV_STAGING_CHUNK", "64", 1);
-    setenv("TILEDCONV_PINNED_BYTES", "256", 1);
+    test_tune("staging-chunk=64");
+    test_tune("pinned-bytes=256");
     check_case(TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 7, 1, &p);
     check_case(TC_PIXELS_F32, TC_PIXELS_F32, 1, 41, 19, 0, 0, &p);
     /* A ring of one chunk (every round waits for the one before) and of three (rounds of one
      * chunk that do not split the ring in halves). */
-    setenv("TILEDCONV_PINNED_BYTES", "64", 1);
+    test_tune("pinned-bytes=64");
     check_case(TC_PIXELS_U8, TC_PIXELS_U8, 3, 41, 19, 5, 1, &p);
-    setenv("TILEDCONV_PINNED_BYTES", "192", 1);
+    test_tune("pinned-bytes=192");
     check_case(TC_PIXELS_U16, TC_PIXELS_F32, 1, 41, 19, 0, 1, &p);
-    setenv("TILEDCONV_STAGING_CHUNK", "100", 1); /* not a divisor of anything */
-    unsetenv("TILEDCONV_PINNED_BYTES");
+    test_tune("staging-chunk=100"); /* not a divisor of anything */
+    test_tune("pinned-bytes=");
     check_case(TC_PIXELS_U16, TC_PIXELS_U8, 4, 41, 19, 2, 0, &p);
-    unsetenv("TILEDCONV_STAGING_CHUNK");
+    test_untune();
 }
 
 /* The algorithms that run through tc_run_resident (twopass, bilinear's images, the class

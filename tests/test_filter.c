@@ -553,27 +553,27 @@ static void test_mask_factor(void **state)
         assert_true(fabs((double)ky[j] * 7.0 - row[j]) <= 4.0 * FLT_EPSILON * fabs(row[j]));
 }
 
-/* tc_filter_set_mask factors a rank-1 mask unless TILEDCONV_MASK_2D asks for the 2-D path;
+/* tc_filter_set_mask factors a rank-1 mask unless the tuning's mask-2d asks for the 2-D path;
  * the gain and depth the checks use are the mask's. */
 static void test_set_mask(void **state)
 {
     (void)state;
     static const float b3[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
     tc_filter_spec f = scratch();
-    unsetenv("TILEDCONV_MASK_2D");
+    test_untune();
     tc_filter_set_mask(&f, b3, 3, 3);
     assert_int_equal(f.mask_separable, 1);
     assert_true(f.kx[1] == 4.0f && f.ky[0] == 0.5f);
     assert_true(tc_filter_gain(&f) == 16.0);
     assert_int_equal(tc_filter_depth(&f), 9);
-    setenv("TILEDCONV_MASK_2D", "1", 1);
+    test_tune("mask-2d=1");
     tc_filter_set_mask(&f, b3, 3, 3);
     assert_int_equal(f.mask_separable, 0);
     assert_true(f.kx[1] == 0.0f); /* no factors */
-    setenv("TILEDCONV_MASK_2D", "0", 1); /* "0" is off */
+    test_tune("mask-2d=0"); /* 0 is off */
     tc_filter_set_mask(&f, b3, 3, 3);
     assert_int_equal(f.mask_separable, 1);
-    unsetenv("TILEDCONV_MASK_2D");
+    test_untune();
 
     /* tc_filter_check on a mask: its weights' finiteness and sum|m|. */
     float m[9] = {1, 1, 1, 1, NAN, 1, 1, 1, 1};

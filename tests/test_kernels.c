@@ -336,7 +336,7 @@ static void test_alignment_classes(void **state)
     }
 }
 
-/* The variants TiledConv.cl keeps as build options (bench/, through TILEDCONV_CL_OPTIONS),
+/* The variants TiledConv.cl keeps as build options (the tuning's cl-options),
  * each at lengths where it is not the default, against the reference on an unaligned ROI. */
 static void test_kernel_variants(void **state)
 {
@@ -355,8 +355,9 @@ static void test_kernel_variants(void **state)
     (void)state;
     rng_state = 1314;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        if (setenv("TILEDCONV_CL_OPTIONS", variants[v].options, 1) != 0)
-            fail_msg("setenv");
+        char setting[128];
+        snprintf(setting, sizeof setting, "cl-options=%s", variants[v].options);
+        test_tune(setting);
         for (int l = 0; l < 2 && variants[v].taps[l]; l++) {
             const int width = 120, height = 150;
             const tc_roi roi = {3 + (int)v % 4, 5, 1 + l, 2, width - 7, height - 6};
@@ -366,7 +367,7 @@ static void test_kernel_variants(void **state)
                               (tc_border)((v + (size_t)l) % TC_BORDER_COUNT), label);
         }
     }
-    unsetenv("TILEDCONV_CL_OPTIONS");
+    test_untune();
 }
 
 /* The tiled kernel with other blocks per work-item and without float4 I/O: the tuning options
@@ -1005,7 +1006,7 @@ static void test_mask_class_boundaries(void **state)
 }
 
 /* A rank-1 mask is factored and runs the separable kernels (twopass too); with
- * TILEDCONV_MASK_2D the same masks run the 2-D kernels, also the 1 x 3 and 3 x 1 ones that
+ * the tuning's mask-2d the same masks run the 2-D kernels, also the 1 x 3 and 3 x 1 ones that
  * can only be rank 1: both paths against the reference's 2-D sums. */
 static void test_masks_rank1(void **state)
 {
@@ -1020,7 +1021,7 @@ static void test_masks_rank1(void **state)
         if (two_d && alg == TC_TWOPASS)
             break; /* twopass refuses a mask on the 2-D path */
         if (two_d)
-            setenv("TILEDCONV_MASK_2D", "1", 1);
+            test_tune("mask-2d=1");
         for (int i = 0; i < 4; i++) {
             int width, height;
             tc_roi roi;
@@ -1040,7 +1041,7 @@ static void test_masks_rank1(void **state)
             check_filter_case(alg, width, height, roi, &f,
                               two_d ? "rank-1 mask, 2-D path" : "rank-1 mask, factored");
         }
-        unsetenv("TILEDCONV_MASK_2D");
+        test_untune();
     }
 }
 

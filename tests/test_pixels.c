@@ -216,18 +216,18 @@ static void test_padded_bottom_up_rows(void **state)
 }
 
 /* Images larger than a staging chunk move in several, the copy of one beside the transfer of
- * the other: small chunks here (TILEDCONV_STAGING_CHUNK), bytes and float planes, every
+ * the other: small chunks here (the tuning's staging-chunk), bytes and float planes, every
  * layout again; the results must not change. */
 static void test_many_staging_chunks(void **state)
 {
     (void)state;
-    setenv("TILEDCONV_STAGING_CHUNK", "1000", 1);
+    test_tune("staging-chunk=1000");
     check_layouts(TC_PIXELS_BGR24, TC_PIXELS_BGR24, 0, 101, 37, 1, TC_BORDER_REPLICATE, 1.0, 0.0);
     check_layouts(TC_PIXELS_INDEXED8, TC_PIXELS_GRAY8, 0, 77, 29, 1, TC_BORDER_WRAP, 0.5, 0.25);
     check_layouts(TC_PIXELS_RGB24, TC_PIXELS_FLOAT32, 3, 300, 9, 0, TC_BORDER_REFLECT, 1.0, 0.0);
-    setenv("TILEDCONV_STAGING_CHUNK", "64", 1); /* a float row is more than a chunk */
+    test_tune("staging-chunk=64"); /* a float row is more than a chunk */
     check_layouts(TC_PIXELS_GRAY8, TC_PIXELS_FLOAT32, 1, 45, 11, 0, TC_BORDER_CONSTANT, 1.0, 0.0);
-    unsetenv("TILEDCONV_STAGING_CHUNK");
+    test_untune();
 }
 
 /* The premise of running GRAY8 pairs through the channel-last pipeline: a gray sample's

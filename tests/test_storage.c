@@ -13,7 +13,7 @@
  *     rounding alone; every border rule, ROIs smaller than the filter, filters that need the
  *     other pairing, in place, a length per axis up to 63, a rank-1 mask's factors;
  *   - the refusals: taps that do not pair, a mask that is not rank 1 with bilinear, twopass with
- *     images, a device without image support (TILEDCONV_TEST_NO_IMAGES), an image wider than
+ *     images, a device without image support (the tuning's no-images), an image wider than
  *     the device's 2-D images.
  * Runs on the default OpenCL device (PoCL's CPU device in CI) through the public API.
  */
@@ -42,7 +42,7 @@ static float *random_plane(int w, int h)
 
 static int setup(void **state)
 {
-    unsetenv("TILEDCONV_TEST_NO_IMAGES"); /* the device's own answer */
+    test_untune(); /* the device's own answer */
     return context_setup(state);
 }
 
@@ -377,7 +377,7 @@ static void test_image_storage_issue15_kernels(void **state)
         int taps_x, taps_y, mask_w, mask_h;
         tc_algorithm alg;
         tc_border border;
-        int small_tiles; /* TILEDCONV_LONG_TILE_H=32: tiled_long_conv's class 1 on 150 x 150 */
+        int small_tiles; /* long-tile-h=32: tiled_long_conv's class 1 on 150 x 150 */
     } cases[] = {
         {17, 17, 0, 0, TC_TILED, TC_BORDER_REFLECT101, 0},
         {31, 31, 0, 0, TC_TILED, TC_BORDER_WRAP, 1},
@@ -419,7 +419,7 @@ static void test_image_storage_issue15_kernels(void **state)
                      tc_algorithm_name(p.algorithm), p.taps_x, p.taps_y);
         }
         if (cases[c].small_tiles)
-            setenv("TILEDCONV_LONG_TILE_H", "32", 1);
+            test_tune("long-tile-h=32");
         if (tc_filter(ctx, in, img, l.w, l.h, &p) != TC_OK)
             fail_msg("%s: %s", what, tc_error(ctx));
         compare(in, img, &l, &p, tc_tolerance(in, l.w, l.h, &p), what);
@@ -433,7 +433,7 @@ static void test_image_storage_issue15_kernels(void **state)
         p.storage = TC_STORAGE_BUFFER;
         if (tc_filter(ctx, in, buf, l.w, l.h, &p) != TC_OK)
             fail_msg("%s (buffer): %s", what, tc_error(ctx));
-        unsetenv("TILEDCONV_LONG_TILE_H");
+        test_untune();
         if (memcmp(buf, img, (size_t)l.w * l.h * sizeof *buf) != 0)
             fail_msg("%s: differs from the buffer path", what);
     }
@@ -733,7 +733,7 @@ static void test_refusals(void **state)
     free(in);
 }
 
-/* A device without image support (as TILEDCONV_TEST_NO_IMAGES makes any device answer): the
+/* A device without image support (as the tuning's no-images makes any device answer): the
  * image paths are refused with TC_EINVAL naming CL_DEVICE_IMAGE_SUPPORT, before any work; the
  * buffer paths go on. */
 static void test_no_image_support(void **state)
@@ -743,7 +743,7 @@ static void test_no_image_support(void **state)
     float *in = random_plane(l.w, l.h);
     float *out = malloc((size_t)l.w * l.h * sizeof *out);
     assert_non_null(out);
-    setenv("TILEDCONV_TEST_NO_IMAGES", "1", 1);
+    test_tune("no-images=1");
     tc_params p = params_for(&l, 3, NULL, NULL, TC_BORDER_REPLICATE, TC_TILED,
                              TC_STORAGE_IMAGE);
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_EINVAL);
@@ -755,7 +755,7 @@ static void test_no_image_support(void **state)
     p.algorithm = TC_ONEPASS;
     p.storage = TC_STORAGE_BUFFER;
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_OK);
-    unsetenv("TILEDCONV_TEST_NO_IMAGES");
+    test_untune();
     p.storage = TC_STORAGE_IMAGE;
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_OK);
     free(out);

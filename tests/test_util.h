@@ -35,4 +35,19 @@ static inline int count_entries(const char *dir)
     return n;
 }
 
+/* A study or test setting of the library (tiledconv_internal.h's tc_tuning, "NAME=VALUE") for
+ * the rest of the test; test_untune puts every setting back to its default. */
+#include "tiledconv_internal.h"
+static inline void test_tune(const char *setting)
+{
+    char err[256];
+    if (tc_tune(setting, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+static inline void test_untune(void)
+{
+    tc_set_tuning(NULL);
+}
+
 #endif

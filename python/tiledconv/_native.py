@@ -304,3 +304,21 @@ def load():
 
 
 lib, path = load()
+
+
+def tune(setting=None):
+    """Sets one of the library's study and test settings, "NAME=VALUE" (tiledconv_internal.h's
+    tc_tuning: staging-chunk, pinned-bytes, no-images, ...), process-wide; None puts every
+    setting back to its default. Not part of the API: for the tests and bench/ alone."""
+    if setting is None:
+        lib.tc_set_tuning(None)
+        return
+    err = ctypes.create_string_buffer(512)
+    if lib.tc_tune(setting.encode(), err, len(err)) != 0:
+        raise ValueError(err.value.decode())
+
+
+lib.tc_tune.restype = ctypes.c_int
+lib.tc_tune.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+lib.tc_set_tuning.restype = None
+lib.tc_set_tuning.argtypes = [ctypes.c_void_p]

@@ -24,12 +24,6 @@ BIN = ROOT / "tiledconv"
 FIXTURE = ROOT / "tests" / "data" / "opencv" / "gaussian_kernels.txt"
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    with tiledconv.Context() as c:
-        yield c
-
-
 def photo(h, w, c, dtype, seed):
     """A random image of that shape and dtype (uint16 over its whole range)."""
     rng = np.random.default_rng(seed)
@@ -234,7 +228,7 @@ def test_batches_equal_single_calls(ctx):
     assert np.array_equal(module, whole)
 
 
-def test_contexts_on_threads_and_the_pinned_ring(ctx, monkeypatch):
+def test_contexts_on_threads_and_the_pinned_ring(ctx, tune):
     """Images of several staging chunks (each context's copy crew shares them out) give the
     same bytes from two contexts on two threads at once as one after another, and through a
     pinned ring smaller than the image (rounds of half the ring)."""
@@ -259,7 +253,7 @@ def test_contexts_on_threads_and_the_pinned_ring(ctx, monkeypatch):
     for k in range(2):
         for i, out in enumerate(got[k]):
             assert np.array_equal(out, want[i % 2])
-    monkeypatch.setenv("TILEDCONV_PINNED_BYTES", str(1 << 20))
+    tune("pinned-bytes=%d" % (1 << 20))
     for image, expected in zip(images, want):
         assert np.array_equal(ctx.filter(image, **kw), expected)
     assert all(np.array_equal(o, w) for o, w in zip(ctx.filter_batch(images, **kw), want))

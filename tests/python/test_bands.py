@@ -7,12 +7,6 @@ import pytest
 import tiledconv
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    with tiledconv.Context() as c:
-        yield c
-
-
 def picture(h, w, seed=5):
     rng = np.random.default_rng(seed)
     ramp = np.add.outer(np.arange(h) * 3.0, np.arange(w) * 7.0) % 251

@@ -21,12 +21,6 @@ NP_PAD = {"replicate": "edge", "constant": "constant", "reflect101": "reflect",
 SMOOTH = {"sobel": [1.0, 2.0, 1.0], "scharr": [3.0, 10.0, 3.0]}
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    with tiledconv.Context() as c:
-        yield c
-
-
 def random_image(width, height, seed):
     return np.random.default_rng(seed).uniform(0, 255, (height, width)).astype(np.float32)
 

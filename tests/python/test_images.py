@@ -5,20 +5,12 @@ library's own, with the refusals as ValueError.
 Each distinct setting is a program build (about a second on PoCL): the cases are few.
 """
 
-import os
-
 import numpy as np
 import pytest
 
 import tiledconv
 
 from test_tiledconv import BORDERS, check_against_reference, naive, random_image
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    with tiledconv.Context() as c:
-        yield c
 
 
 def test_names():
@@ -74,14 +66,13 @@ def test_refusals(ctx):
         ctx.filter(image, storage="texture")
 
 
-def test_no_image_support(ctx, monkeypatch):
+def test_no_image_support(ctx, tune):
     image = random_image(20, 10, seed=2)
-    monkeypatch.setenv("TILEDCONV_TEST_NO_IMAGES", "1")
+    tune("no-images=1")
     with pytest.raises(ValueError, match="CL_DEVICE_IMAGE_SUPPORT"):
         ctx.filter(image, storage="image")
     check_against_reference(ctx.filter(image), image)  # buffers go on
-    monkeypatch.delenv("TILEDCONV_TEST_NO_IMAGES")
-    assert os.environ.get("TILEDCONV_TEST_NO_IMAGES") is None
+    tune("no-images=")
     check_against_reference(ctx.filter(image, storage="image"), image)
 
 

@@ -19,12 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL = dict(octaves=3, levels=2, sigma=0.8)
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    with tiledconv.Context() as c:
-        yield c
-
-
 def image(width, height, seed=0):
     return np.random.default_rng(seed).uniform(0, 255, (height, width)).astype(np.float32)
 

@@ -31,12 +31,6 @@ BORDERS = ["replicate", "constant", "reflect101", "reflect", "wrap"]
 ALGORITHMS = ["tiled", "twopass", "onepass"]
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    with tiledconv.Context() as c:
-        yield c
-
-
 def random_image(width, height, seed):
     return np.random.default_rng(seed).uniform(0, 255, (height, width)).astype(np.float32)
 

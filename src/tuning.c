@@ -1,0 +1,126 @@
+/*
+ * tuning.c - the study and test settings (tiledconv_internal.h's tc_tuning): one table of
+ * their names, kinds and ranges, the parser of "NAME=VALUE", and the settings in force.
+ */
+#include "tuning.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tc_tuning current;
+
+/* The text settings' room. */
+#define TEXT_SIZE sizeof current.cl_options
+_Static_assert(sizeof current.dump_program == TEXT_SIZE, "the text settings share one size");
+
+typedef enum { TEXT, INT, BYTES } setting_kind;
+
+/* Each setting: its field, and for numbers the range and the step its values keep (pow2: a
+ * power of two as well), said in words for the refusal. */
+static const struct {
+    const char *name;
+    setting_kind kind;
+    size_t offset;
+    long long min, max, step;
+    int pow2;
+    const char *values;
+} settings[] = {
+    {"cl-options", TEXT, offsetof(tc_tuning, cl_options), 0, 0, 1, 0, "up to 511 characters"},
+    {"dump-program", TEXT, offsetof(tc_tuning, dump_program), 0, 0, 1, 0,
+     "a path of up to 511 characters"},
+    {"long-tile-h", INT, offsetof(tc_tuning, long_tile_h), 8, 4096, 8, 0,
+     "8..4096, a multiple of 8"},
+    {"pyramid-tile-h", INT, offsetof(tc_tuning, pyramid_tile_h), 64, 256, 64, 1,
+     "64, 128 or 256"},
+    {"pyramid-interleave", INT, offsetof(tc_tuning, pyramid_interleave), 0, 1, 1, 0, "0 or 1"},
+    {"mask-2d", INT, offsetof(tc_tuning, mask_2d), 0, 1, 1, 0, "0 or 1"},
+    {"staging-chunk", BYTES, offsetof(tc_tuning, staging_chunk), 64, 1LL << 40, 1, 0,
+     "64..2^40 bytes"},
+    {"pinned-bytes", BYTES, offsetof(tc_tuning, pinned_bytes), 64, 1LL << 40, 1, 0,
+     "64..2^40 bytes"},
+    {"no-images", INT, offsetof(tc_tuning, no_images), 0, 1, 1, 0, "0 or 1"},
+};
+#define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
+
+const tc_tuning *tc_tuning_now(void)
+{
+    return &current;
+}
+
+void tc_set_tuning(const tc_tuning *t)
+{
+    static const tc_tuning defaults;
+    current = t ? *t : defaults;
+}
+
+const char *const *tc_tuning_names(void)
+{
+    static const char *names[SETTINGS + 1];
+    for (int i = 0; i < SETTINGS; i++)
+        names[i] = settings[i].name;
+    return names;
+}
+
+static int fail(char *err, size_t err_size, const char *fmt, const char *a, const char *b)
+{
+    if (err && err_size)
+        snprintf(err, err_size, fmt, a, b);
+    return -1;
+}
+
+/* The setting's value from text into the field at `at`: 0, or -1 with the reason. */
+static int set_value(int i, const char *value, unsigned char *at, char *err, size_t err_size)
+{
+    long long v = 0;
+    char *end = NULL;
+    if (settings[i].kind == TEXT) {
+        if (strlen(value) >= TEXT_SIZE)
+            return fail(err, err_size, "--tune %s: must be %s", settings[i].name,
+                        settings[i].values);
+        snprintf((char *)at, TEXT_SIZE, "%s", value);
+        return 0;
+    }
+    if (*value) {
+        errno = 0;
+        v = strtoll(value, &end, 10);
+        if (errno || end == value || *end || v < settings[i].min || v > settings[i].max ||
+            v % settings[i].step != 0 || (settings[i].pow2 && (v & (v - 1)) != 0))
+            return fail(err, err_size, "--tune %s: must be %s (or empty: the default)",
+                        settings[i].name, settings[i].values);
+    }
+    if (settings[i].kind == INT)
+        *(int *)(void *)at = (int)v;
+    else
+        *(long long *)(void *)at = v;
+    return 0;
+}
+
+int tc_tuning_parse(tc_tuning *t, const char *setting, char *err, size_t err_size)
+{
+    const char *eq = setting ? strchr(setting, '=') : NULL;
+    char name[64], names[512] = "";
+    if (!eq || (size_t)(eq - setting) >= sizeof name)
+        return fail(err, err_size, "--tune '%s': not NAME=VALUE%s", setting ? setting : "", "");
+    snprintf(name, sizeof name, "%.*s", (int)(eq - setting), setting);
+    for (int i = 0; i < SETTINGS; i++) {
+        if (strcmp(name, settings[i].name) == 0) {
+            tc_tuning copy = *t;
+            if (set_value(i, eq + 1, (unsigned char *)&copy + settings[i].offset, err,
+                          err_size) != 0)
+                return -1;
+            *t = copy;
+            return 0;
+        }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 settings[i].name);
+    }
+    return fail(err, err_size, "--tune %s: no such setting (%s)", name, names);
+}
+
+int tc_tune(const char *setting, char *err, size_t err_size)
+{
+    return tc_tuning_parse(&current, setting, err, err_size);
+}
