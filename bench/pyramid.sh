@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/pyramid.sh OUTDIR - the Gaussian scale space's two launch styles on the GPU (issue 16):
+# bench/pyramid.sh OUTDIR - the Gaussian scale space's two launch styles on the GPU:
 # one launch per octave (Pyramid.cl, every level of an octave in one 3-D NDRange) against one
 # launch per level (tc_filter's kernels, and a decimation per octave), both timed by tiledconv
 # -t from profiling events, every launch's kernel time summed per pyramid; and -e, every level
