@@ -6,6 +6,9 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
+#   make bench      every benchmark scenario in full size on a GPU, into bench-out/ (bench/run;
+#                   BENCH_SCENARIOS="kernel peers" for some); make bench-smoke: every scenario
+#                   reduced on PoCL, a check that each runs (make test runs it)
 #   make fuzz       long runs (FUZZ_LONG_SECONDS each) of the libFuzzer harnesses: the BMP, PNG,
 #                   JPEG and PGM/PPM readers, the row-by-row readers of images in strips, the
 #                   option parser, the input reader, the stream scanner and the --files-from
@@ -130,6 +133,7 @@ TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
 .PHONY: all lib run test test-build manual manual-check unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
+        bench bench-smoke \
         sanitize fuzz fuzz-build fuzz-check \
         check-codecs deps-build deps-test check-opencl install uninstall clean
 
@@ -306,6 +310,19 @@ python-tests: lib $(BIN)
 	    -p no:cacheprovider --doctest-modules --doctest-glob='README.md' python/tiledconv \
 	    python/README.md
 
+# The benchmark suite (bench/README.md): `make bench` runs the scenarios in full size on the
+# first GPU (minutes each; docs/benchmarks.md gives each one's command and figures), with the
+# interpreter on the PATH (python3: the one with the peers' cv2, CuPy and torch);
+# `make bench-smoke` runs every one reduced on PoCL and checks its records (about a minute and
+# a half on 2 cores), and the tables' arithmetic (tests/bench).
+BENCH_SCENARIOS ?= all
+bench: all test-build
+	@for s in $(BENCH_SCENARIOS); do bench/run "$$s" || exit 1; done
+
+bench-smoke: all test-build
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/bench
+	@PYTHON=$(PYTHON) bench/run --smoke all
+
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind
 	@sh tests/kernel-check.sh ./$(BIN)
@@ -313,7 +330,7 @@ kernel-check: $(BIN)
 
 test: deps-test
 	$(MAKE) WERROR=-Werror all unit-tests manual-check e2e-tests batch-tests formats-tests seeds-tests \
-	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests
+	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests bench-smoke
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

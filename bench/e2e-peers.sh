@@ -6,14 +6,16 @@
 #   bench/e2e-peers.sh OUTDIR [PEERS]        (from the repository root; PEERS default .peers)
 #   sh bench/with-codecs.sh bench/e2e-peers.sh OUTDIR .peers     (the GPU machine)
 #
-# Environment: PHOTOS (default 1000) photos of 1920 x 1080 made once by bench/make_photos.py from
-# the bundled images, as 24-bit BMP and as JPEG quality 90, in WORK (default /tmp/tc-peers);
+# Environment: PHOTOS (default 1000) photos of PHOTO_SIZE (default 1920x1080) made once by
+# bench/make_photos.py from the bundled images, as 24-bit BMP and as JPEG quality 90, in WORK
+# (default /tmp/tc-peers);
 # TRIES (default 3: five tries of every row take about 9 minutes on the 16-core H100 machine,
 # three about 6) whole runs of each contender, interleaved so that the disk's drift hits all
 # alike; ROWS (default all nine: a list such as "5 6 7" splits the run over two calls, the
 # photos being kept in WORK); DEVICE (default "--device gpu"); PYTHON (default python3, with
-# numpy; OpenCV for the peer). For a CPU test:
-#   PHOTOS=40 TRIES=1 DEVICE="--device cpu" bench/e2e-peers.sh out
+# numpy; OpenCV for the peer); STARTUP_RUNS (default 7: bench/startup's whole processes each).
+# For a CPU test (bench/run --smoke peers):
+#   PHOTOS=6 PHOTO_SIZE=320x240 TRIES=1 STARTUP_RUNS=1 DEVICE="--device cpu" bench/e2e-peers.sh out
 #
 # Rows (5-tap binomial unless said; 8 bits in and out; "synced": every output fsynced and the
 # folder once, as the peer's --sync):
@@ -25,8 +27,7 @@
 # files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
-# missing); on rows 3 and 6 also tiledconv with TILEDCONV_LANES=2 (two contexts a GPU instead
-# of the default one, whose lane hands the library every image waiting in one pipelined call).
+# missing).
 # Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
 # programs a machine builds on its first run come from the cache after, as for any user.
 #
@@ -41,6 +42,7 @@ set -u
 out=${1:?usage: bench/e2e-peers.sh OUTDIR [PEERS]}
 peers=${2:-.peers}
 photos=${PHOTOS:-1000}
+photo_size=${PHOTO_SIZE:-1920x1080}
 tries=${TRIES:-3}
 rows=${ROWS:-1 2 3 4 5 6 7 8 9}
 device=${DEVICE:---device gpu}
@@ -66,12 +68,17 @@ df -h "$work" | tail -1 | sed 's/^/disk: /' | tee -a "$log"
 make -s -j"$cores" tiledconv >>"$log" 2>&1 || { say "make failed"; exit 1; }
 
 # --- the photos, made once ---------------------------------------------------------------------
-have() { [ -d "$1" ] && [ "$(find "$1" -type f | wc -l)" -eq "$photos" ]; }
+# Photos made for another count or size are made again (the size is kept beside them).
+have() {
+    [ -d "$1" ] && [ "$(find "$1" -type f | wc -l)" -eq "$photos" ] &&
+        [ "$(cat "$work/photo-size" 2>/dev/null)" = "$photo_size" ]
+}
 if ! have "$work/bmp" || ! have "$work/jpg"; then
-    say "making $photos photos of 1920 x 1080, BMP and JPEG q90"
+    say "making $photos photos of $photo_size, BMP and JPEG q90"
     rm -rf "$work/bmp" "$work/jpg"
-    $python bench/make_photos.py --out "$work/bmp" --count "$photos" --size 1920x1080 >>"$log" 2>&1 &&
-        $python bench/make_photos.py --out "$work/jpg" --count "$photos" --size 1920x1080 \
+    echo "$photo_size" >"$work/photo-size"
+    $python bench/make_photos.py --out "$work/bmp" --count "$photos" --size "$photo_size" >>"$log" 2>&1 &&
+        $python bench/make_photos.py --out "$work/jpg" --count "$photos" --size "$photo_size" \
             --format jpeg --quality 90 >>"$log" 2>&1 || { say "make_photos.py failed (see the log)"; exit 1; }
 fi
 say "photos: $(du -sh "$work/bmp" | cut -f1) BMP, $(du -sh "$work/jpg" | cut -f1) JPEG"
@@ -105,8 +112,6 @@ cmd() {
     [ "$taps" != "-f 5" ] && pflags="$pflags --taps 31"
     case $who in
         tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
-        tiledconv-syncfs) echo "TILEDCONV_SYNC=batch $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
-        tiledconv-2lanes) echo "TILEDCONV_LANES=2 $bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
         peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
@@ -121,10 +126,10 @@ cmd() {
 contenders() { # the contenders of a row
     case $1 in
         1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        3) echo "tiledconv tiledconv-2lanes tiledconv-floor peer peer-floor" ;;
+        3) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         4) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         5 | 7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6) echo "tiledconv tiledconv-2lanes tiledconv-floor peer peer-floor shell-floor" ;;
+        6) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
         8 | 9) echo "tiledconv peer" ;;
     esac
 }
@@ -219,14 +224,6 @@ for row in sorted(names):
         ratio(peer[0] if peer else 0, tc[-1] if tc else 0),
         ratio(statistics.median(tc) if tc else 0, statistics.median(floor) if floor else 0),
         size(row, "tiledconv"), size(row, "peer")))
-for row, who, what in (("4", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
-                       ("6", "tiledconv-syncfs", "TILEDCONV_SYNC=batch (one syncfs a round instead of an fsync each)"),
-                       ("3", "tiledconv-2lanes", "TILEDCONV_LANES=2 (two contexts instead of one)"),
-                       ("6", "tiledconv-2lanes", "TILEDCONV_LANES=2 (two contexts instead of one)")):
-    s = times(row, who)
-    if s:
-        lines.append("")
-        lines.append("row %s with %s: %s s (tiledconv: %s)" % (row, what, cell(s), cell(times(row, "tiledconv"))))
 gaps, befores, exits = [], [], []
 for row in sorted(names):
     for r in rows.get(row, {}).get("tiledconv", []):
@@ -258,7 +255,7 @@ PY
 type=gpu
 case $device in *cpu*) type=cpu ;; esac
 if cc -O2 -o "$work/startup" bench/startup.c -lOpenCL >>"$log" 2>&1; then
-    "$work/startup" src "$type" "$bin" 7 >"$out/startup.txt" 2>&1
+    "$work/startup" src "$type" "$bin" "${STARTUP_RUNS:-7}" >"$out/startup.txt" 2>&1
     tee -a "$log" <"$out/startup.txt"
 else
     say "bench/startup.c did not build (see the log)"

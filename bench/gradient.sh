@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/gradient.sh - the one-read gradient (--gradient, issue 16) against the two filters run
+# bench/gradient.sh - the one-read gradient (--gradient) against the two filters run
 # apart (the tiled kernel with sobel-x, then sobel-y, then a magnitude kernel), on synthetic
 # gray images (-g), with the device's copy floor for the same bytes. About 15 to 25 s on the
 # GPU machine:
@@ -11,13 +11,15 @@
 #
 # Per size: Sobel with the magnitude alone (the one read moves 8 bytes per pixel, the two
 # filters apart 28), Sobel with --raw (gx, gy and the magnitude written: 16 against 28), and
-# Scharr at the largest size; then -e of both methods at 2048^2 with ROIs and a border, so
+# Scharr at the largest size; then -e of both methods at 2048^2 (GRADIENT_CHECK_SIZE) with
+# ROIs and a border, so
 # that the GPU's results are checked too. Writes into OUTDIR:
 #   gradient.csv   the tool's --csv records, a `case` column first (SIZE-mag, SIZE-raw, ...)
 #   gradient.txt   a table: per case both methods' median times, % of the copy floor, the
 #                  speed-up of the one read and the byte ratio it is held against
 #   gradient.log   every command and its stderr; gpu.txt the device's state (nvidia-smi)
 # Environment: GRADIENT_SIZES (default "4096 8192"), GRADIENT_ITERATIONS (default 50),
+# GRADIENT_CHECK_SIZE (the side of the -e runs, default 2048),
 # GRADIENT_LIMIT (seconds per run, default 20), TILEDCONV (default ./tiledconv),
 # GRADIENT_FLAGS (more flags for every run, e.g. "--device gpu").
 set -u
@@ -27,6 +29,7 @@ iterations=${GRADIENT_ITERATIONS:-50}
 limit=${GRADIENT_LIMIT:-20}
 bin=${TILEDCONV:-./tiledconv}
 flags=${GRADIENT_FLAGS:-}
+check=${GRADIENT_CHECK_SIZE:-2048}
 mkdir -p "$out" || exit 1
 [ -x "$bin" ] || { echo "bench/gradient.sh: $bin is not built (make tiledconv)" >&2; exit 1; }
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/gradient-bench.XXXXXX") || exit 1
@@ -73,9 +76,10 @@ done
     run "$largest-scharr" -g "${largest}x$largest" --gradient scharr -a all -t -i "$iterations" \
         --no-output
 # The GPU's results against the CPU reference: both methods, unaligned ROIs, a border.
-run "check-sobel" -g 2048x2048 -sL 3 -sT 5 -tL 2 -tT 1 -W 2040 -H 2040 --border reflect101 \
+run "check-sobel" -g "${check}x$check" -sL 3 -sT 5 -tL 2 -tT 1 -W $((check - 8)) \
+    -H $((check - 8)) --border reflect101 \
     --gradient sobel -a all -e -i 3 --no-output --no-sync --raw "$scratch/c.f32"
-run "check-scharr" -g 2048x2048 -sL 1 -tL 6 --border constant=9 --gradient scharr -a all -e \
+run "check-scharr" -g "${check}x$check" -sL 1 -tL 6 --border constant=9 --gradient scharr -a all -e \
     -i 3 --no-output
 echo "# total $(( $(date +%s) - start )) s" >>"$log"
 

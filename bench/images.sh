@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/images.sh - issue 16 on the GPU machine, in about 40 s: image objects beside buffers
+# bench/images.sh - on the GPU machine, in about 40 s: image objects beside buffers
 # (tiled and onepass reading the source plane from a buffer or an image2d_t) and the
 # bilinear-tap trick against tiled and twopass, for gauss filters of several lengths on
 # synthetic gray images; then bilinear's largest error against the exact filter (-e) where
@@ -36,8 +36,7 @@ log=$out/images.log
 : >"$log"
 start=$(date +%s)
 
-# Lengths: 3, 5, 9, 15, and on the first size 31 when this tree takes filters beyond 15 taps
-# (issue 15).
+# Lengths: 3, 5, 9, 15, and on the first size 31 when this tree takes filters beyond 15 taps.
 taps_list=${IMAGES_TAPS:-"3 5 9 15"}
 long=""
 if [ -z "${IMAGES_TAPS:-}" ] && $bin -g 64x64 -f 31 -q --no-output $device >/dev/null 2>&1; then

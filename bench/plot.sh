@@ -5,7 +5,7 @@
 #   bench/plot.sh --script CSV OUTPNG print the gnuplot script instead (sweep.sh keeps it as
 #                                     sweep.gp: the data are inline, so "gnuplot sweep.gp" draws
 #                                     the PNG next to the script, anywhere)
-#   bench/plot.sh --cases CASES_CSV OUTDIR         draw the issue-13 plots of a cases.csv into
+#   bench/plot.sh --cases CASES_CSV OUTDIR         draw the case plots of a cases.csv into
 #                                     OUTDIR: length.png (% of the copy against the filter
 #                                     length), alignment.png (against sL mod 4 and tL mod 4) and
 #                                     borders.png (against the border rule), this tree's kernel
@@ -22,7 +22,7 @@
 # of the runs at that size). Points are sorted by pixel count, whatever the order of the records.
 set -u
 
-# ---- The issue-13 plots from cases.csv -------------------------------------------------------
+# ---- The case plots from cases.csv -----------------------------------------------------------
 if [ "${1:-}" = "--cases" ] || [ "${1:-}" = "--cases-script" ]; then
     mode=$1
     ccsv=${2:?usage: bench/plot.sh --cases CASES_CSV OUTDIR}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/pyramid.sh OUTDIR - the Gaussian scale space's two launch styles on the GPU (issue 16):
+# bench/pyramid.sh OUTDIR - the Gaussian scale space's two launch styles on the GPU:
 # one launch per octave (Pyramid.cl, every level of an octave in one 3-D NDRange) against one
 # launch per level (tc_filter's kernels, and a decimation per octave), both timed by tiledconv
 # -t from profiling events, every launch's kernel time summed per pyramid; and -e, every level
@@ -10,10 +10,10 @@
 #       PYRAMID_DEVICE="--device cpu" sh bench/pyramid.sh OUT       a try on PoCL
 #
 # Environment (defaults in brackets): PYRAMID_SIZES, square sides ["4096 8192"];
-# PYRAMID_SHAPES, OxL ["4x4 3x5 5x3"] (4x4 also with TILEDCONV_PYRAMID_INTERLEAVE=1: the slice
+# PYRAMID_SHAPES, OxL ["4x4 3x5 5x3"] (4x4 also with --tune pyramid-interleave=1: the slice
 # in the NDRange's first dimension); PYRAMID_ITERATIONS [20]; PYRAMID_CHECK_SIZE, the side
 # of the -e runs [512]; PYRAMID_TILE_HEIGHTS, the per-octave tile heights tried for 4x4 at the
-# largest size ["256 128"] (TILEDCONV_PYRAMID_TILE_H; 256 is the default); PYRAMID_DEVICE,
+# largest size ["256 128"] (--tune pyramid-tile-h; 256 is the default); PYRAMID_DEVICE,
 # tiledconv's device flags [none: the first GPU]; TILEDCONV, the binary [./tiledconv, built
 # if missing].
 #
@@ -66,13 +66,13 @@ for size in $sizes; do
         # The study: the slice in the NDRange's first dimension, so that the slices of a tile
         # run together and share its base's rows in the L2 cache.
         if [ "$shape" = "4x4" ]; then
-            run "$size-$shape-interleave" "TILEDCONV_PYRAMID_INTERLEAVE=1" -g "${size}x$size" \
+            run "$size-$shape-interleave" "" --tune pyramid-interleave=1 -g "${size}x$size" \
                 --pyramid "$shape" --no-output --csv -i "$iterations"
         fi
         if [ "$size" = "$largest" ] && [ "$shape" = "4x4" ]; then
             for th in $tiles; do
                 [ "$th" = 256 ] && continue
-                run "$size-$shape-tile$th" "TILEDCONV_PYRAMID_TILE_H=$th" -g "${size}x$size" \
+                run "$size-$shape-tile$th" "" --tune "pyramid-tile-h=$th" -g "${size}x$size" \
                     --pyramid "$shape" --no-output --csv -i "$iterations"
             done
         fi

@@ -16,7 +16,7 @@ Measures, medians of --calls calls after three warm-up calls (a new array back e
     cv2.GaussianBlur for batches, the pinned transfer floors and CuPy's bare pageable round
     trip; peers that cannot run here (no cv2, no CuPy) are "n/a";
   - a CuPy batch: array_peers.py's CuPy call over the batch's images, one after another;
-  - one gray call at 5 taps with the staging chunk swept (TILEDCONV_STAGING_CHUNK);
+  - one gray call at 5 taps with the staging chunk swept (the library's staging-chunk setting);
   - a profile of one call: Python, the ctypes call, the device's transfers, conversions and
     kernels (profiling events), the host's copies into and out of pinned memory (estimated by
     copying the same bytes), and the rest (enqueues, waits);
@@ -46,6 +46,7 @@ try:
 except ImportError:  # from the checkout: the package in python/, the library in build/lib
     sys.path.insert(0, str(ROOT / "python"))
     import tiledconv
+from tiledconv._native import tune  # the library's study settings (not part of the API)
 
 CALL_TAPS = (3, 5, 7, 9, 15, 31)
 BATCH_TAPS = (5, 31)
@@ -331,11 +332,11 @@ def main():
     sweep = {}
     for chunk in ("default", 65536, 262144, 524288, 1048576, 1 << 30):
         if chunk != "default":
-            os.environ["TILEDCONV_STAGING_CHUNK"] = str(chunk)
+            tune(f"staging-chunk={chunk}")
         sweep[str(chunk)] = median_ms(lambda: ctx.filter(gray, kx=k5, ky=k5), a.calls)
-        os.environ.pop("TILEDCONV_STAGING_CHUNK", None)
+        tune(None)
     result["chunk sweep gray 5 taps"] = sweep
-    lines.append("one gray call at 5 taps by staging chunk (TILEDCONV_STAGING_CHUNK; 1073741824: "
+    lines.append("one gray call at 5 taps by staging chunk (--tune staging-chunk; 1073741824: "
                  "one chunk): " + ", ".join(f"{k} {v:.3f} ms" for k, v in sweep.items()))
 
     # --- where one call's time goes ---

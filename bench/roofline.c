@@ -28,6 +28,9 @@
  *   roi=sL,sT,tL,tT,W,H   the ROIs (default the whole image)
  *   i=N            timed runs after one warm-up (default 50)
  *   e=1            also compare every pixel of every plane with tc_reference (small images)
+ *   tune=NAME=VALUE  a study setting of the library for this case (tc_tuning, e.g.
+ *                  dump-program=FILE: the built program, PTX on NVIDIA); repeatable; back to
+ *                  the defaults after the case
  *   copy=1         measure the copy of the case's bytes now (otherwise the last copy measured
  *                  for the same bytes is reported, measured at its first case)
  *
@@ -215,11 +218,20 @@ int main(int argc, char **argv)
         int w = 8192, h = 8192, planes = 1, taps = 3, taps_y = 0, iterations = 50, verify = 0;
         int mask_w = 0, mask_h = 0, fresh_copy = 0, roi[6] = {0, 0, 0, 0, 0, 0};
         float mask[TC_MAX_MASK_SIZE * TC_MAX_MASK_SIZE];
-        char *save = NULL;
+        char *save = NULL, tune_err[256];
+        tc_tuning tuning;
+        memset(&tuning, 0, sizeof tuning);
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
             continue;
-        for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+        for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            if (strncmp(tok, "tune=", 5) == 0) {
+                if (tc_tuning_parse(&tuning, tok + 5, tune_err, sizeof tune_err) != 0) {
+                    fprintf(stderr, "roofline: %s\n", tune_err);
+                    return 2;
+                }
+                continue;
+            }
             if (sscanf(tok, "label=%127s", label) != 1 && sscanf(tok, "g=%dx%d", &w, &h) != 2 &&
                 sscanf(tok, "planes=%d", &planes) != 1 && sscanf(tok, "f=%d", &taps) != 1 &&
                 sscanf(tok, "fy=%d", &taps_y) != 1 &&
@@ -232,6 +244,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "roofline: unknown word '%s'\n", tok);
                 return 2;
             }
+        }
+        tc_set_tuning(&tuning);
         tc_params p;
         tc_params_init(&p);
         p.taps_x = taps;

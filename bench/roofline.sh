@@ -27,7 +27,9 @@
 #   DEVICE   tc_open's request [gpu] (cpu: PoCL);  JOBS  parallel program builds [16]
 #   VERIFY_LENGTHS  the lengths of the -e cases ["11 31 63"]
 #   PEER=0   no CuPy;  CLPEAK=0  no clpeak;  VERIFY=0  no -e cases;  PTX=0  no register counts;
-#   VARIANTS=0  the default variants alone (no study)
+#   VARIANTS=0  the default variants alone (no study);  STUDY_VARIANTS  the variants of the
+#            study [every one build/roofline --list names]
+#   PYTHON   the interpreter of the table and of CuPy's script [python3]
 #
 # What runs, in order: the builds of every program the cases need, JOBS processes at once on a
 # 64 x 64 image (the driver's program cache then serves the timed run: NVIDIA caches built
@@ -38,7 +40,8 @@
 # 15, 31 and 63 taps from the driver's PTX (registers.txt).
 #
 # On the H100/H200 with the defaults: about 5 minutes (CuPy about 2 of them: its time grows
-# with the length, 4.3 ms a run at 63 taps on 8192^2). A test run on PoCL:
+# with the length, 4.3 ms a run at 63 taps on 8192^2). A test run on PoCL (bench/run --smoke
+# roofline runs a smaller one):
 #   SIZE=512 LENGTHS="3 31" PAIRS=15x31 MASKS="3 7" STUDY_LENGTHS=31 VERIFY_LENGTHS=31 \
 #       DEVICE=cpu JOBS=2 bench/roofline.sh /tmp/roofline
 set -u
@@ -62,11 +65,14 @@ iter=${ITER:-50}
 peer_iter=${PEER_ITER:-50}
 device=${DEVICE:-gpu}
 jobs=${JOBS:-16}
+python=${PYTHON:-python3}
 log=$out/run.log
 : > "$log"
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
 t0=$(date +%s)
 stamp() { say "[$(( $(date +%s) - t0 )) s] $*"; }
+
+in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # ---- Build ---------------------------------------------------------------------------------
 stamp "building the library and build/roofline"
@@ -76,6 +82,10 @@ ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=120 
     >>"$log" 2>&1 || { say "building bench/roofline.c failed (see $log)"; exit 1; }
 separable=$(build/roofline --list | awk '$2 == "separable" {print $1}')
 mask_variants=$(build/roofline --list | awk '$2 == "mask" {print $1}')
+if [ -n "${STUDY_VARIANTS:-}" ]; then # a subset of the study
+    separable=$(for v in $separable; do in_list "$v" "$STUDY_VARIANTS" && echo "$v"; done)
+    mask_variants=$(for v in $mask_variants; do in_list "$v" "$STUDY_VARIANTS" && echo "$v"; done)
+fi
 if [ "${VARIANTS:-1}" = 0 ]; then # the defaults alone: the targets' table without the study
     separable=
     mask_variants=
@@ -87,7 +97,6 @@ fi
 first_size=${sizes%% *}
 first_planes=${planes_list%% *}
 first_border=${borders%% *}
-in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 commas() { printf '%s' "$1" | tr -s ' \n' ','; } # words as a,b,c for Python
 cases=$out/cases.txt
 {
@@ -198,7 +207,7 @@ say "$(awk -F, 'NR > 1 && $NF != ""' "$out/roofline.csv" | wc -l) cases failed (
 # ---- CuPy ----------------------------------------------------------------------------------
 if [ "${PEER:-1}" = 1 ]; then
     stamp "CuPy (cupy.csv)"
-    python3 bench/cupy_roofline.py --out "$out/cupy.csv" \
+    "$python" bench/cupy_roofline.py --out "$out/cupy.csv" \
         --sizes "$(for s in $sizes; do printf '%sx%s,' "$s" "$s"; done)" \
         --lengths "$(commas "$lengths")" --pairs "$(commas "$pairs")" \
         --masks "$(commas "$masks")" --planes "$(commas "$planes_list")" \
@@ -210,22 +219,22 @@ if [ "${PTX:-1}" = 1 ] && command -v ptxas >/dev/null 2>&1; then
     stamp "registers of each variant from the driver's PTX (registers.txt)"
     mkdir -p "$out/ptx"
     # Only where the device's binaries are PTX (NVIDIA): a first one tells.
-    echo "label=ptx g=64x64 f=15 i=1 kernel=long" |
-        TILEDCONV_DUMP_PROGRAM="$out/ptx/probe.ptx" build/roofline "$device" >/dev/null 2>>"$log"
+    echo "label=ptx g=64x64 f=15 i=1 kernel=long tune=dump-program=$out/ptx/probe.ptx" |
+        build/roofline "$device" >/dev/null 2>>"$log"
     grep -q '^\.version' "$out/ptx/probe.ptx" 2>/dev/null ||
         { say "the device's programs are not PTX: no register counts"; separable=; mask_variants=; }
     rm -f "$out/ptx/probe.ptx"
     for v in $separable; do
         for n in 15 31 63; do
             [ "$v" = tiled ] && [ "$n" -gt 15 ] && continue
-            echo "label=ptx g=64x64 f=$n i=1 kernel=$v" |
-                TILEDCONV_DUMP_PROGRAM="$out/ptx/$v-f$n.ptx" build/roofline "$device" \
+            echo "label=ptx g=64x64 f=$n i=1 kernel=$v tune=dump-program=$out/ptx/$v-f$n.ptx" |
+                build/roofline "$device" \
                     >/dev/null 2>>"$log"
         done
     done
     for v in $mask_variants; do
-        echo "label=ptx g=64x64 mask=15x15 i=1 kernel=$v" |
-            TILEDCONV_DUMP_PROGRAM="$out/ptx/$v-m15.ptx" build/roofline "$device" \
+        echo "label=ptx g=64x64 mask=15x15 i=1 kernel=$v tune=dump-program=$out/ptx/$v-m15.ptx" |
+            build/roofline "$device" \
                 >/dev/null 2>>"$log"
     done
     for f in "$out"/ptx/*.ptx; do
@@ -239,5 +248,5 @@ fi
 
 # ---- The table -----------------------------------------------------------------------------
 stamp "the table (table.md, table.csv)"
-python3 bench/roofline_table.py "$out"
+"$python" bench/roofline_table.py "$out"
 stamp "done"

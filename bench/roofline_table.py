@@ -60,6 +60,14 @@ def filter_name(r):
     return "%d taps" % tx if tx == ty else "%dx%d taps" % (tx, ty)
 
 
+def peer_key(r):
+    """A case's filter as CuPy's records name it. A mask and a separable filter of the same
+    lengths (mask 3x3, 3 taps a side) are different filters: the kind is part of the key."""
+    if r["mask"]:
+        return (r["size"], r["planes"], "mask", r["mask"])
+    return (r["size"], r["planes"], "separable", "%sx%s" % (r["taps_x"], r["taps_y"]))
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     rows = read_csv(os.path.join(out, "roofline.csv"))
@@ -68,8 +76,7 @@ def main():
     fma_rate = gflops * 1e9 / 2.0  # multiply-adds a second
     cupy = {}
     for r in read_csv(os.path.join(out, "cupy.csv")):
-        key = (r["size"], r["planes"], r["mask"] or "%sx%s" % (r["taps_x"], r["taps_y"]))
-        cupy[key] = float(r["cupy_ms_median"])
+        cupy[peer_key(r)] = float(r["cupy_ms_median"])
     table = []
     for r in rows:
         if r.get("error"):
@@ -82,8 +89,7 @@ def main():
         fma = int(r["fma_per_pixel"]) * w * h * planes
         floor = fma / fma_rate * 1e3 if fma_rate > 0 else 0.0
         roof = max(copy, floor)
-        key = (r["size"], r["planes"], r["mask"] or "%sx%s" % (r["taps_x"], r["taps_y"]))
-        peer = cupy.get(key)
+        peer = cupy.get(peer_key(r))
         table.append(dict(r, filter=filter_name(r), floor="%.4f" % floor, roofline="%.4f" % roof,
                           share="%.1f" % (100.0 * roof / kernel),
                           cupy_ms="%.4f" % peer if peer else "",

@@ -25,8 +25,8 @@
  *    one context with tiledconv's pinned staging (six 2 MiB buffers for the pipeline's slots,
  *    two 16 MiB chunks for the pixel path, mapped), two such contexts, one such context
  *    released before the end (its release timed apart), and 2 GiB of touched heap in photo-
- *    sized blocks (a batch's read-ahead). The rest of a batch's whole-process time beyond its
- *    own clock is among these.
+ *    sized blocks (a batch's read-ahead; STARTUP_HEAP_MB sets another size). The rest of a
+ *    batch's whole-process time beyond its own clock is among these.
  * 4. The bare probe with the loader restricted to one vendor's ICD at a time (OCL_ICD_VENDORS
  *    naming a folder that holds that .icd file alone: ocl-icd and Khronos' loader both take a
  *    folder), for every .icd of the vendors folder, and NVIDIA's library in
@@ -352,6 +352,15 @@ static void processes(const char *self, const char *type_word, const char *tiled
 
 /* ---- Part 3: the cost of a process's end ------------------------------------------------- */
 
+/* The touched heap's 2 MiB blocks: 1,000 (2 GiB: a batch's read-ahead), or STARTUP_HEAP_MB
+ * / 2 where that is set (a smaller machine, a quick check). */
+static int heap_blocks(void)
+{
+    const char *e = getenv("STARTUP_HEAP_MB");
+    const long mb = e && *e ? strtol(e, NULL, 10) : 2000;
+    return mb >= 2 && mb <= 1 << 20 ? (int)(mb / 2) : 1;
+}
+
 enum { EXIT_NOTHING, EXIT_ONE, EXIT_TWO, EXIT_RELEASED, EXIT_HEAP, EXIT_KINDS };
 
 /* A context on the first device of the type, holding tiledconv's pinned staging, mapped, and
@@ -415,8 +424,8 @@ static void exit_child(int kind, cl_device_type type, int fd)
         clReleaseContext(ctx[0]);
         stamp[1] = now_ms() - t;
     }
-    if (kind == EXIT_HEAP) { /* 1,000 blocks of 2 MiB, touched, as a batch's decoded photos */
-        for (int i = 0; i < 1000 && !fail; i++) {
+    if (kind == EXIT_HEAP) { /* blocks of 2 MiB, touched, as a batch's decoded photos */
+        for (int i = 0; i < heap_blocks() && !fail; i++) {
             char *b = malloc((size_t)2 << 20);
             if (!b)
                 fail = 1;
@@ -458,12 +467,15 @@ static double exit_ms(int kind, cl_device_type type, double *release_ms)
 
 static void exit_costs(cl_device_type type, const char *type_word, int runs)
 {
-    static const char *const names[EXIT_KINDS] = {
+    char heap[80];
+    snprintf(heap, sizeof heap, "%d MiB of touched heap in 2 MiB blocks (a batch's read-ahead)",
+             2 * heap_blocks());
+    const char *const names[EXIT_KINDS] = {
         "nothing held",
         "one context, its pinned staging (44 MiB) and a buffer",
         "two such contexts",
         "one such context, released before the end (the release apart)",
-        "2 GiB of touched heap in 2 MiB blocks (a batch's read-ahead)"};
+        heap};
     printf("\nthe end of a process, %s, %d runs each (ms from its _exit until it is reaped: min, "
            "median, max):\n",
            type_word, runs);

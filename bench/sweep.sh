@@ -2,7 +2,8 @@
 # bench/sweep.sh - tiledconv throughput over image sizes, algorithms and filter sizes.
 #
 #   bench/sweep.sh [-o OUTDIR] [-i ITER] [-d "DEVICE ARGS"] [--sizes "WxH ..."] [--quick]
-#                  [--suite LIST] [--old BIN] [--case-size WxH]
+#                  [--suite LIST] [--old BIN] [--case-size WxH] [--small-sizes "N ..."]
+#                  [--check-size WxH]
 #
 #   -o OUTDIR   where sweep.csv, sweep.log, sweep.gp and sweep.png go (default: $OUT if set,
 #               else bench-out)
@@ -20,9 +21,10 @@
 #                 colour   --color (three planes), 3 and 5 taps
 #                 small    4096^2, 2048^2, 1024^2 whole image, 3 and 5 taps (wall time per
 #                          iteration, launches included, is in the records)
-#                 verify   -e (every pixel against the CPU reference): the issue's ROI at 3 and
-#                          5 taps at the case size, every length at 2048^2
-#                 issue13  all of align,borders,lengths,colour,small,verify
+#                 verify   -e (every pixel against the CPU reference): the alignment ROI
+#                          -sL 5 -sT 7 -tL 3 -tT 1 at 3 and 5 taps at the case size, every
+#                          length 3..15 on a reflect101 ROI at the check size
+#                 cases    all of align,borders,lengths,colour,small,verify
 #               The suites other than sizes write cases.csv (suite, case, binary, ROI, border,
 #               then tiledconv's CSV columns), cases.log, and with gnuplot the plots
 #               length.png, alignment.png and borders.png (bench/plot.sh --cases draws them
@@ -31,6 +33,9 @@
 #               (binary "old" in cases.csv), for a comparison in the same session
 #   --case-size WxH  the image of the align, borders, lengths, colour and verify suites
 #               (default 8192x8192; the align ROI is the image less 192 x 92)
+#   --small-sizes L  the square sides of the small suite (default "4096 2048 1024")
+#   --check-size WxH  the image of verify's every-length -e runs (default 2048x2048)
+#   --lengths L the filter lengths of the lengths and verify suites (default "3 5 7 9 11 13 15")
 #   TIMEOUT=S   environment: seconds one tiledconv run may take before it is killed (default 300)
 #
 # One tiledconv process per size and filter size runs all three algorithms (-a all), so the
@@ -53,7 +58,10 @@ sizes_opt=
 suites=sizes
 old_bin=
 case_size=8192x8192
-usage() { sed -n '2,46s/^# \{0,1\}//p' "$0"; }
+small_sizes="4096 2048 1024"
+check_size=2048x2048
+lengths="3 5 7 9 11 13 15"
+usage() { sed -n '2,50s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
     case $1 in
         -o) outdir=${2:?-o needs a folder}; shift 2 ;;
@@ -64,6 +72,9 @@ while [ $# -gt 0 ]; do
         --suite) suites=${2:?--suite needs a list}; shift 2 ;;
         --old) old_bin=${2:?--old needs a binary}; shift 2 ;;
         --case-size) case_size=${2:?--case-size needs WxH}; shift 2 ;;
+        --small-sizes) small_sizes=${2:?--small-sizes needs a list}; shift 2 ;;
+        --check-size) check_size=${2:?--check-size needs WxH}; shift 2 ;;
+        --lengths) lengths=${2:?--lengths needs a list}; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "bench/sweep.sh: unknown option $1 (see -h)" >&2; exit 2 ;;
     esac
@@ -95,7 +106,7 @@ trap 'rm -rf "$tmp"' EXIT
 tmo=()
 command -v timeout >/dev/null 2>&1 && tmo=(timeout -k 10 "$run_timeout")
 has_suite() { case ",$suites," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-case ",$suites," in *,issue13,*) suites="$suites,align,borders,lengths,colour,small,verify" ;; esac
+case ",$suites," in *,cases,*) suites="$suites,align,borders,lengths,colour,small,verify" ;; esac
 
 # ---- The size sweep: every algorithm over sizes (sweep.csv) ----------------------------------
 run_sizes() {
@@ -179,7 +190,7 @@ run_sizes() {
     return 1
 }
 
-# ---- The issue-13 suites: the tiled kernel case by case (cases.csv) --------------------------
+# ---- The case suites: the tiled kernel case by case (cases.csv) ------------------------------
 ccsv=$outdir/cases.csv
 clog=$outdir/cases.log
 case_records=0
@@ -248,7 +259,7 @@ run_cases() {
         done
     fi
     if has_suite lengths; then
-        for f in 3 5 7 9 11 13 15; do
+        for f in $lengths; do
             both lengths "f$f" 0 0 0 0 replicate -g "$case_size" -f $f
         done
     fi
@@ -258,7 +269,7 @@ run_cases() {
         done
     fi
     if has_suite small; then
-        for g in 4096 2048 1024; do
+        for g in $small_sizes; do
             for f in 3 5; do
                 both small "${g}-f$f" 0 0 0 0 replicate -g "${g}x$g" -f $f
             done
@@ -266,12 +277,13 @@ run_cases() {
     fi
     if has_suite verify; then
         for f in 3 5; do
-            run_case verify "issue-roi-f$f" new ./tiledconv 5 7 3 1 replicate -g "$case_size" \
+            run_case verify "align-roi-f$f" new ./tiledconv 5 7 3 1 replicate -g "$case_size" \
                 -f $f -W $((cw - 192)) -H $((ch - 92)) -e
         done
-        for f in 3 5 7 9 11 13 15; do
-            run_case verify "2048-f$f" new ./tiledconv 6 3 1 9 reflect101 -g 2048x2048 -f $f \
-                -W 2030 -H 2000 -e
+        local kw=${check_size%x*} kh=${check_size#*x}
+        for f in $lengths; do
+            run_case verify "${kw}-f$f" new ./tiledconv 6 3 1 9 reflect101 -g "$check_size" \
+                -f $f -W $((kw - 18)) -H $((kh - 48)) -e
         done
     fi
     echo "bench/sweep.sh: $case_records runs in $ccsv (log: $clog)" >&2

@@ -1,19 +1,27 @@
 #!/bin/sh
 # For the GPU machine, which has the OpenCL headers but not libspng or libturbojpeg: unpacks
-# the Debian packages carried in .carry/debs (apt-get download libspng0 libspng-dev
-# libturbojpeg0 libturbojpeg0-dev, here) into /tmp/codecs and runs the command with the build
-# and the loader pointed at them.
+# the Debian packages carried in DEBS (default .carry/debs; made here with `apt-get download
+# libspng0 libspng-dev libturbojpeg0 libturbojpeg0-dev libjpeg62-turbo libjpeg62-turbo-dev
+# libjpeg-dev libjpeg-turbo-progs`) into /tmp/codecs and runs the command with the build, the
+# loader and the PATH (djpeg, cjpeg) pointed at them. Without packages in DEBS it runs the
+# command as it is, so the same line works where the libraries are installed.
+#   sh bench/with-codecs.sh bench/run kernel "$OUT/kernel"
 #   sh bench/with-codecs.sh make tiledconv
-#   sh bench/with-codecs.sh bench/e2e.sh -o $OUT
 set -eu
+debs=${DEBS:-.carry/debs}
 root=/tmp/codecs
+if ! ls "$debs"/*.deb >/dev/null 2>&1; then
+    exec "$@"
+fi
 if [ ! -d "$root/usr" ]; then
     mkdir -p "$root"
-    for f in .carry/debs/*.deb; do
+    for f in "$debs"/*.deb; do
         if command -v dpkg >/dev/null 2>&1; then
             dpkg -x "$f" "$root"
         else # a .deb is an ar archive; binutils' ar comes with gcc
-            (cd "$root" && ar p "$OLDPWD/$f" "$(ar t "$OLDPWD/$f" | grep '^data\.tar')" | tar -xJ)
+            here=$(pwd)
+            case $f in /*) deb=$f ;; *) deb=$here/$f ;; esac
+            (cd "$root" && ar p "$deb" "$(ar t "$deb" | grep '^data\.tar')" | tar -xJ)
         fi
     done
 fi
@@ -22,5 +30,6 @@ lib=$root/usr/lib/x86_64-linux-gnu
 PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 PKG_CONFIG_SYSROOT_DIR=$root
 LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR LD_LIBRARY_PATH
+PATH=$PATH:$root/usr/bin
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR LD_LIBRARY_PATH PATH
 exec "$@"
