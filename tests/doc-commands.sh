@@ -66,7 +66,8 @@ blocks() {
         mode == "fenced" && inblock { print > out; next }
         mode == "fenced" && /^```(sh|python|c)[ \t]*$/ {
             kind = substr($0, 4); sub(/[ \t]+$/, "", kind); inblock = 1; start(kind); next }
-        mode == "examples" && /^## / { chapter = ($0 == "## EXAMPLES"); if (inblock) close(out); inblock = 0; next }
+        mode == "examples" && /^## / {
+            chapter = ($0 == "## EXAMPLES"); if (inblock) close(out); inblock = 0; next }
         mode == "examples" && chapter && /^    / {
             if (!inblock) { inblock = 1; start("sh") } print substr($0, 5) > out; next }
         mode == "examples" && inblock && /^[ \t]*$/ { next }
