@@ -131,7 +131,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test test-build manual manual-check unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         bench bench-smoke \
         sanitize fuzz fuzz-build fuzz-check \
@@ -266,6 +266,12 @@ batch-tests: $(TEST_BIN)
 formats-tests: $(TEST_BIN)
 	@sh tests/e2e-formats.sh $(TEST_BIN)
 
+# What the docs tell a user to run, run as written (tests/doc-commands.sh): every ```sh,
+# ```python and ```c block of README.md and docs/, the manual's examples, in a scratch folder
+# of the bundled images; the docs' links, and the scripts' execute bits.
+doc-tests: $(BIN) lib
+	@sh tests/doc-commands.sh ./$(BIN)
+
 # What the seed articles teach (tests/seeds.sh): the picture of the four classes.
 seeds-tests: $(BIN)
 	@sh tests/seeds.sh ./$(BIN)
@@ -329,8 +335,9 @@ kernel-check: $(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests manual-check e2e-tests batch-tests formats-tests seeds-tests \
-	    images-tests gradient-tests pyramid-tests strips-tests api-test python-tests bench-smoke
+	$(MAKE) WERROR=-Werror all unit-tests manual-check doc-tests e2e-tests batch-tests formats-tests \
+	    seeds-tests images-tests gradient-tests pyramid-tests strips-tests api-test python-tests \
+	    bench-smoke
 	$(MAKE) kernel-check
 	$(MAKE) sanitize
 	$(MAKE) fuzz-check

@@ -150,7 +150,7 @@ const cli_option cli_options[] = {
      "tiled: global loads/stores one float at a time (no float4)"},
     {OPT_KERNEL, NULL, "kernel", VALUE, "NAME", S_FILTER, OWN,
      "tiled: the kernel variant for long filters and masks (a\n"
-     "study option; README \"Kernel variants\" lists them)"},
+     "study option; docs/kernels.md lists them)"},
 
     /* ---- Gaussian scale space ---- */
     /* Optional: `--pyramid OxL`, or a bare `--pyramid` (4x4; option_parse.c). */

@@ -114,7 +114,8 @@ typedef struct {
     int block_height;            /* ... along columns: 1..16, default 4; raised to the vertical
                                   * radius, and to 8 from radius 3. Filters longer than 15
                                   * taps and masks run variants of the tiled kernel with their
-                                  * own geometry (README), which these two do not change     */
+                                  * own geometry (docs/kernels.md), which these two do not
+                                  * change                                                    */
     int vector_io;               /* 1 (default): float4 loads and stores where aligned       */
     int count_classes;           /* 1: the kernel counts the classes of its work-groups, for
                                   * tc_stats.classes (an atomic per group; off by default)    */
@@ -132,8 +133,8 @@ typedef struct {
                                   * an image whatever this says                              */
     /* A study option. */
     const char *kernel;          /* tiled: the variant of the tiled kernel to run for a filter
-                                  * longer than the article's or a mask (README "Kernel
-                                  * variants": tiled, long, slide-..., mask, mrows-...); NULL
+                                  * longer than the article's or a mask (docs/kernels.md:
+                                  * tiled, long, slide-..., mask, mrows-...); NULL
                                   * or "": the fastest measured for the filter's lengths.
                                   * TC_EINVAL for an unknown name or a variant that does not
                                   * take the filter; the other algorithms ignore it          */
@@ -430,8 +431,8 @@ TC_API int tc_reference(const float *src, float *dst, int width, int height,
  * for a mask that runs factored, plus the factors' own bound and max|input| x
  * sum|mask - ky kx|; for TC_BILINEAR plus what texture interpolation may add,
  * 2 delta sum|kx| sum|ky| R, delta = 2^-8 + (max(width, height) + 2) 2^-24 (an 8-bit fraction and
- * the sample coordinate's rounding), R the source ROI's largest minus smallest value (README,
- * "The bilinear-tap trick"). Outside the target ROI results are equal bit for bit. A negative
+ * the sample coordinate's rounding), R the source ROI's largest minus smallest value
+ * (docs/kernels.md, "The bilinear-tap trick"). Outside the target ROI results are equal bit for bit. A negative
  * value for invalid parameters. */
 TC_API double tc_tolerance(const float *src, int width, int height, const tc_params *p);
 
@@ -529,8 +530,8 @@ TC_API int tc_pyramid_layout(int width, int height, const tc_pyramid_params *p,
 
 /* Builds the pyramid of a width x height plane on the device: levels[K * L + j] receives
  * level (K, j), its octave's width x height floats (packed, row 0 on top). Both launch styles
- * give the same levels bit for bit (README: the per-octave kernel sums in the order the
- * per-level kernels do). Device buffers are kept for the next call of the same sizes. */
+ * give the same levels bit for bit (docs/kernels.md: the per-octave kernel sums in the
+ * order the per-level kernels do). Device buffers are kept for the next call of the same sizes. */
 TC_API int tc_pyramid(tc_context *ctx, const float *src, int width, int height,
                       const tc_pyramid_params *p, float *const *levels);
 
