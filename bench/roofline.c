@@ -79,7 +79,7 @@ static void release_image(void)
     memset(&img, 0, sizeof img);
 }
 
-/* A deterministic plane with a fractional part everywhere (casebench.c's), shifted per plane. */
+/* A deterministic plane with a fractional part everywhere, shifted per plane. */
 static void fill_plane(float *px, int w, int h, int pitch, int plane)
 {
     for (int y = 0; y < h; y++)
