@@ -75,7 +75,7 @@ static const struct {
     int max_taps;
     const char *variant;
 } separable_defaults[] = {
-    {9, "tiled"},  /* 3 .. 9: the article's kernel as issue 13 tuned it (not to be changed) */
+    {9, "tiled"},  /* 3 .. 9: the article's kernel as tuned for every ROI, border and length (not to be changed) */
     {15, "tiled"}, /* 11 .. 15 */
     {21, "long"},  /* 17 .. 21 */
     {41, "long"},  /* 23 .. 41 */

@@ -145,7 +145,7 @@ int main(void)
     check(status == TC_OK && g[2] == 1.0f && g[1] == 0.0f,
           "gauss with sigma 1e-100 is the identity");
 
-    /* Issue 15 through the installed header: a mask (laplacian8 from tc_named_mask), checked
+    /* Masks and a length per axis through the installed header: a mask (laplacian8 from tc_named_mask), checked
      * against the sums computed here; a length per axis; the factors of a rank-1 mask. */
     float lap8[9];
     int mw = 0, mh = 0;
