@@ -732,7 +732,7 @@ def test_named_filters():
         assert str(info.value).strip() and "\n" not in str(info.value)
 
 
-# ---- Issue 15: long filters, a length per axis, masks ------------------------------------------
+# ---- Long filters, a length per axis, masks ---------------------------------------------------
 
 def test_lengths_per_axis_and_long(ctx):
     image = random_image(70, 50, seed=151)
