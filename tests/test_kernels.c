@@ -306,7 +306,7 @@ static void test_borders_and_lengths(void **state)
             }
 }
 
-/* Issue 13: every alignment class of the tiled kernel: sL mod 4 x tL mod 4 (the program's
+/* Every alignment class of the tiled kernel: sL mod 4 x tL mod 4 (the program's
  * SHIFT, (sL - tL) mod 4, and the tile grid's offset, tL mod 4), with odd sT and tT, at 3 and
  * 5 taps; then the long lengths at one ROI each. Images where all four classes of work-groups
  * occur. The combinations that share a SHIFT share a filter length and border rule, so that
@@ -846,9 +846,9 @@ static void test_filter_timed(void **state)
 }
 
 
-/* ---- Issue 15: lengths per axis, long filters, masks ------------------------------------ */
+/* ---- Lengths per axis, long filters, masks --------------------------------------------- */
 
-/* Issue 15's cases build a program per filter size, border rule and (tiled) source alignment
+/* These cases build a program per filter size, border rule and (tiled) source alignment
  * (sL - tL) mod 4; PoCL takes about a second for each. So each size below keeps one border rule
  * and one alignment over its cases, the rules and alignments going round from size to size:
  * every rule and alignment met, a few dozen programs in all. */
