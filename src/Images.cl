@@ -38,9 +38,9 @@
  * The 2 x 2 footprint. A linear sample in a 2-D image also fetches the next row (pass 1) or
  * column (pass 2) with weight exactly 0 (pass 1's samples sit on texel centres vertically,
  * pass 2's horizontally), and 0 times a NaN is still NaN. So pass 1 reads the sROI's last row
- * tap by tap too (the row below it belongs to the plane, not to the sROI: SPEC.md's "no pixel
- * outside the source ROI is read" holds for the texture unit as well), and pass 2's temporary
- * is exactly the ROI's size, so the column past its last is the sampler's clamp to its edge.
+ * tap by tap too (the row below it belongs to the plane, not to the sROI: "no pixel outside the
+ * source ROI is read" holds for the texture unit as well), and pass 2's temporary is exactly
+ * the ROI's size, so the column past its last is the sampler's clamp to its edge.
  */
 
 #if !defined(FETCHES_X) || !defined(FETCHES_Y) || !defined(LONE_X) || !defined(LONE_Y) || \
