@@ -1,11 +1,11 @@
 /*
  * test_kernels.c - every algorithm against the CPU reference, through one table of cases run
- * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries,
- * 300 seeded random ROI combinations for both of SPEC.md's filter lengths, every border rule
- * with lengths up to 15, a length per axis, lengths 17 to 63 (tiled: the long variant, with
- * its own class boundaries), and masks from 1 x 3 to 15 x 15 (tiled and onepass: the mask
- * kernels; twopass: the separable ones, after factoring); plus the tiled kernel's other block
- * geometries.
+ * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries, 300
+ * seeded random ROI combinations for both of the article's filter lengths (3 and 5), every
+ * border rule with lengths up to 15, a length per axis, lengths 17 to 63 (tiled: the long
+ * variant, with its own class boundaries), and masks from 1 x 3 to 15 x 15 (tiled and onepass:
+ * the mask kernels; twopass: the separable ones, after factoring); plus the tiled kernel's
+ * other block geometries.
  *
  * The cases go through the public API (tiledconv.h: one context, tc_filter) and are checked
  * against the launchers' own figures (launch.h: the tiled classes the host predicts). Runs on

@@ -35,7 +35,7 @@ def random_image(width, height, seed):
     return np.random.default_rng(seed).uniform(0, 255, (height, width)).astype(np.float32)
 
 
-# ---- An independent Python reference: the formula of SPEC.md with numpy, in float64 ---------
+# ---- An independent Python reference: the tool's formula with numpy, in float64 --------------
 
 def border_index(p, n, border):
     """Index into a ROI of n pixels for position p, OpenCV's rules; None: the constant."""
