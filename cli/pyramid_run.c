@@ -1,5 +1,5 @@
 /*
- * pyramid_run.c - --pyramid OxL (README, "A Gaussian scale space"): for each input, the
+ * pyramid_run.c - --pyramid OxL (docs/kernels.md, "A Gaussian scale space"): for each input, the
  * pyramid tc_pyramid builds (one launch per octave), every level checked against the CPU
  * reference with -e, both launch styles timed with -t (one launch per octave against one per
  * level), and every level written as DIR/BASE-oK-lJ.EXT, all of an image's files or none.

@@ -21,7 +21,7 @@
  * tap relative to the centre; the lone tap is (o, -, w, -), read with the nearest sampler.
  *
  * Texture units interpolate with a few bits of fraction (8 on NVIDIA's), so the result is an
- * approximation: README "The bilinear-tap trick" derives the tolerance -e holds it to
+ * approximation: docs/kernels.md, "The bilinear-tap trick", derives the tolerance -e holds it to
  * (tc_tolerance). PoCL and oclgrind interpolate in float.
  *
  * Borders. A sample covers its two taps only when both lie inside the region being filtered:
@@ -68,7 +68,7 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
     float acc = 0.0f;
     if (x >= RADIUS_X && x + RADIUS_X < w && y + 1 < h) {
         /* Every tap, and the row below, inside the sROI: FETCHES_X samples. (float) of the
-         * integer part is exact below 2^24; adding 0.5 + f rounds once (README: the
+         * integer part is exact below 2^24; adding 0.5 + f rounds once (docs/kernels.md: the
          * coordinate's share of the tolerance). */
         const float v = (float)(sT + y) + 0.5f;
 #pragma unroll

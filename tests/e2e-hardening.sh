@@ -234,7 +234,7 @@ part_f_plan() {
     # PoCL starts a worker thread a core when its platform loads (whatever device the run
     # asks for) and aborts when it cannot (pthread_scheduler_init): on a machine of many cores
     # the limits below would test that, not the tool, so PoCL's threads are held to two, as on
-    # the 2-core machine these limits were chosen on (README, "Limits and safety").
+    # the 2-core machine these limits were chosen on (docs/safety.md, "Memory").
     POCL_MAX_PTHREAD_COUNT=2
     export POCL_MAX_PTHREAD_COUNT
     name="f: -g 16384x16384 under ulimit -v 3000000: exit 1, one line naming RLIMIT_AS"

@@ -661,7 +661,7 @@ static void test_bilinear_reads_only_the_sroi(void **state)
 }
 
 /* -e's planted fault for bilinear must pass its tolerance: tc_tolerance is larger than the
- * float bound by the 8-bit fraction's share, and that share is what README derives. */
+ * float bound by the 8-bit fraction's share, and that share is what docs/kernels.md derives. */
 static void test_bilinear_tolerance(void **state)
 {
     (void)state;
