@@ -954,7 +954,7 @@ static void test_long_class_boundaries(void **state)
         }
 }
 
-/* Masks of every shape the issue names with random weights: 1 x 3, 3 x 1 (always rank 1, so
+/* Masks of every kind of shape, with random weights: 1 x 3, 3 x 1 (always rank 1, so
  * factored), 3 x 3, 5 x 3, 7 x 7, 15 x 15 (rank 2 or more: the 2-D kernels for tiled and
  * onepass; twopass refuses them: test_masks_twopass), on random ROIs. */
 static void test_masks(void **state)
