@@ -109,9 +109,9 @@ CLI_SRCS := cli/main.c cli/option_parse.c cli/option_values.c cli/option_rules.c
             cli/classmap.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
-# Issue 16: --gradient.
+# --gradient: the one-read gradient.
 CLI_SRCS += cli/gradient_run.c
-# Issue 16: --pyramid.
+# --pyramid: the Gaussian scale space.
 CLI_SRCS += cli/pyramid_run.c
 # Hardening, second round: the --files-from list within its caps.
 CLI_SRCS += cli/name_list.c

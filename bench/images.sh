@@ -144,7 +144,7 @@ awk -F, '
     }' "$csv" >"$out/images.txt"
 {
     echo
-    echo "bilinear's largest error against the exact filter (-e; tolerance as README derives it)"
+    echo "bilinear's largest error against the exact filter (-e; tolerance as docs/kernels.md derives it)"
     column -t -s, "$err" 2>/dev/null || cat "$err"
     echo
     echo "# $(($(date +%s) - start)) s"

@@ -1,4 +1,5 @@
-/* devices.h - the devices (or queues) a run opens, from --device, -p and -d (SPEC.md, "Device"). */
+/* devices.h - the devices (or queues) a run opens, from --device, -p and -d (docs/manual.md,
+ * "Device"). */
 #ifndef TILEDCONV_DEVICES_H
 #define TILEDCONV_DEVICES_H
 

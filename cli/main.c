@@ -64,7 +64,7 @@ static int list_devices(const tc_options *o)
 
 /* Whether the process may end without closing its contexts: not in the sanitizer builds,
  * whose leak check runs at exit, nor in a test build with TILEDCONV_CLEAN_EXIT set (to
- * measure the difference, BENCHMARKS.md; test_hooks.h). */
+ * measure the difference, docs/benchmarks.md; test_hooks.h). */
 static int fast_exit(void)
 {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

@@ -309,7 +309,7 @@ static int check_pyramid_filter(const tc_options *o, const filter_args *a, FILE 
     return 2;
 }
 
-/* --pyramid's rules that need every flag read (README, "A Gaussian scale space"). */
+/* --pyramid's rules that need every flag read (docs/kernels.md, "A Gaussian scale space"). */
 static int check_pyramid(const tc_options *o, FILE *err)
 {
     const tc_roi_request whole = TC_ROI_REQUEST_DEFAULT;

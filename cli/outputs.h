@@ -93,9 +93,9 @@ int outputs_is_stdout(const char *path);
 /* How the reports name an output: "standard output" for "-", else the path. */
 const char *outputs_name(const char *path);
 
-/* The output image's bits per sample for an input whose samples have more than 8 bits (deep)
- * or not: --depth when given, else 16 for a deep input written to PNG or PGM/PPM (SPEC.md:
- * 16 bits are kept where the format can hold them), else 8. */
+/* The output image's bits per sample for an input whose samples have more than 8 bits (deep) or
+ * not: --depth when given, else 16 for a deep input written to PNG or PGM/PPM (16 bits are kept
+ * where the format can hold them), else 8. */
 int outputs_depth(const tc_options *o, int deep);
 
 /* "8-bit grayscale BMP", "16-bit colour PNG": what an output holds, for the reports. */
@@ -112,7 +112,7 @@ int outputs_claim_stdout(char *err, size_t err_size);
 
 /* What outputs_put_image and outputs_put_bytes sync: nothing (--no-sync); the file and, after
  * the rename, its folder; or the file alone, for a batch, which syncs its folder once at the
- * end (SPEC.md). */
+ * end (docs/safety.md, "Outputs"). */
 enum { OUTPUTS_SYNC_NONE = 0, OUTPUTS_SYNC_ALL = 1, OUTPUTS_SYNC_FILE = 2 };
 
 /* An image encoded as fmt (io_encode; quality for JPEG) into place at path: staged, synced

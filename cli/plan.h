@@ -2,9 +2,9 @@
  * plan.h - the memory a run will need, worked out from the image's size and samples (the file's
  * header, of any format, or -g) before anything is allocated, and checked against every limit:
  * the fixed ones (the device's largest buffer and its memory) refuse the run with exit 2, since
- * no retry can help; the host's memory as it is now refuses it with exit 1 (SPEC.md's exit
- * statuses). On a CPU device (PoCL) the device's buffers are host memory and are counted as
- * such.
+ * no retry can help; the host's memory as it is now refuses it with exit 1 (a run-time failure,
+ * docs/manual.md's EXIT STATUS). On a CPU device (PoCL) the device's buffers are host memory
+ * and are counted as such.
  */
 #ifndef TILEDCONV_PLAN_H
 #define TILEDCONV_PLAN_H

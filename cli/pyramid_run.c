@@ -1,5 +1,5 @@
 /*
- * pyramid_run.c - --pyramid OxL (README, "A Gaussian scale space"): for each input, the
+ * pyramid_run.c - --pyramid OxL (docs/kernels.md, "A Gaussian scale space"): for each input, the
  * pyramid tc_pyramid builds (one launch per octave), every level checked against the CPU
  * reference with -e, both launch styles timed with -t (one launch per octave against one per
  * level), and every level written as DIR/BASE-oK-lJ.EXT, all of an image's files or none.
@@ -84,7 +84,7 @@ static char *level_name(const char *dir, const char *base, int k, int l, const c
     return s;
 }
 
-/* The job's names, and the checks that need nothing but them (SPEC.md: before any work): each
+/* The job's names, and the checks that need nothing but them (made before any work): each
  * output may be written (a folder that takes files, not a device, not the input, not
  * read-only without --force). 0, 1 (out of memory) or 2, with the reason in err. */
 static int job_names(const tc_options *o, job *j, char *err, size_t err_size)
@@ -144,9 +144,9 @@ static int check_levels_distinct(const tc_options *o, const job *jobs, int n, ch
     return rc;
 }
 
-/* The input as the intensity plane: -g's image, or the file decoded (SPEC.md's intensity of
- * its samples). `what` names it in messages. Returns 0, 2 (reported: the input cannot be
- * used), or 1 (reported: out of host memory). */
+/* The input as the intensity plane: -g's image, or the file decoded (the intensity of its
+ * samples, docs/kernels.md). `what` names it in messages. Returns 0, 2 (reported: the input
+ * cannot be used), or 1 (reported: out of host memory). */
 static int read_input(const tc_options *o, const job *j, const char *what, tc_plane *plane,
                       int *deep)
 {

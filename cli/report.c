@@ -468,7 +468,7 @@ void report_json(FILE *out, const tc_result *r)
     fputs("}\n", out);
 }
 
-/* ---- Batch records: one row per image, then one for the batch (SPEC.md). ---------------- */
+/* ---- Batch records: one row per image, then one for the batch. ------------------------- */
 
 enum { ROW_IMAGE = 1, ROW_BATCH = 2, ROW_BOTH = 3 };
 #define BWORD(n, rows) {#n, FIELD_WORD, offsetof(report_row, n), 0, rows}

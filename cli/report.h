@@ -88,9 +88,9 @@ void report_json(FILE *out, const tc_result *r);
  * the device a run opens when none is named. */
 void report_device_json(FILE *out, const tc_device_info *d, int is_default);
 
-/* A batch's records (SPEC.md): one row of type "image" per input, then one of type "batch"
- * with the counts and the stages' total times. CSV rows share one header (a row leaves empty
- * the columns of the other kind); a JSON record holds only its kind's fields. */
+/* A batch's records (docs/manual.md, --json and --csv): one row of type "image" per input, then
+ * one of type "batch" with the counts and the stages' total times. CSV rows share one header (a
+ * row leaves empty the columns of the other kind); a JSON record holds only its kind's fields. */
 typedef struct {
     const char *type;          /* "image" or "batch" */
     /* image rows */

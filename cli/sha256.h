@@ -1,7 +1,7 @@
 /*
- * sha256.h - SHA-256 (FIPS 180-4) of the output pixels, for the records of -e (SPEC.md: two runs
- * on two devices compared by a script). The README says why it is written here rather than
- * taken from a library.
+ * sha256.h - SHA-256 (FIPS 180-4) of the output pixels, for the records of -e (two runs on two
+ * devices compared by a script). docs/choices.md ("Formats and outputs") says why it is written
+ * here rather than taken from a library.
  */
 #ifndef TILEDCONV_SHA256_H
 #define TILEDCONV_SHA256_H

@@ -1,7 +1,7 @@
 /*
  * source.h - an input image, from a file or from standard input ("-"), with its format known
- * from the first bytes before the rest is read (SPEC.md: the format comes from the content,
- * never from the name), its header checked against the limits (--max-pixels, the bomb ratio)
+ * from the first bytes before the rest is read (the format comes from the content, never
+ * from the name), its header checked against the limits (--max-pixels, the bomb ratio)
  * before anything is decoded, and then its samples.
  *
  * The tool reads every input through source_reader: the first IO_IDENTIFY_BYTES tell the

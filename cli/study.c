@@ -26,7 +26,8 @@
 /* The command line's names for the ROI fields, for messages. */
 static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
 
-/* The exit status for a library status (SPEC.md): a bad argument is a usage error. */
+/* The exit status for a library status: 0 for TC_OK, 2 (a usage error) for a bad argument,
+ * else 1 (a run-time failure). */
 static int exit_status(int tc_status)
 {
     return tc_status == TC_OK ? 0 : tc_status == TC_EINVAL ? 2 : 1;

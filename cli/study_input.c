@@ -90,12 +90,12 @@ void study_input_close(input_source *src)
     src->from_file = 0;
 }
 
-/* The decoded samples as planes (SPEC.md: v * 255 / maxval, then the intensity or the
- * channels), spending the memory once where the plan counts on it (plan_in_place: 8-bit RGB of
- * full scale, as every BMP decodes to): with --color the G and B planes are made from the
- * samples, then their buffer itself becomes the R plane (or, without, the intensity plane) in
- * place. Other samples become planes beside them and are freed after. img is consumed either
- * way. 0, or -1 (out of memory). */
+/* The decoded samples as planes (v * 255 / maxval, then the intensity or the channels),
+ * spending the memory once where the plan counts on it (plan_in_place: 8-bit RGB of full scale,
+ * as every BMP decodes to): with --color the G and B planes are made from the samples, then
+ * their buffer itself becomes the R plane (or, without, the intensity plane) in place. Other
+ * samples become planes beside them and are freed after. img is consumed either way. 0, or -1
+ * (out of memory). */
 static int planes_from_image(const tc_options *o, io_image *img, plane_set *in)
 {
     const int in_place = plan_in_place(img->channels, img->depth, img->maxval);

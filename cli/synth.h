@@ -1,4 +1,4 @@
-/* synth.h - the deterministic synthetic image of -g WxH (formula in synth.c and README.md). */
+/* synth.h - the deterministic synthetic image of -g WxH (formula: synth.c, docs/kernels.md). */
 #ifndef TILEDCONV_SYNTH_H
 #define TILEDCONV_SYNTH_H
 

@@ -55,7 +55,7 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
 
     r->max_error = 0.0;
     r->tolerance = 0.0;
-    /* bilinear's tolerance is mostly texture interpolation's bound (README). */
+    /* bilinear's tolerance is mostly texture interpolation's bound (docs/kernels.md). */
     const char *why = r->algorithm && strcmp(r->algorithm, "bilinear") == 0
                           ? ": float rounding and an 8-bit interpolation fraction"
                           : "";

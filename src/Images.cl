@@ -21,7 +21,7 @@
  * tap relative to the centre; the lone tap is (o, -, w, -), read with the nearest sampler.
  *
  * Texture units interpolate with a few bits of fraction (8 on NVIDIA's), so the result is an
- * approximation: README "The bilinear-tap trick" derives the tolerance -e holds it to
+ * approximation: docs/kernels.md, "The bilinear-tap trick", derives the tolerance -e holds it to
  * (tc_tolerance). PoCL and oclgrind interpolate in float.
  *
  * Borders. A sample covers its two taps only when both lie inside the region being filtered:
@@ -38,9 +38,9 @@
  * The 2 x 2 footprint. A linear sample in a 2-D image also fetches the next row (pass 1) or
  * column (pass 2) with weight exactly 0 (pass 1's samples sit on texel centres vertically,
  * pass 2's horizontally), and 0 times a NaN is still NaN. So pass 1 reads the sROI's last row
- * tap by tap too (the row below it belongs to the plane, not to the sROI: SPEC.md's "no pixel
- * outside the source ROI is read" holds for the texture unit as well), and pass 2's temporary
- * is exactly the ROI's size, so the column past its last is the sampler's clamp to its edge.
+ * tap by tap too (the row below it belongs to the plane, not to the sROI: "no pixel outside the
+ * source ROI is read" holds for the texture unit as well), and pass 2's temporary is exactly
+ * the ROI's size, so the column past its last is the sampler's clamp to its edge.
  */
 
 #if !defined(FETCHES_X) || !defined(FETCHES_Y) || !defined(LONE_X) || !defined(LONE_Y) || \
@@ -68,7 +68,7 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
     float acc = 0.0f;
     if (x >= RADIUS_X && x + RADIUS_X < w && y + 1 < h) {
         /* Every tap, and the row below, inside the sROI: FETCHES_X samples. (float) of the
-         * integer part is exact below 2^24; adding 0.5 + f rounds once (README: the
+         * integer part is exact below 2^24; adding 0.5 + f rounds once (docs/kernels.md: the
          * coordinate's share of the tolerance). */
         const float v = (float)(sT + y) + 0.5f;
 #pragma unroll

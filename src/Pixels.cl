@@ -2,8 +2,8 @@
  * Pixels.cl - the conversions between a file's pixels and the float planes the filters run on,
  * done on the device so that bytes, not floats, cross the bus:
  *
- *   unpack_pixels  8-bit gray, RGB, BGR, BGRX or palette indices -> SPEC.md's intensity plane,
- *                  or the R, G and B planes; the output planes start as copies (SPEC.md: pixels
+ *   unpack_pixels  8-bit gray, RGB, BGR, BGRX or palette indices -> the intensity plane,
+ *                  or the R, G and B planes; the output planes start as copies (pixels
  *                  outside the target ROI keep the input)
  *   pack_pixels    the filtered planes -> 8-bit gray or colour pixels, with the output mapping
  *                  v * scale + offset inside the target ROI

@@ -72,7 +72,7 @@
 
 /*
  * Variants kept for measurement (set through --tune cl-options=...). The defaults are
- * the fastest measured on the H200 for each radius (BENCHMARKS.md, issue 13):
+ * the fastest measured on the H200 for each radius (docs/benchmarks.md):
  *   TC_VECTOR_IO=0         global loads and stores one float at a time (--scalar-io)
  *   TC_HALO_SPREAD         1: the tile's halo rows filtered by the whole group (default from
  *                          vertical radius 3); 0: by its top and bottom work-items, the

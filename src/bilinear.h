@@ -8,8 +8,8 @@
 
 #include "tiledconv_internal.h"
 
-/* What texture interpolation may add to the error of a result (README, "The bilinear-tap
- * trick"): each pass's samples take their fraction with an error of at most
+/* What texture interpolation may add to the error of a result (docs/kernels.md, "The
+ * bilinear-tap trick"): each pass's samples take their fraction with an error of at most
  * delta = 2^-TC_TEXTURE_FRACTION_BITS + coordinate * 2^-24 (the fraction's quantum, and the
  * float rounding of a sample coordinate below `coordinate`), each sample's error is delta
  * times its weight times the difference of its two texels, and those differences are at most

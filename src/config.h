@@ -14,8 +14,8 @@
  * group produces a 32 x 32 tile. */
 #define TC_TILED_GROUP_X 8
 #define TC_TILED_GROUP_Y 8
-/* From radius 3 (7 taps) the block is at least this tall: the 2r halo rows a tile re-reads
- * from its neighbours are then a smaller share of its rows (measured faster, BENCHMARKS.md). */
+/* From radius 3 (7 taps) the block is at least this tall: the 2r halo rows a tile re-reads from
+ * its neighbours are then a smaller share of its rows (measured faster, docs/benchmarks.md). */
 #define TC_TILED_LONG_RADIUS 3
 #define TC_TILED_LONG_BLOCK_Y 8
 
@@ -30,21 +30,20 @@
  * ((TC_LONG_TILE_H + 2 ry) x TC_LONG_TILE_W floats, 40.7 KB at 63 taps) live in local memory:
  * the host halves the tile height until they fit the device's. The vertical pass is unrolled
  * row by row while that is at most TC_LONG_UNROLL_LIMIT multiply-adds (always, up to 63
- * taps: measured faster than the loop over chunks of rows, BENCHMARKS.md), else a loop over
- * chunks of rows (Long.cl). 32 x 256 measured 15 to 30 % faster than 32 x 128 and level with
- * 64 x 128 at 31 and 63 taps (BENCHMARKS.md, issue 15). */
+ * taps: measured faster than the loop over chunks of rows, docs/benchmarks.md), else a loop
+ * over chunks of rows (Long.cl). 32 x 256 measured 15 to 30 % faster than 32 x 128 and level
+ * with 64 x 128 at 31 and 63 taps (docs/benchmarks.md). */
 #define TC_LONG_TILE_W 32
 #define TC_LONG_TILE_H 256
 #define TC_LONG_JOB_W 8
 #define TC_LONG_GROUP 256
 #define TC_LONG_UNROLL_LIMIT 4096
 
-/* tiled_mask_conv: the article's 8 x 8 work-items (TC_TILED_GROUP_X/Y), blocks of 4 x this
- * many pixels: TC_MASK_BLOCK_Y, or TC_MASK_SHORT_BLOCK_Y for masks of 3 rows or fewer (3 x 3:
- * 87.3 % of the copy with 4 x 4 blocks, 85.7 % with 4 x 8; 5 x 5: 75.4 and 82.5 %; 7 x 7: 60.4
- * and 68.6 %, BENCHMARKS.md); the mask's rows are unrolled (every source row read once) while
- * a work-item's code holds at most TC_MASK_UNROLL_LIMIT multiply-adds, a loop over them
- * beyond. */
+/* tiled_mask_conv: the article's 8 x 8 work-items (TC_TILED_GROUP_X/Y), blocks of 4 x this many
+ * pixels: TC_MASK_BLOCK_Y, or TC_MASK_SHORT_BLOCK_Y for masks of 3 rows or fewer (3 x 3: 87.3 %
+ * of the copy with 4 x 4 blocks, 85.7 % with 4 x 8; 5 x 5: 75.4 and 82.5 %; 7 x 7: 60.4 and
+ * 68.6 %, docs/benchmarks.md); the mask's rows are unrolled (every source row read once) while
+ * a work-item's code holds at most TC_MASK_UNROLL_LIMIT multiply-adds, a loop over them beyond. */
 #define TC_MASK_BLOCK_Y 8
 #define TC_MASK_SHORT_BLOCK_Y 4
 #define TC_MASK_UNROLL_LIMIT 2048

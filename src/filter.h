@@ -5,7 +5,7 @@
  * 3 x 3 masks laplacian, laplacian8, sharpen). Pure functions, no OpenCL, so the tests check
  * every coefficient on their own.
  *
- * The tool correlates (SPEC.md: no flip), so a derivative filter [-1, 0, 1] gives
+ * The tool correlates (no flip, docs/kernels.md), so a derivative filter [-1, 0, 1] gives
  * out(x) = S(x + 1) - S(x - 1): positive where the intensity increases to the right (x) or
  * downwards (y, row 0 being the top row). These are OpenCV's Sobel and Scharr kernels and
  * signs (cv::getDerivKernels, unnormalised). The filter's description (tc_filter_spec), the

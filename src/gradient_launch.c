@@ -171,8 +171,8 @@ static float *staging(tc_gradient_buffers *g, size_t bytes)
     return g->staging;
 }
 
-/* The input to the device, and the outputs starting as copies of it (SPEC.md: pixels outside
- * the tROI keep the input), by device copies rather than more uploads. */
+/* The input to the device, and the outputs starting as copies of it (pixels outside the
+ * tROI keep the input), by device copies rather than more uploads. */
 static int upload(run_state *rs, const float *src, int width, int height, int use_derivatives,
                   cl_event *event, tc_msg *m)
 {

@@ -1,4 +1,4 @@
-/* image.c - planes, ROI resolution, and the pixel <-> plane conversions of SPEC.md. */
+/* image.c - planes, ROI resolution, and the pixel <-> plane conversions (docs/kernels.md). */
 #include "image.h"
 
 #include <limits.h>
@@ -219,7 +219,7 @@ void tc_planes_to_rgb24(const tc_plane *planes, const tc_roi *roi, double scale,
 
 uint16_t tc_map_word(float v, double scale, double offset)
 {
-    /* tc_map_byte's mapping and clamp, then SPEC.md's scaling to 0..65535 as it is written
+    /* tc_map_byte's mapping and clamp, then the scaling to 0..65535 as it is written
      * (x 65535 / 255, in double), rounded like the 8-bit output: halves up. */
     double m = (double)v * scale + offset;
     if (!(m > 0.0)) /* negative, zero and NaN */

@@ -1,6 +1,6 @@
 /*
  * image.h - float planes, the article's source and target ROIs and their resolution against
- * an image, and the conversions between pixels and planes: SPEC.md's intensity, one colour
+ * an image, and the conversions between pixels and planes: the intensity, one colour
  * channel, and the 8-bit output mapping. What the command line uses of them (the plane and ROI
  * types, their resolution, the conversions to pixels) is declared in tiledconv_internal.h.
  */
@@ -18,10 +18,10 @@
  * "src", ...) with the numbers as given. */
 int tc_check_size(int width, int height, const char *what, tc_msg *m);
 
-/* SPEC.md's intensity of one pixel: 0.299 R + 0.587 G + 0.114 B in double, rounded to float. */
+/* The intensity of one pixel: 0.299 R + 0.587 G + 0.114 B in double, rounded to float. */
 float tc_intensity(uint8_t r, uint8_t g, uint8_t b);
 
-/* SPEC.md's intensity plane of packed R, G, B bytes (row 0 on top):
+/* The intensity plane of packed R, G, B bytes (row 0 on top):
  * I = 0.299 R + 0.587 G + 0.114 B, computed in double and rounded once to float. The plane
  * must be allocated to the same size. */
 void tc_plane_from_rgb(tc_plane *p, const uint8_t *rgb);
@@ -29,22 +29,22 @@ void tc_plane_from_rgb(tc_plane *p, const uint8_t *rgb);
 /* One colour channel (0 R, 1 G, 2 B) of packed R, G, B bytes as floats 0..255 (--color). */
 void tc_plane_from_channel(tc_plane *p, const uint8_t *rgb, int channel);
 
-/* A sample of any depth on SPEC.md's 0..255 scale: v * 255 / maxval in double, unrounded. */
+/* A sample of any depth on the 0..255 scale: v * 255 / maxval in double, unrounded. */
 double tc_sample_scaled(unsigned v, unsigned maxval);
 
-/* SPEC.md's intensity of samples of any scale: 0.299 R + 0.587 G + 0.114 B of the scaled
+/* The intensity of samples of any scale: 0.299 R + 0.587 G + 0.114 B of the scaled
  * samples (tc_sample_scaled), in double, rounded once to float. For maxval 255 the scaled
  * samples are the samples themselves, exactly, so the value is tc_intensity's bit for bit. */
 float tc_intensity_scaled(unsigned r, unsigned g, unsigned b, unsigned maxval);
 
-/* SPEC.md's 8-bit conversion: floor(clamp(v, 0, 255) + 0.5); NaN becomes 0. */
+/* The 8-bit conversion: floor(clamp(v, 0, 255) + 0.5); NaN becomes 0. */
 uint8_t tc_to_byte(float v);
 
 /* The output mapping, then the conversion: floor(clamp(v * scale + offset, 0, 255) + 0.5),
  * evaluated in double so that the identity mapping changes no value. */
 uint8_t tc_map_byte(float v, double scale, double offset);
 
-/* SPEC.md's 16-bit output (maxval 65535), after the same mapping as tc_map_byte:
+/* The 16-bit output (maxval 65535), after the same mapping as tc_map_byte:
  * round(clamp(v * scale + offset, 0, 255) * 65535 / 255) in double, halves rounded up; NaN
  * becomes 0. A 16-bit input's sample x comes back as x through the identity filter. */
 uint16_t tc_map_word(float v, double scale, double offset);

@@ -1,7 +1,8 @@
 /*
- * reference.c - the plainest loop that implements SPEC.md's formula. No tiling, no separable
- * shortcut: the full (2 rx + 1) x (2 ry + 1) sum per pixel, in double, so that it is obviously
- * right; a mask's weights summed as they are, never its factors.
+ * reference.c - the plainest loop that implements the formula (docs/kernels.md, "What is
+ * computed"). No tiling, no separable shortcut: the full (2 rx + 1) x (2 ry + 1) sum per pixel,
+ * in double, so that it is obviously right; a mask's weights summed as they are, never its
+ * factors.
  */
 #include "reference.h"
 

@@ -1,6 +1,7 @@
 /*
  * reference.h - the CPU version every kernel is checked against: the plainest loop that
- * implements SPEC.md's formula, and the tolerance a float32 device result is held to.
+ * implements the formula (docs/kernels.md, "What is computed"), and the tolerance a float32
+ * device result is held to.
  */
 #ifndef TILEDCONV_REFERENCE_H
 #define TILEDCONV_REFERENCE_H
@@ -8,11 +9,11 @@
 #include "filter.h"
 #include "image.h"
 
-/* out = in everywhere, then every target-ROI pixel is the SPEC.md formula evaluated in double:
+/* out = in everywhere, then every target-ROI pixel is the formula evaluated in double:
  * out(tL + x, tT + y) = sum_j sum_i w[j][i] S(x + i - rx, y + j - ry), w[j][i] = ky[j] kx[i]
  * or, for a mask, m[j][i] (its own weights, even when the device runs its factors), S the
  * source ROI with coordinates outside it mapped by f->border (clamped to its edge by default,
- * SPEC.md's rule). out must be as large as in; out may be in (the result is built in a copy
+ * the tool's rule). out must be as large as in; out may be in (the result is built in a copy
  * first). */
 int reference_convolve(const tc_plane *in, const tc_roi *roi, const tc_filter_spec *f,
                        tc_plane *out);

@@ -24,7 +24,8 @@ TC_API const char *tc_algorithm_name(tc_algorithm a)
  * and then every output column vertically, each work-item a block of cols x rows outputs; the
  * strip is about strip_radii vertical radii tall (tiled_geometry.c's slide_strip_h). The mrows
  * variants are tiled_mask_rows_conv (Masks.cl), a work-item a block of tile_w x tile_h
- * outputs. Local memory and registers per variant at 63 taps: README "Kernel variants".
+ * outputs. Local memory and registers per variant at 63 taps: docs/kernels.md, "Long filters
+ * and masks: the tiled variants".
  */
 #define SLIDE(w, s, j, c, r) .kind = TC_KERNEL_TILED_SLIDE, .tile_w = w, .tile_h = s, \
                              .job_w = j, .cols = c, .rows = r, .strip_radii = 16
@@ -75,7 +76,7 @@ static const struct {
     int max_taps;
     const char *variant;
 } separable_defaults[] = {
-    {9, "tiled"},  /* 3 .. 9: the article's kernel as issue 13 tuned it (not to be changed) */
+    {9, "tiled"},  /* 3 .. 9: the article's kernel, tuned for every ROI (not to be changed) */
     {15, "tiled"}, /* 11 .. 15 */
     {21, "long"},  /* 17 .. 21 */
     {41, "long"},  /* 23 .. 41 */

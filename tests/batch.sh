@@ -250,7 +250,7 @@ else
     not_ok "g: --json records" "$(tr '\n' '|' <"$tmp/out.json" | cut -c1-300)"
 fi
 
-# --- h. -e's records carry the digest of the pixels written (SPEC.md) ----------------------------
+# --- h. -e's records carry the digest of the pixels written --------------------------------------
 # digest BMP: SHA-256 of the picture's 8-bit pixels, row 0 first, no padding, R G B for colour.
 digest() {
     python3 - "$1" <<'PY'

@@ -167,7 +167,7 @@ static inline int run_decode(void *arg)
     return rc;
 }
 
-/* The memory a refused hostile file may cost: the bound issue 12 sets for bombs. */
+/* The memory a refused hostile file may cost: the bound set for decompression bombs. */
 #define HOSTILE_MAX_GROWTH_KIB (64L * 1024)
 
 /* Asserts that decoding is refused and that the refusal cost less than the bound above. */

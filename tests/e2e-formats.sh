@@ -118,7 +118,7 @@ for spec in "g16.png|-f 5|1 0|16-bit PNG, -f 5" \
     fi
 done
 
-# SPEC.md: a sample of more than 8 bits is v * 255 / maxval, unrounded: the identity filter's
+# A sample of more than 8 bits is v * 255 / maxval, unrounded: the identity filter's
 # float output of a PGM of maxval 1000 holds 127.5 for a sample of 500.
 name="a: PPM of maxval 1000: sample 500 of channel R becomes 127.5 in the float plane"
 printf 'P6\n1 1\n1000\n\001\364\003\350\000\002' >"$tmp/m1000.ppm" # 500, 1000, 2

@@ -1,6 +1,7 @@
-# End-to-end tests of issue 12 (hardening), sourced by tests/e2e.sh, whose helpers (run, ok,
-# not_ok, first_line, sanitizer_report, check_bmp) and variables ($bin, $tmp, $root, $img512)
-# they use. One function per point of the issue; part_f runs them all.
+# End-to-end tests of the hardening (bounded memory for any input, nothing left behind by a
+# kill, no number that turns into NaN), sourced by tests/e2e.sh, whose helpers (run, ok, not_ok,
+# first_line, sanitizer_report, check_bmp) and variables ($bin, $tmp, $root, $img512) they use.
+# One function per point of the hardening; part_f runs them all.
 #
 # Peak memory, wall time and the way a run ended come from tests/measure.c, built here with
 # ${CC:-cc}: getrusage's ru_maxrss of the run, and signals sent at a chosen moment.
@@ -168,7 +169,7 @@ part_f_bombs() {
     mkfifo "$fifo"
     cat /dev/zero >"$fifo" 2>/dev/null &
     writer=$!
-    # (Its first bytes are judged against every format the tool reads, since issue 14.)
+    # (Its first bytes are judged against every format the tool reads.)
     name="f: -s FIFO fed by /dev/zero: exit 2 'not an image in a format ...', within a second"
     measured -s "$fifo" --no-output
     wait "$writer" 2>/dev/null
@@ -233,7 +234,7 @@ part_f_plan() {
     # PoCL starts a worker thread a core when its platform loads (whatever device the run
     # asks for) and aborts when it cannot (pthread_scheduler_init): on a machine of many cores
     # the limits below would test that, not the tool, so PoCL's threads are held to two, as on
-    # the 2-core machine these limits were chosen on (README, "Limits and safety").
+    # the 2-core machine these limits were chosen on (docs/safety.md, "Memory").
     POCL_MAX_PTHREAD_COUNT=2
     export POCL_MAX_PTHREAD_COUNT
     name="f: -g 16384x16384 under ulimit -v 3000000: exit 1, one line naming RLIMIT_AS"

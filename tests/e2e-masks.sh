@@ -1,7 +1,7 @@
-# End-to-end tests of issue 15 (long filters, a length per axis, non-separable masks), sourced
-# by tests/e2e.sh, whose helpers (run, ok, not_ok, first_line, sanitizer_report, good_run,
+# End-to-end tests of long filters, a length per axis and non-separable masks, sourced by
+# tests/e2e.sh, whose helpers (run, ok, not_ok, first_line, sanitizer_report, good_run,
 # expect_clean_run, float_at) and variables ($bin, $tmp, $root, $img451, $img512) they use. One
-# function per point of the issue; part_m runs them all.
+# function per feature; part_m runs them all.
 
 # A non-separable 3 x 3 mask and a 5 x 3 one (rank 2: no factoring), and a rank-1 5 x 3.
 mask3='1,-2,3;0,4,-1;2,1,-3'
@@ -18,8 +18,8 @@ part_m_lengths() {
     good_run "m: -f 1x15 -a all (columns only)" 451 300 -s "$img451" -f 1x15 -a all
     good_run "m: -f 63x1 -a all (rows only), constant border" 451 300 -s "$img451" -f 63x1 \
         -a all --border constant=40
-    # Issue 15 changed these on purpose: a coefficient list sets its axis's length, so -c with
-    # 5 values needs no -f 5 (it was refused before), and --cy alone with 5 gives 5 x 5.
+    # A length per axis changed these on purpose: a coefficient list sets its axis's length, so
+    # -c with 5 values needs no -f 5 (it was refused before), and --cy alone with 5 gives 5 x 5.
     good_run "m: -c with 5 values and no -f" 451 300 -s "$img451" -c 1,2,3,2,1 -a all
     name="m: -c with 5 values and no -f is a 5-tap filter"
     if grep -q 'filter: 5 taps: 1 2 3 2 1' "$tmp/stdout"; then ok "$name"; else

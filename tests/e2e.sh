@@ -283,7 +283,7 @@ part_c() {
     fi
 }
 
-# --- e. issue 7: filter lengths, named filters, borders, --color, --raw, --offset/--scale -----
+# --- e. filter lengths, named filters, borders, --color, --raw, --offset/--scale --------------
 # byte_at FILE OFFSET: one unsigned byte of FILE.
 byte_at() {
     od -A n -t u1 -j "$2" -N 1 "$1" | tr -d ' '
@@ -623,11 +623,11 @@ part_e() {
 . "$root/tests/device-limits.sh"
 too_big=$(oversized_for_device "$bin")
 
-# --- f. hardening (issue 12): tests/e2e-hardening.sh ------------------------------------------
+# --- f. hardening: tests/e2e-hardening.sh ----------------------------------------------------
 # shellcheck source=tests/e2e-hardening.sh
 . "$root/tests/e2e-hardening.sh"
 
-# --- m. long filters, a length per axis, masks (issue 15): tests/e2e-masks.sh ------------------
+# --- m. long filters, a length per axis, masks: tests/e2e-masks.sh ----------------------------
 # shellcheck source=tests/e2e-masks.sh
 . "$root/tests/e2e-masks.sh"
 

@@ -8,7 +8,7 @@ the tool's outputs are checked by code that shares nothing with the C under test
                                            a palette or 24 bits): equal lines, equal pictures
     formats-util.py convert IN.bmp OUT     the BMP's pixels as OUT (.png, .ppm or .pgm; a BMP
                                            whose palette is gray becomes gray)
-    formats-util.py intensity RAW PNM      RAW (float32 plane, --raw) holds exactly SPEC.md's
+    formats-util.py intensity RAW PNM      RAW (float32 plane, --raw) holds exactly the tool's
                                            intensity of PNM's pixels, float32(0.299 R + 0.587 G
                                            + 0.114 B) computed in double
     formats-util.py map16 RAW PNM [S V]    PNM (16-bit gray) holds round(clamp(v S + V, 0, 255)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --gradient end to end (issue 16, the one-read gradient), on the default device:
+# --gradient end to end (the one-read gradient, docs/kernels.md), on the default device:
 #   a. -e on the bundled image; --raw's three planes against the plain filters' --raw outputs
 #      (--filter sobel-x, sobel-y: gx and gy) and the magnitude against sqrt(gx^2 + gy^2) of
 #      those, within the printed tolerances; outside the target ROI every plane is the input;

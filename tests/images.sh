@@ -1,6 +1,6 @@
 #!/bin/sh
-# Image objects beside buffers and the bilinear-tap trick (issue 16), end to end on the default
-# device:
+# Image objects beside buffers and the bilinear-tap trick (docs/kernels.md), end to end on the
+# default device:
 #   a. --storage image: tiled and onepass on the bundled images with the article's ROIs, -e
 #      passing and the files byte for byte the buffer path's (single runs and the pipeline a
 #      plain run takes); every border rule with -a all --storage image (six rows checked).
@@ -14,8 +14,8 @@
 #      without images (--tune no-images=1, single run and batch), an image wider than
 #      the device's 2-D images.
 #   e. batches: --storage image and bilinear over two files, equal to single runs.
-#   f. issue 15's filters: --storage image with long filters, a length per axis and masks (the
-#      float planes byte for byte the buffer path's), bilinear with a length per axis and a
+#   f. long filters and masks: --storage image with long filters, a length per axis and masks
+#      (the float planes byte for byte the buffer path's), bilinear with a length per axis and a
 #      rank-1 mask, -a all with a mask that is not separable (twopass not applicable, bilinear
 #      left out with a note), -a bilinear refusing such a mask.
 # Usage: sh tests/images.sh ./tiledconv   (from the project root). Prints "ok - ..." or
@@ -193,7 +193,7 @@ rc=$?
 check "e: a batch on a device without images: exit 2, one line, nothing written" $? \
     "exit $rc: $(head -3 "$tmp/err")"
 
-# --- f. issue 15's filters ---------------------------------------------------------------------
+# --- f. long filters and masks -----------------------------------------------------------------
 mask53='1,0,-2,1,3;2,-1,4,0,-2;-3,2,5,1,0'
 for case in "--filter gauss -f 31" "-f 9x3" "-f 1x15 --border reflect" "--mask $mask53" \
     "--filter laplacian --border constant=9"; do

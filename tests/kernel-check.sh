@@ -89,16 +89,16 @@ while read -r label args; do
         check "$label" "$taps" $args
     done
 done < "$log.cases"
-# Longer filters (issue 7): the radius reaches past a 4-row block, so the tiled kernel raises
+# Longer filters: the radius reaches past a 4-row block, so the tiled kernel raises
 # its block height; each length once on an aligned and an unaligned image.
 for taps in 7 15; do
     check "long-aligned" "$taps" -g 96x80 -sL 4 -tT 3
     check "long-unaligned-reflect" "$taps" -g 45x71 -sL 1 -tL 2 --border reflect
 done
 
-# Issue 13, the tiled kernel alone (-a tiled). Every alignment class: sL mod 4 x tL mod 4 (the
-# program's SHIFT and the tile grid's offset), odd sT and tT, on an image where all four classes
-# of work-groups occur.
+# The tiled kernel alone (-a tiled), for every ROI and border. Every alignment class: sL mod 4
+# x tL mod 4 (the program's SHIFT and the tile grid's offset), odd sT and tT, on an image where
+# all four classes of work-groups occur.
 check_tiled() { # check_tiled LABEL TAPS ARGS...: the tiled kernel under oclgrind
     label=$1 taps=$2
     shift 2
@@ -152,12 +152,12 @@ tiled_runs=$((tiled_runs + 1))
 check_tiled "scalar-io-unaligned" 7 -g 70x90 -sL 3 -tL 2 -tT 1 --scalar-io
 tiled_runs=$((tiled_runs + 1))
 rm -f "$log.cases"
-# Image objects (issue 16): tiled and onepass reading an image2d_t and the bilinear-tap trick,
+# Image objects: tiled and onepass reading an image2d_t and the bilinear-tap trick,
 # beside the buffer paths (-a all --storage image: six kernels' runs, each checked by -e).
 # oclgrind 21.10 simulates images (nearest and linear samplers, write_imagef), but its
 # uninitialised-value checker reports image reads as uninitialised in a pattern that depends on
 # the texel's position, not on what was written (a ten-line kernel reading a fully written
-# CL_R image shows it; README, "Image objects"), so these cases run with --data-races only.
+# CL_R image shows it; docs/testing.md, "The kernels under oclgrind"), so these cases run with --data-races only.
 image_runs=0
 check_images() { # check_images LABEL TAPS ARGS...
     label=$1 taps=$2
@@ -181,17 +181,17 @@ check_images "article-offsets-constant" 5 -g 71x45 -sL 3 -sT 3 -tL 2 -tT 2 --bor
 check_images "reflect101-unaligned" 7 -g 70x45 -sL 1 -tL 2 -tT 1 --border reflect101
 check_images "reflect-tiny-roi" 5 -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --border reflect
 check_images "wrap-long" 15 -g 45x71 -sL 2 -tL 1 --border wrap
-# Issue 15's kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps, 63 x 1,
+# The long-filter and mask kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps, 63 x 1,
 # the chunked vertical pass, small tiles so that class 1 occurs on a small image), tiled_conv
 # with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
 # 15 x 15: the loop over the mask's rows), twopass on a rank-1 mask. oclgrind's device has
 # 32 KB of local memory; NVIDIA's 48 KB: --local-mem-size gives it that, so that the long
 # kernel runs the tiles it runs there (host halves them to fit otherwise).
-issue15_runs=0
+long_mask_runs=0
 check_m() { # check_m LABEL PASSES ARGS...: ARGS -e under oclgrind, PASSES checks passed
     label=$1 want=$2
     shift 2
-    issue15_runs=$((issue15_runs + 1))
+    long_mask_runs=$((long_mask_runs + 1))
     if oclgrind --data-races --uninitialized --local-mem-size 49152 "$bin" "$@" -e -q \
            --no-output >"$log" 2>&1 && [ "$(grep -c PASSED "$log")" -eq "$want" ] &&
        ! grep -v -e PASSED -e '^twopass: not applicable' "$log" | grep -q .; then
@@ -247,7 +247,7 @@ for v in mrows-8x4 mrows-4x8 mrows-8x8; do
     check_m "$v, mask 5 x 3" 1 -g 70x45 --mask "$mask53" -sL 1 -tL 2 -tT 1 --border wrap \
         -a tiled --kernel "$v"
 done
-# Issue 16's scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
+# The Gaussian scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
 # path's kernels (-t runs both launch styles; -e checks every level; the two must give the same
 # levels bit for bit). oclgrind's 32 KB of local memory halve the per-octave tile to 32 x 128;
 # --local-mem-size 49152 gives it NVIDIA's 48 KB (32 x 256 tiles), --tune pyramid-tile-h=64
@@ -281,7 +281,7 @@ check_p "2 x 2, 32 x 64 tiles, class 1 and 3 groups, reflect" "" -g 72x140 --pyr
     --sigma 0.8 --border reflect --tune pyramid-tile-h=64
 check_p "2 x 2, the slice in the first dimension (a study)" "" -g 70x50 --pyramid 2x2 \
     --sigma 0.8 --tune pyramid-interleave=1
-# Issue 15's kernels reading an image (--storage image: Common.cl's SRC_T) and bilinear with a
+# The long-filter and mask kernels reading an image (--storage image: Common.cl's SRC_T) and bilinear with a
 # length per axis, beside their buffer paths; --data-races only, as check_images says why.
 # check_images_m LABEL PASSES ARGS...: ARGS -e with -a all --storage image, PASSES checks passed.
 check_images_m() {
@@ -338,10 +338,10 @@ pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
 pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
 rm -f "$log.bmp"
 all=$((passed + failed))
-table_runs=$((all - tiled_runs - pixel_runs - issue15_runs - image_runs - pyramid_runs))
+table_runs=$((all - tiled_runs - pixel_runs - long_mask_runs - image_runs - pyramid_runs))
 echo "kernel-check: $all cases under oclgrind ($table_runs of the table with 3 algorithms" \
      "each, $tiled_runs of the tiled kernel alone," \
-     "$issue15_runs of issue 15's kernels, $image_runs with images, $pyramid_runs of the" \
-     "scale space's, $pixel_runs of the pixel conversions)"
+     "$long_mask_runs of the long-filter and mask kernels, $image_runs with images," \
+     "$pyramid_runs of the scale space's, $pixel_runs of the pixel conversions)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --pyramid OxL end to end on the default device (issue 16, README "A Gaussian scale space"):
+# --pyramid OxL end to end on the default device (docs/kernels.md, "A Gaussian scale space"):
 #   a. the files in -O DIR: BASE-oK-lJ.EXT for each level, BASE as in a batch, "synthetic" for
 #      -g, "stdin" for -s -; their sizes; --format; a bare --raw's .f32 files;
 #   b. level (0, 0) is the plain --filter gauss --sigma S output, byte for byte (sigma0 1.6:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What the seed articles teach, runnable (issue 16), end to end on the default device:
+# What the seed articles teach, runnable, end to end on the default device:
 #   a. --class-map: the picture of the four classes for a small layout, its size, the ROIs'
 #      outlines and the tiles' colours at known pixels, and the legend's counts equal to the
 #      classes the kernel counted (-v).

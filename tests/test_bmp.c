@@ -1140,7 +1140,7 @@ static void test_load_errors(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Decompression bombs, the header first, devices and pipes (issue 12)
+ * Decompression bombs, the header first, devices and pipes
  * ------------------------------------------------------------------------------------------- */
 
 /* An RLE file of w x h (bpp 8 or 4) whose pixel data is `stream`, into a malloc'd buffer. */
@@ -1168,7 +1168,7 @@ static int decode_with(const uint8_t *buf, size_t len, int allow, bmp_image *img
     return bmp_decode_with(buf, len, &lim, img, err, err_size);
 }
 
-/* The three shapes of issue 12's bombs, at 2048 x 1024 (2^21 pixels, so the test stays small):
+/* The three shapes of decompression bomb, at 2048 x 1024 (2^21 pixels, so the test stays small):
  * an end-of-bitmap at once, deltas past most of the image, an absolute run at the end of the
  * file. Each is refused before the image is allocated, naming the flag that accepts it; with
  * the flag, the valid ones decode (pixels never set are palette entry 0) and the truncated one

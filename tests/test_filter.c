@@ -130,9 +130,9 @@ static void test_gauss_values(void **state)
     assert_true(fabs(tc_gauss_default_sigma(15) - 2.6) < 1e-12);
 }
 
-/* The issue's requirement: with the default sigma, the outermost weight is above 1/255, for
- * 3..15 taps, the lengths the promise is made for (issue 15: not beyond, where OpenCV's rule,
- * kept for agreement, leaves smaller tails: the second loop shows that the limit is real). */
+/* The promise of the default sigma: the outermost weight is above 1/255, for 3..15 taps, the
+ * lengths the promise is made for (not beyond, up to 63, where OpenCV's rule, kept for
+ * agreement, leaves smaller tails: the second loop shows that the limit is real). */
 static void test_gauss_default_sigma_keeps_outer_weight(void **state)
 {
     (void)state;
@@ -211,7 +211,7 @@ static void test_default_taps(void **state)
     assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 1.0), 7);
     assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 1.5), 11);
     assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 2.0), 13);
-    /* ... clamped to 3..63 (issue 15): sigma 10 gives 61 taps, 10.34 and more 63. */
+    /* ... clamped to 3..63: sigma 10 gives 61 taps, 10.34 and more 63. */
     assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 2.5), 17);
     assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 5.0), 31);
     assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 10.0), 61);
@@ -293,8 +293,8 @@ static void test_sobel_sign_on_a_ramp(void **state)
 }
 
 /* tc_filter_check: every coefficient finite, and no sum able to pass FLT_MAX on inputs up to
- * the given bound or the constant border's value (issue 12: -c 1e19,1e19,1e19 gave infinities
- * and a failed -e; a tiny sigma gave NaN coefficients). */
+ * the given bound or the constant border's value (before the check, -c 1e19,1e19,1e19 gave
+ * infinities and a failed -e; a tiny sigma gave NaN coefficients). */
 static void test_filter_check(void **state)
 {
     (void)state;
@@ -356,7 +356,7 @@ static void test_gauss_tiny_sigma(void **state)
 }
 
 
-/* Issue 15: the binomial is exact in float up to 27 taps (integers of at most 24 bits over a
+/* Long filters: the binomial is exact in float up to 27 taps (integers of at most 24 bits over a
  * power of two), and every length up to 63 sums to 1 within float rounding. */
 static void test_binomial_long(void **state)
 {
@@ -379,7 +379,7 @@ static void test_binomial_long(void **state)
     assert_true(f.kx[0] > 0.0f); /* 63 taps: 1 / 2^62 is a float32 */
 }
 
-/* A length per axis (issue 15): each axis filled by its own length, 1 the identity [1]. */
+/* A length per axis: each axis filled by its own length, 1 the identity [1]. */
 static void test_per_axis_lengths(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
-/* test_image.c - the conversions of src/image.c: samples of any depth to planes (SPEC.md's
- * v * 255 / maxval and the intensity), the 8- and 16-bit outputs with SPEC.md's rounding, the
+/* test_image.c - the conversions of src/image.c: samples of any depth to planes (v * 255 /
+ * maxval and the intensity), the 8- and 16-bit outputs with their rounding (halves up), the
  * --scale/--offset mapping, and that only the target ROI is mapped. */
 #include "test_util.h"
 
@@ -21,7 +21,7 @@ static void test_output_mapping(void **state)
     assert_int_equal(tc_map_byte(100.0f, -1.0, 255.0), 155);
     assert_int_equal(tc_map_byte(NAN, 1.0, 128.0), 0);
     assert_int_equal(tc_map_byte(2.5f, 1.0, 0.0), 3);
-    /* The identity is SPEC.md's conversion, including the value just below a half. */
+    /* The identity is floor(clamp(v, 0, 255) + 0.5), including the value just below a half. */
     assert_int_equal(tc_to_byte(0.49999997f), 0);
     assert_int_equal(tc_to_byte(254.5f), 255);
 }

@@ -1,11 +1,11 @@
 /*
  * test_kernels.c - every algorithm against the CPU reference, through one table of cases run
- * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries,
- * 300 seeded random ROI combinations for both of SPEC.md's filter lengths, every border rule
- * with lengths up to 15, a length per axis, lengths 17 to 63 (tiled: the long variant, with
- * its own class boundaries), and masks from 1 x 3 to 15 x 15 (tiled and onepass: the mask
- * kernels; twopass: the separable ones, after factoring); plus the tiled kernel's other block
- * geometries.
+ * once per algorithm: whole images of awkward sizes, ROIs on tile and class boundaries, 300
+ * seeded random ROI combinations for both of the article's filter lengths (3 and 5), every
+ * border rule with lengths up to 15, a length per axis, lengths 17 to 63 (tiled: the long
+ * variant, with its own class boundaries), and masks from 1 x 3 to 15 x 15 (tiled and onepass:
+ * the mask kernels; twopass: the separable ones, after factoring); plus the tiled kernel's
+ * other block geometries.
  *
  * The cases go through the public API (tiledconv.h: one context, tc_filter) and are checked
  * against the launchers' own figures (launch.h: the tiled classes the host predicts). Runs on
@@ -306,7 +306,7 @@ static void test_borders_and_lengths(void **state)
             }
 }
 
-/* Issue 13: every alignment class of the tiled kernel: sL mod 4 x tL mod 4 (the program's
+/* Every alignment class of the tiled kernel: sL mod 4 x tL mod 4 (the program's
  * SHIFT, (sL - tL) mod 4, and the tile grid's offset, tL mod 4), with odd sT and tT, at 3 and
  * 5 taps; then the long lengths at one ROI each. Images where all four classes of work-groups
  * occur. The combinations that share a SHIFT share a filter length and border rule, so that
@@ -846,9 +846,9 @@ static void test_filter_timed(void **state)
 }
 
 
-/* ---- Issue 15: lengths per axis, long filters, masks ------------------------------------ */
+/* ---- Lengths per axis, long filters, masks --------------------------------------------- */
 
-/* Issue 15's cases build a program per filter size, border rule and (tiled) source alignment
+/* These cases build a program per filter size, border rule and (tiled) source alignment
  * (sL - tL) mod 4; PoCL takes about a second for each. So each size below keeps one border rule
  * and one alignment over its cases, the rules and alignments going round from size to size:
  * every rule and alignment met, a few dozen programs in all. */
@@ -954,7 +954,7 @@ static void test_long_class_boundaries(void **state)
         }
 }
 
-/* Masks of every shape the issue names with random weights: 1 x 3, 3 x 1 (always rank 1, so
+/* Masks of every kind of shape, with random weights: 1 x 3, 3 x 1 (always rank 1, so
  * factored), 3 x 3, 5 x 3, 7 x 7, 15 x 15 (rank 2 or more: the 2-D kernels for tiled and
  * onepass; twopass refuses them: test_masks_twopass), on random ROIs. */
 static void test_masks(void **state)

@@ -50,7 +50,8 @@ static void test_defaults(void **state)
     assert_int_equal(o.roi.src_left, 0);
     assert_int_equal(o.roi.width, -1);
     assert_string_equal(o.device, ""); /* no --device, -p or -d: tc_open's default */
-    /* Issue 7's flags, when not given: the behaviour of SPEC.md. */
+    /* The filter's flags when not given: no named filter, no -c, replicate borders, no --offset
+     * or --scale, intensity (no --color), no --raw (docs/manual.md). */
     assert_int_equal(o.named_filter, -1);
     assert_int_equal(o.filter.border, TC_BORDER_REPLICATE);
     assert_true(o.filter.border_value == 0.0f);
@@ -99,7 +100,7 @@ static void test_separate_coefficients(void **state)
 }
 
 
-/* Issue 15: -f WxH, each coefficient list setting its axis's length, lengths up to 63. */
+/* -f WxH, each coefficient list setting its axis's length, lengths up to 63. */
 static void test_lengths_per_axis(void **state)
 {
     (void)state;
@@ -119,7 +120,7 @@ static void test_lengths_per_axis(void **state)
     assert_int_equal(parse(&o, msg, sizeof msg, "-f", "63", NULL), 0);
     assert_int_equal(o.filter.taps_x, 63);
     assert_int_equal(o.filter.taps_y, 63);
-    /* -c with 5 values needs no -f 5 (it was an error until issue 15). */
+    /* -c with 5 values needs no -f 5 (it was an error before lengths per axis). */
     assert_int_equal(parse(&o, msg, sizeof msg, "-c", "1,2,3,2,1", NULL), 0);
     assert_int_equal(o.filter.taps_x, 5);
     assert_int_equal(o.filter.taps_y, 5);
@@ -149,7 +150,7 @@ static void test_lengths_per_axis(void **state)
     assert_true(o.filter.kx[30] == (float)(1.0 / 31) && o.filter.ky[0] == 1.0f);
 }
 
-/* Issue 15: --mask inline and from a file, the named masks, --amount, the factoring. */
+/* --mask inline and from a file, the named masks, --amount, the factoring. */
 static void test_masks(void **state)
 {
     (void)state;
@@ -436,7 +437,7 @@ static void test_rejections(void **state)
         {{"-d", "0,,1"}, "-d '0,,1'"},
         {{"--device", "tpu:all"}, "--device 'tpu:all'"},
         {{"-g", "8x8", "in.bmp"}, "-g and an input file"},
-        /* Issue 12: names and numbers that used to slip through or be misreported. */
+        /* Hardening: names and numbers that used to slip through or be misreported. */
         {{"-s", ""}, "-s: the file name is empty"},
         {{"-f", "4294967299"}, "-f 4294967299: the filter length must be odd"},
         {{"-c", "1e19,1e19,1e19"}, "-c: sum|kx| x sum|ky| is 9e+38"},
@@ -458,7 +459,7 @@ static void test_rejections(void **state)
         {{"a.bmp", ""}, "input 2 after the options: the file name is empty"},
         {{"-O", "", "a.bmp"}, "-O: the folder name is empty"},
         {{"--files-from", ""}, "--files-from: the file name is empty"},
-        /* Issue 15: a length per axis, masks. */
+        /* A length per axis, masks. */
         {{"-f", "1"}, "-f 1: the filter length must be odd, 3..63"},
         {{"-f", "1x1"}, "-f 1x1: each length must be odd, 1..63"},
         {{"-f", "4x3"}, "-f 4x3: each length must be odd"},
@@ -619,7 +620,7 @@ static void resolve_ok(tc_roi_request req, int w, int h, tc_roi expected)
     assert_memory_equal(&roi, &expected, sizeof roi);
 }
 
-/* SPEC.md: w = M - max(sL, tL), h = N - max(sT, tT) when -W / -H are not given. */
+/* w = M - max(sL, tL), h = N - max(sT, tT) when -W / -H are not given (docs/manual.md). */
 static void test_roi_defaults(void **state)
 {
     (void)state;
@@ -658,8 +659,8 @@ static void test_roi_validation(void **state)
     }
 }
 
-/* Inputs after the options (issue 11): any number, -s taken first by the caller; a bare --raw
- * names the file for one image, or is a flag with -O. */
+/* Inputs after the options (many images in one run): any number, -s taken first by the caller;
+ * a bare --raw names the file for one image, or is a flag with -O. */
 static void test_inputs_and_batch_flags(void **state)
 {
     char a0[] = "tiledconv", a1[] = "a.bmp", a2[] = "-O", a3[] = "out", a4[] = "--raw",
@@ -700,7 +701,7 @@ static void test_inputs_and_batch_flags(void **state)
     assert_string_equal(o.input, TC_DEFAULT_INPUT);
 }
 
-/* The output image's format, depth and quality (issue 14): -o's extension, --format for -o -
+/* The output image's format, depth and quality: -o's extension, --format for -o -
  * and -O, and the rules checked before any work. */
 static void test_image_formats(void **state)
 {

@@ -137,7 +137,7 @@ static void test_palette(void **state)
     check_png("p8.png", EXPECT_PALETTE, 8, 3, 199); /* with a tRNS, ignored */
 }
 
-/* SPEC.md refuses a palette index past the palette rather than guess a colour. */
+/* A palette index past the palette is refused rather than a colour guessed. */
 static void test_palette_index_past_palette(void **state)
 {
     size_t size;

@@ -367,11 +367,11 @@ static void test_image_storage_programs(void **state)
     free(in);
 }
 
-/* Issue 15's kernels from an image (Common.cl's SRC_T): tiled_long_conv (17 and 31 taps, 15 x 1,
- * 32 x 32 tiles so that class 1 occurs), tiled_conv with a length per axis (9 x 3, 1 x 9),
- * tiled_mask_conv and one_pass_mask_conv (5 x 3, 15 x 15), one_pass_conv at 31 x 7: bit for bit
- * the buffer path's result and within the reference's tolerance. */
-static void test_image_storage_issue15_kernels(void **state)
+/* The long-filter and mask kernels from an image (Common.cl's SRC_T): tiled_long_conv (17 and
+ * 31 taps, 15 x 1, 32 x 32 tiles so that class 1 occurs), tiled_conv with a length per axis
+ * (9 x 3, 1 x 9), tiled_mask_conv and one_pass_mask_conv (5 x 3, 15 x 15), one_pass_conv at
+ * 31 x 7: bit for bit the buffer path's result and within the reference's tolerance. */
+static void test_image_storage_long_and_mask_kernels(void **state)
 {
     static const struct {
         int taps_x, taps_y, mask_w, mask_h;
@@ -390,7 +390,7 @@ static void test_image_storage_issue15_kernels(void **state)
         {0, 0, 15, 15, TC_TILED, TC_BORDER_REFLECT, 0},
     };
     (void)state;
-    const layout l = {150, 150, 3, 2, 6, 1, 0, 0, "issue 15's kernels"};
+    const layout l = {150, 150, 3, 2, 6, 1, 0, 0, "long-filter and mask kernels"};
     float *in = random_plane(l.w, l.h);
     float *buf = malloc((size_t)l.w * l.h * sizeof *buf);
     float *img = malloc((size_t)l.w * l.h * sizeof *img);
@@ -561,9 +561,9 @@ static void test_bilinear_other_filters(void **state)
     check_bilinear(&l, 7, kx, ky, TC_BORDER_REPLICATE, 1); /* in place */
 }
 
-/* A length per axis (issue 15): 9 x 3, an axis of 1 tap (its one sample the lone tap, read
- * with the nearest sampler) either way, lengths beyond 15 (31 x 5, 63 x 3), and a rank-1 mask
- * run as its factors. */
+/* A length per axis: 9 x 3, an axis of 1 tap (its one sample the lone tap, read with the
+ * nearest sampler) either way, lengths beyond 15 (31 x 5, 63 x 3), and a rank-1 mask run as its
+ * factors. */
 static void test_bilinear_per_axis(void **state)
 {
     (void)state;
@@ -661,7 +661,7 @@ static void test_bilinear_reads_only_the_sroi(void **state)
 }
 
 /* -e's planted fault for bilinear must pass its tolerance: tc_tolerance is larger than the
- * float bound by the 8-bit fraction's share, and that share is what README derives. */
+ * float bound by the 8-bit fraction's share, and that share is what docs/kernels.md derives. */
 static void test_bilinear_tolerance(void **state)
 {
     (void)state;
@@ -793,7 +793,7 @@ int main(void)
         cmocka_unit_test(test_image_storage_layouts),
         cmocka_unit_test(test_image_storage_tiled_variants),
         cmocka_unit_test(test_image_storage_programs),
-        cmocka_unit_test(test_image_storage_issue15_kernels),
+        cmocka_unit_test(test_image_storage_long_and_mask_kernels),
         cmocka_unit_test(test_bilinear_layouts),
         cmocka_unit_test(test_bilinear_other_filters),
         cmocka_unit_test(test_bilinear_per_axis),

@@ -217,7 +217,7 @@ _PROTOTYPES = {
     "tc_image_to_planes": (c_int, [POINTER(TcImage), c_int, FloatPtr, c_char_p, c_size_t]),
     "tc_version": (c_char_p, []),
     "tc_abi_size": (c_size_t, [c_char_p]),
-    # The Gaussian scale space (issue 16).
+    # The Gaussian scale space.
     "tc_pyramid_params_init": (None, [POINTER(TcPyramidParams)]),
     "tc_pyramid_layout": (c_int, [c_int, c_int, POINTER(TcPyramidParams), POINTER(TcPyramidLevel),
                                   c_int, POINTER(c_int), c_char_p, c_size_t]),

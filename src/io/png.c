@@ -4,7 +4,7 @@
  * libspng checks the stream itself (signature, chunk order and lengths, CRCs of critical
  * chunks, the zlib stream, filters); we set its limits, pick the output layout, and add what it
  * leaves to the caller: the pixel limit and bomb guard before allocating, a bound from deflate's
- * largest ratio, palette indices past the palette (libspng would show them black; SPEC.md
+ * largest ratio, palette indices past the palette (libspng would show them black; the tool
  * refuses them, as for BMP), and reading on to the end of IEND so that a truncated file is
  * refused even when its pixels were complete.
  */

@@ -21,8 +21,8 @@ static void check(int ok, const char *what)
         failures++;
 }
 
-/* The SPEC.md formula for a 3-tap filter and replicate borders, in double, computed here so
- * that the check does not lean on the library's own reference. */
+/* The formula (docs/kernels.md, "What is computed") for a 3-tap filter and replicate borders,
+ * in double, computed here so that the check does not lean on the library's own reference. */
 static void reference3(const float *src, float *dst, int w, int h, const float *kx,
                        const float *ky, int sl, int st, int dl, int dt, int rw, int rh)
 {
@@ -145,8 +145,9 @@ int main(void)
     check(status == TC_OK && g[2] == 1.0f && g[1] == 0.0f,
           "gauss with sigma 1e-100 is the identity");
 
-    /* Issue 15 through the installed header: a mask (laplacian8 from tc_named_mask), checked
-     * against the sums computed here; a length per axis; the factors of a rank-1 mask. */
+    /* Masks and a length per axis through the installed header: a mask (laplacian8 from
+     * tc_named_mask), checked against the sums computed here; a length per axis; the factors of
+     * a rank-1 mask. */
     float lap8[9];
     int mw = 0, mh = 0;
     status = tc_named_mask("laplacian8", 1.0, lap8, 9, &mw, &mh, err, sizeof err);

@@ -1,4 +1,4 @@
-"""The binding's image paths (issue 16): storage="image" for tiled and onepass, and
+"""The binding's image paths: storage="image" for tiled and onepass, and
 algorithm="bilinear", against an independent numpy reference (test_tiledconv.naive) and the
 library's own, with the refusals as ValueError.
 
@@ -83,8 +83,8 @@ def test_no_image_support(ctx, tune):
     ("tiled", dict(mask=np.arange(15, dtype=np.float32).reshape(3, 5) - 7)),  # tiled_mask_conv
     ("onepass", dict(mask=np.arange(15, dtype=np.float32).reshape(5, 3) - 7)),
 ])
-def test_image_storage_issue15_kernels(ctx, algorithm, kw):
-    """Issue 15's kernels read an image too (Common.cl's SRC_T), bit for bit the buffer's."""
+def test_image_storage_long_and_mask_kernels(ctx, algorithm, kw):
+    """The long-filter and mask kernels read an image too (Common.cl's SRC_T), bit for bit the buffer's."""
     image = random_image(60, 44, seed=11)
     kw = dict(kw, border="reflect", src=(3, 2), dst=(5, 1))
     from_image = ctx.filter(image, algorithm=algorithm, storage="image", **kw)

@@ -35,7 +35,7 @@ def random_image(width, height, seed):
     return np.random.default_rng(seed).uniform(0, 255, (height, width)).astype(np.float32)
 
 
-# ---- An independent Python reference: the formula of SPEC.md with numpy, in float64 ---------
+# ---- An independent Python reference: the tool's formula with numpy, in float64 --------------
 
 def border_index(p, n, border):
     """Index into a ROI of n pixels for position p, OpenCV's rules; None: the constant."""
@@ -732,7 +732,7 @@ def test_named_filters():
         assert str(info.value).strip() and "\n" not in str(info.value)
 
 
-# ---- Issue 15: long filters, a length per axis, masks ------------------------------------------
+# ---- Long filters, a length per axis, masks ---------------------------------------------------
 
 def test_lengths_per_axis_and_long(ctx):
     image = random_image(70, 50, seed=151)

@@ -144,7 +144,7 @@ def make_pngs():
                (b"tEXt", b"Comment\x00made by make-fixtures.py"),
                (b"zTXt", b"Title\x00\x00" + zlib.compress(b"tiledconv test " * 20)),
                (b"tRNS", struct.pack(">H", 7))])
-    # Broken on purpose: indices up to 15 into a palette of 10 entries (SPEC.md: refused).
+    # Broken on purpose: indices up to 15 into a palette of 10 entries (refused by the tool).
     png("bad-p4-index.png", 3, 4, grid(1, 15), plte=[palette_entry(i) for i in range(10)])
 
 

@@ -10,7 +10,7 @@ little-endian float32, row 0 first: NAME.f32. cases.txt lists each case as one l
 
 the arguments giving tiledconv the same filter, border and ROIs (sROI at 20,10, tROI at 0,0),
 so that tests/e2e.sh can compare tiledconv's --raw plane with NAME.f32 without OpenCV. The
-intensity is SPEC.md's, 0.299 R + 0.587 G + 0.114 B, formed in float64 and rounded to float32
+intensity is tiledconv's, 0.299 R + 0.587 G + 0.114 B, formed in float64 and rounded to float32
 (as tiledconv forms it). OpenCV correlates (filter2D's anchor is the centre; no flip), as
 tiledconv does.
 
