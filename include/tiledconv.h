@@ -19,7 +19,7 @@
  *     if (tc_filter(ctx, src, dst, width, height, &p) != TC_OK) puts(tc_error(ctx));
  *     tc_close(ctx);
  *
- * What is computed (SPEC.md): for a target pixel at ROI offset (x, y),
+ * What is computed (docs/kernels.md): for a target pixel at ROI offset (x, y),
  *     dst(dst_left + x, dst_top + y) = sum_j sum_i w[j][i] S(src_left + x + i - rx,
  *                                                            src_top + y + j - ry)
  * with w[j][i] = ky[j] kx[i] (rx = (taps_x - 1) / 2, ry = (taps_y - 1) / 2), or a mask's weight
@@ -279,7 +279,7 @@ typedef struct {
  * sleep until the next call, and end with tc_close).
  * For the older layouts:
  * the device forms the planes, filters them, and forms the 8-bit output. What is filtered
- * follows dst's format: a one-channel dst (GRAY8, or FLOAT32 with 1 plane) receives SPEC.md's
+ * follows dst's format: a one-channel dst (GRAY8, or FLOAT32 with 1 plane) receives the
  * intensity plane I = 0.299 R + 0.587 G + 0.114 B filtered; a colour dst (RGB24, BGR24,
  * BGRX32, or FLOAT32 with 3 planes) receives src's R, G and B planes each filtered. An 8-bit
  * dst pixel is floor(clamp(v * out_scale + out_offset, 0, 255) + 0.5) inside the target ROI

@@ -8,7 +8,7 @@
  *     with djpeg's, byte for byte, on baseline, progressive, arithmetic, restart-marker, gray
  *     and 4:4:4/4:2:2/4:2:0/4:4:0 files.
  *   - A file on which libjpeg warns (corrupt or truncated data, which it fills with gray) is
- *     refused, as the BMP reader refuses pixel data shorter than promised (SPEC.md). TurboJPEG
+ *     refused, as the BMP reader refuses pixel data shorter than promised. TurboJPEG
  *     2.1 fails such a decode anyway once it is over; TJFLAG_STOPONWARNING stops it at the
  *     first warning instead of decoding the rest of a broken file. TJFLAG_LIMITSCANS: more
  *     than 500 progressive scans are refused, the CPU bomb libjpeg-turbo's documentation warns
