@@ -142,7 +142,11 @@ static int read_stream(int fd, io_format fmt, const io_limits *lim, const uint8_
             goto fail;
         }
         const int exact = want > len + 1;
-        size_t goal = exact ? want : len + STREAM_BLOCK;
+        /* Memory follows the bytes that arrive, not what a header claims: a chunk or segment
+         * of a claimed length is read in steps that at most double what has come so far (a
+         * 100-byte stream claiming a 1 GB chunk costs a block, not a gigabyte). */
+        const size_t step = len > STREAM_BLOCK ? len : STREAM_BLOCK;
+        size_t goal = !exact ? len + STREAM_BLOCK : want - len > step ? len + step : want;
         if (goal > scan.limit)
             goal = scan.limit; /* >= want: the scanner never asks past its limit */
         if (goal > SOURCE_MAX_BYTES)
