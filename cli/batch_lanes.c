@@ -31,6 +31,10 @@ static void open_lane(lane *l)
     pthread_mutex_lock(&b->lock);
     if (l->status == 0 && (b->startup_ms == 0.0 || l->open_ms < b->startup_ms))
         b->startup_ms = l->open_ms;
+    /* The pixels' blocks are the first lane's context's (pinned_pool.h): the other lanes'
+     * devices see them as ordinary host memory. */
+    if (l->status == 0 && l == &b->lanes[0])
+        pinned_pool_set_context(&b->pool, l->ctx);
     b->lanes_working += l->status == 0;
     b->lanes_ready += l->status == 0;
     if (++b->lanes_opened == b->n_lanes)

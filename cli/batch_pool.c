@@ -9,9 +9,11 @@
 #include "job_output.h"
 #include "text.h"
 
-/* Room in the memory budget for bytes, taken under lock: images in flight hold at most the
- * budget, except that one image always may. A worker that must wait encodes finished images
- * meanwhile (they give room back), so that the pool never waits on itself. */
+/* Room in the memory budget for bytes, taken under lock: images in flight, with the pinned
+ * blocks' overhead (pinned_pool.h), hold at most the budget, except that one image always
+ * may. A worker that must wait encodes finished images meanwhile (they give room back), so
+ * that the pool never waits on itself; idle blocks are freed first where they stand in the
+ * way. */
 static void take_budget(batch *b, size_t bytes);
 
 /* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
@@ -57,7 +59,13 @@ static void finish_job(batch *b, job *j)
 static void take_budget(batch *b, size_t bytes)
 {
     job *f;
-    while (b->inflight > 0 && b->inflight + bytes > b->budget) {
+    for (;;) {
+        if (b->inflight + pinned_pool_overhead(&b->pool) + bytes > b->budget)
+            pinned_pool_trim(&b->pool);
+        /* What remains of the overhead is held by images in flight: gone once none is. */
+        if (!(b->inflight > 0 &&
+              b->inflight + pinned_pool_overhead(&b->pool) + bytes > b->budget))
+            break;
         if ((f = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
             finish_job(b, f);
@@ -92,6 +100,7 @@ static void read_one(batch *b, int i)
     }
     j->index = i;
     j->item = &b->list->items[i];
+    j->pool = &b->pool;
     /* read_ms counts the opening and the decoding, not the wait for room (nor the other
      * images finished meanwhile). */
     double t = batch_now_ms();

@@ -13,6 +13,7 @@
 #include "inputs.h"
 #include "job.h"
 #include "options.h"
+#include "pinned_pool.h"
 #include "tiledconv.h"
 
 /* One context and the thread that drives it. */
@@ -52,6 +53,7 @@ struct batch {
     int left;              /* images the workers are done with (staged or accounted) */
     int lanes_ready;       /* lanes with an open device: start-up is over */
     size_t inflight, budget;
+    pinned_pool pool;      /* the pixels' page-locked blocks; its overhead counts in the budget */
     /* Results, under lock. */
     int done, written, refused, failed;
     int checked, verified; /* -e: images checked, and passed */

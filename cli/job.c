@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pinned_pool.h"
 #include "plan.h"
 #include "strips.h"
 #include "text.h"
@@ -42,7 +43,10 @@ void job_drop_input(job *j)
 void job_drop_buffers(job *j)
 {
     job_drop_input(j);
-    free(j->out);
+    if (j->pool)
+        pinned_pool_put(j->pool, j->out); /* malloc's memory is freed there too */
+    else
+        free(j->out);
     j->out = NULL;
     free(j->planes);
     j->planes = NULL;
@@ -160,6 +164,8 @@ void job_open(const tc_options *o, int keep_format, job *j)
 static void decode_coded(const tc_options *o, job *j)
 {
     char why[768];
+    if (j->pool) /* straight into page-locked memory, which the device reads as it lies */
+        source_reader_use_allocator(&j->reader, &j->pool->io);
     const int rc = source_reader_decode(&j->reader, &j->image, why, sizeof why);
     source_reader_close(&j->reader); /* the file's bytes are not needed beside the samples */
     j->reader_open = 0;
