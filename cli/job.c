@@ -40,6 +40,24 @@ void job_drop_input(job *j)
     strips_release(&j->strips);
 }
 
+void job_move_to_pool(job *j)
+{
+    io_image *im = &j->image;
+    if (!j->pool || j->status != JOB_OK || !im->pixels || j->src.data != im->pixels ||
+        im->allocator != &j->pool->io || pinned_pool_holds(j->pool, im->pixels))
+        return;
+    const size_t bytes = (size_t)im->width * (size_t)im->height * (size_t)im->channels;
+    void *block = pinned_pool_get(j->pool, bytes);
+    if (!block || !pinned_pool_holds(j->pool, block)) {
+        pinned_pool_put(j->pool, block); /* malloc's again: no better than what it has */
+        return;
+    }
+    memcpy(block, im->pixels, bytes);
+    pinned_pool_put(j->pool, im->pixels);
+    im->pixels = block;
+    j->src.data = block;
+}
+
 void job_drop_buffers(job *j)
 {
     job_drop_input(j);

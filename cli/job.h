@@ -112,6 +112,12 @@ void job_copy(const tc_options *o, job *j);
 /* Frees what the job holds of its input (after the device has it, unless -e needs it). */
 void job_drop_input(job *j);
 
+/* An image decoded into malloc's memory before the pool had its device (the workers decode
+ * while the devices open): its pixels copied into one of the pool's page-locked blocks, so
+ * that the device reads them with no staging copy. Nothing changes when the image has no such
+ * pixels or the pool has no block to give. */
+void job_move_to_pool(job *j);
+
 /* Frees everything but the job itself and its staged outputs. */
 void job_drop_buffers(job *j);
 

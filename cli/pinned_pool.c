@@ -109,6 +109,16 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
     return malloc(bytes);
 }
 
+int pinned_pool_holds(pinned_pool *p, const void *ptr)
+{
+    int found = 0;
+    pthread_mutex_lock(&p->lock);
+    for (int i = 0; i < p->count && !found; i++)
+        found = p->blocks[i].ptr == ptr;
+    pthread_mutex_unlock(&p->lock);
+    return found;
+}
+
 void pinned_pool_put(pinned_pool *p, void *ptr)
 {
     void *drop = NULL;

@@ -59,6 +59,9 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes);
  * when max_idle are idle already), malloc's memory is freed. */
 void pinned_pool_put(pinned_pool *p, void *ptr);
 
+/* Whether ptr is one of the pool's page-locked blocks (not malloc's memory). */
+int pinned_pool_holds(pinned_pool *p, const void *ptr);
+
 /* The bytes the pool holds beyond what the images in flight asked for: its idle blocks, and
  * what the blocks handed out hold beyond the request. */
 size_t pinned_pool_overhead(pinned_pool *p);
