@@ -87,7 +87,7 @@ LIB_SRCS += src/variants.c src/tiled_geometry.c src/launch.c src/buffers.c src/j
 # Pixels in, pixels out: the older layouts, the channel-last layouts and the pipeline that
 # overlaps one image's transfers with another's kernels, images filtered in bands of rows.
 LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/stream_slot.c src/pinned_ring.c \
-            src/copier.c src/bands.c
+            src/copier.c src/bands.c src/host_blocks.c
 # The gradient and the Gaussian scale space on a device, and the scale space's plan.
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
@@ -104,7 +104,7 @@ IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io
             src/io/stream_bounds.c src/io/rows.c
 CLI_SRCS := cli/main.c cli/option_parse.c cli/option_values.c cli/option_rules.c cli/option_table.c \
             cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/batch_state.c cli/batch_pool.c \
+            cli/inputs.c cli/devices.c cli/batch.c cli/batch_state.c cli/batch_pool.c cli/pinned_pool.c \
             cli/batch_lanes.c cli/batch_report.c cli/job.c cli/job_filter.c cli/job_output.c cli/commit.c cli/source.c cli/sha256.c \
             cli/classmap.c
 # Hardening: the memory plan of a run.

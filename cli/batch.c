@@ -125,6 +125,9 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
         b->budget = (size_t)o->max_memory;
     size_threads(b, n_requests);
+    /* Idle blocks kept: an input's and an output's for about two images a thread. */
+    if (pinned_pool_init(&b->pool, 4 * (b->n_workers + b->n_lanes)))
+        return -1;
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->work, NULL);
     pthread_cond_init(&b->ready, NULL);
@@ -270,6 +273,8 @@ int batch_run(const tc_options *o, const batch_list *list, char requests[][64], 
         batch_wait(&b, workers, started);
         status = started ? batch_finish(&b, batch_now_ms() - b.t0) : 1;
     }
+    /* Every image is done: no block is handed out. Kept contexts keep theirs to the exit. */
+    pinned_pool_release(&b.pool, !keep_contexts);
     for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
         tc_close(b.lanes[i].ctx);
     free(b.lanes);

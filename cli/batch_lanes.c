@@ -31,10 +31,17 @@ static void open_lane(lane *l)
     pthread_mutex_lock(&b->lock);
     if (l->status == 0 && (b->startup_ms == 0.0 || l->open_ms < b->startup_ms))
         b->startup_ms = l->open_ms;
+    /* The pixels' blocks are the first lane's context's (pinned_pool.h): the other lanes'
+     * devices see them as ordinary host memory. */
+    if (l->status == 0 && l == &b->lanes[0])
+        pinned_pool_set_context(&b->pool, l->ctx);
     b->lanes_working += l->status == 0;
     b->lanes_ready += l->status == 0;
-    if (++b->lanes_opened == b->n_lanes)
+    if (++b->lanes_opened == b->n_lanes) {
         pthread_cond_broadcast(&b->ready);
+        b->early_open = 1; /* the workers move the early images on */
+        pthread_cond_broadcast(&b->work);
+    }
     while (b->lanes_opened < b->n_lanes)
         pthread_cond_wait(&b->ready, &b->lock);
     pthread_mutex_unlock(&b->lock);
@@ -62,7 +69,8 @@ void *batch_lane_main(void *arg)
     for (;;) {
         job *taken[JOB_FILTER_MANY];
         int n = 0;
-        while (!b->decoded.head && !(b->next >= b->list->count && b->reading == 0))
+        while (!b->decoded.head &&
+               !(b->next >= b->list->count && b->reading == 0 && !b->early.head))
             pthread_cond_wait(&b->ready, &b->lock);
         /* Every image waiting, up to a call's worth: one library call pipelines them. */
         while (n < JOB_FILTER_MANY && (j = job_list_pop(&b->decoded)) != NULL)

@@ -9,10 +9,13 @@
 #include "job_output.h"
 #include "text.h"
 
-/* Room in the memory budget for bytes, taken under lock: images in flight hold at most the
- * budget, except that one image always may. A worker that must wait encodes finished images
- * meanwhile (they give room back), so that the pool never waits on itself. */
+/* Room in the memory budget for bytes, taken under lock: images in flight, with the pinned
+ * blocks' overhead (pinned_pool.h), hold at most the budget, except that one image always
+ * may. A worker that must wait encodes finished images meanwhile (they give room back), or
+ * hands early images on to the lanes, so that the pool never waits on itself; idle blocks are freed first where they stand in the
+ * way. */
 static void take_budget(batch *b, size_t bytes);
+static void move_early(batch *b, job *j);
 
 /* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
  * given back, then handed to the waiters (or, without syncs, put in place here). Called
@@ -57,16 +60,40 @@ static void finish_job(batch *b, job *j)
 static void take_budget(batch *b, size_t bytes)
 {
     job *f;
-    while (b->inflight > 0 && b->inflight + bytes > b->budget) {
+    for (;;) {
+        if (b->inflight + pinned_pool_overhead(&b->pool) + bytes > b->budget)
+            pinned_pool_trim(&b->pool);
+        /* What remains of the overhead is held by images in flight: gone once none is. */
+        if (!(b->inflight > 0 &&
+              b->inflight + pinned_pool_overhead(&b->pool) + bytes > b->budget))
+            break;
         if ((f = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
             finish_job(b, f);
+            pthread_mutex_lock(&b->lock);
+        } else if (b->early_open && (f = job_list_pop(&b->early)) != NULL) {
+            /* the early images hold budget too, and only a worker hands them on */
+            b->reading++;
+            pthread_mutex_unlock(&b->lock);
+            move_early(b, f);
             pthread_mutex_lock(&b->lock);
         } else {
             pthread_cond_wait(&b->work, &b->lock);
         }
     }
     b->inflight += bytes;
+}
+
+/* A job read (or moved) handed on, under lock, its reading done: to the lanes, or, while the
+ * devices are still opening, to the early images, which a worker moves into page-locked memory
+ * once the first device has given it (the workers decode meanwhile rather than wait). */
+static void hand_to_lanes(batch *b, job *j)
+{
+    job_list_push(b->early_open ? &b->decoded : &b->early, j);
+    b->reading--;
+    pthread_cond_signal(&b->ready);
+    if (b->next >= b->list->count && b->reading == 0)
+        pthread_cond_broadcast(&b->ready); /* the lanes may end once the list is empty */
 }
 
 /* Input i read and decoded (and with --no-filter made into the output and staged), then
@@ -92,6 +119,7 @@ static void read_one(batch *b, int i)
     }
     j->index = i;
     j->item = &b->list->items[i];
+    j->pool = &b->pool;
     /* read_ms counts the opening and the decoding, not the wait for room (nor the other
      * images finished meanwhile). */
     double t = batch_now_ms();
@@ -117,12 +145,18 @@ static void read_one(batch *b, int i)
         return;
     }
     pthread_mutex_lock(&b->lock);
-    job_list_push(&b->decoded, j);
     b->decoded_early += b->lanes_ready == 0;
-    b->reading--;
-    pthread_cond_signal(&b->ready);
-    if (b->next >= b->list->count && b->reading == 0)
-        pthread_cond_broadcast(&b->ready); /* the lanes may end once the list is empty */
+    hand_to_lanes(b, j);
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* An early image (batch_state.h) moved into the pool's page-locked memory, then handed to the
+ * lanes. Called without the lock, reading counted. */
+static void move_early(batch *b, job *j)
+{
+    job_move_to_pool(j);
+    pthread_mutex_lock(&b->lock);
+    hand_to_lanes(b, j);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -148,6 +182,11 @@ void *batch_worker_main(void *arg)
         if ((j = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
             finish_job(b, j);
+            pthread_mutex_lock(&b->lock);
+        } else if (b->early_open && (j = job_list_pop(&b->early)) != NULL) {
+            b->reading++;
+            pthread_mutex_unlock(&b->lock);
+            move_early(b, j);
             pthread_mutex_lock(&b->lock);
         } else if (may_read(b)) {
             const int i = b->next++;

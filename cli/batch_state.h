@@ -13,6 +13,7 @@
 #include "inputs.h"
 #include "job.h"
 #include "options.h"
+#include "pinned_pool.h"
 #include "tiledconv.h"
 
 /* One context and the thread that drives it. */
@@ -48,10 +49,14 @@ struct batch {
     int next;              /* the next input to read */
     int reading;           /* inputs being read now */
     job_list decoded;      /* read, waiting for a lane */
+    job_list early;        /* read before every lane had tried its device: waiting for a
+                            * worker to move its pixels into the pool (job_move_to_pool) */
+    int early_open;        /* every lane has tried its device: early images may move on */
     job_list finished;     /* filtered, waiting for a worker */
     int left;              /* images the workers are done with (staged or accounted) */
     int lanes_ready;       /* lanes with an open device: start-up is over */
     size_t inflight, budget;
+    pinned_pool pool;      /* the pixels' page-locked blocks; its overhead counts in the budget */
     /* Results, under lock. */
     int done, written, refused, failed;
     int checked, verified; /* -e: images checked, and passed */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pinned_pool.h"
 #include "plan.h"
 #include "strips.h"
 #include "text.h"
@@ -39,10 +40,31 @@ void job_drop_input(job *j)
     strips_release(&j->strips);
 }
 
+void job_move_to_pool(job *j)
+{
+    io_image *im = &j->image;
+    if (!j->pool || j->status != JOB_OK || !im->pixels || j->src.data != im->pixels ||
+        im->allocator != &j->pool->io || pinned_pool_holds(j->pool, im->pixels))
+        return;
+    const size_t bytes = (size_t)im->width * (size_t)im->height * (size_t)im->channels;
+    void *block = pinned_pool_get(j->pool, bytes);
+    if (!block || !pinned_pool_holds(j->pool, block)) {
+        pinned_pool_put(j->pool, block); /* malloc's again: no better than what it has */
+        return;
+    }
+    memcpy(block, im->pixels, bytes);
+    pinned_pool_put(j->pool, im->pixels);
+    im->pixels = block;
+    j->src.data = block;
+}
+
 void job_drop_buffers(job *j)
 {
     job_drop_input(j);
-    free(j->out);
+    if (j->pool)
+        pinned_pool_put(j->pool, j->out); /* malloc's memory is freed there too */
+    else
+        free(j->out);
     j->out = NULL;
     free(j->planes);
     j->planes = NULL;
@@ -160,6 +182,8 @@ void job_open(const tc_options *o, int keep_format, job *j)
 static void decode_coded(const tc_options *o, job *j)
 {
     char why[768];
+    if (j->pool) /* straight into page-locked memory, which the device reads as it lies */
+        source_reader_use_allocator(&j->reader, &j->pool->io);
     const int rc = source_reader_decode(&j->reader, &j->image, why, sizeof why);
     source_reader_close(&j->reader); /* the file's bytes are not needed beside the samples */
     j->reader_open = 0;

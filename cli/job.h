@@ -38,6 +38,7 @@ enum { JOB_OK = 0, JOB_FAILED = 1, JOB_REFUSED = 2, /* the exit statuses they le
        JOB_NO_DEVICE = 3 /* no device opened: one line for the whole run, none per image */ };
 
 typedef struct job job;
+struct pinned_pool;
 struct job {
     int index;
     const batch_item *item;
@@ -53,6 +54,8 @@ struct job {
     float *float_src;      /* samples of another scale or depth as float planes */
     tc_image src;
     uint8_t palette[256 * 3];
+    struct pinned_pool *pool; /* the batch's page-locked blocks for the pixels that cross the
+                               * bus (decoded samples, out_pixels' rows); NULL: malloc */
     /* output */
     io_format out_format;  /* the output image's format */
     int depth;             /* its bits per sample: 8, or 16 */
@@ -108,6 +111,12 @@ void job_copy(const tc_options *o, job *j);
 
 /* Frees what the job holds of its input (after the device has it, unless -e needs it). */
 void job_drop_input(job *j);
+
+/* An image decoded into malloc's memory before the pool had its device (the workers decode
+ * while the devices open): its pixels copied into one of the pool's page-locked blocks, so
+ * that the device reads them with no staging copy. Nothing changes when the image has no such
+ * pixels or the pool has no block to give. */
+void job_move_to_pool(job *j);
 
 /* Frees everything but the job itself and its staged outputs. */
 void job_drop_buffers(job *j);

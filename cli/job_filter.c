@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pinned_pool.h"
 #include "strips.h"
 #include "test_hooks.h"
 
@@ -43,7 +44,9 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
     if (j->out_format != IO_FORMAT_BMP) {
         const size_t channels = colour ? 3 : 1;
         j->out_size = (size_t)w * (size_t)h * channels;
-        if (!(j->out = malloc(j->out_size))) {
+        /* Page-locked where the batch has the blocks: the device writes the rows there. */
+        j->out = j->pool ? pinned_pool_get(j->pool, j->out_size) : malloc(j->out_size);
+        if (!j->out) {
             job_fail(j, JOB_FAILED, "out of host memory for the output");
             return -1;
         }

@@ -147,7 +147,7 @@ static int write_image(const tc_options *o, const job *j, FILE *f, char *err, si
     }
     if (j->out_pixels) {
         const io_image img = {w, h, o->color ? 3 : 1, j->depth, j->depth == 16 ? 65535 : 255,
-                              j->out};
+                              j->out, NULL};
         return io_encode(f, j->out_format, &img, o->quality, text_show(path, &shown), err,
                          err_size);
     }

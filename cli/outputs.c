@@ -458,7 +458,7 @@ int outputs_image_from_planes(const tc_options *o, const tc_plane *planes, int c
     else
         tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, px);
     *img = (io_image){p->width, p->height, count == 3 ? 3 : 1, depth,
-                      depth == 16 ? 65535 : 255, px};
+                      depth == 16 ? 65535 : 255, px, NULL};
     return 0;
 }
 
@@ -473,7 +473,7 @@ int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
                         char *err, size_t err_size)
 {
     atomic_file image = ATOMIC_FILE_INIT, raw = ATOMIC_FILE_INIT;
-    io_image img = {0, 0, 0, 0, 0, NULL};
+    io_image img = {0, 0, 0, 0, 0, NULL, NULL};
     uint8_t *encoded = NULL; /* -o -: the whole image, before any of it is written */
     size_t encoded_size = 0;
     char why[512] = "";
@@ -547,7 +547,7 @@ int outputs_write_all(const tc_options *o, const outputs_item *items, int count,
         *raw = (atomic_file)ATOMIC_FILE_INIT;
         staged = i + 1;
         if (it->image) {
-            io_image img = {0, 0, 0, 0, 0, NULL};
+            io_image img = {0, 0, 0, 0, 0, NULL, NULL};
             text_shown shown;
             flag = "-O";
             if (outputs_image_from_planes(o, it->plane, 1, NULL, depth, &img)) {

@@ -307,7 +307,7 @@ int source_decode(const source *s, const char *name, long max_pixels, long max_p
             snprintf(err, err_size, "%s: %s", text_show(name, &shown), why);
             return -1;
         }
-        *img = (io_image){b.width, b.height, 3, 8, 255, b.rgb};
+        *img = (io_image){b.width, b.height, 3, 8, 255, b.rgb, NULL};
         return 0;
     }
     if (io_decode(s->data, s->size, max_pixels, max_pixels_per_byte, img, why, sizeof why)) {
@@ -403,6 +403,11 @@ void source_reader_want_luma(source_reader *r)
     }
 }
 
+void source_reader_use_allocator(source_reader *r, const io_allocator *a)
+{
+    r->allocator = a;
+}
+
 int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size)
 {
     char why[512] = "";
@@ -410,14 +415,14 @@ int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_
         bmp_image b;
         if (bmp_reader_decode(&r->bmp, &b, err, err_size))
             return -1;
-        *img = (io_image){b.width, b.height, 3, 8, 255, b.rgb};
+        *img = (io_image){b.width, b.height, 3, 8, 255, b.rgb, NULL};
         return 0;
     }
     if (!r->whole.data)
         return fail_named(r->path, "no input to decode", err, err_size);
-    if ((r->luma ? io_decode_luma : io_decode)(r->whole.data, r->whole.size,
-                                                 (long)io_limits_max_pixels(&r->lim),
-                                                 ratio_of(&r->lim), img, why, sizeof why))
+    if (io_decode_with(r->allocator, r->luma, r->whole.data, r->whole.size,
+                       (long)io_limits_max_pixels(&r->lim), ratio_of(&r->lim), img, why,
+                       sizeof why))
         return fail_named(r->path, why, err, err_size);
     return 0;
 }

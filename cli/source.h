@@ -75,6 +75,7 @@ typedef struct {
     source whole;      /* PNG, JPEG, PGM/PPM: the whole input */
     io_limits lim;
     int luma;          /* a JPEG is decoded to its luma alone (source_reader_want_luma) */
+    const io_allocator *allocator; /* where decoded pixels go (NULL: malloc) */
 } source_reader;
 
 /* Opens path ("-": standard input) and checks it up to its header, against lim (NULL: the
@@ -92,6 +93,10 @@ int source_reader_open(const char *path, const io_limits *lim, source_reader *r,
  * channel (io_decode_luma), and head says so from now on, for the memory plan; other formats
  * are unchanged. Call after source_reader_open, before decoding. */
 void source_reader_want_luma(source_reader *r);
+
+/* The pixels source_reader_decode makes go where a gives them (io_decode_with), as far as
+ * the format allows; a BMP's always to malloc's memory. Call before decoding. */
+void source_reader_use_allocator(source_reader *r, const io_allocator *a);
 
 /* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
  * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */

@@ -455,7 +455,7 @@ static int write_results(const run_state *s)
     }
     outputs_describe(o->image_format, depth, s->kept.count, what, sizeof what);
     if (o->class_map) {
-        const io_image map = {s->map.width, s->map.height, 3, 8, 255, s->map.rgb};
+        const io_image map = {s->map.width, s->map.height, 3, 8, 255, s->map.rgb, NULL};
         if (outputs_put_image(o->class_map, o->class_map_format, &map, o->quality,
                               o->no_sync ? OUTPUTS_SYNC_NONE : OUTPUTS_SYNC_ALL, err, sizeof err)) {
             fprintf(stderr, "tiledconv: --class-map %s\n", err);

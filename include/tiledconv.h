@@ -309,6 +309,25 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
 TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image *dst,
                             int count, const tc_params *p);
 
+/* Page-locked host memory for the pixels of tc_filter_image and tc_filter_images (since
+ * 1.3): a block of `bytes` that ctx's device reads and writes directly. When an image's rows
+ * (src, dst or both) lie wholly inside one block of the same context, their transfer goes
+ * straight between that memory and the device: no copy into the staging memory and none out
+ * of it, with the same bytes as any other memory gives. That holds for the U8, U16 and F32
+ * layouts and the pairs tc_filter_images runs through its pipeline, packed rows or rows of a
+ * positive stride; other images, and rows stored bottom-up, take the staged way. For every
+ * other purpose it is ordinary host memory, valid until tc_host_free or tc_close. Such memory
+ * is costly to make (the system locks its pages): keep blocks and use them again. NULL when
+ * bytes is 0, when it is more than the device allows in one buffer, or when no memory is
+ * left; the reason is not recorded, as tc_host_alloc and tc_host_free may run on other threads
+ * while a filter call runs on ctx (they touch nothing else of it). */
+TC_API void *tc_host_alloc(tc_context *ctx, size_t bytes);
+
+/* Frees a block of tc_host_alloc of the same context; NULL, a NULL ctx, and any pointer that
+ * is not the start of such a block (memory of malloc, another context's block) are ignored:
+ * nothing is freed. The block must not be in use by a filter call. */
+TC_API void tc_host_free(tc_context *ctx, void *p);
+
 /* The float planes tc_filter_image filters, formed from src on the host by the same
  * conversions: planes 1 gives the intensity plane, 3 the R, G and B planes; out receives
  * planes * width * height floats, packed, row 0 on top. For checking a device's result

@@ -355,6 +355,8 @@ typedef struct {
     long long pinned_bytes; /* the pipeline's pinned ring per direction, at most (default 32 MiB;
                              * at least one chunk) */
     int no_images;          /* 1: every device answers that it has no image support */
+    int host_staged;        /* 1: images in tc_host_alloc's memory go through the staging
+                             * like any other (set as host-pinned=0), for comparing the ways */
 } tc_tuning;
 
 /* The settings from now on (NULL: the defaults). */
@@ -370,6 +372,17 @@ TC_INTERNAL int tc_tune(const char *setting, char *err, size_t err_size);
 
 /* The settings' names, NULL-terminated, in the struct's order (for the manual's check). */
 TC_INTERNAL const char *const *tc_tuning_names(void);
+
+/* ---- Transfers straight from and to tc_host_alloc's memory (context.c) ------------- */
+
+/* The packed streams of images that went up from (up) and came down into (down) a block of
+ * tc_host_alloc with no staging copy, counted over the context's life: the tests' proof that
+ * the staging was skipped, and that the tuning's host_staged keeps it. */
+typedef struct {
+    unsigned long long up, down;
+} tc_direct_counts;
+
+TC_INTERNAL void tc_direct_transfers(const tc_context *ctx, tc_direct_counts *counts);
 
 /* ---- The kernels (kernel_args.c, storage.c, launch.c, variants.c, host_api.c) ------- */
 

@@ -51,7 +51,11 @@ TC_API int tc_open(const char *device, tc_context **ctx, char *err, size_t err_s
     *ctx = NULL;
     if (!(c = calloc(1, sizeof *c))) {
         status = tc_fail(&m, TC_ENOMEM, "out of host memory for a context");
+    } else if (tc_host_blocks_init(&c->host) != 0) {
+        free(c);
+        status = tc_fail(&m, TC_ENOMEM, "cannot make the lock of a context's host blocks");
     } else if ((status = tc_device_open(&c->device, device, &m)) != TC_OK) {
+        tc_host_blocks_release(&c->host);
         free(c);
     } else {
         *ctx = c;
@@ -69,14 +73,32 @@ TC_API void tc_close(tc_context *ctx)
     tc_run_stats_free(&ctx->last);
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
-    tc_stream_release(ctx->stream);
+    tc_stream_release(ctx->stream); /* its transfers finished before the host blocks go */
     tc_copier_release(ctx->copier);
+    tc_host_blocks_release(&ctx->host);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_buffers_release(&ctx->buffers);
     tc_program_cache_release(&ctx->programs);
     tc_device_close(&ctx->device);
     free(ctx);
+}
+
+TC_API void *tc_host_alloc(tc_context *ctx, size_t bytes)
+{
+    tc_msg m = {""}; /* not ctx->error: a filter call may be running on another thread */
+    return ctx ? tc_host_blocks_alloc(&ctx->host, &ctx->device, bytes, &m) : NULL;
+}
+
+TC_API void tc_host_free(tc_context *ctx, void *p)
+{
+    if (ctx)
+        tc_host_blocks_free(&ctx->host, p);
+}
+
+void tc_direct_transfers(const tc_context *ctx, tc_direct_counts *counts)
+{
+    *counts = ctx->direct;
 }
 
 TC_API const char *tc_error(const tc_context *ctx)
@@ -212,9 +234,10 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
                            const tc_params *p)
 {
     tc_stream_stats st;
+    const tc_stream_host host = {&ctx->host, &ctx->direct};
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
-                                        &ctx->buffers, &ctx->copier, p, tc_job_from_params, src,
-                                        dst, count, &st, &ctx->error);
+                                        &ctx->buffers, &ctx->copier, &host, p,
+                                        tc_job_from_params, src, dst, count, &st, &ctx->error);
     if (status != TC_OK)
         return status;
     tc_context_remember(ctx, &st.run, &st.job, st.planes, st.convert_ms);

@@ -10,6 +10,7 @@
 #include "copier.h"
 #include "device.h"
 #include "gradient_launch.h"
+#include "host_blocks.h"
 #include "launch.h"
 #include "pixels.h"
 #include "programs.h"
@@ -35,6 +36,8 @@ struct tc_context {
     int have_pyramid;
     tc_stream *stream; /* the channel-last layouts' pipeline, made on first use */
     tc_copier *copier; /* the threads of the host's staging copies, started on first use */
+    tc_host_blocks host; /* tc_host_alloc's blocks */
+    tc_direct_counts direct; /* transfers that went straight from and to those blocks */
     tc_msg error;
     unsigned long long max_memory; /* tc_set_max_memory's budget; 0: the host's room now */
 };

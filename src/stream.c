@@ -14,6 +14,9 @@
  *   pack       pack_samples: the output samples, packed
  *   download   every chunk's read enqueued at once into pinned memory; the crew scatters each
  *              into the caller's rows once it has arrived, while the later ones are in transfer
+ * An image whose rows lie in one of the context's page-locked blocks (tc_host_alloc) skips
+ * the staging in that direction: its upload is one transfer from the caller's rows, its
+ * download one transfer into them, and the crew has nothing to copy.
  * The pinned memory of each direction is a ring of chunks. An image larger than the ring goes
  * in rounds of half the ring: while one half's chunks are in transfer the crew fills (or
  * empties) the other half. A batch puts image i in slot i mod 3; before a slot takes a new
@@ -47,6 +50,7 @@ typedef struct {
 struct tc_stream {
     const tc_device *d;
     tc_copier **crew;                /* the context's copy crew */
+    const tc_stream_host *host;      /* the context's page-locked blocks (this run's) */
     cl_program program;
     tc_slot slots[SLOTS];
     prepared launches[LAUNCHES];
@@ -217,20 +221,24 @@ static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *bu
     const size_t in_chunk = tc_ring_chunk(tc_channels_packed_bytes(src));
     const size_t out_chunk = tc_ring_chunk(tc_channels_packed_bytes(dst));
     const int fast = preparable(job);
+    const int direct_in = tc_slot_direct(st->host->blocks, src);
+    const int direct_out = tc_slot_direct(st->host->blocks, dst);
     tc_launch *launch = NULL;
     double build_ms = 0.0;
     int status;
     if ((status = check_streams(st->d, src, dst, m)) != TC_OK ||
-        (status = tc_slot_ensure(s, st->d, src, dst, in_chunk, out_chunk, m)) != TC_OK)
+        (status = tc_slot_ensure(s, st->d, src, dst, in_chunk, out_chunk, direct_in, direct_out,
+                                 m)) != TC_OK)
         return status;
-    tc_slot_begin(s, dst, src->planes, fast, out_chunk);
+    tc_slot_begin(s, dst, src->planes, fast, out_chunk, direct_out);
     if (fast &&
         (status = launch_for(st, programs, s, job, src->width, &launch, &build_ms, m)) != TC_OK)
         return status;
     total->build_ms += build_ms;
-    if ((status = tc_slot_upload(s, st->crew, src, in_chunk, m)) != TC_OK ||
+    if ((status = tc_slot_upload(s, st->crew, src, in_chunk, direct_in, m)) != TC_OK ||
         (status = tc_slot_unpack(s, src, job, m)) != TC_OK)
         return status;
+    st->host->counts->up += (unsigned long long)direct_in;
     if (fast) {
         if (!*have_total) { /* the launch's shape, once */
             memcpy(total->global, launch->global, sizeof total->global);
@@ -241,9 +249,11 @@ static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *bu
     } else {
         status = filter_resident(st->d, programs, buffers, s, job, src, total, have_total, m);
     }
-    if (status != TC_OK || (status = tc_slot_pack(s, dst, job, scale, offset, m)) != TC_OK)
+    if (status != TC_OK || (status = tc_slot_pack(s, dst, job, scale, offset, m)) != TC_OK ||
+        (status = tc_slot_start_download(s, m)) != TC_OK)
         return status;
-    return tc_slot_start_download(s, m);
+    st->host->counts->down += (unsigned long long)direct_out;
+    return TC_OK;
 }
 
 /* "images[i]: " before the reason, when the run has more than one image. */
@@ -374,7 +384,8 @@ static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffer
 }
 
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
-                     tc_buffers *buffers, tc_copier **crew, const tc_params *p,
+                     tc_buffers *buffers, tc_copier **crew, const tc_stream_host *host,
+                     const tc_params *p,
                      tc_job_maker make_job, const tc_image *src, const tc_image *dst, int count,
                      tc_stream_stats *stats, tc_msg *m)
 {
@@ -391,6 +402,7 @@ int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *p
         else {
             (*stream)->d = d;
             (*stream)->crew = crew;
+            (*stream)->host = host;
             status = run_on_device(*stream, programs, buffers, p, make_job, src, dst, count,
                                    stats, m);
         }

@@ -6,7 +6,9 @@
  * memory, hold three images in flight, so that one image's upload, another's kernels and a
  * third's download overlap on the device, while the host copies the next image into pinned
  * memory. Within one image, the copies between the caller's memory and the pinned memory go
- * chunk by chunk, each overlapping the transfer of the chunk before.
+ * chunk by chunk, each overlapping the transfer of the chunk before. Rows that lie in the
+ * context's own page-locked blocks (tc_host_alloc) skip that memory and those copies: the
+ * device reads them, or writes them, where they are.
  *
  * What a slot keeps (buffers, pinned memory, kernels) and the filters' prepared launches are
  * kept between calls: a second call of the same sizes allocates, builds and uploads nothing
@@ -16,9 +18,18 @@
 #define TILEDCONV_STREAM_H
 
 #include "copier.h"
+#include "host_blocks.h"
 #include "launch.h"
+#include "tiledconv_internal.h"
 
 typedef struct tc_stream tc_stream;
+
+/* The context's page-locked blocks (tc_host_alloc): an image whose packed rows lie in one
+ * moves straight between it and the device, counted in *counts. */
+typedef struct {
+    tc_host_blocks *blocks;
+    tc_direct_counts *counts;
+} tc_stream_host;
 
 /* Makes the job of one image from the caller's parameters (context.c's job_from_params). */
 typedef int (*tc_job_maker)(const tc_params *p, int width, int height, tc_job *job, tc_msg *m);
@@ -40,9 +51,11 @@ typedef struct {
  * another with the conversions on the host. *stream is made on first use (tc_stream_release
  * frees it). TC_OK with *stats filled (tc_run_stats_free(&stats->run) after), or the failure
  * with its reason in m, prefixed with "images[i]: " when count > 1. The host's copies run on
- * *crew (copier.h; started on first use, released by the caller). */
+ * *crew (copier.h; started on first use, released by the caller), but for the rows that lie
+ * in host's blocks (unless the tuning's host_staged). */
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
-                     tc_buffers *buffers, tc_copier **crew, const tc_params *p,
+                     tc_buffers *buffers, tc_copier **crew, const tc_stream_host *host,
+                     const tc_params *p,
                      tc_job_maker make_job, const tc_image *src, const tc_image *dst, int count,
                      tc_stream_stats *stats, tc_msg *m);
 

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuning.h"
+
 static void release_flight(tc_flight *f)
 {
-    cl_event *events[] = {&f->unpack, &f->pack};
+    cl_event *events[] = {&f->unpack, &f->pack, &f->direct_up, &f->direct_down};
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
         tc_event_release(events[i]);
     for (int c = 0; c < TC_MAX_CHANNELS; c++)
@@ -69,14 +71,25 @@ fail:
     return status;
 }
 
+int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img)
+{
+    const size_t row = tc_channels_row_bytes(img);
+    if (tc_tuning_now()->host_staged || img->stride <= 0 || (size_t)img->stride < row)
+        return 0;
+    return tc_host_blocks_hold(blocks, img->data,
+                               (size_t)img->stride * (size_t)(img->height - 1) + row);
+}
+
 int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
-                   size_t in_chunk, size_t out_chunk, tc_msg *m)
+                   size_t in_chunk, size_t out_chunk, int direct_in, int direct_out,
+                   tc_msg *m)
 {
     const int channels = src->planes;
     const size_t in_bytes = tc_channels_packed_bytes(src);
     const size_t out_bytes = tc_channels_packed_bytes(dst);
     const size_t plane = (size_t)tc_device_pitch(src->width) * (size_t)src->height * sizeof(float);
-    const size_t pin_in = tc_ring_bytes(in_bytes, in_chunk), pin_out = tc_ring_bytes(out_bytes, out_chunk);
+    const size_t pin_in = direct_in ? 0 : tc_ring_bytes(in_bytes, in_chunk);
+    const size_t pin_out = direct_out ? 0 : tc_ring_bytes(out_bytes, out_chunk);
     int status;
     unsigned long long more = tc_new_bytes(s->in_size, in_bytes) +
                               tc_new_bytes(s->out_size, out_bytes) +
@@ -96,9 +109,9 @@ int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc
             (status = tc_ensure_buffer(d, &s->dst[c], &s->dst_size[c], plane, CL_MEM_READ_WRITE,
                                        "clCreateBuffer(output plane)", m)) != TC_OK)
             return status;
-    if ((status = tc_ring_ensure(d, s->queue, &s->up, pin_in, in_chunk, m)) != TC_OK)
+    if (!direct_in && (status = tc_ring_ensure(d, s->queue, &s->up, pin_in, in_chunk, m)) != TC_OK)
         return status;
-    return tc_ring_ensure(d, s->queue, &s->down, pin_out, out_chunk, m);
+    return direct_out ? TC_OK : tc_ring_ensure(d, s->queue, &s->down, pin_out, out_chunk, m);
 }
 
 /* One direction's chunks of one image, for the crew's tasks. */
@@ -134,12 +147,45 @@ cleanup:
     return status;
 }
 
-/* The source's stream up, in rounds through the ring (one round when the ring holds it):
- * before a round, the places it takes are free again once their transfers of the round
- * before last have finished. */
-int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, tc_msg *m)
+/* One transfer between the image's rows, where they lie, and the packed buffer: packed rows
+ * in one plain transfer, rows of a longer stride as a rectangle of them. Non-blocking; *e is
+ * its event. */
+static int transfer_direct(tc_slot *s, cl_mem buf, int up, const tc_image *img, cl_event *e,
+                           tc_msg *m)
+{
+    const size_t row = tc_channels_row_bytes(img), rows = (size_t)img->height;
+    const size_t origin[3] = {0, 0, 0}, region[3] = {row, rows, 1};
+    int status = TC_OK;
+    if ((size_t)img->stride == row && up)
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(s->queue, buf, CL_FALSE, 0, row * rows, img->data, 0, NULL,
+                                     e));
+    else if ((size_t)img->stride == row)
+        CL_CALL(status, cleanup, m,
+                clEnqueueReadBuffer(s->queue, buf, CL_FALSE, 0, row * rows, img->data, 0, NULL,
+                                    e));
+    else if (up)
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBufferRect(s->queue, buf, CL_FALSE, origin, origin, region, row, 0,
+                                         (size_t)img->stride, 0, img->data, 0, NULL, e));
+    else
+        CL_CALL(status, cleanup, m,
+                clEnqueueReadBufferRect(s->queue, buf, CL_FALSE, origin, origin, region, row, 0,
+                                        (size_t)img->stride, 0, img->data, 0, NULL, e));
+    CL_CALL(status, cleanup, m, clFlush(s->queue));
+cleanup:
+    return status;
+}
+
+/* The source's stream up: directly, or in rounds through the ring (one round when the ring
+ * holds it): before a round, the places it takes are free again once their transfers of the
+ * round before last have finished. */
+int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, int direct,
+                   tc_msg *m)
 {
     tc_flight *f = &s->f;
+    if (direct)
+        return transfer_direct(s, s->in, 1, src, &f->direct_up, m);
     transfer t = {s, src, tc_channels_packed_bytes(src), chunk, 0, (int)(s->up.size / chunk)};
     const size_t chunks = (t.n + chunk - 1) / chunk, per = tc_ring_round(chunks, t.regions);
     int status = TC_OK;
@@ -253,6 +299,8 @@ cleanup:
 int tc_slot_start_download(tc_slot *s, tc_msg *m)
 {
     s->f.enqueued = s->f.consumed = 0;
+    if (s->f.direct_out)
+        return transfer_direct(s, s->out, 0, s->f.dst, &s->f.direct_down, m);
     return enqueue_reads(s, m);
 }
 
@@ -319,10 +367,12 @@ int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *co
     double ms;
     if (!s->busy)
         return TC_OK;
-    if ((status = download(s, crew, m)) != TC_OK)
+    if ((status = f->direct_out ? tc_ring_retire(&f->direct_down, &f->down, m)
+                                : download(s, crew, m)) != TC_OK)
         goto done;
     /* The in-order queue has finished the image, uploads included: the ring is free. */
-    if ((status = tc_ring_retire_all(&s->up, &f->up, m)) != TC_OK)
+    if ((status = tc_ring_retire(&f->direct_up, &f->up, m)) != TC_OK ||
+        (status = tc_ring_retire_all(&s->up, &f->up, m)) != TC_OK)
         goto done;
     total->h2d_ms += tc_span_ms(&f->up);
     total->d2h_ms += tc_span_ms(&f->down);
@@ -343,7 +393,8 @@ done:
     return status;
 }
 
-void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk)
+void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk,
+                   int direct_out)
 {
     tc_flight *f = &s->f;
     memset(f, 0, sizeof *f);
@@ -355,6 +406,7 @@ void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t
     f->chunk = out_chunk;
     f->chunks = (f->bytes + out_chunk - 1) / out_chunk;
     f->regions = (int)(s->down.size / out_chunk);
+    f->direct_out = direct_out;
 }
 
 void tc_slot_abandon(tc_slot *s)

@@ -3,13 +3,16 @@
  * conversion kernels, the device buffers of an image's packed samples and planes, and the
  * pinned rings of both directions; and the steps of the one image it holds: its samples up
  * through the ring, unpacked into planes, the filtered planes packed, and the samples down
- * through the other ring into the caller's rows, its times added when it is finished.
+ * through the other ring into the caller's rows, its times added when it is finished. Rows
+ * that lie in the context's page-locked blocks (host_blocks.h) are "direct": their transfer
+ * goes between the caller's memory and the device buffer at once, no ring, no crew.
  */
 #ifndef TILEDCONV_STREAM_SLOT_H
 #define TILEDCONV_STREAM_SLOT_H
 
 #include "channels.h"
 #include "copier.h"
+#include "host_blocks.h"
 #include "launch.h"
 #include "pinned_ring.h"
 
@@ -22,6 +25,8 @@ typedef struct {
     int regions;                     /* chunks of the download ring */
     size_t enqueued, consumed;       /* chunks read, and scattered into dst */
     tc_span up, down;                /* the transfers' times, folded in as they are released */
+    int direct_out;                  /* the output's rows are read into straight */
+    cl_event direct_up, direct_down; /* the direct transfers, if any */
     cl_event unpack, pack;
     cl_event kernels[TC_MAX_CHANNELS];
 } tc_flight;
@@ -42,17 +47,27 @@ typedef struct {
  * image; nothing to do when it has them. */
 int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m);
 
-/* The device buffers and pinned rings the image pair needs, grown where too small. */
+/* Whether img's rows can move directly: all of them inside one of blocks' blocks, stored
+ * top-down (a positive stride of at least a row's samples), and the tuning's host_staged
+ * off. */
+int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img);
+
+/* The device buffers and pinned rings the image pair needs, grown where too small (a
+ * direction that moves directly needs no ring). */
 int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
-                   size_t in_chunk, size_t out_chunk, tc_msg *m);
+                   size_t in_chunk, size_t out_chunk, int direct_in, int direct_out,
+                   tc_msg *m);
 
 /* The slot takes the image whose output is dst (planes planes; fast: its filters are
  * enqueued by tc_slot_filter, whose kernel times the slot adds up), downloaded in chunks of
- * out_chunk. */
-void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk);
+ * out_chunk, or directly (direct_out). */
+void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk,
+                   int direct_out);
 
-/* src's packed samples up, in rounds through the ring, copied by the crew (copier.h). */
-int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, tc_msg *m);
+/* src's packed samples up: directly (direct), or in rounds through the ring, copied by the
+ * crew (copier.h). */
+int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, int direct,
+                   tc_msg *m);
 
 /* unpack_samples: one float plane per channel; the output planes start as the input where some
  * pixel lies outside the job's target ROI. */
@@ -65,11 +80,11 @@ int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m);
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
                  double offset, tc_msg *m);
 
-/* The output's first reads enqueued. */
+/* The output's first reads enqueued (a direct output's one read). */
 int tc_slot_start_download(tc_slot *s, tc_msg *m);
 
 /* Finishes the slot's image (none: nothing to do): its download scattered into the caller's
- * rows by the crew, its transfer times added to total's h2d_ms and d2h_ms, its conversions'
+ * rows by the crew (a direct one waited for), its transfer times added to total's h2d_ms and d2h_ms, its conversions'
  * kernel time to *convert_ms, and a fast image's filters' to total->kernel_ms[0]. */
 int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
                    tc_msg *m);

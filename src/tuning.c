@@ -19,7 +19,8 @@ _Static_assert(sizeof current.dump_program == TEXT_SIZE, "the text settings shar
 typedef enum { TEXT, INT, BYTES } setting_kind;
 
 /* Each setting: its field, and for numbers the range and the step its values keep (pow2: a
- * power of two as well), said in words for the refusal. */
+ * power of two as well), said in words for the refusal; inverted: a 0/1 switch whose field
+ * holds the opposite, so that the field's 0 (the default) is the switch's 1. */
 static const struct {
     const char *name;
     setting_kind kind;
@@ -27,21 +28,23 @@ static const struct {
     long long min, max, step;
     int pow2;
     const char *values;
+    int inverted;
 } settings[] = {
-    {"cl-options", TEXT, offsetof(tc_tuning, cl_options), 0, 0, 1, 0, "up to 511 characters"},
+    {"cl-options", TEXT, offsetof(tc_tuning, cl_options), 0, 0, 1, 0, "up to 511 characters", 0},
     {"dump-program", TEXT, offsetof(tc_tuning, dump_program), 0, 0, 1, 0,
-     "a path of up to 511 characters"},
+     "a path of up to 511 characters", 0},
     {"long-tile-h", INT, offsetof(tc_tuning, long_tile_h), 8, 4096, 8, 0,
-     "8..4096, a multiple of 8"},
+     "8..4096, a multiple of 8", 0},
     {"pyramid-tile-h", INT, offsetof(tc_tuning, pyramid_tile_h), 64, 256, 64, 1,
-     "64, 128 or 256"},
-    {"pyramid-interleave", INT, offsetof(tc_tuning, pyramid_interleave), 0, 1, 1, 0, "0 or 1"},
-    {"mask-2d", INT, offsetof(tc_tuning, mask_2d), 0, 1, 1, 0, "0 or 1"},
+     "64, 128 or 256", 0},
+    {"pyramid-interleave", INT, offsetof(tc_tuning, pyramid_interleave), 0, 1, 1, 0, "0 or 1", 0},
+    {"mask-2d", INT, offsetof(tc_tuning, mask_2d), 0, 1, 1, 0, "0 or 1", 0},
     {"staging-chunk", BYTES, offsetof(tc_tuning, staging_chunk), 64, 1LL << 40, 1, 0,
-     "64..2^40 bytes"},
+     "64..2^40 bytes", 0},
     {"pinned-bytes", BYTES, offsetof(tc_tuning, pinned_bytes), 64, 1LL << 40, 1, 0,
-     "64..2^40 bytes"},
-    {"no-images", INT, offsetof(tc_tuning, no_images), 0, 1, 1, 0, "0 or 1"},
+     "64..2^40 bytes", 0},
+    {"no-images", INT, offsetof(tc_tuning, no_images), 0, 1, 1, 0, "0 or 1", 0},
+    {"host-pinned", INT, offsetof(tc_tuning, host_staged), 0, 1, 1, 0, "0 or 1", 1},
 };
 #define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
@@ -91,6 +94,8 @@ static int set_value(int i, const char *value, unsigned char *at, char *err, siz
             return fail(err, err_size, "--tune %s: must be %s (or empty: the default)",
                         settings[i].name, settings[i].values);
     }
+    if (settings[i].inverted && *value)
+        v = !v;
     if (settings[i].kind == INT)
         *(int *)(void *)at = (int)v;
     else

@@ -14,7 +14,8 @@
 #   j. --gradient and --pyramid batches = single runs; k. -e's verdict, and a planted failure;
 #   l. -O creates its folder; m. each output keeps its input's name, format and depth, = single
 #      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter;
-#   p. the cache of built programs; q. images of several sizes through the lanes' calls.
+#   p. the cache of built programs; q. images of several sizes through the lanes' calls;
+#   r. pixels in the device's page-locked memory = the staged way (--tune host-pinned=0).
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
@@ -583,6 +584,53 @@ if [ -z "$bad" ]; then
     ok "q: 18 images of three sizes through the lanes' calls (images of one ROI share a call), gray and colour, one and two queues = single runs"
 else
     not_ok "q: a lane's calls" "$bad"
+fi
+
+# --- r. page-locked pixels: the same bytes as the staged way ------------------------------------
+# 48 inputs (JPEG of two sizes, an odd width among them, and PNG and PPM), gray and colour, JPEG
+# and PNG outputs, on one lane and two: the batch that decodes into the device's page-locked
+# memory and writes its outputs from there (the images decoded once the device is open) gives
+# every output byte for byte as the same batch with --tune host-pinned=0, whose transfers all go
+# through the pinned staging.
+rm -rf "$tmp/r" && mkdir -p "$tmp/r/in"
+"$bin" -q --color -g 640x480 -o "$tmp/r/wide.jpg" &&
+    "$bin" -q --color -g 333x211 -o "$tmp/r/odd.jpg" &&
+    "$bin" -q --color -g 333x211 -o "$tmp/r/odd.png" &&
+    "$bin" -q --color -g 211x97 -o "$tmp/r/small.ppm" ||
+    not_ok "r: the inputs" "could not be made"
+for i in $(seq 1 15); do
+    cp "$tmp/r/wide.jpg" "$tmp/r/in/w$i.jpg"
+    cp "$tmp/r/odd.jpg" "$tmp/r/in/o$i.jpg"
+done
+for i in $(seq 1 9); do
+    cp "$tmp/r/odd.png" "$tmp/r/in/p$i.png"
+done
+for i in $(seq 1 9); do
+    cp "$tmp/r/small.ppm" "$tmp/r/in/m$i.ppm"
+done
+bad=""
+for colour in "" --color; do
+    for format in jpeg png; do
+        for queues in "" "-d 0,0"; do
+            rm -rf "$tmp/r/direct" "$tmp/r/staged"
+            "$bin" -q $colour $queues -f 5 --format $format -O "$tmp/r/direct" "$tmp/r/in"/* ||
+                bad="$bad [$colour $format $queues: the batch failed]"
+            "$bin" -q $colour $queues -f 5 --format $format --tune host-pinned=0 \
+                -O "$tmp/r/staged" "$tmp/r/in"/* ||
+                bad="$bad [$colour $format $queues host-pinned=0: the batch failed]"
+            n=$(ls "$tmp/r/staged" | wc -l | tr -d ' ')
+            [ "$n" -eq 48 ] || bad="$bad [$colour $format $queues: $n outputs]"
+            for f in "$tmp/r/staged"/*; do
+                cmp -s "$f" "$tmp/r/direct/$(basename "$f")" ||
+                    bad="$bad [$colour $format $queues: $(basename "$f") differs]"
+            done
+        done
+    done
+done
+if [ -z "$bad" ]; then
+    ok "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one and two queues: page-locked pixels = --tune host-pinned=0, byte for byte"
+else
+    not_ok "r: page-locked pixels" "$bad"
 fi
 
 test_end

@@ -75,7 +75,7 @@ static inline void expect_refused_limits(const uint8_t *data, size_t size, long 
                                          long ratio, const char *want)
 {
     static int sentinel;
-    io_image img = {-7, -9, 5, 6, 7, &sentinel};
+    io_image img = {-7, -9, 5, 6, 7, &sentinel, NULL};
     char err[512] = "";
     int rc = io_decode(data, size, max_pixels, ratio, &img, err, sizeof err);
     if (rc == 0) {

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int sentinel;
-    io_image img = {-7, -9, -1, -2, -3, &sentinel};
+    io_image img = {-7, -9, -1, -2, -3, &sentinel, NULL};
     char err[512] = "";
 
     if (DECODE(data, size, &img, err, sizeof err) == 0) {

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     io_format fmt;
     io_row_reader *r = NULL;
     io_header h;
-    io_image whole = {0, 0, 0, 0, 0, NULL};
+    io_image whole = {0, 0, 0, 0, 0, NULL, NULL};
     size_t held = 0;
     char err[512] = "", why[512] = "";
     io_limits lim;

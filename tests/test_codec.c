@@ -152,7 +152,7 @@ static void test_format_words(void **state)
 /* A test image with every sample distinct from its neighbours. */
 static io_image make_image(int w, int h, int channels, int depth, int maxval)
 {
-    io_image img = {w, h, channels, depth, maxval, NULL};
+    io_image img = {w, h, channels, depth, maxval, NULL, NULL};
     size_t n = (size_t)w * h * channels;
     img.pixels = malloc(n * 2);
     assert_non_null(img.pixels);
@@ -234,6 +234,85 @@ static void test_round_trips(void **state)
         free(file);
         free(img.pixels);
     }
+}
+
+/* A counting allocator: what it gave and took back, and a switch that makes it fail. */
+typedef struct {
+    int given, taken, refuse;
+} counting;
+
+static void *counting_alloc(void *arg, size_t bytes)
+{
+    counting *c = arg;
+    if (c->refuse)
+        return NULL;
+    c->given++;
+    return malloc(bytes);
+}
+
+static void counting_release(void *arg, void *pixels)
+{
+    counting *c = arg;
+    c->taken++;
+    free(pixels);
+}
+
+/* io_decode_with: the pixels of io_decode (and of io_decode_luma), put where the allocator
+ * gives them for JPEG, PGM/PPM and a PNG as stored; malloc's for a BMP and a PNG whose alpha
+ * is dropped, or when the allocator has none; io_image_free gives them back to it. */
+static void test_decode_with_allocator(void **state)
+{
+    static const struct {
+        io_format fmt;
+        int channels, depth, maxval, luma, expect_given;
+    } cases[] = {
+        {IO_FORMAT_JPEG, 3, 8, 255, 0, 1}, {IO_FORMAT_JPEG, 3, 8, 255, 1, 1},
+        {IO_FORMAT_JPEG, 1, 8, 255, 0, 1}, {IO_FORMAT_PNM, 3, 16, 65535, 0, 1},
+        {IO_FORMAT_PNM, 1, 8, 255, 1, 1},  {IO_FORMAT_PNG, 3, 8, 255, 0, 1},
+        {IO_FORMAT_PNG, 1, 16, 65535, 0, 1}, {IO_FORMAT_BMP, 3, 8, 255, 0, 0},
+    };
+    counting c = {0, 0, 0};
+    const io_allocator a = {counting_alloc, counting_release, &c};
+    (void)state;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int refuse = 0; refuse < 2; refuse++) {
+            io_image img = make_image(23, 11, cases[k].channels, cases[k].depth, cases[k].maxval);
+            io_image want, got;
+            uint8_t *file;
+            size_t size;
+            char err[256] = "";
+            encode_mem(cases[k].fmt, &img, 90, &file, &size);
+            assert_int_equal((cases[k].luma ? io_decode_luma : io_decode)(
+                                 file, size, 0, IO_MAX_PIXELS_PER_BYTE, &want, err, sizeof err),
+                             0);
+            assert_null(want.allocator);
+            c = (counting){0, 0, refuse};
+            if (io_decode_with(&a, cases[k].luma, file, size, 0, IO_MAX_PIXELS_PER_BYTE, &got,
+                               err, sizeof err) != 0)
+                fail_msg("case %zu: %s", k, err);
+            const int expect = cases[k].expect_given && !refuse;
+            assert_int_equal(c.given, expect);
+            assert_true(got.allocator == (expect ? &a : NULL));
+            assert_int_equal(got.width, want.width);
+            assert_int_equal(got.channels, want.channels);
+            assert_int_equal(got.depth, want.depth);
+            assert_memory_equal(got.pixels, want.pixels,
+                                io_image_bytes(want.width, want.height, want.channels,
+                                               want.depth));
+            io_image_free(&got);
+            assert_int_equal(c.taken, expect);
+            assert_null(got.pixels);
+            /* The allocator was this decode's alone: the next plain decode uses malloc. */
+            assert_int_equal(io_decode(file, size, 0, IO_MAX_PIXELS_PER_BYTE, &got, err,
+                                       sizeof err),
+                             0);
+            assert_null(got.allocator);
+            assert_int_equal(c.given, expect);
+            io_image_free(&got);
+            io_image_free(&want);
+            free(file);
+            free(img.pixels);
+        }
 }
 
 /* io_probe says from the header what io_decode gives, and refuses what io_decode refuses from
@@ -414,7 +493,7 @@ static void test_write_errors(void **state)
 /* The decoders' contract with NULLs and empty input; io_image_free is safe twice. */
 static void test_api_edges(void **state)
 {
-    io_image img = {0, 0, 0, 0, 0, NULL};
+    io_image img = {0, 0, 0, 0, 0, NULL, NULL};
     char err[128] = "";
     (void)state;
     assert_int_equal(io_decode(NULL, 0, 0, 0, &img, err, sizeof err), -1);
@@ -437,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_format_words),
         cmocka_unit_test(test_bmp_through_codec),
         cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_decode_with_allocator),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_content_not_name),
         cmocka_unit_test(test_encode_refusals),

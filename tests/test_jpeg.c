@@ -134,7 +134,7 @@ static void test_fixtures_match_djpeg(void **state)
 /* The test picture: ramps, a checker and noise, with sides that are no multiple of any MCU. */
 static io_image picture(int channels)
 {
-    io_image img = {97, 61, channels, 8, 255, NULL};
+    io_image img = {97, 61, channels, 8, 255, NULL, NULL};
     uint8_t *p = malloc(97 * 61 * 3);
     assert_non_null(p);
     for (unsigned y = 0; y < 61; y++)

@@ -220,7 +220,7 @@ static void test_image_formats(void **state)
     /* outputs_put_image: 8-bit rows as the batch's lanes make them. */
     snprintf(path, sizeof path, "%s/p.png", dir);
     uint8_t rows[6] = {1, 2, 3, 4, 5, 6};
-    const io_image mine = {3, 2, 1, 8, 255, rows};
+    const io_image mine = {3, 2, 1, 8, 255, rows, NULL};
     assert_int_equal(outputs_put_image(path, IO_FORMAT_PNG, &mine, 95, 0, err, sizeof err), 0);
     decode_file(path, &img);
     assert_memory_equal(img.pixels, rows, sizeof rows);
@@ -488,7 +488,7 @@ static void test_put_sync_modes(void **state)
     (void)state;
     char dir[] = "/tmp/tiledconv-put.XXXXXX", path[64], err[256] = "";
     static const uint8_t data[4] = {1, 2, 3, 4};
-    const io_image img = {2, 2, 1, 8, 255, (void *)data};
+    const io_image img = {2, 2, 1, 8, 255, (void *)data, NULL};
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/a.bmp", dir);
     n_events = 0;

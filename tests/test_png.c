@@ -154,7 +154,7 @@ static void test_round_trips(void **state)
     (void)state;
     for (int channels = 1; channels <= 3; channels += 2) {
         for (int depth = 8; depth <= 16; depth += 8) {
-            io_image img = {67, 5, channels, depth, depth == 16 ? 65535 : 255, NULL}, back;
+            io_image img = {67, 5, channels, depth, depth == 16 ? 65535 : 255, NULL, NULL}, back;
             size_t n = 67 * 5 * (size_t)channels, size;
             uint8_t *file;
             img.pixels = malloc(n * 2);

@@ -180,7 +180,7 @@ static void test_every_truncation(void **state)
 
 static void round_trip(int channels, int depth, int maxval)
 {
-    io_image img = {5, 3, channels, depth, maxval, NULL}, back;
+    io_image img = {5, 3, channels, depth, maxval, NULL, NULL}, back;
     size_t n = 5 * 3 * (size_t)channels, size;
     uint8_t *file;
     img.pixels = malloc(n * (depth / 8));
@@ -227,7 +227,7 @@ static void test_round_trips(void **state)
 static void test_writer_refuses_sample_above_maxval(void **state)
 {
     uint8_t pixels[2] = {10, 11};
-    io_image img = {2, 1, 1, 8, 10, pixels};
+    io_image img = {2, 1, 1, 8, 10, pixels, NULL};
     char *buf = NULL, err[256] = "";
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);

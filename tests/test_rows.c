@@ -35,7 +35,7 @@ static int read_by_rows(const uint8_t *data, size_t size, io_image *img, char *e
         free(px);
         return -1;
     }
-    *img = (io_image){h.width, h.height, h.channels, h.depth, h.maxval, px};
+    *img = (io_image){h.width, h.height, h.channels, h.depth, h.maxval, px, NULL};
     return 0;
 }
 
@@ -45,7 +45,7 @@ static int check_file(const char *path)
 {
     size_t size;
     uint8_t *data = read_whole(path, &size);
-    io_image whole = {0, 0, 0, 0, 0, NULL}, rows = {0, 0, 0, 0, 0, NULL};
+    io_image whole = {0, 0, 0, 0, 0, NULL, NULL}, rows = {0, 0, 0, 0, 0, NULL, NULL};
     char why_whole[512] = "", why_rows[512] = "";
     const int a = io_decode(data, size, 0, IO_MAX_PIXELS_PER_BYTE, &whole, why_whole,
                             sizeof why_whole);
@@ -133,7 +133,7 @@ static void test_truncations_agree(void **state)
         size_t size;
         uint8_t *data = read_fixture(names[i], &size);
         for (size_t n = 1; n < size; n += size > 400 ? 7 : 1) {
-            io_image a = {0, 0, 0, 0, 0, NULL}, b = {0, 0, 0, 0, 0, NULL};
+            io_image a = {0, 0, 0, 0, 0, NULL, NULL}, b = {0, 0, 0, 0, 0, NULL, NULL};
             char ea[512], eb[512];
             uint8_t *cut = malloc(n);
             assert_non_null(cut);
@@ -203,7 +203,7 @@ static void check_encode(const io_image *img, io_format fmt, int quality)
 /* A picture with edges and noise (so that every encoder has work), of any size. */
 static io_image test_image(int width, int height, int channels, int depth, int maxval)
 {
-    io_image img = {width, height, channels, depth, maxval, NULL};
+    io_image img = {width, height, channels, depth, maxval, NULL, NULL};
     const size_t n = (size_t)width * (size_t)height * (size_t)channels;
     img.pixels = malloc(io_image_bytes(width, height, channels, depth));
     assert_non_null(img.pixels);

@@ -60,6 +60,7 @@ static int decode_bmp(const uint8_t *data, size_t size, long max_pixels, long ma
     img->depth = 8;
     img->maxval = 255;
     img->pixels = b.rgb;
+    img->allocator = NULL;
     return 0;
 }
 
@@ -229,6 +230,17 @@ int io_decode_luma(const uint8_t *data, size_t size, long max_pixels, long max_p
                               max_pixels_per_byte < 0 ? 0 : max_pixels_per_byte, img, err,
                               err_size);
     return io_decode(data, size, max_pixels, max_pixels_per_byte, img, err, err_size);
+}
+
+int io_decode_with(const io_allocator *a, int luma, const uint8_t *data, size_t size,
+                   long max_pixels, long max_pixels_per_byte, io_image *img, char *err,
+                   size_t err_size)
+{
+    io_pixels_use(a);
+    const int rc = (luma ? io_decode_luma : io_decode)(data, size, max_pixels,
+                                                         max_pixels_per_byte, img, err, err_size);
+    io_pixels_use(NULL);
+    return rc;
 }
 
 int io_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,

@@ -55,6 +55,14 @@ int io_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels
 int io_decode_luma(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
                    io_image *img, char *err, size_t err_size);
 
+/* io_decode (luma 0) or io_decode_luma (luma 1) with the pixels put where a (codec_common.h)
+ * gives them, as far as the format allows it cheaply: JPEG, PGM/PPM and PNGs decoded as they
+ * are stored (not palettes, not dropped alpha); any other gets malloc's memory. The image's
+ * allocator says which; io_image_free gives them back to it. a NULL: io_decode itself. */
+int io_decode_with(const io_allocator *a, int luma, const uint8_t *data, size_t size,
+                   long max_pixels, long max_pixels_per_byte, io_image *img, char *err,
+                   size_t err_size);
+
 /* io_decode's checks of the header alone, with the same limits and the same reasons, so that a
  * caller can plan its memory before it decodes: fills *h with what io_decode would give
  * (BMP: 3 channels of 8 bits). Nothing is allocated for the pixels. PGM/PPM's raster is checked

@@ -78,10 +78,35 @@ int io_check_image(const io_image *img, const char *path, char *err, size_t err_
     return 0;
 }
 
+/* The allocator of the decode running on this thread, if any. */
+static _Thread_local const io_allocator *thread_allocator;
+
+void io_pixels_use(const io_allocator *a)
+{
+    thread_allocator = a;
+}
+
+void *io_pixels_alloc(size_t bytes, const io_allocator **from)
+{
+    const io_allocator *a = thread_allocator;
+    void *p = a && bytes ? a->alloc(a->arg, bytes) : NULL;
+    *from = p ? a : NULL;
+    return p ? p : malloc(bytes ? bytes : 1);
+}
+
+void io_pixels_free(void *pixels, const io_allocator *from)
+{
+    if (pixels && from)
+        from->release(from->arg, pixels);
+    else
+        free(pixels);
+}
+
 void io_image_free(io_image *img)
 {
     if (!img)
         return;
-    free(img->pixels);
+    io_pixels_free(img->pixels, img->allocator);
     img->pixels = NULL;
+    img->allocator = NULL;
 }

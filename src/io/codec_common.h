@@ -16,6 +16,15 @@
 
 typedef enum { IO_FORMAT_BMP, IO_FORMAT_PNG, IO_FORMAT_JPEG, IO_FORMAT_PNM } io_format;
 
+/* Where a caller wants decoded pixels put (codec.h's io_decode_with): memory of its own, such
+ * as a device's page-locked memory, that the codecs know nothing of. alloc gives `bytes` or
+ * NULL (the decoder then uses malloc); release takes back what alloc gave. */
+typedef struct io_allocator {
+    void *(*alloc)(void *arg, size_t bytes);
+    void (*release)(void *arg, void *pixels);
+    void *arg;
+} io_allocator;
+
 typedef struct {
     int width, height;
     int channels; /* 1 gray, 3 RGB (alpha dropped, as for BMP) */
@@ -24,6 +33,8 @@ typedef struct {
                    * (1..65535); a sample v stands for v / maxval of full scale */
     void *pixels; /* row 0 on top, packed rows of width * channels samples: uint8_t (depth 8)
                    * or uint16_t in host order (depth 16) */
+    const io_allocator *allocator; /* where a decoder's pixels came from (io_image_free gives
+                                    * them back there); NULL: malloc */
 } io_image;
 
 /* What a header says of the image io_decode would give: its size, and its samples. */
@@ -58,7 +69,20 @@ typedef struct {
  * or 4:4:4 (each pixel keeps its own colour: no chroma loss at coloured edges, larger files). */
 typedef enum { IO_JPEG_420, IO_JPEG_422, IO_JPEG_444 } io_jpeg_sampling;
 
-/* Frees the pixels and sets them to NULL; safe on an image that was never filled. */
+/* A decoder's pixel buffer of `bytes`: from the allocator io_decode_with gave this thread's
+ * decode, or from malloc when it gave none or its allocator had none; *from says which (the
+ * image's allocator). NULL when neither has the memory. */
+void *io_pixels_alloc(size_t bytes, const io_allocator **from);
+
+/* Gives back a buffer of io_pixels_alloc (NULL: nothing). */
+void io_pixels_free(void *pixels, const io_allocator *from);
+
+/* The allocator io_pixels_alloc uses on this thread from now on (NULL: malloc); codec.c's
+ * io_decode_with sets it around one decode, so that the codecs keep their signatures. */
+void io_pixels_use(const io_allocator *a);
+
+/* Frees the pixels (to their allocator) and sets them to NULL; safe on an image that was never
+ * filled. */
 void io_image_free(io_image *img);
 
 /* max_pixels as the decoders use it: <= 0 means IO_MAX_PIXELS, the default; above

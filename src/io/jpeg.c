@@ -118,6 +118,7 @@ static int decode(const uint8_t *data, size_t size, long max_pixels, long max_pi
 {
     tjhandle h = NULL;
     uint8_t *buf = NULL;
+    const io_allocator *from = NULL;
     io_header hd;
     int rc = -1;
 
@@ -130,7 +131,7 @@ static int decode(const uint8_t *data, size_t size, long max_pixels, long max_pi
         goto done;
     const int width = hd.width, height = hd.height, channels = luma ? 1 : hd.channels;
     size_t bytes = io_image_bytes(width, height, channels, 8);
-    buf = bytes ? malloc(bytes) : NULL;
+    buf = bytes ? io_pixels_alloc(bytes, &from) : NULL;
     if (!buf) {
         io_fail(err, err_size, "JPEG: out of memory for a %d x %d image", width, height);
         goto done;
@@ -147,10 +148,11 @@ static int decode(const uint8_t *data, size_t size, long max_pixels, long max_pi
     img->depth = 8;
     img->maxval = 255;
     img->pixels = buf;
+    img->allocator = from;
     buf = NULL;
     rc = 0;
 done:
-    free(buf);
+    io_pixels_free(buf, from);
     tj_close(h);
     return rc;
 }
@@ -471,7 +473,7 @@ static int writer_start(jpeg_writer *w, int width, int height, int channels, int
 int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
                       const char *path, jpeg_writer **out, char *err, size_t err_size)
 {
-    const io_image shape = {width, height, channels, 8, 255, (void *)path};
+    const io_image shape = {width, height, channels, 8, 255, (void *)path, NULL};
     jpeg_writer *w;
     if (io_check_image(&shape, path, err, err_size))
         return -1;
@@ -563,7 +565,7 @@ void jpeg_rows_close(jpeg_rows *r)
 int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
                       const char *path, jpeg_writer **out, char *err, size_t err_size)
 {
-    const io_image shape = {width, height, channels, 8, 255, (void *)path};
+    const io_image shape = {width, height, channels, 8, 255, (void *)path, NULL};
     (void)f;
     (void)out;
     if (io_check_image(&shape, path, err, err_size))

@@ -204,6 +204,7 @@ int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixel
     struct spng_plte plte;
     png_layout lay;
     uint8_t *buf = NULL, *rgb = NULL;
+    const io_allocator *from = NULL; /* buf's, when it becomes the pixels as decoded */
     size_t len = 0;
     int ret, rc = -1;
 
@@ -219,7 +220,13 @@ int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixel
     }
     /* Zeroed: libspng ORs the samples of an interlaced image of 1, 2 or 4 bits into their
      * bytes, which must therefore start at zero. */
-    buf = calloc(len ? len : 1, 1);
+    if (ih.color_type != SPNG_COLOR_TYPE_INDEXED && lay.in_samples == lay.channels) {
+        buf = io_pixels_alloc(len, &from); /* the pixels as decoded: the caller's memory */
+        if (buf)
+            memset(buf, 0, len ? len : 1);
+    } else {
+        buf = calloc(len ? len : 1, 1);
+    }
     if (!buf) {
         io_fail(err, err_size, "PNG: out of memory for a %lu x %lu image", (unsigned long)ih.width,
                 (unsigned long)ih.height);
@@ -267,11 +274,12 @@ int png_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixel
     img->depth = lay.depth;
     img->maxval = lay.depth == 16 ? 65535 : 255;
     img->pixels = buf;
+    img->allocator = from;
     buf = NULL;
     rc = 0;
 done:
     free(rgb);
-    free(buf);
+    io_pixels_free(buf, from);
     spng_ctx_free(ctx);
     return rc;
 }
@@ -473,7 +481,7 @@ int png_writer_begin(FILE *f, int width, int height, int channels, int depth, co
                      png_writer **out, char *err, size_t err_size)
 {
     const io_image shape = {width, height, channels, depth, depth == 16 ? 65535 : 255,
-                            (void *)path};
+                            (void *)path, NULL};
     struct spng_ihdr ih;
     png_writer *w;
     int ret;

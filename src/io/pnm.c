@@ -271,6 +271,7 @@ int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img,
     cursor c;
     pnm_header h;
     void *pixels = NULL;
+    const io_allocator *from = NULL;
 
     if (!img)
         return io_fail(err, err_size, "PNM: no data to decode");
@@ -278,14 +279,15 @@ int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img,
         return -1;
     const int depth = h.maxval > 255 ? 16 : 8;
     const size_t samples = (size_t)h.width * h.height * (size_t)h.channels;
-    pixels = malloc(io_image_bytes((long)h.width, (long)h.height, h.channels, depth));
+    pixels = io_pixels_alloc(io_image_bytes((long)h.width, (long)h.height, h.channels, depth),
+                             &from);
     if (!pixels)
         return io_fail(err, err_size, "%s: out of memory for a %lu x %lu image", c.name, h.width,
                        h.height);
     for (size_t i = 0; i < samples; i++) {
         unsigned long v = 0;
         if (read_sample(&c, &h, i, &v, err, err_size)) {
-            free(pixels);
+            io_pixels_free(pixels, from);
             return -1;
         }
         put_sample(pixels, depth, i, v);
@@ -296,6 +298,7 @@ int pnm_decode(const uint8_t *data, size_t size, long max_pixels, io_image *img,
     img->depth = depth;
     img->maxval = (int)h.maxval;
     img->pixels = pixels;
+    img->allocator = from;
     return 0;
 }
 
@@ -403,7 +406,7 @@ struct pnm_writer {
 int pnm_writer_begin(FILE *f, int width, int height, int channels, int depth, int maxval,
                      const char *path, pnm_writer **out, char *err, size_t err_size)
 {
-    const io_image shape = {width, height, channels, depth, maxval, (void *)path};
+    const io_image shape = {width, height, channels, depth, maxval, (void *)path, NULL};
     pnm_writer *w;
     uint8_t *row;
     if (io_check_image(&shape, path, err, err_size))

@@ -103,7 +103,7 @@ static int decode_whole(io_row_reader *r, char *err, size_t err_size)
         bmp_image b;
         if (bmp_decode_with(r->data, r->size, &r->lim, &b, err, err_size))
             return -1;
-        r->image = (io_image){b.width, b.height, 3, 8, 255, b.rgb};
+        r->image = (io_image){b.width, b.height, 3, 8, 255, b.rgb, NULL};
         return 0;
     }
     return (r->luma ? io_decode_luma : io_decode)(r->data, r->size,
@@ -209,7 +209,7 @@ int io_rows_begin(FILE *f, io_format fmt, int width, int height, int channels, i
                   int maxval, int quality, const char *path, io_row_writer **out, char *err,
                   size_t err_size)
 {
-    const io_image shape = {width, height, channels, depth, maxval, (void *)path};
+    const io_image shape = {width, height, channels, depth, maxval, (void *)path, NULL};
     io_row_writer *w;
     int rc = -1;
     if (!path)
@@ -227,7 +227,7 @@ int io_rows_begin(FILE *f, io_format fmt, int width, int height, int channels, i
     if (!(w = calloc(1, sizeof *w)))
         return io_fail(err, err_size, "%s: out of memory", path);
     *w = (io_row_writer){fmt, f, quality, path, NULL, NULL, NULL, NULL,
-                         {width, height, channels, depth, maxval, NULL},
+                         {width, height, channels, depth, maxval, NULL, NULL},
                          io_image_bytes(width, 1, channels, depth), 0};
     switch (fmt) {
     case IO_FORMAT_BMP:

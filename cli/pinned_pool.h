@@ -1,0 +1,76 @@
+/*
+ * pinned_pool.h - the batch's reusable blocks of page-locked memory (tiledconv.h's
+ * tc_host_alloc) for the pixels that cross the bus: each input decoded straight into one, and
+ * the packed output rows the encoder reads, so that the device moves them with no staging
+ * copy. Such memory is costly to make (its pages are locked one by one), so a block given back
+ * is kept for the next image, up to a few per thread, and grown (made anew, larger) when an
+ * image needs more than any idle one holds.
+ *
+ * The blocks are the first lane's context's: with several devices the other lanes get them
+ * too, but for those they are ordinary host memory (their transfers go through their own
+ * staging). Before that context has opened (the workers decode while the devices open), and
+ * whenever tc_host_alloc fails, the pool hands out malloc's memory instead; pinned_pool_put
+ * tells the two apart.
+ *
+ * Idle blocks are live memory that no image holds, and a block handed out may be larger than
+ * the image asked for (blocks grow in steps, and an idle one serves any smaller image): the
+ * batch counts both against its budget (pinned_pool_overhead) and has the idle blocks freed
+ * (pinned_pool_trim) when an image needs the room.
+ */
+#ifndef TILEDCONV_PINNED_POOL_H
+#define TILEDCONV_PINNED_POOL_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "codec.h"
+#include "tiledconv.h"
+
+typedef struct {
+    void *ptr;
+    size_t size;
+    size_t asked; /* what the image it is handed out to asked for */
+    int idle;
+} pinned_block;
+
+typedef struct pinned_pool {
+    pthread_mutex_t lock;
+    tc_context *ctx;        /* NULL until the first lane's device has opened */
+    pinned_block *blocks;   /* every block made, idle or handed out */
+    int count, capacity;
+    int max_idle;           /* idle blocks kept; more are freed when given back */
+    size_t idle_bytes;
+    size_t excess_bytes;    /* of the blocks handed out, the bytes beyond what was asked */
+    io_allocator io;        /* the decoders' face of the pool (io_decode_with) */
+} pinned_pool;
+
+/* An empty pool that keeps at most max_idle idle blocks. 0, or -1 (no lock). */
+int pinned_pool_init(pinned_pool *p, int max_idle);
+
+/* From now on blocks come from ctx (the first lane's, once open). */
+void pinned_pool_set_context(pinned_pool *p, tc_context *ctx);
+
+/* bytes of memory: the smallest idle block that holds them, else a new block (an idle one
+ * too small freed first, so that blocks grow with the images), else malloc's. NULL when
+ * nothing has the memory. */
+void *pinned_pool_get(pinned_pool *p, size_t bytes);
+
+/* Gives back what pinned_pool_get gave (NULL: nothing): a block becomes idle (or is freed
+ * when max_idle are idle already), malloc's memory is freed. */
+void pinned_pool_put(pinned_pool *p, void *ptr);
+
+/* Whether ptr is one of the pool's page-locked blocks (not malloc's memory). */
+int pinned_pool_holds(pinned_pool *p, const void *ptr);
+
+/* The bytes the pool holds beyond what the images in flight asked for: its idle blocks, and
+ * what the blocks handed out hold beyond the request. */
+size_t pinned_pool_overhead(pinned_pool *p);
+
+/* Frees every idle block. */
+void pinned_pool_trim(pinned_pool *p);
+
+/* The end: every block freed (free_blocks 0: left to the context's tc_close, or to the
+ * process's exit), the lock too. No block may be handed out still. */
+void pinned_pool_release(pinned_pool *p, int free_blocks);
+
+#endif

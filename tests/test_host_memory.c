@@ -1,0 +1,334 @@
+/*
+ * test_host_memory.c - tc_host_alloc and tc_host_free, and the transfers straight from and to
+ * that memory (src/host_blocks.c, src/stream_slot.c): a block is ordinary memory; freeing NULL,
+ * malloc's memory or a pointer inside a block does nothing; tc_filter_image and
+ * tc_filter_images on images in such blocks give, byte for byte, what the same images in
+ * malloc's memory give (gray and colour, 8-bit, 16-bit and float, odd widths, gaps between
+ * rows, bottom-up rows, an image larger than the staging ring), the staging skipped where the
+ * rows allow it (tc_direct_transfers counts it) and kept with host-pinned=0.
+ */
+#include "test_util.h"
+#include "test_context.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tiledconv.h"
+
+static uint32_t rng = 4242;
+static uint32_t next(void)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return rng >> 8;
+}
+
+static size_t size_of(tc_pixel_format f)
+{
+    return f == TC_PIXELS_U16 ? 2 : f == TC_PIXELS_F32 ? 4 : 1;
+}
+
+/* Samples a pixel of the layout has: channels for U8, U16, F32; 1 or 3 for GRAY8, RGB24. */
+static int samples_of(tc_pixel_format f, int c)
+{
+    return f == TC_PIXELS_GRAY8 ? 1 : f == TC_PIXELS_RGB24 ? 3 : c;
+}
+
+/* An image in a block of its own: from tc_host_alloc (pinned) or malloc, rows `gap` bytes
+ * apart beyond the pixels, bottom-up when asked; every byte starts as `fill_byte`. */
+typedef struct {
+    tc_image img;
+    unsigned char *block;
+    size_t size;
+    int pinned;
+} held_image;
+
+static held_image make(tc_pixel_format f, int w, int h, int c, size_t gap, int bottom_up,
+                       int pinned, unsigned char fill_byte)
+{
+    held_image t;
+    const size_t row = (size_t)w * (size_t)samples_of(f, c) * size_of(f);
+    const size_t stride = row + gap * size_of(f);
+    t.size = stride * (size_t)h;
+    t.pinned = pinned;
+    t.block = pinned ? tc_host_alloc(ctx, t.size) : malloc(t.size);
+    assert_non_null(t.block);
+    memset(t.block, fill_byte, t.size);
+    t.img = (tc_image){f, w, h, f == TC_PIXELS_GRAY8 || f == TC_PIXELS_RGB24 ? 0 : c,
+                       bottom_up ? t.block + stride * (size_t)(h - 1) : t.block,
+                       bottom_up ? -(long)stride : (long)stride, NULL, 0};
+    return t;
+}
+
+/* The pixels of src at random (floats 0..255 with fractions). */
+static void fill(held_image *t)
+{
+    const tc_image *im = &t->img;
+    const size_t n = (size_t)im->width * (size_t)samples_of(im->format, im->planes);
+    for (int y = 0; y < im->height; y++) {
+        unsigned char *r = (unsigned char *)im->data + (long)y * im->stride;
+        for (size_t i = 0; i < n; i++) {
+            if (im->format == TC_PIXELS_U16) {
+                const uint16_t v = (uint16_t)next();
+                memcpy(r + 2 * i, &v, 2);
+            } else if (im->format == TC_PIXELS_F32) {
+                const float v = (float)(next() % 25600) / 100.0f;
+                memcpy(r + 4 * i, &v, 4);
+            } else {
+                r[i] = (unsigned char)next();
+            }
+        }
+    }
+}
+
+/* The same pixels in another block (rows copied, gaps as the copy's own). */
+static void copy_pixels(const held_image *from, held_image *to)
+{
+    const tc_image *a = &from->img, *b = &to->img;
+    const size_t row =
+        (size_t)a->width * (size_t)samples_of(a->format, a->planes) * size_of(a->format);
+    for (int y = 0; y < a->height; y++)
+        memcpy((unsigned char *)b->data + (long)y * b->stride,
+               (const unsigned char *)a->data + (long)y * a->stride, row);
+}
+
+static void release(held_image *t)
+{
+    if (t->pinned)
+        tc_host_free(ctx, t->block);
+    else
+        free(t->block);
+    t->block = NULL;
+}
+
+static int has_pipeline(void)
+{
+    tc_device_info info;
+    assert_int_equal(tc_context_device(ctx, &info), TC_OK);
+    return info.has_double; /* without it the conversions run on the host: no pipeline */
+}
+
+/* Both blocks byte for byte (gaps included: both started as the same fill byte). */
+static void same_blocks(const held_image *got, const held_image *want, const char *what)
+{
+    assert_int_equal(got->size, want->size);
+    for (size_t i = 0; i < got->size; i++)
+        if (got->block[i] != want->block[i])
+            fail_msg("%s: byte %zu is %u, the staged way gives %u", what, i, got->block[i],
+                     want->block[i]);
+}
+
+typedef struct {
+    tc_pixel_format in, out;
+    int channels, width, height;
+    size_t gap;
+    int bottom_up;
+} pair_case;
+
+/* One pair through tc_filter_image twice: in malloc's memory, and with src and dst in pinned
+ * blocks (src_pinned, dst_pinned); the bytes equal. direct_expected: the pinned sides are
+ * expected to skip the staging (counted). */
+static void check_pair(const pair_case *k, int src_pinned, int dst_pinned, int direct_expected,
+                       const tc_params *p)
+{
+    char what[160];
+    held_image src = make(k->in, k->width, k->height, k->channels, k->gap, k->bottom_up, 0, 0);
+    held_image psrc = make(k->in, k->width, k->height, k->channels, k->gap, k->bottom_up,
+                           src_pinned, 0);
+    held_image want = make(k->out, k->width, k->height, k->channels, k->gap, k->bottom_up, 0, 0xA5);
+    held_image got = make(k->out, k->width, k->height, k->channels, k->gap, k->bottom_up,
+                          dst_pinned, 0xA5);
+    tc_direct_counts before, after;
+    snprintf(what, sizeof what, "%d -> %d, %d channels, %d x %d, gap %zu%s, pinned %d%d",
+             (int)k->in, (int)k->out, k->channels, k->width, k->height, k->gap,
+             k->bottom_up ? ", bottom-up" : "", src_pinned, dst_pinned);
+    fill(&src);
+    copy_pixels(&src, &psrc);
+    if (tc_filter_image(ctx, &src.img, &want.img, p) != TC_OK)
+        fail_msg("%s: staged: %s", what, tc_error(ctx));
+    tc_direct_transfers(ctx, &before);
+    if (tc_filter_image(ctx, &psrc.img, &got.img, p) != TC_OK)
+        fail_msg("%s: pinned: %s", what, tc_error(ctx));
+    tc_direct_transfers(ctx, &after);
+    same_blocks(&got, &want, what);
+    const int pipeline = has_pipeline();
+    assert_int_equal(after.up - before.up,
+                     (unsigned long long)(pipeline && direct_expected && src_pinned));
+    assert_int_equal(after.down - before.down,
+                     (unsigned long long)(pipeline && direct_expected && dst_pinned));
+    release(&src);
+    release(&psrc);
+    release(&want);
+    release(&got);
+}
+
+static void test_alloc_and_free(void **state)
+{
+    (void)state;
+    tc_device_info info;
+    assert_int_equal(tc_context_device(ctx, &info), TC_OK);
+    assert_null(tc_host_alloc(ctx, 0));
+    assert_null(tc_host_alloc(NULL, 64));
+    assert_null(tc_host_alloc(ctx, (size_t)info.max_alloc_bytes + 1));
+    unsigned char *a = tc_host_alloc(ctx, 1000), *b = tc_host_alloc(ctx, 3);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a + 1000 <= b || b + 3 <= a);
+    memset(a, 7, 1000); /* ordinary memory, all of it */
+    memset(b, 9, 3);
+    /* Nothing of these is a block: each is ignored, and the blocks stay intact. */
+    unsigned char *foreign = malloc(16);
+    assert_non_null(foreign);
+    tc_host_free(ctx, NULL);
+    tc_host_free(ctx, foreign);
+    tc_host_free(ctx, a + 1);
+    tc_host_free(NULL, a);
+    memset(foreign, 1, 16);
+    free(foreign);
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(a[i], 7);
+    tc_host_free(ctx, a);
+    tc_host_free(ctx, a); /* no longer a block: ignored */
+    assert_int_equal(b[2], 9);
+    tc_host_free(ctx, b);
+}
+
+static void test_single_images(void **state)
+{
+    (void)state;
+    const pair_case cases[] = {
+        {TC_PIXELS_U8, TC_PIXELS_U8, 1, 41, 19, 0, 0},
+        {TC_PIXELS_U8, TC_PIXELS_U8, 3, 37, 23, 0, 0},
+        {TC_PIXELS_U8, TC_PIXELS_F32, 4, 29, 17, 0, 0},
+        {TC_PIXELS_U16, TC_PIXELS_U16, 3, 33, 21, 0, 0},
+        {TC_PIXELS_F32, TC_PIXELS_U8, 1, 31, 15, 0, 0},
+        {TC_PIXELS_GRAY8, TC_PIXELS_GRAY8, 1, 43, 27, 0, 0}, /* through the U8 view */
+        {TC_PIXELS_RGB24, TC_PIXELS_RGB24, 3, 27, 13, 0, 0},
+        {TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 5, 0}, /* rows of a longer stride */
+        {TC_PIXELS_F32, TC_PIXELS_F32, 1, 41, 19, 3, 0},
+    };
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = 5;
+    p.taps_y = 3;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int sides = 1; sides < 4; sides++)
+            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, &p);
+    /* An ROI: outside it the output keeps the input. */
+    p.src_left = p.dst_left = 3;
+    p.src_top = p.dst_top = 2;
+    p.roi_width = 20;
+    p.roi_height = 9;
+    p.out_scale = 0.5;
+    check_pair(&cases[1], 1, 1, 1, &p);
+}
+
+/* Rows stored bottom-up take the staged way, with the same bytes. */
+static void test_bottom_up_is_staged(void **state)
+{
+    (void)state;
+    const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 3, 35, 17, 2, 1};
+    tc_params p;
+    tc_params_init(&p);
+    check_pair(&k, 1, 1, 0, &p);
+}
+
+/* An image larger than the staging ring: the staged way goes in rounds, the direct one in a
+ * single transfer; the same bytes. */
+static void test_larger_than_ring(void **state)
+{
+    (void)state;
+    const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 3, 61, 47, 0, 0};
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 7;
+    test_tune("staging-chunk=64");
+    test_tune("pinned-bytes=256");
+    check_pair(&k, 1, 1, 1, &p);
+    check_pair(&k, 0, 1, 1, &p);
+    test_untune();
+}
+
+/* host-pinned=0: pinned images go through the staging like any other. */
+static void test_switched_off(void **state)
+{
+    (void)state;
+    const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 1, 45, 21, 0, 0};
+    tc_params p;
+    tc_params_init(&p);
+    test_tune("host-pinned=0");
+    check_pair(&k, 1, 1, 0, &p);
+    test_tune("host-pinned=1");
+    check_pair(&k, 1, 1, 1, &p);
+    test_tune("host-pinned=");
+    check_pair(&k, 1, 1, 1, &p);
+    test_untune();
+}
+
+/* A batch of mixed memory, sizes and layouts through tc_filter_images: every image's bytes as
+ * in malloc's memory, and one direct transfer counted for each pinned side. */
+static void test_batch(void **state)
+{
+    (void)state;
+    enum { N = 7 };
+    const tc_pixel_format formats[N] = {TC_PIXELS_U8,  TC_PIXELS_U8,    TC_PIXELS_F32,
+                                        TC_PIXELS_U16, TC_PIXELS_GRAY8, TC_PIXELS_U8,
+                                        TC_PIXELS_U8};
+    held_image src[N], psrc[N], want[N], got[N];
+    tc_image s[N], d[N], ps[N], pd[N];
+    unsigned long long pinned_in = 0, pinned_out = 0;
+    tc_direct_counts before, after;
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    for (int i = 0; i < N; i++) {
+        const int c = formats[i] == TC_PIXELS_GRAY8 ? 1 : i % 2 ? 3 : 1;
+        const int w = 19 + 14 * (i % 3), h = 11 + 4 * i, in_pin = i % 3 != 2, out_pin = i % 2;
+        const size_t gap = i == 5 ? 6 : 0;
+        src[i] = make(formats[i], w, h, c, gap, 0, 0, 0);
+        psrc[i] = make(formats[i], w, h, c, gap, 0, in_pin, 0);
+        want[i] = make(formats[i], w, h, c, gap, 0, 0, 0x3C);
+        got[i] = make(formats[i], w, h, c, gap, 0, out_pin, 0x3C);
+        fill(&src[i]);
+        copy_pixels(&src[i], &psrc[i]);
+        s[i] = src[i].img;
+        d[i] = want[i].img;
+        ps[i] = psrc[i].img;
+        pd[i] = got[i].img;
+        pinned_in += (unsigned long long)in_pin;
+        pinned_out += (unsigned long long)out_pin;
+    }
+    if (tc_filter_images(ctx, s, d, N, &p) != TC_OK)
+        fail_msg("staged batch: %s", tc_error(ctx));
+    tc_direct_transfers(ctx, &before);
+    if (tc_filter_images(ctx, ps, pd, N, &p) != TC_OK)
+        fail_msg("pinned batch: %s", tc_error(ctx));
+    tc_direct_transfers(ctx, &after);
+    for (int i = 0; i < N; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "batch image %d", i);
+        same_blocks(&got[i], &want[i], what);
+    }
+    const int pipeline = has_pipeline();
+    assert_int_equal(after.up - before.up, pipeline ? pinned_in : 0);
+    assert_int_equal(after.down - before.down, pipeline ? pinned_out : 0);
+    for (int i = 0; i < N; i++) {
+        release(&src[i]);
+        release(&psrc[i]);
+        release(&want[i]);
+        release(&got[i]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alloc_and_free),
+        cmocka_unit_test(test_single_images),
+        cmocka_unit_test(test_bottom_up_is_staged),
+        cmocka_unit_test(test_larger_than_ring),
+        cmocka_unit_test(test_switched_off),
+        cmocka_unit_test(test_batch),
+    };
+    return cmocka_run_group_tests(tests, context_setup, context_teardown);
+}
