@@ -27,7 +27,8 @@
 # files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
-# missing).
+# missing); on rows 5 and 6 also tiledconv with --tune host-pinned=0 (the pixels through the
+# library's staging copies instead of the pool's page-locked memory, for comparing).
 # Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
 # programs a machine builds on its first run come from the cache after, as for any user.
 #
@@ -112,6 +113,7 @@ cmd() {
     [ "$taps" != "-f 5" ] && pflags="$pflags --taps 31"
     case $who in
         tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-staged) echo "$bin $device $taps $colour $sync --tune host-pinned=0 -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
         peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
@@ -128,8 +130,9 @@ contenders() { # the contenders of a row
         1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         3) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         4) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        5 | 7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
+        5) echo "tiledconv tiledconv-staged tiledconv-floor peer peer-floor shell-floor" ;;
+        7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
+        6) echo "tiledconv tiledconv-staged tiledconv-floor peer peer-floor shell-floor" ;;
         8 | 9) echo "tiledconv peer" ;;
     esac
 }
@@ -224,6 +227,12 @@ for row in sorted(names):
         ratio(peer[0] if peer else 0, tc[-1] if tc else 0),
         ratio(statistics.median(tc) if tc else 0, statistics.median(floor) if floor else 0),
         size(row, "tiledconv"), size(row, "peer")))
+for row in ("5", "6"):
+    s = times(row, "tiledconv-staged")
+    if s:
+        lines.append("")
+        lines.append("row %s with --tune host-pinned=0 (the staging copies instead of page-locked pixels): %s s (tiledconv: %s)"
+                     % (row, cell(s), cell(times(row, "tiledconv"))))
 gaps, befores, exits = [], [], []
 for row in sorted(names):
     for r in rows.get(row, {}).get("tiledconv", []):
