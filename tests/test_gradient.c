@@ -50,12 +50,7 @@ static tc_params params_for(const layout *l, tc_border border, float value, int 
 {
     tc_params p;
     tc_params_init(&p);
-    p.src_left = l->sl;
-    p.src_top = l->st;
-    p.dst_left = l->tl;
-    p.dst_top = l->tt;
-    p.roi_width = l->rw;
-    p.roi_height = l->rh;
+    test_set_roi(&p, l->sl, l->st, l->tl, l->tt, l->rw, l->rh);
     p.border = border;
     p.border_value = value;
     p.vector_io = vector_io;

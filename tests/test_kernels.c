@@ -85,12 +85,8 @@ static tc_params params_for(tc_algorithm alg, const tc_roi *roi, const tc_filter
         p.mask_width = f->mask_width;
         p.mask_height = f->mask_height;
     }
-    p.src_left = roi->src_left;
-    p.src_top = roi->src_top;
-    p.dst_left = roi->dst_left;
-    p.dst_top = roi->dst_top;
-    p.roi_width = roi->width;
-    p.roi_height = roi->height;
+    test_set_roi(&p, roi->src_left, roi->src_top, roi->dst_left, roi->dst_top, roi->width,
+                 roi->height);
     p.border = f->border;
     p.border_value = f->border_value;
     p.algorithm = alg;

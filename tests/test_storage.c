@@ -197,12 +197,7 @@ static tc_params params_for(const layout *l, int taps, const float *kx, const fl
     p.taps_x = p.taps_y = taps;
     p.kx = kx;
     p.ky = ky;
-    p.src_left = l->sl;
-    p.src_top = l->st;
-    p.dst_left = l->tl;
-    p.dst_top = l->tt;
-    p.roi_width = l->rw;
-    p.roi_height = l->rh;
+    test_set_roi(&p, l->sl, l->st, l->tl, l->tt, l->rw, l->rh);
     p.border = border;
     p.border_value = 17.5f;
     p.algorithm = alg;

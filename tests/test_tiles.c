@@ -25,12 +25,7 @@ static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt,
     assert_non_null(dst);
     tc_params_init(&p);
     p.taps_x = p.taps_y = taps;
-    p.src_left = sl;
-    p.src_top = st;
-    p.dst_left = tl;
-    p.dst_top = tt;
-    p.roi_width = rw;
-    p.roi_height = rh;
+    test_set_roi(&p, sl, st, tl, tt, rw, rh);
     p.count_classes = 1;
     assert_int_equal(tc_filter(ctx, src, dst, w, h, &p), TC_OK);
     assert_int_equal(tc_last_stats(ctx, &st_), TC_OK);

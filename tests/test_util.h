@@ -50,4 +50,18 @@ static inline void test_untune(void)
     tc_set_tuning(NULL);
 }
 
+/* Where p's filter reads (src_left, src_top) and writes (dst_left, dst_top), and the size of
+ * the region (0 on an axis: the largest that fits both): one line for each of the many
+ * layouts the suites try. */
+static inline void test_set_roi(tc_params *p, int src_left, int src_top, int dst_left,
+                                int dst_top, int width, int height)
+{
+    p->src_left = src_left;
+    p->src_top = src_top;
+    p->dst_left = dst_left;
+    p->dst_top = dst_top;
+    p->roi_width = width;
+    p->roi_height = height;
+}
+
 #endif
