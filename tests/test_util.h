@@ -56,12 +56,9 @@ static inline void test_untune(void)
 static inline void test_set_roi(tc_params *p, int src_left, int src_top, int dst_left,
                                 int dst_top, int width, int height)
 {
-    p->src_left = src_left;
-    p->src_top = src_top;
-    p->dst_left = dst_left;
-    p->dst_top = dst_top;
-    p->roi_width = width;
-    p->roi_height = height;
+    p->src_left = src_left, p->src_top = src_top;
+    p->dst_left = dst_left, p->dst_top = dst_top;
+    p->roi_width = width, p->roi_height = height;
 }
 
 #endif
