@@ -6,6 +6,9 @@
 #                            # removed on exit, the counters ok and not_ok add to
 #   ...
 #   test_end                 # "NAME: N passed, M failed"; the status fails when any failed
+#
+# The kernel checks (tests/kernel-check.sh, tests/gradient-kernel-check.sh) run the tool under
+# oclgrind instead, and count with oclgrind_begin and oclgrind_case.
 
 test_begin() {
     test_name=$1
@@ -39,4 +42,31 @@ not_ok() {
 test_end() {
     echo "$test_name: $passed passed, $failed failed"
     [ "$failed" -eq 0 ]
+}
+
+# oclgrind_begin NAME: exits when oclgrind is missing; $log a scratch file (it and $log.* are
+# removed on exit), the counters oclgrind_case adds to.
+oclgrind_begin() {
+    command -v oclgrind >/dev/null 2>&1 || { echo "$1: oclgrind is not installed" >&2; exit 1; }
+    log=$(mktemp)
+    trap 'rm -f "$log" "$log".*' EXIT
+    passed=0
+    failed=0
+}
+
+# oclgrind_case PASSES LABEL ARGS...: one run of "$bin" ARGS -e under oclgrind, which reports
+# out-of-bounds accesses, data races and reads of uninitialised memory. It passes when the run
+# exits 0 and says nothing but its PASSES "PASSED" lines (one a method -e checked); else the
+# command and the head of what it said are printed.
+oclgrind_case() {
+    passes=$1 label=$2
+    shift 2
+    if oclgrind --data-races --uninitialized "$bin" "$@" -e -q --no-output >"$log" 2>&1 &&
+       [ "$(grep -c PASSED "$log")" -eq "$passes" ] && ! grep -qv PASSED "$log"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "not ok - $label: oclgrind $bin $* -e"
+        sed 's/^/    /' "$log" | head -30
+    fi
 }
