@@ -13,8 +13,6 @@ set -u
 . "$(dirname "$0")/fuzz-lib.sh"
 seconds=$1
 shift
-passed=0
-failed=0
 for fuzzer in "$@"; do
     name=$(basename "$fuzzer")
     case $name in

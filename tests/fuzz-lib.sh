@@ -1,10 +1,13 @@
 # tests/fuzz-lib.sh - what tests/fuzz-formats.sh and tests/fuzz-readers.sh share, sourced: both
 # run libFuzzer harnesses one after the other for $seconds each, counting into $passed and
-# $failed:
+# $failed (0 once this is sourced):
 #
-#   fuzz_corpus NAME          # $corpus: the folder to seed
+#   fuzz_corpus NAME                   # $corpus: the folder to seed
 #   fuzz_run [env VAR=...] FUZZER      # the run, its output in $log; the harness's status
-#   fuzz_count NAME STATUS    # counted and printed; the log and a scratch corpus removed
+#   fuzz_count NAME STATUS             # counted and printed; the log and a scratch corpus removed
+
+passed=0
+failed=0
 
 # FUZZ_CORPUS_DIR, when set (make fuzz), keeps each harness's corpus in FUZZ_CORPUS_DIR/NAME
 # from run to run; else the corpus is a scratch folder.

@@ -19,8 +19,6 @@ set -u
 . "$(dirname "$0")/fuzz-lib.sh"
 seconds=$1
 shift
-passed=0
-failed=0
 fixtures="tests/data/formats/g8.png tests/data/formats/rgb8i.png tests/data/formats/p4.png
 tests/data/formats/base420.jpg tests/data/formats/prog420.jpg tests/data/formats/g15-text.pgm
 tests/data/formats/rgb8.ppm tests/data/bmpsuite/g/pal8rle.bmp tests/data/bmpsuite/g/rgb24.bmp"

@@ -22,7 +22,13 @@ test_begin() {
         /*) bin=$1 ;;
         *) bin=$root/$1 ;;
     esac
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-$test_name.XXXXXX") || exit 1
+    scratch_begin "$test_name"
+}
+
+# scratch_begin NAME: $tmp, a scratch folder removed on exit (or on a signal), and the counters
+# at 0 (test_begin's, and tests/run-sanitized.sh's, which takes a folder, not a binary).
+scratch_begin() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-$1.XXXXXX") || exit 1
     trap 'rm -rf "$tmp"' EXIT
     trap 'exit 130' INT TERM HUP
     passed=0
