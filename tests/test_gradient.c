@@ -11,6 +11,7 @@
  * with the input, inside within tc_gradient_tolerance.
  */
 #include "test_util.h"
+#include "test_cli.h"
 
 #define TEST_RNG_SEED 16
 #include "test_context.h"
@@ -585,14 +586,7 @@ static int parse(tc_options *o, char *msg, size_t size, int argc, const char *co
     for (int i = 0; i < argc; i++)
         argv[i + 1] = (char *)words[i];
     argv[argc + 1] = NULL;
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    const int rc = cli_parse(argc + 1, argv, o, err);
-    rewind(err);
-    if (!fgets(msg, (int)size, err))
-        msg[0] = '\0';
-    fclose(err);
-    return rc;
+    return test_cli_parse(argc + 1, argv, o, msg, size);
 }
 
 static void test_cli_rules(void **state)

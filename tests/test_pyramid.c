@@ -12,6 +12,7 @@
  * two images, for level (0, 0) and the kernels' longer slices.
  */
 #include "test_util.h"
+#include "test_cli.h"
 #include "test_context.h"
 
 #include <float.h>
@@ -502,14 +503,7 @@ static int parse(tc_options *o, char *msg, size_t size, char **words)
     int argc = 1;
     while (words[argc - 1])
         argv[argc] = words[argc - 1], argc++;
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    const int rc = cli_parse(argc, argv, o, err);
-    rewind(err);
-    if (!fgets(msg, (int)size, err))
-        msg[0] = '\0';
-    fclose(err);
-    return rc;
+    return test_cli_parse(argc, argv, o, msg, size);
 }
 
 static void test_options(void **state)
