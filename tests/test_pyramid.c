@@ -251,18 +251,17 @@ static void check_case(int w, int h, const tc_pyramid_params *base, const char *
     planes_make(&octave, w, h, &p);
     planes_make(&level, w, h, &p);
     planes_make(&ref, w, h, &p);
-    p.launch = TC_PYRAMID_PER_OCTAVE;
-    if (tc_pyramid(ctx, src, w, h, &p, octave.plane) != TC_OK)
-        fail_msg("%s, per octave: %s", label, tc_error(ctx));
-    assert_int_equal(tc_pyramid_last_stats(ctx, &st), TC_OK);
-    assert_int_equal(st.launch, TC_PYRAMID_PER_OCTAVE);
-    launches[0] = st.launches;
-    p.launch = TC_PYRAMID_PER_LEVEL;
-    if (tc_pyramid(ctx, src, w, h, &p, level.plane) != TC_OK)
-        fail_msg("%s, per level: %s", label, tc_error(ctx));
-    assert_int_equal(tc_pyramid_last_stats(ctx, &st), TC_OK);
-    assert_int_equal(st.launch, TC_PYRAMID_PER_LEVEL);
-    launches[1] = st.launches;
+    const tc_pyramid_launch styles[2] = {TC_PYRAMID_PER_OCTAVE, TC_PYRAMID_PER_LEVEL};
+    const char *const style_names[2] = {"per octave", "per level"};
+    planes *const outs[2] = {&octave, &level};
+    for (int k = 0; k < 2; k++) {
+        p.launch = styles[k];
+        if (tc_pyramid(ctx, src, w, h, &p, outs[k]->plane) != TC_OK)
+            fail_msg("%s, %s: %s", label, style_names[k], tc_error(ctx));
+        assert_int_equal(tc_pyramid_last_stats(ctx, &st), TC_OK);
+        assert_int_equal(st.launch, styles[k]);
+        launches[k] = st.launches;
+    }
     assert_int_equal(tc_pyramid_reference(src, w, h, &p, ref.plane, err, sizeof err), TC_OK);
     assert_int_equal(tc_pyramid_tolerance(src, w, h, &p, tol), TC_OK);
 
