@@ -330,10 +330,7 @@ static int run_one_read(run_state *rs, int warmup, int iterations, tc_run_stats 
         tc_tiled_classes(job, 0, st->classes);
     }
 cleanup:
-    for (int i = 0; i < runs; i++)
-        if (events[i])
-            clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, (size_t)runs);
     if (kernel)
         clReleaseKernel(kernel);
     return status;
@@ -404,10 +401,7 @@ static int run_separate(run_state *rs, const tc_params *p, int width, int height
 cleanup:
     tc_run_stats_free(&parts[0]);
     tc_run_stats_free(&parts[1]);
-    for (int i = 0; i < runs; i++)
-        if (events[i])
-            clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, (size_t)runs);
     if (kernel)
         clReleaseKernel(kernel);
     return status;

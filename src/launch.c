@@ -525,11 +525,7 @@ cleanup:
         clFinish(d->queue);
         tc_run_stats_free(stats);
     }
-    if (events)
-        for (int i = 0; i < 2 * runs; i++)
-            if (events[i])
-                clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, 2 * (size_t)runs);
     for (int i = 2; i >= 0; i--)
         if (upload_events[i])
             clReleaseEvent(upload_events[i]);
@@ -647,11 +643,7 @@ int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms,
             goto cleanup;
     *median_ms = tc_median(ms, repeats);
 cleanup:
-    if (events)
-        for (int i = 0; i <= repeats; i++)
-            if (events[i])
-                clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, (size_t)repeats + 1);
     free(ms);
     if (b)
         clReleaseMemObject(b);

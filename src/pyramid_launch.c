@@ -446,11 +446,7 @@ cleanup:
         clFinish(d->queue); /* nothing queued may outlive the buffers or the events */
         tc_pyramid_run_stats_free(stats);
     }
-    if (events)
-        for (int i = 0; list && i < runs * list->count; i++)
-            if (events[i])
-                clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, list ? (size_t)runs * (size_t)list->count : 0);
     if (list)
         launches_release(list);
     free(list);
