@@ -118,6 +118,15 @@ static inline unsigned px(const io_image *img, size_t i)
                             : ((const uint8_t *)img->pixels)[i];
 }
 
+/* Sets sample i of an image, whatever its depth (v cut to the depth's bits). */
+static inline void set_px(io_image *img, size_t i, unsigned v)
+{
+    if (img->depth == 16)
+        ((uint16_t *)img->pixels)[i] = (uint16_t)v;
+    else
+        ((uint8_t *)img->pixels)[i] = (uint8_t)v;
+}
+
 /* io_encode of img (into memory, as the file name) refused: -1, and one line that says want,
  * kept in err for the caller's own checks. Returns how many bytes it wrote before it refused. */
 static inline size_t expect_encode_refused(io_format fmt, const io_image *img, int quality,

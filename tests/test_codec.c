@@ -158,10 +158,7 @@ static io_image make_image(int w, int h, int channels, int depth, int maxval)
     assert_non_null(img.pixels);
     for (size_t i = 0; i < n; i++) {
         unsigned v = (unsigned)((i * 2654435761u) >> 7) % ((unsigned)maxval + 1u);
-        if (depth == 16)
-            ((uint16_t *)img.pixels)[i] = (uint16_t)v;
-        else
-            ((uint8_t *)img.pixels)[i] = (uint8_t)v;
+        set_px(&img, i, v);
     }
     return img;
 }

@@ -160,10 +160,7 @@ static void test_round_trips(void **state)
             img.pixels = malloc(n * 2);
             assert_non_null(img.pixels);
             for (size_t i = 0; i < n; i++) {
-                if (depth == 16)
-                    ((uint16_t *)img.pixels)[i] = (uint16_t)(i * 40503u + 1u);
-                else
-                    ((uint8_t *)img.pixels)[i] = (uint8_t)(i * 151u + 1u);
+                set_px(&img, i, (unsigned)(depth == 16 ? i * 40503u + 1u : i * 151u + 1u));
             }
             encode_mem(IO_FORMAT_PNG, &img, 0, &file, &size);
             for (size_t i = 0; i < n; i++) /* still host order, unchanged */

@@ -187,16 +187,10 @@ static void round_trip(int channels, int depth, int maxval)
     assert_non_null(img.pixels);
     for (size_t i = 0; i < n; i++) {
         unsigned v = (unsigned)(i * 7919u) % ((unsigned)maxval + 1u);
-        if (depth == 16)
-            ((uint16_t *)img.pixels)[i] = (uint16_t)v;
-        else
-            ((uint8_t *)img.pixels)[i] = (uint8_t)v;
+        set_px(&img, i, v);
     }
     ((uint8_t *)img.pixels)[0] = 0;
-    if (depth == 16)
-        ((uint16_t *)img.pixels)[n - 1] = (uint16_t)maxval; /* the extremes, too */
-    else
-        ((uint8_t *)img.pixels)[n - 1] = (uint8_t)maxval;
+    set_px(&img, n - 1, (unsigned)maxval); /* the extremes, too */
     encode_mem(IO_FORMAT_PNM, &img, 0, &file, &size);
     char head[32];
     int hn = snprintf(head, sizeof head, "P%c\n5 3\n%d\n", channels == 1 ? '5' : '6', maxval);

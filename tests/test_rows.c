@@ -215,10 +215,7 @@ static io_image test_image(int width, int height, int channels, int depth, int m
         const unsigned v = ((x / 7u) % 2u ? (unsigned)maxval * 3u / 4u : (unsigned)maxval / 5u) +
                            (seed >> 16) % 17u;
         const unsigned s = v > (unsigned)maxval ? (unsigned)maxval : v;
-        if (depth == 16)
-            ((uint16_t *)img.pixels)[i] = (uint16_t)s;
-        else
-            ((uint8_t *)img.pixels)[i] = (uint8_t)s;
+        set_px(&img, i, s);
     }
     return img;
 }
