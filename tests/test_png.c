@@ -159,9 +159,8 @@ static void test_round_trips(void **state)
             uint8_t *file;
             img.pixels = malloc(n * 2);
             assert_non_null(img.pixels);
-            for (size_t i = 0; i < n; i++) {
+            for (size_t i = 0; i < n; i++)
                 set_px(&img, i, (unsigned)(depth == 16 ? i * 40503u + 1u : i * 151u + 1u));
-            }
             encode_mem(IO_FORMAT_PNG, &img, 0, &file, &size);
             for (size_t i = 0; i < n; i++) /* still host order, unchanged */
                 assert_int_equal(px(&img, i),
