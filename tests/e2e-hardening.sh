@@ -276,7 +276,7 @@ part_f_plan() {
     name="f: -g 4096x4096 under ulimit -v from 200 MB to 1.2 GB: exit 0, or 1 with one line; never a signal"
     ulimit_sweep "200000 245000 250000 300000 400000 500000 600000 700000 900000 1200000" \
         -g 4096x4096
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     # The batch pipeline, which a plain one-file run takes, under the same limits: each image's
     # host memory is checked before it is read (exit 1 with one line), and the library checks
     # the CPU device's buffers before PoCL could abort.
@@ -285,7 +285,7 @@ part_f_plan() {
     ulimit_sweep "400000 500000 600000 700000 800000 1000000 1200000" -s "$tmp/in4096.bmp"
     rm -f "$tmp/in4096.bmp"
     unset POCL_MAX_PTHREAD_COUNT
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     # One algorithm filters in place: -g 8192x8192 holds its input plane and the CPU device's
     # two buffers, 3 x 256 MiB, not a fourth for an output plane (1.2 GB before).
     name="f: -g 8192x8192 peaks below the baseline + 3.25 planes of 256 MiB on the CPU device"
@@ -431,7 +431,7 @@ part_f_files() {
     mkdir -p "$d"
     name="f: replacing an output keeps its mode (0600 stays 0600, 0640 stays 0640)"
     replaced_modes "600:600 640:640"
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     # Replacing gives the name a new file: the setuid and setgid bits go; a symbolic link at -o
     # is itself replaced (its target untouched); another hard link keeps the old contents;
     # extended attributes are not carried over (checked where the file system takes them).
@@ -450,7 +450,7 @@ part_f_files() {
     if [ "$rc" -ne 0 ] || [ "$(cat "$d/hard.bmp")" != target ] || ! check_bmp "$d/target.bmp" 16 16 >/dev/null; then
         bad="$bad the hard link: exit $rc, hard.bmp holds $(head -c 20 "$d/hard.bmp");"
     fi
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     if python3 -c "import os, sys; os.setxattr(sys.argv[1], 'user.tiledconv', b'1')" "$d/hard.bmp" 2>/dev/null; then
         name="f: replacing an output does not carry its extended attributes over"
         run "$bin" -g 16x16 -o "$d/hard.bmp" -q
@@ -656,7 +656,7 @@ part_f_optional() {
         fi
         rm -f "$d"/*
     done
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     # Words of another form stay inputs: a missing one is refused as a batch refuses it.
     name="f: --pyramid x (no file x): x refused as a missing input, the image's 16 levels written, exit 2"
     (cd "$d" && "$bin" -s "$img512" --pyramid x -O . -q) >"$tmp/stdout" 2>"$tmp/stderr"
@@ -797,7 +797,7 @@ part_f_streams() {
         rm -f "$tmp/whole.bmp" "$tmp/piped.bmp"
     done
     name="f: -s - with PNG, JPEG and PGM/PPM files followed by zeros without end: each read to its end, as from the file"
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
 }
 
 part_f() {

@@ -45,6 +45,26 @@ not_ok() {
     echo "not ok - $1: $2"
 }
 
+# verdict OK-NAME [FAILED-NAME]: one case from what a check gathered in $bad: ok OK-NAME when
+# it is empty, else not_ok FAILED-NAME (OK-NAME when not given) with $bad.
+verdict() {
+    if [ -z "$bad" ]; then
+        ok "$1"
+    else
+        not_ok "${2:-$1}" "$bad"
+    fi
+}
+
+# cases_verdict N OK-NAME FAILED-NAME: verdict, where the loop must also have run N cases
+# ($cases), so that a loop that ran short cannot pass.
+cases_verdict() {
+    if [ -z "$bad" ] && [ "$cases" -eq "$1" ]; then
+        ok "$2"
+    else
+        not_ok "$3 ($cases cases)" "$bad"
+    fi
+}
+
 test_end() {
     echo "$test_name: $passed passed, $failed failed"
     [ "$failed" -eq 0 ]
