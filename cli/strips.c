@@ -619,18 +619,10 @@ static int run_with_report(const tc_options *o, tc_context *ctx, const tc_device
     char why[768] = "";
     int status;
     const char *refused = strips_refusal(o, !batch);
-    memset(s, 0, sizeof *s);
+    *s = (strip_run){.o = o, .ctx = ctx, .dev = dev, .name = name, .report = report,
+                     .output = output, .raw_path = raw, .res = res,
+                     .image = ATOMIC_FILE_INIT, .raw = ATOMIC_FILE_INIT};
     memset(res, 0, sizeof *res);
-    s->o = o;
-    s->ctx = ctx;
-    s->dev = dev;
-    s->name = name;
-    s->report = report;
-    s->output = output;
-    s->raw_path = raw;
-    s->res = res;
-    s->image = (atomic_file)ATOMIC_FILE_INIT;
-    s->raw = (atomic_file)ATOMIC_FILE_INIT;
     if (refused || (output && outputs_is_stdout(output))) {
         snprintf(why, sizeof why, "too large to filter whole in the memory at hand, and %s",
                  refused ? refused
