@@ -6,12 +6,10 @@ of threads (OpenCV releases the GIL), optionally fsyncing each output like tiled
 
     python3 bench/opencv_batch.py --list FILES.txt --out DIR [--threads 16] [--fsync] [--color]
 """
-import argparse
-import concurrent.futures as cf
-import os
-
 import cv2
 import numpy as np
+
+import batch_job
 
 K = np.array([1, 4, 6, 4, 1], np.float32) / 16.0
 # BGR order: imread gives B, G, R.
@@ -26,35 +24,12 @@ def one(path, out_dir, color, fsync):
         f = cv2.transform(img.astype(np.float32), WEIGHTS)
     r = cv2.sepFilter2D(f, -1, K, K, borderType=cv2.BORDER_REPLICATE)
     out = np.clip(r + 0.5, 0, 255).astype(np.uint8)
-    name = os.path.join(out_dir, os.path.splitext(os.path.basename(path))[0] + ".bmp")
-    if not fsync:
-        cv2.imwrite(name, out)
-        return
-    ok, data = cv2.imencode(".bmp", out)
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(fd, data.tobytes())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--list", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--threads", type=int, default=0)
-    ap.add_argument("--fsync", action="store_true")
-    ap.add_argument("--color", action="store_true")
-    a = ap.parse_args()
-    files = [l.strip() for l in open(a.list) if l.strip()]
-    if a.threads <= 1:
-        for f in files:
-            one(f, a.out, a.color, a.fsync)
+    name = batch_job.output_name(path, out_dir)
+    if fsync:
+        batch_job.write_bmp(name, out, fsync=True)
     else:
-        with cf.ThreadPoolExecutor(a.threads) as pool:
-            list(pool.map(lambda f: one(f, a.out, a.color, a.fsync), files))
+        cv2.imwrite(name, out)
 
 
 if __name__ == "__main__":
-    main()
+    batch_job.main(one, threads=0)

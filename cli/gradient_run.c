@@ -89,16 +89,10 @@ static long verify(const tc_options *o, const gradient_planes *expected,
             r->max_error = v.max_error;
     }
     r->tolerance = tol_m;
-    r->verified = total == 0;
-    r->mismatches = total;
-    if (!machine) {
-        if (total == 0)
-            printf("PASSED (largest difference %.3g)\n", r->max_error);
-        else
-            printf("FAILED: %ld of %ld values differ (largest difference of the magnitude "
-                   "%.3g)\n",
-                   total, (long)w * h * count, r->max_error);
-    }
+    verify_settle(r, total, machine);
+    if (!machine && total)
+        printf("FAILED: %ld of %ld values differ (largest difference of the magnitude %.3g)\n",
+               total, (long)w * h * count, r->max_error);
     if (total)
         fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches\n", r->algorithm,
                 total);

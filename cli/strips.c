@@ -509,6 +509,21 @@ static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
     return fail(s, given ? 2 : 1, why, err, err_size);
 }
 
+/* The temporary file that becomes path when the strips are done (atomic_file.h); in a batch the
+ * folder is synced once at its end, not per file. 1 with the reason (after prefix) in err. */
+static int open_output(atomic_file *f, const char *path, int batch, const char *prefix,
+                       char *err, size_t err_size)
+{
+    char why[768];
+    if (atomic_file_open(f, path, why, sizeof why)) {
+        snprintf(err, err_size, "%s%s", prefix, why);
+        return 1;
+    }
+    if (batch)
+        f->sync_folder = 0;
+    return 0;
+}
+
 /* The buffers, the readers and the staged outputs. Returns an exit status. */
 static int start_run(strip_run *s, int batch, char *err, size_t err_size)
 {
@@ -540,12 +555,8 @@ static int start_run(strip_run *s, int batch, char *err, size_t err_size)
     if (o->verify)
         sha256_init(&s->sha);
     if (s->output) {
-        if (atomic_file_open(&s->image, s->output, why, sizeof why)) {
-            snprintf(err, err_size, "%s", why);
+        if (open_output(&s->image, s->output, batch, "", err, err_size))
             return 1;
-        }
-        if (batch)
-            s->image.sync_folder = 0;
         if (io_rows_begin(s->image.f, o->image_format, s->width, s->height, s->planes, s->depth,
                           s->depth == 16 ? 65535 : 255, o->quality,
                           text_show(s->output, &shown), &s->writer, why, sizeof why)) {
@@ -553,14 +564,8 @@ static int start_run(strip_run *s, int batch, char *err, size_t err_size)
             return 1;
         }
     }
-    if (s->raw_path) {
-        if (atomic_file_open(&s->raw, s->raw_path, why, sizeof why)) {
-            snprintf(err, err_size, "--raw %s", why);
-            return 1;
-        }
-        if (batch)
-            s->raw.sync_folder = 0;
-    }
+    if (s->raw_path && open_output(&s->raw, s->raw_path, batch, "--raw ", err, err_size))
+        return 1;
     return 0;
 }
 
@@ -614,18 +619,10 @@ static int run_with_report(const tc_options *o, tc_context *ctx, const tc_device
     char why[768] = "";
     int status;
     const char *refused = strips_refusal(o, !batch);
-    memset(s, 0, sizeof *s);
+    *s = (strip_run){.o = o, .ctx = ctx, .dev = dev, .name = name, .report = report,
+                     .output = output, .raw_path = raw, .res = res,
+                     .image = ATOMIC_FILE_INIT, .raw = ATOMIC_FILE_INIT};
     memset(res, 0, sizeof *res);
-    s->o = o;
-    s->ctx = ctx;
-    s->dev = dev;
-    s->name = name;
-    s->report = report;
-    s->output = output;
-    s->raw_path = raw;
-    s->res = res;
-    s->image = (atomic_file)ATOMIC_FILE_INIT;
-    s->raw = (atomic_file)ATOMIC_FILE_INIT;
     if (refused || (output && outputs_is_stdout(output))) {
         snprintf(why, sizeof why, "too large to filter whole in the memory at hand, and %s",
                  refused ? refused

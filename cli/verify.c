@@ -43,6 +43,14 @@ tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual
 
 static const char *const plane_names[3] = {"R", "G", "B"};
 
+void verify_settle(tc_result *r, long total, int machine)
+{
+    r->verified = total == 0;
+    r->mismatches = total;
+    if (!machine && total == 0)
+        printf("PASSED (largest difference %.3g)\n", r->max_error);
+}
+
 long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane *out,
                    int count, const double *tolerance, const tc_roi *roi, tc_result *r)
 {
@@ -97,16 +105,10 @@ long verify_planes(const tc_options *o, const tc_plane *expected, const tc_plane
         if (tolerance[c] > r->tolerance)
             r->tolerance = tolerance[c];
     }
-    r->verified = total == 0;
-    r->mismatches = total;
-    if (!machine) {
-        if (total == 0)
-            printf("PASSED (largest difference %.3g)\n", r->max_error);
-        else
-            printf("FAILED: %ld of %ld pixels%s differ (largest difference %.3g)\n", total,
-                   (long)w * h * count, count > 1 ? " of the 3 planes" : "",
-                   r->max_error);
-    }
+    verify_settle(r, total, machine);
+    if (!machine && total)
+        printf("FAILED: %ld of %ld pixels%s differ (largest difference %.3g)\n", total,
+               (long)w * h * count, count > 1 ? " of the 3 planes" : "", r->max_error);
     if (total) {
         if (count > 1)
             fprintf(stderr, "tiledconv: verification FAILED for %s: %ld mismatches (planes %s)\n",

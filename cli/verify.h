@@ -21,6 +21,11 @@ tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual
                                 const tc_roi *roi, double tolerance, FILE *report,
                                 int max_report);
 
+/* The verdict of total mismatches into r (verified, mismatches) and, in the human-readable mode
+ * (machine 0), its PASSED line when there are none; a failure's line is the caller's, which
+ * knows what differed. */
+void verify_settle(tc_result *r, long total, int machine);
+
 /* -e for one algorithm: every plane (1, or 3 for R, G, B) against its CPU reference, with
  * the verdict printed (in the human-readable mode, with the first mismatches). Fills r's
  * verification fields and returns the number of mismatching pixels over all planes. */

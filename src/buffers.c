@@ -110,21 +110,20 @@ void tc_buffers_release(tc_buffers *b)
     memset(b, 0, sizeof *b);
 }
 
-/* The host copy of a plane with the device's row pitch (zeros in the padding), kept between
- * runs. Padded rows go through it rather than clEnqueueWriteBufferRect: the same bytes, and
+/* Padded rows go through a host copy rather than clEnqueueWriteBufferRect: the same bytes, and
  * oclgrind, which checks the kernels for reads of uninitialised memory, does not count a
  * rectangle write as initialising. */
-static float *staging_for(tc_buffers *b, size_t plane_bytes)
+float *tc_staging(float **staging, size_t *staging_bytes, size_t bytes)
 {
-    if (b->staging_bytes < plane_bytes) {
-        free(b->staging);
-        b->staging_bytes = 0;
-        if (!(b->staging = malloc(plane_bytes)))
+    if (*staging_bytes < bytes) {
+        free(*staging);
+        *staging_bytes = 0;
+        if (!(*staging = malloc(bytes)))
             return NULL;
-        b->staging_bytes = plane_bytes;
+        *staging_bytes = bytes;
     }
-    memset(b->staging, 0, plane_bytes);
-    return b->staging;
+    memset(*staging, 0, bytes);
+    return *staging;
 }
 
 int tc_plane_upload(cl_command_queue queue, tc_buffers *b, const tc_plane *in, int pitch,
@@ -133,7 +132,7 @@ int tc_plane_upload(cl_command_queue queue, tc_buffers *b, const tc_plane *in, i
     int status = TC_OK;
     const float *host = in->px;
     if (pitch != in->width) {
-        float *staging = staging_for(b, plane_bytes);
+        float *staging = tc_staging(&b->staging, &b->staging_bytes, plane_bytes);
         if (!staging)
             return tc_fail(m, TC_ENOMEM, "out of host memory for the padded plane (%zu bytes)",
                            plane_bytes);
@@ -147,6 +146,27 @@ int tc_plane_upload(cl_command_queue queue, tc_buffers *b, const tc_plane *in, i
     CL_CALL(status, cleanup, m,
             clEnqueueCopyBuffer(queue, b->src, b->dst, 0, 0, plane_bytes, 0, NULL, NULL));
 cleanup:
+    return status;
+}
+
+int tc_plane_read(cl_command_queue queue, cl_mem plane, size_t bytes, float *staging, int pitch,
+                  float *out, int width, int height, double *ms, tc_msg *m)
+{
+    cl_event event = NULL;
+    double t = 0.0;
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m,
+            clEnqueueReadBuffer(queue, plane, CL_TRUE, 0, bytes,
+                                staging ? (void *)staging : (void *)out, 0, NULL, &event));
+    if (staging)
+        for (int y = 0; y < height; y++)
+            memcpy(out + (size_t)y * width, staging + (size_t)y * pitch,
+                   (size_t)width * sizeof(float));
+    if ((status = tc_event_ms(event, &t, m)) == TC_OK)
+        *ms += t;
+cleanup:
+    if (event)
+        clReleaseEvent(event);
     return status;
 }
 

@@ -53,6 +53,17 @@ int tc_buffers_ensure(const tc_device *d, tc_buffers *b, const tc_job *job, tc_m
 int tc_plane_upload(cl_command_queue queue, tc_buffers *b, const tc_plane *in, int pitch,
                     size_t plane_bytes, cl_event *event, tc_msg *m);
 
+/* The host copy of a plane with the device's row pitch: *staging, grown to `bytes` when smaller
+ * (*staging_bytes its size) and kept between runs, zeroed (the padding stays zero). NULL when
+ * the host has no memory for it. */
+float *tc_staging(float **staging, size_t *staging_bytes, size_t bytes);
+
+/* A device plane (bytes long, rows of pitch floats) into out, packed width x height, with a
+ * blocking read: into staging and its rows copied out when staging is given (padded rows), else
+ * straight into out. *ms grows by the read's time. */
+int tc_plane_read(cl_command_queue queue, cl_mem plane, size_t bytes, float *staging, int pitch,
+                  float *out, int width, int height, double *ms, tc_msg *m);
+
 /* b->dst back into out (packed), through the staging copy when rows are padded. */
 int tc_plane_download(cl_command_queue queue, tc_buffers *b, tc_plane *out, int pitch,
                       size_t plane_bytes, cl_event *event, tc_msg *m);

@@ -330,3 +330,13 @@ void tc_event_release(cl_event *e)
         clReleaseEvent(*e);
     *e = NULL;
 }
+
+void tc_events_free(cl_event *events, size_t count)
+{
+    if (!events)
+        return;
+    for (size_t i = 0; i < count; i++)
+        if (events[i])
+            clReleaseEvent(events[i]);
+    free(events);
+}

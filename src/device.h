@@ -37,4 +37,8 @@ int tc_event_ms(cl_event event, double *ms, tc_msg *m);
 /* Releases *e, if any, and clears it. */
 void tc_event_release(cl_event *e);
 
+/* Releases the events of an array of count (calloc'd: a launch not made left NULL), then frees
+ * the array; NULL does nothing. */
+void tc_events_free(cl_event *events, size_t count);
+
 #endif

@@ -160,15 +160,7 @@ static int ensure_planes(run_state *rs, int use_derivatives, tc_msg *m)
  * write would do the same, but oclgrind does not count it as initialising: buffers.c). */
 static float *staging(tc_gradient_buffers *g, size_t bytes)
 {
-    if (g->staging_bytes < bytes) {
-        free(g->staging);
-        g->staging_bytes = 0;
-        if (!(g->staging = malloc(bytes)))
-            return NULL;
-        g->staging_bytes = bytes;
-    }
-    memset(g->staging, 0, bytes);
-    return g->staging;
+    return tc_staging(&g->staging, &g->staging_bytes, bytes);
 }
 
 /* The input to the device, and the outputs starting as copies of it (pixels outside the
@@ -210,28 +202,13 @@ cleanup:
 static int download(run_state *rs, cl_mem plane, float *out, int width, int height,
                     double *ms, tc_msg *m)
 {
-    const cl_command_queue q = rs->c.device->queue;
     const int padded = rs->pitch != width;
     float *pad = padded ? staging(rs->c.gradient, rs->plane_bytes) : NULL;
-    cl_event event = NULL;
-    double t = 0.0;
-    int status = TC_OK;
     if (padded && !pad)
         return tc_fail(m, TC_ENOMEM, "out of host memory for the padded plane (%zu bytes)",
                        rs->plane_bytes);
-    CL_CALL(status, cleanup, m,
-            clEnqueueReadBuffer(q, plane, CL_TRUE, 0, rs->plane_bytes,
-                                padded ? (void *)pad : (void *)out, 0, NULL, &event));
-    if (padded)
-        for (int y = 0; y < height; y++)
-            memcpy(out + (size_t)y * width, pad + (size_t)y * rs->pitch,
-                   (size_t)width * sizeof(float));
-    if ((status = tc_event_ms(event, &t, m)) == TC_OK)
-        *ms += t;
-cleanup:
-    if (event)
-        clReleaseEvent(event);
-    return status;
+    return tc_plane_read(rs->c.device->queue, plane, rs->plane_bytes, pad, rs->pitch, out, width,
+                         height, ms, m);
 }
 
 /* A kernel of the gradient program for this run, built now or taken from the cache, checked
@@ -353,10 +330,7 @@ static int run_one_read(run_state *rs, int warmup, int iterations, tc_run_stats 
         tc_tiled_classes(job, 0, st->classes);
     }
 cleanup:
-    for (int i = 0; i < runs; i++)
-        if (events[i])
-            clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, (size_t)runs);
     if (kernel)
         clReleaseKernel(kernel);
     return status;
@@ -427,10 +401,7 @@ static int run_separate(run_state *rs, const tc_params *p, int width, int height
 cleanup:
     tc_run_stats_free(&parts[0]);
     tc_run_stats_free(&parts[1]);
-    for (int i = 0; i < runs; i++)
-        if (events[i])
-            clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, (size_t)runs);
     if (kernel)
         clReleaseKernel(kernel);
     return status;

@@ -177,14 +177,18 @@ int tc_plane_take_rgb(tc_plane *p, uint8_t *rgb, int width, int height, int chan
     return 0;
 }
 
-uint8_t tc_map_byte(float v, double scale, double offset)
+/* v * scale + offset clamped to 0..255, NaN to 0: what both sample sizes write scaled. */
+static double clamped(float v, double scale, double offset)
 {
     double m = (double)v * scale + offset;
     if (!(m > 0.0)) /* negative, zero and NaN */
-        return 0;
-    if (m >= 255.0)
-        return 255;
-    return (uint8_t)floor(m + 0.5);
+        return 0.0;
+    return m >= 255.0 ? 255.0 : m;
+}
+
+uint8_t tc_map_byte(float v, double scale, double offset)
+{
+    return (uint8_t)floor(clamped(v, scale, offset) + 0.5);
 }
 
 uint8_t tc_to_byte(float v)
@@ -192,64 +196,52 @@ uint8_t tc_to_byte(float v)
     return tc_map_byte(v, 1.0, 0.0);
 }
 
-/* Converts plane p into every stride-th byte of dst, mapping only the target ROI's pixels. */
+uint16_t tc_map_word(float v, double scale, double offset)
+{
+    /* tc_map_byte's mapping and clamp, then the scaling to 0..65535 as it is written
+     * (x 65535 / 255, in double), rounded like the 8-bit output: halves up. */
+    return (uint16_t)floor(clamped(v, scale, offset) * 65535.0 / 255.0 + 0.5);
+}
+
+/* Converts plane p into every stride-th sample of dst (bytes, or 16-bit words when words is
+ * set), mapping only the target ROI's pixels; the others are converted as they are. */
 static void convert_plane(const tc_plane *p, const tc_roi *roi, double scale, double offset,
-                          uint8_t *dst, size_t stride)
+                          void *dst, size_t stride, int words)
 {
     size_t i = 0;
     for (int y = 0; y < p->height; y++)
-        for (int x = 0; x < p->width; x++, i++)
-            dst[i * stride] = !roi || tc_roi_in_target(roi, x, y)
-                                  ? tc_map_byte(p->px[i], scale, offset)
-                                  : tc_to_byte(p->px[i]);
+        for (int x = 0; x < p->width; x++, i++) {
+            const int mapped = !roi || tc_roi_in_target(roi, x, y);
+            const double s = mapped ? scale : 1.0, o = mapped ? offset : 0.0;
+            if (words)
+                ((uint16_t *)dst)[i * stride] = tc_map_word(p->px[i], s, o);
+            else
+                ((uint8_t *)dst)[i * stride] = tc_map_byte(p->px[i], s, o);
+        }
 }
 
 void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale, double offset,
                        uint8_t *out)
 {
-    convert_plane(p, roi, scale, offset, out, 1);
+    convert_plane(p, roi, scale, offset, out, 1, 0);
 }
 
 void tc_planes_to_rgb24(const tc_plane *planes, const tc_roi *roi, double scale,
                         double offset, uint8_t *out)
 {
     for (int c = 0; c < 3; c++)
-        convert_plane(&planes[c], roi, scale, offset, out + c, 3);
-}
-
-uint16_t tc_map_word(float v, double scale, double offset)
-{
-    /* tc_map_byte's mapping and clamp, then the scaling to 0..65535 as it is written
-     * (x 65535 / 255, in double), rounded like the 8-bit output: halves up. */
-    double m = (double)v * scale + offset;
-    if (!(m > 0.0)) /* negative, zero and NaN */
-        return 0;
-    if (m >= 255.0)
-        return 65535;
-    return (uint16_t)floor(m * 65535.0 / 255.0 + 0.5);
-}
-
-/* convert_plane for 16-bit samples. */
-static void convert_plane16(const tc_plane *p, const tc_roi *roi, double scale, double offset,
-                            uint16_t *dst, size_t stride)
-{
-    size_t i = 0;
-    for (int y = 0; y < p->height; y++)
-        for (int x = 0; x < p->width; x++, i++)
-            dst[i * stride] = !roi || tc_roi_in_target(roi, x, y)
-                                  ? tc_map_word(p->px[i], scale, offset)
-                                  : tc_map_word(p->px[i], 1.0, 0.0);
+        convert_plane(&planes[c], roi, scale, offset, out + c, 3, 0);
 }
 
 void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale, double offset,
                         uint16_t *out)
 {
-    convert_plane16(p, roi, scale, offset, out, 1);
+    convert_plane(p, roi, scale, offset, out, 1, 1);
 }
 
 void tc_planes_to_rgb48(const tc_plane *planes, const tc_roi *roi, double scale,
                         double offset, uint16_t *out)
 {
     for (int c = 0; c < 3; c++)
-        convert_plane16(&planes[c], roi, scale, offset, out + c, 3);
+        convert_plane(&planes[c], roi, scale, offset, out + c, 3, 1);
 }

@@ -263,6 +263,24 @@ static const kernel_desc kernels[] = {
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
 
+/* The state of a launch of job on d, reading src and writing dst (planes width wide, with the
+ * device's row pitch), with its kernel's geometry. */
+static void launch_begin(launch_state *ls, const tc_device *d, const tc_job *job,
+                         tc_buffers *buf, cl_mem src, cl_mem dst, int width)
+{
+    memset(ls, 0, sizeof *ls);
+    ls->job = job;
+    ls->buf = buf;
+    ls->src = src;
+    ls->dst = dst;
+    ls->queue = d->queue;
+    ls->pitch = tc_device_pitch(width);
+    ls->local_mem = d->info.local_mem_bytes;
+    if (tc_kernel_is_tiled(tc_kernel_of(job)))
+        tc_tiled_geometry_of(job, ls->local_mem, &ls->tiled);
+    kernels[tc_kernel_of(job)].geometry(ls);
+}
+
 /* The job's kernels into ls (set even on a failure, for the caller to release). */
 static int prepare_kernel(const tc_device *d, tc_program_cache *programs, const tc_job *job,
                           launch_state *ls, double *build_ms, tc_msg *m)
@@ -407,17 +425,7 @@ int tc_launch_prepare(const tc_device *d, tc_program_cache *programs, const tc_j
     if (a->passes != 1)
         return tc_fail(m, TC_EINVAL, "%s: a prepared launch takes one pass",
                        tc_algorithm_name(job->algorithm));
-    memset(&ls, 0, sizeof ls);
-    ls.job = job;
-    ls.buf = &l->coeffs;
-    ls.src = src;
-    ls.dst = dst;
-    ls.queue = d->queue;
-    ls.pitch = tc_device_pitch(width);
-    ls.local_mem = d->info.local_mem_bytes;
-    if (tc_kernel_is_tiled(tc_kernel_of(job)))
-        tc_tiled_geometry_of(job, ls.local_mem, &ls.tiled);
-    a->geometry(&ls);
+    launch_begin(&ls, d, job, &l->coeffs, src, dst, width);
     if ((status = prepare_kernel(d, programs, job, &ls, build_ms, m)) == TC_OK &&
         (status = tc_buffers_ensure(d, &l->coeffs, job, m)) == TC_OK &&
         (status = upload_coefficients(&ls, upload_events, m)) == TC_OK &&
@@ -469,17 +477,7 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
     double ms;
     int status;
 
-    memset(&ls, 0, sizeof ls);
-    ls.job = job;
-    ls.buf = buffers;
-    ls.src = src;
-    ls.dst = dst;
-    ls.queue = d->queue;
-    ls.pitch = tc_device_pitch(width);
-    ls.local_mem = d->info.local_mem_bytes;
-    if (tc_kernel_is_tiled(tc_kernel_of(job)))
-        tc_tiled_geometry_of(job, ls.local_mem, &ls.tiled);
-    a->geometry(&ls);
+    launch_begin(&ls, d, job, buffers, src, dst, width);
     memset(stats, 0, sizeof *stats);
     if ((status = tc_images_check(d, job->algorithm, job->storage, width, height, &job->roi,
                                   m)) != TC_OK ||
@@ -525,11 +523,7 @@ cleanup:
         clFinish(d->queue);
         tc_run_stats_free(stats);
     }
-    if (events)
-        for (int i = 0; i < 2 * runs; i++)
-            if (events[i])
-                clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, 2 * (size_t)runs);
     for (int i = 2; i >= 0; i--)
         if (upload_events[i])
             clReleaseEvent(upload_events[i]);
@@ -647,11 +641,7 @@ int tc_copy_ms(const tc_device *d, size_t bytes, int repeats, double *median_ms,
             goto cleanup;
     *median_ms = tc_median(ms, repeats);
 cleanup:
-    if (events)
-        for (int i = 0; i <= repeats; i++)
-            if (events[i])
-                clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, (size_t)repeats + 1);
     free(ms);
     if (b)
         clReleaseMemObject(b);

@@ -52,35 +52,40 @@ static void append_build_log(cl_program prog, const tc_device *d, const char *op
     snprintf(m->text + used, sizeof m->text - used, "; options: %s; log: %s", options, log);
 }
 
+/* Each source's own file, and whether Common.cl comes first (the filter programs). */
+static const struct {
+    const char *const *lines;
+    const unsigned *count;
+    int after_common;
+} source_files[] = {
+    [TC_SOURCE_FILTERS] = {tiledconv_cl_lines, &tiledconv_cl_line_count, 1},
+    [TC_SOURCE_PIXELS] = {pixels_cl_lines, &pixels_cl_line_count, 0},
+    [TC_SOURCE_LONG] = {long_cl_lines, &long_cl_line_count, 1},
+    [TC_SOURCE_MASKS] = {masks_cl_lines, &masks_cl_line_count, 1},
+    [TC_SOURCE_IMAGES] = {images_cl_lines, &images_cl_line_count, 1},
+    [TC_SOURCE_GRADIENT] = {gradient_cl_lines, &gradient_cl_line_count, 1},
+    [TC_SOURCE_PYRAMID] = {pyramid_cl_lines, &pyramid_cl_line_count, 1},
+    [TC_SOURCE_CHANNELS] = {channels_cl_lines, &channels_cl_line_count, 0},
+};
+#define N_SOURCES (sizeof source_files / sizeof source_files[0])
+
+/* The most lines a program's source can have: Common.cl and every file. */
+static unsigned lines_capacity(void)
+{
+    unsigned n = common_cl_line_count;
+    for (size_t i = 0; i < N_SOURCES; i++)
+        n += *source_files[i].count;
+    return n;
+}
+
 /* The lines of a source: the filter programs are Common.cl followed by their own file. */
 static int source_lines(tc_source source, const char **lines, unsigned capacity,
                         unsigned *count)
 {
-    const char *const *file = pixels_cl_lines;
-    unsigned file_count = pixels_cl_line_count, n = 0;
-    if (source == TC_SOURCE_FILTERS) {
-        file = tiledconv_cl_lines;
-        file_count = tiledconv_cl_line_count;
-    } else if (source == TC_SOURCE_LONG) {
-        file = long_cl_lines;
-        file_count = long_cl_line_count;
-    } else if (source == TC_SOURCE_MASKS) {
-        file = masks_cl_lines;
-        file_count = masks_cl_line_count;
-    } else if (source == TC_SOURCE_IMAGES) {
-        file = images_cl_lines;
-        file_count = images_cl_line_count;
-    } else if (source == TC_SOURCE_GRADIENT) {
-        file = gradient_cl_lines;
-        file_count = gradient_cl_line_count;
-    } else if (source == TC_SOURCE_PYRAMID) {
-        file = pyramid_cl_lines;
-        file_count = pyramid_cl_line_count;
-    } else if (source == TC_SOURCE_CHANNELS) {
-        file = channels_cl_lines;
-        file_count = channels_cl_line_count;
-    }
-    if (source != TC_SOURCE_PIXELS && source != TC_SOURCE_CHANNELS) {
+    const char *const *file = source_files[source].lines;
+    const unsigned file_count = *source_files[source].count;
+    unsigned n = 0;
+    if (source_files[source].after_common) {
         if (common_cl_line_count + file_count > capacity)
             return -1;
         for (unsigned i = 0; i < common_cl_line_count; i++)
@@ -103,10 +108,7 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
     cl_int err;
     cl_program prog = NULL;
     tc_cached_program cached;
-    const unsigned capacity = common_cl_line_count + tiledconv_cl_line_count +
-                              long_cl_line_count + masks_cl_line_count + images_cl_line_count +
-                              pixels_cl_line_count + gradient_cl_line_count +
-                              pyramid_cl_line_count + channels_cl_line_count;
+    const unsigned capacity = lines_capacity();
     const char **lines = malloc(capacity * sizeof *lines);
     unsigned count = 0;
     if (!lines || source_lines(source, lines, capacity, &count) != 0) {

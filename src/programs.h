@@ -9,30 +9,21 @@
 
 #include "device.h"
 
-/* The kernel sources, embedded at build time (scripts/embed-cl.sh), one string per line:
- * Common.cl (what the filter programs share), TiledConv.cl, Long.cl, Masks.cl, Pixels.cl. */
-extern const char *const common_cl_lines[];
-extern const unsigned common_cl_line_count;
-extern const char *const tiledconv_cl_lines[];
-extern const unsigned tiledconv_cl_line_count;
-extern const char *const long_cl_lines[];
-extern const unsigned long_cl_line_count;
-extern const char *const masks_cl_lines[];
-extern const unsigned masks_cl_line_count;
-extern const char *const pixels_cl_lines[];
-extern const unsigned pixels_cl_line_count;
-extern const char *const pyramid_cl_lines[];
-extern const unsigned pyramid_cl_line_count;
-extern const char *const images_cl_lines[];
-extern const unsigned images_cl_line_count;
+/* The kernel sources, embedded at build time (scripts/embed-cl.sh), one string per line: NAME.cl
+ * becomes name_cl_lines[name_cl_line_count]. */
+#define TC_EMBEDDED_CL(name)                  \
+    extern const char *const name##_cl_lines[]; \
+    extern const unsigned name##_cl_line_count
 
-/* Channels.cl: the channel-last layouts' conversions (stream.c), on its own as Pixels.cl. */
-extern const char *const channels_cl_lines[];
-extern const unsigned channels_cl_line_count;
-
-/* Gradient.cl: the one-read gradient (gradient.c), after Common.cl as the filters are. */
-extern const char *const gradient_cl_lines[];
-extern const unsigned gradient_cl_line_count;
+TC_EMBEDDED_CL(common); /* Common.cl: what the filter programs share */
+TC_EMBEDDED_CL(tiledconv);
+TC_EMBEDDED_CL(long);
+TC_EMBEDDED_CL(masks);
+TC_EMBEDDED_CL(pixels);
+TC_EMBEDDED_CL(pyramid);
+TC_EMBEDDED_CL(images);
+TC_EMBEDDED_CL(channels); /* the channel-last layouts' conversions (stream.c), alone as Pixels.cl */
+TC_EMBEDDED_CL(gradient); /* the one-read gradient (gradient.c), after Common.cl as the filters */
 
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the

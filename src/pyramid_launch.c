@@ -157,22 +157,8 @@ cleanup:
 static int download(const tc_device *d, tc_pyramid_buffers *b, cl_mem mem, float *dst,
                     int width, int height, double *ms, tc_msg *m)
 {
-    const int pitch = tc_device_pitch(width);
-    cl_event event = NULL;
-    double t = 0.0;
-    int status = TC_OK;
-    CL_CALL(status, cleanup, m,
-            clEnqueueReadBuffer(d->queue, mem, CL_TRUE, 0, plane_bytes(width, height),
-                                b->staging, 0, NULL, &event));
-    for (int y = 0; y < height; y++)
-        memcpy(dst + (size_t)y * width, b->staging + (size_t)y * pitch,
-               (size_t)width * sizeof(float));
-    if ((status = tc_event_ms(event, &t, m)) == TC_OK)
-        *ms += t;
-cleanup:
-    if (event)
-        clReleaseEvent(event);
-    return status;
+    return tc_plane_read(d->queue, mem, plane_bytes(width, height), b->staging,
+                         tc_device_pitch(width), dst, width, height, ms, m);
 }
 
 /* The launches of one pyramid, prepared: the per-octave kernels, or the per-level path's
@@ -460,11 +446,7 @@ cleanup:
         clFinish(d->queue); /* nothing queued may outlive the buffers or the events */
         tc_pyramid_run_stats_free(stats);
     }
-    if (events)
-        for (int i = 0; list && i < runs * list->count; i++)
-            if (events[i])
-                clReleaseEvent(events[i]);
-    free(events);
+    tc_events_free(events, list ? (size_t)runs * (size_t)list->count : 0);
     if (list)
         launches_release(list);
     free(list);

@@ -161,11 +161,8 @@ for border in replicate constant=37.5 reflect101 reflect wrap; do
         done
     done
 done
-if [ -z "$bad" ] && [ "$cases" -eq 60 ]; then
-    ok "c: device and host 8-bit paths identical: 3 images x 5 borders x gray/colour x 2 mappings"
-else
-    not_ok "c: device and host 8-bit paths identical ($cases cases)" "$bad"
-fi
+cases_verdict 60 "c: device and host 8-bit paths identical: 3 images x 5 borders x gray/colour x 2 mappings" \
+    "c: device and host 8-bit paths identical"
 
 # --- d. --files-from - with 2,000 names ---------------------------------------------------------
 mkdir -p "$tmp/many" "$tmp/manyout"
@@ -287,11 +284,8 @@ for colour in "" --color; do
     got=$(grep 'TiledConv_Input451x300' "$tmp/h/batch.json" | sed -n 's/.*"sha256": "\([0-9a-f]*\)".*/\1/p')
     [ "$got" = "$(digest "$tmp/h/TiledConv_Input451x300.bmp")" ] || bad="$bad [batch $colour: $got]"
 done
-if [ -z "$bad" ]; then
-    ok "h: -e's records carry the SHA-256 of the pixels written, single and batch, gray and colour"
-else
-    not_ok "h: the -e records' SHA-256" "$bad"
-fi
+verdict "h: -e's records carry the SHA-256 of the pixels written, single and batch, gray and colour" \
+    "h: the -e records' SHA-256"
 
 # --- i. an input that shrinks while the batch reads it -----------------------------------------
 # Another program rewrites a file and cuts it short in a loop while batches read it: 20 rounds
@@ -322,11 +316,8 @@ for kind in bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp jpg bmp 
         bad="$bad [round $rounds, $kind: $(tr '\n' '|' <"$tmp/err")]"
     fi
 done
-if [ -z "$bad" ]; then
-    ok "i: a file cut short while it is read: 20 rounds, no crash, the other image always written"
-else
-    not_ok "i: a file cut short while it is read" "$bad"
-fi
+verdict "i: a file cut short while it is read: 20 rounds, no crash, the other image always written" \
+    "i: a file cut short while it is read"
 
 # --- j. --gradient and --pyramid in a batch: per input what one run writes --------------------
 rm -rf "$tmp/j" && mkdir -p "$tmp/j/in" "$tmp/j/one" "$tmp/j/batch" "$tmp/j/p1" "$tmp/j/pb"
@@ -356,11 +347,8 @@ n1=$(find "$tmp/j/p1" -type f | wc -l | tr -d ' ')
 for f in "$tmp/j/p1"/*; do
     cmp -s "$f" "$tmp/j/pb/$(basename "$f")" || bad="$bad [pyramid $(basename "$f") differs]"
 done
-if [ -z "$bad" ]; then
-    ok "j: --gradient (sobel, scharr, with --raw) and --pyramid batches = the single runs, byte for byte"
-else
-    not_ok "j: --gradient and --pyramid in a batch" "$bad"
-fi
+verdict "j: --gradient (sobel, scharr, with --raw) and --pyramid batches = the single runs, byte for byte" \
+    "j: --gradient and --pyramid in a batch"
 
 # --- k. -e in a batch: one verdict; a failure names the image and exits 1 ----------------------
 rm -rf "$tmp/k" && mkdir -p "$tmp/k"
@@ -440,11 +428,8 @@ rm -rf "$tmp/m/out"
 "$bin" -q -f 5 -O "$tmp/m/out" "$tmp/m/in/rgb1000.ppm" "$tmp/m/in/Photo.JPEG" || bad="$bad [gray run failed]"
 [ "$(head -c2 "$tmp/m/out/rgb1000.ppm")" = P5 ] || bad="$bad [gray rgb1000.ppm is not P5]"
 [ "$(head -c3 "$tmp/m/out/Photo.JPEG" | od -An -tx1 | tr -d ' ')" = ffd8ff ] || bad="$bad [Photo.JPEG is not a JPEG]"
-if [ -z "$bad" ]; then
-    ok "m: -O without --format keeps each input's name, format and depth (BMP, PNG 8/16, .JPEG, PGM, PPM gray as P5), = single runs and --threads 1"
-else
-    not_ok "m: formats kept" "$bad"
-fi
+verdict "m: -O without --format keeps each input's name, format and depth (BMP, PNG 8/16, .JPEG, PGM, PPM gray as P5), = single runs and --threads 1" \
+    "m: formats kept"
 run "$bin" -q --format png -O "$tmp/m/out2" "$tmp/m/in/photo.bmp" "$tmp/m/in/photo.png"
 if [ "$rc" -eq 2 ] && grep -q 'both would be written to .*photo.png' "$tmp/err" &&
     [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/m/out2" ]; then
@@ -548,11 +533,8 @@ cached "$pc" "$tmp/p/open.bmp" || bad="$bad [a world-writable folder: the run fa
 [ -z "$(ls "$pc")" ] || bad="$bad [a world-writable folder was used]"
 cached off "$tmp/p/off.bmp" && cmp -s "$tmp/p/first.bmp" "$tmp/p/off.bmp" || bad="$bad [off: differs]"
 [ ! -e off ] || bad="$bad [off made a folder]"
-if [ -z "$bad" ]; then
-    ok "p: the program cache: $n programs kept; cut, flipped and refused binaries rebuilt, same output; unsafe folder and off unused"
-else
-    not_ok "p: the program cache" "$bad"
-fi
+verdict "p: the program cache: $n programs kept; cut, flipped and refused binaries rebuilt, same output; unsafe folder and off unused" \
+    "p: the program cache"
 
 # --- q. a lane's calls: many images in one library call ----------------------------------------
 # Six copies each of three sizes, gray and colour, a source ROI offset so that each size gets its
@@ -580,11 +562,8 @@ for colour in "" --color; do
         done
     done
 done
-if [ -z "$bad" ]; then
-    ok "q: 18 images of three sizes through the lanes' calls (images of one ROI share a call), gray and colour, one and two queues = single runs"
-else
-    not_ok "q: a lane's calls" "$bad"
-fi
+verdict "q: 18 images of three sizes through the lanes' calls (images of one ROI share a call), gray and colour, one and two queues = single runs" \
+    "q: a lane's calls"
 
 # --- r. page-locked pixels: the same bytes as the staged way ------------------------------------
 # 48 inputs (JPEG of two sizes, an odd width among them, and PNG and PPM), gray and colour, JPEG

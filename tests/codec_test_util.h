@@ -118,6 +118,54 @@ static inline unsigned px(const io_image *img, size_t i)
                             : ((const uint8_t *)img->pixels)[i];
 }
 
+/* Sets sample i of an image, whatever its depth (v cut to the depth's bits). */
+static inline void set_px(io_image *img, size_t i, unsigned v)
+{
+    if (img->depth == 16)
+        ((uint16_t *)img->pixels)[i] = (uint16_t)v;
+    else
+        ((uint8_t *)img->pixels)[i] = (uint8_t)v;
+}
+
+/* io_encode of img (into memory, as the file name) refused: -1, and one line that says want,
+ * kept in err for the caller's own checks. Returns how many bytes it wrote before it refused. */
+static inline size_t expect_encode_refused(io_format fmt, const io_image *img, int quality,
+                                         const char *name, const char *want, char *err,
+                                         size_t err_size)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    err[0] = '\0';
+    assert_int_equal(io_encode(f, fmt, img, quality, name, err, err_size), -1);
+    assert_int_equal(fclose(f), 0);
+    if (!strstr(err, want))
+        fail_msg("message \"%s\" does not say \"%s\"", err, want);
+    assert_null(strchr(err, '\n'));
+    free(buf);
+    return n;
+}
+
+/* The file decodes to img's width, height, channels and samples, with this depth and maxval
+ * (a file's depth can differ from the image written: 8-bit samples held in 16 bits). */
+static inline void expect_decodes_to(const uint8_t *file, size_t size, const io_image *img,
+                                     int depth, unsigned maxval)
+{
+    io_image back;
+    decode_ok(file, size, &back);
+    assert_int_equal(back.width, img->width);
+    assert_int_equal(back.height, img->height);
+    assert_int_equal(back.channels, img->channels);
+    assert_int_equal(back.depth, depth);
+    assert_int_equal(back.maxval, maxval);
+    const size_t n = (size_t)img->width * (size_t)img->height * (size_t)img->channels;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(px(&back, i), px(img, i));
+    io_image_free(&back);
+}
+
+
 /* How much the peak resident memory grew while fn(arg) ran, in KiB, measured in a child
  * process so that the test process's own history does not hide the growth. The child exits
  * with status 0 when fn returned 0. */

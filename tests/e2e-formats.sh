@@ -184,11 +184,8 @@ for alg in tiled twopass onepass; do
         done
     done
 done
-if [ -z "$bad" ] && [ "$cases" -eq 18 ]; then
-    ok "b: BMP, PNG, PGM/PPM: identical outputs, 3 algorithms x plain/-e x gray, colour, --color"
-else
-    not_ok "b: the same picture in three formats ($cases cases)" "$bad"
-fi
+cases_verdict 18 "b: BMP, PNG, PGM/PPM: identical outputs, 3 algorithms x plain/-e x gray, colour, --color" \
+    "b: the same picture in three formats"
 
 # --- c. a JPEG gives djpeg's pixels' output -----------------------------------------------------
 cases=0
@@ -214,11 +211,8 @@ for f in base420 prog420 arith420 gray-prog; do
         done
     done
 done
-if [ -z "$bad" ] && [ "$cases" -eq 24 ]; then
-    ok "c: 4 JPEGs (baseline, progressive, arithmetic, gray) x 3 algorithms x gray/colour: djpeg's"
-else
-    not_ok "c: JPEG against djpeg -bmp ($cases cases)" "$bad"
-fi
+cases_verdict 24 "c: 4 JPEGs (baseline, progressive, arithmetic, gray) x 3 algorithms x gray/colour: djpeg's" \
+    "c: JPEG against djpeg -bmp"
 
 # --- d. --quality ---------------------------------------------------------------------------
 # The tool encodes with TurboJPEG: accurate DCT, colour 4:2:0 unless --sampling says 4:2:2 or
@@ -243,11 +237,8 @@ for spec in "--color|70|" "--color --sampling 444|80|-sample 1x1" "--color --sam
     cmp -s "$tmp/q.jpg" "$tmp/c.jpg" ||
         bad="$bad [quality $q ${colour:-gray}: differs from cjpeg's]"
 done
-if [ -z "$bad" ]; then
-    ok "d: JPEG output at --quality 70 (colour 4:2:0), 80 (--sampling 444), 90 (422), 30 and the default 95 (gray) = cjpeg's bytes"
-else
-    not_ok "d: --quality" "$bad"
-fi
+verdict "d: JPEG output at --quality 70 (colour 4:2:0), 80 (--sampling 444), 90 (422), 30 and the default 95 (gray) = cjpeg's bytes" \
+    "d: --quality"
 
 # --- e. pipes ---------------------------------------------------------------------------------
 # pipe_case NAME IN FORMAT-FLAGS FILE-EXT: cat IN | tiledconv -s - -o - FLAGS equals the
@@ -368,7 +359,7 @@ batch_case() {
     if [ "$(find "$tmp/bo" -type f | wc -l)" -ne "$n" ]; then
         bad="$bad [$(find "$tmp/bo" -type f | wc -l) files for $n inputs]"
     fi
-    if [ -z "$bad" ]; then ok "$name"; else not_ok "$name" "$bad"; fi
+    verdict "$name"
 }
 batch_case "f: BMP, PNG, PGM/PPM and JPEG in, --format png out: = single runs (plain, -e)" png \
     "--format png" -e

@@ -95,6 +95,38 @@ lines() {
     wc -l <"$1" | tr -d ' '
 }
 
+# said_one_line STATUS GREP-ARGS...: ok "$name" when the last run exited STATUS with one line on
+# stderr that grep GREP-ARGS finds.
+said_one_line() {
+    status=$1
+    shift
+    if [ "$rc" -ne "$status" ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
+        ! grep -q "$@" "$tmp/stderr"; then
+        not_ok "$name" "exit status $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
+    else
+        ok "$name"
+    fi
+}
+
+# ulimit_sweep "KB..." ARGS...: "$bin" ARGS -o $tmp/ulimit.bmp -q under each ulimit -v; $bad
+# collects the runs that ended other than exit 0, or exit 1 with one line and no sanitizer
+# report (never a signal).
+ulimit_sweep() {
+    limits=$1
+    shift
+    bad=
+    for v in $limits; do
+        (ulimit -v "$v" && exec "$bin" "$@" -o "$tmp/ulimit.bmp" -q) >"$tmp/stdout" 2>"$tmp/stderr"
+        rc=$?
+        rm -f "$tmp/ulimit.bmp"
+        if [ "$rc" -eq 0 ]; then
+            continue
+        elif [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || why=$(sanitizer_report); then
+            bad="$bad $v: exit $rc, $(tr '\n' '|' <"$tmp/stderr" | cut -c1-120);"
+        fi
+    done
+}
+
 # --- 1 and 2: decompression bombs and endless inputs, in bounded memory and time ------------
 part_f_bombs() {
     d=$tmp/bombs
@@ -240,45 +272,20 @@ part_f_plan() {
     name="f: -g 16384x16384 under ulimit -v 3000000: exit 1, one line naming RLIMIT_AS"
     (ulimit -v 3000000 && exec "$bin" -g 16384x16384 --no-output) >"$tmp/stdout" 2>"$tmp/stderr"
     rc=$?
-    if [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
-        ! grep -q 'the run needs [0-9.]* MB of host memory.*(RLIMIT_AS, ulimit -v)$' "$tmp/stderr"; then
-        not_ok "$name" "exit status $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
-    else
-        ok "$name"
-    fi
+    said_one_line 1 'the run needs [0-9.]* MB of host memory.*(RLIMIT_AS, ulimit -v)$'
     name="f: -g 4096x4096 under ulimit -v from 200 MB to 1.2 GB: exit 0, or 1 with one line; never a signal"
-    bad=
-    for v in 200000 245000 250000 300000 400000 500000 600000 700000 900000 1200000; do
-        (ulimit -v "$v" && exec "$bin" -g 4096x4096 -o "$tmp/ulimit.bmp" -q) >"$tmp/stdout" 2>"$tmp/stderr"
-        rc=$?
-        rm -f "$tmp/ulimit.bmp"
-        if [ "$rc" -eq 0 ]; then
-            continue
-        elif [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || why=$(sanitizer_report); then
-            bad="$bad $v: exit $rc, $(tr '\n' '|' <"$tmp/stderr" | cut -c1-120);"
-        fi
-    done
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    ulimit_sweep "200000 245000 250000 300000 400000 500000 600000 700000 900000 1200000" \
+        -g 4096x4096
+    verdict "$name"
     # The batch pipeline, which a plain one-file run takes, under the same limits: each image's
     # host memory is checked before it is read (exit 1 with one line), and the library checks
     # the CPU device's buffers before PoCL could abort.
     "$bin" -g 4096x4096 -o "$tmp/in4096.bmp" -q
     name="f: -s 4096x4096.bmp -o (the batch path) under ulimit -v from 400 MB to 1.2 GB: exit 0, or 1 with one line; never a signal"
-    bad=
-    for v in 400000 500000 600000 700000 800000 1000000 1200000; do
-        (ulimit -v "$v" && exec "$bin" -s "$tmp/in4096.bmp" -o "$tmp/ulimit.bmp" -q) \
-            >"$tmp/stdout" 2>"$tmp/stderr"
-        rc=$?
-        rm -f "$tmp/ulimit.bmp"
-        if [ "$rc" -eq 0 ]; then
-            continue
-        elif [ "$rc" -ne 1 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] || why=$(sanitizer_report); then
-            bad="$bad $v: exit $rc, $(tr '\n' '|' <"$tmp/stderr" | cut -c1-120);"
-        fi
-    done
+    ulimit_sweep "400000 500000 600000 700000 800000 1000000 1200000" -s "$tmp/in4096.bmp"
     rm -f "$tmp/in4096.bmp"
     unset POCL_MAX_PTHREAD_COUNT
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     # One algorithm filters in place: -g 8192x8192 holds its input plane and the CPU device's
     # two buffers, 3 x 256 MiB, not a fourth for an output plane (1.2 GB before).
     name="f: -g 8192x8192 peaks below the baseline + 3.25 planes of 256 MiB on the CPU device"
@@ -406,31 +413,30 @@ part_f_kills() {
     rm -rf "$k"
 }
 
-part_f_files() {
-    d=$tmp/files
-    mkdir -p "$d"
-    name="f: replacing an output keeps its mode (0600 stays 0600, 0640 stays 0640)"
+# replaced_modes "OLD:NEW...": for each, an output of mode OLD replaced by a run; $bad collects
+# the runs that failed or left another mode than NEW.
+replaced_modes() {
     bad=
-    for mode in 600 640; do
-        echo old >"$d/out.bmp"
-        chmod "$mode" "$d/out.bmp"
-        run "$bin" -g 16x16 -o "$d/out.bmp" -q
-        got=$(stat -c %a "$d/out.bmp")
-        [ "$rc" -eq 0 ] && [ "$got" = "$mode" ] || bad="$bad $mode became $got (exit $rc);"
-    done
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
-    # Replacing gives the name a new file: the setuid and setgid bits go; a symbolic link at -o
-    # is itself replaced (its target untouched); another hard link keeps the old contents;
-    # extended attributes are not carried over (checked where the file system takes them).
-    name="f: replacing an output: setuid/setgid cleared, a symlink at -o replaced, a hard link and the link's target keep the old contents"
-    bad=
-    for mode in 4755:755 2750:750 6711:711; do
+    for mode in $1; do
         echo old >"$d/out.bmp"
         chmod "${mode%:*}" "$d/out.bmp"
         run "$bin" -g 16x16 -o "$d/out.bmp" -q
         got=$(stat -c %a "$d/out.bmp")
         [ "$rc" -eq 0 ] && [ "$got" = "${mode#*:}" ] || bad="$bad ${mode%:*} became $got (exit $rc);"
     done
+}
+
+part_f_files() {
+    d=$tmp/files
+    mkdir -p "$d"
+    name="f: replacing an output keeps its mode (0600 stays 0600, 0640 stays 0640)"
+    replaced_modes "600:600 640:640"
+    verdict "$name"
+    # Replacing gives the name a new file: the setuid and setgid bits go; a symbolic link at -o
+    # is itself replaced (its target untouched); another hard link keeps the old contents;
+    # extended attributes are not carried over (checked where the file system takes them).
+    name="f: replacing an output: setuid/setgid cleared, a symlink at -o replaced, a hard link and the link's target keep the old contents"
+    replaced_modes "4755:755 2750:750 6711:711"
     echo target >"$d/target.bmp"
     ln -s target.bmp "$d/link.bmp"
     ln "$d/target.bmp" "$d/hard.bmp"
@@ -444,7 +450,7 @@ part_f_files() {
     if [ "$rc" -ne 0 ] || [ "$(cat "$d/hard.bmp")" != target ] || ! check_bmp "$d/target.bmp" 16 16 >/dev/null; then
         bad="$bad the hard link: exit $rc, hard.bmp holds $(head -c 20 "$d/hard.bmp");"
     fi
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     if python3 -c "import os, sys; os.setxattr(sys.argv[1], 'user.tiledconv', b'1')" "$d/hard.bmp" 2>/dev/null; then
         name="f: replacing an output does not carry its extended attributes over"
         run "$bin" -g 16x16 -o "$d/hard.bmp" -q
@@ -530,12 +536,7 @@ part_f_messages() {
     nl='
 '
     run "$bin" -s "$tmp/two${nl}lines.bmp" -o "$tmp/m.bmp"
-    if [ "$rc" -ne 2 ] || [ "$(lines "$tmp/stderr")" -ne 1 ] ||
-        ! grep -qF "two\\nlines.bmp: No such file or directory" "$tmp/stderr"; then
-        not_ok "$name" "exit status $rc; stderr: $(tr '\n' '|' <"$tmp/stderr")"
-    else
-        ok "$name"
-    fi
+    said_one_line 2 -F "two\\nlines.bmp: No such file or directory"
     name="f: a 3000-byte path is shortened in the middle and the reason kept"
     long=$tmp
     while [ ${#long} -lt 3000 ]; do long=$long/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done
@@ -655,7 +656,7 @@ part_f_optional() {
         fi
         rm -f "$d"/*
     done
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
     # Words of another form stay inputs: a missing one is refused as a batch refuses it.
     name="f: --pyramid x (no file x): x refused as a missing input, the image's 16 levels written, exit 2"
     (cd "$d" && "$bin" -s "$img512" --pyramid x -O . -q) >"$tmp/stdout" 2>"$tmp/stderr"
@@ -796,7 +797,7 @@ part_f_streams() {
         rm -f "$tmp/whole.bmp" "$tmp/piped.bmp"
     done
     name="f: -s - with PNG, JPEG and PGM/PPM files followed by zeros without end: each read to its end, as from the file"
-    if [ -n "$bad" ]; then not_ok "$name" "$bad"; else ok "$name"; fi
+    verdict "$name"
 }
 
 part_f() {

@@ -102,6 +102,31 @@ part_m_batch() {
     rm -rf "$tmp/mb" "$tmp/single.bmp"
 }
 
+# refused_one_line NAME WORDS...: the last run (run) exited 2 with one line on stderr that holds
+# each of WORDS, and wrote no $tmp/bad.bmp.
+refused_one_line() {
+    name=$1
+    shift
+    if [ "$rc" -ne 2 ]; then
+        not_ok "$name" "exit $rc"
+        return
+    elif [ "$(wc -l <"$tmp/stderr" | tr -d ' ')" -ne 1 ]; then
+        not_ok "$name" "$(wc -l <"$tmp/stderr") lines on stderr"
+        return
+    fi
+    for words in "$@"; do
+        if ! grep -qF -- "$words" "$tmp/stderr"; then
+            not_ok "$name" "stderr: $(first_line "$tmp/stderr")"
+            return
+        fi
+    done
+    if [ -e "$tmp/bad.bmp" ]; then
+        not_ok "$name" "an output was written"
+    else
+        ok "$name"
+    fi
+}
+
 # Bad masks: exit 2, one line on stderr, naming --mask.
 part_m_bad_masks() {
     printf '1 2 3\n4 5\n6 7 8\n' >"$tmp/ragged.txt"
@@ -119,17 +144,7 @@ part_m_bad_masks() {
         mask=${spec%|*} want=${spec##*|}
         run "$bin" -s "$img451" --mask "$mask" -o "$tmp/bad.bmp"
         name="m: --mask '$(printf '%s' "$mask" | tr '\n' '|' | cut -c1-40)' -> exit 2, one line"
-        if [ "$rc" -ne 2 ]; then
-            not_ok "$name" "exit $rc"
-        elif [ "$(wc -l <"$tmp/stderr" | tr -d ' ')" -ne 1 ]; then
-            not_ok "$name" "$(wc -l <"$tmp/stderr") lines on stderr"
-        elif ! grep -q -- "--mask" "$tmp/stderr" || ! grep -qF -- "$want" "$tmp/stderr"; then
-            not_ok "$name" "stderr: $(first_line "$tmp/stderr")"
-        elif [ -e "$tmp/bad.bmp" ]; then
-            not_ok "$name" "an output was written"
-        else
-            ok "$name"
-        fi
+        refused_one_line "$name" --mask "$want"
     done
     # All zeros is a mask like any other.
     good_run "m: --mask of zeros" 451 300 -s "$img451" --mask '0,0,0;0,0,0;0,0,0' -a all
@@ -214,17 +229,7 @@ part_m_variants() {
         args=${rest%|*} want=${rest#*|}
         # shellcheck disable=SC2086 # the filter's arguments are meant to split
         run "$bin" -s "$img451" $args --kernel "$kernel" -o "$tmp/bad.bmp"
-        name="m: --kernel $kernel with $args -> exit 2, one line"
-        if [ "$rc" -ne 2 ]; then
-            not_ok "$name" "exit $rc"
-        elif [ "$(wc -l <"$tmp/stderr" | tr -d ' ')" -ne 1 ] ||
-             ! grep -qF -- "$want" "$tmp/stderr"; then
-            not_ok "$name" "stderr: $(first_line "$tmp/stderr")"
-        elif [ -e "$tmp/bad.bmp" ]; then
-            not_ok "$name" "an output was written"
-        else
-            ok "$name"
-        fi
+        refused_one_line "m: --kernel $kernel with $args -> exit 2, one line" "$want"
     done
 }
 

@@ -512,7 +512,7 @@ part_e_raw() {
             got=$(float_at "$raw" $(($2 * 451 + $1)))
             [ "$got" = "$want" ] || bad="$bad ($1, $2): $got, expected $want;"
         done
-        if [ -z "$bad" ]; then ok "$name"; else not_ok "$name" "$bad"; fi
+        verdict "$name"
     fi
     name="e: --raw --color with -c 0,1,0 holds the input's R, G and B of pixel (0, 0)"
     rm -f "$raw"

@@ -10,10 +10,9 @@
 # Usage: sh tests/fuzz-formats.sh SECONDS FUZZER...   (build/fuzz/fuzz_png ...)
 # Ends with "fuzz formats: N passed, M failed".
 set -u
+. "$(dirname "$0")/fuzz-lib.sh"
 seconds=$1
 shift
-passed=0
-failed=0
 for fuzzer in "$@"; do
     name=$(basename "$fuzzer")
     case $name in
@@ -25,27 +24,12 @@ for fuzzer in "$@"; do
                              tests/data/bmpsuite/q/*.bmp) ;;
         *) echo "fuzz-formats: unknown harness $fuzzer" >&2; exit 2 ;;
     esac
-    if [ -n "${FUZZ_CORPUS_DIR:-}" ]; then # make fuzz: kept from run to run
-        corpus=$FUZZ_CORPUS_DIR/$name
-        mkdir -p "$corpus"
-    else
-        corpus=$(mktemp -d)
-    fi
+    fuzz_corpus "$name"
     # The seeds are copied in: libFuzzer writes what it finds into the first folder only.
     # shellcheck disable=SC2086
     cp $seeds "$corpus"/
-    log=$(mktemp)
-    if "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-            -timeout=10 -print_final_stats=1 "$corpus" >"$log" 2>&1; then
-        echo "$name: $(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
-        passed=$((passed + 1))
-    else
-        tail -40 "$log"
-        echo "$name: FAILED"
-        failed=$((failed + 1))
-    fi
-    rm -f "$log"
-    [ -z "${FUZZ_CORPUS_DIR:-}" ] && rm -rf "$corpus"
+    fuzz_run "$fuzzer"
+    fuzz_count "$name" $?
 done
 echo "fuzz formats: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,21 +16,15 @@
 # Usage: sh tests/fuzz-readers.sh SECONDS FUZZER...   (build/fuzz/fuzz_source ...)
 # Ends with "fuzz readers: N passed, M failed".
 set -u
+. "$(dirname "$0")/fuzz-lib.sh"
 seconds=$1
 shift
-passed=0
-failed=0
 fixtures="tests/data/formats/g8.png tests/data/formats/rgb8i.png tests/data/formats/p4.png
 tests/data/formats/base420.jpg tests/data/formats/prog420.jpg tests/data/formats/g15-text.pgm
 tests/data/formats/rgb8.ppm tests/data/bmpsuite/g/pal8rle.bmp tests/data/bmpsuite/g/rgb24.bmp"
 for fuzzer in "$@"; do
     name=$(basename "$fuzzer")
-    if [ -n "${FUZZ_CORPUS_DIR:-}" ]; then
-        corpus=$FUZZ_CORPUS_DIR/$name
-        mkdir -p "$corpus"
-    else
-        corpus=$(mktemp -d)
-    fi
+    fuzz_corpus "$name"
     # The seeds are copied in: libFuzzer writes what it finds into the first folder only.
     case $name in
         fuzz_source)
@@ -48,22 +42,15 @@ for fuzzer in "$@"; do
         fuzz_list) cp tests/fuzz-seeds/list/* "$corpus"/ ;;
         *) echo "fuzz-readers: unknown harness $fuzzer" >&2; exit 2 ;;
     esac
-    log=$(mktemp)
-    if ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
-        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-            -timeout=10 -print_final_stats=1 "$corpus" >"$log" 2>&1 &&
+    # A sanitizer report in the log fails the run even if the status were 0.
+    status=1
+    if fuzz_run env ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$fuzzer" &&
         ! grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
             -e 'ERROR: libFuzzer' "$log"; then
-        echo "$name: $(grep -E '^#[0-9]+.*DONE' "$log" | tail -1)"
-        passed=$((passed + 1))
-    else
-        tail -40 "$log"
-        echo "$name: FAILED"
-        failed=$((failed + 1))
+        status=0
     fi
-    rm -f "$log"
-    [ -z "${FUZZ_CORPUS_DIR:-}" ] && rm -rf "$corpus"
+    fuzz_count "$name" "$status"
 done
 echo "fuzz readers: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

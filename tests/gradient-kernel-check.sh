@@ -8,24 +8,13 @@
 # Usage: sh tests/gradient-kernel-check.sh ./tiledconv
 set -u
 bin=${1:-./tiledconv}
-command -v oclgrind >/dev/null 2>&1 || { echo "gradient kernel-check: oclgrind is not installed" >&2; exit 1; }
-
-log=$(mktemp)
-trap 'rm -f "$log" "$log.f32"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh"
+oclgrind_begin "gradient kernel-check"
 
 check() { # check LABEL ARGS...: both methods under oclgrind, checked
     label=$1
     shift
-    if oclgrind --data-races --uninitialized "$bin" "$@" -a all -e -q --no-output >"$log" 2>&1 &&
-       [ "$(grep -c PASSED "$log")" -eq 2 ] && ! grep -qv PASSED "$log"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "not ok - gradient, $label: oclgrind $bin $* -a all -e"
-        sed 's/^/    /' "$log" | head -30
-    fi
+    oclgrind_case 2 "gradient, $label" "$@" -a all
 }
 
 # Every source alignment (SHIFT = (sL - tL) mod 4) and every offset of the tile grid (tL mod 4),

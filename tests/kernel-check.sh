@@ -10,12 +10,8 @@
 # Usage: sh tests/kernel-check.sh ./tiledconv
 set -u
 bin=${1:-./tiledconv}
-command -v oclgrind >/dev/null 2>&1 || { echo "kernel-check: oclgrind is not installed" >&2; exit 1; }
-
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh"
+oclgrind_begin kernel-check
 
 # Each line: a label, then the tool's arguments (image and ROIs).
 cases() {
@@ -71,15 +67,7 @@ CASES
 check() {
     label=$1 taps=$2
     shift 2
-    if oclgrind --data-races --uninitialized "$bin" "$@" -f "$taps" -a all -e -q --no-output \
-           >"$log" 2>&1 \
-       && [ "$(grep -c PASSED "$log")" -eq 3 ] && ! grep -qv PASSED "$log"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "not ok - $label, $taps taps: oclgrind $bin $* -f $taps -a all -e"
-        sed 's/^/    /' "$log" | head -30
-    fi
+    oclgrind_case 3 "$label, $taps taps" "$@" -f "$taps" -a all
 }
 
 cases > "$log.cases"
@@ -102,14 +90,7 @@ done
 check_tiled() { # check_tiled LABEL TAPS ARGS...: the tiled kernel under oclgrind
     label=$1 taps=$2
     shift 2
-    if oclgrind --data-races --uninitialized "$bin" "$@" -f "$taps" -a tiled -e -q --no-output \
-           >"$log" 2>&1 && [ "$(grep -c PASSED "$log")" -eq 1 ] && ! grep -qv PASSED "$log"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "not ok - $label, $taps taps: oclgrind $bin $* -f $taps -a tiled -e"
-        sed 's/^/    /' "$log" | head -30
-    fi
+    oclgrind_case 1 "$label, $taps taps" "$@" -f "$taps" -a tiled
 }
 tiled_runs=0
 for a in 0 1 2 3; do

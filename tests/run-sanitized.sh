@@ -26,12 +26,8 @@ LSAN_OPTIONS=suppressions=$here/lsan.supp:print_suppressions=0
 UBSAN_OPTIONS=print_stacktrace=1
 export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiledconv-san.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
-
-passed=0
-failed=0
+. "$here/lib.sh"
+scratch_begin san
 
 report_pattern() {
     grep -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' \

@@ -62,12 +62,8 @@ static void params_of(const band_case *c, tc_params *p)
     p->taps_y = c->taps_y;
     p->border = c->border;
     p->border_value = 17.5f;
-    p->src_left = c->src_left;
-    p->src_top = c->src_top;
-    p->dst_left = c->dst_left;
-    p->dst_top = c->dst_top;
-    p->roi_width = c->roi_width;
-    p->roi_height = c->roi_height;
+    test_set_roi(p, c->src_left, c->src_top, c->dst_left, c->dst_top, c->roi_width,
+                 c->roi_height);
     if (c->mask) {
         p->mask = mask;
         p->mask_width = 5;
@@ -312,12 +308,7 @@ static void test_filter_image(void **state)
             p.taps_x = 5;
             p.taps_y = 9;
             p.border = TC_BORDER_WRAP;
-            p.src_left = 4;
-            p.src_top = 30;
-            p.dst_left = 7;
-            p.dst_top = 12;
-            p.roi_width = 150;
-            p.roi_height = 350;
+            test_set_roi(&p, 4, 30, 7, 12, 150, 350);
             p.out_scale = 1.5;
             p.out_offset = -20.0;
             assert_int_equal(tc_set_max_memory(ctx, 0), TC_OK);

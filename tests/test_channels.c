@@ -194,12 +194,7 @@ static void test_roi_mapping_views(void **state)
     (void)state;
     tc_params p;
     tc_params_init(&p);
-    p.src_left = 3;
-    p.src_top = 2;
-    p.dst_left = 5;
-    p.dst_top = 1;
-    p.roi_width = 20;
-    p.roi_height = 12;
+    test_set_roi(&p, 3, 2, 5, 1, 20, 12);
     p.border = TC_BORDER_CONSTANT;
     p.border_value = 200.0f;
     p.out_scale = 0.5;

@@ -203,21 +203,25 @@ static void test_gauss_without_sigma_is_opencvs(void **state)
 static void test_default_taps(void **state)
 {
     (void)state;
-    assert_int_equal(tc_named_default_taps(TC_NAMED_BOX, 0.0), 3);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_SOBEL_X, 0.0), 3);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 0.0), 5);
-    /* OpenCV's round(6 sigma + 1) | 1, clamped to 3..15. */
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 0.1), 3);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 1.0), 7);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 1.5), 11);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 2.0), 13);
-    /* ... clamped to 3..63: sigma 10 gives 61 taps, 10.34 and more 63. */
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 2.5), 17);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 5.0), 31);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 10.0), 61);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 10.4), 63);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_GAUSS, 100.0), 63);
-    assert_int_equal(tc_named_default_taps(TC_NAMED_LAPLACIAN, 0.0), 3);
+    static const struct {
+        tc_named id;
+        double sigma;
+        int taps;
+    } cases[] = {
+        {TC_NAMED_BOX, 0.0, 3}, {TC_NAMED_SOBEL_X, 0.0, 3}, {TC_NAMED_GAUSS, 0.0, 5},
+        /* OpenCV's round(6 sigma + 1) | 1, clamped to 3..15. */
+        {TC_NAMED_GAUSS, 0.1, 3}, {TC_NAMED_GAUSS, 1.0, 7}, {TC_NAMED_GAUSS, 1.5, 11},
+        {TC_NAMED_GAUSS, 2.0, 13},
+        /* ... clamped to 3..63: sigma 10 gives 61 taps, 10.34 and more 63. */
+        {TC_NAMED_GAUSS, 2.5, 17}, {TC_NAMED_GAUSS, 5.0, 31}, {TC_NAMED_GAUSS, 10.0, 61},
+        {TC_NAMED_GAUSS, 10.4, 63}, {TC_NAMED_GAUSS, 100.0, 63}, {TC_NAMED_LAPLACIAN, 0.0, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int taps = tc_named_default_taps(cases[i].id, cases[i].sigma);
+        if (taps != cases[i].taps)
+            fail_msg("case %zu (filter %d, sigma %g): %d taps, not %d", i, (int)cases[i].id,
+                     cases[i].sigma, taps, cases[i].taps);
+    }
 }
 
 /* OpenCV's getDerivKernels(1, 0, ksize): kx the derivative, ky the smoothing. */

@@ -11,6 +11,7 @@
  * with the input, inside within tc_gradient_tolerance.
  */
 #include "test_util.h"
+#include "test_cli.h"
 
 #define TEST_RNG_SEED 16
 #include "test_context.h"
@@ -50,12 +51,7 @@ static tc_params params_for(const layout *l, tc_border border, float value, int 
 {
     tc_params p;
     tc_params_init(&p);
-    p.src_left = l->sl;
-    p.src_top = l->st;
-    p.dst_left = l->tl;
-    p.dst_top = l->tt;
-    p.roi_width = l->rw;
-    p.roi_height = l->rh;
+    test_set_roi(&p, l->sl, l->st, l->tl, l->tt, l->rw, l->rh);
     p.border = border;
     p.border_value = value;
     p.vector_io = vector_io;
@@ -130,16 +126,10 @@ static void check_case(const layout *l, tc_gradient_operator op, tc_gradient_met
     if (method == TC_GRADIENT_ONE_READ) {
         tc_stats s;
         tc_tile tiles[1024];
-        long predicted[4] = {0, 0, 0, 0};
-        int n = 0;
+        long predicted[4];
         assert_int_equal(tc_last_stats(ctx, &s), TC_OK);
         assert_true(s.classes_counted);
-        assert_int_equal(tc_tiles(&p, w, h, tiles, 1024, &n, err, sizeof err), TC_OK);
-        assert_true(n <= 1024);
-        for (int i = 0; i < n; i++) {
-            predicted[tiles[i].read_class - 1]++;
-            predicted[tiles[i].write_class - 1]++;
-        }
+        test_tile_classes(&p, w, h, tiles, 1024, predicted);
         for (int c = 0; c < 4; c++) {
             if (s.classes[c] != predicted[c])
                 fail_msg("%s: class %d: the kernel ran %ld groups, tc_tiles says %ld", what,
@@ -394,32 +384,31 @@ static void test_arguments_refused(void **state)
     char err[256] = "";
     tc_params p;
     tc_params_init(&p);
-    assert_int_equal(tc_gradient(NULL, in, NULL, NULL, a, 4, 4, TC_GRADIENT_SOBEL,
-                                 TC_GRADIENT_ONE_READ, &p),
-                     TC_EINVAL);
-    assert_int_equal(tc_gradient(ctx, NULL, NULL, NULL, a, 4, 4, TC_GRADIENT_SOBEL,
-                                 TC_GRADIENT_ONE_READ, &p),
-                     TC_EINVAL);
-    assert_non_null(strstr(tc_error(ctx), "src is NULL"));
-    assert_int_equal(tc_gradient(ctx, in, NULL, NULL, NULL, 4, 4, TC_GRADIENT_SOBEL,
-                                 TC_GRADIENT_ONE_READ, &p),
-                     TC_EINVAL);
-    assert_non_null(strstr(tc_error(ctx), "magnitude is NULL"));
-    assert_int_equal(tc_gradient(ctx, in, a, b, a, 4, 4, TC_GRADIENT_SOBEL,
-                                 TC_GRADIENT_ONE_READ, &p),
-                     TC_EINVAL);
-    assert_non_null(strstr(tc_error(ctx), "distinct"));
-    assert_int_equal(tc_gradient(ctx, in, b, b, a, 4, 4, TC_GRADIENT_SOBEL,
-                                 TC_GRADIENT_ONE_READ, &p),
-                     TC_EINVAL);
-    assert_int_equal(tc_gradient(ctx, in, NULL, NULL, a, 4, 4, (tc_gradient_operator)2,
-                                 TC_GRADIENT_ONE_READ, &p),
-                     TC_EINVAL);
-    assert_non_null(strstr(tc_error(ctx), "operator 2"));
-    assert_int_equal(tc_gradient(ctx, in, NULL, NULL, a, 4, 4, TC_GRADIENT_SOBEL,
-                                 (tc_gradient_method)2, &p),
-                     TC_EINVAL);
-    assert_non_null(strstr(tc_error(ctx), "method 2"));
+    /* Each call refused (TC_EINVAL), with the words given in the context's error. */
+    const struct {
+        tc_context *c;
+        const float *src;
+        float *gx, *gy, *mag;
+        tc_gradient_operator op;
+        tc_gradient_method method;
+        const char *says; /* NULL: no context to say it, or no words checked */
+    } refused[] = {
+        {NULL, in, NULL, NULL, a, TC_GRADIENT_SOBEL, TC_GRADIENT_ONE_READ, NULL},
+        {ctx, NULL, NULL, NULL, a, TC_GRADIENT_SOBEL, TC_GRADIENT_ONE_READ, "src is NULL"},
+        {ctx, in, NULL, NULL, NULL, TC_GRADIENT_SOBEL, TC_GRADIENT_ONE_READ, "magnitude is NULL"},
+        {ctx, in, a, b, a, TC_GRADIENT_SOBEL, TC_GRADIENT_ONE_READ, "distinct"},
+        {ctx, in, b, b, a, TC_GRADIENT_SOBEL, TC_GRADIENT_ONE_READ, NULL},
+        {ctx, in, NULL, NULL, a, (tc_gradient_operator)2, TC_GRADIENT_ONE_READ, "operator 2"},
+        {ctx, in, NULL, NULL, a, TC_GRADIENT_SOBEL, (tc_gradient_method)2, "method 2"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(tc_gradient(refused[i].c, refused[i].src, refused[i].gx, refused[i].gy,
+                                     refused[i].mag, 4, 4, refused[i].op, refused[i].method, &p),
+                         TC_EINVAL);
+        if (refused[i].says && !strstr(tc_error(ctx), refused[i].says))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, tc_error(ctx),
+                     refused[i].says);
+    }
     assert_int_equal(tc_gradient_timed(ctx, in, NULL, NULL, a, 4, 4, TC_GRADIENT_SOBEL,
                                        TC_GRADIENT_ONE_READ, &p, 0),
                      TC_EINVAL);
@@ -590,14 +579,7 @@ static int parse(tc_options *o, char *msg, size_t size, int argc, const char *co
     for (int i = 0; i < argc; i++)
         argv[i + 1] = (char *)words[i];
     argv[argc + 1] = NULL;
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    const int rc = cli_parse(argc + 1, argv, o, err);
-    rewind(err);
-    if (!fgets(msg, (int)size, err))
-        msg[0] = '\0';
-    fclose(err);
-    return rc;
+    return test_cli_parse(argc + 1, argv, o, msg, size);
 }
 
 static void test_cli_rules(void **state)

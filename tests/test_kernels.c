@@ -85,12 +85,8 @@ static tc_params params_for(tc_algorithm alg, const tc_roi *roi, const tc_filter
         p.mask_width = f->mask_width;
         p.mask_height = f->mask_height;
     }
-    p.src_left = roi->src_left;
-    p.src_top = roi->src_top;
-    p.dst_left = roi->dst_left;
-    p.dst_top = roi->dst_top;
-    p.roi_width = roi->width;
-    p.roi_height = roi->height;
+    test_set_roi(&p, roi->src_left, roi->src_top, roi->dst_left, roi->dst_top, roi->width,
+                 roi->height);
     p.border = f->border;
     p.border_value = f->border_value;
     p.algorithm = alg;
@@ -459,18 +455,14 @@ static void test_slide_class_boundaries(void **state)
      * on write: l >= 0 and l + 64 <= 200 (62, 126) by t + 64 <= 300 (0 .. 192: 4): 8. */
     tc_params p = params_for(TC_TILED, &(tc_roi){2, 0, 0, 0, 200, 300}, &(tc_filter_spec){0});
     tc_tile tiles[64];
-    int n = 0;
-    long classes[4] = {0, 0, 0, 0};
-    char err[256];
+    long classes[4];
     p.taps_x = p.taps_y = 9;
     p.kx = p.ky = NULL;
-    assert_int_equal(tc_tiles(&p, 210, 300, tiles, 64, &n, err, sizeof err), TC_OK);
+    const int n = test_tile_classes(&p, 210, 300, tiles, 64, classes);
     assert_int_equal(n, 20);
     for (int i = 0; i < n; i++) {
         assert_int_equal(tiles[i].width, 64);
         assert_int_equal(tiles[i].height, 64);
-        classes[tiles[i].read_class - 1]++;
-        classes[tiles[i].write_class - 1]++;
     }
     assert_int_equal(tiles[0].x, -2); /* where it writes: tL 0, the grid 2 columns left */
     assert_int_equal(tiles[19].y, 256);

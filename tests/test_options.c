@@ -1,6 +1,7 @@
 /* test_options.c - command-line parsing (cli/option_parse.c, option_values.c, option_rules.c,
  * option_table.c), ROI defaults and ROI validation. */
 #include "test_util.h"
+#include "test_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,15 +24,7 @@ static int parse(tc_options *o, char *msg, size_t msg_size, ...)
         argv[argc++] = w;
     va_end(ap);
     argv[argc] = NULL;
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    int rc = cli_parse(argc, argv, o, err);
-    rewind(err);
-    msg[0] = '\0';
-    if (!fgets(msg, (int)msg_size, err))
-        msg[0] = '\0';
-    fclose(err);
-    return rc;
+    return test_cli_parse(argc, argv, o, msg, msg_size);
 }
 
 static void test_defaults(void **state)
@@ -505,14 +498,8 @@ static void test_rejections(void **state)
             argv[argc++] = (char *)cases[i].args[j];
         argv[argc] = NULL;
         tc_options o;
-        char msg[256] = "";
-        FILE *err = tmpfile();
-        assert_non_null(err);
-        int rc = cli_parse(argc, argv, &o, err);
-        rewind(err);
-        if (!fgets(msg, sizeof msg, err))
-            msg[0] = '\0';
-        fclose(err);
+        char msg[256];
+        const int rc = test_cli_parse(argc, argv, &o, msg, sizeof msg);
         if (rc != 2 || !strstr(msg, cases[i].message_part) || strncmp(msg, "tiledconv: ", 11))
             fail_msg("case %zu (%s %s): rc %d, message '%s'", i, cases[i].args[0],
                      cases[i].args[1] ? cases[i].args[1] : "", rc, msg);

@@ -68,12 +68,7 @@ static void check_layouts(tc_pixel_format in, tc_pixel_format out, int out_plane
     p.taps_x = p.taps_y = 5;
     p.border = border;
     p.border_value = 17.5f;
-    p.src_left = 3;
-    p.src_top = 1;
-    p.dst_left = 1;
-    p.dst_top = 2;
-    p.roi_width = w - 4;
-    p.roi_height = h - 3;
+    test_set_roi(&p, 3, 1, 1, 2, w - 4, h - 3);
     p.out_scale = scale;
     p.out_offset = offset;
     assert_int_equal(tc_filter_image(ctx, &src, &dst_dev, &p), TC_OK);

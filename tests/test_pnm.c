@@ -9,6 +9,17 @@
 #define DECODE_LIT(lit, img) decode_ok((const uint8_t *)(lit), sizeof(lit) - 1, (img))
 #define REFUSE_LIT(lit, want) expect_refused((const uint8_t *)(lit), sizeof(lit) - 1, (want))
 
+/* The first samples of img, in the file's order, are the ones listed. */
+static void expect_samples(const io_image *img, const unsigned *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (px(img, i) != want[i])
+            fail_msg("sample %zu is %u, expected %u", i, px(img, i), want[i]);
+}
+#define EXPECT_SAMPLES(img, ...)                                                                 \
+    expect_samples((img), (const unsigned[]){__VA_ARGS__},                                       \
+                   sizeof((const unsigned[]){__VA_ARGS__}) / sizeof(unsigned))
+
 /* A fixture's every sample equals the formula, with the depth and maxval the file implies. */
 static void check_fixture(const char *name, int channels, int maxval)
 {
@@ -52,8 +63,7 @@ static void test_one_whitespace_after_maxval(void **state)
     io_image img;
     (void)state;
     DECODE_LIT("P5 2 1 255\n\n\x07", &img);
-    assert_int_equal(px(&img, 0), '\n');
-    assert_int_equal(px(&img, 1), 7);
+    EXPECT_SAMPLES(&img, '\n', 7);
     io_image_free(&img);
 
     DECODE_LIT("P5\n1 1\n255\r\n", &img); /* the CR ends the header, the LF is the pixel */
@@ -61,14 +71,12 @@ static void test_one_whitespace_after_maxval(void **state)
     io_image_free(&img);
 
     DECODE_LIT("P5 2 1 255#comment\nAB", &img);
-    assert_int_equal(px(&img, 0), 'A');
-    assert_int_equal(px(&img, 1), 'B');
+    EXPECT_SAMPLES(&img, 'A', 'B');
     io_image_free(&img);
 
     DECODE_LIT("P5#c1\n#c2\n2#c3\n1\n255 \t\x05", &img); /* comments between every field */
     assert_int_equal(img.width, 2);
-    assert_int_equal(px(&img, 0), '\t');
-    assert_int_equal(px(&img, 1), 5);
+    EXPECT_SAMPLES(&img, '\t', 5);
     io_image_free(&img);
 }
 
@@ -79,16 +87,13 @@ static void test_16bit_big_endian(void **state)
     (void)state;
     DECODE_LIT("P5 2 1 65535\n\x01\x02\xff\xfe", &img);
     assert_int_equal(img.depth, 16);
-    assert_int_equal(px(&img, 0), 0x0102);
-    assert_int_equal(px(&img, 1), 0xfffe);
+    EXPECT_SAMPLES(&img, 0x0102, 0xfffe);
     io_image_free(&img);
 
     DECODE_LIT("P6 1 1 256\n\x01\x00\x00\xff\x00\x01", &img); /* maxval 256: already 2 bytes */
     assert_int_equal(img.depth, 16);
     assert_int_equal(img.maxval, 256);
-    assert_int_equal(px(&img, 0), 256);
-    assert_int_equal(px(&img, 1), 255);
-    assert_int_equal(px(&img, 2), 1);
+    EXPECT_SAMPLES(&img, 256, 255, 1);
     io_image_free(&img);
 }
 
@@ -99,9 +104,7 @@ static void test_text_samples(void **state)
     /* Any whitespace between samples, comments too (netpbm's reader skips them there). */
     DECODE_LIT("P3 2 1 1000\n0 1000\t7\n#c\n999\n5   6", &img);
     assert_int_equal(img.depth, 16);
-    unsigned want[] = {0, 1000, 7, 999, 5, 6};
-    for (size_t i = 0; i < 6; i++)
-        assert_int_equal(px(&img, i), want[i]);
+    EXPECT_SAMPLES(&img, 0, 1000, 7, 999, 5, 6);
     io_image_free(&img);
 
     DECODE_LIT("P2 1 1 255\n00017", &img); /* leading zeros are digits like any other */
@@ -180,35 +183,23 @@ static void test_every_truncation(void **state)
 
 static void round_trip(int channels, int depth, int maxval)
 {
-    io_image img = {5, 3, channels, depth, maxval, NULL, NULL}, back;
+    io_image img = {5, 3, channels, depth, maxval, NULL, NULL};
     size_t n = 5 * 3 * (size_t)channels, size;
     uint8_t *file;
     img.pixels = malloc(n * (depth / 8));
     assert_non_null(img.pixels);
     for (size_t i = 0; i < n; i++) {
         unsigned v = (unsigned)(i * 7919u) % ((unsigned)maxval + 1u);
-        if (depth == 16)
-            ((uint16_t *)img.pixels)[i] = (uint16_t)v;
-        else
-            ((uint8_t *)img.pixels)[i] = (uint8_t)v;
+        set_px(&img, i, v);
     }
     ((uint8_t *)img.pixels)[0] = 0;
-    if (depth == 16)
-        ((uint16_t *)img.pixels)[n - 1] = (uint16_t)maxval; /* the extremes, too */
-    else
-        ((uint8_t *)img.pixels)[n - 1] = (uint8_t)maxval;
+    set_px(&img, n - 1, (unsigned)maxval); /* the extremes, too */
     encode_mem(IO_FORMAT_PNM, &img, 0, &file, &size);
     char head[32];
     int hn = snprintf(head, sizeof head, "P%c\n5 3\n%d\n", channels == 1 ? '5' : '6', maxval);
     assert_memory_equal(file, head, (size_t)hn);
     assert_int_equal(size, (size_t)hn + n * (maxval > 255 ? 2 : 1));
-    decode_ok(file, size, &back);
-    assert_int_equal(back.channels, channels);
-    assert_int_equal(back.maxval, maxval);
-    assert_int_equal(back.depth, maxval > 255 ? 16 : 8);
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(px(&back, i), px(&img, i));
-    io_image_free(&back);
+    expect_decodes_to(file, size, &img, maxval > 255 ? 16 : 8, (unsigned)maxval);
     free(file);
     free(img.pixels);
 }
@@ -228,15 +219,11 @@ static void test_writer_refuses_sample_above_maxval(void **state)
 {
     uint8_t pixels[2] = {10, 11};
     io_image img = {2, 1, 1, 8, 10, pixels, NULL};
-    char *buf = NULL, err[256] = "";
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
+    char err[256];
     (void)state;
-    assert_non_null(f);
-    assert_int_equal(io_encode(f, IO_FORMAT_PNM, &img, 0, "x.pgm", err, sizeof err), -1);
-    assert_non_null(strstr(err, "x.pgm: the sample at (1, 0) is 11, more than the maxval 10"));
-    fclose(f);
-    free(buf);
+    expect_encode_refused(IO_FORMAT_PNM, &img, 0, "x.pgm",
+                          "x.pgm: the sample at (1, 0) is 11, more than the maxval 10", err,
+                          sizeof err);
 }
 
 int main(void)

@@ -12,6 +12,7 @@
  * two images, for level (0, 0) and the kernels' longer slices.
  */
 #include "test_util.h"
+#include "test_cli.h"
 #include "test_context.h"
 
 #include <float.h>
@@ -250,18 +251,17 @@ static void check_case(int w, int h, const tc_pyramid_params *base, const char *
     planes_make(&octave, w, h, &p);
     planes_make(&level, w, h, &p);
     planes_make(&ref, w, h, &p);
-    p.launch = TC_PYRAMID_PER_OCTAVE;
-    if (tc_pyramid(ctx, src, w, h, &p, octave.plane) != TC_OK)
-        fail_msg("%s, per octave: %s", label, tc_error(ctx));
-    assert_int_equal(tc_pyramid_last_stats(ctx, &st), TC_OK);
-    assert_int_equal(st.launch, TC_PYRAMID_PER_OCTAVE);
-    launches[0] = st.launches;
-    p.launch = TC_PYRAMID_PER_LEVEL;
-    if (tc_pyramid(ctx, src, w, h, &p, level.plane) != TC_OK)
-        fail_msg("%s, per level: %s", label, tc_error(ctx));
-    assert_int_equal(tc_pyramid_last_stats(ctx, &st), TC_OK);
-    assert_int_equal(st.launch, TC_PYRAMID_PER_LEVEL);
-    launches[1] = st.launches;
+    const tc_pyramid_launch styles[2] = {TC_PYRAMID_PER_OCTAVE, TC_PYRAMID_PER_LEVEL};
+    const char *const style_names[2] = {"per octave", "per level"};
+    planes *const outs[2] = {&octave, &level};
+    for (int k = 0; k < 2; k++) {
+        p.launch = styles[k];
+        if (tc_pyramid(ctx, src, w, h, &p, outs[k]->plane) != TC_OK)
+            fail_msg("%s, %s: %s", label, style_names[k], tc_error(ctx));
+        assert_int_equal(tc_pyramid_last_stats(ctx, &st), TC_OK);
+        assert_int_equal(st.launch, styles[k]);
+        launches[k] = st.launches;
+    }
     assert_int_equal(tc_pyramid_reference(src, w, h, &p, ref.plane, err, sizeof err), TC_OK);
     assert_int_equal(tc_pyramid_tolerance(src, w, h, &p, tol), TC_OK);
 
@@ -502,14 +502,7 @@ static int parse(tc_options *o, char *msg, size_t size, char **words)
     int argc = 1;
     while (words[argc - 1])
         argv[argc] = words[argc - 1], argc++;
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    const int rc = cli_parse(argc, argv, o, err);
-    rewind(err);
-    if (!fgets(msg, (int)size, err))
-        msg[0] = '\0';
-    fclose(err);
-    return rc;
+    return test_cli_parse(argc, argv, o, msg, size);
 }
 
 static void test_options(void **state)

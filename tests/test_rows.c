@@ -98,29 +98,30 @@ static int check_folder(const char *dir, int *files)
     return decoded;
 }
 
+/* check_folder on tests/data/NAME: at least min_files files, at least min_decoded of them
+ * decoded, and some refused (both ways). */
+static void check_fixtures(const char *name, int min_files, int min_decoded)
+{
+    char dir[1024];
+    int files = 0;
+    snprintf(dir, sizeof dir, "%s/tests/data/%s", test_root(), name);
+    const int decoded = check_folder(dir, &files);
+    assert_true(files >= min_files);
+    assert_true(decoded >= min_decoded);
+    assert_true(decoded < files);
+}
+
 static void test_formats_fixtures_same_pixels(void **state)
 {
     (void)state;
-    char dir[1024];
-    int files = 0;
-    snprintf(dir, sizeof dir, "%s/tests/data/formats", test_root());
-    const int decoded = check_folder(dir, &files);
     /* Every colour type, depth, sampling and the hostile files: 42 files, 34 of them valid. */
-    assert_true(files >= 40);
-    assert_true(decoded >= 30);
-    assert_true(decoded < files);
+    check_fixtures("formats", 40, 30);
 }
 
 static void test_bmpsuite_same_pixels(void **state)
 {
     (void)state;
-    char dir[1024];
-    int files = 0;
-    snprintf(dir, sizeof dir, "%s/tests/data/bmpsuite", test_root());
-    const int decoded = check_folder(dir, &files);
-    assert_true(files >= 90);
-    assert_true(decoded >= 50);
-    assert_true(decoded < files); /* the suite's bad files are refused both ways */
+    check_fixtures("bmpsuite", 90, 50); /* the suite's bad files are refused both ways */
 }
 
 /* A file truncated at every length refuses or decodes alike both ways. */
@@ -214,10 +215,7 @@ static io_image test_image(int width, int height, int channels, int depth, int m
         const unsigned v = ((x / 7u) % 2u ? (unsigned)maxval * 3u / 4u : (unsigned)maxval / 5u) +
                            (seed >> 16) % 17u;
         const unsigned s = v > (unsigned)maxval ? (unsigned)maxval : v;
-        if (depth == 16)
-            ((uint16_t *)img.pixels)[i] = (uint16_t)s;
-        else
-            ((uint8_t *)img.pixels)[i] = (uint8_t)s;
+        set_px(&img, i, s);
     }
     return img;
 }
@@ -273,18 +271,24 @@ static void test_writer_refusals(void **state)
     io_row_writer *w = NULL;
     char err[512] = "";
     assert_non_null(f);
-    assert_int_equal(io_rows_begin(f, IO_FORMAT_BMP, 4, 4, 1, 16, 65535, 0, "x.bmp", &w, err,
-                                   sizeof err), -1);
-    assert_non_null(strstr(err, "x.bmp: BMP holds 8-bit samples"));
-    assert_int_equal(io_rows_begin(f, IO_FORMAT_PNG, 4, 4, 1, 16, 1000, 0, "x.png", &w, err,
-                                   sizeof err), -1);
-    assert_non_null(strstr(err, "x.png: PNG holds samples of full scale 65535"));
-    assert_int_equal(io_rows_begin(f, IO_FORMAT_JPEG, 4, 4, 3, 8, 255, 101, "x.jpg", &w, err,
-                                   sizeof err), -1);
-    assert_non_null(strstr(err, "quality 101"));
-    assert_int_equal(io_rows_begin(f, IO_FORMAT_PNM, 4, 4, 2, 8, 255, 0, "x.pgm", &w, err,
-                                   sizeof err), -1);
-    assert_non_null(strstr(err, "2 channels"));
+    static const struct { /* 4 x 4 images the writer cannot take */
+        io_format fmt;
+        int channels, depth, maxval, quality;
+        const char *name, *want;
+    } refused[] = {
+        {IO_FORMAT_BMP, 1, 16, 65535, 0, "x.bmp", "x.bmp: BMP holds 8-bit samples"},
+        {IO_FORMAT_PNG, 1, 16, 1000, 0, "x.png", "x.png: PNG holds samples of full scale 65535"},
+        {IO_FORMAT_JPEG, 3, 8, 255, 101, "x.jpg", "quality 101"},
+        {IO_FORMAT_PNM, 2, 8, 255, 0, "x.pgm", "2 channels"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(io_rows_begin(f, refused[i].fmt, 4, 4, refused[i].channels,
+                                       refused[i].depth, refused[i].maxval, refused[i].quality,
+                                       refused[i].name, &w, err, sizeof err),
+                         -1);
+        if (!strstr(err, refused[i].want))
+            fail_msg("%s: \"%s\" does not say \"%s\"", refused[i].name, err, refused[i].want);
+    }
     /* A row past the last, and an end before it. */
     assert_int_equal(io_rows_begin(f, IO_FORMAT_PNM, 2, 1, 1, 8, 255, 0, "x.pgm", &w, err,
                                    sizeof err), 0);

@@ -99,27 +99,33 @@ static void test_refusals(void **state)
     assert_null(s.data); /* untouched */
 }
 
-/* Standard input ("-") in a child whose descriptor 0 is the given file; 0 when the child's
- * checks held. */
-static int stdin_child(const char *path, int expect_ok, const char *expect)
+/* check(arg) in a child whose standard input (descriptor 0) is the file at path: the status
+ * it exits with, 0 when its checks held (3: the file could not be opened; 100: a signal). */
+static int on_stdin(const char *path, int (*check)(const void *), const void *arg)
 {
     fflush(NULL);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        char err[512];
-        source s;
         const int fd = open(path, O_RDONLY);
         if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
             _exit(3);
-        const int rc = source_read("-", &s, err, sizeof err);
-        if (expect_ok)
-            _exit(rc == 0 && s.format == IO_FORMAT_PNG ? 0 : 4);
-        _exit(rc == -1 && strcmp(err, expect) == 0 ? 0 : 5);
+        _exit(check(arg));
     }
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+/* Standard input ("-") read as a PNG (expect NULL), or refused with the message expect. */
+static int read_stdin(const void *expect)
+{
+    char err[512];
+    source s;
+    const int rc = source_read("-", &s, err, sizeof err);
+    if (!expect)
+        return rc == 0 && s.format == IO_FORMAT_PNG ? 0 : 4;
+    return rc == -1 && strcmp(err, expect) == 0 ? 0 : 5;
 }
 
 static void test_standard_input(void **state)
@@ -127,12 +133,12 @@ static void test_standard_input(void **state)
     (void)state;
     char path[1024];
     fixture("rgb16.png", path, sizeof path);
-    assert_int_equal(stdin_child(path, 1, NULL), 0); /* read, never mapped */
-    assert_int_equal(stdin_child("/dev/zero", 0,
-                                 "standard input: not an image in a format tiledconv reads "
-                                 "(BMP, PNG, JPEG, PGM/PPM)"),
+    assert_int_equal(on_stdin(path, read_stdin, NULL), 0); /* read, never mapped */
+    assert_int_equal(on_stdin("/dev/zero", read_stdin,
+                              "standard input: not an image in a format tiledconv reads "
+                              "(BMP, PNG, JPEG, PGM/PPM)"),
                      0);
-    assert_int_equal(stdin_child("/dev/null", 0, "standard input: empty file"), 0);
+    assert_int_equal(on_stdin("/dev/null", read_stdin, "standard input: empty file"), 0);
     assert_string_equal(source_name("-"), "standard input");
     assert_true(source_is_stdin("-") && !source_is_stdin("-x") && !source_is_stdin(NULL));
 }
@@ -224,28 +230,18 @@ static void test_reader(void **state)
 
 /* A BMP on standard input goes through the BMP reader from the bytes already read to tell its
  * format: read as a stream, its size unknown (the offset of a redirected file need not be 0). */
-static int stdin_reader_child(const char *path)
+static int read_stdin_bmp(const void *unused)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        char err[512];
-        source_reader r;
-        io_image img;
-        const int fd = open(path, O_RDONLY);
-        if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
-            _exit(3);
-        if (source_reader_open("-", NULL, &r, err, sizeof err) || r.format != IO_FORMAT_BMP ||
-            r.bmp.file_size != 0 || source_reader_decode(&r, &img, err, sizeof err))
-            _exit(4);
-        source_reader_close(&r);
-        /* standard input is still open: the reader never closes it */
-        _exit(img.width == 451 && fcntl(STDIN_FILENO, F_GETFD) != -1 ? 0 : 5);
-    }
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+    char err[512];
+    source_reader r;
+    io_image img;
+    (void)unused;
+    if (source_reader_open("-", NULL, &r, err, sizeof err) || r.format != IO_FORMAT_BMP ||
+        r.bmp.file_size != 0 || source_reader_decode(&r, &img, err, sizeof err))
+        return 4;
+    source_reader_close(&r);
+    /* standard input is still open: the reader never closes it */
+    return img.width == 451 && fcntl(STDIN_FILENO, F_GETFD) != -1 ? 0 : 5;
 }
 
 static void test_reader_standard_input(void **state)
@@ -253,7 +249,7 @@ static void test_reader_standard_input(void **state)
     (void)state;
     char path[1024];
     snprintf(path, sizeof path, "%s/images/TiledConv_Input451x300.bmp", test_root());
-    assert_int_equal(stdin_reader_child(path), 0);
+    assert_int_equal(on_stdin(path, read_stdin_bmp, NULL), 0);
 }
 
 int main(void)

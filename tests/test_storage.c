@@ -197,12 +197,7 @@ static tc_params params_for(const layout *l, int taps, const float *kx, const fl
     p.taps_x = p.taps_y = taps;
     p.kx = kx;
     p.ky = ky;
-    p.src_left = l->sl;
-    p.src_top = l->st;
-    p.dst_left = l->tl;
-    p.dst_top = l->tt;
-    p.roi_width = l->rw;
-    p.roi_height = l->rh;
+    test_set_roi(&p, l->sl, l->st, l->tl, l->tt, l->rw, l->rh);
     p.border = border;
     p.border_value = 17.5f;
     p.algorithm = alg;
@@ -279,17 +274,9 @@ static void test_image_storage_layouts(void **state)
             assert_int_equal(tc_last_stats(ctx, &s), TC_OK);
             assert_int_equal(s.algorithm, p.algorithm);
             if (p.algorithm == TC_TILED) { /* the kernel counted what the host predicts */
-                int count = 0;
-                long classes[4] = {0, 0, 0, 0};
+                long classes[4];
                 tc_tile tiles[64];
-                char err[256];
-                assert_int_equal(tc_tiles(&p, l->w, l->h, tiles, 64, &count, err, sizeof err),
-                                 TC_OK);
-                assert_true(count <= 64);
-                for (int t = 0; t < count; t++) {
-                    classes[tiles[t].read_class - 1]++;
-                    classes[tiles[t].write_class - 1]++;
-                }
+                test_tile_classes(&p, l->w, l->h, tiles, 64, classes);
                 assert_true(s.classes_counted);
                 for (int c = 0; c < 4; c++)
                     assert_int_equal(s.classes[c], classes[c]);

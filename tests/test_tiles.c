@@ -18,28 +18,18 @@ static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt,
     tc_params p;
     tc_stats st_;
     tc_tile tiles[400];
-    long counted[4] = {0, 0, 0, 0};
-    int n = 0;
-    char err[256];
+    long counted[4];
     assert_non_null(src);
     assert_non_null(dst);
     tc_params_init(&p);
     p.taps_x = p.taps_y = taps;
-    p.src_left = sl;
-    p.src_top = st;
-    p.dst_left = tl;
-    p.dst_top = tt;
-    p.roi_width = rw;
-    p.roi_height = rh;
+    test_set_roi(&p, sl, st, tl, tt, rw, rh);
     p.count_classes = 1;
     assert_int_equal(tc_filter(ctx, src, dst, w, h, &p), TC_OK);
     assert_int_equal(tc_last_stats(ctx, &st_), TC_OK);
     assert_true(st_.classes_counted);
-    assert_int_equal(tc_tiles(&p, w, h, tiles, 400, &n, err, sizeof err), TC_OK);
-    assert_true(n <= 400);
+    const int n = test_tile_classes(&p, w, h, tiles, 400, counted);
     for (int i = 0; i < n; i++) {
-        counted[tiles[i].read_class - 1]++;
-        counted[tiles[i].write_class - 1]++;
         /* Every tile is where the kernel writes: columns from tL - tL mod 4 (the target's
          * 4-column grid), rows from tT, tile after tile. */
         assert_int_equal((tiles[i].x - (tl - tl % 4)) % tiles[i].width, 0);

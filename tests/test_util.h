@@ -50,4 +50,35 @@ static inline void test_untune(void)
     tc_set_tuning(NULL);
 }
 
+/* Where p's filter reads (src_left, src_top) and writes (dst_left, dst_top), and the size of
+ * the region (0 on an axis: the largest that fits both): one line for each of the many
+ * layouts the suites try. */
+static inline void test_set_roi(tc_params *p, int src_left, int src_top, int dst_left,
+                                int dst_top, int width, int height)
+{
+    p->src_left = src_left, p->src_top = src_top;
+    p->dst_left = dst_left, p->dst_top = dst_top;
+    p->roi_width = width, p->roi_height = height;
+}
+
+/* The work-groups of each class that tc_tiles predicts for p on a width x height image, into
+ * classes[0..3]: each tile counted for the class it reads as and the one it writes as, as the
+ * kernels count their groups. The tiles go into tiles[capacity]; their number is returned. */
+static inline int test_tile_classes(const tc_params *p, int width, int height, tc_tile *tiles,
+                                    int capacity, long classes[4])
+{
+    char err[256];
+    int n = 0;
+    if (tc_tiles(p, width, height, tiles, capacity, &n, err, sizeof err) != TC_OK)
+        fail_msg("tc_tiles: %s", err);
+    assert_true(n <= capacity);
+    for (int c = 0; c < 4; c++)
+        classes[c] = 0;
+    for (int i = 0; i < n; i++) {
+        classes[tiles[i].read_class - 1]++;
+        classes[tiles[i].write_class - 1]++;
+    }
+    return n;
+}
+
 #endif

@@ -296,29 +296,34 @@ def _as(result, dtype):
     return result if result.dtype == dtype else result.astype(dtype)
 
 
+def _real_array(x, what, ndim, noun, expected):
+    """x as a C-contiguous float32 array of ndim dimensions; a ValueError that names what,
+    as noun ("a sequence") or as what was expected, otherwise."""
+    try:
+        arr = _float32(x)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what}: not {noun} of real numbers: {e}") from None
+    if arr.ndim != ndim:
+        raise ValueError(f"{what}: expected {expected}, got shape {arr.shape}")
+    return arr
+
+
+def _kernel_ms(s):
+    """The kernel times of a stats struct's timed runs, copied into a list."""
+    return [s.kernel_ms[i] for i in range(s.iterations)] if s.kernel_ms else []
+
+
 def _coefficients(k, what):
     if k is None:
         return None
-    try:
-        arr = _float32(k)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{what}: not a sequence of real numbers: {e}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{what}: expected a 1-D sequence of coefficients, got shape "
-                         f"{arr.shape}")
-    return arr
+    return _real_array(k, what, 1, "a sequence", "a 1-D sequence of coefficients")
 
 
 def _mask(mask):
     """A C-contiguous float32 2-D array of real numbers (rows first), or None."""
     if mask is None:
         return None
-    try:
-        arr = _float32(mask)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"mask: not an array of real numbers: {e}") from None
-    if arr.ndim != 2:
-        raise ValueError(f"mask: expected a 2-D array (rows, columns), got shape {arr.shape}")
+    arr = _real_array(mask, "mask", 2, "an array", "a 2-D array (rows, columns)")
     height, width = arr.shape
     _int(width, "mask width")
     _int(height, "mask height")
@@ -543,6 +548,18 @@ class Context:
         message = _lib.tc_error(self._ctx)
         _raise(status, message.decode(errors="replace") if message else "")
 
+    def _last(self, fetch, s, copy):
+        """fetch(handle, &s), the figures of the last run of a kind, then copy(s): the lists s
+        points to, copied while the lock keeps another run from replacing them. None when this
+        context has made no such run yet."""
+        with self._lock:
+            status = fetch(self._handle(), ctypes.byref(s))
+            if status == TC_EINVAL:
+                return None
+            if status != TC_OK:
+                self._fail(status)
+            return copy(s)
+
     # -- information --
 
     @property
@@ -571,18 +588,18 @@ class Context:
         between samples and planes on the device; 0 for filter_timed's float planes). After
         filter_batch, the times are summed over the batch's images.
         """
-        s = _native.TcStats()
-        with self._lock:
-            status = _lib.tc_last_stats(self._handle(), ctypes.byref(s))
-            if status == TC_EINVAL:
-                return None
-            if status != TC_OK:
-                self._fail(status)
-            n = s.iterations
-            kernel_ms = [s.kernel_ms[i] for i in range(n)] if s.kernel_ms else []
+        def copy(s):
             pass_ms = None
             if s.passes == 2 and s.pass_ms[0] and s.pass_ms[1]:
-                pass_ms = [[s.pass_ms[p][i] for i in range(n)] for p in range(2)]
+                pass_ms = [[s.pass_ms[p][i] for i in range(s.iterations)] for p in range(2)]
+            return _kernel_ms(s), pass_ms
+
+        s = _native.TcStats()
+        lists = self._last(_lib.tc_last_stats, s, copy)
+        if lists is None:
+            return None
+        kernel_ms, pass_ms = lists
+        n = s.iterations
         return {
             "algorithm": ALGORITHMS[s.algorithm] if 0 <= s.algorithm < len(ALGORITHMS)
             else s.algorithm,
@@ -782,13 +799,9 @@ class Context:
         list, one per timed pyramid), launches (per pyramid), bytes (what the launches must
         read and write), build_ms, upload_ms, download_ms, wall_ms_per_iteration."""
         s = _native.TcPyramidStats()
-        with self._lock:
-            status = _lib.tc_pyramid_last_stats(self._handle(), ctypes.byref(s))
-            if status == TC_EINVAL:
-                return None
-            if status != TC_OK:
-                self._fail(status)
-            kernel_ms = [s.kernel_ms[i] for i in range(s.iterations)] if s.kernel_ms else []
+        kernel_ms = self._last(_lib.tc_pyramid_last_stats, s, _kernel_ms)
+        if kernel_ms is None:
+            return None
         return {
             "launch": PYRAMID_LAUNCHES[s.launch] if 0 <= s.launch < len(PYRAMID_LAUNCHES)
             else s.launch,

@@ -173,6 +173,17 @@ static int decode_rle(const uint8_t *data, size_t size, const bmp_info *info, ui
     }
 }
 
+/* The headers of data into info (zeroed first), for a call whose result goes to out: 0, or -1
+ * with the reason when data or out is missing or the headers are refused. */
+static int headers_of(const uint8_t *data, size_t size, const void *out, const io_limits *lim,
+                      bmp_info *info, char *err, size_t err_size)
+{
+    memset(info, 0, sizeof *info);
+    if (!data || !out)
+        return io_fail(err, err_size, "no data to decode");
+    return bmp_parse_headers(data, size, lim, info, err, err_size) ? -1 : 0;
+}
+
 int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_image *img,
                     char *err, size_t err_size)
 {
@@ -181,12 +192,7 @@ int bmp_decode_with(const uint8_t *data, size_t size, const io_limits *lim, bmp_
     size_t stride = 0, npix;
     int rc = -1;
 
-    memset(&info, 0, sizeof info);
-    if (!data || !img) {
-        io_fail(err, err_size, "no data to decode");
-        goto done;
-    }
-    if (bmp_parse_headers(data, size, lim, &info, err, err_size))
+    if (headers_of(data, size, img, lim, &info, err, err_size))
         goto done;
 
     if (info.compression == BI_RGB || info.compression == BI_BITFIELDS) {
@@ -238,10 +244,7 @@ int bmp_view_pixels(const uint8_t *data, size_t size, const io_limits *lim, bmp_
                     char *err, size_t err_size)
 {
     bmp_info info;
-    memset(&info, 0, sizeof info);
-    if (!data || !v)
-        return io_fail(err, err_size, "no data to decode");
-    if (bmp_parse_headers(data, size, lim, &info, err, err_size))
+    if (headers_of(data, size, v, lim, &info, err, err_size))
         return -1;
     /* 32-bit BI_RGB has the default 8-8-8 masks: its bytes are the channels as they are. */
     if (info.compression != BI_RGB || (info.bpp != 8 && info.bpp != 24 && info.bpp != 32))
@@ -274,10 +277,7 @@ int bmp_header_size(const uint8_t *data, size_t size, const io_limits *lim, int 
                     int *height, char *err, size_t err_size)
 {
     bmp_info info;
-    memset(&info, 0, sizeof info);
-    if (!data)
-        return io_fail(err, err_size, "no data to decode");
-    if (bmp_parse_headers(data, size, lim, &info, err, err_size))
+    if (headers_of(data, size, width, lim, &info, err, err_size))
         return -1;
     *width = info.width;
     *height = info.height;
@@ -305,10 +305,7 @@ int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_ro
 {
     bmp_rows *r;
     bmp_info info;
-    memset(&info, 0, sizeof info);
-    if (!data || !out)
-        return io_fail(err, err_size, "no data to decode");
-    if (bmp_parse_headers(data, size, lim, &info, err, err_size))
+    if (headers_of(data, size, out, lim, &info, err, err_size))
         return -1;
     *width = info.width;
     *height = info.height;

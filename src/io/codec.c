@@ -209,16 +209,32 @@ int io_identify(const uint8_t *head, size_t n, io_format *fmt, char *err, size_t
     return unknown_format(head, n, err, err_size);
 }
 
+/* The codec of data from its first bytes; NULL, with the reason in err, for a format that
+ * tiledconv does not read. */
+static const io_codec *codec_or_refuse(const uint8_t *data, size_t size, char *err,
+                                       size_t err_size)
+{
+    const io_codec *c = codec_of_head(data, size);
+    if (!c)
+        unknown_format(data, size, err, err_size);
+    return c;
+}
+
+/* The codecs' bomb guard: a negative limit is none (0). */
+static long per_byte_limit(long max_pixels_per_byte)
+{
+    return max_pixels_per_byte < 0 ? 0 : max_pixels_per_byte;
+}
+
 int io_decode(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
               io_image *img, char *err, size_t err_size)
 {
     if (!data || !img)
         return io_fail(err, err_size, "no data to decode");
-    const io_codec *c = codec_of_head(data, size);
-    if (!c)
-        return unknown_format(data, size, err, err_size);
-    return c->decode(data, size, io_pixel_limit(max_pixels),
-                     max_pixels_per_byte < 0 ? 0 : max_pixels_per_byte, img, err, err_size);
+    const io_codec *c = codec_or_refuse(data, size, err, err_size);
+    return c ? c->decode(data, size, io_pixel_limit(max_pixels),
+                         per_byte_limit(max_pixels_per_byte), img, err, err_size)
+             : -1;
 }
 
 int io_decode_luma(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
@@ -227,8 +243,7 @@ int io_decode_luma(const uint8_t *data, size_t size, long max_pixels, long max_p
     const io_codec *c = data && img ? codec_of_head(data, size) : NULL;
     if (c && c->decode_luma)
         return c->decode_luma(data, size, io_pixel_limit(max_pixels),
-                              max_pixels_per_byte < 0 ? 0 : max_pixels_per_byte, img, err,
-                              err_size);
+                              per_byte_limit(max_pixels_per_byte), img, err, err_size);
     return io_decode(data, size, max_pixels, max_pixels_per_byte, img, err, err_size);
 }
 
@@ -248,11 +263,10 @@ int io_probe(const uint8_t *data, size_t size, long max_pixels, long max_pixels_
 {
     if (!data || !h)
         return io_fail(err, err_size, "no data to decode");
-    const io_codec *c = codec_of_head(data, size);
-    if (!c)
-        return unknown_format(data, size, err, err_size);
-    return c->probe(data, size, io_pixel_limit(max_pixels),
-                    max_pixels_per_byte < 0 ? 0 : max_pixels_per_byte, h, err, err_size);
+    const io_codec *c = codec_or_refuse(data, size, err, err_size);
+    return c ? c->probe(data, size, io_pixel_limit(max_pixels),
+                        per_byte_limit(max_pixels_per_byte), h, err, err_size)
+             : -1;
 }
 
 int io_check_bomb(io_format fmt, long width, long height, size_t file_size, const io_limits *lim,

@@ -251,6 +251,13 @@ static int pnm_size(io_stream *s, const uint8_t *d, size_t at, int channels, int
     return 0;
 }
 
+/* A binary raster, its size known: exactly its bytes (s->limit). */
+static io_stream_status raster_end(io_stream *s, const uint8_t *d, size_t len, size_t *want,
+                                   char *err, size_t err_size)
+{
+    return len < s->limit ? need(s, d, s->limit, want, err, err_size) : end_at(s, s->limit);
+}
+
 static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, size_t *want,
                                  char *err, size_t err_size)
 {
@@ -258,8 +265,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
     if (d[0] != 'P' || (!text && d[1] != '5' && d[1] != '6'))
         return end_at(s, 2);
     if (s->have_size && !text) /* a binary raster: exactly its bytes */
-        return len < s->limit ? need(s, d, s->limit, want, err, err_size)
-                              : end_at(s, s->limit);
+        return raster_end(s, d, len, want, err, err_size);
     while (s->pos < len) {
         const uint8_t c = d[s->pos];
         if (s->state == ST_LAST_COMMENT) { /* after the maxval: its line end ends the header */
@@ -271,8 +277,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
             if (pnm_size(s, d, s->pos, channels, text))
                 return end_at(s, s->pos + 1);
             if (!text)
-                return len < s->limit ? need(s, d, s->limit, want, err, err_size)
-                                      : end_at(s, s->limit);
+                return raster_end(s, d, len, want, err, err_size);
             continue;
         }
         if (s->state == ST_COMMENT) { /* up to its line end, found with memchr */
@@ -306,8 +311,7 @@ static io_stream_status scan_pnm(io_stream *s, const uint8_t *d, size_t len, siz
                     if (pnm_size(s, d, s->pos, channels, text))
                         return end_at(s, s->pos + 1);
                     if (!text)
-                        return len < s->limit ? need(s, d, s->limit, want, err, err_size)
-                                              : end_at(s, s->limit);
+                        return raster_end(s, d, len, want, err, err_size);
                     continue;
                 }
             } else if (++s->numbers == s->samples) {

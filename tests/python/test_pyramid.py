@@ -4,18 +4,14 @@ Run with the other binding tests (make python-tests). The pyramids use sigma0 0.
 levels where they can (Gaussians of 7 to 11 taps, whose programs PoCL builds quickly).
 """
 
-import ctypes
 import math
-import os
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import tiledconv
+from c_layouts import assert_layouts_match
 
-ROOT = Path(__file__).resolve().parents[2]
 SMALL = dict(octaves=3, levels=2, sigma=0.8)
 
 
@@ -133,13 +129,7 @@ def test_docstrings():
     assert "sqrt(k**(2j) - 1)" in tiledconv.Context.pyramid.__doc__
 
 
-LAYOUT_C = r"""
-#include <stdio.h>
-#include <stddef.h>
-#include <tiledconv.h>
-#define F(T, f) printf(#T " " #f " %zu %zu\n", offsetof(T, f), sizeof(((T *)0)->f));
-#define S(T) printf(#T " sizeof %zu %zu\n", sizeof(T), sizeof(T));
-int main(void) {
+LAYOUT_BODY = """
     S(tc_pyramid_params) F(tc_pyramid_params, octaves) F(tc_pyramid_params, levels)
     F(tc_pyramid_params, sigma) F(tc_pyramid_params, border) F(tc_pyramid_params, border_value)
     F(tc_pyramid_params, launch)
@@ -153,32 +143,12 @@ int main(void) {
     F(tc_pyramid_stats, launches) F(tc_pyramid_stats, bytes) F(tc_pyramid_stats, build_ms)
     F(tc_pyramid_stats, upload_ms) F(tc_pyramid_stats, download_ms)
     F(tc_pyramid_stats, wall_ms_per_iteration)
-    return 0;
-}
 """
 
 
 def test_struct_layouts_match_the_header(tmp_path):
     from tiledconv import _native
-    cc = os.environ.get("CC", "cc")
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    (tmp_path / "layout.c").write_text(LAYOUT_C)
-    subprocess.run([cc, "-std=c11", "-I", str(ROOT / "include"), "-o",
-                    str(tmp_path / "layout"), str(tmp_path / "layout.c")], check=True, env=env)
-    lines = subprocess.run([str(tmp_path / "layout")], check=True, capture_output=True,
-                           text=True, env=env).stdout.split("\n")
-    structs = {"tc_pyramid_params": _native.TcPyramidParams,
-               "tc_pyramid_level": _native.TcPyramidLevel,
-               "tc_pyramid_stats": _native.TcPyramidStats}
-    seen = {name: set() for name in structs}
-    for line in filter(None, lines):
-        struct, field, offset, size = line.split()
-        cls = structs[struct]
-        if field == "sizeof":
-            assert ctypes.sizeof(cls) == int(size), struct
-            continue
-        py = getattr(cls, field)
-        assert (py.offset, py.size) == (int(offset), int(size)), f"{struct}.{field}"
-        seen[struct].add(field)
-    for name, cls in structs.items():
-        assert seen[name] == {f[0] for f in cls._fields_}, name
+    assert_layouts_match(tmp_path, LAYOUT_BODY,
+                         {"tc_pyramid_params": _native.TcPyramidParams,
+                          "tc_pyramid_level": _native.TcPyramidLevel,
+                          "tc_pyramid_stats": _native.TcPyramidStats})

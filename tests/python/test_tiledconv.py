@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import tiledconv
+from c_layouts import assert_layouts_match
 
 ROOT = Path(__file__).resolve().parents[2]
 BORDERS = ["replicate", "constant", "reflect101", "reflect", "wrap"]
@@ -871,13 +872,7 @@ def test_docstrings():
 
 # ---- The C side: struct layouts, finding the library -------------------------------------------
 
-LAYOUT_C = r"""
-#include <stdio.h>
-#include <stddef.h>
-#include <tiledconv.h>
-#define F(T, f) printf(#T " " #f " %zu %zu\n", offsetof(T, f), sizeof(((T *)0)->f));
-#define S(T) printf(#T " sizeof %zu %zu\n", sizeof(T), sizeof(T));
-int main(void) {
+LAYOUT_BODY = """
     S(tc_params) F(tc_params, taps_x) F(tc_params, taps_y) F(tc_params, kx) F(tc_params, ky)
     F(tc_params, src_left) F(tc_params, src_top) F(tc_params, dst_left) F(tc_params, dst_top)
     F(tc_params, roi_width) F(tc_params, roi_height) F(tc_params, border)
@@ -899,36 +894,14 @@ int main(void) {
     F(tc_device_info, compute_units) F(tc_device_info, global_mem_bytes)
     F(tc_device_info, max_alloc_bytes) F(tc_device_info, local_mem_bytes)
     F(tc_device_info, has_double)
-    return 0;
-}
 """
 
 
 def test_struct_layouts_match_the_header(tmp_path):
-    # The ctypes mirrors against the C compiler's view of include/tiledconv.h (the project's
-    # tests run after `make`, so a C compiler is there).
     from tiledconv import _native
-    cc = os.environ.get("CC", "cc")
-    (tmp_path / "layout.c").write_text(LAYOUT_C)
-    subprocess.run([cc, "-std=c11", "-I", str(ROOT / "include"), "-o",
-                    str(tmp_path / "layout"), str(tmp_path / "layout.c")], check=True,
-                   env=clean_env())
-    lines = subprocess.run([str(tmp_path / "layout")], check=True, capture_output=True,
-                           text=True, env=clean_env()).stdout.split("\n")
-    structs = {"tc_params": _native.TcParams, "tc_stats": _native.TcStats,
-               "tc_device_info": _native.TcDeviceInfo}
-    seen = {name: set() for name in structs}
-    for line in filter(None, lines):
-        struct, field, offset, size = line.split()
-        cls = structs[struct]
-        if field == "sizeof":
-            assert ctypes.sizeof(cls) == int(size), struct
-            continue
-        py = getattr(cls, "global_" if field == "global" else field)
-        assert (py.offset, py.size) == (int(offset), int(size)), f"{struct}.{field}"
-        seen[struct].add("global_" if field == "global" else field)
-    for name, cls in structs.items():
-        assert seen[name] == {f[0] for f in cls._fields_}, name
+    assert_layouts_match(tmp_path, LAYOUT_BODY,
+                         {"tc_params": _native.TcParams, "tc_stats": _native.TcStats,
+                          "tc_device_info": _native.TcDeviceInfo})
 
 
 def clean_env(extra=None, pythonpath=None):
