@@ -179,14 +179,16 @@ void *batch_worker_main(void *arg)
     job *j;
     pthread_mutex_lock(&b->lock);
     for (;;) {
-        if ((j = job_list_pop(&b->finished)) != NULL) {
-            pthread_mutex_unlock(&b->lock);
-            finish_job(b, j);
-            pthread_mutex_lock(&b->lock);
-        } else if (b->early_open && (j = job_list_pop(&b->early)) != NULL) {
+        /* An early image first: its move is a copy, and it keeps the lanes' calls full
+         * (encoding first left them a few images a call while hundreds waited). */
+        if (b->early_open && (j = job_list_pop(&b->early)) != NULL) {
             b->reading++;
             pthread_mutex_unlock(&b->lock);
             move_early(b, j);
+            pthread_mutex_lock(&b->lock);
+        } else if ((j = job_list_pop(&b->finished)) != NULL) {
+            pthread_mutex_unlock(&b->lock);
+            finish_job(b, j);
             pthread_mutex_lock(&b->lock);
         } else if (may_read(b)) {
             const int i = b->next++;
