@@ -237,13 +237,7 @@ static void add_band(tc_run_stats *total, tc_run_stats *one, int first)
         memset(one, 0, sizeof *one);
         return;
     }
-    total->kernel_ms[0] += one->kernel_ms[0];
-    for (int p = 0; p < 2 && total->pass_ms[p] && one->pass_ms[p]; p++)
-        total->pass_ms[p][0] += one->pass_ms[p][0];
-    total->build_ms += one->build_ms;
-    total->h2d_ms += one->h2d_ms;
-    total->d2h_ms += one->d2h_ms;
-    total->wall_ms_per_iteration += one->wall_ms_per_iteration;
+    tc_run_stats_add(total, one);
     for (int c = 0; c < 4; c++)
         total->classes[c] += one->classes[c];
     tc_run_stats_free(one);

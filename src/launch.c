@@ -412,6 +412,22 @@ void tc_run_stats_free(tc_run_stats *stats)
     memset(stats, 0, sizeof *stats);
 }
 
+void tc_run_stats_add_device(tc_run_stats *total, const tc_run_stats *one)
+{
+    total->kernel_ms[0] += one->kernel_ms[0];
+    for (int p = 0; p < 2 && total->pass_ms[p] && one->pass_ms[p]; p++)
+        total->pass_ms[p][0] += one->pass_ms[p][0];
+    total->build_ms += one->build_ms;
+    total->h2d_ms += one->h2d_ms;
+}
+
+void tc_run_stats_add(tc_run_stats *total, const tc_run_stats *one)
+{
+    tc_run_stats_add_device(total, one);
+    total->d2h_ms += one->d2h_ms;
+    total->wall_ms_per_iteration += one->wall_ms_per_iteration;
+}
+
 int tc_launch_prepare(const tc_device *d, tc_program_cache *programs, const tc_job *job,
                       cl_mem src, cl_mem dst, int width, tc_launch *l, double *build_ms,
                       tc_msg *m)

@@ -28,6 +28,13 @@ typedef struct {
 
 void tc_run_stats_free(tc_run_stats *stats);
 
+/* Sums for the pipelines that run one filter several times (planes, bands, rows), into a
+ * total whose arrays hold one value (iterations 1). tc_run_stats_add_device adds what the
+ * device did: the kernel and pass times, the build and the upload; tc_run_stats_add adds the
+ * read-back and the host wall clock as well. */
+void tc_run_stats_add_device(tc_run_stats *total, const tc_run_stats *one);
+void tc_run_stats_add(tc_run_stats *total, const tc_run_stats *one);
+
 /* Filters in into out (the same plane is allowed): checks that the job fits the device,
  * builds or reuses its program, uploads, runs `warmup` untimed runs (0 or 1) and then
  * `iterations` timed ones, and reads the result back. TC_OK with *stats filled (free it with

@@ -213,17 +213,6 @@ static void host_pack(const tc_plane *planes, int count, const tc_roi *roi, doub
     }
 }
 
-static void add_run(tc_run_stats *total, const tc_run_stats *one)
-{
-    total->kernel_ms[0] += one->kernel_ms[0];
-    for (int p = 0; p < 2 && total->pass_ms[p] && one->pass_ms[p]; p++)
-        total->pass_ms[p][0] += one->pass_ms[p][0];
-    total->build_ms += one->build_ms;
-    total->h2d_ms += one->h2d_ms;
-    total->d2h_ms += one->d2h_ms;
-    total->wall_ms_per_iteration += one->wall_ms_per_iteration;
-}
-
 /* Keeps plane 0's run as the total (its arrays included) and adds the later ones to it. */
 static void accumulate(tc_run_stats *total, tc_run_stats *one, int c)
 {
@@ -231,7 +220,7 @@ static void accumulate(tc_run_stats *total, tc_run_stats *one, int c)
         *total = *one;
         memset(one, 0, sizeof *one);
     } else {
-        add_run(total, one);
+        tc_run_stats_add(total, one);
         tc_run_stats_free(one);
     }
 }

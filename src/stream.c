@@ -129,16 +129,6 @@ static int launch_for(tc_stream *st, tc_program_cache *programs, const tc_slot *
     return TC_OK;
 }
 
-/* Adds one run's figures to the total (the total's arrays hold one value: iterations 1). */
-static void add_run(tc_run_stats *total, const tc_run_stats *one)
-{
-    total->kernel_ms[0] += one->kernel_ms[0];
-    for (int p = 0; p < 2 && total->pass_ms[p] && one->pass_ms[p]; p++)
-        total->pass_ms[p][0] += one->pass_ms[p][0];
-    total->build_ms += one->build_ms;
-    total->h2d_ms += one->h2d_ms;
-}
-
 /* The planes filtered one by one on the device's own queue (twopass, bilinear, image
  * storage, class counts), after the slot's unpack has finished; the first run's figures
  * become the total's shape (twopass's passes), the rest are added. */
@@ -161,7 +151,7 @@ static int filter_resident(const tc_device *d, tc_program_cache *programs, tc_bu
             *total = one;
             *have_total = 1;
         } else {
-            add_run(total, &one);
+            tc_run_stats_add_device(total, &one);
             tc_run_stats_free(&one);
         }
     }
@@ -370,7 +360,7 @@ static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffer
             stats->run = one;
             *have_total = 1;
         } else {
-            add_run(&stats->run, &one);
+            tc_run_stats_add_device(&stats->run, &one);
             stats->run.d2h_ms += one.d2h_ms;
             tc_run_stats_free(&one);
         }
