@@ -312,14 +312,19 @@ void tc_device_close(tc_device *d)
 
 int tc_event_ms(cl_event event, double *ms, tc_msg *m)
 {
+    return tc_event_span_ms(event, event, ms, m);
+}
+
+int tc_event_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
+{
     int status = TC_OK;
     cl_ulong start = 0, end = 0;
     CL_CALL(status, cleanup, m,
-            clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+            clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                     NULL));
     CL_CALL(status, cleanup, m,
-            clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
-    *ms = (double)(end - start) / 1e6;
+            clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    *ms = end > start ? (double)(end - start) / 1e6 : 0.0;
 cleanup:
     return status;
 }

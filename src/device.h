@@ -34,6 +34,10 @@ int tc_device_list(tc_device_info *list, int capacity, int *count, tc_msg *m);
  * timestamps stay cl_ulong until this one division. TC_OK or the failure. */
 int tc_event_ms(cl_event event, double *ms, tc_msg *m);
 
+/* ms from the start of one finished event to the end of another (0 when the end comes
+ * first). TC_OK or the failure, *ms untouched then. */
+int tc_event_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m);
+
 /* Releases *e, if any, and clears it. */
 void tc_event_release(cl_event *e);
 

@@ -199,6 +199,23 @@ int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chu
     return status;
 }
 
+/* Sets a sample conversion kernel's arguments and queues it over pitch x height work-items,
+ * its event in *done. The work-groups are the implementation's choice: these kernels share
+ * nothing, and PoCL's own choice ran them twice as fast as 32 x 4. */
+static int enqueue_samples(tc_slot *s, cl_kernel kernel, const char *name,
+                           const tc_kernel_arg *args, int n_args, cl_int pitch, int height,
+                           cl_event *done, tc_msg *m)
+{
+    const size_t global[2] = {(size_t)pitch, (size_t)height};
+    int status = tc_set_args(kernel, name, args, n_args, m);
+    if (status != TC_OK)
+        return status;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(s->queue, kernel, 2, NULL, global, NULL, 0, NULL, done));
+cleanup:
+    return status;
+}
+
 int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m)
 {
     const cl_int format = (cl_int)src->format, pitch = tc_device_pitch(src->width);
@@ -217,18 +234,9 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m
         TC_KARG(src->planes), TC_KARG(pitch), TC_KARG(copy),      TC_KARG(p[0]),
         TC_KARG(p[1]),      TC_KARG(p[2]),  TC_KARG(p[3]),       TC_KARG(q[0]),
         TC_KARG(q[1]),      TC_KARG(q[2]),  TC_KARG(q[3])};
-    /* The work-groups are the implementation's choice: these kernels share nothing, and
-     * PoCL's own choice ran them twice as fast as 32 x 4. */
-    const size_t global[2] = {(size_t)pitch, (size_t)src->height};
-    int status = tc_set_args(s->unpack, "unpack_samples", args,
-                             (int)(sizeof args / sizeof args[0]), m);
-    if (status != TC_OK)
-        return status;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(s->queue, s->unpack, 2, NULL, global, NULL, 0, NULL,
-                                   &s->f.unpack));
-cleanup:
-    return status;
+    return enqueue_samples(s, s->unpack, "unpack_samples", args,
+                           (int)(sizeof args / sizeof args[0]), pitch, src->height,
+                           &s->f.unpack, m);
 }
 
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
@@ -244,16 +252,9 @@ int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scal
         TC_KARG(pitch),       TC_KARG(dst->width),  TC_KARG(dst->height), TC_KARG(dst->planes),
         TC_KARG(format),      TC_KARG(s->out),      TC_KARG(r->dst_left), TC_KARG(r->dst_top),
         TC_KARG(r->width),    TC_KARG(r->height),   TC_KARG(scale),     TC_KARG(offset)};
-    const size_t global[2] = {(size_t)pitch, (size_t)dst->height};
-    int status =
-        tc_set_args(s->pack, "pack_samples", args, (int)(sizeof args / sizeof args[0]), m);
-    if (status != TC_OK)
-        return status;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(s->queue, s->pack, 2, NULL, global, NULL, 0, NULL,
-                                   &s->f.pack));
-cleanup:
-    return status;
+    return enqueue_samples(s, s->pack, "pack_samples", args,
+                           (int)(sizeof args / sizeof args[0]), pitch, dst->height, &s->f.pack,
+                           m);
 }
 
 /* Each plane's two plane arguments (0 and 1 in every one-pass kernel: src, dst) are set per
@@ -341,22 +342,14 @@ static int download(tc_slot *s, tc_copier **crew, tc_msg *m)
     return status;
 }
 
-/* ms from the start of one event to the end of another (the same event for one). */
+/* ms from the start of one event to the end of another (the same event for one); 0 for a
+ * step that did not run (no event). */
 static int span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
 {
-    cl_ulong start = 0, end = 0;
-    int status = TC_OK;
     *ms = 0.0;
     if (!first || !last)
         return TC_OK;
-    CL_CALL(status, cleanup, m,
-            clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                    NULL));
-    CL_CALL(status, cleanup, m,
-            clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
-    *ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
-cleanup:
-    return status;
+    return tc_event_span_ms(first, last, ms, m);
 }
 
 int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
