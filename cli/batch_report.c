@@ -4,7 +4,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
 
 #include "outputs.h"
@@ -14,27 +13,27 @@
 static void print_record(const batch *b, const job *j)
 {
     static const char *const status_words[] = {"written", "failed", "refused"};
-    report_row r;
-    memset(&r, 0, sizeof r);
-    r.type = "image";
-    r.input = j->item->input;
-    r.output = j->item->output ? j->item->output : "";
-    r.status = j->status == JOB_OK && !j->item->output && !j->item->raw
-                   ? "processed"
-                   : status_words[j->status];
-    r.width = j->src.width;
-    r.height = j->src.height;
-    r.error = j->status == JOB_OK ? "" : j->msg;
-    r.read_ms = j->read_ms;
-    r.upload_ms = j->upload_ms;
-    r.convert_ms = j->convert_ms;
-    r.kernel_ms = j->kernel_ms;
-    r.download_ms = j->download_ms;
-    r.write_ms = j->write_ms;
-    r.checked = j->checked && j->status != JOB_REFUSED;
-    r.max_difference = j->max_error;
-    r.tolerance = j->tolerance;
-    r.sha256 = j->sha256;
+    const report_row r = {
+        .type = "image",
+        .input = j->item->input,
+        .output = j->item->output ? j->item->output : "",
+        .status = j->status == JOB_OK && !j->item->output && !j->item->raw
+                      ? "processed"
+                      : status_words[j->status],
+        .width = j->src.width,
+        .height = j->src.height,
+        .error = j->status == JOB_OK ? "" : j->msg,
+        .read_ms = j->read_ms,
+        .upload_ms = j->upload_ms,
+        .convert_ms = j->convert_ms,
+        .kernel_ms = j->kernel_ms,
+        .download_ms = j->download_ms,
+        .write_ms = j->write_ms,
+        .checked = j->checked && j->status != JOB_REFUSED,
+        .max_difference = j->max_error,
+        .tolerance = j->tolerance,
+        .sha256 = j->sha256,
+    };
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 
@@ -217,25 +216,25 @@ void batch_print_stages(const batch *b, double wall_ms)
 
 void batch_print_batch_record(const batch *b, double wall_ms)
 {
-    report_row r;
-    memset(&r, 0, sizeof r);
-    r.type = "batch";
-    r.images = b->list->count;
-    r.written = b->written;
-    r.refused = b->refused;
-    r.failed = b->failed;
-    r.seconds = wall_ms / 1e3;
-    r.images_per_s = b->list->count / (wall_ms / 1e3);
-    r.startup_ms = b->startup_ms;
-    r.read_ms = b->read_ms;
-    r.upload_ms = b->upload_ms;
-    r.convert_ms = b->convert_ms;
-    r.kernel_ms = b->kernel_ms;
-    r.download_ms = b->download_ms;
-    r.write_ms = b->write_ms;
-    r.readers = b->n_workers; /* the pool reads and writes */
-    r.lanes = b->lanes_working;
-    r.writers = b->n_workers;
+    const report_row r = {
+        .type = "batch",
+        .images = b->list->count,
+        .written = b->written,
+        .refused = b->refused,
+        .failed = b->failed,
+        .seconds = wall_ms / 1e3,
+        .images_per_s = b->list->count / (wall_ms / 1e3),
+        .startup_ms = b->startup_ms,
+        .read_ms = b->read_ms,
+        .upload_ms = b->upload_ms,
+        .convert_ms = b->convert_ms,
+        .kernel_ms = b->kernel_ms,
+        .download_ms = b->download_ms,
+        .write_ms = b->write_ms,
+        .readers = b->n_workers, /* the pool reads and writes */
+        .lanes = b->lanes_working,
+        .writers = b->n_workers,
+    };
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 
