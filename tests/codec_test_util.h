@@ -166,6 +166,18 @@ static inline void expect_decodes_to(const uint8_t *file, size_t size, const io_
 }
 
 
+/* Two decodes of one file agree: the same width, height, channels, depth, maxval and bytes. */
+static inline void expect_same_image(const io_image *got, const io_image *want)
+{
+    assert_int_equal(got->width, want->width);
+    assert_int_equal(got->height, want->height);
+    assert_int_equal(got->channels, want->channels);
+    assert_int_equal(got->depth, want->depth);
+    assert_int_equal(got->maxval, want->maxval);
+    assert_memory_equal(got->pixels, want->pixels,
+                        io_image_bytes(want->width, want->height, want->channels, want->depth));
+}
+
 /* How much the peak resident memory grew while fn(arg) ran, in KiB, measured in a child
  * process so that the test process's own history does not hide the growth. The child exits
  * with status 0 when fn returned 0. */

@@ -26,11 +26,6 @@ static uint32_t next(void)
     return rng >> 8;
 }
 
-static size_t size_of(tc_pixel_format f)
-{
-    return f == TC_PIXELS_U8 ? 1 : f == TC_PIXELS_U16 ? 2 : 4;
-}
-
 /* An image of w x h x c samples in format f, rows `gap` samples apart beyond the pixels, filled
  * at random (floats on 0..255 with fractions); bottom_up stores the rows the other way. The
  * block (*block, *block_size) is what was allocated; gap bytes hold 0xA5. */
@@ -44,7 +39,8 @@ static test_image make_image(tc_pixel_format f, int w, int h, int c, size_t gap,
                              int fill)
 {
     test_image t;
-    const size_t row = (size_t)w * (size_t)c * size_of(f), stride = row + gap * size_of(f);
+    const size_t row = (size_t)w * (size_t)c * sample_bytes(f);
+    const size_t stride = row + gap * sample_bytes(f);
     t.block_size = stride * (size_t)h;
     t.block = malloc(t.block_size);
     assert_non_null(t.block);
@@ -72,7 +68,8 @@ static test_image make_image(tc_pixel_format f, int w, int h, int c, size_t gap,
 static float sample(const tc_image *img, int x, int y, int ch)
 {
     const unsigned char *at = (const unsigned char *)img->data + (long)y * img->stride +
-                              ((size_t)x * (size_t)img->planes + (size_t)ch) * size_of(img->format);
+                              ((size_t)x * (size_t)img->planes + (size_t)ch) *
+                                  sample_bytes(img->format);
     if (img->format == TC_PIXELS_U8)
         return (float)at[0];
     if (img->format == TC_PIXELS_U16) {
@@ -109,7 +106,7 @@ static void expected(const tc_image *src, const tc_image *want, const tc_params 
                 const float v = out[(size_t)y * w + x];
                 unsigned char *at = (unsigned char *)want->data + (long)y * want->stride +
                                     ((size_t)x * (size_t)want->planes + (size_t)ch) *
-                                        size_of(want->format);
+                                        sample_bytes(want->format);
                 if (want->format == TC_PIXELS_U8) {
                     at[0] = tc_map_byte(v, s, o);
                 } else if (want->format == TC_PIXELS_U16) {
@@ -128,7 +125,7 @@ static void expected(const tc_image *src, const tc_image *want, const tc_params 
 static void same_rows(const test_image *got, const test_image *want, const char *what)
 {
     const tc_image *g = &got->img, *e = &want->img;
-    const size_t row = (size_t)g->width * (size_t)g->planes * size_of(g->format);
+    const size_t row = (size_t)g->width * (size_t)g->planes * sample_bytes(g->format);
     for (int y = 0; y < g->height; y++)
         if (memcmp((unsigned char *)g->data + (long)y * g->stride,
                    (unsigned char *)e->data + (long)y * e->stride, row) != 0)

@@ -290,12 +290,7 @@ static void test_decode_with_allocator(void **state)
             const int expect = cases[k].expect_given && !refuse;
             assert_int_equal(c.given, expect);
             assert_true(got.allocator == (expect ? &a : NULL));
-            assert_int_equal(got.width, want.width);
-            assert_int_equal(got.channels, want.channels);
-            assert_int_equal(got.depth, want.depth);
-            assert_memory_equal(got.pixels, want.pixels,
-                                io_image_bytes(want.width, want.height, want.channels,
-                                               want.depth));
+            expect_same_image(&got, &want);
             io_image_free(&got);
             assert_int_equal(c.taken, expect);
             assert_null(got.pixels);

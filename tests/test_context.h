@@ -2,7 +2,8 @@
  * test_context.h - what the suites that run filters share, included after test_util.h: the
  * one context a suite opens on the default device (context_setup and context_teardown, cmocka's
  * group setup and teardown), and a deterministic generator (repeatable on every libc: tests
- * must be), its state seeded by the suite (rng_state = SEED) where a case needs its own draws.
+ * must be), its state seeded by the suite (rng_state = SEED) where a case needs its own draws;
+ * and the bytes of one sample of an image layout.
  */
 #ifndef TILEDCONV_TEST_CONTEXT_H
 #define TILEDCONV_TEST_CONTEXT_H
@@ -48,6 +49,12 @@ static inline uint32_t rng_next(void)
 static inline int rng_range(int lo, int hi)
 {
     return lo + (int)(rng_next() % (uint32_t)(hi - lo + 1));
+}
+
+/* Bytes of one sample of a layout: 2 for TC_PIXELS_U16, 4 for TC_PIXELS_F32, else 1. */
+static inline size_t sample_bytes(tc_pixel_format f)
+{
+    return f == TC_PIXELS_U16 ? 2 : f == TC_PIXELS_F32 ? 4 : 1;
 }
 
 #endif

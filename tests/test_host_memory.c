@@ -23,11 +23,6 @@ static uint32_t next(void)
     return rng >> 8;
 }
 
-static size_t size_of(tc_pixel_format f)
-{
-    return f == TC_PIXELS_U16 ? 2 : f == TC_PIXELS_F32 ? 4 : 1;
-}
-
 /* Samples a pixel of the layout has: channels for U8, U16, F32; 1 or 3 for GRAY8, RGB24. */
 static int samples_of(tc_pixel_format f, int c)
 {
@@ -47,8 +42,8 @@ static held_image make(tc_pixel_format f, int w, int h, int c, size_t gap, int b
                        int pinned, unsigned char fill_byte)
 {
     held_image t;
-    const size_t row = (size_t)w * (size_t)samples_of(f, c) * size_of(f);
-    const size_t stride = row + gap * size_of(f);
+    const size_t row = (size_t)w * (size_t)samples_of(f, c) * sample_bytes(f);
+    const size_t stride = row + gap * sample_bytes(f);
     t.size = stride * (size_t)h;
     t.pinned = pinned;
     t.block = pinned ? tc_host_alloc(ctx, t.size) : malloc(t.size);
@@ -86,7 +81,7 @@ static void copy_pixels(const held_image *from, held_image *to)
 {
     const tc_image *a = &from->img, *b = &to->img;
     const size_t row =
-        (size_t)a->width * (size_t)samples_of(a->format, a->planes) * size_of(a->format);
+        (size_t)a->width * (size_t)samples_of(a->format, a->planes) * sample_bytes(a->format);
     for (int y = 0; y < a->height; y++)
         memcpy((unsigned char *)b->data + (long)y * b->stride,
                (const unsigned char *)a->data + (long)y * a->stride, row);

@@ -53,16 +53,8 @@ static int check_file(const char *path)
     if (a != b)
         fail_msg("%s: whole %s (%s), by rows %s (%s)", path, a ? "refused" : "decoded",
                  why_whole, b ? "refused" : "decoded", why_rows);
-    if (a == 0) {
-        assert_int_equal(whole.width, rows.width);
-        assert_int_equal(whole.height, rows.height);
-        assert_int_equal(whole.channels, rows.channels);
-        assert_int_equal(whole.depth, rows.depth);
-        assert_int_equal(whole.maxval, rows.maxval);
-        assert_memory_equal(whole.pixels, rows.pixels,
-                            io_image_bytes(whole.width, whole.height, whole.channels,
-                                           whole.depth));
-    }
+    if (a == 0)
+        expect_same_image(&rows, &whole);
     io_image_free(&whole);
     io_image_free(&rows);
     free(data);
