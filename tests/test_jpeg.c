@@ -310,6 +310,15 @@ static size_t segment_offsets(const uint8_t *d, size_t size, size_t *offs, size_
     return 0;
 }
 
+/* Fixture `name` in memory (*size bytes) and its segment_offsets: *n offsets (at most 64), *sos. */
+static uint8_t *read_segments(const char *name, size_t *size, size_t offs[64], size_t *n,
+                              size_t *sos)
+{
+    uint8_t *data = read_fixture(name, size);
+    *n = segment_offsets(data, *size, offs, 64, sos);
+    return data;
+}
+
 /* Cut at every segment, inside every segment, all through the scans, and just before EOI:
  * always refused (libjpeg's "premature end" is a warning, which we stop on). */
 static void test_truncated_everywhere(void **state)
@@ -318,9 +327,8 @@ static void test_truncated_everywhere(void **state)
                                   "restart444.jpg"};
     (void)state;
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        size_t size, offs[64], sos = 0;
-        uint8_t *data = read_fixture(names[k], &size);
-        size_t n = segment_offsets(data, size, offs, 64, &sos);
+        size_t size, offs[64], n, sos = 0;
+        uint8_t *data = read_segments(names[k], &size, offs, &n, &sos);
         for (size_t cut = 0; cut < 4; cut++)
             expect_refused(data, cut, NULL);
         for (size_t s = 0; s < n; s++) {
@@ -341,10 +349,9 @@ static void test_truncated_everywhere(void **state)
  * guard (16000 x 16000 from a kilobyte). */
 static void test_huge_sof(void **state)
 {
-    size_t size, offs[64], sos = 0, sof = 0;
+    size_t size, offs[64], n, sos = 0, sof = 0;
     (void)state;
-    uint8_t *data = read_fixture("base420.jpg", &size);
-    size_t n = segment_offsets(data, size, offs, 64, &sos);
+    uint8_t *data = read_segments("base420.jpg", &size, offs, &n, &sos);
     for (size_t s = 0; s < n; s++)
         if (data[offs[s] + 1] == 0xc0)
             sof = offs[s];
@@ -426,10 +433,9 @@ static void test_scan_limit(void **state)
 /* An abbreviated stream of tables only: TurboJPEG says success with no frame; we refuse. */
 static void test_tables_only(void **state)
 {
-    size_t size, offs[64], sos = 0, n_out = 0;
+    size_t size, offs[64], n, sos = 0, n_out = 0;
     (void)state;
-    uint8_t *data = read_fixture("base420.jpg", &size);
-    size_t n = segment_offsets(data, size, offs, 64, &sos);
+    uint8_t *data = read_segments("base420.jpg", &size, offs, &n, &sos);
     uint8_t *t = malloc(size);
     assert_non_null(t);
     t[n_out++] = 0xff, t[n_out++] = 0xd8;
