@@ -14,11 +14,18 @@
 #include "bands.h"
 #include "tiledconv.h"
 
-/* A plane with edges, ramps and noise, so that every tap and every border matters. */
-static float *test_plane(int w, int h, unsigned seed)
+/* A plane of w x h floats, not yet set (its allocation asserted). */
+static float *new_plane(int w, int h)
 {
     float *p = malloc((size_t)w * (size_t)h * sizeof(float));
     assert_non_null(p);
+    return p;
+}
+
+/* A plane with edges, ramps and noise, so that every tap and every border matters. */
+static float *test_plane(int w, int h, unsigned seed)
+{
+    float *p = new_plane(w, h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             seed = seed * 1103515245u + 12345u;
@@ -78,11 +85,7 @@ static void check_case(const band_case *c, int w, int h, int rows)
     params_of(c, &p);
     float *src = test_plane(w, h, 7u + (unsigned)rows);
     const size_t n = (size_t)w * (size_t)h;
-    float *whole = malloc(n * sizeof(float)), *banded = malloc(n * sizeof(float));
-    float *in_place = malloc(n * sizeof(float));
-    assert_non_null(whole);
-    assert_non_null(banded);
-    assert_non_null(in_place);
+    float *whole = new_plane(w, h), *banded = new_plane(w, h), *in_place = new_plane(w, h);
     assert_int_equal(tc_set_max_memory(ctx, 0), TC_OK);
     if (tc_filter(ctx, src, whole, w, h, &p) != TC_OK)
         fail_msg("%s: whole: %s", c->what, tc_error(ctx));
@@ -229,8 +232,7 @@ static void test_budget_too_small(void **state)
     (void)state;
     tc_params p;
     const int w = 4000, h = 300;
-    float *src = test_plane(w, h, 3u), *dst = malloc((size_t)w * h * sizeof(float));
-    assert_non_null(dst);
+    float *src = test_plane(w, h, 3u), *dst = new_plane(w, h);
     tc_params_init(&p);
     p.taps_x = p.taps_y = 63;
     assert_int_equal(tc_set_max_memory(ctx, 100000), TC_OK);
@@ -252,8 +254,7 @@ static void test_bilinear_whole_only(void **state)
     (void)state;
     tc_params p;
     const int w = 157, h = 500;
-    float *src = test_plane(w, h, 5u), *dst = malloc((size_t)w * h * sizeof(float));
-    assert_non_null(dst);
+    float *src = test_plane(w, h, 5u), *dst = new_plane(w, h);
     tc_params_init(&p);
     p.algorithm = TC_BILINEAR;
     p.taps_x = p.taps_y = 9;
