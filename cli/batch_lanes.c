@@ -95,6 +95,12 @@ void *batch_lane_main(void *arg)
         }
         pthread_cond_broadcast(&b->work);
     }
+    if (l->ctx) {
+        tc_direct_counts direct;
+        tc_direct_transfers(l->ctx, &direct);
+        b->direct_up += direct.up;
+        b->direct_down += direct.down;
+    }
     pthread_mutex_unlock(&b->lock);
     return NULL;
 }

@@ -136,9 +136,13 @@ static void print_outside(const batch *b)
 {
     struct rusage ru;
     const double age = b->age_at_start >= 0.0 ? batch_process_age_ms() : -1.0;
-    if (!b->o->no_filter)
+    if (!b->o->no_filter) {
         printf("  start-up: %d images decoded before the first context was ready\n",
                b->decoded_early);
+        printf("  page-locked memory: %llu images went up from it, %llu came down into it "
+               "(no staging copy)\n",
+               b->direct_up, b->direct_down);
+    }
     if (b->age_at_start >= 0.0)
         printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "
                "inputs; to 10 ms), %.1f ms after it (the folder's sync)\n",

@@ -68,6 +68,8 @@ struct batch {
     double lane_ms;        /* the lanes' wall time in their library calls, summed */
     int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
     int decoded_early;     /* images decoded before any lane was ready */
+    unsigned long long direct_up, direct_down; /* images whose pixels crossed straight from or
+                            * into page-locked memory (no staging copy), summed over the lanes */
     double age_at_start;   /* ms since the process started, when the batch started (-1: not
                             * known) */
     double folder_sync_ms; /* the output folder's sync after the last image */

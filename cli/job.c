@@ -43,8 +43,10 @@ void job_drop_input(job *j)
 void job_move_to_pool(job *j)
 {
     io_image *im = &j->image;
+    /* The decoder's own malloc'd pixels (its allocator NULL: the pool had no block to give
+     * then, or the image was parked), not pixels of another owner. */
     if (!j->pool || j->status != JOB_OK || !im->pixels || j->src.data != im->pixels ||
-        im->allocator != &j->pool->io || pinned_pool_holds(j->pool, im->pixels))
+        im->allocator != NULL)
         return;
     const size_t bytes = (size_t)im->width * (size_t)im->height * (size_t)im->channels;
     void *block = pinned_pool_get(j->pool, bytes);
@@ -53,8 +55,9 @@ void job_move_to_pool(job *j)
         return;
     }
     memcpy(block, im->pixels, bytes);
-    pinned_pool_put(j->pool, im->pixels);
+    free(im->pixels);
     im->pixels = block;
+    im->allocator = &j->pool->io; /* given back to the pool with the image */
     j->src.data = block;
 }
 
@@ -182,7 +185,8 @@ void job_open(const tc_options *o, int keep_format, job *j)
 static void decode_coded(const tc_options *o, job *j)
 {
     char why[768];
-    if (j->pool) /* straight into page-locked memory, which the device reads as it lies */
+    if (j->pool && !j->parked) /* straight into page-locked memory, which the device reads as
+                                * it lies (a parked image: malloc's, moved when wanted) */
         source_reader_use_allocator(&j->reader, &j->pool->io);
     const int rc = source_reader_decode(&j->reader, &j->image, why, sizeof why);
     source_reader_close(&j->reader); /* the file's bytes are not needed beside the samples */

@@ -56,6 +56,8 @@ struct job {
     uint8_t palette[256 * 3];
     struct pinned_pool *pool; /* the batch's page-locked blocks for the pixels that cross the
                                * bus (decoded samples, out_pixels' rows); NULL: malloc */
+    int parked;               /* decoded into ordinary memory all the same, since the lanes have
+                               * enough waiting: moved into a block when they want it */
     /* output */
     io_format out_format;  /* the output image's format */
     int depth;             /* its bits per sample: 8, or 16 */
