@@ -106,7 +106,7 @@ CLI_SRCS := cli/main.c cli/option_parse.c cli/option_values.c cli/option_rules.c
             cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
             cli/inputs.c cli/devices.c cli/batch.c cli/batch_state.c cli/batch_pool.c cli/pinned_pool.c \
             cli/batch_lanes.c cli/batch_report.c cli/job.c cli/job_filter.c cli/job_output.c cli/commit.c cli/source.c cli/sha256.c \
-            cli/classmap.c
+            cli/classmap.c cli/detach.c
 # Hardening: the memory plan of a run.
 CLI_SRCS += cli/plan.c
 # --gradient: the one-read gradient.

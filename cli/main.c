@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "batch_state.h"
+#include "detach.h"
 #include "devices.h"
 #include "help.h"
 #include "inputs.h"
@@ -97,16 +99,27 @@ static int check_no_filter(const tc_options *o)
 
 /* With fast: every output is written and renamed (and synced unless --no-sync), so the
  * process ends now, without the driver's teardown of the contexts (a CUDA context takes tens
- * of ms to destroy), the exit handlers, or freeing what the process's end frees anyway.
- * Returns status otherwise. */
+ * of ms to destroy), the exit handlers, or freeing what the process's end frees anyway; a run
+ * in a child (detach.h) tells the waiting process first, which ends at once. Returns status
+ * otherwise. */
 static int end_now(int status, int fast)
 {
     if (fast) {
+        detach_end(status, outputs_stdout_fd());
         fflush(stdout);
         fflush(stderr);
         _exit(status);
     }
     return status;
+}
+
+/* A run that opens a device and ends fast goes on in a child, so that the shell has its
+ * status without waiting for the driver's teardown (detach.h); --tune detach=0 keeps one
+ * process. Where the fork fails, the run goes on here. */
+static void detach_device_run(const tc_options *o, int fast)
+{
+    if (fast && !o->no_filter && !o->tuning.no_detach)
+        (void)detach_start(batch_process_age_ms());
 }
 
 /* Whether one image is studied (every figure, the check, the comparison) rather than run
@@ -161,8 +174,10 @@ int main(int argc, char **argv)
     if (o.pyramid) /* a scale space of each input (cli/pyramid_run.c) */
         return pyramid_run(&o, requests[0]);
     const int fast = fast_exit();
-    if (o.synth_width)
+    if (o.synth_width) {
+        detach_device_run(&o, fast);
         return end_now(study(&o, NULL, requests[0], fast), fast);
+    }
     if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         inputs_free(&list);
@@ -174,6 +189,7 @@ int main(int argc, char **argv)
         inputs_free(&list);
         return 2;
     }
+    detach_device_run(&o, fast);
     if (!inputs_is_batch(&o, &list) && wants_study(&o) && !o.no_filter)
         status = study(&o, list.items[0].input, requests[0], fast);
     else

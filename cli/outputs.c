@@ -59,6 +59,11 @@ int outputs_claim_stdout(char *err, size_t err_size)
     return 0;
 }
 
+int outputs_stdout_fd(void)
+{
+    return image_fd;
+}
+
 /* The bytes to the claimed standard output, all of them. */
 static int write_stdout(const uint8_t *data, size_t size, char *err, size_t err_size)
 {

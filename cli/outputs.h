@@ -110,6 +110,9 @@ void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t 
  * before anything is printed. 0, or -1 with the reason in err. */
 int outputs_claim_stdout(char *err, size_t err_size);
 
+/* The descriptor the image goes to once standard output is claimed, else -1. */
+int outputs_stdout_fd(void);
+
 /* What outputs_put_image and outputs_put_bytes sync: nothing (--no-sync); the file and, after
  * the rename, its folder; or the file alone, for a batch, which syncs its folder once at the
  * end (docs/safety.md, "Outputs"). */

@@ -357,6 +357,8 @@ typedef struct {
     int no_images;          /* 1: every device answers that it has no image support */
     int host_staged;        /* 1: images in tc_host_alloc's memory go through the staging
                              * like any other (set as host-pinned=0), for comparing the ways */
+    int no_detach;          /* 1: the command line's run stays in the process the shell started
+                             * and waits for the driver's teardown (set as detach=0) */
 } tc_tuning;
 
 /* The settings from now on (NULL: the defaults). */

@@ -45,6 +45,7 @@ static const struct {
      "64..2^40 bytes", 0},
     {"no-images", INT, offsetof(tc_tuning, no_images), 0, 1, 1, 0, "0 or 1", 0},
     {"host-pinned", INT, offsetof(tc_tuning, host_staged), 0, 1, 1, 0, "0 or 1", 1},
+    {"detach", INT, offsetof(tc_tuning, no_detach), 0, 1, 1, 0, "0 or 1", 1},
 };
 #define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
