@@ -475,14 +475,7 @@ int outputs_image_from_planes(const tc_options *o, const tc_plane *planes, int c
     void *px = malloc(n * (size_t)(depth / 8));
     if (!px)
         return -1;
-    if (depth == 16 && count == 3)
-        tc_planes_to_rgb48(planes, roi, o->out_scale, o->out_offset, px);
-    else if (depth == 16)
-        tc_plane_to_gray16(p, roi, o->out_scale, o->out_offset, px);
-    else if (count == 3)
-        tc_planes_to_rgb24(planes, roi, o->out_scale, o->out_offset, px);
-    else
-        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, px);
+    tc_planes_to_samples(planes, count == 3 ? 3 : 1, depth, roi, o->out_scale, o->out_offset, px);
     *img = (io_image){p->width, p->height, count == 3 ? 3 : 1, depth,
                       depth == 16 ? 65535 : 255, px, NULL};
     return 0;
