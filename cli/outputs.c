@@ -318,15 +318,21 @@ typedef struct {
     size_t index;
 } file_key;
 
+int outputs_file_order(dev_t dev_a, ino_t ino_a, dev_t dev_b, ino_t ino_b)
+{
+    if (dev_a != dev_b)
+        return dev_a < dev_b ? -1 : 1;
+    return ino_a < ino_b ? -1 : ino_a > ino_b;
+}
+
 static int by_key(const void *a, const void *b)
 {
     const file_key *x = a, *y = b;
     if (x->kind != y->kind)
         return x->kind < y->kind ? -1 : 1;
-    if (x->dev != y->dev)
-        return x->dev < y->dev ? -1 : 1;
-    if (x->ino != y->ino)
-        return x->ino < y->ino ? -1 : 1;
+    const int f = outputs_file_order(x->dev, x->ino, y->dev, y->ino);
+    if (f)
+        return f;
     const int c = strcmp(x->name, y->name);
     if (c)
         return c;
