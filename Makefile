@@ -118,8 +118,8 @@ CLI_SRCS += cli/name_list.c
 # Images filtered in strips under a memory budget (--max-memory).
 CLI_SRCS += cli/strips.c cli/bytes.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
-# Gradient.cl and Pyramid.cl (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels
+# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl (programs.c).
+CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))

@@ -191,9 +191,7 @@ typedef struct {
 static int by_id(const void *a, const void *b)
 {
     const file_id *x = a, *y = b;
-    if (x->dev != y->dev)
-        return x->dev < y->dev ? -1 : 1;
-    return x->ino < y->ino ? -1 : x->ino > y->ino;
+    return outputs_file_order(x->dev, x->ino, y->dev, y->ino);
 }
 
 /* An output that exists and is one of the inputs (the same file, whatever its name). */

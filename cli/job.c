@@ -327,13 +327,6 @@ void job_copy(const tc_options *o, job *j)
     }
     for (int c = 0; c < channels; c++)
         p[c] = (tc_plane){w, h, planes + (size_t)c * n};
-    if (j->depth == 16 && channels == 3)
-        tc_planes_to_rgb48(p, NULL, 1.0, 0.0, (uint16_t *)j->out);
-    else if (j->depth == 16)
-        tc_plane_to_gray16(p, NULL, 1.0, 0.0, (uint16_t *)j->out);
-    else if (channels == 3)
-        tc_planes_to_rgb24(p, NULL, 1.0, 0.0, j->out);
-    else
-        tc_plane_to_gray8(p, NULL, 1.0, 0.0, j->out);
+    tc_planes_to_samples(p, channels, j->depth, NULL, 1.0, 0.0, j->out);
     free(planes);
 }

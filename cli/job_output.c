@@ -20,10 +20,7 @@ static void digest_job(const tc_options *o, job *j, const tc_plane *planes, int 
     uint8_t *bytes = malloc(n);
     if (!bytes)
         return; /* the record says null; the image is still checked and written */
-    if (count == 3)
-        tc_planes_to_rgb24(planes, &j->roi, o->out_scale, o->out_offset, bytes);
-    else
-        tc_plane_to_gray8(planes, &j->roi, o->out_scale, o->out_offset, bytes);
+    tc_planes_to_samples(planes, count, 8, &j->roi, o->out_scale, o->out_offset, bytes);
     sha256_hex(bytes, n, j->sha256);
     free(bytes);
 }

@@ -481,16 +481,41 @@ int opt_parse_border(const char *text, filter_args *a, FILE *err)
     return 2;
 }
 
+/* The library's names of its enumerations, as functions of an int for value_named. */
+static const char *gradient_name(int v)
+{
+    return tc_gradient_operator_name((tc_gradient_operator)v);
+}
+
+static const char *algorithm_name(int v)
+{
+    return tc_algorithm_name((tc_algorithm)v);
+}
+
+static const char *storage_name(int v)
+{
+    return tc_storage_name((tc_storage)v);
+}
+
+/* The value in first..last (none below 0) whose name is text, or -1. */
+static int value_named(const char *text, int first, int last, const char *(*name)(int))
+{
+    for (int v = first; v <= last; v++)
+        if (strcmp(text, name(v)) == 0)
+            return v;
+    return -1;
+}
+
 /* --gradient sobel|scharr: 1 + the tc_gradient_operator. */
 int opt_parse_gradient(const char *text, tc_options *o, FILE *err)
 {
-    for (int op = TC_GRADIENT_SOBEL; op <= TC_GRADIENT_SCHARR; op++)
-        if (strcmp(text, tc_gradient_operator_name((tc_gradient_operator)op)) == 0) {
-            o->gradient = op + 1;
-            return 0;
-        }
-    fprintf(err, "tiledconv: --gradient '%s': unknown operator; use sobel or scharr\n", text);
-    return 2;
+    const int op = value_named(text, TC_GRADIENT_SOBEL, TC_GRADIENT_SCHARR, gradient_name);
+    if (op < 0) {
+        fprintf(err, "tiledconv: --gradient '%s': unknown operator; use sobel or scharr\n", text);
+        return 2;
+    }
+    o->gradient = op + 1;
+    return 0;
 }
 
 int opt_parse_algorithm(const char *text, tc_options *o, FILE *err)
@@ -499,28 +524,28 @@ int opt_parse_algorithm(const char *text, tc_options *o, FILE *err)
         o->all_algorithms = 1;
         return 0;
     }
-    for (int a = TC_TILED; a <= TC_BILINEAR; a++)
-        if (strcmp(text, tc_algorithm_name((tc_algorithm)a)) == 0) {
-            o->algorithm = (tc_algorithm)a;
-            o->all_algorithms = 0;
-            return 0;
-        }
-    fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass, bilinear "
-                 "or all\n", text);
-    return 2;
+    const int a = value_named(text, TC_TILED, TC_BILINEAR, algorithm_name);
+    if (a < 0) {
+        fprintf(err, "tiledconv: -a '%s': unknown algorithm; use tiled, twopass, onepass, "
+                     "bilinear or all\n", text);
+        return 2;
+    }
+    o->algorithm = (tc_algorithm)a;
+    o->all_algorithms = 0;
+    return 0;
 }
 
 /* --storage buffer|image. */
 int opt_parse_storage(const char *text, tc_options *o, FILE *err)
 {
-    for (int s = TC_STORAGE_BUFFER; s <= TC_STORAGE_IMAGE; s++)
-        if (strcmp(text, tc_storage_name((tc_storage)s)) == 0) {
-            o->storage = (tc_storage)s;
-            o->storage_given = 1;
-            return 0;
-        }
-    fprintf(err, "tiledconv: --storage '%s': use buffer or image\n", text);
-    return 2;
+    const int s = value_named(text, TC_STORAGE_BUFFER, TC_STORAGE_IMAGE, storage_name);
+    if (s < 0) {
+        fprintf(err, "tiledconv: --storage '%s': use buffer or image\n", text);
+        return 2;
+    }
+    o->storage = (tc_storage)s;
+    o->storage_given = 1;
+    return 0;
 }
 
 /* --device cpu|gpu|all, or TYPE:all for every device of that type. */

@@ -323,15 +323,21 @@ typedef struct {
     size_t index;
 } file_key;
 
+int outputs_file_order(dev_t dev_a, ino_t ino_a, dev_t dev_b, ino_t ino_b)
+{
+    if (dev_a != dev_b)
+        return dev_a < dev_b ? -1 : 1;
+    return ino_a < ino_b ? -1 : ino_a > ino_b;
+}
+
 static int by_key(const void *a, const void *b)
 {
     const file_key *x = a, *y = b;
     if (x->kind != y->kind)
         return x->kind < y->kind ? -1 : 1;
-    if (x->dev != y->dev)
-        return x->dev < y->dev ? -1 : 1;
-    if (x->ino != y->ino)
-        return x->ino < y->ino ? -1 : 1;
+    const int f = outputs_file_order(x->dev, x->ino, y->dev, y->ino);
+    if (f)
+        return f;
     const int c = strcmp(x->name, y->name);
     if (c)
         return c;
@@ -480,14 +486,7 @@ int outputs_image_from_planes(const tc_options *o, const tc_plane *planes, int c
     void *px = malloc(n * (size_t)(depth / 8));
     if (!px)
         return -1;
-    if (depth == 16 && count == 3)
-        tc_planes_to_rgb48(planes, roi, o->out_scale, o->out_offset, px);
-    else if (depth == 16)
-        tc_plane_to_gray16(p, roi, o->out_scale, o->out_offset, px);
-    else if (count == 3)
-        tc_planes_to_rgb24(planes, roi, o->out_scale, o->out_offset, px);
-    else
-        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, px);
+    tc_planes_to_samples(planes, count == 3 ? 3 : 1, depth, roi, o->out_scale, o->out_offset, px);
     *img = (io_image){p->width, p->height, count == 3 ? 3 : 1, depth,
                       depth == 16 ? 65535 : 255, px, NULL};
     return 0;

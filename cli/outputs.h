@@ -4,6 +4,7 @@
 #define TILEDCONV_OUTPUTS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "codec.h"
 #include "tiledconv_internal.h"
@@ -26,6 +27,10 @@ int outputs_check_replaceable(const char *flag, const char *path, int force, cha
 
 /* 1 when a and b name the same file: the same string, or both exist and are one inode. */
 int outputs_same(const char *a, const char *b);
+
+/* The order of two files by what makes a file itself, its device and inode (stat's st_dev and
+ * st_ino): -1, 0 (one file) or 1, for sorting files and finding one among them. */
+int outputs_file_order(dev_t dev_a, ino_t ino_a, dev_t dev_b, ino_t ino_b);
 
 /* One file of a run for outputs_check_distinct: an output, named by the flag that asks for it
  * ("-o", "--raw", "--class-map", "-O"), or an input (flag NULL); path NULL: none. */

@@ -96,20 +96,25 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
 int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
                size_t err_size)
 {
-    if (p->plane > dev->max_alloc_bytes) {
-        snprintf(err, err_size,
-                 "%s: one plane needs %.1f MB on the device, more than the %.1f MB %s allows in "
-                 "one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                 what, tc_mb(p->plane), tc_mb(dev->max_alloc_bytes), dev->name);
-        return 2;
-    }
-    if (p->device > dev->global_mem_bytes) {
-        snprintf(err, err_size,
-                 "%s: the run needs %.1f MB of device memory, more than the %.1f MB %s has "
-                 "(CL_DEVICE_GLOBAL_MEM_SIZE)",
-                 what, tc_mb(p->device), tc_mb(dev->global_mem_bytes), dev->name);
-        return 2;
-    }
+    /* The device's fixed limits, each message with what, the need and the limit in MB and
+     * the device's name. */
+    const struct {
+        unsigned long long need, limit;
+        const char *format;
+    } device_limits[] = {
+        {p->plane, dev->max_alloc_bytes,
+         "%s: one plane needs %.1f MB on the device, more than the %.1f MB %s allows in one "
+         "buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"},
+        {p->device, dev->global_mem_bytes,
+         "%s: the run needs %.1f MB of device memory, more than the %.1f MB %s has "
+         "(CL_DEVICE_GLOBAL_MEM_SIZE)"},
+    };
+    for (size_t i = 0; i < sizeof device_limits / sizeof device_limits[0]; i++)
+        if (device_limits[i].need > device_limits[i].limit) {
+            snprintf(err, err_size, device_limits[i].format, what, tc_mb(device_limits[i].need),
+                     tc_mb(device_limits[i].limit), dev->name);
+            return 2;
+        }
     tc_host_room room;
     tc_host_room_now(&room);
     const int budget = p->max_memory && p->max_memory < room.bytes;

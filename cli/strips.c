@@ -334,22 +334,12 @@ static int put_row(strip_run *s, int i, int y, char *why, size_t why_size)
         rows[c] = (tc_plane){s->width, 1, s->chunk + ((size_t)c * (size_t)s->plan.rows + i) * w};
     const double scale = s->o->out_scale, offset = s->o->out_offset;
     if (s->writer) {
-        if (s->depth == 16 && s->planes == 3)
-            tc_planes_to_rgb48(rows, &roi, scale, offset, s->out_row);
-        else if (s->depth == 16)
-            tc_plane_to_gray16(rows, &roi, scale, offset, s->out_row);
-        else if (s->planes == 3)
-            tc_planes_to_rgb24(rows, &roi, scale, offset, s->out_row);
-        else
-            tc_plane_to_gray8(rows, &roi, scale, offset, s->out_row);
+        tc_planes_to_samples(rows, s->planes, s->depth, &roi, scale, offset, s->out_row);
         if (io_rows_write(s->writer, s->out_row, why, why_size))
             return 1;
     }
     if (s->o->verify) {
-        if (s->planes == 3)
-            tc_planes_to_rgb24(rows, &roi, scale, offset, s->digest_row);
-        else
-            tc_plane_to_gray8(rows, &roi, scale, offset, s->digest_row);
+        tc_planes_to_samples(rows, s->planes, 8, &roi, scale, offset, s->digest_row);
         sha256_update(&s->sha, s->digest_row, w * (size_t)s->planes);
     }
     if (s->raw_path) {

@@ -124,10 +124,8 @@ static int output_digest(const tc_options *o, const plane_set *out, const tc_roi
         fprintf(stderr, "tiledconv: out of host memory for the output's digest\n");
         return 1;
     }
-    if (out->count == 3)
-        tc_planes_to_rgb24(out->p, roi, o->out_scale, o->out_offset, bytes);
-    else
-        tc_plane_to_gray8(p, roi, o->out_scale, o->out_offset, bytes);
+    tc_planes_to_samples(out->p, out->count == 3 ? 3 : 1, 8, roi, o->out_scale, o->out_offset,
+                         bytes);
     sha256_hex(bytes, n, hex);
     free(bytes);
     return 0;

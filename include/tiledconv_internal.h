@@ -98,24 +98,19 @@ TC_INTERNAL void tc_plane_from_samples(tc_plane *p, const void *samples, int cha
  * still the caller's. */
 TC_INTERNAL int tc_plane_take_rgb(tc_plane *p, uint8_t *rgb, int width, int height, int channel);
 
-/* The plane converted to bytes into out (width * height), row 0 on top. Pixels inside roi
- * (the target ROI) are mapped with scale and offset; pixels outside it are the input's and
- * are only converted, so that an offset does not brighten what the filter never touched.
- * roi NULL maps every pixel. */
+/* count planes (1: gray; 3: planes[0..2] R, G, B, of one size) converted into out, packed
+ * (count samples a pixel, row 0 on top), as bytes (depth 8: tc_map_byte) or as 16-bit
+ * words in host order (depth 16: tc_map_word). Pixels inside roi (the target ROI) are mapped
+ * with scale and offset; pixels outside it are the input's and are only converted (scale 1,
+ * offset 0), so that an offset does not brighten what the filter never touched. roi NULL maps
+ * every pixel. */
+TC_INTERNAL void tc_planes_to_samples(const tc_plane *planes, int count, int depth,
+                                      const tc_roi *roi, double scale, double offset,
+                                      void *out);
+
+/* The commonest case: one plane to bytes (width * height). */
 TC_INTERNAL void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale,
                                    double offset, uint8_t *out);
-
-/* The same for three planes (planes[0..2]: R, G, B) of one size, packed as R, G, B bytes (3
- * per pixel). */
-TC_INTERNAL void tc_planes_to_rgb24(const tc_plane *planes, const tc_roi *roi, double scale,
-                                    double offset, uint8_t *out);
-
-/* tc_plane_to_gray8 and tc_planes_to_rgb24 with 16-bit samples (tc_map_word inside roi,
- * tc_map_word(v, 1, 0) outside it), in host order. */
-TC_INTERNAL void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale,
-                                    double offset, uint16_t *out);
-TC_INTERNAL void tc_planes_to_rgb48(const tc_plane *planes, const tc_roi *roi, double scale,
-                                    double offset, uint16_t *out);
 
 /* ---- The filter (filter.c) --------------------------------------------------------- */
 

@@ -140,8 +140,10 @@ static void label_text(const cli_option *opt, char *text, size_t size)
 
 /* ---- Markdown ------------------------------------------------------------------------- */
 
-static void md_body(FILE *out, const block *b)
+/* A block's body as it is in the source (Markdown nests by its headings: nested unused). */
+static void md_body(FILE *out, const block *b, int nested)
 {
+    (void)nested;
     int start = b->first, end = b->end;
     while (start < end && !lines[start][0])
         start++;
@@ -151,48 +153,9 @@ static void md_body(FILE *out, const block *b)
         fprintf(out, "%s\n", lines[i]);
 }
 
-static void write_markdown(FILE *out)
+static void md_label(FILE *out, const char *label)
 {
-    fputs("<!-- Made by `make manual` from the option table (cli/option_table.c) and\n"
-          "     cli/manual_source.md: edit those, not this file. -->\n"
-          "# tiledconv(1)\n",
-          out);
-    for (int c = 0; c < n_blocks; c++) {
-        if (blocks[c].kind != B_CHAPTER)
-            continue;
-        fprintf(out, "\n## %s\n\n", blocks[c].name);
-        md_body(out, &blocks[c]);
-        if (strcmp(blocks[c].name, "OPTIONS") != 0)
-            continue;
-        for (int s = 0; s < CLI_SECTION_COUNT; s++) {
-            const block *before = find(B_BEFORE, cli_sections[s].id);
-            const block *after = find(B_AFTER, cli_sections[s].id);
-            fprintf(out, "\n### %s\n", cli_sections[s].title);
-            if (before) {
-                fputc('\n', out);
-                md_body(out, before);
-            }
-            for (size_t i = 0; i < cli_option_count; i++) {
-                const cli_option *opt = &cli_options[i];
-                if (opt->section != (cli_section)s || opt->doc != CLI_DOC_OWN)
-                    continue;
-                char label[160];
-                fputs("\n#### ", out);
-                for (size_t k = i; k == i || (k < cli_option_count &&
-                                             cli_options[k].doc != CLI_DOC_OWN);
-                     k++) {
-                    label_text(&cli_options[k], label, sizeof label);
-                    fprintf(out, "%s%s", k == i ? "" : ", ", label);
-                }
-                fputs("\n\n", out);
-                md_body(out, find(B_OPTION, key_of(opt)));
-            }
-            if (after) {
-                fputc('\n', out);
-                md_body(out, after);
-            }
-        }
-    }
+    fputs(label, out);
 }
 
 /* ---- The man page --------------------------------------------------------------------- */
@@ -346,6 +309,79 @@ static void roff_body(FILE *out, const block *b, int nested)
     }
 }
 
+/* ---- The document: the chapters in order, the option table in OPTIONS ------------------ */
+
+/* How one kind of document sets each part; write_document walks the source and the table
+ * once for both, so that the manual and the man page cannot differ in what they hold. */
+typedef struct {
+    const char *chapter, *section;  /* printf formats of a chapter's and a section's heading */
+    const char *before, *after;     /* before the text before and after a section's options */
+    const char *option, *labels_end; /* before an option's labels, and after them */
+    void (*label)(FILE *out, const char *label);
+    void (*body)(FILE *out, const block *b, int nested); /* nested: an option's description */
+} doc_format;
+
+static const doc_format markdown = {"\n## %s\n\n", "\n### %s\n", "\n", "\n",
+                                    "\n#### ", "\n\n", md_label, md_body};
+static const doc_format man_page = {".SH %s\n", ".SS %s\n", "", ".PP\n",
+                                    ".TP\n", "\n", roff_inline, roff_body};
+
+/* Section s of OPTIONS: its heading, its text before, each option the table describes with
+ * the labels of those that share its description (-sL, -sT), its text after. */
+static void write_section(FILE *out, const doc_format *f, int s)
+{
+    const block *before = find(B_BEFORE, cli_sections[s].id);
+    const block *after = find(B_AFTER, cli_sections[s].id);
+    fprintf(out, f->section, cli_sections[s].title);
+    if (before) {
+        fputs(f->before, out);
+        f->body(out, before, 0);
+    }
+    for (size_t i = 0; i < cli_option_count; i++) {
+        const cli_option *opt = &cli_options[i];
+        if (opt->section != (cli_section)s || opt->doc != CLI_DOC_OWN)
+            continue;
+        char label[160];
+        fputs(f->option, out);
+        for (size_t k = i; k == i || (k < cli_option_count &&
+                                     cli_options[k].doc != CLI_DOC_OWN);
+             k++) {
+            label_text(&cli_options[k], label, sizeof label);
+            fputs(k == i ? "" : ", ", out);
+            f->label(out, label);
+        }
+        fputs(f->labels_end, out);
+        f->body(out, find(B_OPTION, key_of(opt)), 1);
+    }
+    if (after) {
+        fputs(f->after, out);
+        f->body(out, after, 0);
+    }
+}
+
+static void write_document(FILE *out, const doc_format *f)
+{
+    for (int c = 0; c < n_blocks; c++) {
+        if (blocks[c].kind != B_CHAPTER)
+            continue;
+        fprintf(out, f->chapter, blocks[c].name);
+        f->body(out, &blocks[c], 0);
+        if (strcmp(blocks[c].name, "OPTIONS") != 0)
+            continue;
+        for (int s = 0; s < CLI_SECTION_COUNT; s++)
+            write_section(out, f, s);
+    }
+}
+
+static void write_markdown(FILE *out)
+{
+    fputs("<!-- Made by `make manual` from the option table (cli/option_table.c) and\n"
+          "     cli/manual_source.md: edit those, not this file. -->\n"
+          "# tiledconv(1)\n",
+          out);
+    write_document(out, &markdown);
+}
+
 static void write_man(FILE *out, const char *version)
 {
     fprintf(out,
@@ -354,41 +390,7 @@ static void write_man(FILE *out, const char *version)
             ".\\\" View it with: man -l tiledconv.1\n"
             ".TH TILEDCONV 1 \"2026\" \"tiledconv %s\" \"User Commands\"\n",
             version);
-    for (int c = 0; c < n_blocks; c++) {
-        if (blocks[c].kind != B_CHAPTER)
-            continue;
-        fprintf(out, ".SH %s\n", blocks[c].name);
-        roff_body(out, &blocks[c], 0);
-        if (strcmp(blocks[c].name, "OPTIONS") != 0)
-            continue;
-        for (int s = 0; s < CLI_SECTION_COUNT; s++) {
-            const block *before = find(B_BEFORE, cli_sections[s].id);
-            const block *after = find(B_AFTER, cli_sections[s].id);
-            fprintf(out, ".SS %s\n", cli_sections[s].title);
-            if (before)
-                roff_body(out, before, 0);
-            for (size_t i = 0; i < cli_option_count; i++) {
-                const cli_option *opt = &cli_options[i];
-                if (opt->section != (cli_section)s || opt->doc != CLI_DOC_OWN)
-                    continue;
-                char label[160];
-                fputs(".TP\n", out);
-                for (size_t k = i; k == i || (k < cli_option_count &&
-                                             cli_options[k].doc != CLI_DOC_OWN);
-                     k++) {
-                    label_text(&cli_options[k], label, sizeof label);
-                    fputs(k == i ? "" : ", ", out);
-                    roff_inline(out, label);
-                }
-                fputc('\n', out);
-                roff_body(out, find(B_OPTION, key_of(opt)), 1);
-            }
-            if (after) {
-                fputs(".PP\n", out);
-                roff_body(out, after, 0);
-            }
-        }
-    }
+    write_document(out, &man_page);
 }
 
 /* Every option of the table described once, every description an option's, every section

@@ -10,17 +10,15 @@
  *                   mapping v * scale + offset inside the target ROI for integer outputs
  *
  * Both give exactly what the host computes (image.c: tc_sample_scaled, tc_map_byte,
- * tc_map_word): the same double-precision expressions in the same order, contraction off. A
- * device without double precision never runs this program: the library converts on the host.
+ * tc_map_word): the same double-precision expressions in the same order, contraction off
+ * (Samples.cl, which comes first, holds the pragmas and the output mapping). A device without
+ * double precision never runs this program: the library converts on the host.
  *
  * Layout: the samples are packed, row y at y * width * channels samples of the buffer (the
  * host gathers the caller's strided rows into pinned memory and scatters them back, so the
  * bytes between a view's rows never cross the bus). The planes have the filter kernels' row
  * pitch (a multiple of 32 floats), padding columns set to 0.
  */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#pragma OPENCL FP_CONTRACT OFF
-
 /* tiledconv.h's tc_pixel_format values of the three sample types. */
 #define SAMPLES_U8 6
 #define SAMPLES_U16 7
@@ -73,28 +71,6 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
     p3[at] = v3;
     if (to_dst)
         d3[at] = v3;
-}
-
-/* image.c's tc_map_byte: floor(clamp(v * scale + offset, 0, 255) + 0.5), NaN to 0. */
-inline uchar map_byte(float v, double scale, double offset)
-{
-    const double m = (double)v * scale + offset;
-    if (!(m > 0.0))
-        return 0;
-    if (m >= 255.0)
-        return 255;
-    return (uchar)floor(m + 0.5);
-}
-
-/* image.c's tc_map_word: the same clamp, then round(m * 65535 / 255), halves up. */
-inline ushort map_word(float v, double scale, double offset)
-{
-    const double m = (double)v * scale + offset;
-    if (!(m > 0.0))
-        return 0;
-    if (m >= 255.0)
-        return 65535;
-    return (ushort)floor(m * 65535.0 / 255.0 + 0.5);
 }
 
 /* Sample i of the packed output rows from value v: integer formats mapped, floats as they are. */

@@ -10,8 +10,9 @@
  *
  * Both must give exactly what the host computes (src/image.c): the same double-precision
  * expressions, evaluated in the same order, with contraction off (no fused multiply-add may
- * change a rounding). A device without double precision never runs this program: the library
- * converts on the host instead.
+ * change a rounding; Samples.cl, which comes first, holds the pragmas and the output mapping).
+ * A device without double precision never runs this program: the library converts on the host
+ * instead.
  *
  * Layout: the bytes are the rows as the caller holds them, a file's own layout: row y starts at
  * byte `base + y * stride` of the buffer, where stride is negative for rows stored bottom-up
@@ -19,9 +20,6 @@
  * planes have the row pitch of the filter kernels (a multiple of 32 floats), padding columns
  * set to 0.
  */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#pragma OPENCL FP_CONTRACT OFF
-
 /* tiledconv.h's tc_pixel_format. */
 #define PIX_GRAY8 0
 #define PIX_RGB24 1
@@ -87,17 +85,6 @@ __kernel void unpack_pixels(__global const uchar *in, long base, long stride, in
         p2[at] = v2;
         d2[at] = v2;
     }
-}
-
-/* image.c's tc_map_byte: floor(clamp(v * scale + offset, 0, 255) + 0.5), NaN to 0. */
-inline uchar map_byte(float v, double scale, double offset)
-{
-    const double m = (double)v * scale + offset;
-    if (!(m > 0.0))
-        return 0;
-    if (m >= 255.0)
-        return 255;
-    return (uchar)floor(m + 0.5);
 }
 
 /* One work-item per pixel. Inside the target ROI the mapping applies; outside, the pixel is

@@ -220,28 +220,17 @@ static void convert_plane(const tc_plane *p, const tc_roi *roi, double scale, do
         }
 }
 
+void tc_planes_to_samples(const tc_plane *planes, int count, int depth, const tc_roi *roi,
+                          double scale, double offset, void *out)
+{
+    const size_t sample = depth == 16 ? 2 : 1;
+    for (int c = 0; c < count; c++)
+        convert_plane(&planes[c], roi, scale, offset, (uint8_t *)out + (size_t)c * sample,
+                      (size_t)count, depth == 16);
+}
+
 void tc_plane_to_gray8(const tc_plane *p, const tc_roi *roi, double scale, double offset,
                        uint8_t *out)
 {
-    convert_plane(p, roi, scale, offset, out, 1, 0);
-}
-
-void tc_planes_to_rgb24(const tc_plane *planes, const tc_roi *roi, double scale,
-                        double offset, uint8_t *out)
-{
-    for (int c = 0; c < 3; c++)
-        convert_plane(&planes[c], roi, scale, offset, out + c, 3, 0);
-}
-
-void tc_plane_to_gray16(const tc_plane *p, const tc_roi *roi, double scale, double offset,
-                        uint16_t *out)
-{
-    convert_plane(p, roi, scale, offset, out, 1, 1);
-}
-
-void tc_planes_to_rgb48(const tc_plane *planes, const tc_roi *roi, double scale,
-                        double offset, uint16_t *out)
-{
-    for (int c = 0; c < 3; c++)
-        convert_plane(&planes[c], roi, scale, offset, out + c, 3, 1);
+    tc_planes_to_samples(p, 1, 8, roi, scale, offset, out);
 }

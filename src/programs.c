@@ -52,49 +52,50 @@ static void append_build_log(cl_program prog, const tc_device *d, const char *op
     snprintf(m->text + used, sizeof m->text - used, "; options: %s; log: %s", options, log);
 }
 
-/* Each source's own file, and whether Common.cl comes first (the filter programs). */
+/* A source's lines: the file put first (Common.cl before the filter programs, Samples.cl before
+ * the two conversion programs), then its own file. */
+#define CL_FILE(name) name##_cl_lines, &name##_cl_line_count
 static const struct {
+    const char *const *first_lines;
+    const unsigned *first_count;
     const char *const *lines;
     const unsigned *count;
-    int after_common;
 } source_files[] = {
-    [TC_SOURCE_FILTERS] = {tiledconv_cl_lines, &tiledconv_cl_line_count, 1},
-    [TC_SOURCE_PIXELS] = {pixels_cl_lines, &pixels_cl_line_count, 0},
-    [TC_SOURCE_LONG] = {long_cl_lines, &long_cl_line_count, 1},
-    [TC_SOURCE_MASKS] = {masks_cl_lines, &masks_cl_line_count, 1},
-    [TC_SOURCE_IMAGES] = {images_cl_lines, &images_cl_line_count, 1},
-    [TC_SOURCE_GRADIENT] = {gradient_cl_lines, &gradient_cl_line_count, 1},
-    [TC_SOURCE_PYRAMID] = {pyramid_cl_lines, &pyramid_cl_line_count, 1},
-    [TC_SOURCE_CHANNELS] = {channels_cl_lines, &channels_cl_line_count, 0},
+    [TC_SOURCE_FILTERS] = {CL_FILE(common), CL_FILE(tiledconv)},
+    [TC_SOURCE_PIXELS] = {CL_FILE(samples), CL_FILE(pixels)},
+    [TC_SOURCE_LONG] = {CL_FILE(common), CL_FILE(long)},
+    [TC_SOURCE_MASKS] = {CL_FILE(common), CL_FILE(masks)},
+    [TC_SOURCE_IMAGES] = {CL_FILE(common), CL_FILE(images)},
+    [TC_SOURCE_GRADIENT] = {CL_FILE(common), CL_FILE(gradient)},
+    [TC_SOURCE_PYRAMID] = {CL_FILE(common), CL_FILE(pyramid)},
+    [TC_SOURCE_CHANNELS] = {CL_FILE(samples), CL_FILE(channels)},
 };
+#undef CL_FILE
 #define N_SOURCES (sizeof source_files / sizeof source_files[0])
 
-/* The most lines a program's source can have: Common.cl and every file. */
+/* The most lines a program's source can have. */
 static unsigned lines_capacity(void)
 {
-    unsigned n = common_cl_line_count;
+    unsigned n = 0;
     for (size_t i = 0; i < N_SOURCES; i++)
-        n += *source_files[i].count;
+        if (*source_files[i].first_count + *source_files[i].count > n)
+            n = *source_files[i].first_count + *source_files[i].count;
     return n;
 }
 
-/* The lines of a source: the filter programs are Common.cl followed by their own file. */
+/* The lines of a source: its first file followed by its own. */
 static int source_lines(tc_source source, const char **lines, unsigned capacity,
                         unsigned *count)
 {
-    const char *const *file = source_files[source].lines;
+    const unsigned first_count = *source_files[source].first_count;
     const unsigned file_count = *source_files[source].count;
     unsigned n = 0;
-    if (source_files[source].after_common) {
-        if (common_cl_line_count + file_count > capacity)
-            return -1;
-        for (unsigned i = 0; i < common_cl_line_count; i++)
-            lines[n++] = common_cl_lines[i];
-    }
-    if (n + file_count > capacity)
+    if (first_count + file_count > capacity)
         return -1;
+    for (unsigned i = 0; i < first_count; i++)
+        lines[n++] = source_files[source].first_lines[i];
     for (unsigned i = 0; i < file_count; i++)
-        lines[n++] = file[i];
+        lines[n++] = source_files[source].lines[i];
     *count = n;
     return 0;
 }

@@ -19,17 +19,18 @@ TC_EMBEDDED_CL(common); /* Common.cl: what the filter programs share */
 TC_EMBEDDED_CL(tiledconv);
 TC_EMBEDDED_CL(long);
 TC_EMBEDDED_CL(masks);
+TC_EMBEDDED_CL(samples); /* Samples.cl: what the two conversion programs share */
 TC_EMBEDDED_CL(pixels);
 TC_EMBEDDED_CL(pyramid);
 TC_EMBEDDED_CL(images);
-TC_EMBEDDED_CL(channels); /* the channel-last layouts' conversions (stream.c), alone as Pixels.cl */
+TC_EMBEDDED_CL(channels); /* the channel-last layouts' conversions (stream.c), as Pixels.cl */
 TC_EMBEDDED_CL(gradient); /* the one-read gradient (gradient.c), after Common.cl as the filters */
 
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
- * pixel conversions (Pixels.cl), the bilinear passes (Common.cl + Images.cl, which shares
- * Common.cl's border rule), the one-read gradient (Common.cl + Gradient.cl), the Gaussian
- * scale space's (Common.cl + Pyramid.cl). */
+ * pixel conversions (Samples.cl + Pixels.cl), the bilinear passes (Common.cl + Images.cl,
+ * which shares Common.cl's border rule), the one-read gradient (Common.cl + Gradient.cl), the
+ * Gaussian scale space's (Common.cl + Pyramid.cl). */
 typedef enum {
     TC_SOURCE_FILTERS,
     TC_SOURCE_PIXELS,
@@ -38,7 +39,7 @@ typedef enum {
     TC_SOURCE_IMAGES,
     TC_SOURCE_GRADIENT,
     TC_SOURCE_PYRAMID,
-    TC_SOURCE_CHANNELS /* Channels.cl alone: the channel-last layouts' conversions */
+    TC_SOURCE_CHANNELS /* Samples.cl + Channels.cl: the channel-last layouts' conversions */
 } tc_source;
 
 typedef struct tc_program_entry tc_program_entry;

@@ -124,17 +124,17 @@ TC_API int tc_pyramid_last_stats(const tc_context *ctx, tc_pyramid_stats *s)
     if (!ctx->have_pyramid)
         return TC_EINVAL;
     const tc_pyramid_run_stats *r = &ctx->pyramid_last;
-    s->launch = ctx->pyramid_last_launch;
-    s->iterations = r->iterations;
-    s->kernel_ms = r->kernel_ms;
+    *s = (tc_pyramid_stats){.launch = ctx->pyramid_last_launch,
+                            .iterations = r->iterations,
+                            .kernel_ms_median = tc_median(r->kernel_ms, r->iterations),
+                            .kernel_ms = r->kernel_ms,
+                            .launches = r->launches,
+                            .bytes = r->bytes,
+                            .build_ms = r->build_ms,
+                            .upload_ms = r->upload_ms,
+                            .download_ms = r->download_ms,
+                            .wall_ms_per_iteration = r->wall_ms_per_iteration};
     tc_min_mean(r->kernel_ms, r->iterations, &s->kernel_ms_min, &s->kernel_ms_mean);
-    s->kernel_ms_median = tc_median(r->kernel_ms, r->iterations);
-    s->launches = r->launches;
-    s->bytes = r->bytes;
-    s->build_ms = r->build_ms;
-    s->upload_ms = r->upload_ms;
-    s->download_ms = r->download_ms;
-    s->wall_ms_per_iteration = r->wall_ms_per_iteration;
     return TC_OK;
 }
 

@@ -47,7 +47,7 @@ static void test_mapping_only_inside_target(void **state)
     planes[2].px = other;
     uint8_t rgb[3 * 12];
     memset(rgb, 0xaa, sizeof rgb);
-    tc_planes_to_rgb24(planes, &roi, 1.0, 100.0, rgb);
+    tc_planes_to_samples(planes, 3, 8, &roi, 1.0, 100.0, rgb);
     assert_int_equal(rgb[0], 10);
     assert_int_equal(rgb[2], 0);
     assert_int_equal(rgb[3 * 5 + 0], 110);
@@ -175,11 +175,11 @@ static void test_mapping_16_only_inside_target(void **state)
     tc_plane p = {4, 3, px};
     tc_roi roi = {0, 0, 1, 1, 2, 1}; /* target: (1, 1) and (2, 1) */
     uint16_t g[12], rgb[3 * 12];
-    tc_plane_to_gray16(&p, &roi, 2.0, 5.0, g);
+    tc_planes_to_samples(&p, 1, 16, &roi, 2.0, 5.0, g);
     for (int i = 0; i < 12; i++)
         assert_int_equal(g[i], i == 5 || i == 6 ? 25 * 257 : 10 * 257);
     tc_plane planes[3] = {p, p, {4, 3, other}};
-    tc_planes_to_rgb48(planes, &roi, 1.0, 100.0, rgb);
+    tc_planes_to_samples(planes, 3, 16, &roi, 1.0, 100.0, rgb);
     assert_int_equal(rgb[0], 10 * 257);
     assert_int_equal(rgb[2], 0);
     assert_int_equal(rgb[3 * 5 + 0], 110 * 257);

@@ -18,6 +18,19 @@ static int read_text(const char *text, size_t len, const name_list_caps *caps, n
     return rc;
 }
 
+/* Reading text (len bytes) with caps refuses it at a line (2) with this message, and leaves
+ * no list behind. */
+static void expect_refused(const char *text, size_t len, const name_list_caps *caps,
+                           const char *want)
+{
+    name_list l;
+    char err[256] = "";
+    assert_int_equal(read_text(text, len, caps, &l, err, sizeof err), 2);
+    assert_string_equal(err, want);
+    assert_null(l.text);
+    assert_int_equal(l.count, 0);
+}
+
 /* The names in order, empty lines skipped, CR LF and a missing last line end taken. */
 static void test_names(void **state)
 {
@@ -52,14 +65,9 @@ static void test_nul(void **state)
 {
     (void)state;
     static const char text[] = "a\n\nb\nc\0d\ne\n";
-    name_list l;
-    char err[256] = "";
-    assert_int_equal(read_text(text, sizeof text - 1, NULL, &l, err, sizeof err), 2);
-    assert_string_equal(err, "line 4: a NUL byte (a list is text, one name a line)");
-    assert_null(l.text);
-    assert_int_equal(l.count, 0);
-    assert_int_equal(read_text("\0", 1, NULL, &l, err, sizeof err), 2);
-    assert_string_equal(err, "line 1: a NUL byte (a list is text, one name a line)");
+    expect_refused(text, sizeof text - 1, NULL,
+                   "line 4: a NUL byte (a list is text, one name a line)");
+    expect_refused("\0", 1, NULL, "line 1: a NUL byte (a list is text, one name a line)");
 }
 
 /* A name of NAME_LIST_MAX_NAME bytes is taken (with a CR after it too); one byte more is not,
@@ -83,12 +91,9 @@ static void test_long_lines(void **state)
     snprintf(want, sizeof want, "line 2: longer than %d bytes, more than a path can have "
                                 "(PATH_MAX)", NAME_LIST_MAX_NAME);
     text[2 + n] = 'n'; /* n + 1 bytes, then a line end */
-    assert_int_equal(read_text(text, 2 + n + 3, NULL, &l, err, sizeof err), 2);
-    assert_string_equal(err, want);
-    assert_int_equal(read_text(text, 2 + n + 1, NULL, &l, err, sizeof err), 2); /* no line end */
-    assert_string_equal(err, want);
-    assert_int_equal(read_text(text, sizeof text, NULL, &l, err, sizeof err), 2);
-    assert_string_equal(err, want);
+    expect_refused(text, 2 + n + 3, NULL, want);
+    expect_refused(text, 2 + n + 1, NULL, want); /* no line end */
+    expect_refused(text, sizeof text, NULL, want);
 }
 
 /* The caps: the names one past the cap and the byte one past it refuse the line they are on. */
@@ -102,17 +107,16 @@ static void test_caps(void **state)
     assert_int_equal(read_text(text, 7, &three, &l, err, sizeof err), 0); /* "a\n\nb\nc\n" */
     assert_int_equal(l.count, 3);
     name_list_free(&l);
-    assert_int_equal(read_text(text, sizeof text - 1, &three, &l, err, sizeof err), 2);
-    assert_string_equal(err, "line 5: more than 3 names, the most a list may hold");
-    assert_null(l.text);
+    expect_refused(text, sizeof text - 1, &three,
+                   "line 5: more than 3 names, the most a list may hold");
 
     assert_int_equal(read_text("abc\ndefgh\n", 10, &ten_bytes, &l, err, sizeof err), 0);
     assert_int_equal(l.count, 2);
     name_list_free(&l);
-    assert_int_equal(read_text("abc\ndefgh\nx", 11, &ten_bytes, &l, err, sizeof err), 2);
-    assert_string_equal(err, "line 3: the list passes 10 bytes, the most it may hold");
-    assert_int_equal(read_text("abc\ndefghij", 11, &ten_bytes, &l, err, sizeof err), 2);
-    assert_string_equal(err, "line 2: the list passes 10 bytes, the most it may hold");
+    expect_refused("abc\ndefgh\nx", 11, &ten_bytes,
+                   "line 3: the list passes 10 bytes, the most it may hold");
+    expect_refused("abc\ndefghij", 11, &ten_bytes,
+                   "line 2: the list passes 10 bytes, the most it may hold");
 }
 
 /* Endless lists end at the cap they pass: `yes x` by its names, `yes ''` (empty lines, no

@@ -97,44 +97,43 @@ static void check_png(const char *name, expect_kind kind, int bits, int channels
     free(data);
 }
 
-static void test_gray(void **state)
+/* Every fixture against its formula: gray at every depth, alpha dropped, RGB, palettes. */
+static void test_fixtures(void **state)
 {
     (void)state;
-    check_png("g1.png", EXPECT_GRAY_SCALED, 1, 1, 0);
-    check_png("g2.png", EXPECT_GRAY_SCALED, 2, 1, 0);
-    check_png("g4.png", EXPECT_GRAY_SCALED, 4, 1, 0);
-    check_png("g8.png", EXPECT_SAMPLES, 8, 1, 0);
-    check_png("g16.png", EXPECT_SAMPLES, 16, 1, 0);
-    check_png("g1i.png", EXPECT_GRAY_SCALED, 1, 1, 0); /* interlaced */
-    check_png("g16i.png", EXPECT_SAMPLES, 16, 1, 0);
-    check_png("g8anc.png", EXPECT_SAMPLES, 8, 1, 0); /* gAMA, sBIT, tRNS, texts: ignored */
-}
-
-static void test_alpha_dropped(void **state)
-{
-    (void)state;
-    check_png("ga8.png", EXPECT_SAMPLES, 8, 1, 0);
-    check_png("ga16.png", EXPECT_SAMPLES, 16, 1, 0);
-    check_png("rgba8.png", EXPECT_SAMPLES, 8, 3, 0);
-    check_png("rgba16i.png", EXPECT_SAMPLES, 16, 3, 0);
-}
-
-static void test_rgb(void **state)
-{
-    (void)state;
-    check_png("rgb8.png", EXPECT_SAMPLES, 8, 3, 0); /* its IDAT split in 40-byte chunks */
-    check_png("rgb8i.png", EXPECT_SAMPLES, 8, 3, 0);
-    check_png("rgb16.png", EXPECT_SAMPLES, 16, 3, 0);
-}
-
-static void test_palette(void **state)
-{
-    (void)state;
-    check_png("p1.png", EXPECT_PALETTE, 1, 3, 1);
-    check_png("p2.png", EXPECT_PALETTE, 2, 3, 3);
-    check_png("p4.png", EXPECT_PALETTE, 4, 3, 15);
-    check_png("p2i.png", EXPECT_PALETTE, 2, 3, 3);
-    check_png("p8.png", EXPECT_PALETTE, 8, 3, 199); /* with a tRNS, ignored */
+    static const struct {
+        const char *name;
+        expect_kind kind;
+        int bits, channels;
+        unsigned palette_max;
+    } fixtures[] = {
+        {"g1.png", EXPECT_GRAY_SCALED, 1, 1, 0},
+        {"g2.png", EXPECT_GRAY_SCALED, 2, 1, 0},
+        {"g4.png", EXPECT_GRAY_SCALED, 4, 1, 0},
+        {"g8.png", EXPECT_SAMPLES, 8, 1, 0},
+        {"g16.png", EXPECT_SAMPLES, 16, 1, 0},
+        {"g1i.png", EXPECT_GRAY_SCALED, 1, 1, 0}, /* interlaced */
+        {"g16i.png", EXPECT_SAMPLES, 16, 1, 0},
+        {"g8anc.png", EXPECT_SAMPLES, 8, 1, 0}, /* gAMA, sBIT, tRNS, texts: ignored */
+        /* Alpha dropped. */
+        {"ga8.png", EXPECT_SAMPLES, 8, 1, 0},
+        {"ga16.png", EXPECT_SAMPLES, 16, 1, 0},
+        {"rgba8.png", EXPECT_SAMPLES, 8, 3, 0},
+        {"rgba16i.png", EXPECT_SAMPLES, 16, 3, 0},
+        /* RGB. */
+        {"rgb8.png", EXPECT_SAMPLES, 8, 3, 0}, /* its IDAT split in 40-byte chunks */
+        {"rgb8i.png", EXPECT_SAMPLES, 8, 3, 0},
+        {"rgb16.png", EXPECT_SAMPLES, 16, 3, 0},
+        /* Palettes. */
+        {"p1.png", EXPECT_PALETTE, 1, 3, 1},
+        {"p2.png", EXPECT_PALETTE, 2, 3, 3},
+        {"p4.png", EXPECT_PALETTE, 4, 3, 15},
+        {"p2i.png", EXPECT_PALETTE, 2, 3, 3},
+        {"p8.png", EXPECT_PALETTE, 8, 3, 199}, /* with a tRNS, ignored */
+    };
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++)
+        check_png(fixtures[i].name, fixtures[i].kind, fixtures[i].bits, fixtures[i].channels,
+                  fixtures[i].palette_max);
 }
 
 /* A palette index past the palette is refused rather than a colour guessed. */
@@ -347,10 +346,7 @@ static void test_text_bomb(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gray),
-        cmocka_unit_test(test_alpha_dropped),
-        cmocka_unit_test(test_rgb),
-        cmocka_unit_test(test_palette),
+        cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_palette_index_past_palette),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_truncated_everywhere),

@@ -5,19 +5,28 @@
 
 #include "pnm.h"
 
-/* Decodes a string literal's bytes (sizeof - 1: without the terminating NUL). */
-#define DECODE_LIT(lit, img) decode_ok((const uint8_t *)(lit), sizeof(lit) - 1, (img))
+/* A string literal's bytes (sizeof - 1: without the terminating NUL) refused. */
 #define REFUSE_LIT(lit, want) expect_refused((const uint8_t *)(lit), sizeof(lit) - 1, (want))
 
-/* The first samples of img, in the file's order, are the ones listed. */
-static void expect_samples(const io_image *img, const unsigned *want, size_t n)
+/* The size bytes of data decode to an image `width` pixels wide of this depth and maxval,
+ * whose first samples, in the file's order, are the n of want. */
+static void expect_decoded(const char *data, size_t size, int width, int depth, int maxval,
+                           const unsigned *want, size_t n)
 {
+    io_image img;
+    decode_ok((const uint8_t *)data, size, &img);
+    assert_int_equal(img.width, width);
+    assert_int_equal(img.depth, depth);
+    assert_int_equal(img.maxval, maxval);
     for (size_t i = 0; i < n; i++)
-        if (px(img, i) != want[i])
-            fail_msg("sample %zu is %u, expected %u", i, px(img, i), want[i]);
+        if (px(&img, i) != want[i])
+            fail_msg("sample %zu is %u, expected %u", i, px(&img, i), want[i]);
+    io_image_free(&img);
 }
-#define EXPECT_SAMPLES(img, ...)                                                                 \
-    expect_samples((img), (const unsigned[]){__VA_ARGS__},                                       \
+/* A string literal's bytes decoded, then checked as expect_decoded checks them. */
+#define EXPECT_DECODED(lit, width, depth, maxval, ...)                                           \
+    expect_decoded((lit), sizeof(lit) - 1, (width), (depth), (maxval),                           \
+                   (const unsigned[]){__VA_ARGS__},                                              \
                    sizeof((const unsigned[]){__VA_ARGS__}) / sizeof(unsigned))
 
 /* A fixture's every sample equals the formula, with the depth and maxval the file implies. */
@@ -60,56 +69,31 @@ static void test_fixtures(void **state)
  * is whitespace too. A comment in its place ends with its line end. */
 static void test_one_whitespace_after_maxval(void **state)
 {
-    io_image img;
     (void)state;
-    DECODE_LIT("P5 2 1 255\n\n\x07", &img);
-    EXPECT_SAMPLES(&img, '\n', 7);
-    io_image_free(&img);
-
-    DECODE_LIT("P5\n1 1\n255\r\n", &img); /* the CR ends the header, the LF is the pixel */
-    assert_int_equal(px(&img, 0), '\n');
-    io_image_free(&img);
-
-    DECODE_LIT("P5 2 1 255#comment\nAB", &img);
-    EXPECT_SAMPLES(&img, 'A', 'B');
-    io_image_free(&img);
-
-    DECODE_LIT("P5#c1\n#c2\n2#c3\n1\n255 \t\x05", &img); /* comments between every field */
-    assert_int_equal(img.width, 2);
-    EXPECT_SAMPLES(&img, '\t', 5);
-    io_image_free(&img);
+    EXPECT_DECODED("P5 2 1 255\n\n\x07", 2, 8, 255, '\n', 7);
+    /* The CR ends the header, the LF is the pixel. */
+    EXPECT_DECODED("P5\n1 1\n255\r\n", 1, 8, 255, '\n');
+    EXPECT_DECODED("P5 2 1 255#comment\nAB", 2, 8, 255, 'A', 'B');
+    /* Comments between every field. */
+    EXPECT_DECODED("P5#c1\n#c2\n2#c3\n1\n255 \t\x05", 2, 8, 255, '\t', 5);
 }
 
 /* 16-bit samples are big-endian in the file and host order in memory. */
 static void test_16bit_big_endian(void **state)
 {
-    io_image img;
     (void)state;
-    DECODE_LIT("P5 2 1 65535\n\x01\x02\xff\xfe", &img);
-    assert_int_equal(img.depth, 16);
-    EXPECT_SAMPLES(&img, 0x0102, 0xfffe);
-    io_image_free(&img);
-
-    DECODE_LIT("P6 1 1 256\n\x01\x00\x00\xff\x00\x01", &img); /* maxval 256: already 2 bytes */
-    assert_int_equal(img.depth, 16);
-    assert_int_equal(img.maxval, 256);
-    EXPECT_SAMPLES(&img, 256, 255, 1);
-    io_image_free(&img);
+    EXPECT_DECODED("P5 2 1 65535\n\x01\x02\xff\xfe", 2, 16, 65535, 0x0102, 0xfffe);
+    /* maxval 256: already 2 bytes. */
+    EXPECT_DECODED("P6 1 1 256\n\x01\x00\x00\xff\x00\x01", 1, 16, 256, 256, 255, 1);
 }
 
 static void test_text_samples(void **state)
 {
-    io_image img;
     (void)state;
     /* Any whitespace between samples, comments too (netpbm's reader skips them there). */
-    DECODE_LIT("P3 2 1 1000\n0 1000\t7\n#c\n999\n5   6", &img);
-    assert_int_equal(img.depth, 16);
-    EXPECT_SAMPLES(&img, 0, 1000, 7, 999, 5, 6);
-    io_image_free(&img);
-
-    DECODE_LIT("P2 1 1 255\n00017", &img); /* leading zeros are digits like any other */
-    assert_int_equal(px(&img, 0), 17);
-    io_image_free(&img);
+    EXPECT_DECODED("P3 2 1 1000\n0 1000\t7\n#c\n999\n5   6", 2, 16, 1000, 0, 1000, 7, 999, 5, 6);
+    /* Leading zeros are digits like any other. */
+    EXPECT_DECODED("P2 1 1 255\n00017", 1, 8, 255, 17);
 }
 
 /* Every defect refused, with a reason that names it. */
