@@ -15,7 +15,9 @@ v * 255 / 65535, floats as they are (float64 computed in float32), and integer r
 written as the command line writes its files (uint8 floor(clamp(v, 0, 255) + 0.5), uint16
 round(clamp(v, 0, 255) * 65535 / 255)). Any other dtype is a TypeError. ``filter_batch`` takes
 a list of images (sizes may differ) or one N x H x W (x C) array, through the library's
-pipeline of overlapped transfers.
+pipeline of overlapped transfers. ``Context.empty`` and ``empty_like`` give arrays in the
+context's page-locked memory, which those calls move to and from the device with no staging
+copy (as images and as ``out=``).
 
 What is computed
 ----------------
