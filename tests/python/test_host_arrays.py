@@ -9,7 +9,11 @@ last view, outliving a dropped context, close() with arrays alive); and the refu
 """
 
 import gc
+import os
+import subprocess
+import sys
 import weakref
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -259,6 +263,34 @@ def test_closing_without_arrays_is_at_once():
     gc.collect()
     c.close()
     assert memory.released
+
+
+EXIT_SCRIPT = """
+import numpy as np, tiledconv
+a = tiledconv.empty((40, 50, 3))              # the default context's, closed at exit
+a[...] = 9
+b = tiledconv.filter(a, out=tiledconv.empty_like(a))
+ctx = tiledconv.Context()                     # never closed
+c = ctx.empty((30, 20))
+c[...] = 1
+d = ctx.filter(c, out=ctx.empty_like(c))
+e = tiledconv.Context()
+f = e.empty((10, 10), np.float32)
+e.close()                                     # closed with f alive
+cycle = [f]
+cycle.append(cycle)                           # f freed by the collector, if at all
+print("done", int(b.max()), int(d.max()))
+"""
+
+
+def test_a_process_ends_cleanly_with_arrays_alive():
+    """Arrays still alive at the interpreter's exit, of open, closed and default contexts:
+    the process ends with status 0 and nothing on stderr (no exception in a finaliser)."""
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root / "python"))
+    done = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "done 9 1\n", "")
 
 
 # ---- Refusals ---------------------------------------------------------------------------------
