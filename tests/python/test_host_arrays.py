@@ -187,6 +187,18 @@ def test_another_contexts_memory_takes_the_ordinary_way(ctx):
         del theirs
 
 
+def test_the_other_entry_points_take_them_as_any_array(ctx):
+    """gradient, pyramid, reference and tolerance read float planes made from the image, so
+    page-locked memory changes nothing for them: the same results as an ordinary array's."""
+    image = pixels((40, 52), np.uint8, 45)
+    p = page_locked(ctx, image)
+    assert same_bytes(ctx.gradient(p), ctx.gradient(image))
+    assert all(same_bytes(a, b) for a, b in zip(ctx.pyramid(p, octaves=2, levels=2)[1],
+                                                ctx.pyramid(image, octaves=2, levels=2)[1]))
+    assert same_bytes(tiledconv.reference(p, **KW), tiledconv.reference(image, **KW))
+    assert tiledconv.tolerance(p, **KW) == tiledconv.tolerance(image, **KW)
+
+
 # ---- Lifetime ---------------------------------------------------------------------------------
 
 def test_freed_with_the_last_view():
