@@ -16,10 +16,14 @@ Measures, medians of --calls calls after three warm-up calls (a new array back e
     cv2.GaussianBlur for batches, the pinned transfer floors and CuPy's bare pageable round
     trip; peers that cannot run here (no cv2, no CuPy) are "n/a";
   - a CuPy batch: array_peers.py's CuPy call over the batch's images, one after another;
+  - the page-locked way (Context.empty_like): gray and colour at 5 and 31 taps, one image per
+    call in the context's page-locked memory (a new result; and out= page-locked too), and
+    the batch with every image and result page-locked; the time to make those arrays, and the
+    library's count of images moved with no staging copy (it must be every one);
   - one gray call at 5 taps with the staging chunk swept (the library's staging-chunk setting);
   - a profile of one call: Python, the ctypes call, the device's transfers, conversions and
     kernels (profiling events), the host's copies into and out of pinned memory (estimated by
-    copying the same bytes), and the rest (enqueues, waits);
+    copying the same bytes), and the rest (enqueues, waits); and of one page-locked call;
   - gauss without a sigma against cv2.getGaussianKernel at every length, where cv2 imports.
 
 Prints the table with the ratios against the targets and writes OUTDIR/python_arrays.json,
@@ -46,7 +50,8 @@ try:
 except ImportError:  # from the checkout: the package in python/, the library in build/lib
     sys.path.insert(0, str(ROOT / "python"))
     import tiledconv
-from tiledconv._native import tune  # the library's study settings (not part of the API)
+# The library's study settings and its count of transfers with no staging (not the API).
+from tiledconv._native import direct_transfers, tune
 
 CALL_TAPS = (3, 5, 7, 9, 15, 31)
 BATCH_TAPS = (5, 31)
@@ -138,6 +143,50 @@ def cupy_batch_s(images, n):
     return time.perf_counter() - t
 
 
+def locked_way(ctx, image, images, outs, calls):
+    """The page-locked way (Context.empty_like): one image per call and the batch with the
+    images, and the results (out=), in the context's page-locked memory, so that the library
+    moves them with no staging copy. `images` are the batch's ordinary images, `outs` their
+    results at the last of BATCH_TAPS, which the page-locked batch must equal byte for byte.
+    Returns {key: figure}: per call "in N" (a page-locked image, a new ordinary result) and
+    "both N" (out= page-locked too) in ms; "batch N" in s; "alloc s" and "alloc bytes" (making
+    every page-locked array of the batch); "direct up", "direct down" (the images the library
+    moved with no staging copy during the timed batches, and "direct expected")."""
+    found = {}
+    src, dst = ctx.empty_like(image), ctx.empty_like(image)
+    src[...] = image
+    for n in BATCH_TAPS:
+        k = tiledconv.named_filter("gauss", n)[0]
+        found[f"in {n}"] = median_ms(lambda: ctx.filter(src, kx=k, ky=k), calls)
+        found[f"both {n}"] = median_ms(lambda: ctx.filter(src, kx=k, ky=k, out=dst), calls)
+        assert np.array_equal(dst, ctx.filter(image, kx=k, ky=k)), "page-locked bytes differ"
+    t = time.perf_counter()
+    locked = [ctx.empty_like(image) for _ in images]
+    locked_outs = [ctx.empty_like(image) for _ in images]
+    found["alloc s"] = time.perf_counter() - t
+    found["alloc bytes"] = 2 * len(images) * image.nbytes
+    for p, i in zip(locked, images):
+        p[...] = i
+    before = direct_transfers(ctx)
+    for n in BATCH_TAPS:
+        k = tiledconv.named_filter("gauss", n)[0]
+        ctx.filter_batch(locked[:8], kx=k, ky=k, out=locked_outs[:8])
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            ctx.filter_batch(locked, kx=k, ky=k, out=locked_outs)
+            times.append(time.perf_counter() - t)
+        found[f"batch {n}"] = sorted(times)[1]
+    after = direct_transfers(ctx)
+    found["direct up"], found["direct down"] = after[0] - before[0], after[1] - before[1]
+    found["direct expected"] = len(BATCH_TAPS) * (3 * len(images) + min(8, len(images)))
+    # The same bytes as the ordinary batch, on ten images across it.
+    step = max(1, len(images) // 10)
+    assert all(np.array_equal(locked_outs[i], outs[i]) for i in range(0, len(images), step)), \
+        "the page-locked batch differs from the ordinary one"
+    return found
+
+
 class _NoCall:
     """The library with tc_filter_image doing nothing, to time the binding's own Python."""
 
@@ -150,26 +199,28 @@ class _NoCall:
         return getattr(self._lib, name)
 
 
-def profile(ctx, image, k, calls):
+def profile(ctx, image, k, calls, out=None):
     """Where one call's time goes, in ms: the whole call from Python; the binding's Python
     alone (the same call with tc_filter_image doing nothing: argument checks, the result array,
     the ctypes structures); the ctypes call alone (the same structures prepared once), and
     with a new result array each call (as the whole call writes one); the device's spans
     (profiling events); the host's copies of the same bytes into and out of memory on one
     thread (np.copyto; the library shares them among its copy crew); the rest of the C call
-    (enqueues, waits, and the crew's overlap, negative when the copies overlap)."""
+    (enqueues, waits, and the crew's overlap, negative when the copies overlap).
+    With out= (the page-locked way: image and out in the context's page-locked memory) every
+    call writes out, and there are no host copies to count."""
     from tiledconv import _arrays, _native
-    whole = median_ms(lambda: ctx.filter(image, kx=k, ky=k), calls)
+    whole = median_ms(lambda: ctx.filter(image, kx=k, ky=k, out=out), calls)
     real = tiledconv._lib
     tiledconv._lib = _NoCall(real)
     try:
-        python_alone = median_ms(lambda: ctx.filter(image, kx=k, ky=k), calls)
+        python_alone = median_ms(lambda: ctx.filter(image, kx=k, ky=k, out=out), calls)
     finally:
         tiledconv._lib = real
     params = tiledconv._Params(k, k)
     arr, h, w, c = _arrays.checked(image)
     src, keep = _arrays.image(arr, h, w, c)
-    output = _arrays.Output(arr.shape, arr.dtype, None, c)
+    output = _arrays.Output(arr.shape, arr.dtype, out, c)
     dst = output.image()
     handle = ctx._handle()
     lib = _native.lib
@@ -185,7 +236,7 @@ def profile(ctx, image, k, calls):
     noop = median_ms(lambda: lib.tc_version(), calls)
     s = ctx.last_stats()
     copy_to = np.empty_like(image)
-    copies = 2 * median_ms(lambda: np.copyto(copy_to, image), calls)
+    copies = 0.0 if out is not None else 2 * median_ms(lambda: np.copyto(copy_to, image), calls)
     device = s["upload_ms"] + s["convert_ms"] + s["kernel_ms_median"] + s["download_ms"]
     return {"call_ms": whole, "python_ms": whole - c_call, "python_alone_ms": python_alone,
             "c_fresh_ms": c_fresh, "ctypes_noop_ms": noop,
@@ -240,7 +291,7 @@ def main():
               "calls": a.calls, "batch": a.batch, "date": time.strftime("%Y-%m-%d")}
 
     # --- tiledconv, per call and per batch ---
-    mine = {}
+    mine, locked = {}, {}
     for name, image in (("gray", gray), ("colour", colour)):
         for n in CALL_TAPS:
             k = tiledconv.named_filter("gauss", n)[0]
@@ -263,8 +314,10 @@ def main():
         k = tiledconv.named_filter("gauss", 31)[0]
         assert all(np.array_equal(o, ctx.filter(i, kx=k, ky=k))
                    for o, i in zip(ctx.filter_batch(images[:5], kx=k, ky=k), images[:5]))
+        locked[name] = locked_way(ctx, image, images, outs, a.calls)
         del images, outs
     result["tiledconv"] = {" ".join(map(str, key)): v for key, v in mine.items()}
+    result["page-locked"] = locked
 
     # --- the peers, in this process ---
     peers, why = load_peers(a.peers)
@@ -326,6 +379,51 @@ def main():
                          f"{verdict(None if over is None else over <= 1.5):>7}"
                          f"{fmt(cu, 's'):>10}{verdict(None if cu is None else t < cu):>7}")
 
+    # --- the page-locked way: images and results in the context's page-locked memory ---
+    lines.append("")
+    lines.append(f"{'page-locked':<14}{'taps':>5}{'ordinary':>11}{'in':>10}{'in+out':>10}"
+                 f"  {'/bare':>6} {'<=0.75':>7} {'<cv2 15+':>9} {'<CuPy':>7}")
+    for name in ("gray", "colour"):
+        f, held = found[name], locked[name]
+        for n in BATCH_TAPS:
+            t = held[f"both {n}"]
+            gb, sf, cu = f.get(("cv2.GaussianBlur", n)), f.get(("cv2.sepFilter2D", n)), \
+                f.get(("CuPy with transfers", n))
+            bare = ratio(t, f.get("bare"))
+            cv2_ok = None if n < 15 or gb is None else t < gb and t < sf
+            lines.append(f"{name:<14}{n:>5}{fmt(mine[(name, n)]):>11}{fmt(held[f'in {n}']):>10}"
+                         f"{fmt(t):>10}  {rfmt(bare):>6} "
+                         f"{verdict(None if bare is None else bare <= 0.75):>7} "
+                         f"{(verdict(cv2_ok) if n >= 15 else '-'):>9} "
+                         f"{verdict(None if cu is None else t < cu):>7}")
+    lines.append("")
+    lines.append(f"{'page-locked batch of ' + str(a.batch):<27}{'taps':>5}{'ordinary':>11}"
+                 f"{'in+out':>10}{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}"
+                 f"{'<=1.5':>7}{'<CuPy':>7}")
+    for name in ("gray", "colour"):
+        f, held = found[name], locked[name]
+        for n in BATCH_TAPS:
+            t = held[f"batch {n}"]
+            pool = f.get(("cv2 pool", n))
+            floor = None if f.get("floor") is None else f["floor"] * a.batch / 1e3
+            speedup, target = ratio(pool, t), 2.0 if n == 5 else 4.0
+            over = ratio(t, floor)
+            cu = mine[(name, "cupy batch", n)]
+            lines.append(f"{name:<27}{n:>5}{fmt(mine[(name, 'batch', n)], 's'):>11}"
+                         f"{fmt(t, 's'):>10}{rfmt(speedup):>8}"
+                         f"{verdict(None if speedup is None else speedup >= target):>8}"
+                         f"{fmt(floor, 's'):>10}{rfmt(over):>8}"
+                         f"{verdict(None if over is None else over <= 1.5):>7}"
+                         f"{verdict(None if cu is None else t < cu):>7}")
+    for name in ("gray", "colour"):
+        held = locked[name]
+        mb = held["alloc bytes"] / 1e6
+        lines.append(f"{name} batch: its {2 * a.batch} page-locked arrays ({mb:.0f} MB) made in "
+                     f"{held['alloc s']:.3f} s ({mb / max(held['alloc s'], 1e-9):.0f} MB/s); "
+                     f"images moved with no staging copy in its batches: up "
+                     f"{held['direct up']}, down {held['direct down']} of "
+                     f"{held['direct expected']}")
+
     # --- the single call's chunks: the copies into pinned memory overlap the transfers ---
     lines.append("")
     k5 = tiledconv.named_filter("gauss", 5)[0]
@@ -357,6 +455,18 @@ def main():
             f"into and out of pinned memory on one thread ~{p['host_copies_ms']:.3f} (the "
             f"library's crew: {crew} threads), the rest (enqueues, waits, overlap) "
             f"{p['rest_ms']:.3f}")
+    for name, image in (("gray", gray), ("colour", colour)):
+        src, dst = ctx.empty_like(image), ctx.empty_like(image)
+        src[...] = image
+        p = profile(ctx, src, k5, a.calls, out=dst)
+        result[f"profile {name} page-locked"] = p
+        lines.append(
+            f"one {name} call at 5 taps, page-locked in and out (out=), {p['call_ms']:.3f} ms: "
+            f"Python {p['python_ms']:.3f} (the binding's Python alone "
+            f"{p['python_alone_ms']:.3f}), the C call {p['c_call_ms']:.3f}: upload "
+            f"{p['upload_ms']:.3f}, conversions {p['convert_ms']:.3f}, kernels "
+            f"{p['kernel_ms']:.3f}, download {p['download_ms']:.3f} (device spans), no host "
+            f"copies, the rest (enqueues, waits) {p['rest_ms']:.3f}")
 
     # --- gauss is OpenCV's ---
     try:

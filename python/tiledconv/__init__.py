@@ -15,7 +15,9 @@ v * 255 / 65535, floats as they are (float64 computed in float32), and integer r
 written as the command line writes its files (uint8 floor(clamp(v, 0, 255) + 0.5), uint16
 round(clamp(v, 0, 255) * 65535 / 255)). Any other dtype is a TypeError. ``filter_batch`` takes
 a list of images (sizes may differ) or one N x H x W (x C) array, through the library's
-pipeline of overlapped transfers.
+pipeline of overlapped transfers. ``Context.empty`` and ``empty_like`` give arrays in the
+context's page-locked memory, which those calls move to and from the device with no staging
+copy (as images and as ``out=``).
 
 What is computed
 ----------------
@@ -89,10 +91,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _arrays, _native
+from . import _arrays, _host_memory, _native
 from ._native import TC_EINVAL, TC_OK
 
-__all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "reference",
+__all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "empty",
+           "empty_like", "reference",
            "tolerance", "DTYPES", "MAX_PIXELS", "named_filter", "named_mask", "mask_factors", "default_context", "BORDERS",
            "ALGORITHMS", "STORAGES", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient",
            "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS",
@@ -482,6 +485,8 @@ class Context:
         if status != TC_OK:
             _raise(status, err.value.decode(errors="replace"))
         self._ctx = handle
+        # The handle, shared with the page-locked arrays of empty(): tc_close waits for them.
+        self._memory = _host_memory.HostMemory(handle)
         if max_memory is not None:
             self.max_memory = max_memory
 
@@ -504,14 +509,19 @@ class Context:
     # -- lifetime --
 
     def close(self):
-        """Releases the context and everything it holds on the device. Safe to call twice."""
+        """Releases the context and everything it holds on the device. Safe to call twice.
+
+        Every later call on the context raises ValueError. While page-locked arrays of
+        empty() or empty_like() live, they stay valid memory and the release waits for the
+        last of them to be garbage (the device's buffers and programs stay held until then).
+        """
         lock = getattr(self, "_lock", None)
         if lock is None:  # __init__ failed before the lock existed
             return
         with lock:
             handle, self._ctx = self._ctx, None
             if handle is not None:
-                _lib.tc_close(handle)
+                self._memory.close()
 
     @property
     def closed(self):
@@ -625,6 +635,64 @@ class Context:
             "planes": s.planes,
             "convert_ms": s.convert_ms,
         }
+
+    # -- page-locked memory --
+
+    def empty(self, shape, dtype=np.uint8):
+        """A new array of ``shape`` and ``dtype`` (uint8, uint16 or float32) in page-locked
+        host memory of this context, C-ordered, its values undefined (as numpy.empty's).
+
+        shape         H x W, H x W x C, N x H x W or N x H x W x C: 2 to 4 sides of at least 1.
+
+        Images whose rows lie in such memory go straight between it and the device: as the
+        image of filter() or filter_batch() of *this* context they go up with no copy into
+        the library's staging memory, and as ``out=`` they come down with none out of it,
+        with the same bytes as any array gives. That holds for the whole array or any view
+        of it whose rows run top to bottom and whose pixels are packed in a row (crops
+        included); other views, and other contexts, take the ordinary way. Pass ``out=`` a
+        page-locked array for the result to skip the staging too: without it the result is
+        a new ordinary array.
+
+        The memory is freed when the last array over it (views included) is garbage. It
+        holds on to the context: closing the context while such arrays live leaves them
+        valid, and the context's release waits for the last of them.
+
+        Making page-locked memory is costly (the system locks its pages): make arrays once
+        and reuse them for many calls.
+
+        Raises ValueError for a bad shape or one larger than the device allows in one buffer
+        (Device.max_alloc_bytes), TypeError for another dtype, Error when the memory cannot
+        be had.
+
+        >>> import numpy as np, tiledconv
+        >>> with tiledconv.Context() as ctx:
+        ...     frame, smooth = ctx.empty((120, 160)), ctx.empty((120, 160))
+        ...     frame[...] = 200                      # fill it as any array (a decoder's rows)
+        ...     out = ctx.filter(frame, out=smooth)   # up and down with no staging copy
+        >>> out is smooth, int(smooth[60, 80])
+        (True, 200)
+        """
+        shape, dt, nbytes = _host_memory.checked(shape, dtype)
+        limit = self.device.max_alloc_bytes
+        if nbytes > limit:
+            raise ValueError(f"shape {shape} of {dt}: {nbytes} bytes is more than the {limit} "
+                             f"bytes the device allows in one buffer")
+        with self._lock:
+            self._handle()
+            arr = self._memory.array(shape, dt, nbytes)
+        if arr is None:
+            raise Error(f"cannot make {nbytes} bytes of page-locked memory (tc_host_alloc: "
+                        f"out of host memory, or the device refused)", _native.TC_ENOMEM)
+        return arr
+
+    def empty_like(self, a, dtype=None, shape=None):
+        """empty() with the shape and dtype of ``a`` (an array, or what numpy.asarray takes),
+        unless ``dtype`` or ``shape`` is given: page-locked memory for an image of that kind,
+        e.g. ``p = ctx.empty_like(img); p[...] = img``."""
+        if not isinstance(a, np.ndarray):
+            a = np.asarray(a)
+        return self.empty(a.shape if shape is None else shape,
+                          a.dtype if dtype is None else dtype)
 
     # -- work --
 
@@ -999,6 +1067,24 @@ def filter_batch(images, kx=None, ky=None, border="replicate", border_value=0.0,
                                           border_value=border_value, src=src, dst=dst,
                                           size=size, algorithm=algorithm, mask=mask,
                                           storage=storage, cval=cval, dtype=dtype, out=out)
+
+
+def empty(shape, dtype=np.uint8):
+    """Context.empty on the module's default context: an array in page-locked memory that
+    the module's filter() and filter_batch() move with no staging copy (as image or out=).
+
+    >>> import numpy as np, tiledconv
+    >>> src, dst = tiledconv.empty((3, 64, 48)), tiledconv.empty((3, 64, 48))
+    >>> src[...] = 7
+    >>> tiledconv.filter_batch(src, out=dst) is dst, int(dst.max())
+    (True, 7)
+    """
+    return default_context().empty(shape, dtype)
+
+
+def empty_like(a, dtype=None, shape=None):
+    """Context.empty_like on the module's default context."""
+    return default_context().empty_like(a, dtype, shape)
 
 
 def gradient(image, operator="sobel", border="replicate", border_value=0.0, src=(0, 0),

@@ -215,6 +215,9 @@ _PROTOTYPES = {
     "tc_filter_images": (c_int, [ContextPtr, POINTER(TcImage), POINTER(TcImage), c_int,
                                  POINTER(TcParams)]),
     "tc_image_to_planes": (c_int, [POINTER(TcImage), c_int, FloatPtr, c_char_p, c_size_t]),
+    # Page-locked blocks of a context (since 1.3): an address as a Python int, or None.
+    "tc_host_alloc": (c_void_p, [ContextPtr, c_size_t]),
+    "tc_host_free": (None, [ContextPtr, c_void_p]),
     "tc_version": (c_char_p, []),
     "tc_abi_size": (c_size_t, [c_char_p]),
     # The Gaussian scale space.
@@ -322,3 +325,23 @@ lib.tc_tune.restype = ctypes.c_int
 lib.tc_tune.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
 lib.tc_set_tuning.restype = None
 lib.tc_set_tuning.argtypes = [ctypes.c_void_p]
+
+
+class _DirectCounts(Structure):
+    """tiledconv_internal.h's tc_direct_counts."""
+    _fields_ = [("up", c_ulonglong), ("down", c_ulonglong)]
+
+
+lib.tc_direct_transfers.restype = None
+lib.tc_direct_transfers.argtypes = [ContextPtr, POINTER(_DirectCounts)]
+
+
+def direct_transfers(context):
+    """(up, down): the images a Context moved straight from and into its page-locked blocks,
+    with no staging copy, over its life (tc_direct_transfers). Not part of the API: the tests'
+    proof that the staging was skipped."""
+    if context.closed:
+        raise ValueError("tiledconv: operation on a closed Context")
+    counts = _DirectCounts()
+    lib.tc_direct_transfers(context._ctx, ctypes.byref(counts))
+    return counts.up, counts.down
