@@ -131,7 +131,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests batch-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests batch-tests detach-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         bench bench-smoke \
         sanitize fuzz fuzz-build fuzz-check \
@@ -261,6 +261,10 @@ e2e-tests: $(BIN) $(TEST_BIN)
 batch-tests: $(TEST_BIN)
 	@sh tests/batch.sh $(TEST_BIN)
 
+# A device run in a child, its end not waiting for the driver's teardown (tests/detach.sh).
+detach-tests: $(TEST_BIN)
+	@sh tests/detach.sh $(TEST_BIN)
+
 # PNG, JPEG and PGM/PPM through the tool: round trips, the same picture in every format, JPEG
 # against djpeg and cjpeg, pipes, mixed batches (tests/e2e-formats.sh).
 formats-tests: $(TEST_BIN)
@@ -335,7 +339,7 @@ kernel-check: $(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 test: deps-test
-	$(MAKE) WERROR=-Werror all unit-tests manual-check doc-tests e2e-tests batch-tests formats-tests \
+	$(MAKE) WERROR=-Werror all unit-tests manual-check doc-tests e2e-tests batch-tests detach-tests formats-tests \
 	    seeds-tests images-tests gradient-tests pyramid-tests strips-tests api-test python-tests \
 	    bench-smoke
 	$(MAKE) kernel-check

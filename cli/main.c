@@ -162,6 +162,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "tiledconv: %s\n", err);
         return 1;
     }
+    /* Before the first OpenCL call (resolving -d lists the platforms): an OpenCL platform
+     * whose threads have started does not survive a fork. */
+    const int fast = fast_exit();
+    if (!o.pyramid)
+        detach_device_run(&o, fast);
     if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
@@ -173,11 +178,8 @@ int main(int argc, char **argv)
     }
     if (o.pyramid) /* a scale space of each input (cli/pyramid_run.c) */
         return pyramid_run(&o, requests[0]);
-    const int fast = fast_exit();
-    if (o.synth_width) {
-        detach_device_run(&o, fast);
+    if (o.synth_width)
         return end_now(study(&o, NULL, requests[0], fast), fast);
-    }
     if ((status = inputs_gather(&o, &list, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         inputs_free(&list);
@@ -189,7 +191,6 @@ int main(int argc, char **argv)
         inputs_free(&list);
         return 2;
     }
-    detach_device_run(&o, fast);
     if (!inputs_is_batch(&o, &list) && wants_study(&o) && !o.no_filter)
         status = study(&o, list.items[0].input, requests[0], fast);
     else
