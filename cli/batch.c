@@ -125,8 +125,7 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
         b->budget = (size_t)o->max_memory;
     size_threads(b, n_requests);
-    /* Idle blocks kept: an input's and an output's for about two images a thread. */
-    if (pinned_pool_init(&b->pool, 4 * (b->n_workers + b->n_lanes)))
+    if (pinned_pool_init(&b->pool, batch_pool_blocks(b)))
         return -1;
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->work, NULL);

@@ -39,7 +39,6 @@ static void open_lane(lane *l)
     b->lanes_ready += l->status == 0;
     if (++b->lanes_opened == b->n_lanes) {
         pthread_cond_broadcast(&b->ready);
-        b->early_open = 1; /* the workers move the early images on */
         pthread_cond_broadcast(&b->work);
     }
     while (b->lanes_opened < b->n_lanes)
@@ -70,7 +69,7 @@ void *batch_lane_main(void *arg)
         job *taken[JOB_FILTER_MANY];
         int n = 0;
         while (!b->decoded.head &&
-               !(b->next >= b->list->count && b->reading == 0 && !b->early.head))
+               !(b->next >= b->list->count && b->reading == 0))
             pthread_cond_wait(&b->ready, &b->lock);
         /* Every image waiting, up to a call's worth: one library call pipelines them. */
         while (n < JOB_FILTER_MANY && (j = job_list_pop(&b->decoded)) != NULL)

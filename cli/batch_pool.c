@@ -6,16 +6,16 @@
 #include <stdlib.h>
 
 #include "batch_report.h"
+#include "job_filter.h"
 #include "job_output.h"
 #include "text.h"
 
 /* Room in the memory budget for bytes, taken under lock: images in flight, with the pinned
  * blocks' overhead (pinned_pool.h), hold at most the budget, except that one image always
- * may. A worker that must wait encodes finished images meanwhile (they give room back), or
- * hands early images on to the lanes, so that the pool never waits on itself; idle blocks are freed first where they stand in the
+ * may. A worker that must wait encodes finished images meanwhile (they give room back), so
+ * that the pool never waits on itself; idle blocks are freed first where they stand in the
  * way. */
 static void take_budget(batch *b, size_t bytes);
-static void move_early(batch *b, job *j);
 
 /* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
  * given back, then handed to the waiters (or, without syncs, put in place here). Called
@@ -71,12 +71,6 @@ static void take_budget(batch *b, size_t bytes)
             pthread_mutex_unlock(&b->lock);
             finish_job(b, f);
             pthread_mutex_lock(&b->lock);
-        } else if (b->early_open && (f = job_list_pop(&b->early)) != NULL) {
-            /* the early images hold budget too, and only a worker hands them on */
-            b->reading++;
-            pthread_mutex_unlock(&b->lock);
-            move_early(b, f);
-            pthread_mutex_lock(&b->lock);
         } else {
             pthread_cond_wait(&b->work, &b->lock);
         }
@@ -84,12 +78,13 @@ static void take_budget(batch *b, size_t bytes)
     b->inflight += bytes;
 }
 
-/* A job read (or moved) handed on, under lock, its reading done: to the lanes, or, while the
- * devices are still opening, to the early images, which a worker moves into page-locked memory
- * once the first device has given it (the workers decode meanwhile rather than wait). */
+/* A job read handed on, under lock, its reading done: to the lanes, which take the images
+ * decoded while the devices opened as they are (in malloc's memory: through the staging
+ * copies; moving them into page-locked blocks first was measured slower, since locking the
+ * pages of a few hundred images costs the driver more than the copies do). */
 static void hand_to_lanes(batch *b, job *j)
 {
-    job_list_push(b->early_open ? &b->decoded : &b->early, j);
+    job_list_push(&b->decoded, j);
     b->reading--;
     pthread_cond_signal(&b->ready);
     if (b->next >= b->list->count && b->reading == 0)
@@ -150,14 +145,10 @@ static void read_one(batch *b, int i)
     pthread_mutex_unlock(&b->lock);
 }
 
-/* An early image (batch_state.h) moved into the pool's page-locked memory, then handed to the
- * lanes. Called without the lock, reading counted. */
-static void move_early(batch *b, job *j)
+int batch_pool_blocks(const batch *b)
 {
-    job_move_to_pool(j);
-    pthread_mutex_lock(&b->lock);
-    hand_to_lanes(b, j);
-    pthread_mutex_unlock(&b->lock);
+    const int ahead = 2 * (b->n_lanes > b->n_workers ? b->n_lanes : b->n_workers);
+    return 4 * (ahead + JOB_FILTER_MANY * b->n_lanes);
 }
 
 /* Whether a worker should read another input now: inputs left and, once a lane is ready, no
@@ -179,14 +170,7 @@ void *batch_worker_main(void *arg)
     job *j;
     pthread_mutex_lock(&b->lock);
     for (;;) {
-        /* An early image first: its move is a copy, and it keeps the lanes' calls full
-         * (encoding first left them a few images a call while hundreds waited). */
-        if (b->early_open && (j = job_list_pop(&b->early)) != NULL) {
-            b->reading++;
-            pthread_mutex_unlock(&b->lock);
-            move_early(b, j);
-            pthread_mutex_lock(&b->lock);
-        } else if ((j = job_list_pop(&b->finished)) != NULL) {
+        if ((j = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
             finish_job(b, j);
             pthread_mutex_lock(&b->lock);

@@ -8,6 +8,10 @@
 
 #include "batch_state.h"
 
+/* The page-locked blocks the batch makes at most (pinned_pool.h): an input's and an output's
+ * for every image the lanes keep waiting and every image in their calls. */
+int batch_pool_blocks(const batch *b);
+
 /* A worker's thread (arg: the batch); returns when every image is done with. */
 void *batch_worker_main(void *arg);
 

@@ -49,9 +49,6 @@ struct batch {
     int next;              /* the next input to read */
     int reading;           /* inputs being read now */
     job_list decoded;      /* read, waiting for a lane */
-    job_list early;        /* read before every lane had tried its device: waiting for a
-                            * worker to move its pixels into the pool (job_move_to_pool) */
-    int early_open;        /* every lane has tried its device: early images may move on */
     job_list finished;     /* filtered, waiting for a worker */
     int left;              /* images the workers are done with (staged or accounted) */
     int lanes_ready;       /* lanes with an open device: start-up is over */

@@ -40,27 +40,6 @@ void job_drop_input(job *j)
     strips_release(&j->strips);
 }
 
-void job_move_to_pool(job *j)
-{
-    io_image *im = &j->image;
-    /* The decoder's own malloc'd pixels (its allocator NULL: the pool had no block to give
-     * then, or the image was parked), not pixels of another owner. */
-    if (!j->pool || j->status != JOB_OK || !im->pixels || j->src.data != im->pixels ||
-        im->allocator != NULL)
-        return;
-    const size_t bytes = (size_t)im->width * (size_t)im->height * (size_t)im->channels;
-    void *block = pinned_pool_get(j->pool, bytes);
-    if (!block || !pinned_pool_holds(j->pool, block)) {
-        pinned_pool_put(j->pool, block); /* malloc's again: no better than what it has */
-        return;
-    }
-    memcpy(block, im->pixels, bytes);
-    free(im->pixels);
-    im->pixels = block;
-    im->allocator = &j->pool->io; /* given back to the pool with the image */
-    j->src.data = block;
-}
-
 void job_drop_buffers(job *j)
 {
     job_drop_input(j);
@@ -185,8 +164,7 @@ void job_open(const tc_options *o, int keep_format, job *j)
 static void decode_coded(const tc_options *o, job *j)
 {
     char why[768];
-    if (j->pool && !j->parked) /* straight into page-locked memory, which the device reads as
-                                * it lies (a parked image: malloc's, moved when wanted) */
+    if (j->pool) /* straight into page-locked memory, which the device reads as it lies */
         source_reader_use_allocator(&j->reader, &j->pool->io);
     const int rc = source_reader_decode(&j->reader, &j->image, why, sizeof why);
     source_reader_close(&j->reader); /* the file's bytes are not needed beside the samples */

@@ -56,8 +56,6 @@ struct job {
     uint8_t palette[256 * 3];
     struct pinned_pool *pool; /* the batch's page-locked blocks for the pixels that cross the
                                * bus (decoded samples, out_pixels' rows); NULL: malloc */
-    int parked;               /* decoded into ordinary memory all the same, since the lanes have
-                               * enough waiting: moved into a block when they want it */
     /* output */
     io_format out_format;  /* the output image's format */
     int depth;             /* its bits per sample: 8, or 16 */
@@ -113,12 +111,6 @@ void job_copy(const tc_options *o, job *j);
 
 /* Frees what the job holds of its input (after the device has it, unless -e needs it). */
 void job_drop_input(job *j);
-
-/* An image decoded into malloc's memory before the pool had its device (the workers decode
- * while the devices open): its pixels copied into one of the pool's page-locked blocks, so
- * that the device reads them with no staging copy. Nothing changes when the image has no such
- * pixels or the pool has no block to give. */
-void job_move_to_pool(job *j);
 
 /* Frees everything but the job itself and its staged outputs. */
 void job_drop_buffers(job *j);

@@ -22,10 +22,10 @@ static void io_release(void *arg, void *pixels)
     pinned_pool_put(arg, pixels);
 }
 
-int pinned_pool_init(pinned_pool *p, int max_idle)
+int pinned_pool_init(pinned_pool *p, int max_blocks)
 {
     memset(p, 0, sizeof *p);
-    p->max_idle = max_idle;
+    p->max_blocks = max_blocks;
     p->io = (io_allocator){io_alloc, io_release, p};
     return pthread_mutex_init(&p->lock, NULL) == 0 ? 0 : -1;
 }
@@ -73,11 +73,14 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
         p->idle_bytes -= p->blocks[best].size;
         forget(p, best);
     }
+    /* Locking pages costs the driver about 1 ms a MB, in a lock the lanes' calls wait on
+     * too: past max_blocks an image takes malloc's memory and the staging copies instead. */
+    const int capped = ctx && !too_small && p->count >= p->max_blocks;
     const int room = p->count < p->capacity || !ctx;
     pthread_mutex_unlock(&p->lock);
     if (too_small)
         tc_host_free(ctx, too_small);
-    if (!ctx)
+    if (!ctx || capped)
         return malloc(bytes);
     if (!room) { /* the list grows outside the lock's hot path, rarely */
         pthread_mutex_lock(&p->lock);
@@ -121,31 +124,20 @@ int pinned_pool_holds(pinned_pool *p, const void *ptr)
 
 void pinned_pool_put(pinned_pool *p, void *ptr)
 {
-    void *drop = NULL;
-    int found = 0, idle = 0;
+    int found = 0;
     if (!ptr)
         return;
     pthread_mutex_lock(&p->lock);
-    for (int i = 0; i < p->count; i++)
-        idle += p->blocks[i].idle;
     for (int i = 0; i < p->count && !found; i++)
         if (p->blocks[i].ptr == ptr) {
             found = 1;
             p->excess_bytes -= p->blocks[i].size - p->blocks[i].asked;
-            if (idle < p->max_idle) {
-                p->blocks[i].idle = 1;
-                p->idle_bytes += p->blocks[i].size;
-            } else {
-                drop = ptr;
-                forget(p, i);
-            }
+            p->blocks[i].idle = 1;
+            p->idle_bytes += p->blocks[i].size;
         }
-    tc_context *ctx = p->ctx;
     pthread_mutex_unlock(&p->lock);
     if (!found)
         free(ptr);
-    else if (drop)
-        tc_host_free(ctx, drop);
 }
 
 size_t pinned_pool_overhead(pinned_pool *p)

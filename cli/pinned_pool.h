@@ -38,25 +38,26 @@ typedef struct pinned_pool {
     tc_context *ctx;        /* NULL until the first lane's device has opened */
     pinned_block *blocks;   /* every block made, idle or handed out */
     int count, capacity;
-    int max_idle;           /* idle blocks kept; more are freed when given back */
+    int max_blocks;         /* blocks made at most, idle or handed out (all idle ones kept) */
     size_t idle_bytes;
     size_t excess_bytes;    /* of the blocks handed out, the bytes beyond what was asked */
     io_allocator io;        /* the decoders' face of the pool (io_decode_with) */
 } pinned_pool;
 
-/* An empty pool that keeps at most max_idle idle blocks. 0, or -1 (no lock). */
-int pinned_pool_init(pinned_pool *p, int max_idle);
+/* An empty pool that makes at most max_blocks blocks, each kept for the next image once
+ * given back. 0, or -1 (no lock). */
+int pinned_pool_init(pinned_pool *p, int max_blocks);
 
 /* From now on blocks come from ctx (the first lane's, once open). */
 void pinned_pool_set_context(pinned_pool *p, tc_context *ctx);
 
 /* bytes of memory: the smallest idle block that holds them, else a new block (an idle one
- * too small freed first, so that blocks grow with the images), else malloc's. NULL when
- * nothing has the memory. */
+ * too small freed first, so that blocks grow with the images) while fewer than max_blocks
+ * are made, else malloc's. NULL when nothing has the memory. */
 void *pinned_pool_get(pinned_pool *p, size_t bytes);
 
-/* Gives back what pinned_pool_get gave (NULL: nothing): a block becomes idle (or is freed
- * when max_idle are idle already), malloc's memory is freed. */
+/* Gives back what pinned_pool_get gave (NULL: nothing): a block becomes idle, malloc's
+ * memory is freed. */
 void pinned_pool_put(pinned_pool *p, void *ptr);
 
 /* Whether ptr is one of the pool's page-locked blocks (not malloc's memory). */
