@@ -8,16 +8,20 @@
  *       one line to REPORT (default: standard error):
  *           status=N maxrss_kb=K wall_ms=T
  *       N is the exit status, or 128 + the signal that ended it; K the peak resident set of the
- *       command (getrusage's ru_maxrss of the children); T the wall time. Exits with N.
+ *       command and of every process it started, reaped here too (a child reaper: tiledconv
+ *       runs a device's work in a child that outlives the process the shell waits for); T the
+ *       wall time until the command itself ended. Exits with N.
  *   measure --tmpfile DIR
  *       Exits 0 when O_TMPFILE works in DIR (a new output there leaves nothing on a kill -9).
  */
 #define _GNU_SOURCE /* O_TMPFILE */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -65,6 +69,9 @@ int main(int argc, char **argv)
         return usage();
     char **command = argv + i + 1;
 
+    /* Orphans of the command come to us, so that their peak memory counts and none outlives
+     * the report. */
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1);
     const double t0 = now_ms();
     pid_t pid = fork();
     if (pid < 0) {
@@ -91,6 +98,8 @@ int main(int argc, char **argv)
     while (waitpid(pid, &status, 0) < 0)
         ;
     const double wall = now_ms() - t0;
+    while (wait(NULL) > 0 || errno == EINTR) /* the orphans, reparented to us */
+        ;
     struct rusage ru;
     getrusage(RUSAGE_CHILDREN, &ru);
     const int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
