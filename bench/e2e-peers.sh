@@ -27,8 +27,9 @@
 # files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
-# missing); on rows 5 and 6 also tiledconv with --tune host-pinned=0 (the pixels through the
-# library's staging copies instead of the pool's page-locked memory, for comparing).
+# missing); on rows 3, 6 and 7 also tiledconv with the library's copy crew (--tune
+# copy-threads=N, N half the cores, 2..8: the crew a single image gets; a batch keeps its copies
+# on the lane's thread), for comparing.
 # Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
 # programs a machine builds on its first run come from the cache after, as for any user.
 #
@@ -50,6 +51,7 @@ device=${DEVICE:---device gpu}
 work=${WORK:-/tmp/tc-peers}
 python=${PYTHON:-python3}
 cores=$(nproc)
+crew=$((cores / 2)); [ "$crew" -gt 8 ] && crew=8; [ "$crew" -lt 2 ] && crew=2
 root=$(pwd)
 bin=$root/tiledconv
 mkdir -p "$out" "$work"
@@ -113,7 +115,7 @@ cmd() {
     [ "$taps" != "-f 5" ] && pflags="$pflags --taps 31"
     case $who in
         tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
-        tiledconv-staged) echo "$bin $device $taps $colour $sync --tune host-pinned=0 -t -O \$o $work/$src/*" ;;
+        tiledconv-crew) echo "$bin $device $taps $colour $sync --tune copy-threads=$crew -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
         peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
@@ -128,11 +130,10 @@ cmd() {
 contenders() { # the contenders of a row
     case $1 in
         1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        3) echo "tiledconv tiledconv-floor peer peer-floor" ;;
+        3) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
         4) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        5) echo "tiledconv tiledconv-staged tiledconv-floor peer peer-floor shell-floor" ;;
-        7) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6) echo "tiledconv tiledconv-staged tiledconv-floor peer peer-floor shell-floor" ;;
+        5) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
+        6 | 7) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor shell-floor" ;;
         8 | 9) echo "tiledconv peer" ;;
     esac
 }
@@ -228,10 +229,10 @@ for row in sorted(names):
         ratio(statistics.median(tc) if tc else 0, statistics.median(floor) if floor else 0),
         size(row, "tiledconv"), size(row, "peer")))
 for row in ("5", "6"):
-    s = times(row, "tiledconv-staged")
+    s = times(row, "tiledconv-crew")
     if s:
         lines.append("")
-        lines.append("row %s with --tune host-pinned=0 (the staging copies instead of page-locked pixels): %s s (tiledconv: %s)"
+        lines.append("row %s with the copy crew (--tune copy-threads=half the cores; a batch's default is 1): %s s (tiledconv: %s)"
                      % (row, cell(s), cell(times(row, "tiledconv"))))
 gaps, befores, exits = [], [], []
 for row in sorted(names):

@@ -140,15 +140,19 @@ static void print_outside(const batch *b)
         printf("  start-up: %d images decoded before the first context was ready\n",
                b->decoded_early);
         printf("  page-locked memory: %llu images went up from it, %llu came down into it "
-               "(no staging copy)\n",
-               b->direct_up, b->direct_down);
+               "(no staging copy); %d blocks made (%.0f MB) in %.0f ms\n",
+               b->direct_up, b->direct_down, b->pool.made, (double)b->pool.made_bytes / 1e6,
+               b->pool.made_ms);
     }
     if (b->age_at_start >= 0.0)
         printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "
                "inputs; to 10 ms), %.1f ms after it (the folder's sync)\n",
                b->age_at_start, b->folder_sync_ms);
     if (getrusage(RUSAGE_SELF, &ru) == 0)
-        printf("  peak memory %.0f MB (resident)\n", (double)ru.ru_maxrss / 1024.0);
+        printf("  peak memory %.0f MB (resident); CPU time %.2f s user, %.2f s system\n",
+               (double)ru.ru_maxrss / 1024.0,
+               (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6,
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6);
     if (age >= 0.0)
         printf("  process age at this line: %.0f ms (to 10 ms; the rest of the whole process's "
                "time is its exit)\n",

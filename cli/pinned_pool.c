@@ -3,9 +3,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Blocks are made in steps of 256 KiB, so that images of nearly the same size share them. */
 #define BLOCK_STEP ((size_t)256 << 10)
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
 
 static void *io_alloc(void *arg, size_t bytes)
 {
@@ -98,9 +106,17 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
             return malloc(bytes);
     }
     const size_t size = (bytes + BLOCK_STEP - 1) / BLOCK_STEP * BLOCK_STEP;
-    if (!(made = tc_host_alloc(ctx, size)))
-        return malloc(bytes); /* no pinned memory: ordinary memory serves as well */
+    const double t0 = now_ms();
+    made = tc_host_alloc(ctx, size);
+    const double ms = now_ms() - t0;
     pthread_mutex_lock(&p->lock);
+    p->made_ms += ms;
+    if (!made) {
+        pthread_mutex_unlock(&p->lock);
+        return malloc(bytes); /* no pinned memory: ordinary memory serves as well */
+    }
+    p->made++;
+    p->made_bytes += size;
     if (p->count < p->capacity) {
         p->blocks[p->count++] = (pinned_block){made, size, bytes, 0};
         p->excess_bytes += size - bytes;

@@ -41,6 +41,9 @@ typedef struct pinned_pool {
     int max_blocks;         /* blocks made at most, idle or handed out (all idle ones kept) */
     size_t idle_bytes;
     size_t excess_bytes;    /* of the blocks handed out, the bytes beyond what was asked */
+    int made;               /* blocks made over the run (-t), */
+    size_t made_bytes;      /* their bytes, */
+    double made_ms;         /* and the wall time the threads spent making them, summed */
     io_allocator io;        /* the decoders' face of the pool (io_decode_with) */
 } pinned_pool;
 

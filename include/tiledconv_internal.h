@@ -354,6 +354,9 @@ typedef struct {
                              * like any other (set as host-pinned=0), for comparing the ways */
     int no_detach;          /* 1: the command line's run stays in the process the shell started
                              * and waits for the driver's teardown (set as detach=0) */
+    int copy_threads;       /* threads that copy between callers' memory and the pinned staging,
+                             * the calling one included, 1..8 (1: the calling thread alone);
+                             * 0: copier.h's choice, half the cores */
 } tc_tuning;
 
 /* The settings from now on (NULL: the defaults). */

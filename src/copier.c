@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "copier.h"
+#include "tuning.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -85,6 +86,9 @@ static int count_cores(void)
 int tc_copier_width(void)
 {
     static atomic_int counted; /* 0 until counted; the count is the same whoever counts */
+    const int set = tc_tuning_now()->copy_threads;
+    if (set > 0)
+        return set < MAX_WIDTH ? set : MAX_WIDTH;
     int cores = atomic_load(&counted);
     if (cores == 0) {
         cores = count_cores();

@@ -21,9 +21,11 @@
 
 typedef struct tc_copier tc_copier;
 
-/* The threads that copy, the caller included: half the cores this process may run on (its CPU
- * affinity; on a machine with two threads a core, one thread a core), at least 2 where there
- * are 2 cores, at most 8. One thread copies about a quarter of what the bus moves from pinned
+/* The threads that copy, the caller included: the tuning's copy_threads where set (the command
+ * line's batch sets 1: its workers keep every core busy, and a crew thread preempted mid-copy
+ * held the lane up), else half the cores this process may run on (its CPU affinity; on a
+ * machine with two threads a core, one thread a core), at least 2 where there are 2 cores,
+ * at most 8. One thread copies about a quarter of what the bus moves from pinned
  * memory; a batch copies both ways at once, and eight threads is about where a server's
  * memory stops giving more. */
 int tc_copier_width(void);

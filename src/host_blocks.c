@@ -15,18 +15,18 @@ int tc_host_blocks_init(tc_host_blocks *b)
     return pthread_mutex_init(&b->lock, NULL) == 0 ? 0 : -1;
 }
 
-/* Unmaps and releases one block (on the list's queue, waited for). */
-static void release_block(tc_host_blocks *b, tc_host_block *k)
+/* Unmaps and releases one block (on the maps' queue, waited for). */
+static void release_block(cl_command_queue queue, tc_host_block *k)
 {
-    if (k->ptr && b->queue)
-        clEnqueueUnmapMemObject(b->queue, k->mem, k->ptr, 0, NULL, NULL);
-    if (b->queue)
-        clFinish(b->queue);
+    if (k->ptr && queue)
+        clEnqueueUnmapMemObject(queue, k->mem, k->ptr, 0, NULL, NULL);
+    if (queue)
+        clFinish(queue);
     if (k->mem)
         clReleaseMemObject(k->mem);
 }
 
-/* Room for one more entry. */
+/* Room for one more entry; the lock is held. */
 static int make_room(tc_host_blocks *b)
 {
     if (b->count < b->capacity)
@@ -40,38 +40,32 @@ static int make_room(tc_host_blocks *b)
     return 0;
 }
 
-/* The block, made and mapped; the lock is held. */
-static void *alloc_locked(tc_host_blocks *b, const tc_device *d, size_t bytes, tc_msg *m)
+/* The maps' queue, made on the first block; the lock is held. */
+static cl_command_queue maps_queue(tc_host_blocks *b, const tc_device *d, tc_msg *m)
 {
-    tc_host_block k = {NULL, bytes, NULL};
-    cl_int err;
+    cl_int err = CL_SUCCESS;
     int status = TC_OK;
-    if (make_room(b) != 0) {
-        tc_fail(m, TC_ENOMEM, "out of host memory for the list of host blocks");
-        return NULL;
-    }
     if (!b->queue) {
         b->queue = clCreateCommandQueue(d->context, d->device, 0, &err);
         CL_CHECK(status, fail, m, err, "clCreateCommandQueue(host blocks)");
     }
-    k.mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
-                           &err);
-    CL_CHECK(status, fail, m, err, "clCreateBuffer(host block)");
-    k.ptr = clEnqueueMapBuffer(b->queue, k.mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
-                               NULL, NULL, &err);
-    CL_CHECK(status, fail, m, err, "clEnqueueMapBuffer(host block)");
-    b->list[b->count++] = k;
-    return k.ptr;
+    return b->queue;
 fail:
     (void)status;
-    if (k.mem)
-        clReleaseMemObject(k.mem);
+    b->queue = NULL;
     return NULL;
 }
 
+/* The block made and mapped outside the list's lock: locking its pages takes the driver about
+ * a millisecond a megabyte, and the lock is also what every filter call takes to ask whether
+ * an image lies in a block (tc_host_blocks_hold); held meanwhile, it stalled a batch's lane
+ * behind each block a worker made. */
 void *tc_host_blocks_alloc(tc_host_blocks *b, const tc_device *d, size_t bytes, tc_msg *m)
 {
-    void *p;
+    tc_host_block k = {NULL, bytes, NULL};
+    cl_command_queue queue;
+    cl_int err;
+    int status = TC_OK;
     if (bytes == 0) {
         tc_fail(m, TC_EINVAL, "a host block of 0 bytes");
         return NULL;
@@ -87,24 +81,47 @@ void *tc_host_blocks_alloc(tc_host_blocks *b, const tc_device *d, size_t bytes, 
     if (tc_check_host_room(d, bytes, "a host block", m) != TC_OK)
         return NULL;
     pthread_mutex_lock(&b->lock);
-    p = alloc_locked(b, d, bytes, m);
+    queue = maps_queue(b, d, m);
     pthread_mutex_unlock(&b->lock);
-    return p;
+    if (!queue)
+        return NULL;
+    k.mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
+                           &err);
+    CL_CHECK(status, fail, m, err, "clCreateBuffer(host block)");
+    k.ptr = clEnqueueMapBuffer(queue, k.mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                               NULL, NULL, &err);
+    CL_CHECK(status, fail, m, err, "clEnqueueMapBuffer(host block)");
+    pthread_mutex_lock(&b->lock);
+    if (make_room(b) != 0) {
+        pthread_mutex_unlock(&b->lock);
+        status = tc_fail(m, TC_ENOMEM, "out of host memory for the list of host blocks");
+        goto fail;
+    }
+    b->list[b->count++] = k;
+    pthread_mutex_unlock(&b->lock);
+    return k.ptr;
+fail:
+    (void)status;
+    release_block(queue, &k);
+    return NULL;
 }
 
 int tc_host_blocks_free(tc_host_blocks *b, void *p)
 {
+    tc_host_block k;
     int found = 0;
     if (!p)
         return 0;
     pthread_mutex_lock(&b->lock);
     for (int i = 0; i < b->count && !found; i++)
         if (b->list[i].ptr == p) {
-            release_block(b, &b->list[i]);
+            k = b->list[i];
             b->list[i] = b->list[--b->count];
             found = 1;
         }
     pthread_mutex_unlock(&b->lock);
+    if (found) /* the unmap waits on the queue: outside the lock, as the block's making */
+        release_block(b->queue, &k);
     return found;
 }
 
@@ -126,7 +143,7 @@ int tc_host_blocks_hold(tc_host_blocks *b, const void *p, size_t n)
 void tc_host_blocks_release(tc_host_blocks *b)
 {
     for (int i = 0; i < b->count; i++)
-        release_block(b, &b->list[i]);
+        release_block(b->queue, &b->list[i]);
     free(b->list);
     if (b->queue)
         clReleaseCommandQueue(b->queue);

@@ -46,6 +46,7 @@ static const struct {
     {"no-images", INT, offsetof(tc_tuning, no_images), 0, 1, 1, 0, "0 or 1", 0},
     {"host-pinned", INT, offsetof(tc_tuning, host_staged), 0, 1, 1, 0, "0 or 1", 1},
     {"detach", INT, offsetof(tc_tuning, no_detach), 0, 1, 1, 0, "0 or 1", 1},
+    {"copy-threads", INT, offsetof(tc_tuning, copy_threads), 1, 8, 1, 0, "1..8", 0},
 };
 #define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 

@@ -15,7 +15,8 @@
 #   l. -O creates its folder; m. each output keeps its input's name, format and depth, = single
 #      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter;
 #   p. the cache of built programs; q. images of several sizes through the lanes' calls;
-#   r. pixels in the device's page-locked memory = the staged way (--tune host-pinned=0).
+#   r. pixels in the device's page-locked memory = the staged way (--tune host-pinned=0), whose
+#      copies run on the lane's thread (a batch's default) or on a crew of 4 (copy-threads=4).
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
@@ -570,7 +571,8 @@ verdict "q: 18 images of three sizes through the lanes' calls (images of one ROI
 # and PNG outputs, on one lane and two: the batch that decodes into the device's page-locked
 # memory and writes its outputs from there (the images decoded once the device is open) gives
 # every output byte for byte as the same batch with --tune host-pinned=0, whose transfers all go
-# through the pinned staging.
+# through the pinned staging; on one lane, the staged way with its copies on a crew of four
+# threads too (a batch keeps them on the lane's thread by default).
 rm -rf "$tmp/r" && mkdir -p "$tmp/r/in"
 "$bin" -q --color -g 640x480 -o "$tmp/r/wide.jpg" &&
     "$bin" -q --color -g 333x211 -o "$tmp/r/odd.jpg" &&
@@ -603,11 +605,20 @@ for colour in "" --color; do
                 cmp -s "$f" "$tmp/r/direct/$(basename "$f")" ||
                     bad="$bad [$colour $format $queues: $(basename "$f") differs]"
             done
+            [ -n "$queues" ] && continue
+            rm -rf "$tmp/r/crew"
+            "$bin" -q $colour -f 5 --format $format --tune host-pinned=0 --tune copy-threads=4 \
+                -O "$tmp/r/crew" "$tmp/r/in"/* ||
+                bad="$bad [$colour $format copy-threads=4: the batch failed]"
+            for f in "$tmp/r/direct"/*; do
+                cmp -s "$f" "$tmp/r/crew/$(basename "$f")" ||
+                    bad="$bad [$colour $format copy-threads=4: $(basename "$f") differs]"
+            done
         done
     done
 done
 if [ -z "$bad" ]; then
-    ok "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one and two queues: page-locked pixels = --tune host-pinned=0, byte for byte"
+    ok "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one and two queues: page-locked pixels = --tune host-pinned=0 (copies on the lane, and on a crew of 4), byte for byte"
 else
     not_ok "r: page-locked pixels" "$bad"
 fi

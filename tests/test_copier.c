@@ -3,16 +3,20 @@
  * number of tasks and however quickly runs follow each other (a thread still finishing one run
  * must never take a task of the next); a failed task's status and reason come back while the
  * other tasks still run; the parallel memcpy copies every byte at every size and offset; a
- * crew that is released with threads asleep ends.
+ * crew that is released with threads asleep ends; the tuning's copy_threads sets the width, and
+ * at 1 the caller runs every task itself without starting a crew.
  */
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "copier.h"
+#include "tiledconv_internal.h"
 
 typedef struct {
     atomic_int *counts; /* per task: how many times it ran */
@@ -136,6 +140,46 @@ static void memcpy_every_byte(void **state)
     free(dst);
 }
 
+/* The thread that ran each task. */
+typedef struct {
+    pthread_t ran[16];
+} whose;
+
+static int note_thread(void *arg, int i, tc_msg *m)
+{
+    (void)m;
+    ((whose *)arg)->ran[i] = pthread_self();
+    return TC_OK;
+}
+
+/* copy-threads=N is the width; at 1 no crew starts and the caller runs every task; an empty
+ * value gives the default back. */
+static void the_tuning_sets_the_width(void **state)
+{
+    char err[256];
+    const int width = tc_copier_width();
+    (void)state;
+    for (int n = 1; n <= 8; n++) {
+        char setting[32];
+        snprintf(setting, sizeof setting, "copy-threads=%d", n);
+        assert_int_equal(tc_tune(setting, err, sizeof err), 0);
+        assert_int_equal(tc_copier_width(), n);
+    }
+    assert_int_not_equal(tc_tune("copy-threads=9", err, sizeof err), 0);
+    assert_non_null(strstr(err, "1..8"));
+    assert_int_not_equal(tc_tune("copy-threads=0", err, sizeof err), 0);
+    assert_int_equal(tc_tune("copy-threads=1", err, sizeof err), 0);
+    tc_copier *crew = NULL;
+    whose w;
+    tc_msg m = {""};
+    assert_int_equal(tc_copier_run(&crew, 16, note_thread, &w, &m), TC_OK);
+    assert_null(crew);
+    for (int i = 0; i < 16; i++)
+        assert_true(pthread_equal(w.ran[i], pthread_self()));
+    assert_int_equal(tc_tune("copy-threads=", err, sizeof err), 0);
+    assert_int_equal(tc_copier_width(), width);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +187,7 @@ int main(void)
         cmocka_unit_test(a_failure_comes_back),
         cmocka_unit_test(small_runs),
         cmocka_unit_test(memcpy_every_byte),
+        cmocka_unit_test(the_tuning_sets_the_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,11 +5,14 @@
  * tc_filter_images on images in such blocks give, byte for byte, what the same images in
  * malloc's memory give (gray and colour, 8-bit, 16-bit and float, odd widths, gaps between
  * rows, bottom-up rows, an image larger than the staging ring), the staging skipped where the
- * rows allow it (tc_direct_transfers counts it) and kept with host-pinned=0.
+ * rows allow it (tc_direct_transfers counts it) and kept with host-pinned=0; blocks made and
+ * freed by other threads while filter calls run (the blocks are made outside the list's lock)
+ * leave every block and every call's bytes intact.
  */
 #include "test_util.h"
 #include "test_context.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +318,79 @@ static void test_batch(void **state)
     }
 }
 
+/* One thread's blocks: made, filled with its own byte, checked and freed, round after round. */
+typedef struct {
+    int id, rounds, bad;
+} block_maker;
+
+static void *make_blocks(void *arg)
+{
+    block_maker *k = arg;
+    for (int r = 0; r < k->rounds; r++) {
+        unsigned char *held[4];
+        size_t sizes[4];
+        for (int i = 0; i < 4; i++) {
+            sizes[i] = 100 + (size_t)(r * 977 + i * 4099 + k->id * 31) % 70000;
+            held[i] = tc_host_alloc(ctx, sizes[i]);
+            if (held[i])
+                memset(held[i], k->id + 1, sizes[i]);
+        }
+        for (int i = 0; i < 4; i++) {
+            for (size_t j = 0; held[i] && j < sizes[i]; j += 97)
+                k->bad += held[i][j] != (unsigned char)(k->id + 1);
+            k->bad += held[i] == NULL;
+            tc_host_free(ctx, held[i]);
+        }
+    }
+    return NULL;
+}
+
+/* Four threads make and free blocks while this one filters an image held in a block, over and
+ * over: every call's bytes as in malloc's memory, its transfers direct, no block disturbed. */
+static void test_blocks_made_while_filtering(void **state)
+{
+    (void)state;
+    enum { MAKERS = 4 };
+    pthread_t threads[MAKERS];
+    block_maker makers[MAKERS];
+    held_image src = make(TC_PIXELS_U8, 53, 29, 3, 0, 0, 0, 0);
+    held_image psrc = make(TC_PIXELS_U8, 53, 29, 3, 0, 0, 1, 0);
+    held_image want = make(TC_PIXELS_U8, 53, 29, 3, 0, 0, 0, 0x3C);
+    held_image got = make(TC_PIXELS_U8, 53, 29, 3, 0, 0, 1, 0x3C);
+    tc_direct_counts before, after;
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    fill(&src);
+    copy_pixels(&src, &psrc);
+    if (tc_filter_image(ctx, &src.img, &want.img, &p) != TC_OK)
+        fail_msg("staged image: %s", tc_error(ctx));
+    tc_direct_transfers(ctx, &before);
+    for (int i = 0; i < MAKERS; i++) {
+        makers[i] = (block_maker){i, 40, 0};
+        assert_int_equal(pthread_create(&threads[i], NULL, make_blocks, &makers[i]), 0);
+    }
+    const int calls = 30;
+    for (int c = 0; c < calls; c++) {
+        memset(got.block, 0x3C, got.size);
+        if (tc_filter_image(ctx, &psrc.img, &got.img, &p) != TC_OK)
+            fail_msg("call %d: %s", c, tc_error(ctx));
+        same_blocks(&got, &want, "an image in a block while others are made");
+    }
+    for (int i = 0; i < MAKERS; i++) {
+        assert_int_equal(pthread_join(threads[i], NULL), 0);
+        assert_int_equal(makers[i].bad, 0);
+    }
+    tc_direct_transfers(ctx, &after);
+    const unsigned long long direct = has_pipeline() ? (unsigned long long)calls : 0;
+    assert_int_equal(after.up - before.up, direct);
+    assert_int_equal(after.down - before.down, direct);
+    release(&src);
+    release(&psrc);
+    release(&want);
+    release(&got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_larger_than_ring),
         cmocka_unit_test(test_switched_off),
         cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_blocks_made_while_filtering),
     };
     return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }
