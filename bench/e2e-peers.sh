@@ -27,9 +27,9 @@
 # files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
-# missing); on rows 3, 6 and 7 also tiledconv with the library's copy crew (--tune
-# copy-threads=N, N half the cores, 2..8: the crew a single image gets; a batch keeps its copies
-# on the lane's thread), for comparing.
+# missing); on rows 1, 3, 6 and 7 also tiledconv with the library's copy crew (--tune
+# copy-threads=N, N half the cores, 2..8, always: by default a batch keeps its copies on the
+# lane's thread where the workers' codecs bound the rate), for comparing.
 # Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
 # programs a machine builds on its first run come from the cache after, as for any user.
 #
@@ -129,7 +129,8 @@ cmd() {
 
 contenders() { # the contenders of a row
     case $1 in
-        1 | 2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
+        1) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
+        2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         3) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
         4) echo "tiledconv tiledconv-floor peer peer-floor" ;;
         5) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
@@ -232,7 +233,7 @@ for row in ("5", "6"):
     s = times(row, "tiledconv-crew")
     if s:
         lines.append("")
-        lines.append("row %s with the copy crew (--tune copy-threads=half the cores; a batch's default is 1): %s s (tiledconv: %s)"
+        lines.append("row %s with the copy crew (--tune copy-threads=half the cores, always): %s s (tiledconv: %s)"
                      % (row, cell(s), cell(times(row, "tiledconv"))))
 gaps, befores, exits = [], [], []
 for row in sorted(names):

@@ -102,20 +102,6 @@ static void size_threads(batch *b, int n_requests)
     b->n_lanes = b->o->no_filter ? 0 : clamp(n_requests, 1, n);
 }
 
-/* Where the workers take more than half the cores, the library's copies between ordinary and
- * pinned memory stay on the lane's own thread (the tuning's copy_threads 1, unless --tune set
- * it): its copy crew's threads (copier.h) were preempted by the codecs mid-copy and the lane
- * waited for them; on the H100 machine the gray JPEG rows went from 1.45-1.53 s to 1.0-1.3 s
- * (docs/benchmarks.md). Set before any context runs, as the tuning must be. */
-static void keep_copies_on_lanes(const batch *b)
-{
-    if (b->o->tuning.copy_threads || b->n_lanes == 0 || 2 * b->n_workers <= cpu_count())
-        return;
-    tc_tuning t = b->o->tuning;
-    t.copy_threads = 1;
-    tc_set_tuning(&t);
-}
-
 /* The batch's settings before any thread starts: sizes, the memory bound. */
 static int batch_init(batch *b, const tc_options *o, const batch_list *list,
                       char requests[][64], int n_requests)
@@ -139,7 +125,6 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
         b->budget = (size_t)o->max_memory;
     size_threads(b, n_requests);
-    keep_copies_on_lanes(b);
     if (pinned_pool_init(&b->pool, batch_pool_blocks(b)))
         return -1;
     pthread_mutex_init(&b->lock, NULL);

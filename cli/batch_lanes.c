@@ -46,6 +46,28 @@ static void open_lane(lane *l)
     pthread_mutex_unlock(&b->lock);
 }
 
+/* The library's copies between ordinary and pinned memory for the lane's next call: on a crew
+ * of threads (half the cores) where the lane is the bound, on the lane's thread alone where
+ * the workers' codecs are. A crew's threads take cores from the workers, and one preempted by
+ * them mid-copy holds the lane up: on the H100 machine (16 cores) the gray JPEG rows took
+ * 1.06-1.18 s with the copies on the lane against 1.21-1.39 s on a crew of 8, while a colour
+ * BMP batch, whose codecs are cheap and whose lane is the bound, took 3.1-3.4 s on the lane
+ * against 1.35-1.8 s on the crew (docs/benchmarks.md). The bound is judged from the costs so
+ * far: the codecs' time an image over the workers, against the lanes' time an image (the
+ * first call, with nothing to judge by, copies on the lane). --tune copy-threads decides alone
+ * where given. Under the lock. */
+static void choose_copy_threads(const batch *b)
+{
+    int crew = 0;
+    if (!b->o->tuning.copy_threads && b->codec_reads > 0 && b->lane_images > 0) {
+        const double read = b->codec_read_ms / b->codec_reads;
+        const double write = b->codec_writes > 0 ? b->codec_write_ms / b->codec_writes : read;
+        /* ms an image for the lanes together, against the pool's */
+        crew = b->lane_ms / b->lane_images / b->n_lanes > (read + write) / b->n_workers;
+    }
+    tc_copy_threads_here(b->o->tuning.copy_threads || crew ? 0 : 1);
+}
+
 void *batch_lane_main(void *arg)
 {
     lane *l = arg;
@@ -76,6 +98,7 @@ void *batch_lane_main(void *arg)
             taken[n++] = j;
         if (n == 0)
             break;
+        choose_copy_threads(b);
         pthread_cond_broadcast(&b->work); /* room to read ahead */
         pthread_mutex_unlock(&b->lock);
         const double t = batch_now_ms();
@@ -88,6 +111,7 @@ void *batch_lane_main(void *arg)
         pthread_mutex_lock(&b->lock);
         b->lane_ms += batch_now_ms() - t;
         b->lane_calls++;
+        b->lane_images += n;
         for (int i = 0; i < n; i++) {
             b->build_ms += taken[i]->build_ms;
             job_list_push(&b->finished, taken[i]);

@@ -32,6 +32,8 @@ static void finish_job(batch *b, job *j)
     pthread_mutex_lock(&b->lock);
     b->inflight -= j->bytes;
     j->bytes = 0;
+    b->codec_write_ms += j->write_ms;
+    b->codec_writes++;
     pthread_cond_broadcast(&b->work);
     pthread_mutex_unlock(&b->lock);
     const int staged = j->status == JOB_OK && (j->commit.files[0].path || j->commit.files[1].path);
@@ -141,6 +143,8 @@ static void read_one(batch *b, int i)
     }
     pthread_mutex_lock(&b->lock);
     b->decoded_early += b->lanes_ready == 0;
+    b->codec_read_ms += j->read_ms;
+    b->codec_reads++;
     hand_to_lanes(b, j);
     pthread_mutex_unlock(&b->lock);
 }

@@ -48,6 +48,9 @@ struct batch {
     pthread_cond_t ready;  /* lanes: a decoded image, or none left to come */
     int next;              /* the next input to read */
     int reading;           /* inputs being read now */
+    /* The codecs' cost so far, for the lanes' choice of copy threads (batch_lanes.c). */
+    double codec_read_ms, codec_write_ms;
+    int codec_reads, codec_writes;
     job_list decoded;      /* read, waiting for a lane */
     job_list finished;     /* filtered, waiting for a worker */
     int left;              /* images the workers are done with (staged or accounted) */
@@ -64,6 +67,7 @@ struct batch {
     double build_ms;       /* the programs built, summed over the lanes */
     double lane_ms;        /* the lanes' wall time in their library calls, summed */
     int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
+    int lane_images;       /* the images those calls took */
     int decoded_early;     /* images decoded before any lane was ready */
     unsigned long long direct_up, direct_down; /* images whose pixels crossed straight from or
                             * into page-locked memory (no staging copy), summed over the lanes */

@@ -356,8 +356,14 @@ typedef struct {
                              * and waits for the driver's teardown (set as detach=0) */
     int copy_threads;       /* threads that copy between callers' memory and the pinned staging,
                              * the calling one included, 1..8 (1: the calling thread alone);
-                             * 0: copier.h's choice, half the cores */
+                             * 0: half the cores (copier.h) */
 } tc_tuning;
+
+/* The threads that copy between callers' memory and the pinned staging for the calling
+ * thread's runs from now on, itself included: at most n (0: no limit of its own, the tuning's
+ * copy_threads or half the cores; 1: the calling thread alone). For a caller whose other
+ * threads keep the cores busy (the command line's batch lanes). */
+TC_INTERNAL void tc_copy_threads_here(int n);
 
 /* The settings from now on (NULL: the defaults). */
 TC_INTERNAL void tc_set_tuning(const tc_tuning *t);

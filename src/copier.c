@@ -83,7 +83,21 @@ static int count_cores(void)
     return cores;
 }
 
-int tc_copier_width(void)
+/* The calling thread's own limit (tc_copier_width_here); 0: none. */
+static _Thread_local int width_here;
+
+void tc_copier_width_here(int n)
+{
+    width_here = n < 0 ? 0 : n > MAX_WIDTH ? MAX_WIDTH : n;
+}
+
+TC_INTERNAL void tc_copy_threads_here(int n)
+{
+    tc_copier_width_here(n);
+}
+
+/* The threads a crew is made with, the caller included. */
+static int crew_width(void)
 {
     static atomic_int counted; /* 0 until counted; the count is the same whoever counts */
     const int set = tc_tuning_now()->copy_threads;
@@ -98,6 +112,12 @@ int tc_copier_width(void)
         return 1;
     const int width = cores / 2;
     return width < 2 ? 2 : width > MAX_WIDTH ? MAX_WIDTH : width;
+}
+
+int tc_copier_width(void)
+{
+    const int crew = crew_width();
+    return width_here > 0 && width_here < crew ? width_here : crew;
 }
 
 /* Takes and runs tasks of run g until none is left (or the run is no longer g). */
@@ -180,7 +200,7 @@ static tc_copier *start_crew(void)
     atomic_init(&c->n, 0);
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    for (int i = 0; i < tc_copier_width() - 1; i++)
+    for (int i = 0; i < crew_width() - 1; i++)
         if (pthread_create(&c->threads[c->started], NULL, crew_main, c) == 0)
             c->started++;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -193,7 +213,7 @@ int tc_copier_run(tc_copier **crew, int n, tc_copier_task task, void *arg, tc_ms
     if (n >= 2 && !*crew && tc_copier_width() > 1)
         *crew = start_crew();
     tc_copier *c = *crew;
-    if (n < 2 || !c || c->started == 0) { /* one thread: in order, here */
+    if (n < 2 || !c || c->started == 0 || tc_copier_width() == 1) { /* in order, here */
         for (int i = 0; i < n; i++) {
             tc_msg one;
             const int s = task(arg, i, &one);

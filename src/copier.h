@@ -21,14 +21,19 @@
 
 typedef struct tc_copier tc_copier;
 
-/* The threads that copy, the caller included: the tuning's copy_threads where set (the command
- * line's batch sets 1: its workers keep every core busy, and a crew thread preempted mid-copy
- * held the lane up), else half the cores this process may run on (its CPU affinity; on a
- * machine with two threads a core, one thread a core), at least 2 where there are 2 cores,
- * at most 8. One thread copies about a quarter of what the bus moves from pinned
+/* The threads that copy for the calling thread, itself included: its own limit where set
+ * (tc_copier_width_here), at most the crew's size: the tuning's copy_threads where set, else
+ * half the cores this process may run on (its CPU affinity; on a machine with two threads a
+ * core, one thread a core), at least 2 where there are 2 cores, at most 8. One thread copies about a quarter of what the bus moves from pinned
  * memory; a batch copies both ways at once, and eight threads is about where a server's
  * memory stops giving more. */
 int tc_copier_width(void);
+
+/* A limit on the threads that copy for the calling thread's runs from now on (0: none, the
+ * crew's size; 1: the calling thread alone, the crew not woken). The command line's batch lanes
+ * set 1 while its workers keep every core busy: a crew thread preempted by them mid-copy held
+ * the lane up (docs/benchmarks.md). */
+void tc_copier_width_here(int n);
 
 /* One task of a run: part i of n. TC_OK, or a status with its reason in m. */
 typedef int (*tc_copier_task)(void *arg, int i, tc_msg *m);

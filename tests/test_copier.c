@@ -4,7 +4,8 @@
  * must never take a task of the next); a failed task's status and reason come back while the
  * other tasks still run; the parallel memcpy copies every byte at every size and offset; a
  * crew that is released with threads asleep ends; the tuning's copy_threads sets the width, and
- * at 1 the caller runs every task itself without starting a crew.
+ * at 1 the caller runs every task itself without starting a crew; a thread's own limit
+ * (tc_copy_threads_here) holds for it alone and never passes the crew's size.
  */
 #include "test_util.h"
 
@@ -152,6 +153,12 @@ static int note_thread(void *arg, int i, tc_msg *m)
     return TC_OK;
 }
 
+static void *width_elsewhere(void *arg)
+{
+    *(int *)arg = tc_copier_width();
+    return NULL;
+}
+
 /* copy-threads=N is the width; at 1 no crew starts and the caller runs every task; an empty
  * value gives the default back. */
 static void the_tuning_sets_the_width(void **state)
@@ -178,6 +185,22 @@ static void the_tuning_sets_the_width(void **state)
         assert_true(pthread_equal(w.ran[i], pthread_self()));
     assert_int_equal(tc_tune("copy-threads=", err, sizeof err), 0);
     assert_int_equal(tc_copier_width(), width);
+    /* A thread's own limit: at most the crew's size, for that thread alone. */
+    tc_copy_threads_here(1);
+    assert_int_equal(tc_copier_width(), 1);
+    assert_int_equal(tc_copier_run(&crew, 16, note_thread, &w, &m), TC_OK);
+    for (int i = 0; i < 16; i++)
+        assert_true(pthread_equal(w.ran[i], pthread_self()));
+    pthread_t other;
+    int seen = 0;
+    assert_int_equal(pthread_create(&other, NULL, width_elsewhere, &seen), 0);
+    assert_int_equal(pthread_join(other, NULL), 0);
+    assert_int_equal(seen, width);
+    tc_copy_threads_here(99);
+    assert_int_equal(tc_copier_width(), width);
+    tc_copy_threads_here(0);
+    assert_int_equal(tc_copier_width(), width);
+    tc_copier_release(crew);
 }
 
 int main(void)
