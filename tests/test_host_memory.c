@@ -7,7 +7,9 @@
  * rows, bottom-up rows, an image larger than the staging ring), the staging skipped where the
  * rows allow it (tc_direct_transfers counts it) and kept with host-pinned=0; blocks made and
  * freed by other threads while filter calls run (the blocks are made outside the list's lock)
- * leave every block and every call's bytes intact.
+ * leave every block and every call's bytes intact; staged batches whose copies change hands
+ * between calls (the calling thread alone, then a crew, as a batch's lane chooses) give the
+ * same bytes.
  */
 #include "test_util.h"
 #include "test_context.h"
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "tiledconv.h"
+#include "tiledconv_internal.h"
 
 static uint32_t rng = 4242;
 static uint32_t next(void)
@@ -391,6 +394,50 @@ static void test_blocks_made_while_filtering(void **state)
     release(&got);
 }
 
+/* Staged batches (malloc's memory both ways, a chunk smaller than an image) with the copies on
+ * the calling thread, then on the crew, then alone again: every call's bytes the first's. */
+static void test_copies_change_hands(void **state)
+{
+    (void)state;
+    enum { N = 5 };
+    held_image src[N], want[N], got[N];
+    tc_image s[N], d[N], g[N];
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    for (int i = 0; i < N; i++) {
+        const int c = i % 2 ? 3 : 1, w = 61 + 9 * i, h = 37 + 5 * i;
+        src[i] = make(TC_PIXELS_U8, w, h, c, 0, 0, 0, 0);
+        want[i] = make(TC_PIXELS_U8, w, h, c, 0, 0, 0, 0x3C);
+        got[i] = make(TC_PIXELS_U8, w, h, c, 0, 0, 0, 0x3C);
+        fill(&src[i]);
+        s[i] = src[i].img;
+        d[i] = want[i].img;
+        g[i] = got[i].img;
+    }
+    test_tune("staging-chunk=4096");
+    tc_copy_threads_here(1);
+    if (tc_filter_images(ctx, s, d, N, &p) != TC_OK)
+        fail_msg("copies on the caller: %s", tc_error(ctx));
+    const int widths[] = {0, 1, 0, 2, 1};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        tc_copy_threads_here(widths[k]);
+        for (int i = 0; i < N; i++)
+            memset(got[i].block, 0x3C, got[i].size);
+        if (tc_filter_images(ctx, s, g, N, &p) != TC_OK)
+            fail_msg("copies on %d threads: %s", widths[k], tc_error(ctx));
+        for (int i = 0; i < N; i++)
+            same_blocks(&got[i], &want[i], "a batch whose copies changed hands");
+    }
+    tc_copy_threads_here(0);
+    test_tune("staging-chunk=");
+    for (int i = 0; i < N; i++) {
+        release(&src[i]);
+        release(&want[i]);
+        release(&got[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_switched_off),
         cmocka_unit_test(test_batch),
         cmocka_unit_test(test_blocks_made_while_filtering),
+        cmocka_unit_test(test_copies_change_hands),
     };
     return cmocka_run_group_tests(tests, context_setup, context_teardown);
 }
