@@ -115,9 +115,9 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
         pthread_mutex_unlock(&p->lock);
         return malloc(bytes); /* no pinned memory: ordinary memory serves as well */
     }
-    p->made++;
-    p->made_bytes += size;
     if (p->count < p->capacity) {
+        p->made++;
+        p->made_bytes += size;
         p->blocks[p->count++] = (pinned_block){made, size, bytes, 0};
         p->excess_bytes += size - bytes;
         pthread_mutex_unlock(&p->lock);

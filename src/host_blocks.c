@@ -109,6 +109,7 @@ fail:
 int tc_host_blocks_free(tc_host_blocks *b, void *p)
 {
     tc_host_block k;
+    cl_command_queue queue = NULL;
     int found = 0;
     if (!p)
         return 0;
@@ -117,11 +118,12 @@ int tc_host_blocks_free(tc_host_blocks *b, void *p)
         if (b->list[i].ptr == p) {
             k = b->list[i];
             b->list[i] = b->list[--b->count];
+            queue = b->queue;
             found = 1;
         }
     pthread_mutex_unlock(&b->lock);
     if (found) /* the unmap waits on the queue: outside the lock, as the block's making */
-        release_block(b->queue, &k);
+        release_block(queue, &k);
     return found;
 }
 

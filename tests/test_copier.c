@@ -185,7 +185,11 @@ static void the_tuning_sets_the_width(void **state)
         assert_true(pthread_equal(w.ran[i], pthread_self()));
     assert_int_equal(tc_tune("copy-threads=", err, sizeof err), 0);
     assert_int_equal(tc_copier_width(), width);
-    /* A thread's own limit: at most the crew's size, for that thread alone. */
+    /* A thread's own limit: at most the crew's size, for that thread alone; at 1 the crew,
+     * started by the run before, is not woken. */
+    assert_int_equal(tc_copier_run(&crew, 16, note_thread, &w, &m), TC_OK);
+    if (width > 1)
+        assert_non_null(crew);
     tc_copy_threads_here(1);
     assert_int_equal(tc_copier_width(), 1);
     assert_int_equal(tc_copier_run(&crew, 16, note_thread, &w, &m), TC_OK);

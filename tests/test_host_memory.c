@@ -431,6 +431,26 @@ static void test_copies_change_hands(void **state)
     }
     tc_copy_threads_here(0);
     test_tune("staging-chunk=");
+    /* The default chunk, an image's bytes over the copying threads (at least 512 KiB): a 5.8 MB
+     * image moves in chunks whose size changes with the width, through one ring. */
+    held_image big = make(TC_PIXELS_U8, 1600, 1200, 3, 0, 0, 0, 0);
+    held_image big_want = make(TC_PIXELS_U8, 1600, 1200, 3, 0, 0, 0, 0x3C);
+    held_image big_got = make(TC_PIXELS_U8, 1600, 1200, 3, 0, 0, 0, 0x3C);
+    fill(&big);
+    tc_copy_threads_here(1);
+    if (tc_filter_image(ctx, &big.img, &big_want.img, &p) != TC_OK)
+        fail_msg("a large image, copies on the caller: %s", tc_error(ctx));
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        tc_copy_threads_here(widths[k]);
+        memset(big_got.block, 0x3C, big_got.size);
+        if (tc_filter_image(ctx, &big.img, &big_got.img, &p) != TC_OK)
+            fail_msg("a large image, copies on %d threads: %s", widths[k], tc_error(ctx));
+        same_blocks(&big_got, &big_want, "a large image whose copies changed hands");
+    }
+    tc_copy_threads_here(0);
+    release(&big);
+    release(&big_want);
+    release(&big_got);
     for (int i = 0; i < N; i++) {
         release(&src[i]);
         release(&want[i]);
