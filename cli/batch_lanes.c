@@ -52,7 +52,7 @@ static void open_lane(lane *l)
  * them mid-copy holds the lane up: on the H100 machine (16 cores) the gray JPEG rows took
  * 1.06-1.18 s with the copies on the lane against 1.21-1.39 s on a crew of 8, while a colour
  * BMP batch, whose codecs are cheap and whose lane is the bound, took 3.1-3.4 s on the lane
- * against 1.35-1.8 s on the crew (docs/benchmarks.md). The bound is judged from the costs so
+ * against 1.35-1.9 s on the crew (docs/benchmarks.md). The bound is judged from the costs so
  * far: the codecs' time an image over the workers, against the lanes' time an image (the
  * first call, with nothing to judge by, copies on the lane). --tune copy-threads decides alone
  * where given. Under the lock. */
