@@ -10,12 +10,12 @@
 #include "job_output.h"
 #include "text.h"
 
-/* Room in the memory budget for bytes, taken under lock: images in flight, with the pinned
- * blocks' overhead (pinned_pool.h), hold at most the budget, except that one image always
- * may. A worker that must wait encodes finished images meanwhile (they give room back), so
- * that the pool never waits on itself; idle blocks are freed first where they stand in the
- * way. */
-static void take_budget(batch *b, size_t bytes);
+/* Room in the memory budget for an image's bytes, taken under lock: images in flight, with
+ * the pinned blocks' overhead (pinned_pool.h), hold at most the budget, except that one image
+ * always may. A worker that must wait encodes finished images meanwhile (they give room
+ * back), so that the pool never waits on itself; idle blocks are freed first where they stand
+ * in the way. */
+static void take_budget(batch *b, const job *j);
 
 /* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
  * given back, then handed to the waiters (or, without syncs, put in place here). Called
@@ -59,15 +59,27 @@ static void finish_job(batch *b, job *j)
     pthread_mutex_unlock(&b->lock);
 }
 
-static void take_budget(batch *b, size_t bytes)
+/* The pinned pool's overhead as it will stand once the image has taken its blocks: the idle
+ * blocks it will take (up to the bytes it asks the pool for) are memory its own bytes count
+ * already. Without this, each image would have the blocks the one before gave back freed,
+ * only to make them again (which a small budget showed: locked pages made and freed over and
+ * over, and a driver that keeps some of what is freed). */
+static size_t overhead_after(batch *b, const job *j)
 {
+    const size_t idle = pinned_pool_idle(&b->pool), over = pinned_pool_overhead(&b->pool);
+    const size_t taken = idle < j->pooled ? idle : j->pooled;
+    return over > taken ? over - taken : 0;
+}
+
+static void take_budget(batch *b, const job *j)
+{
+    const size_t bytes = j->bytes;
     job *f;
     for (;;) {
-        if (b->inflight + pinned_pool_overhead(&b->pool) + bytes > b->budget)
+        if (b->inflight + overhead_after(b, j) + bytes > b->budget)
             pinned_pool_trim(&b->pool);
         /* What remains of the overhead is held by images in flight: gone once none is. */
-        if (!(b->inflight > 0 &&
-              b->inflight + pinned_pool_overhead(&b->pool) + bytes > b->budget))
+        if (!(b->inflight > 0 && b->inflight + overhead_after(b, j) + bytes > b->budget))
             break;
         if ((f = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
@@ -124,7 +136,7 @@ static void read_one(batch *b, int i)
     j->read_ms = batch_now_ms() - t;
     if (j->status == JOB_OK) {
         pthread_mutex_lock(&b->lock);
-        take_budget(b, j->bytes);
+        take_budget(b, j);
         pthread_mutex_unlock(&b->lock);
         t = batch_now_ms();
         job_decode(o, j);

@@ -31,8 +31,9 @@ void job_drop_input(job *j)
     if (j->reader_open)
         source_reader_close(&j->reader);
     j->reader_open = 0;
-    free(j->file);
+    io_pixels_free(j->file, j->file_from);
     j->file = NULL;
+    j->file_from = NULL;
     bmp_free(&j->decoded);
     io_image_free(&j->image);
     free(j->float_src);
@@ -155,6 +156,12 @@ void job_open(const tc_options *o, int keep_format, job *j)
         return;
     }
     j->bytes = (size_t)bytes;
+    const io_header *hd = &j->reader.head;
+    const unsigned long long n = (unsigned long long)hd->width * (unsigned long long)hd->height;
+    j->pooled = (size_t)((j->reader.format == IO_FORMAT_BMP
+                              ? (unsigned long long)j->reader.held
+                              : n * (unsigned long long)(hd->channels * (hd->depth / 8))) +
+                         n * (o->color ? 3u : 1u));
 }
 
 /* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
@@ -197,15 +204,18 @@ static void decode_coded(const tc_options *o, job *j)
                         (long)w * (long)sizeof(float), NULL, 0};
 }
 
-/* A BMP: only the bytes its header makes meaningful are read (and the input released); its
- * pixels as they lie in the file where they can be used so (bottom-up rows through a negative
- * stride, padding and all), else decoded to RGB. */
+/* A BMP: only the bytes its header makes meaningful are read (and the input released), into
+ * page-locked memory where the batch has it; its pixels as they lie in the file where they can
+ * be used so (bottom-up rows through a negative stride, padding and all: the device reads them
+ * from there as they lie), else decoded to RGB. */
 static void decode_bmp(job *j)
 {
     char why[512];
     bmp_view v;
-    const int got = source_reader_bmp_bytes(&j->reader, &j->file, &j->file_size, why,
-                                            sizeof why);
+    if (j->pool)
+        source_reader_use_allocator(&j->reader, &j->pool->io);
+    const int got = source_reader_bmp_bytes(&j->reader, &j->file, &j->file_size, &j->file_from,
+                                            why, sizeof why);
     const io_limits lim = j->reader.lim;
     source_reader_close(&j->reader);
     j->reader_open = 0;
@@ -233,8 +243,9 @@ static void decode_bmp(job *j)
         job_drop_input(j);
         return;
     }
-    free(j->file);
+    io_pixels_free(j->file, j->file_from);
     j->file = NULL;
+    j->file_from = NULL;
     j->src = (tc_image){TC_PIXELS_RGB24, j->decoded.width, j->decoded.height, 0, j->decoded.rgb,
                         3L * j->decoded.width, NULL, 0};
 }

@@ -48,6 +48,7 @@ struct job {
     source_reader reader;  /* open from job_open until job_decode */
     int reader_open;
     uint8_t *file;         /* a BMP's bytes (freed once the device has them) */
+    const io_allocator *file_from; /* where they came from (io_pixels_free; NULL: malloc) */
     size_t file_size;
     bmp_image decoded;     /* RGB, for BMPs whose pixels cannot be used as they are */
     io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
@@ -68,6 +69,8 @@ struct job {
     float *host_planes;    /* -e: the input planes formed on the host, for the reference */
     tc_roi roi;
     size_t bytes;          /* the host bytes it may hold, taken from the batch's budget */
+    size_t pooled;         /* of those, about the most it asks the pinned pool for (its
+                            * input's file or pixels, its output's rows) */
     /* times, ms */
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms, sync_ms;
     double build_ms;       /* programs built for it (the first image of a lane) */

@@ -60,11 +60,17 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
         job_fail(j, JOB_REFUSED, "too large for a BMP file");
         return -1;
     }
-    /* calloc: the rows' padding bytes stay zero (large blocks come zeroed from the kernel). */
-    if (!(j->out = calloc(j->out_size, 1))) {
+    /* Page-locked where the batch has the blocks: the device writes the file's rows there as
+     * they lie, bottom-up. Such memory is reused, so every row's padding is zeroed here (the
+     * device writes the pixels only); elsewhere calloc's memory is zero already. */
+    j->out = j->pool ? pinned_pool_get(j->pool, j->out_size) : calloc(j->out_size, 1);
+    if (!j->out) {
         job_fail(j, JOB_FAILED, "out of host memory for the output");
         return -1;
     }
+    const size_t row = (size_t)w * (colour ? 3 : 1);
+    for (int y = 0; j->pool && stride > row && y < h; y++)
+        memset(j->out + offbits + stride * (size_t)y + row, 0, stride - row);
     bmp_put_headers(j->out, w, h, colour ? 24 : 8);
     /* Row 0 of the picture is the last row of the file. */
     *dst = (tc_image){colour ? TC_PIXELS_BGR24 : TC_PIXELS_GRAY8, w, h, 0,

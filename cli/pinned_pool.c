@@ -164,6 +164,14 @@ size_t pinned_pool_overhead(pinned_pool *p)
     return bytes;
 }
 
+size_t pinned_pool_idle(pinned_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    const size_t bytes = p->idle_bytes;
+    pthread_mutex_unlock(&p->lock);
+    return bytes;
+}
+
 void pinned_pool_trim(pinned_pool *p)
 {
     pthread_mutex_lock(&p->lock);

@@ -70,6 +70,9 @@ int pinned_pool_holds(pinned_pool *p, const void *ptr);
  * what the blocks handed out hold beyond the request. */
 size_t pinned_pool_overhead(pinned_pool *p);
 
+/* The bytes of the idle blocks alone. */
+size_t pinned_pool_idle(pinned_pool *p);
+
 /* Frees every idle block. */
 void pinned_pool_trim(pinned_pool *p);
 

@@ -427,12 +427,23 @@ int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_
     return 0;
 }
 
-int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size, char *err,
-                            size_t err_size)
+int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size,
+                            const io_allocator **from, char *err, size_t err_size)
 {
+    *from = NULL;
     if (!r->bmp_open)
         return fail_named(r->path, "not a BMP file", err, err_size);
-    return bmp_reader_bytes(&r->bmp, data, size, err, err_size);
+    const size_t n = bmp_reader_buffer_size(&r->bmp);
+    uint8_t *buf = r->allocator && n ? r->allocator->alloc(r->allocator->arg, n) : NULL;
+    if (!buf)
+        return bmp_reader_bytes(&r->bmp, data, size, err, err_size);
+    if (bmp_reader_bytes_into(&r->bmp, buf, n, size, err, err_size)) {
+        r->allocator->release(r->allocator->arg, buf);
+        return -1;
+    }
+    *data = buf;
+    *from = r->allocator;
+    return 0;
 }
 
 void source_reader_close(source_reader *r)

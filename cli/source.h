@@ -95,18 +95,22 @@ int source_reader_open(const char *path, const io_limits *lim, source_reader *r,
 void source_reader_want_luma(source_reader *r);
 
 /* The pixels source_reader_decode makes go where a gives them (io_decode_with), as far as
- * the format allows; a BMP's always to malloc's memory. Call before decoding. */
+ * the format allows (a BMP decoded: to malloc's memory), and so do source_reader_bmp_bytes's.
+ * Call before decoding. */
 void source_reader_use_allocator(source_reader *r, const io_allocator *a);
 
 /* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
  * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */
 int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size);
 
-/* A BMP's meaningful bytes, undecoded, into a new buffer (the caller frees it), for callers
- * that hand the pixels on as they lie in the file (bmp_view_pixels). Returns 0, or -1 with
- * "NAME: reason"; -1 also for an input of another format. */
-int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size, char *err,
-                            size_t err_size);
+/* A BMP's meaningful bytes, undecoded, into a new buffer, for callers that hand the pixels on
+ * as they lie in the file (bmp_view_pixels): the reader's allocator's where it gives one
+ * (source_reader_use_allocator), so that a BMP lands in page-locked memory as a decoder's
+ * pixels do, else malloc's. The caller gives it back where it came from (io_pixels_free(*data,
+ * *from); *from NULL: malloc's). Returns 0, or -1 with "NAME: reason"; -1 also for an input
+ * of another format. */
+int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size,
+                            const io_allocator **from, char *err, size_t err_size);
 
 /* Releases the input (the mapping, the buffers, the descriptor); safe to call twice. */
 void source_reader_close(source_reader *r);

@@ -16,7 +16,8 @@
  *
  * Layout: the samples are packed, row y at y * width * channels samples of the buffer (the
  * host gathers the caller's strided rows into pinned memory and scatters them back, so the
- * bytes between a view's rows never cross the bus). The planes have the filter kernels' row
+ * bytes between a view's rows never cross the bus), or with flip at (height - 1 - y) * width
+ * * channels: rows stored bottom-up (a BMP's) that moved as they lie, from page-locked memory. The planes have the filter kernels' row
  * pitch (a multiple of 32 floats), padding columns set to 0.
  */
 /* tiledconv.h's tc_pixel_format values of the three sample types. */
@@ -40,13 +41,13 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
                              int channels, int pitch, int copy_to_dst,
                              __global float *p0, __global float *p1, __global float *p2,
                              __global float *p3, __global float *d0, __global float *d1,
-                             __global float *d2, __global float *d3)
+                             __global float *d2, __global float *d3, int flip)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= pitch || y >= height)
         return;
     const size_t at = (size_t)y * pitch + x;
-    const size_t first = ((size_t)y * width + x) * channels;
+    const size_t first = ((size_t)(flip ? height - 1 - y : y) * width + x) * channels;
     const bool pixel = x < width; /* the padding columns are 0 */
     /* The output planes' padding columns are set too: the tiled kernel's float4 stores at the
      * ROI's right edge read them back to keep them. */
@@ -91,13 +92,13 @@ __kernel void pack_samples(__global const float *d0, __global const float *d1,
                            __global const float *d2, __global const float *d3, int pitch,
                            int width, int height, int channels, int format,
                            __global uchar *out, int tL, int tT, int w, int h, double scale,
-                           double offset)
+                           double offset, int flip)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
     const size_t at = (size_t)y * pitch + x;
-    const size_t first = ((size_t)y * width + x) * channels;
+    const size_t first = ((size_t)(flip ? height - 1 - y : y) * width + x) * channels;
     const bool inside = x >= tL && x < tL + w && y >= tT && y < tT + h;
     const double s = inside ? scale : 1.0, o = inside ? offset : 0.0;
     write_sample(out, format, first, d0[at], s, o);

@@ -226,7 +226,7 @@ static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *bu
         return status;
     total->build_ms += build_ms;
     if ((status = tc_slot_upload(s, st->crew, src, in_chunk, direct_in, m)) != TC_OK ||
-        (status = tc_slot_unpack(s, src, job, m)) != TC_OK)
+        (status = tc_slot_unpack(s, src, job, direct_in, m)) != TC_OK)
         return status;
     st->host->counts->up += (unsigned long long)direct_in;
     if (fast) {

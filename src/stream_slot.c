@@ -71,13 +71,27 @@ fail:
     return status;
 }
 
+/* The lowest address of img's rows and the distance between two of them: the first row's for
+ * top-down rows, the last row's for bottom-up ones (a negative stride, as a BMP stores them). */
+static const unsigned char *rows_base(const tc_image *img, size_t *pitch)
+{
+    const unsigned char *data = img->data;
+    if (img->stride >= 0) {
+        *pitch = (size_t)img->stride;
+        return data;
+    }
+    *pitch = (size_t)0 - (size_t)img->stride;
+    return data - *pitch * (size_t)(img->height - 1);
+}
+
 int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img)
 {
     const size_t row = tc_channels_row_bytes(img);
-    if (tc_tuning_now()->host_staged || img->stride <= 0 || (size_t)img->stride < row)
+    size_t pitch;
+    const unsigned char *base = rows_base(img, &pitch);
+    if (tc_tuning_now()->host_staged || pitch < row)
         return 0;
-    return tc_host_blocks_hold(blocks, img->data,
-                               (size_t)img->stride * (size_t)(img->height - 1) + row);
+    return tc_host_blocks_hold(blocks, base, pitch * (size_t)(img->height - 1) + row);
 }
 
 int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
@@ -148,30 +162,31 @@ cleanup:
 }
 
 /* One transfer between the image's rows, where they lie, and the packed buffer: packed rows
- * in one plain transfer, rows of a longer stride as a rectangle of them. Non-blocking; *e is
- * its event. */
+ * in one plain transfer, rows of a longer stride as a rectangle of them. Bottom-up rows move
+ * as they lie, lowest address first, so the buffer holds them in that order too (the
+ * conversions' flip says so). Non-blocking; *e is its event. */
 static int transfer_direct(tc_slot *s, cl_mem buf, int up, const tc_image *img, cl_event *e,
                            tc_msg *m)
 {
     const size_t row = tc_channels_row_bytes(img), rows = (size_t)img->height;
     const size_t origin[3] = {0, 0, 0}, region[3] = {row, rows, 1};
+    size_t pitch;
+    void *base = (void *)rows_base(img, &pitch);
     int status = TC_OK;
-    if ((size_t)img->stride == row && up)
+    if (pitch == row && up)
         CL_CALL(status, cleanup, m,
-                clEnqueueWriteBuffer(s->queue, buf, CL_FALSE, 0, row * rows, img->data, 0, NULL,
-                                     e));
-    else if ((size_t)img->stride == row)
+                clEnqueueWriteBuffer(s->queue, buf, CL_FALSE, 0, row * rows, base, 0, NULL, e));
+    else if (pitch == row)
         CL_CALL(status, cleanup, m,
-                clEnqueueReadBuffer(s->queue, buf, CL_FALSE, 0, row * rows, img->data, 0, NULL,
-                                    e));
+                clEnqueueReadBuffer(s->queue, buf, CL_FALSE, 0, row * rows, base, 0, NULL, e));
     else if (up)
         CL_CALL(status, cleanup, m,
                 clEnqueueWriteBufferRect(s->queue, buf, CL_FALSE, origin, origin, region, row, 0,
-                                         (size_t)img->stride, 0, img->data, 0, NULL, e));
+                                         pitch, 0, base, 0, NULL, e));
     else
         CL_CALL(status, cleanup, m,
                 clEnqueueReadBufferRect(s->queue, buf, CL_FALSE, origin, origin, region, row, 0,
-                                        (size_t)img->stride, 0, img->data, 0, NULL, e));
+                                        pitch, 0, base, 0, NULL, e));
     CL_CALL(status, cleanup, m, clFlush(s->queue));
 cleanup:
     return status;
@@ -216,9 +231,10 @@ cleanup:
     return status;
 }
 
-int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m)
+int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direct, tc_msg *m)
 {
     const cl_int format = (cl_int)src->format, pitch = tc_device_pitch(src->width);
+    const cl_int flip = direct && src->stride < 0; /* the buffer's rows as the caller's lie */
     const tc_roi *r = &job->roi;
     /* The output planes start as the input only where some pixel lies outside the target
      * ROI (those keep the input); a whole-image ROI overwrites every pixel. */
@@ -233,7 +249,7 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m
         TC_KARG(s->in),     TC_KARG(format), TC_KARG(src->width), TC_KARG(src->height),
         TC_KARG(src->planes), TC_KARG(pitch), TC_KARG(copy),      TC_KARG(p[0]),
         TC_KARG(p[1]),      TC_KARG(p[2]),  TC_KARG(p[3]),       TC_KARG(q[0]),
-        TC_KARG(q[1]),      TC_KARG(q[2]),  TC_KARG(q[3])};
+        TC_KARG(q[1]),      TC_KARG(q[2]),  TC_KARG(q[3]),       TC_KARG(flip)};
     return enqueue_samples(s, s->unpack, "unpack_samples", args,
                            (int)(sizeof args / sizeof args[0]), pitch, src->height,
                            &s->f.unpack, m);
@@ -243,6 +259,7 @@ int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scal
                  double offset, tc_msg *m)
 {
     const cl_int format = (cl_int)dst->format, pitch = tc_device_pitch(dst->width);
+    const cl_int flip = s->f.direct_out && dst->stride < 0;
     const tc_roi *r = &job->roi;
     cl_mem q[TC_MAX_CHANNELS];
     for (int c = 0; c < TC_MAX_CHANNELS; c++)
@@ -251,7 +268,8 @@ int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scal
         TC_KARG(q[0]),        TC_KARG(q[1]),        TC_KARG(q[2]),      TC_KARG(q[3]),
         TC_KARG(pitch),       TC_KARG(dst->width),  TC_KARG(dst->height), TC_KARG(dst->planes),
         TC_KARG(format),      TC_KARG(s->out),      TC_KARG(r->dst_left), TC_KARG(r->dst_top),
-        TC_KARG(r->width),    TC_KARG(r->height),   TC_KARG(scale),     TC_KARG(offset)};
+        TC_KARG(r->width),    TC_KARG(r->height),   TC_KARG(scale),     TC_KARG(offset),
+        TC_KARG(flip)};
     return enqueue_samples(s, s->pack, "pack_samples", args,
                            (int)(sizeof args / sizeof args[0]), pitch, dst->height, &s->f.pack,
                            m);

@@ -47,9 +47,9 @@ typedef struct {
  * image; nothing to do when it has them. */
 int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m);
 
-/* Whether img's rows can move directly: all of them inside one of blocks' blocks, stored
- * top-down (a positive stride of at least a row's samples), and the tuning's host_staged
- * off. */
+/* Whether img's rows can move directly: all of them inside one of blocks' blocks, a stride
+ * of at least a row's samples (top-down, or bottom-up: a negative one), and the tuning's
+ * host_staged off. */
 int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img);
 
 /* The device buffers and pinned rings the image pair needs, grown where too small (a
@@ -70,13 +70,15 @@ int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chu
                    tc_msg *m);
 
 /* unpack_samples: one float plane per channel; the output planes start as the input where some
- * pixel lies outside the job's target ROI. */
-int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, tc_msg *m);
+ * pixel lies outside the job's target ROI. direct: src went up directly (tc_slot_upload), so
+ * bottom-up rows lie in the buffer bottom-up. */
+int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direct, tc_msg *m);
 
 /* Each plane filtered by the prepared launch (its plane arguments set per plane). */
 int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m);
 
-/* pack_samples: the output samples, v * scale + offset inside the target ROI. */
+/* pack_samples: the output samples, v * scale + offset inside the target ROI (a direct
+ * output's bottom-up rows packed bottom-up, as they come down). */
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
                  double offset, tc_msg *m);
 

@@ -5,7 +5,7 @@
  * tc_filter_images on images in such blocks give, byte for byte, what the same images in
  * malloc's memory give (gray and colour, 8-bit, 16-bit and float, odd widths, gaps between
  * rows, bottom-up rows, an image larger than the staging ring), the staging skipped where the
- * rows allow it (tc_direct_transfers counts it) and kept with host-pinned=0; blocks made and
+ * rows allow it (bottom-up rows too, moved as they lie) (tc_direct_transfers counts it) and kept with host-pinned=0; blocks made and
  * freed by other threads while filter calls run (the blocks are made outside the list's lock)
  * leave every block and every call's bytes intact; staged batches whose copies change hands
  * between calls (the calling thread alone, then a crew, as a batch's lane chooses) give the
@@ -29,10 +29,10 @@ static uint32_t next(void)
     return rng >> 8;
 }
 
-/* Samples a pixel of the layout has: channels for U8, U16, F32; 1 or 3 for GRAY8, RGB24. */
+/* Samples a pixel of the layout has: channels for U8, U16, F32; 1 or 3 for GRAY8, RGB24, BGR24. */
 static int samples_of(tc_pixel_format f, int c)
 {
-    return f == TC_PIXELS_GRAY8 ? 1 : f == TC_PIXELS_RGB24 ? 3 : c;
+    return f == TC_PIXELS_GRAY8 ? 1 : f == TC_PIXELS_RGB24 || f == TC_PIXELS_BGR24 ? 3 : c;
 }
 
 /* An image in a block of its own: from tc_host_alloc (pinned) or malloc, rows `gap` bytes
@@ -55,7 +55,7 @@ static held_image make(tc_pixel_format f, int w, int h, int c, size_t gap, int b
     t.block = pinned ? tc_host_alloc(ctx, t.size) : malloc(t.size);
     assert_non_null(t.block);
     memset(t.block, fill_byte, t.size);
-    t.img = (tc_image){f, w, h, f == TC_PIXELS_GRAY8 || f == TC_PIXELS_RGB24 ? 0 : c,
+    t.img = (tc_image){f, w, h, f == TC_PIXELS_U8 || f == TC_PIXELS_U16 || f == TC_PIXELS_F32 ? c : 0,
                        bottom_up ? t.block + stride * (size_t)(h - 1) : t.block,
                        bottom_up ? -(long)stride : (long)stride, NULL, 0};
     return t;
@@ -224,14 +224,32 @@ static void test_single_images(void **state)
     check_pair(&cases[1], 1, 1, 1, &p);
 }
 
-/* Rows stored bottom-up take the staged way, with the same bytes. */
-static void test_bottom_up_is_staged(void **state)
+/* Rows stored bottom-up (a negative stride, as a BMP file lies) move directly too, as they
+ * lie, and the conversions read and write them flipped: the same bytes as the staged way, for
+ * packed rows (one plain transfer) and rows with gaps (a rectangle), each side on its own, an
+ * older layout's view (a BMP's BGR24, its gaps zeroed) and with an ROI. */
+static void test_bottom_up_direct(void **state)
 {
     (void)state;
-    const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 3, 35, 17, 2, 1};
+    const pair_case cases[] = {
+        {TC_PIXELS_U8, TC_PIXELS_U8, 3, 35, 17, 2, 1},
+        {TC_PIXELS_U8, TC_PIXELS_U8, 3, 36, 17, 0, 1},
+        {TC_PIXELS_U8, TC_PIXELS_U8, 1, 41, 19, 3, 1},
+        {TC_PIXELS_U16, TC_PIXELS_F32, 4, 23, 11, 1, 1},
+        {TC_PIXELS_BGR24, TC_PIXELS_BGR24, 3, 37, 21, 3, 1}, /* a BMP's rows: the U8 view */
+    };
     tc_params p;
     tc_params_init(&p);
-    check_pair(&k, 1, 1, 0, &p);
+    p.taps_x = 7;
+    p.taps_y = 5;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int sides = 1; sides < 4; sides++)
+            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, &p);
+    p.src_left = p.dst_left = 4;
+    p.src_top = p.dst_top = 3;
+    p.roi_width = 17;
+    p.roi_height = 8;
+    check_pair(&cases[4], 1, 1, 1, &p);
 }
 
 /* An image larger than the staging ring: the staged way goes in rounds, the direct one in a
@@ -463,7 +481,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_and_free),
         cmocka_unit_test(test_single_images),
-        cmocka_unit_test(test_bottom_up_is_staged),
+        cmocka_unit_test(test_bottom_up_direct),
         cmocka_unit_test(test_larger_than_ring),
         cmocka_unit_test(test_switched_off),
         cmocka_unit_test(test_batch),

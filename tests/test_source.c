@@ -146,6 +146,27 @@ static void test_standard_input(void **state)
 /* The reader the tool uses: every format opened on its header (the size and the samples to
  * come, and the bytes held meanwhile), then decoded as source_decode decodes; the caller's
  * limits from the header, with the flags that lift them named. */
+/* An allocator that counts what it gives and takes back (refuse: it has nothing to give). */
+typedef struct {
+    int refuse, given, taken;
+} counting_pool;
+
+static void *pool_alloc(void *arg, size_t bytes)
+{
+    counting_pool *p = arg;
+    if (p->refuse)
+        return NULL;
+    p->given++;
+    return malloc(bytes);
+}
+
+static void pool_release(void *arg, void *ptr)
+{
+    counting_pool *p = arg;
+    p->taken++;
+    free(ptr);
+}
+
 static void test_reader(void **state)
 {
     (void)state;
@@ -199,10 +220,30 @@ static void test_reader(void **state)
     assert_int_equal(r.held, 54 + 1356 * 300); /* rows of 451 * 3 bytes padded to 1356 */
     uint8_t *bytes;
     size_t n;
-    assert_int_equal(source_reader_bmp_bytes(&r, &bytes, &n, err, sizeof err), 0);
+    const io_allocator *from;
+    assert_int_equal(source_reader_bmp_bytes(&r, &bytes, &n, &from, err, sizeof err), 0);
     assert_int_equal(n, r.held);
-    free(bytes);
+    assert_null(from);
     source_reader_close(&r);
+    /* With an allocator the same bytes land in its memory (the header's copied in first), and
+     * go back to it; one that has none leaves them to malloc. */
+    for (int refuse = 0; refuse < 2; refuse++) {
+        counting_pool pool = {refuse, 0, 0};
+        const io_allocator a = {pool_alloc, pool_release, &pool};
+        uint8_t *again;
+        size_t m;
+        assert_int_equal(source_reader_open(path, &lim, &r, err, sizeof err), 0);
+        source_reader_use_allocator(&r, &a);
+        assert_int_equal(source_reader_bmp_bytes(&r, &again, &m, &from, err, sizeof err), 0);
+        source_reader_close(&r);
+        assert_int_equal(m, n);
+        assert_memory_equal(again, bytes, n);
+        assert_ptr_equal(from, refuse ? NULL : &a);
+        assert_int_equal(pool.given, refuse ? 0 : 1);
+        io_pixels_free(again, from);
+        assert_int_equal(pool.taken, pool.given);
+    }
+    free(bytes);
 
     /* The caller's pixel limit and the bomb guard, from the header, each naming its flag. */
     fixture("g16.png", path, sizeof path);

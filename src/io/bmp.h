@@ -171,6 +171,14 @@ int bmp_rows_open(const uint8_t *data, size_t size, const io_limits *lim, bmp_ro
 int bmp_rows_next(bmp_rows *r, uint8_t *rgb, char *err, size_t err_size);
 void bmp_rows_close(bmp_rows *r);
 
+/* bmp_reader_bytes into a buffer of the caller's (page-locked memory, say): buf must hold
+ * bmp_reader_buffer_size bytes; the header's bytes already read are copied there and the rest
+ * read after them. buf stays the caller's whatever happens; *size of its bytes are the file's.
+ * 0, or -1 with "PATH: reason". */
+size_t bmp_reader_buffer_size(const bmp_reader *r);
+int bmp_reader_bytes_into(bmp_reader *r, uint8_t *buf, size_t cap, size_t *size, char *err,
+                          size_t err_size);
+
 /* The bytes of the file a reader opened, without a copy: a pipe read on to the bytes its
  * header makes meaningful, a mapping as it is. They stay the reader's. 0, or -1 with
  * "PATH: reason". */

@@ -240,6 +240,41 @@ int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, siz
     return 0;
 }
 
+size_t bmp_reader_buffer_size(const bmp_reader *r)
+{
+    return r->size > r->need ? r->size : r->need;
+}
+
+int bmp_reader_bytes_into(bmp_reader *r, uint8_t *buf, size_t cap, size_t *size, char *err,
+                          size_t err_size)
+{
+    char why[256] = "";
+    int rc = 0;
+    if (cap < bmp_reader_buffer_size(r)) {
+        text_shown shown;
+        return io_fail(err, err_size, "%s: a buffer of %lu bytes for %lu",
+                       text_show(r->path, &shown), (unsigned long)cap,
+                       (unsigned long)bmp_reader_buffer_size(r));
+    }
+    /* The caller's buffer takes the reader's place: it holds `need` bytes, so reading on never
+     * grows it, and it is handed back below whatever the read gives. */
+    if (r->size)
+        memcpy(buf, r->data, r->size);
+    free(r->buf);
+    r->buf = buf;
+    r->data = buf;
+    r->cap = cap;
+    if (!r->complete && bmp_read_until(r, r->need, why, sizeof why)) {
+        text_shown shown;
+        rc = io_fail(err, err_size, "%s: %s", text_show(r->path, &shown), why);
+    }
+    *size = r->size;
+    r->buf = NULL;
+    r->data = NULL;
+    r->size = r->cap = 0;
+    return rc;
+}
+
 int bmp_read_with(const char *path, const io_limits *lim, uint8_t **data, size_t *size,
                   char *err, size_t err_size)
 {
