@@ -124,6 +124,7 @@ void *batch_lane_main(void *arg)
         b->direct_up += direct.up;
         b->direct_down += direct.down;
     }
+    b->lane_cpu_ms += batch_thread_cpu_ms();
     pthread_mutex_unlock(&b->lock);
     return NULL;
 }

@@ -202,6 +202,7 @@ void *batch_worker_main(void *arg)
             pthread_cond_wait(&b->work, &b->lock);
         }
     }
+    b->worker_cpu_ms += batch_thread_cpu_ms();
     pthread_mutex_unlock(&b->lock);
     return NULL;
 }

@@ -148,11 +148,17 @@ static void print_outside(const batch *b)
         printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "
                "inputs; to 10 ms), %.1f ms after it (the folder's sync)\n",
                b->age_at_start, b->folder_sync_ms);
-    if (getrusage(RUSAGE_SELF, &ru) == 0)
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        const double user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+        const double sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
         printf("  peak memory %.0f MB (resident); CPU time %.2f s user, %.2f s system\n",
-               (double)ru.ru_maxrss / 1024.0,
-               (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6,
-               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6);
+               (double)ru.ru_maxrss / 1024.0, user, sys);
+        /* Whose: the codecs' threads, the lanes' (their waits on the driver included), and the
+         * rest (the driver's own threads, the copy crew, the main thread's start-up). */
+        printf("  CPU time by thread: workers %.2f s, lanes %.2f s, the rest %.2f s\n",
+                   b->worker_cpu_ms * 1e-3, b->lane_cpu_ms * 1e-3,
+                   user + sys - (b->worker_cpu_ms + b->lane_cpu_ms) * 1e-3);
+    }
     if (age >= 0.0)
         printf("  process age at this line: %.0f ms (to 10 ms; the rest of the whole process's "
                "time is its exit)\n",

@@ -8,6 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
+double batch_thread_cpu_ms(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+        return -1.0;
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 double batch_now_ms(void)
 {
     struct timespec ts;

@@ -74,6 +74,8 @@ struct batch {
     double age_at_start;   /* ms since the process started, when the batch started (-1: not
                             * known) */
     double folder_sync_ms; /* the output folder's sync after the last image */
+    double worker_cpu_ms, lane_cpu_ms; /* -t: the CPU time (user + system) of the workers'
+                            * threads and of the lanes' (driver calls included), summed */
     int n_workers, n_lanes, n_waiters;
     lane *lanes;
     commit_queue commits;  /* started when outputs are synced */
@@ -95,5 +97,8 @@ double batch_process_age_ms(void);
 /* The job last in the list; the first job out of it (NULL when it is empty). */
 void job_list_push(job_list *l, job *j);
 job *job_list_pop(job_list *l);
+
+/* The CPU time, user + system, that the calling thread has used so far, ms (-1: unknown). */
+double batch_thread_cpu_ms(void);
 
 #endif
