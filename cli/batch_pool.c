@@ -86,7 +86,9 @@ static void take_budget(batch *b, const job *j)
             finish_job(b, f);
             pthread_mutex_lock(&b->lock);
         } else {
+            const double t = batch_now_ms();
             pthread_cond_wait(&b->work, &b->lock);
+            b->budget_wait_ms += batch_now_ms() - t;
         }
     }
     b->inflight += bytes;
@@ -199,7 +201,10 @@ void *batch_worker_main(void *arg)
         } else if (b->left == b->list->count) {
             break;
         } else {
+            const double t = batch_now_ms();
+            const int ready = b->lanes_ready != 0;
             pthread_cond_wait(&b->work, &b->lock);
+            b->idle_ms[ready] += batch_now_ms() - t;
         }
     }
     b->worker_cpu_ms += batch_thread_cpu_ms();

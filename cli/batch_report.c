@@ -156,8 +156,11 @@ static void print_outside(const batch *b)
         /* Whose: the codecs' threads, the lanes' (their waits on the driver included), and the
          * rest (the driver's own threads, the copy crew, the main thread's start-up). */
         printf("  CPU time by thread: workers %.2f s, lanes %.2f s, the rest %.2f s\n",
-                   b->worker_cpu_ms * 1e-3, b->lane_cpu_ms * 1e-3,
-                   user + sys - (b->worker_cpu_ms + b->lane_cpu_ms) * 1e-3);
+               b->worker_cpu_ms * 1e-3, b->lane_cpu_ms * 1e-3,
+               user + sys - (b->worker_cpu_ms + b->lane_cpu_ms) * 1e-3);
+        printf("  the workers' waits, summed: %.2f s for work while the devices opened, %.2f s "
+               "after; %.2f s for room in the memory budget\n",
+               b->idle_ms[0] * 1e-3, b->idle_ms[1] * 1e-3, b->budget_wait_ms * 1e-3);
     }
     if (age >= 0.0)
         printf("  process age at this line: %.0f ms (to 10 ms; the rest of the whole process's "

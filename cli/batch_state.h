@@ -76,6 +76,9 @@ struct batch {
     double folder_sync_ms; /* the output folder's sync after the last image */
     double worker_cpu_ms, lane_cpu_ms; /* -t: the CPU time (user + system) of the workers'
                             * threads and of the lanes' (driver calls included), summed */
+    double idle_ms[2];     /* -t: the workers' waits for work, summed: while no lane was ready,
+                            * and after */
+    double budget_wait_ms; /* -t: the workers' waits for room in the memory budget, summed */
     int n_workers, n_lanes, n_waiters;
     lane *lanes;
     commit_queue commits;  /* started when outputs are synced */

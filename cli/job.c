@@ -109,6 +109,17 @@ static int output_depth(const tc_options *o, job *j, int deep)
     return 0;
 }
 
+/* Whether the device takes this BMP's pixels as they lie in its file: 24-bit rows into a BMP
+ * output's 24-bit rows (tc_filter_image runs that pair as views of the same bytes, moved
+ * straight from and into page-locked memory). A gray job or another output converts the
+ * pixels on the way, through the library's own staging, where locking the file's pages would
+ * cost the workers time and save the lane none. */
+static int bmp_moves_directly(const tc_options *o, const job *j)
+{
+    return o->color && j->reader.bmp.plain_bpp == 24 && j->out_format == IO_FORMAT_BMP &&
+           !job_wants_planes(o, j);
+}
+
 void job_open(const tc_options *o, int keep_format, job *j)
 {
     char why[768];
@@ -158,10 +169,11 @@ void job_open(const tc_options *o, int keep_format, job *j)
     j->bytes = (size_t)bytes;
     const io_header *hd = &j->reader.head;
     const unsigned long long n = (unsigned long long)hd->width * (unsigned long long)hd->height;
-    j->pooled = (size_t)((j->reader.format == IO_FORMAT_BMP
-                              ? (unsigned long long)j->reader.held
-                              : n * (unsigned long long)(hd->channels * (hd->depth / 8))) +
-                         n * (o->color ? 3u : 1u));
+    if (j->reader.format != IO_FORMAT_BMP)
+        j->pooled = (size_t)(n * (unsigned long long)(hd->channels * (hd->depth / 8)) +
+                             n * (o->color ? 3u : 1u));
+    else /* the file and the output, or neither */
+        j->pooled = bmp_moves_directly(o, j) ? (size_t)(j->reader.held + 3u * n) : 0;
 }
 
 /* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
@@ -208,11 +220,11 @@ static void decode_coded(const tc_options *o, job *j)
  * page-locked memory where the batch has it; its pixels as they lie in the file where they can
  * be used so (bottom-up rows through a negative stride, padding and all: the device reads them
  * from there as they lie), else decoded to RGB. */
-static void decode_bmp(job *j)
+static void decode_bmp(const tc_options *o, job *j)
 {
     char why[512];
     bmp_view v;
-    if (j->pool)
+    if (j->pool && bmp_moves_directly(o, j))
         source_reader_use_allocator(&j->reader, &j->pool->io);
     const int got = source_reader_bmp_bytes(&j->reader, &j->file, &j->file_size, &j->file_from,
                                             why, sizeof why);
@@ -255,7 +267,7 @@ void job_decode(const tc_options *o, job *j)
     if (j->in_strips) /* its lane reads it, a band at a time */
         return;
     if (j->reader.format == IO_FORMAT_BMP)
-        decode_bmp(j);
+        decode_bmp(o, j);
     else
         decode_coded(o, j);
 }

@@ -41,11 +41,18 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
                           (long)w * (long)sizeof(float), NULL, 0};
         return 0;
     }
+    /* Page-locked where the batch has the blocks and the device writes the rows there itself:
+     * where the input's pixels are of the output's layout (tc_filter_image then runs the pair
+     * as views of the same bytes, moved straight into page-locked memory); any other pair
+     * comes down through the library's own staging, and locking pages would gain nothing. */
+    const tc_pixel_format fmt = j->out_format != IO_FORMAT_BMP ? (colour ? TC_PIXELS_RGB24
+                                                                         : TC_PIXELS_GRAY8)
+                                : colour ? TC_PIXELS_BGR24 : TC_PIXELS_GRAY8;
+    pinned_pool *pool = j->src.format == fmt ? j->pool : NULL;
     if (j->out_format != IO_FORMAT_BMP) {
         const size_t channels = colour ? 3 : 1;
         j->out_size = (size_t)w * (size_t)h * channels;
-        /* Page-locked where the batch has the blocks: the device writes the rows there. */
-        j->out = j->pool ? pinned_pool_get(j->pool, j->out_size) : malloc(j->out_size);
+        j->out = pool ? pinned_pool_get(pool, j->out_size) : malloc(j->out_size);
         if (!j->out) {
             job_fail(j, JOB_FAILED, "out of host memory for the output");
             return -1;
@@ -60,16 +67,16 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
         job_fail(j, JOB_REFUSED, "too large for a BMP file");
         return -1;
     }
-    /* Page-locked where the batch has the blocks: the device writes the file's rows there as
-     * they lie, bottom-up. Such memory is reused, so every row's padding is zeroed here (the
-     * device writes the pixels only); elsewhere calloc's memory is zero already. */
-    j->out = j->pool ? pinned_pool_get(j->pool, j->out_size) : calloc(j->out_size, 1);
+    /* A BMP's rows as they lie in the file, bottom-up (page-locked: the device writes them
+     * there directly). Such memory is reused, so every row's padding is zeroed here (the device
+     * writes the pixels only); calloc's memory is zero already. */
+    j->out = pool ? pinned_pool_get(pool, j->out_size) : calloc(j->out_size, 1);
     if (!j->out) {
         job_fail(j, JOB_FAILED, "out of host memory for the output");
         return -1;
     }
     const size_t row = (size_t)w * (colour ? 3 : 1);
-    for (int y = 0; j->pool && stride > row && y < h; y++)
+    for (int y = 0; pool && stride > row && y < h; y++)
         memset(j->out + offbits + stride * (size_t)y + row, 0, stride - row);
     bmp_put_headers(j->out, w, h, colour ? 24 : 8);
     /* Row 0 of the picture is the last row of the file. */

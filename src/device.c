@@ -315,6 +315,17 @@ int tc_event_ms(cl_event event, double *ms, tc_msg *m)
     return tc_event_span_ms(event, event, ms, m);
 }
 
+int tc_transfer_ms(cl_event event, double *ms, tc_msg *m)
+{
+    cl_ulong t = 0;
+    if (clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) ==
+        CL_PROFILING_INFO_NOT_AVAILABLE) {
+        *ms = 0.0;
+        return TC_OK;
+    }
+    return tc_event_ms(event, ms, m);
+}
+
 int tc_event_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
 {
     int status = TC_OK;

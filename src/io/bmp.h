@@ -91,6 +91,7 @@ typedef struct {
     size_t need;         /* the most bytes the header makes meaningful */
     io_limits lim;
     int own_fd;          /* fd was opened by bmp_reader_open, and is closed with the reader */
+    unsigned plain_bpp;  /* bits per pixel of rows stored as they are (BI_RGB), else 0 */
 } bmp_reader;
 
 int bmp_reader_open(bmp_reader *r, const char *path, const io_limits *lim, char *err,

@@ -139,6 +139,7 @@ static int reader_start(bmp_reader *r, const struct stat *st, int sized, const u
         return -1;
     r->width = info.width;
     r->height = info.height;
+    r->plain_bpp = info.compression == BI_RGB ? info.bpp : 0;
     r->need = meaningful_bytes(&info);
     return 0;
 }
