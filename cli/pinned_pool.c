@@ -1,12 +1,17 @@
 /* pinned_pool.c - the batch's reusable page-locked blocks (pinned_pool.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "pinned_pool.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 /* Blocks are made in steps of 256 KiB, so that images of nearly the same size share them. */
 #define BLOCK_STEP ((size_t)256 << 10)
+/* A transparent huge page on x86-64 and most arm64 systems. */
+#define HUGE_PAGE ((size_t)2 << 20)
 
 static double now_ms(void)
 {
@@ -17,12 +22,75 @@ static double now_ms(void)
 
 static void *io_alloc(void *arg, size_t bytes)
 {
-    pinned_pool *p = arg;
+    return pinned_pool_get(arg, bytes);
+}
+
+/* Ordinary memory for `bytes` on huge pages, *size bytes of it mapped from a huge page's
+ * boundary: the whole of it on huge pages where rounding up to one wastes at most an eighth
+ * of the request, else only the whole huge pages it holds (the tail on small ones). NULL
+ * where the request is under a huge page, or the system refuses the mapping. */
+static void *huge_map(size_t bytes, size_t *size)
+{
+#if defined(MADV_HUGEPAGE)
+    const size_t up = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    const size_t whole = up - bytes <= bytes / 8 ? up : bytes / HUGE_PAGE * HUGE_PAGE;
+    if (whole == 0 || bytes > SIZE_MAX - 2 * HUGE_PAGE)
+        return NULL;
+    /* A huge page more than needed, to cut the mapping down to a boundary. */
+    const size_t map = up + HUGE_PAGE;
+    unsigned char *raw = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                              0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    const size_t head = (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE;
+    if (head)
+        munmap(raw, head);
+    if (map - head > up)
+        munmap(raw + head + up, map - head - up);
+    (void)madvise(raw + head, whole, MADV_HUGEPAGE); /* advice: without it, small pages */
+    *size = up;
+    return raw + head;
+#else
+    (void)bytes;
+    (void)size;
+    return NULL;
+#endif
+}
+
+/* Adds a block to the list, under the lock: 0, or -1 when the list cannot grow. */
+static int track(pinned_pool *p, pinned_block k)
+{
+    if (p->count == p->capacity) {
+        const int capacity = p->capacity ? 2 * p->capacity : 16;
+        pinned_block *more = realloc(p->blocks, (size_t)capacity * sizeof *more);
+        if (!more)
+            return -1;
+        p->blocks = more;
+        p->capacity = capacity;
+    }
+    p->blocks[p->count++] = k;
+    return 0;
+}
+
+/* Before the device opens: ordinary memory on huge pages where it can be had, else malloc's. */
+static void *get_ordinary(pinned_pool *p, size_t bytes)
+{
+    size_t size = 0;
+    void *ptr = huge_map(bytes, &size);
+    if (!ptr)
+        return malloc(bytes);
     pthread_mutex_lock(&p->lock);
-    const int pinned = p->ctx != NULL;
+    const int kept = track(p, (pinned_block){ptr, size, bytes, 0, 1}) == 0;
+    if (kept) {
+        p->excess_bytes += size - bytes;
+        p->huge_made++;
+        p->huge_live++;
+    }
     pthread_mutex_unlock(&p->lock);
-    /* Before the device opens the decoder's own malloc does as well. */
-    return pinned ? pinned_pool_get(p, bytes) : NULL;
+    if (kept)
+        return ptr;
+    munmap(ptr, size);
+    return malloc(bytes);
 }
 
 static void io_release(void *arg, void *pixels)
@@ -72,8 +140,12 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
         return ptr;
     }
     tc_context *ctx = p->ctx;
+    if (!ctx) {
+        pthread_mutex_unlock(&p->lock);
+        return get_ordinary(p, bytes);
+    }
     /* None holds the image: the largest idle block gives way to a larger one. */
-    for (int i = 0; ctx && i < p->count; i++)
+    for (int i = 0; i < p->count; i++)
         if (p->blocks[i].idle && (best < 0 || p->blocks[i].size > p->blocks[best].size))
             best = i;
     if (best >= 0) {
@@ -83,12 +155,12 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
     }
     /* Locking pages costs the driver about 1 ms a MB, in a lock the lanes' calls wait on
      * too: past max_blocks an image takes malloc's memory and the staging copies instead. */
-    const int capped = ctx && !too_small && p->count >= p->max_blocks;
-    const int room = p->count < p->capacity || !ctx;
+    const int capped = !too_small && p->count - p->huge_live >= p->max_blocks;
+    const int room = p->count < p->capacity;
     pthread_mutex_unlock(&p->lock);
     if (too_small)
         tc_host_free(ctx, too_small);
-    if (!ctx || capped)
+    if (capped)
         return malloc(bytes);
     if (!room) { /* the list grows outside the lock's hot path, rarely */
         pthread_mutex_lock(&p->lock);
@@ -118,7 +190,7 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
     if (p->count < p->capacity) {
         p->made++;
         p->made_bytes += size;
-        p->blocks[p->count++] = (pinned_block){made, size, bytes, 0};
+        p->blocks[p->count++] = (pinned_block){made, size, bytes, 0, 0};
         p->excess_bytes += size - bytes;
         pthread_mutex_unlock(&p->lock);
         return made;
@@ -133,7 +205,7 @@ int pinned_pool_holds(pinned_pool *p, const void *ptr)
     int found = 0;
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->count && !found; i++)
-        found = p->blocks[i].ptr == ptr;
+        found = p->blocks[i].ptr == ptr && !p->blocks[i].huge;
     pthread_mutex_unlock(&p->lock);
     return found;
 }
@@ -141,6 +213,7 @@ int pinned_pool_holds(pinned_pool *p, const void *ptr)
 void pinned_pool_put(pinned_pool *p, void *ptr)
 {
     int found = 0;
+    size_t unmap = 0;
     if (!ptr)
         return;
     pthread_mutex_lock(&p->lock);
@@ -148,11 +221,19 @@ void pinned_pool_put(pinned_pool *p, void *ptr)
         if (p->blocks[i].ptr == ptr) {
             found = 1;
             p->excess_bytes -= p->blocks[i].size - p->blocks[i].asked;
-            p->blocks[i].idle = 1;
-            p->idle_bytes += p->blocks[i].size;
+            if (p->blocks[i].huge) { /* not locked: no use to the device later */
+                unmap = p->blocks[i].size;
+                p->huge_live--;
+                forget(p, i);
+            } else {
+                p->blocks[i].idle = 1;
+                p->idle_bytes += p->blocks[i].size;
+            }
         }
     pthread_mutex_unlock(&p->lock);
-    if (!found)
+    if (unmap)
+        munmap(ptr, unmap);
+    else if (!found)
         free(ptr);
 }
 
@@ -188,8 +269,11 @@ void pinned_pool_trim(pinned_pool *p)
 
 void pinned_pool_release(pinned_pool *p, int free_blocks)
 {
-    for (int i = 0; free_blocks && i < p->count; i++)
-        tc_host_free(p->ctx, p->blocks[i].ptr);
+    for (int i = 0; i < p->count; i++)
+        if (p->blocks[i].huge)
+            munmap(p->blocks[i].ptr, p->blocks[i].size);
+        else if (free_blocks)
+            tc_host_free(p->ctx, p->blocks[i].ptr);
     free(p->blocks);
     pthread_mutex_destroy(&p->lock);
     memset(p, 0, sizeof *p);

@@ -8,9 +8,11 @@
  *
  * The blocks are the first lane's context's: with several devices the other lanes get them
  * too, but for those they are ordinary host memory (their transfers go through their own
- * staging). Before that context has opened (the workers decode while the devices open), and
- * whenever tc_host_alloc fails, the pool hands out malloc's memory instead; pinned_pool_put
- * tells the two apart.
+ * staging). Before that context has opened (the workers decode while the devices open) the
+ * pool hands out ordinary memory on transparent huge pages where the system has them (an
+ * image of a few MB touched for the first time then costs the kernel one fault a 2 MB page,
+ * not one a 4 KiB page: hundreds of such images are decoded before a GPU opens), and whenever
+ * tc_host_alloc fails, malloc's memory; pinned_pool_put tells them apart.
  *
  * Idle blocks are live memory that no image holds, and a block handed out may be larger than
  * the image asked for (blocks grow in steps, and an idle one serves any smaller image): the
@@ -31,6 +33,7 @@ typedef struct {
     size_t size;
     size_t asked; /* what the image it is handed out to asked for */
     int idle;
+    int huge;     /* ordinary memory mapped on huge pages (freed when given back), not locked */
 } pinned_block;
 
 typedef struct pinned_pool {
@@ -44,6 +47,9 @@ typedef struct pinned_pool {
     int made;               /* blocks made over the run (-t), */
     size_t made_bytes;      /* their bytes, */
     double made_ms;         /* and the wall time the threads spent making them, summed */
+    int huge_made;          /* ordinary blocks on huge pages handed out before the device
+                             * opened (-t), */
+    int huge_live;          /* and of those, the ones in the list now */
     io_allocator io;        /* the decoders' face of the pool (io_decode_with) */
 } pinned_pool;
 
