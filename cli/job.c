@@ -70,20 +70,26 @@ int job_result_planes(const tc_options *o, const job *j)
 }
 
 /* The host bytes the image may hold, from its header (the plan of plan.h, per image): its
- * bytes and its decoded samples (for a BMP the RGB of the worst case, whether or not its
- * pixels go to the device as they lie), the float planes made from samples of another scale or
- * depth, the output's bytes and the encoder's copy of them, and the float planes that come back
- * (-e also the host's own and its reference). */
+ * file's bytes and its decoded samples (none for a BMP whose rows are used as they lie in the
+ * file), the float planes made from samples of another scale or depth, the output's bytes (a
+ * BMP's file with its row padding; another format's rows and the encoder's copy of them), and
+ * the float planes that come back (-e also the host's own and its reference). */
 static unsigned long long job_bytes(const tc_options *o, const job *j, const source_reader *r)
 {
     const io_header *h = &r->head;
     const unsigned long long n = (unsigned long long)h->width * (unsigned long long)h->height;
     const unsigned long long planes = o->color ? 3 : 1, plane = n * sizeof(float);
-    const int float_src = r->format != IO_FORMAT_BMP && !(h->depth == 8 && h->maxval == 255);
-    unsigned long long bytes = (unsigned long long)r->held +
-                               n * (unsigned long long)(h->channels * (h->depth / 8)) +
-                               (float_src ? planes * plane : 0) +
-                               2 * planes * n * (unsigned long long)(j->depth / 8);
+    const int bmp = r->format == IO_FORMAT_BMP;
+    const unsigned bpp = bmp ? r->bmp.plain_bpp : 0;
+    const int as_lies = bmp && (bpp == 8 || bpp == 24 || bpp == 32);
+    const int float_src = !bmp && !(h->depth == 8 && h->maxval == 255);
+    const unsigned long long out = planes * n * (unsigned long long)(j->depth / 8);
+    unsigned long long bytes =
+        (unsigned long long)r->held +
+        (as_lies ? 0 : n * (unsigned long long)(h->channels * (h->depth / 8))) +
+        (float_src ? planes * plane : 0) +
+        (j->out_format == IO_FORMAT_BMP ? out + 4ULL * (unsigned long long)h->height + 2048
+                                        : 2 * out);
     if (job_wants_planes(o, j))
         bytes += (unsigned long long)job_result_planes(o, j) * plane;
     if (o->verify)
@@ -214,6 +220,11 @@ static void decode_coded(const tc_options *o, job *j)
     io_image_free(&j->image);
     j->src = (tc_image){TC_PIXELS_FLOAT32, w, h, planes, j->float_src,
                         (long)w * (long)sizeof(float), NULL, 0};
+}
+
+int job_input_moves_directly(const tc_options *o, const job *j)
+{
+    return j->reader_open && j->reader.format == IO_FORMAT_BMP && bmp_moves_directly(o, j);
 }
 
 /* A BMP: only the bytes its header makes meaningful are read (and the input released), into

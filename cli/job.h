@@ -93,6 +93,12 @@ void job_fail(job *j, int status, const char *why);
 /* A failure whose message names the input already ("NAME: why", from source.h). */
 void job_fail_named(job *j, int status, const char *msg);
 
+/* Whether the opened input goes to the device as it lies in its file, straight from
+ * page-locked memory (a 24-bit BMP into a BMP: job_decode reads it into the batch's pool),
+ * so that reading it before the device has opened, into ordinary memory, would cost a staging
+ * copy later. */
+int job_input_moves_directly(const tc_options *o, const job *j);
+
 /* Whether the result comes back as float planes rather than the output's own 8-bit rows: -e
  * and --raw need the values, a 16-bit output its own rounding, --gradient its magnitude. */
 int job_wants_planes(const tc_options *o, const job *j);

@@ -255,15 +255,26 @@ size_t pinned_pool_idle(pinned_pool *p)
 
 void pinned_pool_trim(pinned_pool *p)
 {
+    pinned_pool_trim_by(p, SIZE_MAX);
+}
+
+void pinned_pool_trim_by(pinned_pool *p, size_t bytes)
+{
+    size_t freed = 0;
     pthread_mutex_lock(&p->lock);
-    for (int i = 0; i < p->count;)
-        if (p->blocks[i].idle) {
-            tc_host_free(p->ctx, p->blocks[i].ptr);
-            forget(p, i);
-        } else {
-            i++;
-        }
-    p->idle_bytes = 0;
+    while (freed < bytes) {
+        int largest = -1;
+        for (int i = 0; i < p->count; i++)
+            if (p->blocks[i].idle &&
+                (largest < 0 || p->blocks[i].size > p->blocks[largest].size))
+                largest = i;
+        if (largest < 0)
+            break;
+        tc_host_free(p->ctx, p->blocks[largest].ptr);
+        freed += p->blocks[largest].size;
+        p->idle_bytes -= p->blocks[largest].size;
+        forget(p, largest);
+    }
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -82,6 +82,9 @@ size_t pinned_pool_idle(pinned_pool *p);
 /* Frees every idle block. */
 void pinned_pool_trim(pinned_pool *p);
 
+/* Frees idle blocks, the largest first, until at least `bytes` are freed or none is idle. */
+void pinned_pool_trim_by(pinned_pool *p, size_t bytes);
+
 /* The end: every block freed (free_blocks 0: left to the context's tc_close, or to the
  * process's exit), the lock too. No block may be handed out still. */
 void pinned_pool_release(pinned_pool *p, int free_blocks);
