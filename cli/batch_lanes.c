@@ -58,13 +58,7 @@ static void open_lane(lane *l)
  * where given. Under the lock. */
 static void choose_copy_threads(const batch *b)
 {
-    int crew = 0;
-    if (!b->o->tuning.copy_threads && b->codec_reads > 0 && b->lane_images > 0) {
-        const double read = b->codec_read_ms / b->codec_reads;
-        const double write = b->codec_writes > 0 ? b->codec_write_ms / b->codec_writes : read;
-        /* ms an image for the lanes together, against the pool's */
-        crew = b->lane_ms / b->lane_images / b->n_lanes > (read + write) / b->n_workers;
-    }
+    const int crew = !b->o->tuning.copy_threads && batch_codecs_bound(b) == 0;
     tc_copy_threads_here(b->o->tuning.copy_threads || crew ? 0 : 1);
 }
 

@@ -8,6 +8,16 @@
 #include <time.h>
 #include <unistd.h>
 
+int batch_codecs_bound(const batch *b)
+{
+    if (b->codec_reads == 0 || b->lane_images == 0)
+        return -1;
+    const double read = b->codec_read_ms / b->codec_reads;
+    const double write = b->codec_writes > 0 ? b->codec_write_ms / b->codec_writes : read;
+    /* ms an image for the lanes together, against the pool's */
+    return b->lane_ms / b->lane_images / b->n_lanes <= (read + write) / b->n_workers;
+}
+
 double batch_thread_cpu_ms(void)
 {
     struct timespec t;

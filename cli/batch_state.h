@@ -101,6 +101,11 @@ double batch_process_age_ms(void);
 void job_list_push(job_list *l, job *j);
 job *job_list_pop(job_list *l);
 
+/* Which bounds the batch's rate, from the costs so far: 1 the workers' codecs (their time an
+ * image over the workers exceeds the lanes' time an image), 0 the lanes, -1 not known yet (no
+ * image read or none through a lane). Under the lock. */
+int batch_codecs_bound(const batch *b);
+
 /* The CPU time, user + system, that the calling thread has used so far, ms (-1: unknown). */
 double batch_thread_cpu_ms(void);
 
