@@ -115,15 +115,14 @@ static int output_depth(const tc_options *o, job *j, int deep)
     return 0;
 }
 
-/* Whether the device takes this BMP's pixels as they lie in its file: 24-bit rows into a BMP
- * output's 24-bit rows (tc_filter_image runs that pair as views of the same bytes, moved
- * straight from and into page-locked memory). A gray job or another output converts the
- * pixels on the way, through the library's own staging, where locking the file's pages would
- * cost the workers time and save the lane none. */
-static int bmp_moves_directly(const tc_options *o, const job *j)
+/* Whether the device takes this BMP's pixels as they lie in its file: uncompressed 8, 24 or
+ * 32-bit rows, padding and all, bottom-up or not (tc_filter_image reads them in place, as
+ * views of the same bytes or through its pixel conversions, from page-locked memory with no
+ * staging copy); other BMPs are decoded to RGB on the host. */
+static int bmp_moves_directly(const job *j)
 {
-    return o->color && j->reader.bmp.plain_bpp == 24 && j->out_format == IO_FORMAT_BMP &&
-           !job_wants_planes(o, j);
+    const unsigned bpp = j->reader.bmp.plain_bpp;
+    return bpp == 8 || bpp == 24 || bpp == 32;
 }
 
 void job_open(const tc_options *o, int keep_format, job *j)
@@ -179,7 +178,8 @@ void job_open(const tc_options *o, int keep_format, job *j)
         j->pooled = (size_t)(n * (unsigned long long)(hd->channels * (hd->depth / 8)) +
                              n * (o->color ? 3u : 1u));
     else /* the file and the output, or neither */
-        j->pooled = bmp_moves_directly(o, j) ? (size_t)(j->reader.held + 3u * n) : 0;
+        j->pooled = (size_t)((bmp_moves_directly(j) ? (unsigned long long)j->reader.held : 0) +
+                             n * (o->color ? 3u : 1u));
 }
 
 /* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
@@ -224,18 +224,19 @@ static void decode_coded(const tc_options *o, job *j)
 
 int job_input_moves_directly(const tc_options *o, const job *j)
 {
-    return j->reader_open && j->reader.format == IO_FORMAT_BMP && bmp_moves_directly(o, j);
+    (void)o;
+    return j->reader_open && j->reader.format == IO_FORMAT_BMP && bmp_moves_directly(j);
 }
 
 /* A BMP: only the bytes its header makes meaningful are read (and the input released), into
  * page-locked memory where the batch has it; its pixels as they lie in the file where they can
  * be used so (bottom-up rows through a negative stride, padding and all: the device reads them
  * from there as they lie), else decoded to RGB. */
-static void decode_bmp(const tc_options *o, job *j)
+static void decode_bmp(job *j)
 {
     char why[512];
     bmp_view v;
-    if (j->pool && bmp_moves_directly(o, j))
+    if (j->pool && bmp_moves_directly(j))
         source_reader_use_allocator(&j->reader, &j->pool->io);
     const int got = source_reader_bmp_bytes(&j->reader, &j->file, &j->file_size, &j->file_from,
                                             why, sizeof why);
@@ -278,7 +279,7 @@ void job_decode(const tc_options *o, job *j)
     if (j->in_strips) /* its lane reads it, a band at a time */
         return;
     if (j->reader.format == IO_FORMAT_BMP)
-        decode_bmp(o, j);
+        decode_bmp(j);
     else
         decode_coded(o, j);
 }

@@ -41,14 +41,8 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
                           (long)w * (long)sizeof(float), NULL, 0};
         return 0;
     }
-    /* Page-locked where the batch has the blocks and the device writes the rows there itself:
-     * where the input's pixels are of the output's layout (tc_filter_image then runs the pair
-     * as views of the same bytes, moved straight into page-locked memory); any other pair
-     * comes down through the library's own staging, and locking pages would gain nothing. */
-    const tc_pixel_format fmt = j->out_format != IO_FORMAT_BMP ? (colour ? TC_PIXELS_RGB24
-                                                                         : TC_PIXELS_GRAY8)
-                                : colour ? TC_PIXELS_BGR24 : TC_PIXELS_GRAY8;
-    pinned_pool *pool = j->src.format == fmt ? j->pool : NULL;
+    /* Page-locked where the batch has the blocks: the device writes the rows there itself. */
+    pinned_pool *pool = j->pool;
     if (j->out_format != IO_FORMAT_BMP) {
         const size_t channels = colour ? 3 : 1;
         j->out_size = (size_t)w * (size_t)h * channels;

@@ -252,7 +252,8 @@ static int filter_pixels(tc_context *ctx, const tc_image *src, const tc_image *d
     double convert_ms = 0.0;
     int planes = 1;
     const int status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers,
-                                    &ctx->pixel_buffers, &ctx->copier, job, src, dst,
+                                    &ctx->pixel_buffers, &ctx->copier, &ctx->host, &ctx->direct,
+                                    job, src, dst,
                                     p->out_scale, p->out_offset, p->convert_on_host, &stats,
                                     &convert_ms, &planes, &ctx->error);
     if (status != TC_OK)

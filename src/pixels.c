@@ -401,6 +401,32 @@ cleanup:
     return status;
 }
 
+/* Whether [p, p + n) lies in one of the run's page-locked blocks (and the tuning lets it move
+ * from there). */
+static int in_block(const tc_host_blocks *blocks, const void *p, size_t n)
+{
+    return blocks && !tc_tuning_now()->host_staged &&
+           tc_host_blocks_hold((tc_host_blocks *)blocks, p, n);
+}
+
+/* size bytes between buf (from 0) and page-locked host memory at host, in one transfer
+ * waited for: up (a write) or down (a read). *ms: the transfer. */
+static int direct_transfer(const tc_device *d, cl_mem buf, int up, void *host, size_t size,
+                           double *ms, tc_msg *m)
+{
+    cl_event e = NULL;
+    int status = TC_OK;
+    if (up)
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(d->queue, buf, CL_FALSE, 0, size, host, 0, NULL, &e));
+    else
+        CL_CALL(status, cleanup, m,
+                clEnqueueReadBuffer(d->queue, buf, CL_FALSE, 0, size, host, 0, NULL, &e));
+    return settle(&e, ms, m);
+cleanup:
+    return status;
+}
+
 /* The bytes an image's rows occupy, whichever way they run: from the lowest address, `size`
  * bytes, row 0 at `base` within it; row y at base + y * stride. The last row ends with its
  * pixels (a file's last row may lack its padding). */
@@ -426,6 +452,8 @@ static row_block block_of(const tc_image *img)
 typedef struct {
     const tc_device *d;
     tc_copier **crew; /* the context's copy crew */
+    tc_host_blocks *blocks;   /* the context's page-locked blocks (NULL: none) */
+    tc_direct_counts *counts; /* the transfers that skipped the staging */
     const tc_image *src, *dst;
     int planes, pitch;
     cl_mem src_planes[3], dst_planes[3];
@@ -530,9 +558,15 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
     if ((status = check_indices(src, m)) != TC_OK ||
         (status = pixel_kernel(r, &pb->unpack, "unpack_pixels", m)) != TC_OK)
         return status;
-    if ((status = staged_write(r->d, pb, r->crew, pb->bytes_in, in.start, in.size,
-                               &r->upload_ms, m)) != TC_OK)
+    if (in_block(r->blocks, in.start, in.size)) { /* as the rows lie, padding and all */
+        if ((status = direct_transfer(r->d, pb->bytes_in, 1, in.start, in.size, &r->upload_ms,
+                                      m)) != TC_OK)
+            return status;
+        r->counts->up++;
+    } else if ((status = staged_write(r->d, pb, r->crew, pb->bytes_in, in.start, in.size,
+                                      &r->upload_ms, m)) != TC_OK) {
         return status;
+    }
     if (src->format == TC_PIXELS_INDEXED8) {
         memcpy(palette, src->palette, 3 * (size_t)src->palette_size);
         /* Blocking: the palette lives on this function's stack. The other formats do not
@@ -598,8 +632,14 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
     const size_t global[2] = {(size_t)dst->width, (size_t)dst->height};
     CL_CALL(status, cleanup, m,
             clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->pack));
-    status = staged_read(r->d, pb, pb->bytes_out, 0, out.size, staging_chunk(pb), take_bytes,
-                         &block, &r->download_ms, m);
+    if (in_block(r->blocks, out.start, out.size)) {
+        status = direct_transfer(r->d, pb->bytes_out, 0, out.start, out.size, &r->download_ms,
+                                 m);
+        r->counts->down += status == TC_OK;
+    } else {
+        status = staged_read(r->d, pb, pb->bytes_out, 0, out.size, staging_chunk(pb),
+                             take_bytes, &block, &r->download_ms, m);
+    }
 cleanup:
     return status;
 }
@@ -672,9 +712,10 @@ static int event_times(const image_run *r, tc_run_stats *stats, double *convert_
 }
 
 static int run_on_device(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                         tc_pixel_buffers *pb, tc_copier **crew, const tc_job *job,
-                         const tc_image *src, const tc_image *dst, double scale, double offset,
-                         tc_run_stats *stats, double *convert_ms, tc_msg *m)
+                         tc_pixel_buffers *pb, tc_copier **crew, tc_host_blocks *blocks,
+                         tc_direct_counts *counts, const tc_job *job, const tc_image *src,
+                         const tc_image *dst, double scale, double offset, tc_run_stats *stats,
+                         double *convert_ms, tc_msg *m)
 {
     image_run r;
     double build_ms = 0.0;
@@ -683,6 +724,8 @@ static int run_on_device(const tc_device *d, tc_program_cache *programs, tc_buff
     memset(stats, 0, sizeof *stats);
     r.d = d;
     r.crew = crew;
+    r.blocks = counts ? blocks : NULL;
+    r.counts = counts;
     r.src = src;
     r.dst = dst;
     r.planes = planes_of(dst);
@@ -719,7 +762,8 @@ cleanup:
 }
 
 int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                 tc_pixel_buffers *pb, tc_copier **crew, const tc_job *job, const tc_image *src,
+                 tc_pixel_buffers *pb, tc_copier **crew, tc_host_blocks *blocks,
+                 tc_direct_counts *counts, const tc_job *job, const tc_image *src,
                  const tc_image *dst, double scale, double offset, int convert_on_host,
                  tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m)
 {
@@ -741,8 +785,8 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
             return status;
         return run_on_host(d, programs, buffers, job, src, dst, scale, offset, stats, m);
     }
-    return run_on_device(d, programs, buffers, pb, crew, job, src, dst, scale, offset, stats,
-                         convert_ms, m);
+    return run_on_device(d, programs, buffers, pb, crew, blocks, counts, job, src, dst, scale,
+                         offset, stats, convert_ms, m);
 }
 
 /* ---- The host conversions, for tc_filter_image in bands (bands.c) ------------------------ */

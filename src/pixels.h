@@ -9,7 +9,9 @@
 #define TILEDCONV_PIXELS_H
 
 #include "copier.h"
+#include "host_blocks.h"
 #include "launch.h"
+#include "tiledconv_internal.h"
 
 /* The pinned staging chunk: large enough that a 1920 x 1080 photo moves in one, small enough
  * that a large image costs no large page-locked allocation (8192 x 8192 RGB moves in 13). */
@@ -41,9 +43,11 @@ int tc_image_planes(const tc_image *src, int planes, float *out, tc_msg *m);
 /* Filters src into dst (tc_filter_image of tiledconv.h) for a validated job. *stats holds the
  * filter's times summed over the planes (one iteration), the transfers of the pixels, and
  * *convert_ms the device's conversions. The copies into and out of pinned memory run on *crew
- * (copier.h). */
+ * (copier.h); rows that lie in one of blocks' page-locked blocks skip them, moving in one
+ * transfer as they lie (counted in *counts; blocks NULL: never). */
 int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                 tc_pixel_buffers *pb, tc_copier **crew, const tc_job *job, const tc_image *src,
+                 tc_pixel_buffers *pb, tc_copier **crew, tc_host_blocks *blocks,
+                 tc_direct_counts *counts, const tc_job *job, const tc_image *src,
                  const tc_image *dst, double scale, double offset, int convert_on_host,
                  tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m);
 

@@ -29,10 +29,14 @@ static uint32_t next(void)
     return rng >> 8;
 }
 
-/* Samples a pixel of the layout has: channels for U8, U16, F32; 1 or 3 for GRAY8, RGB24, BGR24. */
+/* Samples a pixel of the layout has: channels for U8, U16, F32; 1, 3 or 4 bytes for GRAY8,
+ * RGB24, BGR24, BGRX32. */
 static int samples_of(tc_pixel_format f, int c)
 {
-    return f == TC_PIXELS_GRAY8 ? 1 : f == TC_PIXELS_RGB24 || f == TC_PIXELS_BGR24 ? 3 : c;
+    return f == TC_PIXELS_GRAY8 ? 1
+           : f == TC_PIXELS_RGB24 || f == TC_PIXELS_BGR24 ? 3
+           : f == TC_PIXELS_BGRX32 ? 4
+                                   : c;
 }
 
 /* An image in a block of its own: from tc_host_alloc (pinned) or malloc, rows `gap` bytes
@@ -250,6 +254,27 @@ static void test_bottom_up_direct(void **state)
     p.roi_width = 17;
     p.roi_height = 8;
     check_pair(&cases[4], 1, 1, 1, &p);
+}
+
+/* Pairs of the older layouts that need a conversion on the way (the intensity of colour
+ * rows, BGRX to RGB: tc_filter_image's pixel path, one image at a time) move directly too,
+ * rows as they lie, padding and all: the same bytes as the staged way. */
+static void test_conversions_direct(void **state)
+{
+    (void)state;
+    const pair_case cases[] = {
+        {TC_PIXELS_BGR24, TC_PIXELS_GRAY8, 3, 37, 21, 3, 1}, /* a gray job from a colour BMP */
+        {TC_PIXELS_BGR24, TC_PIXELS_GRAY8, 3, 40, 17, 0, 1},
+        {TC_PIXELS_BGRX32, TC_PIXELS_RGB24, 3, 29, 13, 0, 0},
+        {TC_PIXELS_RGB24, TC_PIXELS_GRAY8, 3, 33, 19, 5, 0},
+    };
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = 5;
+    p.taps_y = 5;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int sides = 1; sides < 4; sides++)
+            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, &p);
 }
 
 /* An image larger than the staging ring: the staged way goes in rounds, the direct one in a
@@ -482,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_alloc_and_free),
         cmocka_unit_test(test_single_images),
         cmocka_unit_test(test_bottom_up_direct),
+        cmocka_unit_test(test_conversions_direct),
         cmocka_unit_test(test_larger_than_ring),
         cmocka_unit_test(test_switched_off),
         cmocka_unit_test(test_batch),
