@@ -315,15 +315,28 @@ int tc_event_ms(cl_event event, double *ms, tc_msg *m)
     return tc_event_span_ms(event, event, ms, m);
 }
 
-int tc_transfer_ms(cl_event event, double *ms, tc_msg *m)
+/* Whether the driver kept no profiling counters for a finished command. */
+static int uncounted(cl_event event)
 {
     cl_ulong t = 0;
-    if (clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) ==
-        CL_PROFILING_INFO_NOT_AVAILABLE) {
+    return clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof t, &t, NULL) ==
+               CL_PROFILING_INFO_NOT_AVAILABLE ||
+           clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) ==
+               CL_PROFILING_INFO_NOT_AVAILABLE;
+}
+
+int tc_stat_ms(cl_event event, double *ms, tc_msg *m)
+{
+    return tc_stat_span_ms(event, event, ms, m);
+}
+
+int tc_stat_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
+{
+    if (uncounted(first) || uncounted(last)) {
         *ms = 0.0;
         return TC_OK;
     }
-    return tc_event_ms(event, ms, m);
+    return tc_event_span_ms(first, last, ms, m);
 }
 
 int tc_event_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)

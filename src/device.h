@@ -34,12 +34,14 @@ int tc_device_list(tc_device_info *list, int capacity, int *count, tc_msg *m);
  * timestamps stay cl_ulong until this one division. TC_OK or the failure. */
 int tc_event_ms(cl_event event, double *ms, tc_msg *m);
 
-/* tc_event_ms for a staged transfer that has finished (its wait succeeded): where the driver
- * kept no profiling counters for it (CL_PROFILING_INFO_NOT_AVAILABLE, which NVIDIA's driver
- * was seen to give a staged upload now and then while other threads made and freed
- * page-locked buffers), *ms is 0 and the call succeeds: the time is a statistic, the bytes
- * have arrived. Any other failure is one. */
-int tc_transfer_ms(cl_event event, double *ms, tc_msg *m);
+/* tc_event_ms and tc_event_span_ms for a command that has finished (its wait succeeded) and
+ * whose time is a statistic of the run, not its result: where the driver kept no profiling
+ * counters for it (CL_PROFILING_INFO_NOT_AVAILABLE, which NVIDIA's driver was seen to give
+ * now and then for a transfer or a kernel while other threads made and freed page-locked
+ * buffers), *ms is 0 and the call succeeds, since the command's work is done. Any other
+ * failure is one. A timed run's kernels (tc_filter_timed) use the strict ones. */
+int tc_stat_ms(cl_event event, double *ms, tc_msg *m);
+int tc_stat_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m);
 
 /* ms from the start of one finished event to the end of another (0 when the end comes
  * first). TC_OK or the failure, *ms untouched then. */

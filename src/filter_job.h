@@ -14,6 +14,8 @@ typedef struct {
     int block_x, block_y; /* tiled: pixels per work-item (block_y before raising to r) */
     int vector_io;        /* tiled: float4 loads and stores where aligned */
     int count_classes;    /* tiled: the kernel counts its groups' classes */
+    int strict_times;     /* a kernel without profiling counters fails the run (a timed run,
+                           * whose times are its result); else its time counts as 0 */
     tc_storage storage;   /* tiled, onepass: the source plane read from a buffer or an image */
     int variant;          /* tiled: 1 + an index into the variant table (tc_variant_find), 0
                            * for the default of the filter's band (variants.h) */

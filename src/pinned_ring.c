@@ -123,7 +123,7 @@ int tc_ring_retire(cl_event *e, tc_span *sp, tc_msg *m)
     if (!*e)
         return TC_OK;
     CL_CALL(status, cleanup, m, clWaitForEvents(1, e));
-    /* A finished transfer without profiling counters (tc_transfer_ms says when) adds no span. */
+    /* A finished transfer without profiling counters (tc_stat_ms says when) adds no span. */
     if (clGetEventProfilingInfo(*e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) ==
         CL_PROFILING_INFO_NOT_AVAILABLE)
         goto cleanup;

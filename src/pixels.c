@@ -327,7 +327,7 @@ static size_t staging_chunk(const tc_pixel_buffers *pb)
     return n >= 64 && (unsigned long long)n < pb->pinned_size ? (size_t)n : pb->pinned_size;
 }
 
-/* Waits for a finished transfer of the staging, adds its time (tc_transfer_ms), releases it. */
+/* Waits for a finished transfer of the staging, adds its time (tc_stat_ms), releases it. */
 static int settle(cl_event *e, double *ms, tc_msg *m)
 {
     int status = TC_OK;
@@ -335,7 +335,7 @@ static int settle(cl_event *e, double *ms, tc_msg *m)
     if (!*e)
         return TC_OK;
     CL_CALL(status, cleanup, m, clWaitForEvents(1, e));
-    if ((status = tc_transfer_ms(*e, &t, m)) == TC_OK)
+    if ((status = tc_stat_ms(*e, &t, m)) == TC_OK)
         *ms += t;
 cleanup:
     clReleaseEvent(*e);
@@ -704,7 +704,7 @@ static int event_times(const image_run *r, tc_run_stats *stats, double *convert_
     const cl_event conversions[2] = {r->unpack, r->pack};
     for (int i = 0; i < 2; i++)
         if (conversions[i]) {
-            if ((status = tc_event_ms(conversions[i], &ms, m)) != TC_OK)
+            if ((status = tc_stat_ms(conversions[i], &ms, m)) != TC_OK)
                 return status;
             *convert_ms += ms;
         }

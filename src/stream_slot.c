@@ -367,7 +367,7 @@ static int span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
     *ms = 0.0;
     if (!first || !last)
         return TC_OK;
-    return tc_event_span_ms(first, last, ms, m);
+    return tc_stat_span_ms(first, last, ms, m);
 }
 
 int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
