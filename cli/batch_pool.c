@@ -113,7 +113,7 @@ static void hand_to_lanes(batch *b, job *j)
 /* Input i read and decoded (and with --no-filter made into the output and staged), then
  * handed to the lanes; a failure goes on to the lanes too, which pass it through, so that
  * every image is accounted in one place. Called without the lock, reading counted. */
-static void read_one(batch *b, int i)
+static void read_one(batch *b, int i, int ordinary)
 {
     const tc_options *o = b->o;
     job *j = calloc(1, sizeof *j);
@@ -134,6 +134,7 @@ static void read_one(batch *b, int i)
     j->index = i;
     j->item = &b->list->items[i];
     j->pool = &b->pool;
+    j->input_ordinary = ordinary;
     /* read_ms counts the opening and the decoding, not the wait for room (nor the other
      * images finished meanwhile). */
     double t = batch_now_ms();
@@ -179,15 +180,18 @@ int batch_pool_blocks(const batch *b)
     return 4 * (ahead + JOB_FILTER_MANY * b->n_lanes);
 }
 
-/* Whether a worker should read another input now (it has no finished image to encode):
- * inputs left and, once a lane is ready, no more read ahead than keeps the lanes busy, unless
- * the codecs are the bound (before that, while the devices open, only the memory budget
- * bounds the read-ahead). Where the codecs bound the rate, a worker that stops reading only
- * idles: after a gray JPEG batch's start-up, with hundreds of images decoded while the device
- * opened still waiting for the lane, the workers could only encode at the lane's pace (the
- * pool 74-75 % busy on a colour JPEG row, 3.7-4.2 s of its time summed idle); where the lanes
- * are the bound, images read far ahead would only wait, in memory that the lane must then
- * copy from (beyond the pool's page-locked blocks). */
+/* Whether a worker should read another input now (it has no finished image to encode): 0,
+ * or 1, or 2 for a read far ahead, into ordinary memory. Inputs left and, once a lane is
+ * ready, no more read ahead than keeps the lanes busy, unless the codecs are the bound
+ * (before that, while the devices open, only the memory budget bounds the read-ahead). Where
+ * the codecs bound the rate, a worker that stops reading only idles: after a gray JPEG
+ * batch's start-up, with hundreds of images decoded while the device opened still waiting for
+ * the lane, the workers could only encode at the lane's pace (the pool 74-75 % busy on a
+ * colour JPEG row, 3.7-4.2 s of its time summed idle). Those reads far ahead go to ordinary
+ * memory: in page-locked blocks they made the pool lock up to 192 blocks, at up to 9 ms each
+ * in a driver lock the lane waits on too (1.0-1.8 s of the workers' time on the gray JPEG
+ * row), where the lane, not the bound, has the time for their staging copies. Where the lanes
+ * are the bound, images read far ahead would only wait. */
 static int may_read(const batch *b)
 {
     if (b->next >= b->list->count)
@@ -195,24 +199,25 @@ static int may_read(const batch *b)
     if (b->o->no_filter || b->lanes_ready == 0)
         return 1;
     const int ahead = 2 * (b->n_lanes > b->n_workers ? b->n_lanes : b->n_workers);
-    return b->decoded.count < ahead || batch_codecs_bound(b) == 1;
+    return b->decoded.count < ahead ? 1 : batch_codecs_bound(b) == 1 ? 2 : 0;
 }
 
 void *batch_worker_main(void *arg)
 {
     batch *b = arg;
     job *j;
+    int read;
     pthread_mutex_lock(&b->lock);
     for (;;) {
         if ((j = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
             finish_job(b, j);
             pthread_mutex_lock(&b->lock);
-        } else if (may_read(b)) {
+        } else if ((read = may_read(b)) != 0) {
             const int i = b->next++;
             b->reading++;
             pthread_mutex_unlock(&b->lock);
-            read_one(b, i);
+            read_one(b, i, read == 2);
             pthread_mutex_lock(&b->lock);
         } else if (b->left == b->list->count) {
             break;

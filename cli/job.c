@@ -190,7 +190,8 @@ static void decode_coded(const tc_options *o, job *j)
 {
     char why[768];
     if (j->pool) /* straight into page-locked memory, which the device reads as it lies */
-        source_reader_use_allocator(&j->reader, &j->pool->io);
+        source_reader_use_allocator(&j->reader, j->input_ordinary ? &j->pool->io_ordinary
+                                                                  : &j->pool->io);
     const int rc = source_reader_decode(&j->reader, &j->image, why, sizeof why);
     source_reader_close(&j->reader); /* the file's bytes are not needed beside the samples */
     j->reader_open = 0;
@@ -237,7 +238,8 @@ static void decode_bmp(job *j)
     char why[512];
     bmp_view v;
     if (j->pool && bmp_moves_directly(j))
-        source_reader_use_allocator(&j->reader, &j->pool->io);
+        source_reader_use_allocator(&j->reader, j->input_ordinary ? &j->pool->io_ordinary
+                                                                  : &j->pool->io);
     const int got = source_reader_bmp_bytes(&j->reader, &j->file, &j->file_size, &j->file_from,
                                             why, sizeof why);
     const io_limits lim = j->reader.lim;

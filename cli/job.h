@@ -49,6 +49,8 @@ struct job {
     int reader_open;
     uint8_t *file;         /* a BMP's bytes (freed once the device has them) */
     const io_allocator *file_from; /* where they came from (io_pixels_free; NULL: malloc) */
+    int input_ordinary;    /* its input goes to ordinary memory, not the pool's page-locked
+                            * blocks (read far ahead of the lanes: batch_pool.c's may_read) */
     size_t file_size;
     bmp_image decoded;     /* RGB, for BMPs whose pixels cannot be used as they are */
     io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */

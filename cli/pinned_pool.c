@@ -98,11 +98,19 @@ static void io_release(void *arg, void *pixels)
     pinned_pool_put(arg, pixels);
 }
 
+static void *get_ordinary(pinned_pool *p, size_t bytes);
+
+static void *io_alloc_ordinary(void *arg, size_t bytes)
+{
+    return get_ordinary(arg, bytes);
+}
+
 int pinned_pool_init(pinned_pool *p, int max_blocks)
 {
     memset(p, 0, sizeof *p);
     p->max_blocks = max_blocks;
     p->io = (io_allocator){io_alloc, io_release, p};
+    p->io_ordinary = (io_allocator){io_alloc_ordinary, io_release, p};
     return pthread_mutex_init(&p->lock, NULL) == 0 ? 0 : -1;
 }
 

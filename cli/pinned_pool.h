@@ -51,6 +51,7 @@ typedef struct pinned_pool {
                              * opened (-t), */
     int huge_live;          /* and of those, the ones in the list now */
     io_allocator io;        /* the decoders' face of the pool (io_decode_with) */
+    io_allocator io_ordinary; /* the same, for ordinary memory (on huge pages where it can) */
 } pinned_pool;
 
 /* An empty pool that makes at most max_blocks blocks, each kept for the next image once
