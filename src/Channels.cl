@@ -16,8 +16,10 @@
  *
  * Layout: the samples are packed, row y at y * width * channels samples of the buffer (the
  * host gathers the caller's strided rows into pinned memory and scatters them back, so the
- * bytes between a view's rows never cross the bus), or with flip at (height - 1 - y) * width
- * * channels: rows stored bottom-up (a BMP's) that moved as they lie, from page-locked memory. The planes have the filter kernels' row
+ * bytes between a view's rows never cross the bus); or, for rows that came up as they lie
+ * from page-locked memory, unpack_samples finds row y at y * in_pitch samples (the caller's
+ * stride), or with flip at (height - 1 - y) * in_pitch: rows stored bottom-up (a BMP's).
+ * pack_samples always writes packed rows (with flip, bottom-up). The planes have the filter kernels' row
  * pitch (a multiple of 32 floats), padding columns set to 0.
  */
 /* tiledconv.h's tc_pixel_format values of the three sample types. */
@@ -41,13 +43,14 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
                              int channels, int pitch, int copy_to_dst,
                              __global float *p0, __global float *p1, __global float *p2,
                              __global float *p3, __global float *d0, __global float *d1,
-                             __global float *d2, __global float *d3, int flip)
+                             __global float *d2, __global float *d3, int flip, int in_pitch)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= pitch || y >= height)
         return;
     const size_t at = (size_t)y * pitch + x;
-    const size_t first = ((size_t)(flip ? height - 1 - y : y) * width + x) * channels;
+    const size_t first = (size_t)(flip ? height - 1 - y : y) * (size_t)in_pitch +
+                         (size_t)x * (size_t)channels;
     const bool pixel = x < width; /* the padding columns are 0 */
     /* The output planes' padding columns are set too: the tiled kernel's float4 stores at the
      * ROI's right edge read them back to keep them. */

@@ -84,6 +84,15 @@ static const unsigned char *rows_base(const tc_image *img, size_t *pitch)
     return data - *pitch * (size_t)(img->height - 1);
 }
 
+/* The bytes from the lowest row's first to the highest row's last: what a direct upload moves
+ * (the bytes between rows too, which the device then skips). */
+static size_t rows_span(const tc_image *img)
+{
+    size_t pitch;
+    (void)rows_base(img, &pitch);
+    return pitch * (size_t)(img->height - 1) + tc_channels_row_bytes(img);
+}
+
 int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img)
 {
     const size_t row = tc_channels_row_bytes(img);
@@ -91,7 +100,7 @@ int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img)
     const unsigned char *base = rows_base(img, &pitch);
     if (tc_tuning_now()->host_staged || pitch < row)
         return 0;
-    return tc_host_blocks_hold(blocks, base, pitch * (size_t)(img->height - 1) + row);
+    return tc_host_blocks_hold(blocks, base, rows_span(img));
 }
 
 int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
@@ -99,7 +108,9 @@ int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc
                    tc_msg *m)
 {
     const int channels = src->planes;
-    const size_t in_bytes = tc_channels_packed_bytes(src);
+    /* A direct upload brings the rows with the bytes between them (one plain transfer); the
+     * staged way, and every download, the packed rows alone. */
+    const size_t in_bytes = direct_in ? rows_span(src) : tc_channels_packed_bytes(src);
     const size_t out_bytes = tc_channels_packed_bytes(dst);
     const size_t plane = (size_t)tc_device_pitch(src->width) * (size_t)src->height * sizeof(float);
     const size_t pin_in = direct_in ? 0 : tc_ring_bytes(in_bytes, in_chunk);
@@ -161,10 +172,12 @@ cleanup:
     return status;
 }
 
-/* One transfer between the image's rows, where they lie, and the packed buffer: packed rows
- * in one plain transfer, rows of a longer stride as a rectangle of them. Bottom-up rows move
- * as they lie, lowest address first, so the buffer holds them in that order too (the
- * conversions' flip says so). Non-blocking; *e is its event. */
+/* One transfer between the image's rows, where they lie, and the device's buffer. Up: one
+ * plain transfer of the rows and the bytes between them (the conversion reads the rows at
+ * their stride); down: packed rows in one plain transfer, rows of a longer stride as a
+ * rectangle of them, so that the bytes between the caller's rows are never written. Bottom-up
+ * rows move as they lie, lowest address first, so the buffer holds them in that order too
+ * (the conversions' flip says so). Non-blocking; *e is its event. */
 static int transfer_direct(tc_slot *s, cl_mem buf, int up, const tc_image *img, cl_event *e,
                            tc_msg *m)
 {
@@ -173,16 +186,13 @@ static int transfer_direct(tc_slot *s, cl_mem buf, int up, const tc_image *img, 
     size_t pitch;
     void *base = (void *)rows_base(img, &pitch);
     int status = TC_OK;
-    if (pitch == row && up)
+    if (up)
         CL_CALL(status, cleanup, m,
-                clEnqueueWriteBuffer(s->queue, buf, CL_FALSE, 0, row * rows, base, 0, NULL, e));
+                clEnqueueWriteBuffer(s->queue, buf, CL_FALSE, 0, rows_span(img), base, 0, NULL,
+                                     e));
     else if (pitch == row)
         CL_CALL(status, cleanup, m,
                 clEnqueueReadBuffer(s->queue, buf, CL_FALSE, 0, row * rows, base, 0, NULL, e));
-    else if (up)
-        CL_CALL(status, cleanup, m,
-                clEnqueueWriteBufferRect(s->queue, buf, CL_FALSE, origin, origin, region, row, 0,
-                                         pitch, 0, base, 0, NULL, e));
     else
         CL_CALL(status, cleanup, m,
                 clEnqueueReadBufferRect(s->queue, buf, CL_FALSE, origin, origin, region, row, 0,
@@ -235,6 +245,12 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direc
 {
     const cl_int format = (cl_int)src->format, pitch = tc_device_pitch(src->width);
     const cl_int flip = direct && src->stride < 0; /* the buffer's rows as the caller's lie */
+    /* Samples from one row's start to the next's: the caller's stride where the rows came up
+     * as they lie, else packed. */
+    size_t abs_stride;
+    (void)rows_base(src, &abs_stride);
+    const cl_int in_pitch = (cl_int)(direct ? abs_stride / tc_sample_size(src->format)
+                                            : (size_t)src->width * (size_t)src->planes);
     const tc_roi *r = &job->roi;
     /* The output planes start as the input only where some pixel lies outside the target
      * ROI (those keep the input); a whole-image ROI overwrites every pixel. */
@@ -249,7 +265,8 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direc
         TC_KARG(s->in),     TC_KARG(format), TC_KARG(src->width), TC_KARG(src->height),
         TC_KARG(src->planes), TC_KARG(pitch), TC_KARG(copy),      TC_KARG(p[0]),
         TC_KARG(p[1]),      TC_KARG(p[2]),  TC_KARG(p[3]),       TC_KARG(q[0]),
-        TC_KARG(q[1]),      TC_KARG(q[2]),  TC_KARG(q[3]),       TC_KARG(flip)};
+        TC_KARG(q[1]),      TC_KARG(q[2]),  TC_KARG(q[3]),       TC_KARG(flip),
+        TC_KARG(in_pitch)};
     return enqueue_samples(s, s->unpack, "unpack_samples", args,
                            (int)(sizeof args / sizeof args[0]), pitch, src->height,
                            &s->f.unpack, m);
