@@ -167,6 +167,14 @@ static void check_pair(const pair_case *k, int src_pinned, int dst_pinned, int d
     release(&got);
 }
 
+/* Every case with src pinned, dst pinned, and both (each expected to move directly). */
+static void check_every_side(const pair_case *cases, size_t count, const tc_params *p)
+{
+    for (size_t i = 0; i < count; i++)
+        for (int sides = 1; sides < 4; sides++)
+            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, p);
+}
+
 static void test_alloc_and_free(void **state)
 {
     (void)state;
@@ -216,9 +224,7 @@ static void test_single_images(void **state)
     tc_params_init(&p);
     p.taps_x = 5;
     p.taps_y = 3;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int sides = 1; sides < 4; sides++)
-            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, &p);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
     /* An ROI: outside it the output keeps the input. */
     p.src_left = p.dst_left = 3;
     p.src_top = p.dst_top = 2;
@@ -246,9 +252,7 @@ static void test_bottom_up_direct(void **state)
     tc_params_init(&p);
     p.taps_x = 7;
     p.taps_y = 5;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int sides = 1; sides < 4; sides++)
-            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, &p);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
     p.src_left = p.dst_left = 4;
     p.src_top = p.dst_top = 3;
     p.roi_width = 17;
@@ -272,9 +276,7 @@ static void test_conversions_direct(void **state)
     tc_params_init(&p);
     p.taps_x = 5;
     p.taps_y = 5;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int sides = 1; sides < 4; sides++)
-            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, &p);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
 }
 
 /* An image larger than the staging ring: the staged way goes in rounds, the direct one in a
