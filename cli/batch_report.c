@@ -138,7 +138,7 @@ static void print_outside(const batch *b)
     const double age = b->age_at_start >= 0.0 ? batch_process_age_ms() : -1.0;
     if (!b->o->no_filter) {
         printf("  start-up: %d images decoded before the first context was ready (%d blocks "
-               "of them on huge pages)\n",
+               "of ordinary memory on huge pages handed out before it)\n",
                b->decoded_early, b->pool.huge_made);
         printf("  page-locked memory: %llu images went up from it, %llu came down into it "
                "(no staging copy); %d blocks made (%.0f MB) in %.0f ms\n",
