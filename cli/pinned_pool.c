@@ -83,7 +83,7 @@ static void *get_ordinary(pinned_pool *p, size_t bytes)
     const int kept = track(p, (pinned_block){ptr, size, bytes, 0, 1}) == 0;
     if (kept) {
         p->excess_bytes += size - bytes;
-        p->huge_made++;
+        p->huge_made += p->ctx == NULL; /* -t counts those of the start-up */
         p->huge_live++;
     }
     pthread_mutex_unlock(&p->lock);
