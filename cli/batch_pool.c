@@ -15,7 +15,7 @@
  * always may. A worker that must wait encodes finished images meanwhile (they give room
  * back), so that the pool never waits on itself; idle blocks are freed first where they stand
  * in the way. */
-static void take_budget(batch *b, const job *j);
+static void take_budget(batch *b, job *j);
 
 /* An image the device has finished: checked (-e), encoded and staged, its buffers and budget
  * given back, then handed to the waiters (or, without syncs, put in place here). Called
@@ -59,19 +59,29 @@ static void finish_job(batch *b, job *j)
     pthread_mutex_unlock(&b->lock);
 }
 
+/* Of the pool's idle blocks, the bytes the image may count on taking (up to the bytes it asks
+ * the pool for): those not promised already to images let in before it that have not read
+ * yet. Under the lock. */
+static size_t idle_for(batch *b, const job *j)
+{
+    const size_t idle = pinned_pool_idle(&b->pool);
+    const size_t free_idle = idle > b->credited ? idle - b->credited : 0;
+    return free_idle < j->pooled ? free_idle : j->pooled;
+}
+
 /* The pinned pool's overhead as it will stand once the image has taken its blocks: the idle
- * blocks it will take (up to the bytes it asks the pool for) are memory its own bytes count
- * already. Without this, each image would have the blocks the one before gave back freed,
- * only to make them again (which a small budget showed: locked pages made and freed over and
- * over, and a driver that keeps some of what is freed). */
+ * blocks it will take are memory its own bytes count already. Without this, each image would
+ * have the blocks the one before gave back freed, only to make them again (which a small
+ * budget showed: locked pages made and freed over and over, and a driver that keeps some of
+ * what is freed); without the promises (idle_for), images let in at once would each count on
+ * the same idle blocks. */
 static size_t overhead_after(batch *b, const job *j)
 {
-    const size_t idle = pinned_pool_idle(&b->pool), over = pinned_pool_overhead(&b->pool);
-    const size_t taken = idle < j->pooled ? idle : j->pooled;
+    const size_t over = pinned_pool_overhead(&b->pool), taken = idle_for(b, j);
     return over > taken ? over - taken : 0;
 }
 
-static void take_budget(batch *b, const job *j)
+static void take_budget(batch *b, job *j)
 {
     const size_t bytes = j->bytes;
     job *f;
@@ -95,6 +105,8 @@ static void take_budget(batch *b, const job *j)
         }
     }
     b->inflight += bytes;
+    j->credit = idle_for(b, j);
+    b->credited += j->credit;
 }
 
 /* A job read handed on, under lock, its reading done: to the lanes, which take the images
@@ -154,6 +166,10 @@ static void read_one(batch *b, int i, int ordinary)
         t = batch_now_ms();
         job_decode(o, j);
         j->read_ms += batch_now_ms() - t;
+        pthread_mutex_lock(&b->lock); /* its input has taken its blocks: the promise is kept */
+        b->credited -= j->credit;
+        j->credit = 0;
+        pthread_mutex_unlock(&b->lock);
     }
     if (o->no_filter) {
         const double t2 = batch_now_ms();

@@ -56,6 +56,7 @@ struct batch {
     int left;              /* images the workers are done with (staged or accounted) */
     int lanes_ready;       /* lanes with an open device: start-up is over */
     size_t inflight, budget;
+    size_t credited;       /* idle blocks' bytes promised to images let in, not yet read */
     pinned_pool pool;      /* the pixels' page-locked blocks; its overhead counts in the budget */
     /* Results, under lock. */
     int done, written, refused, failed;

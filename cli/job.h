@@ -73,6 +73,7 @@ struct job {
     size_t bytes;          /* the host bytes it may hold, taken from the batch's budget */
     size_t pooled;         /* of those, about the most it asks the pinned pool for (its
                             * input's file or pixels, its output's rows) */
+    size_t credit;         /* of the pool's idle blocks, the bytes it was let in on (batch_pool.c) */
     /* times, ms */
     double read_ms, upload_ms, convert_ms, kernel_ms, download_ms, write_ms, sync_ms;
     double build_ms;       /* programs built for it (the first image of a lane) */

@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -284,6 +287,13 @@ void pinned_pool_trim_by(pinned_pool *p, size_t bytes)
         forget(p, largest);
     }
     pthread_mutex_unlock(&p->lock);
+#if defined(__GLIBC__)
+    /* A driver that keeps a block's pages in the C heap (PoCL's blocks are ordinary memory)
+     * leaves them there once freed, and the next block may come from another thread's arena:
+     * the process's memory grows with every block freed and made again. Given back now. */
+    if (freed)
+        (void)malloc_trim(0);
+#endif
 }
 
 void pinned_pool_release(pinned_pool *p, int free_blocks)
