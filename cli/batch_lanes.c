@@ -3,13 +3,20 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "job_filter.h"
+#include "test_hooks.h"
 /* The device of a lane opened and checked against the run's options; the lanes then wait
  * until all have tried, so that each knows whether any device opened. */
 static void open_lane(lane *l)
 {
     batch *b = l->b;
+    const unsigned delay_ms = test_hook_open_delay_ms();
+    if (delay_ms) {
+        const struct timespec ts = {delay_ms / 1000, (long)(delay_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
         l->open_ms = batch_now_ms() - b->t0;
@@ -88,8 +95,11 @@ void *batch_lane_main(void *arg)
                !(b->next >= b->list->count && b->reading == 0))
             pthread_cond_wait(&b->ready, &b->lock);
         /* Every image waiting, up to a call's worth: one library call pipelines them. */
-        while (n < JOB_FILTER_MANY && (j = job_list_pop(&b->decoded)) != NULL)
+        while (n < JOB_FILTER_MANY && (j = job_list_pop(&b->decoded)) != NULL) {
+            b->moves_waiting -= j->moved;
+            j->moved = 0;
             taken[n++] = j;
+        }
         if (n == 0)
             break;
         choose_copy_threads(b);

@@ -144,6 +144,9 @@ static void print_outside(const batch *b)
                "(no staging copy); %d blocks made (%.0f MB) in %.0f ms\n",
                b->direct_up, b->direct_down, b->pool.made, (double)b->pool.made_bytes / 1e6,
                b->pool.made_ms);
+        printf("  moved into page-locked memory by idle workers, waiting for a lane: %d images "
+               "(%.0f ms of the workers' time)\n",
+               b->moved, b->move_ms);
     }
     if (b->age_at_start >= 0.0)
         printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "

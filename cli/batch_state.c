@@ -71,13 +71,30 @@ void job_list_push(job_list *l, job *j)
     l->count++;
 }
 
+void job_list_push_front(job_list *l, job *j)
+{
+    j->next = l->head;
+    l->head = j;
+    if (!l->tail)
+        l->tail = j;
+    l->count++;
+}
+
 job *job_list_pop(job_list *l)
 {
-    job *j = l->head;
+    return job_list_take_after(l, NULL);
+}
+
+job *job_list_take_after(job_list *l, job *prev)
+{
+    job *j = prev ? prev->next : l->head;
     if (j) {
-        l->head = j->next;
-        if (!l->head)
-            l->tail = NULL;
+        if (prev)
+            prev->next = j->next;
+        else
+            l->head = j->next;
+        if (l->tail == j)
+            l->tail = prev;
         l->count--;
     }
     return j;

@@ -286,6 +286,60 @@ void job_decode(const tc_options *o, job *j)
         decode_coded(o, j);
 }
 
+/* Where the device reads the input's pixels from, when they lie whole in one buffer of the
+ * host: a decoder's 8-bit samples, or a BMP's file whose rows go up as they lie. Its start
+ * (*base) and bytes; 0 for any other input. */
+static size_t input_buffer(const job *j, const void **base)
+{
+    if (!j->pool || j->status != JOB_OK)
+        return 0;
+    if (j->image.pixels && j->src.data == j->image.pixels) {
+        *base = j->image.pixels;
+        return (size_t)j->image.width * (size_t)j->image.height * (size_t)j->image.channels;
+    }
+    if (j->file && (const uint8_t *)j->src.data >= j->file &&
+        (const uint8_t *)j->src.data < j->file + j->file_size) {
+        *base = j->file;
+        return j->file_size;
+    }
+    return 0;
+}
+
+size_t job_movable_bytes(const job *j)
+{
+    const void *base;
+    const size_t n = input_buffer(j, &base);
+    return n && !pinned_pool_holds(j->pool, base) ? n : 0;
+}
+
+int job_move_input(job *j)
+{
+    const void *base;
+    const size_t n = input_buffer(j, &base);
+    if (!n || pinned_pool_holds(j->pool, base))
+        return 0;
+    void *block = pinned_pool_get(j->pool, n);
+    if (!block)
+        return 0;
+    if (!pinned_pool_holds(j->pool, block)) { /* the pool had no page-locked block to give */
+        pinned_pool_put(j->pool, block);
+        return 0;
+    }
+    memcpy(block, base, n);
+    j->src.data = (uint8_t *)block + ((const uint8_t *)j->src.data - (const uint8_t *)base);
+    if (base == j->image.pixels) {
+        io_image_free(&j->image);
+        j->image.pixels = block;
+        j->image.allocator = &j->pool->io;
+    } else {
+        io_pixels_free(j->file, j->file_from);
+        j->file = block;
+        j->file_from = &j->pool->io;
+    }
+    j->input_ordinary = 0;
+    return 1;
+}
+
 /* ---- --no-filter: the codec floor ---------------------------------------------------------- */
 
 /* src's pixels as packed rows of `channels` 8-bit samples, where its layout allows a plain

@@ -51,6 +51,10 @@ struct job {
     const io_allocator *file_from; /* where they came from (io_pixels_free; NULL: malloc) */
     int input_ordinary;    /* its input goes to ordinary memory, not the pool's page-locked
                             * blocks (read far ahead of the lanes: batch_pool.c's may_read) */
+    size_t movable;        /* the bytes of ordinary memory its input lies in, which an idle
+                            * worker may move into page-locked memory (job_movable_bytes) */
+    int moved;             /* its input moved into page-locked memory while it waited for a
+                            * lane (batch_pool.c), not yet taken by one */
     size_t file_size;
     bmp_image decoded;     /* RGB, for BMPs whose pixels cannot be used as they are */
     io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
@@ -117,6 +121,15 @@ void job_open(const tc_options *o, int keep_format, job *j);
 
 /* The pixels of the opened input into j->src (the reader is closed). */
 void job_decode(const tc_options *o, job *j);
+
+/* The bytes of ordinary memory the device would read the decoded input from (staged through
+ * pinned memory on the lane): decoded while the devices opened, or read far ahead. 0 where
+ * they lie in one of the pool's page-locked blocks already, or cannot be moved whole. */
+size_t job_movable_bytes(const job *j);
+
+/* Moves those bytes into one of the pool's page-locked blocks, so that the device reads them
+ * as they lie: 1 done, 0 not (nothing to move, or the pool gave no page-locked block). */
+int job_move_input(job *j);
 
 /* --no-filter: the unfiltered pixels in the output's layout, on the host. */
 void job_copy(const tc_options *o, job *j);

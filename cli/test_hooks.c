@@ -10,8 +10,8 @@
 
 const char *test_hooks_note(void)
 {
-    return " (a test build: its TILEDCONV_TEST_CORRUPT, TILEDCONV_CLEAN_EXIT and "
-           "TILEDCONV_TEST_BATCH_BUDGET hooks are compiled in)";
+    return " (a test build: its TILEDCONV_TEST_CORRUPT, TILEDCONV_CLEAN_EXIT, "
+           "TILEDCONV_TEST_BATCH_BUDGET and TILEDCONV_TEST_OPEN_DELAY_MS hooks are compiled in)";
 }
 
 const char *test_hook_corrupt_spec(void)
@@ -28,6 +28,12 @@ unsigned long long test_hook_batch_budget(void)
 {
     const char *v = getenv("TILEDCONV_TEST_BATCH_BUDGET");
     return v ? strtoull(v, NULL, 10) : 0;
+}
+
+unsigned test_hook_open_delay_ms(void)
+{
+    const char *v = getenv("TILEDCONV_TEST_OPEN_DELAY_MS");
+    return v ? (unsigned)strtoul(v, NULL, 10) : 0;
 }
 
 #else
@@ -48,6 +54,11 @@ int test_hook_clean_exit(void)
 }
 
 unsigned long long test_hook_batch_budget(void)
+{
+    return 0;
+}
+
+unsigned test_hook_open_delay_ms(void)
 {
     return 0;
 }

@@ -28,4 +28,9 @@ int test_hook_clean_exit(void);
  * small images. */
 unsigned long long test_hook_batch_budget(void);
 
+/* TILEDCONV_TEST_OPEN_DELAY_MS=MS, or 0: how long a batch's lanes wait before they open their
+ * devices, so that the tests see what a slow device's start-up brings about (every image
+ * decoded before it is ready) on a device that opens at once. */
+unsigned test_hook_open_delay_ms(void);
+
 #endif

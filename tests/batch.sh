@@ -623,6 +623,34 @@ else
     not_ok "r: page-locked pixels" "$bad"
 fi
 
+# A device slow to open: every image is decoded before it is ready, into ordinary memory;
+# once it is, the workers, idle, move the images waiting for the lane into page-locked blocks
+# (a test hook holds the device's opening back). -t counts them; the outputs are byte for
+# byte the staged way's.
+bad=""
+for colour in "" --color; do
+    rm -rf "$tmp/r/moved" "$tmp/r/staged"
+    TILEDCONV_TEST_OPEN_DELAY_MS=400 "$bin" -t $colour -f 5 --format png -O "$tmp/r/moved" \
+        "$tmp/r/in"/* >"$tmp/r/moved.txt" 2>&1 || bad="$bad [$colour: the batch failed]"
+    "$bin" -q $colour -f 5 --format png --tune host-pinned=0 -O "$tmp/r/staged" "$tmp/r/in"/* ||
+        bad="$bad [$colour host-pinned=0: the batch failed]"
+    early=$(sed -n 's/.*start-up: \([0-9]*\) images decoded before.*/\1/p' "$tmp/r/moved.txt")
+    moved=$(sed -n 's/.*by idle workers, waiting for a lane: \([0-9]*\) images.*/\1/p' \
+        "$tmp/r/moved.txt")
+    [ "${early:-0}" -eq 48 ] || bad="$bad [$colour: ${early:-no} images decoded early]"
+    [ "${moved:-0}" -ge 1 ] && [ "${moved:-0}" -le 48 ] ||
+        bad="$bad [$colour: ${moved:-no} images moved]"
+    for f in "$tmp/r/staged"/*; do
+        cmp -s "$f" "$tmp/r/moved/$(basename "$f")" ||
+            bad="$bad [$colour: $(basename "$f") differs]"
+    done
+done
+if [ -z "$bad" ]; then
+    ok "r: a device slow to open (a hook): the 48 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour"
+else
+    not_ok "r: images moved into page-locked memory" "$bad"
+fi
+
 # The same for BMPs, whose files are read into page-locked memory and whose rows the device
 # reads as they lie (bottom-up and top-down, rows padded, 8-bit palettes, 32-bit; 4-bit and
 # RLE files decoded on the host), gray and colour jobs, BMP outputs (written into page-locked
