@@ -2,7 +2,8 @@
  * percall.c - what one tc_filter_image call costs from C, on a 1920 x 1080 uint8 image (5 x 5
  * binomial): in ordinary memory with the library's copies on 1, 2, 4 and 8 threads, by staging
  * chunk, and in the context's page-locked memory (tc_host_alloc), gray and colour; beside it a
- * one-thread memcpy of the gray image's bytes. Each line: the wall time of a call (min, median,
+ * one-thread memcpy of the gray image's bytes, and each direction's copies alone (one side in
+ * ordinary memory, the other page-locked). Each line: the wall time of a call (min, median,
  * 90th percentile of 200 after 10 untimed) and the device's own times from tc_last_stats
  * (upload, conversions, kernel, download; means), so that what the host adds shows as the
  * difference. A diagnostic beside bench/python_arrays.py (which times the same from Python
@@ -127,6 +128,10 @@ int main(int argc, char **argv)
     memcpy(pin, in, n);
     if (time_calls(ctx, "gray, page-locked", pin, pout, 1) ||
         time_calls(ctx, "colour, page-locked", pin, pout, 3))
+        return 1;
+    /* Each direction's copies alone: one side ordinary, the other page-locked. */
+    if (time_calls(ctx, "gray, ordinary in, page-locked out", in, pout, 1) ||
+        time_calls(ctx, "gray, page-locked in, ordinary out", pin, out, 1))
         return 1;
     double t[CALLS];
     for (int i = 0; i < CALLS; i++) {
