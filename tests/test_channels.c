@@ -223,15 +223,18 @@ static void test_sixteen_bits_round_trip(void **state)
 }
 
 /* The pinned ring: chunks of 64 bytes through 256, 64 and 192 bytes of pinned memory (an image
- * of many times that), as the tests' knobs set them; the same bytes as the default. The
- * chunks are shared out among the copy crew's threads. */
-static void test_small_chunks_and_ring(void **state)
+ * of many times that), as the tests' knobs set them; the same bytes as the default. With the
+ * copies on one thread they go chunk by chunk, on a crew a round at a time (stream_slot.c):
+ * both ways. */
+static void small_chunks_and_ring(int threads)
 {
-    (void)state;
+    char setting[32];
     tc_params p;
     tc_params_init(&p);
     p.taps_x = 7;
     p.taps_y = 3;
+    snprintf(setting, sizeof setting, "copy-threads=%d", threads);
+    test_tune(setting);
     test_tune("staging-chunk=64");
     test_tune("pinned-bytes=256");
     check_case(TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 7, 1, &p);
@@ -245,7 +248,26 @@ static void test_small_chunks_and_ring(void **state)
     test_tune("staging-chunk=100"); /* not a divisor of anything */
     test_tune("pinned-bytes=");
     check_case(TC_PIXELS_U16, TC_PIXELS_U8, 4, 41, 19, 2, 0, &p);
+    /* A ring of five chunks of 300,032 bytes, in a context of its own (a ring only grows):
+     * rounds of two, the third wrapping round the ring's end; a crew's parts (at least 128 KiB
+     * each) cross from one chunk into the next. */
+    tc_context *shared = ctx;
+    char err[512];
+    assert_int_equal(tc_open(NULL, &ctx, err, sizeof err), TC_OK);
+    test_tune("staging-chunk=300032");
+    test_tune("pinned-bytes=1500160");
+    check_case(TC_PIXELS_U8, TC_PIXELS_U8, 3, 1024, 512, 5, 1, &p);
+    check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1, 1024, 1000, 0, 0, &p);
+    tc_close(ctx);
+    ctx = shared;
     test_untune();
+}
+
+static void test_small_chunks_and_ring(void **state)
+{
+    (void)state;
+    small_chunks_and_ring(1);
+    small_chunks_and_ring(3);
 }
 
 /* The algorithms that run through tc_run_resident (twopass, bilinear's images, the class
