@@ -30,6 +30,9 @@
 # missing); on rows 1, 3, 6 and 7 also tiledconv with the library's copy crew (--tune
 # copy-threads=N, N half the cores, 2..8, always: by default a batch keeps its copies on the
 # lane's thread where the workers' codecs bound the rate), for comparing.
+# BASELINE=PATH (a tiledconv built from another tree, e.g. the commit before a change) adds it
+# as a contender on every row, the same command as tiledconv's, so that a change is measured
+# against what it changes in one run, interleaved (the lines after the table).
 # Before the tries, each row's tiledconv command runs once untimed (its line in the log): the
 # programs a machine builds on its first run come from the cache after, as for any user.
 #
@@ -115,6 +118,7 @@ cmd() {
     [ "$taps" != "-f 5" ] && pflags="$pflags --taps 31"
     case $who in
         tiledconv) echo "$bin $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-base) echo "$BASELINE $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-crew) echo "$bin $device $taps $colour $sync --tune copy-threads=$crew -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
@@ -128,6 +132,7 @@ cmd() {
 }
 
 contenders() { # the contenders of a row
+    [ -n "${BASELINE:-}" ] && printf 'tiledconv-base '
     case $1 in
         1) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
         2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
@@ -172,7 +177,7 @@ cat "$work"/bmp/* "$work"/jpg/* >/dev/null # every contender reads from the page
 # One untimed tiledconv run a row: its programs built, as after any first run.
 for row in $rows; do
     for who in $(contenders "$row"); do
-        [ "$who" = tiledconv ] && timed "$row" "$who" warm-up
+        case $who in tiledconv | tiledconv-base) timed "$row" "$who" warm-up ;; esac
     done
 done
 sed -i '/,warm-up,/d' "$csv"
@@ -235,6 +240,13 @@ for row in ("5", "6"):
         lines.append("")
         lines.append("row %s with the copy crew (--tune copy-threads=half the cores, always): %s s (tiledconv: %s)"
                      % (row, cell(s), cell(times(row, "tiledconv"))))
+for row in sorted(names):
+    s, tc = times(row, "tiledconv-base"), times(row, "tiledconv")
+    if s:
+        lines.append("")
+        lines.append("row %s, the baseline build (BASELINE): %s s (tiledconv: %s; baseline median / "
+                     "tiledconv median %s)" % (row, cell(s), cell(tc), ratio(
+                         statistics.median(s), statistics.median(tc) if tc else 0)))
 gaps, befores, exits = [], [], []
 for row in sorted(names):
     for r in rows.get(row, {}).get("tiledconv", []):
