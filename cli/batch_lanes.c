@@ -69,11 +69,31 @@ static void choose_copy_threads(const batch *b)
     tc_copy_threads_here(b->o->tuning.copy_threads || crew ? 0 : 1);
 }
 
+/* The images waiting for a lane, up to JOB_FILTER_MANY, out of the queue into taken, in their
+ * order, passing over those being moved; how many. Under the lock. */
+static int take_waiting(batch *b, job *taken[JOB_FILTER_MANY])
+{
+    int n = 0;
+    job *prev = NULL, *j = b->decoded.head;
+    while (j && n < JOB_FILTER_MANY) {
+        job *next = j->next;
+        if (j->moving) {
+            prev = j;
+        } else {
+            job_list_take_after(&b->decoded, prev);
+            b->moves_waiting -= j->moved;
+            j->moved = 0;
+            taken[n++] = j;
+        }
+        j = next;
+    }
+    return n;
+}
+
 void *batch_lane_main(void *arg)
 {
     lane *l = arg;
     batch *b = l->b;
-    job *j;
     open_lane(l);
     pthread_mutex_lock(&b->lock);
     const int none_opened = b->lanes_working == 0;
@@ -91,15 +111,11 @@ void *batch_lane_main(void *arg)
     for (;;) {
         job *taken[JOB_FILTER_MANY];
         int n = 0;
-        while (!b->decoded.head &&
-               !(b->next >= b->list->count && b->reading == 0))
+        /* Every image waiting, up to a call's worth, in order (one library call pipelines
+         * them), but those a worker is moving into page-locked memory (batch_pool.c). */
+        while ((n = take_waiting(b, taken)) == 0 &&
+               !(!b->decoded.head && b->next >= b->list->count && b->reading == 0))
             pthread_cond_wait(&b->ready, &b->lock);
-        /* Every image waiting, up to a call's worth: one library call pipelines them. */
-        while (n < JOB_FILTER_MANY && (j = job_list_pop(&b->decoded)) != NULL) {
-            b->moves_waiting -= j->moved;
-            j->moved = 0;
-            taken[n++] = j;
-        }
         if (n == 0)
             break;
         choose_copy_threads(b);

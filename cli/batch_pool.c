@@ -109,14 +109,10 @@ static void take_budget(batch *b, job *j)
     b->credited += j->credit;
 }
 
-/* A job read handed on, under lock, its reading done: to the lanes (first in their queue:
- * an image whose input was just moved into page-locked memory). */
-static void hand_to_lanes(batch *b, job *j, int first)
+/* A job read handed on, under lock, its reading done: to the lanes. */
+static void hand_to_lanes(batch *b, job *j)
 {
-    if (first)
-        job_list_push_front(&b->decoded, j);
-    else
-        job_list_push(&b->decoded, j);
+    job_list_push(&b->decoded, j);
     b->reading--;
     pthread_cond_signal(&b->ready);
     if (b->next >= b->list->count && b->reading == 0)
@@ -188,7 +184,7 @@ static void read_one(batch *b, int i, int ordinary)
     b->decoded_early += b->lanes_ready == 0;
     b->codec_read_ms += j->read_ms;
     b->codec_reads++;
-    hand_to_lanes(b, j, 0);
+    hand_to_lanes(b, j);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -196,50 +192,51 @@ static void read_one(batch *b, int i, int ordinary)
  * the next's (each holds a block the pool may have to make). */
 #define MOVES_AHEAD (2 * JOB_FILTER_MANY)
 
-/* An image waiting for a lane whose pixels lie in ordinary memory, taken out of the queue for
- * an idle worker to move into a page-locked block: NULL when none is, enough moved ones wait
- * already, or the budget has no room for the copy. The images decoded while the devices open
- * (about half of a folder of colour JPEG photos on the 16-core machine) would otherwise each
- * cost the lane a staging copy on its own thread (seen: the lane 0.8 ms an image, the bound,
- * while the workers idled 4 s summed); moving them all at once when the device opens was
- * slower (locking the pages of hundreds of images), so a few are moved at a time, their blocks
- * given back as the lane takes them. Under the lock; the job out of the queue counts as being
- * read, so that the lanes do not end meanwhile. */
-static job *take_to_move(batch *b, size_t *bytes)
+/* An image waiting for a lane whose pixels lie in ordinary memory, for an idle worker to move
+ * into a page-locked block: NULL when none is, enough moved ones wait already, or the budget
+ * has no room for the copy. The images decoded while the devices open (about half of a folder
+ * of colour JPEG photos on the 16-core machine) would otherwise each cost the lane a staging
+ * copy on its own thread (seen: a lane 0.8-0.9 ms an image through that backlog, with the
+ * workers idle 4 s summed). Moving them all at once when the device opens was slower (locking
+ * the pages of hundreds of images), so a few are moved at a time, their blocks given back as
+ * the lane takes them; and only those past the lane's next call, which stay in their place in
+ * its queue meanwhile (marked: the lane passes over them), so that the lane never waits for a
+ * move. Under the lock. */
+static job *take_to_move(batch *b)
 {
-    job *prev = NULL;
     if (b->o->no_filter || b->lanes_ready == 0 || !b->pool.ctx ||
         b->moves_waiting >= MOVES_AHEAD)
         return NULL;
-    for (job *j = b->decoded.head; j; prev = j, j = j->next) {
-        if (!j->movable)
+    int place = 0;
+    for (job *j = b->decoded.head; j; j = j->next, place++) {
+        if (place < JOB_FILTER_MANY * b->n_lanes || !j->movable || j->moving)
             continue;
         if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget)
             return NULL;
-        *bytes = j->movable;
-        job_list_take_after(&b->decoded, prev);
-        b->inflight += *bytes; /* the copy holds both for a while */
-        b->reading++;
+        j->moving = 1;
+        b->inflight += j->movable; /* the copy holds both for a while */
+        b->moves_waiting++;
         return j;
     }
     return NULL;
 }
 
-/* The move of take_to_move's image, and the image back at the head of the lanes' queue.
- * Called without the lock. */
-static void move_one(batch *b, job *j, size_t bytes)
+/* The move of take_to_move's image, which stays in the lanes' queue. Called without the
+ * lock. */
+static void move_one(batch *b, job *j)
 {
     const double t = batch_now_ms();
     const int moved = job_move_input(j);
     const double ms = batch_now_ms() - t;
     pthread_mutex_lock(&b->lock);
-    b->inflight -= bytes;
+    b->inflight -= j->movable;
     j->movable = 0;
+    j->moving = 0;
     j->moved = moved;
-    b->moves_waiting += moved;
+    b->moves_waiting -= !moved;
     b->moved += moved;
     b->move_ms += ms;
-    hand_to_lanes(b, j, 1);
+    pthread_cond_broadcast(&b->ready); /* a lane may be waiting for it */
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -278,15 +275,14 @@ void *batch_worker_main(void *arg)
     int read;
     pthread_mutex_lock(&b->lock);
     for (;;) {
-        size_t bytes = 0;
         if ((j = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
             finish_job(b, j);
             pthread_mutex_lock(&b->lock);
-        } else if ((read = may_read(b)) != 1 && (j = take_to_move(b, &bytes)) != NULL) {
+        } else if ((read = may_read(b)) != 1 && (j = take_to_move(b)) != NULL) {
             /* before a read far ahead: that one only adds to what waits */
             pthread_mutex_unlock(&b->lock);
-            move_one(b, j, bytes);
+            move_one(b, j);
             pthread_mutex_lock(&b->lock);
         } else if (read != 0) {
             const int i = b->next++;

@@ -71,15 +71,6 @@ void job_list_push(job_list *l, job *j)
     l->count++;
 }
 
-void job_list_push_front(job_list *l, job *j)
-{
-    j->next = l->head;
-    l->head = j;
-    if (!l->tail)
-        l->tail = j;
-    l->count++;
-}
-
 job *job_list_pop(job_list *l)
 {
     return job_list_take_after(l, NULL);

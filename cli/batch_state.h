@@ -70,7 +70,8 @@ struct batch {
     int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
     int lane_images;       /* the images those calls took */
     int decoded_early;     /* images decoded before any lane was ready */
-    int moves_waiting;     /* images moved into page-locked memory, not yet taken by a lane */
+    int moves_waiting;     /* images being moved or moved into page-locked memory, not yet
+                            * taken by a lane */
     int moved;             /* -t: images an idle worker moved so (batch_pool.c), */
     double move_ms;        /* and the workers' time it took, summed */
     unsigned long long direct_up, direct_down; /* images whose pixels crossed straight from or
@@ -101,10 +102,9 @@ double batch_now_ms(void);
 /* ms since this process started (its exec), to the tick (10 ms); -1 where it cannot be read. */
 double batch_process_age_ms(void);
 
-/* The job last in the list; the job first in it; the first job out of it (NULL when it is
- * empty); the job after prev (NULL: the first) out of it. */
+/* The job last in the list; the first job out of it (NULL when it is empty); the job after
+ * prev (NULL: the first) out of it. */
 void job_list_push(job_list *l, job *j);
-void job_list_push_front(job_list *l, job *j);
 job *job_list_pop(job_list *l);
 job *job_list_take_after(job_list *l, job *prev);
 

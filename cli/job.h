@@ -53,8 +53,8 @@ struct job {
                             * blocks (read far ahead of the lanes: batch_pool.c's may_read) */
     size_t movable;        /* the bytes of ordinary memory its input lies in, which an idle
                             * worker may move into page-locked memory (job_movable_bytes) */
-    int moved;             /* its input moved into page-locked memory while it waited for a
-                            * lane (batch_pool.c), not yet taken by one */
+    int moving, moved;     /* its input being moved, or moved, into page-locked memory while
+                            * it waits for a lane (batch_pool.c) */
     size_t file_size;
     bmp_image decoded;     /* RGB, for BMPs whose pixels cannot be used as they are */
     io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
