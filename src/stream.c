@@ -4,17 +4,16 @@
  * steps are stream_slot.c's, its pinned rings pinned_ring.c's.
  *
  * One image in a slot:
- *   upload     the caller's rows gathered into the slot's pinned memory: on one thread chunk
- *              by chunk, each chunk's transfer enqueued at once, so that the bus moves one
- *              chunk while the thread copies the next; on the context's copy crew (copier.h)
- *              a round at a time, shared out among the threads, then moved by one transfer
+ *   upload     the caller's rows gathered chunk by chunk into the slot's pinned memory, the
+ *              chunks shared out among the context's copy crew (copier.h): each thread copies
+ *              a chunk and enqueues (and flushes) its transfer at once, so that the bus moves
+ *              one chunk while the threads copy the next ones
  *   unpack     unpack_samples: one float plane per channel (Channels.cl)
  *   filter     the job's kernel once per plane, from a launch prepared once per job and size
  *              (its arguments but the two planes set once; the coefficients on the device)
  *   pack       pack_samples: the output samples, packed
- *   download   the reads enqueued at once into pinned memory (on a crew, one a round); each
- *              chunk scattered into the caller's rows once it has arrived (on a crew, a round
- *              shared out once it has), while the later ones are in transfer
+ *   download   every chunk's read enqueued at once into pinned memory; the crew scatters each
+ *              into the caller's rows once it has arrived, while the later ones are in transfer
  * An image whose rows lie in one of the context's page-locked blocks (tc_host_alloc) skips
  * the staging in that direction: its upload is one transfer from the caller's rows, its
  * download one transfer into them, and the crew has nothing to copy.

@@ -26,7 +26,6 @@ typedef struct {
     size_t enqueued, consumed;       /* chunks read, and scattered into dst */
     tc_span up, down;                /* the transfers' times, folded in as they are released */
     int direct_out;                  /* the output's rows are read into straight */
-    int by_round;                    /* its copies go a round at a time (stream_slot.c) */
     cl_event direct_up, direct_down; /* the direct transfers, if any */
     cl_event unpack, pack;
     cl_event kernels[TC_MAX_CHANNELS];

@@ -223,9 +223,8 @@ static void test_sixteen_bits_round_trip(void **state)
 }
 
 /* The pinned ring: chunks of 64 bytes through 256, 64 and 192 bytes of pinned memory (an image
- * of many times that), as the tests' knobs set them; the same bytes as the default. With the
- * copies on one thread they go chunk by chunk, on a crew a round at a time (stream_slot.c):
- * both ways. */
+ * of many times that), as the tests' knobs set them; the same bytes as the default; the copies
+ * on one thread and on a crew. */
 static void small_chunks_and_ring(int threads)
 {
     char setting[32];
@@ -249,8 +248,7 @@ static void small_chunks_and_ring(int threads)
     test_tune("pinned-bytes=");
     check_case(TC_PIXELS_U16, TC_PIXELS_U8, 4, 41, 19, 2, 0, &p);
     /* A ring of five chunks of 300,032 bytes, in a context of its own (a ring only grows):
-     * rounds of two, the third wrapping round the ring's end; a crew's parts (at least 128 KiB
-     * each) cross from one chunk into the next. */
+     * rounds of two, the third wrapping round the ring's end. */
     tc_context *shared = ctx;
     char err[512];
     assert_int_equal(tc_open(NULL, &ctx, err, sizeof err), TC_OK);
