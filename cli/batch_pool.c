@@ -198,10 +198,12 @@ static void read_one(batch *b, int i, int ordinary)
  * of colour JPEG photos on the 16-core machine) would otherwise each cost the lane a staging
  * copy on its own thread (seen: a lane 0.8-0.9 ms an image through that backlog, with the
  * workers idle 4 s summed). Moving them all at once when the device opens was slower (locking
- * the pages of hundreds of images), so a few are moved at a time, their blocks given back as
- * the lane takes them; and only those past the lane's next call, which stay in their place in
- * its queue meanwhile (marked: the lane passes over them), so that the lane never waits for a
- * move. Under the lock. */
+ * the pages of hundreds of images), and so was moving them into blocks made for them (7 ms a
+ * block, in a driver lock the lanes wait on too, where the lane's copy of a gray photo takes
+ * 0.15 ms): they go only into idle blocks, a few at a time, their blocks given back as the lane
+ * takes them; and only those past the lane's next call, which stay in their place in its queue
+ * meanwhile (marked: the lane passes over them), so that the lane never waits for a move.
+ * Under the lock. */
 static job *take_to_move(batch *b)
 {
     if (b->o->no_filter || b->lanes_ready == 0 || !b->pool.ctx ||
@@ -211,7 +213,8 @@ static job *take_to_move(batch *b)
     for (job *j = b->decoded.head; j; j = j->next, place++) {
         if (place < JOB_FILTER_MANY * b->n_lanes || !j->movable || j->moving)
             continue;
-        if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget)
+        if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget ||
+            !pinned_pool_idle_holds(&b->pool, j->movable))
             return NULL;
         j->moving = 1;
         b->inflight += j->movable; /* the copy holds both for a while */
@@ -230,7 +233,7 @@ static void move_one(batch *b, job *j)
     const double ms = batch_now_ms() - t;
     pthread_mutex_lock(&b->lock);
     b->inflight -= j->movable;
-    j->movable = 0;
+    j->movable = moved ? 0 : j->movable; /* another worker took the idle block: later */
     j->moving = 0;
     j->moved = moved;
     b->moves_waiting -= !moved;

@@ -318,13 +318,9 @@ int job_move_input(job *j)
     const size_t n = input_buffer(j, &base);
     if (!n || pinned_pool_holds(j->pool, base))
         return 0;
-    void *block = pinned_pool_get(j->pool, n);
+    void *block = pinned_pool_take_idle(j->pool, n);
     if (!block)
         return 0;
-    if (!pinned_pool_holds(j->pool, block)) { /* the pool had no page-locked block to give */
-        pinned_pool_put(j->pool, block);
-        return 0;
-    }
     memcpy(block, base, n);
     j->src.data = (uint8_t *)block + ((const uint8_t *)j->src.data - (const uint8_t *)base);
     if (base == j->image.pixels) {

@@ -127,8 +127,10 @@ void job_decode(const tc_options *o, job *j);
  * they lie in one of the pool's page-locked blocks already, or cannot be moved whole. */
 size_t job_movable_bytes(const job *j);
 
-/* Moves those bytes into one of the pool's page-locked blocks, so that the device reads them
- * as they lie: 1 done, 0 not (nothing to move, or the pool gave no page-locked block). */
+/* Moves those bytes into an idle page-locked block of the pool, so that the device reads them
+ * as they lie: 1 done, 0 not (nothing to move, or no such block idle: none is made for it, as
+ * making one costs more than the lane's staging copy it saves, in a driver lock the lanes
+ * wait on too). */
 int job_move_input(job *j);
 
 /* --no-filter: the unfiltered pixels in the output's layout, on the host. */

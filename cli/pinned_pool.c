@@ -130,6 +130,41 @@ static void forget(pinned_pool *p, int i)
     p->blocks[i] = p->blocks[--p->count];
 }
 
+/* The smallest idle page-locked block that holds bytes, or -1. Under the lock. */
+static int smallest_idle(const pinned_pool *p, size_t bytes)
+{
+    int best = -1;
+    for (int i = 0; i < p->count; i++)
+        if (p->blocks[i].idle && !p->blocks[i].huge && p->blocks[i].size >= bytes &&
+            (best < 0 || p->blocks[i].size < p->blocks[best].size))
+            best = i;
+    return best;
+}
+
+int pinned_pool_idle_holds(pinned_pool *p, size_t bytes)
+{
+    pthread_mutex_lock(&p->lock);
+    const int found = smallest_idle(p, bytes) >= 0;
+    pthread_mutex_unlock(&p->lock);
+    return found;
+}
+
+void *pinned_pool_take_idle(pinned_pool *p, size_t bytes)
+{
+    void *ptr = NULL;
+    pthread_mutex_lock(&p->lock);
+    const int best = smallest_idle(p, bytes);
+    if (best >= 0) {
+        p->blocks[best].idle = 0;
+        p->blocks[best].asked = bytes;
+        p->idle_bytes -= p->blocks[best].size;
+        p->excess_bytes += p->blocks[best].size - bytes;
+        ptr = p->blocks[best].ptr;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return ptr;
+}
+
 void *pinned_pool_get(pinned_pool *p, size_t bytes)
 {
     void *made, *too_small = NULL;

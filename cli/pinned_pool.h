@@ -66,6 +66,13 @@ void pinned_pool_set_context(pinned_pool *p, tc_context *ctx);
  * are made, else malloc's. NULL when nothing has the memory. */
 void *pinned_pool_get(pinned_pool *p, size_t bytes);
 
+/* The smallest idle page-locked block that holds bytes, handed out as pinned_pool_get does;
+ * NULL when none is idle (nothing is made). */
+void *pinned_pool_take_idle(pinned_pool *p, size_t bytes);
+
+/* Whether pinned_pool_take_idle would find one now. */
+int pinned_pool_idle_holds(pinned_pool *p, size_t bytes);
+
 /* Gives back what pinned_pool_get gave (NULL: nothing): a block becomes idle, malloc's
  * memory is freed. */
 void pinned_pool_put(pinned_pool *p, void *ptr);

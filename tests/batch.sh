@@ -623,10 +623,11 @@ else
     not_ok "r: page-locked pixels" "$bad"
 fi
 
-# A device slow to open: every image is decoded before it is ready, into ordinary memory;
-# once it is, the workers, idle, move the images waiting for the lane into page-locked blocks
-# (a test hook holds the device's opening back). -t counts them; the outputs are byte for
-# byte the staged way's.
+# A device slow to open (a test hook holds its opening back): every image is decoded before
+# it is ready, into ordinary memory, and goes up through the staging or, once idle workers
+# have moved it into an idle page-locked block, directly (whether any is moved depends on
+# the timing: tests/test_pinned_pool.c checks the move itself). -t counts them; the outputs
+# are byte for byte the staged way's.
 bad=""
 for colour in "" --color; do
     rm -rf "$tmp/r/moved" "$tmp/r/staged"
@@ -638,15 +639,14 @@ for colour in "" --color; do
     moved=$(sed -n 's/.*by idle workers, waiting for a lane: \([0-9]*\) images.*/\1/p' \
         "$tmp/r/moved.txt")
     [ "${early:-0}" -eq 48 ] || bad="$bad [$colour: ${early:-no} images decoded early]"
-    [ "${moved:-0}" -ge 1 ] && [ "${moved:-0}" -le 48 ] ||
-        bad="$bad [$colour: ${moved:-no} images moved]"
+    [ -n "$moved" ] && [ "$moved" -le 48 ] || bad="$bad [$colour: ${moved:-no} images moved]"
     for f in "$tmp/r/staged"/*; do
         cmp -s "$f" "$tmp/r/moved/$(basename "$f")" ||
             bad="$bad [$colour: $(basename "$f") differs]"
     done
 done
 if [ -z "$bad" ]; then
-    ok "r: a device slow to open (a hook): the 48 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour"
+    ok "r: a device slow to open (a hook): the 48 images decoded meanwhile, then filtered (and any moved into page-locked memory by idle workers), byte for byte the staged way, gray and colour"
 else
     not_ok "r: images moved into page-locked memory" "$bad"
 fi

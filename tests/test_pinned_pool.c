@@ -5,13 +5,15 @@
  * (pinned_pool_holds), its excess counts in the overhead until it is given back, and giving
  * it back through the decoders' face of the pool (io_allocator) or directly frees it. Whether
  * the system backs the mapping with huge pages is its own affair (the advice may be ignored):
- * the test asks only what the pool promises.
+ * the test asks only what the pool promises. Then, with a device: an image's pixels moved out
+ * of ordinary memory into an idle block (job_move_input).
  */
 #include "test_util.h"
 
 #include <stdint.h>
 #include <string.h>
 
+#include "job.h"
 #include "pinned_pool.h"
 
 #define MB ((size_t)1 << 20)
@@ -76,10 +78,74 @@ static void before_the_device(void **state)
     pinned_pool_release(&p, 1);
 }
 
+/* An image waiting for a lane with its pixels in ordinary memory (decoded while the device
+ * opened): job_move_input moves them into an idle page-locked block, and only into one (none
+ * idle: nothing moves, nothing is made); the image's rows then point into the block, their
+ * bytes the same, and giving the job's input back makes the block idle again. The same for a
+ * BMP file whose bottom-up rows the device reads as they lie (its rows' start inside the file,
+ * kept at the same offset). */
+static void moves_into_idle_blocks(void **state)
+{
+    (void)state;
+    enum { W = 300, H = 200 };
+    pinned_pool p;
+    tc_context *ctx;
+    char err[512];
+    assert_int_equal(pinned_pool_init(&p, 8), 0);
+    job j;
+    memset(&j, 0, sizeof j);
+    j.pool = &p;
+    const io_allocator *from = &p.io_ordinary;
+    j.image = (io_image){W, H, 3, 8, 255, from->alloc(from->arg, (size_t)W * H * 3), from};
+    for (size_t i = 0; i < (size_t)W * H * 3; i++)
+        ((unsigned char *)j.image.pixels)[i] = (unsigned char)(i * 7 + i / 300);
+    j.src = (tc_image){TC_PIXELS_RGB24, W, H, 0, j.image.pixels, 3L * W, NULL, 0};
+    assert_int_equal(job_movable_bytes(&j), (size_t)W * H * 3);
+    assert_int_equal(tc_open(NULL, &ctx, err, sizeof err), TC_OK);
+    pinned_pool_set_context(&p, ctx);
+    /* No idle block: nothing moves. */
+    assert_int_equal(job_move_input(&j), 0);
+    assert_int_equal(p.made, 0);
+    /* An idle block a little larger than the image: the pixels move into it. */
+    void *block = pinned_pool_get(&p, (size_t)W * H * 3 + 100);
+    assert_true(pinned_pool_holds(&p, block));
+    pinned_pool_put(&p, block);
+    assert_int_equal(job_move_input(&j), 1);
+    assert_ptr_equal(j.image.pixels, block);
+    assert_ptr_equal(j.src.data, block);
+    assert_int_equal(job_movable_bytes(&j), 0);
+    assert_int_equal(pinned_pool_idle(&p), 0);
+    for (size_t i = 0; i < (size_t)W * H * 3; i++)
+        if (((unsigned char *)block)[i] != (unsigned char)(i * 7 + i / 300))
+            fail_msg("byte %zu differs after the move", i);
+    job_drop_input(&j);
+    assert_true(pinned_pool_idle(&p) > 0);
+    /* A BMP file read into ordinary memory, its rows bottom-up at an offset inside it. */
+    const size_t size = 54 + (size_t)W * 3 * H;
+    j.file = from->alloc(from->arg, size);
+    j.file_from = from;
+    j.file_size = size;
+    for (size_t i = 0; i < size; i++)
+        j.file[i] = (uint8_t)(i * 13);
+    const size_t top = 54 + (size_t)W * 3 * (H - 1);
+    j.src = (tc_image){TC_PIXELS_BGR24, W, H, 0, j.file + top, -3L * W, NULL, 0};
+    assert_int_equal(job_movable_bytes(&j), size);
+    assert_int_equal(job_move_input(&j), 1);
+    assert_ptr_equal(j.file, block);
+    assert_ptr_equal(j.src.data, (uint8_t *)block + top);
+    for (size_t i = 0; i < size; i++)
+        if (j.file[i] != (uint8_t)(i * 13))
+            fail_msg("file byte %zu differs after the move", i);
+    job_drop_input(&j);
+    pinned_pool_release(&p, 1);
+    tc_close(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(before_the_device),
+        cmocka_unit_test(moves_into_idle_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
