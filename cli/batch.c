@@ -22,7 +22,7 @@
  * The workers start reading before any device is open: while the OpenCL platforms load and
  * the contexts and programs are made, they decode as far as the memory budget allows; once a
  * lane is ready, they read ahead only as far as keeps the lanes busy. The bytes held by images
- * in flight are bounded (a quarter of the machine's memory, at most 16 GiB; one image always
+ * in flight are bounded (a quarter of the machine's memory, at most 8 GiB; one image always
  * may run), whatever the number of workers or images. Within a lane's call the library's
  * pipeline runs one image's kernels while another goes up and a third comes down, and the
  * context's copy crew moves the bytes into and out of pinned memory. Each image is
@@ -114,16 +114,16 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->machine = o->format != TC_FORMAT_TABLE;
     b->chatty = !o->quiet && !b->machine;
     b->progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
-    /* A quarter of the machine's memory for images in flight, at most 16 GiB (a test build's
-     * hook sets a small one, so that the tests show the bound). While the device opens
-     * (0.25-0.52 s on the lent machines) the workers decode ahead, and each image reserves
-     * what its output may hold too: with 4 GiB the 16 workers stopped for room at 657 gray
-     * 1080p photos, with 8 GiB at 451 colour ones (19 MB reserved, 6.5 MB resident each),
-     * idle for 2-4 s of their time summed. */
+    /* A quarter of the machine's memory for images in flight, at most 8 GiB (a test build's
+     * hook sets a small one, so that the tests show the bound). 8, not 4: while the device
+     * opens (0.25-0.6 s on the lent machines) the workers decode ahead, and with 4 GiB the 16
+     * of them stopped for room at 657 gray 1080p photos (each reserves what its output may
+     * hold too), idle for 0.9-3.5 s of their time summed. 8 GiB stops them at 451 colour
+     * photos, but 16 changed no run's time (the lane is the bound once the device is open). */
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
-    if (b->budget > ((size_t)16 << 30))
-        b->budget = (size_t)16 << 30;
+    if (b->budget > ((size_t)8 << 30))
+        b->budget = (size_t)8 << 30;
     if (test_hook_batch_budget())
         b->budget = (size_t)test_hook_batch_budget();
     if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
