@@ -3,18 +3,21 @@
  * binomial): in ordinary memory with the library's copies on 1, 2, 4 and 8 threads, by staging
  * chunk, and in the context's page-locked memory (tc_host_alloc), gray and colour; beside it a
  * one-thread memcpy of the gray image's bytes, and each direction's copies alone (one side in
- * ordinary memory, the other page-locked). Each line: the wall time of a call (min, median,
+ * ordinary memory, the other page-locked); the host's own copy rate into and out of page-locked
+ * memory on 1 to 8 threads; and 16 gray images a tc_filter_images call (a batch lane's calls),
+ * per image. Each line: the wall time of a call (min, median,
  * 90th percentile of 200 after 10 untimed) and the device's own times from tc_last_stats
  * (upload, conversions, kernel, download; means), so that what the host adds shows as the
  * difference. A diagnostic beside bench/python_arrays.py (which times the same from Python
  * with its peers); not a scenario of bench/run.
  *
  *   make lib
- *   cc -std=c11 -O2 -Iinclude bench/percall.c -Lbuild/lib -ltiledconv \
+ *   cc -std=c11 -O2 -Iinclude bench/percall.c -Lbuild/lib -ltiledconv -pthread \
  *       -Wl,-rpath,"$PWD/build/lib" -o build/percall
  *   build/percall [DEVICE]          DEVICE as tiledconv's --device (default gpu)
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pthread_barrier_t */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,7 @@
 #define HEIGHT 1080
 #define WARMUP 10
 #define CALLS 200
+#define BATCH 16
 
 static double now_ms(void)
 {
@@ -74,6 +78,88 @@ static int time_calls(tc_context *ctx, const char *what, unsigned char *in, unsi
            "kernel %.3f  down %.3f ms\n",
            what, wall[0], wall[CALLS / 2], wall[CALLS * 9 / 10], up / CALLS, conv / CALLS,
            kernel / CALLS, down / CALLS);
+    return 0;
+}
+
+/* Threads that copy their part of a buffer when told, for parallel_copy_ms. */
+typedef struct {
+    pthread_barrier_t *start, *end;
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t n;
+    int rounds;
+} copier_arg;
+
+static void *copy_parts(void *arg)
+{
+    copier_arg *a = arg;
+    for (int r = 0; r < a->rounds; r++) {
+        pthread_barrier_wait(a->start);
+        memcpy(a->dst, a->src, a->n);
+        pthread_barrier_wait(a->end);
+    }
+    return NULL;
+}
+
+/* The median wall time of copying n bytes from src to dst split among k threads (the caller
+ * one of them), CALLS rounds. */
+static double parallel_copy_ms(unsigned char *dst, const unsigned char *src, size_t n, int k)
+{
+    pthread_barrier_t start, end;
+    pthread_t threads[8];
+    copier_arg args[8];
+    double t[CALLS];
+    pthread_barrier_init(&start, NULL, (unsigned)k);
+    pthread_barrier_init(&end, NULL, (unsigned)k);
+    for (int i = 0; i < k; i++) {
+        const size_t lo = n * (size_t)i / (size_t)k, hi = n * (size_t)(i + 1) / (size_t)k;
+        args[i] = (copier_arg){&start, &end, dst + lo, src + lo, hi - lo, CALLS};
+        if (i > 0)
+            pthread_create(&threads[i], NULL, copy_parts, &args[i]);
+    }
+    for (int r = 0; r < CALLS; r++) {
+        const double t0 = now_ms();
+        pthread_barrier_wait(&start);
+        memcpy(args[0].dst, args[0].src, args[0].n);
+        pthread_barrier_wait(&end);
+        t[r] = now_ms() - t0;
+    }
+    for (int i = 1; i < k; i++)
+        pthread_join(threads[i], NULL);
+    pthread_barrier_destroy(&start);
+    pthread_barrier_destroy(&end);
+    qsort(t, CALLS, sizeof t[0], by_value);
+    return t[CALLS / 2];
+}
+
+/* BATCH gray images in one tc_filter_images call, all from in (one image's bytes) into out,
+ * 50 calls after 3: the median per image. one_thread: the copies on the caller's thread
+ * alone (as a batch's lane does where the codecs are the bound). 0, or -1. */
+static int time_batch(tc_context *ctx, const char *what, unsigned char *in, unsigned char *out,
+                      int one_thread)
+{
+    tc_image src[BATCH], dst[BATCH];
+    tc_params p;
+    double t[50];
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    for (int i = 0; i < BATCH; i++) {
+        src[i] = (tc_image){TC_PIXELS_U8, WIDTH, HEIGHT, 1, in, WIDTH, NULL, 0};
+        dst[i] = (tc_image){TC_PIXELS_U8, WIDTH, HEIGHT, 1, out, WIDTH, NULL, 0};
+    }
+    tc_copy_threads_here(one_thread ? 1 : 0);
+    for (int i = 0; i < 53; i++) {
+        const double t0 = now_ms();
+        if (tc_filter_images(ctx, src, dst, BATCH, &p) != TC_OK) {
+            fprintf(stderr, "percall: %s: %s\n", what, tc_error(ctx));
+            return -1;
+        }
+        if (i >= 3)
+            t[i - 3] = (now_ms() - t0) / BATCH;
+    }
+    tc_copy_threads_here(0);
+    qsort(t, 50, sizeof t[0], by_value);
+    printf("%-56s median %.3f ms an image\n", what, t[25]);
     return 0;
 }
 
@@ -142,6 +228,20 @@ int main(int argc, char **argv)
     qsort(t, CALLS, sizeof t[0], by_value);
     printf("one-thread memcpy of the gray image's %zu bytes: median %.3f ms\n", n / 3,
            t[CALLS / 2]);
+    /* The host's own bound on the copies: the gray image's bytes into page-locked memory and
+     * out of it, split among 1..8 threads started once (what the copy crew does, without the
+     * device). */
+    for (int k = 1; k <= 8; k *= 2) {
+        const double into = parallel_copy_ms(pin, in, n / 3, k);
+        const double back = parallel_copy_ms(out, pin, n / 3, k);
+        printf("memcpy of %zu bytes on %d threads: into page-locked memory median %.3f ms, "
+               "out of it %.3f ms\n",
+               n / 3, k, into, back);
+    }
+    if (time_batch(ctx, "16 gray images a call, page-locked", pin, pout, 0) ||
+        time_batch(ctx, "16 gray images a call, ordinary in", in, pout, 0) ||
+        time_batch(ctx, "16 gray images a call, ordinary in, copies on 1 thread", in, pout, 1))
+        return 1;
     tc_host_free(ctx, pin);
     tc_host_free(ctx, pout);
     tc_close(ctx);
