@@ -4,16 +4,18 @@
  * steps are stream_slot.c's, its pinned rings pinned_ring.c's.
  *
  * One image in a slot:
- *   upload     the caller's rows gathered chunk by chunk into the slot's pinned memory, the
- *              chunks shared out among the context's copy crew (copier.h): each thread copies
- *              a chunk and enqueues (and flushes) its transfer at once, so that the bus moves
- *              one chunk while the threads copy the next ones
+ *   upload     the caller's rows gathered into the slot's pinned memory by the context's copy
+ *              crew (copier.h): a lone image chunk by chunk, each chunk's transfer enqueued
+ *              as soon as it is copied, so that the bus moves one chunk while the threads copy
+ *              the next; one of several a round at a time, shared out among the threads, then
+ *              moved by one transfer
  *   unpack     unpack_samples: one float plane per channel (Channels.cl)
  *   filter     the job's kernel once per plane, from a launch prepared once per job and size
  *              (its arguments but the two planes set once; the coefficients on the device)
  *   pack       pack_samples: the output samples, packed
- *   download   every chunk's read enqueued at once into pinned memory; the crew scatters each
- *              into the caller's rows once it has arrived, while the later ones are in transfer
+ *   download   the reads enqueued at once into pinned memory (by rounds, one a round); each
+ *              chunk scattered into the caller's rows once it has arrived (by rounds, a round
+ *              shared out once it has), while the later ones are in transfer
  * An image whose rows lie in one of the context's page-locked blocks (tc_host_alloc) skips
  * the staging in that direction: its upload is one transfer from the caller's rows, its
  * download one transfer into them, and the crew has nothing to copy.
@@ -202,11 +204,12 @@ static int check_streams(const tc_device *d, const tc_image *src, const tc_image
     return status;
 }
 
-/* Image i into slot s: everything up to the download's start. */
+/* Image i into slot s: everything up to the download's start. One of several (many): its
+ * copies go a round at a time where there is a crew (stream_slot.c). */
 static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                        tc_slot *s, const tc_job *job, const tc_image *src, const tc_image *dst,
-                       double scale, double offset, tc_run_stats *total, int *have_total,
-                       tc_msg *m)
+                       double scale, double offset, int many, tc_run_stats *total,
+                       int *have_total, tc_msg *m)
 {
     const size_t in_chunk = tc_ring_chunk(tc_channels_packed_bytes(src));
     const size_t out_chunk = tc_ring_chunk(tc_channels_packed_bytes(dst));
@@ -220,7 +223,8 @@ static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *bu
         (status = tc_slot_ensure(s, st->d, src, dst, in_chunk, out_chunk, direct_in, direct_out,
                                  m)) != TC_OK)
         return status;
-    tc_slot_begin(s, dst, src->planes, fast, out_chunk, direct_out);
+    tc_slot_begin(s, dst, src->planes, fast, out_chunk, direct_out,
+                  many && tc_copier_width() > 1);
     if (fast &&
         (status = launch_for(st, programs, s, job, src->width, &launch, &build_ms, m)) != TC_OK)
         return status;
@@ -311,8 +315,8 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
         }
         s->f.index = i;
         if ((status = start_image(st, programs, buffers, s, &stats->job, &src[i], &dst[i],
-                                  p->out_scale, p->out_offset, total, &have_total, m)) !=
-            TC_OK) {
+                                  p->out_scale, p->out_offset, count > 1, total, &have_total,
+                                  m)) != TC_OK) {
             name_image(status, i, count, m);
             break;
         }

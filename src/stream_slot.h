@@ -26,6 +26,7 @@ typedef struct {
     size_t enqueued, consumed;       /* chunks read, and scattered into dst */
     tc_span up, down;                /* the transfers' times, folded in as they are released */
     int direct_out;                  /* the output's rows are read into straight */
+    int by_round;                    /* its copies go a round at a time (stream_slot.c) */
     cl_event direct_up, direct_down; /* the direct transfers, if any */
     cl_event unpack, pack;
     cl_event kernels[TC_MAX_CHANNELS];
@@ -60,12 +61,13 @@ int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc
 
 /* The slot takes the image whose output is dst (planes planes; fast: its filters are
  * enqueued by tc_slot_filter, whose kernel times the slot adds up), downloaded in chunks of
- * out_chunk, or directly (direct_out). */
+ * out_chunk, or directly (direct_out); by_round: its copies through the rings go a round at a
+ * time, on the crew (stream_slot.c says when that is faster). */
 void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk,
-                   int direct_out);
+                   int direct_out, int by_round);
 
 /* src's packed samples up: directly (direct), or in rounds through the ring, copied by the
- * crew (copier.h). */
+ * crew (copier.h), chunk by chunk or a round at a time as tc_slot_begin said. */
 int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chunk, int direct,
                    tc_msg *m);
 

@@ -166,6 +166,23 @@ static void check_case(tc_pixel_format in, tc_pixel_format out, int c, int w, in
         assert_int_equal(st.planes, c);
         free_image(&got);
     }
+    /* Three at once in one call (whose copies go a round at a time on a crew). */
+    test_image many[3];
+    tc_image s3[3], d3[3];
+    p.convert_on_host = 0;
+    for (int i = 0; i < 3; i++) {
+        many[i] = make_image(out, w, h, c, gap + (size_t)i, i == 1, 0);
+        s3[i] = src.img;
+        d3[i] = many[i].img;
+    }
+    snprintf(what, sizeof what, "%d -> %d, %d channels, %dx%d, gap %zu, three a call", (int)in,
+             (int)out, c, w, h, gap);
+    if (tc_filter_images(ctx, s3, d3, 3, &p) != TC_OK)
+        fail_msg("%s: %s", what, tc_error(ctx));
+    for (int i = 0; i < 3; i++) {
+        same_rows(&many[i], &want, what);
+        free_image(&many[i]);
+    }
     free_image(&src);
     free_image(&want);
 }
@@ -224,7 +241,7 @@ static void test_sixteen_bits_round_trip(void **state)
 
 /* The pinned ring: chunks of 64 bytes through 256, 64 and 192 bytes of pinned memory (an image
  * of many times that), as the tests' knobs set them; the same bytes as the default; the copies
- * on one thread and on a crew. */
+ * on one thread and on a crew (there, a call of several images goes a round at a time). */
 static void small_chunks_and_ring(int threads)
 {
     char setting[32];
