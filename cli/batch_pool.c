@@ -207,11 +207,14 @@ static void read_one(batch *b, int i, int ordinary)
 static job *take_to_move(batch *b)
 {
     if (b->o->no_filter || b->lanes_ready == 0 || !b->pool.ctx ||
-        b->moves_waiting >= MOVES_AHEAD)
+        b->moves_waiting >= MOVES_AHEAD || pinned_pool_idle(&b->pool) == 0)
         return NULL;
+    /* Only so far into the queue: every idle worker looks, each time it wakes, under the lock
+     * the lanes take too, and a gray JPEG batch has a thousand images waiting at start-up. */
+    const int first = JOB_FILTER_MANY * b->n_lanes, last = first + 2 * MOVES_AHEAD;
     int place = 0;
-    for (job *j = b->decoded.head; j; j = j->next, place++) {
-        if (place < JOB_FILTER_MANY * b->n_lanes || !j->movable || j->moving)
+    for (job *j = b->decoded.head; j && place < last; j = j->next, place++) {
+        if (place < first || !j->movable || j->moving)
             continue;
         if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget ||
             !pinned_pool_idle_holds(&b->pool, j->movable))
