@@ -1,0 +1,74 @@
+#!/bin/bash
+# bench/photo-ab.sh - several tiledconv command lines (builds, settings) side by side on the
+# photo rows of bench/e2e-peers.sh, whole processes, interleaved: for a change measured
+# against what it changes, beyond e2e-peers.sh's one BASELINE.
+#
+#   CONFIGS="NAME=COMMAND;NAME=COMMAND;..." bench/photo-ab.sh OUTDIR TRIES ROW...
+#
+# COMMAND is a tiledconv command line without the row's own options (which follow it):
+#   CONFIGS="base=/tmp/base/tiledconv --device gpu;new=./tiledconv --device gpu;\
+#   floor=./tiledconv --no-filter" bench/photo-ab.sh /tmp/ab 5 7 5
+# Rows as e2e-peers.sh numbers them: 3 colour BMP --no-sync, 5 colour JPEG synced, 6 gray JPEG
+# synced, 7 gray JPEG --no-sync, 9 31-tap gauss colour JPEG synced. The photos are those
+# e2e-peers.sh makes in WORK (default /tmp/tc-peers: bmp/ and jpg/). Each command runs once
+# untimed per row first. Writes OUTDIR/ab.csv (row, name, try, seconds, exit status) and
+# OUTDIR/ab.log (every run's -t report) and prints min / median / max per row and name.
+set -u
+out=${1:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
+tries=${2:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
+shift 2
+rows="$*"
+work=${WORK:-/tmp/tc-peers}
+python=${PYTHON:-python3}
+mkdir -p "$out"
+IFS=';' read -ra configs <<<"${CONFIGS:?CONFIGS=\"NAME=COMMAND;...\"}"
+
+row_args() { # the row's options, then its folder
+    case $1 in
+        3) echo "-f 5 --color --no-sync $work/bmp" ;;
+        5) echo "-f 5 --color $work/jpg" ;;
+        6) echo "-f 5 $work/jpg" ;;
+        7) echo "-f 5 --no-sync $work/jpg" ;;
+        9) echo "--filter gauss -f 31 --color $work/jpg" ;;
+        *) echo "photo-ab.sh: no row $1" >&2; exit 2 ;;
+    esac
+}
+
+run_one() { # ROW NAME COMMAND TRY
+    local a flags dir t0 t1 rc s
+    a=$(row_args "$1") || exit 2
+    flags=${a% *}
+    dir=${a##* }
+    rm -rf "$work/out" && mkdir -p "$work/out"
+    t0=$(date +%s.%N)
+    $3 $flags -t -O "$work/out" "$dir"/* >"$out/run.txt" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    echo "$1,$2,$4,$s,$rc" >>"$out/ab.csv"
+    { echo "== row $1 $2 try $4: $s s, exit $rc"; cat "$out/run.txt"; } >>"$out/ab.log"
+}
+
+echo "row,name,try,seconds,status" >"$out/ab.csv"
+: >"$out/ab.log"
+cat "$work"/bmp/* "$work"/jpg/* >/dev/null 2>&1 # every command reads from the page cache
+for row in $rows; do
+    for c in "${configs[@]}"; do run_one "$row" "${c%%=*}" "${c#*=}" warm-up; done
+done
+for t in $(seq 1 "$tries"); do
+    for row in $rows; do
+        for c in "${configs[@]}"; do run_one "$row" "${c%%=*}" "${c#*=}" "$t"; done
+    done
+done
+rm -rf "$work/out" "$out/run.txt"
+"$python" - "$out/ab.csv" <<'PY'
+import csv, statistics, sys
+d = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["try"] != "warm-up" and r["status"] == "0":
+        d.setdefault((r["row"], r["name"]), []).append(float(r["seconds"]))
+for (row, name), v in sorted(d.items()):
+    v.sort()
+    print("row %s %-12s min %.3f  median %.3f  max %.3f s (%d tries)"
+          % (row, name, v[0], statistics.median(v), v[-1], len(v)))
+PY
