@@ -58,6 +58,10 @@ crew=$((cores / 2)); [ "$crew" -gt 8 ] && crew=8; [ "$crew" -lt 2 ] && crew=2
 root=$(pwd)
 bin=$root/tiledconv
 mkdir -p "$out" "$work"
+if [ -n "${BASELINE:-}" ] && [ ! -x "$BASELINE" ]; then
+    echo "e2e-peers.sh: BASELINE=$BASELINE is not an executable" >&2
+    exit 2
+fi
 # bench/with-codecs.sh unpacks carried Debian packages into /tmp/codecs: djpeg and cjpeg too
 # when libjpeg-turbo-progs (and libjpeg62-turbo) are among them.
 [ -d /tmp/codecs/usr/bin ] && PATH=$PATH:/tmp/codecs/usr/bin

@@ -114,8 +114,10 @@ static double parallel_copy_ms(unsigned char *dst, const unsigned char *src, siz
     for (int i = 0; i < k; i++) {
         const size_t lo = n * (size_t)i / (size_t)k, hi = n * (size_t)(i + 1) / (size_t)k;
         args[i] = (copier_arg){&start, &end, dst + lo, src + lo, hi - lo, CALLS};
-        if (i > 0)
-            pthread_create(&threads[i], NULL, copy_parts, &args[i]);
+        if (i > 0 && pthread_create(&threads[i], NULL, copy_parts, &args[i]) != 0) {
+            fprintf(stderr, "percall: no thread for the copies\n");
+            exit(1);
+        }
     }
     for (int r = 0; r < CALLS; r++) {
         const double t0 = now_ms();

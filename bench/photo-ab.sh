@@ -5,7 +5,8 @@
 #
 #   CONFIGS="NAME=COMMAND;NAME=COMMAND;..." bench/photo-ab.sh OUTDIR TRIES ROW...
 #
-# COMMAND is a tiledconv command line without the row's own options (which follow it):
+# COMMAND is a tiledconv command line without the row's own options (which follow it; it is
+# split into words, not evaluated: an environment variable goes as `env VAR=VALUE ./tiledconv`):
 #   CONFIGS="base=/tmp/base/tiledconv --device gpu;new=./tiledconv --device gpu;\
 #   floor=./tiledconv --no-filter" bench/photo-ab.sh /tmp/ab 5 7 5
 # Rows as e2e-peers.sh numbers them: 3 colour BMP --no-sync, 5 colour JPEG synced, 6 gray JPEG
@@ -17,6 +18,7 @@ set -u
 out=${1:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
 tries=${2:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
 shift 2
+[ $# -gt 0 ] || { echo "usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW..." >&2; exit 2; }
 rows="$*"
 work=${WORK:-/tmp/tc-peers}
 python=${PYTHON:-python3}

@@ -9,14 +9,18 @@
 #include "test_hooks.h"
 /* The device of a lane opened and checked against the run's options; the lanes then wait
  * until all have tried, so that each knows whether any device opened. */
+/* A test hook's wait (test_hooks.h). */
+static void test_pause(unsigned ms)
+{
+    const struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    if (ms)
+        nanosleep(&ts, NULL);
+}
+
 static void open_lane(lane *l)
 {
     batch *b = l->b;
-    const unsigned delay_ms = test_hook_open_delay_ms();
-    if (delay_ms) {
-        const struct timespec ts = {delay_ms / 1000, (long)(delay_ms % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-    }
+    test_pause(test_hook_open_delay_ms());
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
         l->open_ms = batch_now_ms() - b->t0;
@@ -124,6 +128,11 @@ void *batch_lane_main(void *arg)
     for (;;) {
         job *taken[JOB_FILTER_MANY];
         int n = 0;
+        if (test_hook_lane_pause_ms()) {
+            pthread_mutex_unlock(&b->lock);
+            test_pause(test_hook_lane_pause_ms());
+            pthread_mutex_lock(&b->lock);
+        }
         /* Every image waiting, up to a call's worth, in order (one library call pipelines
          * them), but those a worker is moving into page-locked memory (batch_pool.c). */
         while ((n = take_waiting(b, taken)) == 0 &&

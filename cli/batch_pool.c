@@ -206,18 +206,19 @@ static void read_one(batch *b, int i, int ordinary)
  * Under the lock. */
 static job *take_to_move(batch *b)
 {
+    /* Idle blocks promised to images let in (idle_for) are not theirs to take. */
     if (b->o->no_filter || b->lanes_ready == 0 || !b->pool.ctx ||
-        b->moves_waiting >= MOVES_AHEAD || pinned_pool_idle(&b->pool) == 0)
+        b->moves_waiting >= MOVES_AHEAD || pinned_pool_idle(&b->pool) <= b->credited)
         return NULL;
     /* Only so far into the queue: every idle worker looks, each time it wakes, under the lock
      * the lanes take too, and a gray JPEG batch has a thousand images waiting at start-up. */
     const int first = JOB_FILTER_MANY * b->n_lanes, last = first + 2 * MOVES_AHEAD;
     int place = 0;
     for (job *j = b->decoded.head; j && place < last; j = j->next, place++) {
-        if (place < first || !j->movable || j->moving)
+        if (place < first || !j->movable || j->moving ||
+            !pinned_pool_idle_holds(&b->pool, j->movable)) /* a smaller one may fit */
             continue;
-        if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget ||
-            !pinned_pool_idle_holds(&b->pool, j->movable))
+        if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget)
             return NULL;
         j->moving = 1;
         b->inflight += j->movable; /* the copy holds both for a while */
@@ -243,6 +244,7 @@ static void move_one(batch *b, job *j)
     b->moved += moved;
     b->move_ms += ms;
     pthread_cond_broadcast(&b->ready); /* a lane may be waiting for it */
+    pthread_cond_broadcast(&b->work);  /* and a reader for the budget it held */
     pthread_mutex_unlock(&b->lock);
 }
 

@@ -11,7 +11,8 @@
 const char *test_hooks_note(void)
 {
     return " (a test build: its TILEDCONV_TEST_CORRUPT, TILEDCONV_CLEAN_EXIT, "
-           "TILEDCONV_TEST_BATCH_BUDGET and TILEDCONV_TEST_OPEN_DELAY_MS hooks are compiled in)";
+           "TILEDCONV_TEST_BATCH_BUDGET, TILEDCONV_TEST_OPEN_DELAY_MS and "
+           "TILEDCONV_TEST_LANE_PAUSE_MS hooks are compiled in)";
 }
 
 const char *test_hook_corrupt_spec(void)
@@ -33,6 +34,12 @@ unsigned long long test_hook_batch_budget(void)
 unsigned test_hook_open_delay_ms(void)
 {
     const char *v = getenv("TILEDCONV_TEST_OPEN_DELAY_MS");
+    return v ? (unsigned)strtoul(v, NULL, 10) : 0;
+}
+
+unsigned test_hook_lane_pause_ms(void)
+{
+    const char *v = getenv("TILEDCONV_TEST_LANE_PAUSE_MS");
     return v ? (unsigned)strtoul(v, NULL, 10) : 0;
 }
 
@@ -59,6 +66,11 @@ unsigned long long test_hook_batch_budget(void)
 }
 
 unsigned test_hook_open_delay_ms(void)
+{
+    return 0;
+}
+
+unsigned test_hook_lane_pause_ms(void)
 {
     return 0;
 }

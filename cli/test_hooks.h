@@ -33,4 +33,8 @@ unsigned long long test_hook_batch_budget(void);
  * decoded before it is ready) on a device that opens at once. */
 unsigned test_hook_open_delay_ms(void);
 
+/* TILEDCONV_TEST_LANE_PAUSE_MS=MS, or 0: how long a batch's lane waits before each call, so
+ * that the tests see what a slow lane brings about (the workers idle meanwhile). */
+unsigned test_hook_lane_pause_ms(void);
+
 #endif

@@ -180,14 +180,22 @@ typedef struct {
     int regions, parts, up;
 } round_copy;
 
+/* Where part i of a round of len bytes starts: on a cache line (64 bytes), so that no two
+ * threads write one line; part `parts` starts at the end. */
+static size_t part_start(size_t len, int i, int parts)
+{
+    const size_t at = (len * (size_t)i / (size_t)parts + 63) / 64 * 64;
+    return i >= parts || at > len ? len : at;
+}
+
 /* Part i of the round: its bytes between the caller's rows and their places in the ring,
  * chunk by chunk (a part may cross from one chunk's place into the next's, which need not
  * follow it in the ring). */
 static int round_part(void *arg, int i, tc_msg *m)
 {
     const round_copy *r = arg;
-    const size_t len = r->hi - r->lo, hi = r->lo + len * (size_t)(i + 1) / (size_t)r->parts;
-    size_t lo = r->lo + len * (size_t)i / (size_t)r->parts;
+    const size_t len = r->hi - r->lo, hi = r->lo + part_start(len, i + 1, r->parts);
+    size_t lo = r->lo + part_start(len, i, r->parts);
     (void)m;
     while (lo < hi) {
         const size_t k = lo / r->chunk, in = lo - k * r->chunk;
