@@ -135,17 +135,27 @@ cmd() {
     esac
 }
 
-contenders() { # the contenders of a row
-    [ -n "${BASELINE:-}" ] && printf 'tiledconv-base '
+contenders() { # the contenders of ROW [TRY]; the baseline just before tiledconv on odd tries,
+    # just after it on even ones (a GPU process that follows another starts 100-150 ms slower,
+    # the driver still tearing the one before down: a fixed order would favour the first)
+    local list
     case $1 in
-        1) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
-        2) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        3) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
-        4) echo "tiledconv tiledconv-floor peer peer-floor" ;;
-        5) echo "tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6 | 7) echo "tiledconv tiledconv-crew tiledconv-floor peer peer-floor shell-floor" ;;
-        8 | 9) echo "tiledconv peer" ;;
+        1) list="tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
+        2) list="tiledconv tiledconv-floor peer peer-floor" ;;
+        3) list="tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
+        4) list="tiledconv tiledconv-floor peer peer-floor" ;;
+        5) list="tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
+        6 | 7) list="tiledconv tiledconv-crew tiledconv-floor peer peer-floor shell-floor" ;;
+        8 | 9) list="tiledconv peer" ;;
     esac
+    if [ -n "${BASELINE:-}" ]; then
+        if [ $((${2:-1} % 2)) -eq 1 ]; then
+            list="tiledconv-base $list"
+        else
+            list="tiledconv tiledconv-base ${list#tiledconv }"
+        fi
+    fi
+    echo "$list"
 }
 
 # timed ROW WHO TRY: one whole run into a fresh folder, its line in the CSV.
@@ -187,7 +197,7 @@ done
 sed -i '/,warm-up,/d' "$csv"
 for try in $(seq 1 "$tries"); do
     for row in $rows; do
-        for who in $(contenders "$row"); do
+        for who in $(contenders "$row" "$try"); do
             timed "$row" "$who" "$try"
         done
     done

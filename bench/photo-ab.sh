@@ -12,7 +12,7 @@
 # Rows as e2e-peers.sh numbers them: 3 colour BMP --no-sync, 5 colour JPEG synced, 6 gray JPEG
 # synced, 7 gray JPEG --no-sync, 9 31-tap gauss colour JPEG synced. The photos are those
 # e2e-peers.sh makes in WORK (default /tmp/tc-peers: bmp/ and jpg/). Each command runs once
-# untimed per row first. Writes OUTDIR/ab.csv (row, name, try, seconds, exit status) and
+# untimed per row first; the tries rotate their order (below). Writes OUTDIR/ab.csv (row, name, try, seconds, exit status) and
 # OUTDIR/ab.log (every run's -t report) and prints min / median / max per row and name.
 set -u
 out=${1:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
@@ -57,9 +57,16 @@ cat "$work"/bmp/* "$work"/jpg/* >/dev/null 2>&1 # every command reads from the p
 for row in $rows; do
     for c in "${configs[@]}"; do run_one "$row" "${c%%=*}" "${c#*=}" warm-up; done
 done
+# Each try starts the list one further along: a GPU process that follows another starts
+# slower (the driver still tears down the one before: 100-150 ms more start-up, seen on the
+# H200), so a fixed order would favour the first command.
+n=${#configs[@]}
 for t in $(seq 1 "$tries"); do
     for row in $rows; do
-        for c in "${configs[@]}"; do run_one "$row" "${c%%=*}" "${c#*=}" "$t"; done
+        for k in $(seq 0 $((n - 1))); do
+            c=${configs[$(((k + t) % n))]}
+            run_one "$row" "${c%%=*}" "${c#*=}" "$t"
+        done
     done
 done
 rm -rf "$work/out" "$out/run.txt"
