@@ -1,15 +1,15 @@
 /*
  * percall.c - what one tc_filter_image call costs from C, on a 1920 x 1080 uint8 image (5 x 5
- * binomial): in ordinary memory with the library's copies on 1, 2, 4 and 8 threads, by staging
- * chunk, and in the context's page-locked memory (tc_host_alloc), gray and colour; beside it a
- * one-thread memcpy of the gray image's bytes, and each direction's copies alone (one side in
- * ordinary memory, the other page-locked); the host's own copy rate into and out of page-locked
- * memory on 1 to 8 threads; and 16 gray images a tc_filter_images call (a batch lane's calls),
- * per image. Each line: the wall time of a call (min, median,
- * 90th percentile of 200 after 10 untimed) and the device's own times from tc_last_stats
- * (upload, conversions, kernel, download; means), so that what the host adds shows as the
- * difference. A diagnostic beside bench/python_arrays.py (which times the same from Python
- * with its peers); not a scenario of bench/run.
+ * binomial): in ordinary memory with the library's copies on 1, 2, 4 and 8 threads (each in a
+ * context of its own), by staging chunk, and in the context's page-locked memory
+ * (tc_host_alloc), gray and colour; beside it a one-thread memcpy of the gray image's bytes,
+ * and each direction's copies alone (one side in ordinary memory, the other page-locked); the
+ * host's own copy rate into and out of page-locked memory on 1 to 8 threads; and 16 gray
+ * images a tc_filter_images call (a batch lane's calls), per image. Each line: the wall time
+ * of a call (min, median, 90th percentile of 200 after 10 untimed) and the device's own times
+ * from tc_last_stats (upload, conversions, kernel, download; means), so that what the host
+ * adds shows as the difference. A diagnostic beside bench/python_arrays.py (which times the
+ * same from Python with its peers); not a scenario of bench/run.
  *
  *   make lib
  *   cc -std=c11 -O2 -Iinclude bench/percall.c -Lbuild/lib -ltiledconv -pthread \
@@ -187,17 +187,27 @@ int main(int argc, char **argv)
         return 1;
     for (size_t i = 0; i < n; i++)
         in[i] = (unsigned char)(i * 7 + i / WIDTH);
+    /* Each width in a context of its own: a context's copy crew is made once, on its first
+     * copies, with the width of that moment, and a narrower setting later only uses fewer of
+     * its threads (so a crew made at 2 never copies on 4). */
     static const char *const widths[] = {"1", "2", "4", "8"};
     for (int i = 0; i < 4; i++) {
+        tc_context *own;
         snprintf(what, sizeof what, "copy-threads=%s", widths[i]);
         tune(what);
-        snprintf(what, sizeof what, "gray, ordinary, copy-threads=%s", widths[i]);
-        if (time_calls(ctx, what, in, out, 1))
+        if (tc_open(argc > 1 ? argv[1] : "gpu", &own, err, sizeof err) != TC_OK) {
+            fprintf(stderr, "percall: %s\n", err);
             return 1;
+        }
+        snprintf(what, sizeof what, "gray, ordinary, copy-threads=%s", widths[i]);
+        if (time_calls(own, what, in, out, 1) ||
+            (i == 3 && time_calls(own, "colour, ordinary, copy-threads=8", in, out, 3)) ||
+            (i == 3 && time_batch(own, "16 gray images a call, ordinary in, copy-threads=8", in,
+                                  out, 0)))
+            return 1;
+        tc_close(own);
     }
-    tune("copy-threads=4");
-    if (time_calls(ctx, "colour, ordinary, copy-threads=4", in, out, 3))
-        return 1;
+    tune("copy-threads="); /* the default crew from here on (half the cores, 2 to 8) */
     static const char *const chunks[] = {"262144", "524288", "1048576"};
     for (int i = 0; i < 3; i++) {
         snprintf(what, sizeof what, "staging-chunk=%s", chunks[i]);
@@ -207,7 +217,6 @@ int main(int argc, char **argv)
             return 1;
     }
     tune("staging-chunk="); /* the defaults again */
-    tune("copy-threads=");
     unsigned char *pin = tc_host_alloc(ctx, n), *pout = tc_host_alloc(ctx, n);
     if (!pin || !pout) {
         fprintf(stderr, "percall: no page-locked memory: %s\n", tc_error(ctx));
