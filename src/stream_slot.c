@@ -162,11 +162,11 @@ static size_t chunk_len(const transfer *t, size_t k)
  * the caller, one for each stretch of the ring the round takes (down: the round's reads waited
  * for by the caller, then scattered by all). A thread's enqueue of its chunk's transfer waits
  * for the others' in the driver (6-45 us each, seen on the H200), but a lone image's transfer
- * then starts as soon as its first chunk is copied: a gray 1080p call from ordinary memory took
- * 0.33-0.37 ms by chunks, 0.37-0.39 by rounds; in a call of 16 such images, whose copies
- * overlap the device's work on the others, 0.25-0.29 ms an image by chunks, 0.17-0.18 by
- * rounds (0.10-0.14 from page-locked memory). So a call of several images goes by rounds where
- * there is a crew, a lone image by chunks.
+ * then starts as soon as its first chunk is copied: on a crew of 2, a gray 1080p call from
+ * ordinary memory took 0.33-0.37 ms by chunks, 0.37-0.39 by rounds; in a call of 16 such
+ * images, whose copies overlap the device's work on the others, 0.25-0.29 ms an image by
+ * chunks, 0.17-0.18 by rounds (0.10-0.14 from page-locked memory). So a call of several images
+ * goes by rounds where there is a crew, a lone image by chunks.
  */
 
 /* The smallest part of a round a crew's thread copies: below it the hand-over costs more. */
