@@ -1,9 +1,15 @@
 /* batch_pool.c - the pool of host workers (batch_pool.h). */
+#define _GNU_SOURCE /* syscall(SYS_gettid), for one thread's niceness */
 #include "batch_pool.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "batch_report.h"
 #include "job_filter.h"
@@ -278,11 +284,27 @@ static int may_read(const batch *b)
     return b->decoded.count < ahead ? 1 : batch_codecs_bound(b) == 1 ? 2 : 0;
 }
 
+/* --tune worker-nice=N: this worker thread at niceness N, so that the scheduler favours the
+ * lanes and their copy threads over the codecs where they share the cores (Linux, where
+ * niceness is a thread's; elsewhere nothing). Raising one's own niceness needs no privilege;
+ * a refusal leaves the thread as it was. */
+static void set_worker_nice(const batch *b)
+{
+#ifdef __linux__
+    const int n = b->o->tuning.worker_nice;
+    if (n > 0)
+        (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), n);
+#else
+    (void)b;
+#endif
+}
+
 void *batch_worker_main(void *arg)
 {
     batch *b = arg;
     job *j;
     int read;
+    set_worker_nice(b);
     pthread_mutex_lock(&b->lock);
     for (;;) {
         if ((j = job_list_pop(&b->finished)) != NULL) {

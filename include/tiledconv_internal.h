@@ -357,6 +357,9 @@ typedef struct {
     int copy_threads;       /* threads that copy between callers' memory and the pinned staging,
                              * the calling one included, 1..8 (1: the calling thread alone);
                              * 0: half the cores (copier.h) */
+    int worker_nice;        /* the command line's batch workers run at this niceness, 0..19
+                             * (Linux; the lanes and the copy threads stay at the process's),
+                             * for studying who the scheduler favours; 0: the process's */
 } tc_tuning;
 
 /* The threads that copy between callers' memory and the pinned staging for the calling
