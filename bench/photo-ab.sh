@@ -12,7 +12,7 @@
 # Rows as e2e-peers.sh numbers them: 3 colour BMP --no-sync, 5 colour JPEG synced, 6 gray JPEG
 # synced, 7 gray JPEG --no-sync, 9 31-tap gauss colour JPEG synced. The photos are those
 # e2e-peers.sh makes in WORK (default /tmp/tc-peers: bmp/ and jpg/). Each command runs once
-# untimed per row first; the tries rotate their order (below). Writes OUTDIR/ab.csv (row, name, try, seconds, exit status) and
+# untimed per row first; each try draws its own order and settles the machine first (below). Writes OUTDIR/ab.csv (row, name, try, seconds, exit status) and
 # OUTDIR/ab.log (every run's -t report) and prints min / median / max per row and name.
 set -u
 out=${1:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
@@ -57,14 +57,22 @@ cat "$work"/bmp/* "$work"/jpg/* >/dev/null 2>&1 # every command reads from the p
 for row in $rows; do
     for c in "${configs[@]}"; do run_one "$row" "${c%%=*}" "${c#*=}" warm-up; done
 done
-# Each try starts the list one further along: a GPU process that follows another starts
-# slower (the driver still tears down the one before: 100-150 ms more start-up, seen on the
-# H200), so a fixed order would favour the first command.
+# Each try runs the commands in an order of its own, drawn from the try's number (the same on
+# every rerun), and each run starts on a settled machine: `sync` (the writeback of an unsynced
+# row before it) and SETTLE seconds (default 1) for the driver to finish tearing down the GPU
+# process before. Without them, a GPU process that follows another started 100-300 ms slower
+# (seen on the H200), and a rotated order, which keeps who follows whom, gave one command the
+# same predecessor in every try.
+settle=${SETTLE:-1}
 n=${#configs[@]}
 for t in $(seq 1 "$tries"); do
     for row in $rows; do
-        for k in $(seq 0 $((n - 1))); do
-            c=${configs[$(((k + t) % n))]}
+        for k in $(awk -v n="$n" -v seed="$t" 'BEGIN { srand(seed); for (i = 0; i < n; i++) p[i] = i
+                 for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); x = p[i]; p[i] = p[j]; p[j] = x }
+                 for (i = 0; i < n; i++) print p[i] }'); do
+            c=${configs[$k]}
+            sync
+            sleep "$settle"
             run_one "$row" "${c%%=*}" "${c#*=}" "$t"
         done
     done
