@@ -89,17 +89,29 @@ static void sync_folder(const char *dir)
     }
 }
 
-/* How many threads of each kind: the workers every core (--threads N), since reading,
- * decoding and encoding are the work; the waiters many when syncing, since they only wait on
- * the disk, which serves many flushes at once. Never more of either than images, and one
- * context an image at most (a second costs the driver a context, at start and at exit). */
+/* The workers by default: every core, since reading, decoding and encoding are the work, but
+ * a core for each lane's thread (its copies, the driver's calls) on a machine of 8 cores or
+ * more. With a worker on every core the lane and the driver's threads preempted the codecs:
+ * on the H200 machine (16 cores, one lane) 15 workers took 6-8 % less time than 16 on a
+ * folder of colour BMPs, colour JPEGs and synced gray JPEGs, and the same on unsynced gray
+ * ones (docs/benchmarks.md). On a small machine a core is too large a share to set aside. */
+static int default_workers(int cores, int lanes)
+{
+    return cores >= 8 ? clamp(cores - lanes, cores / 2, cores) : cores;
+}
+
+/* How many threads of each kind: the workers (default_workers, or --threads N); the waiters
+ * many when syncing, since they only wait on the disk, which serves many flushes at once.
+ * Never more of either than images, and one context an image at most (a second costs the
+ * driver a context, at start and at exit). */
 static void size_threads(batch *b, int n_requests)
 {
     const int cores = cpu_count(), n = b->list->count;
-    b->n_workers = clamp(b->o->threads ? b->o->threads : cores, 1, n);
+    b->n_lanes = b->o->no_filter ? 0 : clamp(n_requests, 1, n);
+    b->n_workers = b->o->threads ? b->o->threads : default_workers(cores, b->n_lanes);
+    b->n_workers = clamp(b->n_workers, 1, n);
     b->n_waiters = clamp(2 * cores, 4, 64);
     b->n_waiters = clamp(b->n_waiters, 1, n);
-    b->n_lanes = b->o->no_filter ? 0 : clamp(n_requests, 1, n);
 }
 
 /* The batch's settings before any thread starts: sizes, the memory bound. */

@@ -181,7 +181,8 @@ const cli_option cli_options[] = {
      "lose finished files; renames stay atomic)"},
     {OPT_THREADS, NULL, "threads", VALUE, "N", S_BATCH, OWN,
      "host workers that read, decode, encode and write\n"
-     "(default: every core this process may run on); any N\n"
+     "(default: every core this process may run on, less a core\n"
+     "a device from 8 cores); any N\n"
      "writes the same bytes"},
     {OPT_NO_FILTER, NULL, "no-filter", NONE, NULL, S_BATCH, OWN,
      "write each image unfiltered, without a device: the\n"
