@@ -4,8 +4,9 @@
  * context of its own), by staging chunk, and in the context's page-locked memory
  * (tc_host_alloc), gray and colour; beside it a one-thread memcpy of the gray image's bytes,
  * and each direction's copies alone (one side in ordinary memory, the other page-locked); the
- * host's own copy rate into and out of page-locked memory on 1 to 8 threads; and 16 gray
- * images a tc_filter_images call (a batch lane's calls), per image. Each line: the wall time
+ * host's own copy rate into and out of page-locked memory on 1 to 8 threads; 16 gray
+ * images a tc_filter_images call (a batch lane's calls, one image's bytes), per image; and 300
+ * distinct ones (a Python batch's, beyond the host's caches). Each line: the wall time
  * of a call (min, median, 90th percentile of 200 after 10 untimed) and the device's own times
  * from tc_last_stats (upload, conversions, kernel, download; means), so that what the host
  * adds shows as the difference. A diagnostic beside bench/python_arrays.py (which times the
@@ -165,6 +166,52 @@ static int time_batch(tc_context *ctx, const char *what, unsigned char *in, unsi
     return 0;
 }
 
+/* MANY distinct gray images in one tc_filter_images call, each with its own input and output
+ * in ordinary memory (600 MB each side: out of the host's caches, as a Python batch's list of
+ * arrays is, where time_batch's images share one buffer and stay cached), 5 calls after 1:
+ * the median per image. 0, or -1. */
+#define MANY 300
+static int time_many(tc_context *ctx, const char *what)
+{
+    const size_t n = (size_t)WIDTH * HEIGHT;
+    tc_image *src = calloc(MANY, sizeof *src), *dst = calloc(MANY, sizeof *dst);
+    unsigned char *in = malloc(n * MANY), *out = malloc(n * MANY);
+    tc_params p;
+    double t[5];
+    int rc = -1;
+    if (!src || !dst || !in || !out) {
+        fprintf(stderr, "percall: %s: no memory\n", what);
+        goto done;
+    }
+    for (size_t i = 0; i < n * MANY; i++)
+        in[i] = (unsigned char)(i * 7 + i / 4093);
+    memset(out, 0, n * MANY);
+    tc_params_init(&p);
+    p.taps_x = p.taps_y = 5;
+    for (int i = 0; i < MANY; i++) {
+        src[i] = (tc_image){TC_PIXELS_U8, WIDTH, HEIGHT, 1, in + n * i, WIDTH, NULL, 0};
+        dst[i] = (tc_image){TC_PIXELS_U8, WIDTH, HEIGHT, 1, out + n * i, WIDTH, NULL, 0};
+    }
+    for (int i = 0; i < 6; i++) {
+        const double t0 = now_ms();
+        if (tc_filter_images(ctx, src, dst, MANY, &p) != TC_OK) {
+            fprintf(stderr, "percall: %s: %s\n", what, tc_error(ctx));
+            goto done;
+        }
+        if (i >= 1)
+            t[i - 1] = (now_ms() - t0) / MANY;
+    }
+    qsort(t, 5, sizeof t[0], by_value);
+    printf("%-56s median %.3f ms an image (min %.3f, max %.3f)\n", what, t[2], t[0], t[4]);
+    rc = 0;
+done:
+    free(src);
+    free(dst);
+    free(in);
+    free(out);
+    return rc;
+}
+
 /* A study setting, said on failure. */
 static void tune(const char *setting)
 {
@@ -203,7 +250,8 @@ int main(int argc, char **argv)
         if (time_calls(own, what, in, out, 1) ||
             (i == 3 && time_calls(own, "colour, ordinary, copy-threads=8", in, out, 3)) ||
             (i == 3 && time_batch(own, "16 gray images a call, ordinary in, copy-threads=8", in,
-                                  out, 0)))
+                                  out, 0)) ||
+            (i == 3 && time_many(own, "300 distinct gray images a call, copy-threads=8")))
             return 1;
         tc_close(own);
     }
@@ -251,7 +299,8 @@ int main(int argc, char **argv)
     }
     if (time_batch(ctx, "16 gray images a call, page-locked", pin, pout, 0) ||
         time_batch(ctx, "16 gray images a call, ordinary in", in, pout, 0) ||
-        time_batch(ctx, "16 gray images a call, ordinary in, copies on 1 thread", in, pout, 1))
+        time_batch(ctx, "16 gray images a call, ordinary in, copies on 1 thread", in, pout, 1) ||
+        time_many(ctx, "300 distinct gray images a call, ordinary in and out"))
         return 1;
     tc_host_free(ctx, pin);
     tc_host_free(ctx, pout);
