@@ -5,7 +5,7 @@
  * builds and runs it on the GPU machine, beside the OpenCL kernel's own times.
  *
  *   nvcc -O3 -arch=sm_90 -lineinfo -o long_probe bench/cuda/long_probe.cu
- *   long_probe [--size N] [--taps 17,31,47,63] [--iter 50] [--edges]
+ *   long_probe [--size N] [--taps 17,31,47,63] [--iter 50] [--edges] [--help]
  *
  *   --size N    the image, N x N gray float32 (default 8192)
  *   --taps L,.. the lengths, equal along rows and columns: 17, 31, 47 or 63 (the
@@ -519,6 +519,15 @@ int main(int argc, char **argv)
     std::vector<int> lengths = {17, 31, 47, 63};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            printf("usage: long_probe [--size N] [--taps 17,31,47,63] [--iter N] [--edges]\n"
+                   "  --size N   N x N gray float32 image, 32 .. 32768 (default 8192)\n"
+                   "  --taps L   lengths among 17, 31, 47, 63, comma-separated (default all)\n"
+                   "  --iter N   timed launches and copies after a warm-up (default 50)\n"
+                   "  --edges    no halo: the edge tiles take the bordered path, as in the\n"
+                   "             OpenCL run (default: every tile reads unchecked)\n");
+            return 0;
+        }
         if (strcmp(arg, "--edges") == 0) {
             interior = false;
             continue;

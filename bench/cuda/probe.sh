@@ -125,12 +125,14 @@ if [ "${OPENCL:-1}" = 1 ]; then
             echo
             echo "== OpenCL kernel (the driver's PTX, ptxas -O3 -arch=sm_90 here; the driver's own"
             echo "   JIT may differ a little): static instruction counts per length"
+            header=1 # the column names once
             for n in $lengths; do
                 c=$out/opencl-ptx/long-f$n.cubin
                 [ -f "$c" ] || continue
-                "$cuobjdump" -sass "$c" > "${c%.cubin}.sass" 2>>"$log" &&
-                    "$python" bench/cuda/sass_mix.py --label "opencl f$n" "${c%.cubin}.sass" |
-                        { [ "$n" = "${lengths%% *}" ] && cat || tail -n +2; }
+                "$cuobjdump" -sass "$c" > "${c%.cubin}.sass" 2>>"$log" || continue
+                "$python" bench/cuda/sass_mix.py --label "opencl f$n" "${c%.cubin}.sass" |
+                    tail -n +$((2 - header))
+                header=0
             done
             echo
             echo "== OpenCL kernel: ptxas -v, and the PTX's thread-count directives"
