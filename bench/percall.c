@@ -6,7 +6,8 @@
  * and each direction's copies alone (one side in ordinary memory, the other page-locked); the
  * host's own copy rate into and out of page-locked memory on 1 to 8 threads; 16 gray
  * images a tc_filter_images call (a batch lane's calls, one image's bytes), per image; and 300
- * distinct ones (a Python batch's, beyond the host's caches). Each line: the wall time
+ * distinct ones (a Python batch's, beyond the host's caches); then the copies as plain memcpy
+ * (--tune copy-stream=0) against the default's streaming stores. Each line: the wall time
  * of a call (min, median, 90th percentile of 200 after 10 untimed) and the device's own times
  * from tc_last_stats (upload, conversions, kernel, download; means), so that what the host
  * adds shows as the difference. A diagnostic beside bench/python_arrays.py (which times the
@@ -301,6 +302,19 @@ int main(int argc, char **argv)
         time_batch(ctx, "16 gray images a call, ordinary in", in, pout, 0) ||
         time_batch(ctx, "16 gray images a call, ordinary in, copies on 1 thread", in, pout, 1) ||
         time_many(ctx, "300 distinct gray images a call, ordinary in and out"))
+        return 1;
+    /* The copies as plain memcpy (the caches' way) against the default's streaming stores,
+     * then the default again, for the order's sake. */
+    tune("copy-stream=0");
+    if (time_calls(ctx, "gray, ordinary, copy-stream=0", in, out, 1) ||
+        time_calls(ctx, "colour, ordinary, copy-stream=0", in, out, 3) ||
+        time_batch(ctx, "16 gray images a call, ordinary in, copy-stream=0", in, pout, 0) ||
+        time_many(ctx, "300 distinct gray images a call, copy-stream=0"))
+        return 1;
+    tune("copy-stream=");
+    if (time_calls(ctx, "gray, ordinary (default again)", in, out, 1) ||
+        time_calls(ctx, "colour, ordinary (default again)", in, out, 3) ||
+        time_many(ctx, "300 distinct gray images a call (default again)"))
         return 1;
     tc_host_free(ctx, pin);
     tc_host_free(ctx, pout);

@@ -357,6 +357,9 @@ typedef struct {
     int copy_threads;       /* threads that copy between callers' memory and the pinned staging,
                              * the calling one included, 1..8 (1: the calling thread alone);
                              * 0: half the cores (copier.h) */
+    int copy_cached;        /* 1: the copies between callers' memory and the pinned staging are
+                             * plain memcpy (set as copy-stream=0; default: streaming stores,
+                             * past the caches, for large parts on x86-64: bulk_copy.c) */
     int worker_nice;        /* the command line's batch workers run at this niceness, 0..19
                              * (Linux; the lanes and the copy threads stay at the process's),
                              * for studying who the scheduler favours; 0: the process's */

@@ -1,5 +1,6 @@
 /* channels.c - the channel-last layouts: checks, the packed stream, the host's conversions. */
 #include "channels.h"
+#include "bulk_copy.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -130,14 +131,14 @@ static void copy_stream(const tc_image *img, size_t offset, size_t n, unsigned c
     const size_t row = tc_channels_row_bytes(img);
     if ((size_t)img->stride == row) { /* contiguous, top-down: one block */
         unsigned char *at = (unsigned char *)img->data + offset;
-        memcpy(to_rows ? at : buf, to_rows ? buf : at, n);
+        tc_bulk_copy(to_rows ? at : buf, to_rows ? buf : at, n);
         return;
     }
     size_t y = offset / row, x = offset % row;
     while (n > 0) {
         const size_t part = row - x < n ? row - x : n;
         unsigned char *at = row_of(img, y) + x;
-        memcpy(to_rows ? at : buf, to_rows ? buf : at, part);
+        tc_bulk_copy(to_rows ? at : buf, to_rows ? buf : at, part);
         buf += part;
         n -= part;
         y++;

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "copier.h"
+#include "bulk_copy.h"
 #include "tuning.h"
 
 #include <pthread.h>
@@ -272,7 +273,7 @@ static int copy_part(void *arg, int i, tc_msg *m)
     const memcpy_run *r = arg;
     const size_t at = (size_t)i * r->part, len = r->n - at < r->part ? r->n - at : r->part;
     (void)m;
-    memcpy(r->dst + at, r->src + at, len);
+    tc_bulk_copy(r->dst + at, r->src + at, len);
     return TC_OK;
 }
 
@@ -281,7 +282,7 @@ void tc_copier_memcpy(tc_copier **crew, void *dst, const void *src, size_t n)
     const size_t width = (size_t)tc_copier_width();
     size_t parts = n / MIN_PART < width ? n / MIN_PART : width;
     if (parts < 2) {
-        memcpy(dst, src, n);
+        tc_bulk_copy(dst, src, n);
         return;
     }
     /* Parts of whole cache lines, so that no two threads write one line. */

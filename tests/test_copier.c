@@ -2,7 +2,8 @@
  * test_copier.c - the crew of copier.h: every task of a run runs exactly once, whatever the
  * number of tasks and however quickly runs follow each other (a thread still finishing one run
  * must never take a task of the next); a failed task's status and reason come back while the
- * other tasks still run; the parallel memcpy copies every byte at every size and offset; a
+ * other tasks still run; the parallel memcpy, and the streaming copy under it, copy every
+ * byte at every size and offset; a
  * crew that is released with threads asleep ends; the tuning's copy_threads sets the width, and
  * at 1 the caller runs every task itself without starting a crew; a thread's own limit
  * (tc_copy_threads_here) holds for it alone and never passes the crew's size.
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bulk_copy.h"
 #include "copier.h"
 #include "tiledconv_internal.h"
 
@@ -141,6 +143,39 @@ static void memcpy_every_byte(void **state)
     free(dst);
 }
 
+/* tc_bulk_copy alone, streaming stores (the default) and plain memcpy (copy-stream=0): every
+ * byte lands at every size around the streaming threshold and every alignment of the
+ * destination, none beyond. */
+static void bulk_copy_every_byte(void **state)
+{
+    const size_t cap = ((size_t)1 << 20) + 100;
+    unsigned char *src = malloc(cap + 64), *dst = malloc(cap + 64);
+    (void)state;
+    assert_non_null(src);
+    assert_non_null(dst);
+    for (size_t i = 0; i < cap + 64; i++)
+        src[i] = (unsigned char)(i * 29 + (i >> 11));
+    const size_t sizes[] = {0, 1, 64, (size_t)64 << 10, ((size_t)64 << 10) - 1,
+                            ((size_t)64 << 10) + 1, ((size_t)64 << 10) + 63, (size_t)1 << 20,
+                            cap - 17};
+    for (int plain = 0; plain < 2; plain++) {
+        test_tune(plain ? "copy-stream=0" : "copy-stream=");
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+            for (size_t off = 0; off < 18; off++) {
+                const size_t n = sizes[k];
+                memset(dst, 0xEE, cap + 64);
+                tc_bulk_copy(dst + off, src + 5, n);
+                assert_memory_equal(dst + off, src + 5, n);
+                for (size_t i = 0; i < off; i++)
+                    assert_int_equal(dst[i], 0xEE);
+                assert_int_equal(dst[off + n], 0xEE);
+            }
+    }
+    test_tune("copy-stream=");
+    free(src);
+    free(dst);
+}
+
 /* The thread that ran each task. */
 typedef struct {
     pthread_t ran[16];
@@ -214,6 +249,7 @@ int main(void)
         cmocka_unit_test(a_failure_comes_back),
         cmocka_unit_test(small_runs),
         cmocka_unit_test(memcpy_every_byte),
+        cmocka_unit_test(bulk_copy_every_byte),
         cmocka_unit_test(the_tuning_sets_the_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
