@@ -7,7 +7,8 @@
  * host's own copy rate into and out of page-locked memory on 1 to 8 threads; 16 gray
  * images a tc_filter_images call (a batch lane's calls, one image's bytes), per image; and 300
  * distinct ones (a Python batch's, beyond the host's caches); then the copies as plain memcpy
- * (--tune copy-stream=0) against the default's streaming stores. Each line: the wall time
+ * (--tune copy-stream=0) against the default's streaming stores; the host's copy rate out of
+ * every cache (600 MB on 1 to 16 threads), the bound of a batch's copies. Each line: the wall time
  * of a call (min, median, 90th percentile of 200 after 10 untimed) and the device's own times
  * from tc_last_stats (upload, conversions, kernel, download; means), so that what the host
  * adds shows as the difference. A diagnostic beside bench/python_arrays.py (which times the
@@ -104,24 +105,25 @@ static void *copy_parts(void *arg)
 }
 
 /* The median wall time of copying n bytes from src to dst split among k threads (the caller
- * one of them), CALLS rounds. */
-static double parallel_copy_ms(unsigned char *dst, const unsigned char *src, size_t n, int k)
+ * one of them, k <= 16), `rounds` rounds (at most CALLS). */
+static double parallel_copy_rounds(unsigned char *dst, const unsigned char *src, size_t n, int k,
+                                   int rounds)
 {
     pthread_barrier_t start, end;
-    pthread_t threads[8];
-    copier_arg args[8];
+    pthread_t threads[16];
+    copier_arg args[16];
     double t[CALLS];
     pthread_barrier_init(&start, NULL, (unsigned)k);
     pthread_barrier_init(&end, NULL, (unsigned)k);
     for (int i = 0; i < k; i++) {
         const size_t lo = n * (size_t)i / (size_t)k, hi = n * (size_t)(i + 1) / (size_t)k;
-        args[i] = (copier_arg){&start, &end, dst + lo, src + lo, hi - lo, CALLS};
+        args[i] = (copier_arg){&start, &end, dst + lo, src + lo, hi - lo, rounds};
         if (i > 0 && pthread_create(&threads[i], NULL, copy_parts, &args[i]) != 0) {
             fprintf(stderr, "percall: no thread for the copies\n");
             exit(1);
         }
     }
-    for (int r = 0; r < CALLS; r++) {
+    for (int r = 0; r < rounds; r++) {
         const double t0 = now_ms();
         pthread_barrier_wait(&start);
         memcpy(args[0].dst, args[0].src, args[0].n);
@@ -132,8 +134,13 @@ static double parallel_copy_ms(unsigned char *dst, const unsigned char *src, siz
         pthread_join(threads[i], NULL);
     pthread_barrier_destroy(&start);
     pthread_barrier_destroy(&end);
-    qsort(t, CALLS, sizeof t[0], by_value);
-    return t[CALLS / 2];
+    qsort(t, (size_t)rounds, sizeof t[0], by_value);
+    return t[rounds / 2];
+}
+
+static double parallel_copy_ms(unsigned char *dst, const unsigned char *src, size_t n, int k)
+{
+    return parallel_copy_rounds(dst, src, n, k, CALLS);
 }
 
 /* BATCH gray images in one tc_filter_images call, all from in (one image's bytes) into out,
@@ -204,6 +211,17 @@ static int time_many(tc_context *ctx, const char *what)
     }
     qsort(t, 5, sizeof t[0], by_value);
     printf("%-56s median %.3f ms an image (min %.3f, max %.3f)\n", what, t[2], t[0], t[4]);
+    /* The host's own rate on those bytes, out of every cache: the bound of the batch's copies
+     * (each image crosses the memory bus four times on the host: read and written going in,
+     * read and written coming out). Once, beside the first such line. */
+    static int rates_said;
+    for (int k = 1; k <= 16 && !rates_said; k *= 2) {
+        const double ms = parallel_copy_rounds(out, in, n * MANY, k, 5);
+        printf("memcpy of %d images (%zu MB) on %2d threads: median %.1f ms, %.1f GB/s "
+               "(%.3f ms an image)\n", MANY, n * MANY >> 20, k, ms, (double)(n * MANY) / ms * 1e-6,
+               ms / MANY);
+    }
+    rates_said = 1;
     rc = 0;
 done:
     free(src);
