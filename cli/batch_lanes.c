@@ -152,6 +152,7 @@ void *batch_lane_main(void *arg)
             job_drop_input(taken[i]); /* the device is done with it (-e keeps its planes) */
         pthread_mutex_lock(&b->lock);
         b->lane_ms += batch_now_ms() - t;
+        b->lanes_end_ms = batch_now_ms() - b->t0;
         b->lane_calls++;
         b->lane_images += n;
         for (int i = 0; i < n; i++) {

@@ -121,8 +121,11 @@ static void hand_to_lanes(batch *b, job *j)
     job_list_push(&b->decoded, j);
     b->reading--;
     pthread_cond_signal(&b->ready);
-    if (b->next >= b->list->count && b->reading == 0)
+    if (b->next >= b->list->count && b->reading == 0) {
         pthread_cond_broadcast(&b->ready); /* the lanes may end once the list is empty */
+        b->all_read_ms = batch_now_ms() - b->t0;
+        b->waiting_at_all_read = b->decoded.count;
+    }
 }
 
 /* Input i read and decoded (and with --no-filter made into the output and staged), then

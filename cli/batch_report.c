@@ -224,6 +224,12 @@ void batch_print_stages(const batch *b, double wall_ms)
                "lanes", b->lane_ms, b->lane_ms / n, lanes, 100.0 * b->lane_ms /
                ((lanes > 0 ? lanes : 1) * wall_ms), b->lane_calls,
                (double)n / b->lane_calls);
+    if (device && b->lane_calls > 0 && b->all_read_ms > 0)
+        printf("  timeline: the first context ready at %.0f ms, the last input read at %.0f ms "
+               "(%d image%s then waiting for a lane), the lanes' last call ended at %.0f ms, "
+               "the batch at %.0f ms\n",
+               b->startup_ms, b->all_read_ms, b->waiting_at_all_read,
+               b->waiting_at_all_read == 1 ? "" : "s", b->lanes_end_ms, wall_ms);
     const double pool = (b->read_ms + b->write_ms + (device ? 0.0 : b->convert_ms)) /
                         (b->n_workers * wall_ms);
     printf("  the pool of %d worker%s (read+decode, encode+write) was busy %.0f%% of the wall "

@@ -69,6 +69,10 @@ struct batch {
     double lane_ms;        /* the lanes' wall time in their library calls, summed */
     int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
     int lane_images;       /* the images those calls took */
+    double all_read_ms;    /* -t's timeline, on the batch's clock: when the last input was
+                            * read and handed on (0: not yet), */
+    int waiting_at_all_read; /* the images then decoded and waiting for a lane, */
+    double lanes_end_ms;   /* and when the lanes' last call ended */
     int decoded_early;     /* images decoded before any lane was ready */
     int moves_waiting;     /* images being moved or moved into page-locked memory, not yet
                             * taken by a lane */
