@@ -648,6 +648,14 @@ for colour in "" --color; do
     [ "${early:-0}" -ge 48 ] || bad="$bad [$colour: ${early:-no} images decoded early]"
     [ "${moved:-0}" -ge 1 ] && [ "${moved:-0}" -le 150 ] ||
         bad="$bad [$colour: ${moved:-no} images moved]"
+    # -t's timeline: the device held back 1 s; the last input read before the lanes' last call
+    # ended, that after the context was ready, the batch's end after both; at most every image
+    # waiting at the last read (which may come before the context: the reads do not wait).
+    timeline=$(sed -n 's/.*timeline: the first context ready at \([0-9]*\) ms, the last input read at \([0-9]*\) ms (\([0-9]*\) images* then waiting for a lane), the lanes. last call ended at \([0-9]*\) ms, the batch at \([0-9]*\) ms/\1 \2 \3 \4 \5/p' \
+        "$tmp/r/moved.txt")
+    echo "$timeline" | awk '{ exit !(NF == 5 && $1 >= 1000 && $1 <= $4 && $2 <= $4 + 1 &&
+                                    $4 <= $5 + 1 && $3 <= 150) }' ||
+        bad="$bad [$colour: -t's timeline: '${timeline:-none}']"
     n=$(ls "$tmp/r/moved" | wc -l | tr -d ' ')
     [ "$n" -eq 150 ] || bad="$bad [$colour: $n outputs]"
     for f in "$tmp/r/staged"/*; do
@@ -656,7 +664,7 @@ for colour in "" --color; do
     done
 done
 if [ -z "$bad" ]; then
-    ok "r: a device slow to open and a slow lane (hooks): of 150 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour"
+    ok "r: a device slow to open and a slow lane (hooks): of 150 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour; -t's timeline in order"
 else
     not_ok "r: images moved into page-locked memory" "$bad"
 fi
