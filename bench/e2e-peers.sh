@@ -24,7 +24,9 @@
 #   7 gray JPEG -> JPEG --no-sync                   8 31-tap gauss, colour BMP --no-sync
 #   9 31-tap gauss, colour JPEG synced
 # Contenders per row: tiledconv (all cores); tiledconv --no-filter (its codec floor: the same
-# files and pool without a device; rows 8 and 9 share rows 3's and 5's); the peer; the peer's
+# files without a device, a worker on every core; rows 8 and 9 share rows 3's and 5's); the
+# same with --threads N, N the workers of the device run (its -t line: it leaves a core to its
+# lane on 8 cores or more), the floor of the same pool; the peer; the peer's
 # --floor (the same without the filter); on the JPEG rows the shell pipeline djpeg [-grayscale]
 # | cjpeg -quality 95 over xargs -P (cores) workers, not synced ("n/a" where djpeg or cjpeg is
 # missing); on rows 1, 3, 6 and 7 also tiledconv with the library's copy crew (--tune
@@ -52,6 +54,7 @@ tries=${TRIES:-3}
 rows=${ROWS:-1 2 3 4 5 6 7 8 9}
 device=${DEVICE:---device gpu}
 work=${WORK:-/tmp/tc-peers}
+pool="" # the device run's workers, read from its first run
 python=${PYTHON:-python3}
 cores=$(nproc)
 crew=$((cores / 2)); [ "$crew" -gt 8 ] && crew=8; [ "$crew" -lt 2 ] && crew=2
@@ -125,6 +128,8 @@ cmd() {
         tiledconv-base) echo "$BASELINE $device $taps $colour $sync -t -O \$o $work/$src/*" ;;
         tiledconv-crew) echo "$bin $device $taps $colour $sync --tune copy-threads=$crew -t -O \$o $work/$src/*" ;;
         tiledconv-floor) echo "$bin --no-filter $colour $sync -t -O \$o $work/$src/*" ;;
+        tiledconv-pool-floor)
+            [ -n "$pool" ] && echo "$bin --no-filter --threads $pool $colour $sync -t -O \$o $work/$src/*" ;;
         peer) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags" ;;
         peer-floor) [ "$peer_ok" = 1 ] && echo "$python $peers/opencv_job.py $work/$src \$o $gray --ext $ext $pflags --floor" ;;
         shell-floor)
@@ -140,12 +145,12 @@ contenders() { # the contenders of ROW [TRY]; the baseline just before tiledconv
     # the driver still tearing the one before down: a fixed order would favour the first)
     local list
     case $1 in
-        1) list="tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
-        2) list="tiledconv tiledconv-floor peer peer-floor" ;;
-        3) list="tiledconv tiledconv-crew tiledconv-floor peer peer-floor" ;;
-        4) list="tiledconv tiledconv-floor peer peer-floor" ;;
-        5) list="tiledconv tiledconv-floor peer peer-floor shell-floor" ;;
-        6 | 7) list="tiledconv tiledconv-crew tiledconv-floor peer peer-floor shell-floor" ;;
+        1) list="tiledconv tiledconv-crew tiledconv-floor tiledconv-pool-floor peer peer-floor" ;;
+        2) list="tiledconv tiledconv-floor tiledconv-pool-floor peer peer-floor" ;;
+        3) list="tiledconv tiledconv-crew tiledconv-floor tiledconv-pool-floor peer peer-floor" ;;
+        4) list="tiledconv tiledconv-floor tiledconv-pool-floor peer peer-floor" ;;
+        5) list="tiledconv tiledconv-floor tiledconv-pool-floor peer peer-floor shell-floor" ;;
+        6 | 7) list="tiledconv tiledconv-crew tiledconv-floor tiledconv-pool-floor peer peer-floor shell-floor" ;;
         8 | 9) list="tiledconv peer" ;;
     esac
     if [ -n "${BASELINE:-}" ]; then
@@ -195,6 +200,11 @@ for row in $rows; do
     done
 done
 sed -i '/,warm-up,/d' "$csv"
+# The device run's pool of workers (its -t line), for the floor on that same pool: a batch
+# with a device leaves a core to each lane on machines of 8 cores or more, the --no-filter
+# run has no lane and takes every core.
+pool=$(sed -n 's/^  the pool of \([0-9]*\) workers.*/\1/p' "$log" | head -1)
+say "the device run's pool: ${pool:-unknown} workers (cores: $cores)"
 for try in $(seq 1 "$tries"); do
     for row in $rows; do
         for who in $(contenders "$row" "$try"); do
@@ -233,20 +243,23 @@ def size(row, who):
     bs = [int(r["bytes"]) for r in rows.get(row, {}).get(who, []) if r["status"] == "0" and r["bytes"]]
     return "%.0f MB" % (bs[-1] / 1e6) if bs else "n/a"
 
-lines = ["| row | tiledconv (min / median / max s) | its floor (--no-filter) | peer | peer --floor "
+lines = ["| row | tiledconv (min / median / max s) | its floor (--no-filter) "
+         "| its floor, the same pool (--threads) | peer | peer --floor "
          "| djpeg \\| cjpeg | peer median / tiledconv median | peer min / tiledconv max "
-         "| tiledconv median / its floor | output bytes: tiledconv, peer |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+         "| tiledconv median / its floor | the same, the same pool | output bytes: tiledconv, peer |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 for row in sorted(names):
     tc, peer = times(row, "tiledconv"), times(row, "peer")
     floor = times(share.get(row, row), "tiledconv-floor")
-    lines.append("| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s |" % (
-        row, names[row], cell(tc), cell(floor), cell(peer),
+    pool = times(share.get(row, row), "tiledconv-pool-floor")
+    lines.append("| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s |" % (
+        row, names[row], cell(tc), cell(floor), cell(pool), cell(peer),
         cell(times(share.get(row, row), "peer-floor")) if row not in share else "(row %s)" % share[row],
         cell(times(row, "shell-floor")),
         ratio(statistics.median(peer) if peer else 0, statistics.median(tc) if tc else 0),
         ratio(peer[0] if peer else 0, tc[-1] if tc else 0),
         ratio(statistics.median(tc) if tc else 0, statistics.median(floor) if floor else 0),
+        ratio(statistics.median(tc) if tc else 0, statistics.median(pool) if pool else 0),
         size(row, "tiledconv"), size(row, "peer")))
 for row in ("5", "6"):
     s = times(row, "tiledconv-crew")
