@@ -36,6 +36,13 @@
 #define TC_LONG_TILE_W 32
 #define TC_LONG_TILE_H 256
 #define TC_LONG_JOB_W 8
+/* From this row radius (41 taps) a job is TC_LONG_WIDE_JOB_W outputs wide: a window of 16 +
+ * 2 r floats feeds twice the outputs of one of 8 + 2 r, half the loads a multiply-add. On the
+ * H200 that was 3-6 % faster at every length from 41 to 63 taps (8192^2 and 16384^2, gray and
+ * colour, replicate and reflect-101), level at 35-39 and 37 % slower at 33 and at a 31 x 63
+ * filter (the registers of the window, at the shorter rows: docs/benchmarks.md). */
+#define TC_LONG_WIDE_JOB_RADIUS 20
+#define TC_LONG_WIDE_JOB_W 16
 #define TC_LONG_GROUP 256
 #define TC_LONG_UNROLL_LIMIT 4096
 

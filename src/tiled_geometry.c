@@ -116,11 +116,12 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
     g->kind = kind;
     g->radius_y = tc_job_radius_y(job);
     if (kind == TC_KERNEL_TILED_LONG) {
-        /* Long.cl: 256 work-items, jobs of TC_LONG_JOB_W along rows, one column each. */
+        /* Long.cl: 256 work-items, jobs of TC_LONG_JOB_W along rows (TC_LONG_WIDE_JOB_W for
+         * the longest rows), one column each. */
         long_tile(job, local_mem, &g->tile_w, &g->tile_h);
-        block_x = TC_LONG_JOB_W;
-        g->local[0] = (size_t)(g->tile_w / TC_LONG_JOB_W);
-        g->local[1] = (size_t)(TC_LONG_GROUP / (g->tile_w / TC_LONG_JOB_W));
+        block_x = rx >= TC_LONG_WIDE_JOB_RADIUS ? TC_LONG_WIDE_JOB_W : TC_LONG_JOB_W;
+        g->local[0] = (size_t)(g->tile_w / block_x);
+        g->local[1] = (size_t)(TC_LONG_GROUP / (g->tile_w / block_x));
         g->block[0] = 1;
         g->block[1] = g->tile_h * g->tile_w / TC_LONG_GROUP;
         g->grid_offset = job->vector_io ? mod4(job->roi.src_left) : 0;

@@ -599,6 +599,25 @@ static void test_class_counts_by_hand(void **state)
     tc_tiled_geometry_of(&long_job, 16384, &g);
     assert_int_equal(g.tile_h, 64);
     assert_int_equal(g.block[1], 64 * 32 / 256);
+    /* Jobs of 8 outputs up to 39 taps along rows (4 x 64 work-items), of 16 from 41 (2 x 128),
+     * with the same tile and aprons (the windows are whole float4s either way). */
+    assert_int_equal(g.read_block_x, 8);
+    assert_int_equal((int)g.local[0], 4);
+    tc_filter_binomial(&f, 39);
+    long_job = tiled_job(&moved, &f);
+    tc_tiled_geometry_of(&long_job, 1 << 20, &g);
+    assert_int_equal(g.read_block_x, 8);
+    tc_filter_binomial(&f, 41);
+    long_job = tiled_job(&moved, &f);
+    tc_tiled_geometry_of(&long_job, 1 << 20, &g);
+    assert_int_equal(g.kind, TC_KERNEL_TILED_LONG);
+    assert_int_equal(g.read_block_x, 16);
+    assert_int_equal((int)g.local[0], 2);
+    assert_int_equal((int)g.local[1], 128);
+    assert_int_equal(g.tile_w, 32);
+    assert_int_equal(g.apron_l, 20);
+    assert_int_equal(g.apron_r, 20);
+    assert_int_equal(g.block[1], 32);
 }
 
 /* A device whose limits a kernel exceeds is refused before the launch (TC_EDEVICE, a message
