@@ -114,6 +114,7 @@ cases=$out/cases.txt
                     for n in $lengths; do
                         [ "$n" -ge 11 ] || continue
                         [ "$v" = tiled ] && [ "$n" -gt 15 ] && continue
+                        [ "$v" = rows ] && continue # one tap along columns: the pairs
                         if [ $full = 1 ] || in_list "$n" "$study_lengths"; then
                             echo "label=v:$v:f$n:$s:$p:$b $g f=$n kernel=$v"
                         fi
@@ -121,6 +122,9 @@ cases=$out/cases.txt
                     [ $full = 1 ] || continue
                     for xy in $pairs; do
                         [ "$v" = tiled ] && continue
+                        # rows takes one tap along columns only, split more than one each
+                        [ "$v" = rows ] && [ "${xy#*x}" != 1 ] && continue
+                        [ "$v" = split ] && { [ "${xy#*x}" = 1 ] || [ "${xy%x*}" = 1 ]; } && continue
                         echo "label=v:$v:f$xy:$s:$p:$b $g f=${xy%x*} fy=${xy#*x} kernel=$v"
                     done
                 done
@@ -165,9 +169,14 @@ if [ "${VERIFY:-1}" = 1 ]; then
             for v in $separable; do
                 for n in ${VERIFY_LENGTHS:-11 31 63}; do
                     [ "$v" = tiled ] && [ "$n" -gt 15 ] && continue
-                    echo "label=e:$v:f$n:$b $r f=$n kernel=$v"
+                    if [ "$v" = rows ]; then # one tap along columns
+                        echo "label=e:$v:f${n}x1:$b $r f=$n fy=1 kernel=$v"
+                    else
+                        echo "label=e:$v:f$n:$b $r f=$n kernel=$v"
+                    fi
                 done
-                [ "$v" = tiled ] || echo "label=e:$v:f15x31:$b $r f=15 fy=31 kernel=$v"
+                [ "$v" = tiled ] || [ "$v" = rows ] ||
+                    echo "label=e:$v:f15x31:$b $r f=15 fy=31 kernel=$v"
             done
             for v in $mask_variants; do
                 for m in 7 15; do echo "label=e:$v:m$m:$b $r mask=${m}x$m kernel=$v"; done

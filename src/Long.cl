@@ -9,13 +9,43 @@
  *   tiled_slide_conv   a group walks down a strip of tiles, keeping the filtered rows the next
  *                      tile shares with this one (built with SLIDE_W, SLIDE_S, SLIDE_CW,
  *                      SLIDE_V): no halo row filtered twice but at a strip's start
+ *   tiled_rows_conv    rows only: a group stages 32 rows of a tile in local memory, and each
+ *                      work-item filters one row's ROWS_HV outputs (built with ROWS_HV); the
+ *                      first pass of the split variant, whose second is tiled_long_conv with
+ *                      one tap along rows
  *
  * Both keep the article's habits: raw pixels read straight from global memory through the L1
  * cache as aligned float4 windows, horizontally filtered rows shared in local memory, the four
  * classes of work-groups.
  */
 
-#ifndef SLIDE_W
+/* Coefficient i (0 .. 63) of an axis passed as four float16s; i is a constant wherever this is
+ * called (every loop unrolls), so the choice and the component fold away. */
+inline float slide_component(float16 v, int k)
+{
+    switch (k) {
+    case 0: return v.s0;
+    case 1: return v.s1;
+    case 2: return v.s2;
+    case 3: return v.s3;
+    case 4: return v.s4;
+    case 5: return v.s5;
+    case 6: return v.s6;
+    case 7: return v.s7;
+    case 8: return v.s8;
+    case 9: return v.s9;
+    case 10: return v.sa;
+    case 11: return v.sb;
+    case 12: return v.sc;
+    case 13: return v.sd;
+    case 14: return v.se;
+    default: return v.sf;
+    }
+}
+#define TAP64(k, i) slide_component((i) < 16 ? k##0 : (i) < 32 ? k##1 : (i) < 48 ? k##2 : k##3, \
+                                    (i) & 15)
+
+#if !defined(SLIDE_W) && !defined(ROWS_HV)
 
 /*
  * tiled_long_conv. tiled_conv keeps a work-item's filtered rows in registers and trades the
@@ -216,7 +246,7 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
             out_col[o * pitch] = out[o];
 }
 
-#endif /* !SLIDE_W */
+#endif /* !SLIDE_W && !ROWS_HV */
 
 /* ------------------------------------------------------------------------------------------ */
 /* tiled_slide_conv                                                                           */
@@ -311,31 +341,6 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
 #error "tiled_slide_conv: strips a power of two of jobs and blocks wide, whole ones a step"
 #endif
 
-/* Coefficient i (0 .. 63) of an axis passed as four float16s; i is a constant wherever this is
- * called (every loop unrolls), so the choice and the component fold away. */
-inline float slide_component(float16 v, int k)
-{
-    switch (k) {
-    case 0: return v.s0;
-    case 1: return v.s1;
-    case 2: return v.s2;
-    case 3: return v.s3;
-    case 4: return v.s4;
-    case 5: return v.s5;
-    case 6: return v.s6;
-    case 7: return v.s7;
-    case 8: return v.s8;
-    case 9: return v.s9;
-    case 10: return v.sa;
-    case 11: return v.sb;
-    case 12: return v.sc;
-    case 13: return v.sd;
-    case 14: return v.se;
-    default: return v.sf;
-    }
-}
-#define TAP64(k, i) slide_component((i) < 16 ? k##0 : (i) < 32 ? k##1 : (i) < 48 ? k##2 : k##3, \
-                                    (i) & 15)
 
 /* One job of (a): the BLOCK_X outputs of ROI row y from column x, into out (BLOCK_X floats
  * of hrows, 16-byte aligned). checked (a constant at both calls) says whether coordinates
@@ -563,3 +568,134 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
 }
 
 #endif /* SLIDE_W */
+
+/* ------------------------------------------------------------------------------------------ */
+/* tiled_rows_conv                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+#ifdef ROWS_HV
+
+/*
+ * tiled_rows_conv. tiled_long_conv's phase (a) reads each job's window from global memory
+ * through the L1, 8 or 16 outputs a window, and runs its multiply-adds at under a third of a
+ * GPU's peak at 63 taps (docs/benchmarks.md, "Each axis on its own"). Here a group stages 32
+ * rows of its tile in local memory and each work-item filters one of those rows: the 32
+ * work-items of a wavefront read 32 rows at once (an odd pitch puts them in 32 banks), each
+ * value read once serving up to ROWS_HV multiply-adds in registers. It filters rows only (no
+ * RADIUS_Y): alone for filters of one tap along columns, or as the first pass of the split
+ * variant, into a plane that tiled_long_conv then filters along columns.
+ *
+ * Ownership. Group (gx, gy) produces the tile of R_TW x 32 pixels at ROI (l, t) = (gx R_TW, gy
+ * 32). Work-item (lane, wp) (lane 0..31, wp 0..7) stages window columns lane + 32 wp, + 256,
+ * ... of the tile's 32 rows, each column's 32 loads in flight before the first is stored (the
+ * loads issued one after another took twice as long), then filters row lane's ROWS_HV outputs
+ * from column wp ROWS_HV, and the group stores the tile through local memory again, so that
+ * consecutive work-items store consecutive pixels of a row.
+ *
+ * Classes, as the other tiled kernels': class 1 when the tile and its RADIUS_X columns a side
+ * lie inside the sROI (read unchecked), class 2 maps each coordinate by the border rule;
+ * class 3 when the tile lies inside the tROI (stored unchecked), class 4 checks each store.
+ * The host predicts the same (tiled_geometry.c). Each output adds its taps in order (tap 0
+ * first) from 0, as tiled_long_conv's phase (a) does: the same floats, bit for bit.
+ *
+ * -D options besides Common.cl's: ROWS_HV (outputs a work-item; the tile is 8 ROWS_HV wide).
+ * The coefficients come by value, four float16s (TAP64), and the one tap along columns as
+ * ky0. Built with TC_IMAGE=1 (--storage
+ * image), it reads the source plane from an image2d_t (Common.cl's SRC_T).
+ */
+#define R_TH 32                       /* rows of a tile */
+#define R_TW (8 * ROWS_HV)            /* columns of a tile */
+#define R_RAW (R_TW + 2 * RADIUS_X)   /* window columns a row */
+#define R_P (R_RAW + 1)               /* local pitch: odd, 32 rows read at once in 32 banks */
+#define R_SWEEPS ((R_RAW + 255) / 256) /* window columns a work-item stages */
+
+#if RADIUS_Y != 0 || (R_TW & 1) != 0 || TAPS_X > 64
+#error "tiled_rows_conv filters rows only, up to 63 taps, tiles of an even width"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void tiled_rows_conv(SRC_T src, __global float *dst, int pitch,
+                     int sL, int sT, int tL, int tT, int w, int h,
+                     float16 kx0, float16 kx1, float16 kx2, float16 kx3, float ky0,
+                     float border_value CLASS_COUNTS_ARG)
+{
+    __local float raw[R_TH * R_P];
+    const int lane = get_local_id(0), wp = get_local_id(1), lid = wp * 32 + lane;
+    const int l = get_group_id(0) * R_TW, t = get_group_id(1) * R_TH;
+    /* The classes depend on the group alone: the barriers below are reached by all of it. */
+    const bool free_on_read = l >= RADIUS_X && l + R_TW + RADIUS_X <= w && t + R_TH <= h;
+    const bool free_on_write = l + R_TW <= w && t + R_TH <= h;
+#ifdef TC_COUNT_CLASSES
+    if (lid == 0) {
+        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+    }
+#endif
+    float kx[TAPS_X];
+#pragma unroll
+    for (int i = 0; i < TAPS_X; i++)
+        kx[i] = TAP64(kx, i);
+
+    /* (a) The window: ROI columns l - RADIUS_X .. l + R_TW + RADIUS_X - 1 of rows t .. t + 31
+     * (rows past the ROI read as the border rule says and are never stored). */
+#pragma unroll
+    for (int q = 0; q < R_SWEEPS; q++) {
+        const int c = lid + 256 * q;
+        if (c < R_RAW) {
+            const int x = l - RADIUS_X + c;
+            float v[R_TH];
+            if (free_on_read) {
+#pragma unroll
+                for (int r = 0; r < R_TH; r++)
+                    v[r] = SRC_AT(src, pitch, sL + x, sT + t + r);
+            } else {
+#pragma unroll
+                for (int r = 0; r < R_TH; r++)
+                    v[r] = read_bordered(src, pitch, sL, sT, x, t + r, w, h, border_value);
+            }
+#pragma unroll
+            for (int r = 0; r < R_TH; r++)
+                raw[r * R_P + c] = v[r];
+        }
+    }
+    /* Every staged pixel is in before anyone filters. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* (b) Row lane's outputs wp ROWS_HV .. + ROWS_HV - 1: window value s feeds output o with
+     * tap s - o. */
+    float out[ROWS_HV];
+#pragma unroll
+    for (int o = 0; o < ROWS_HV; o++)
+        out[o] = 0.0f;
+    __local const float *row = raw + lane * R_P + wp * ROWS_HV;
+#pragma unroll
+    for (int s = 0; s < ROWS_HV + 2 * RADIUS_X; s++) {
+        const float v = row[s];
+#pragma unroll
+        for (int o = 0; o < ROWS_HV; o++)
+            if (s - o >= 0 && s - o < TAPS_X)
+                out[o] = fma(kx[s - o], v, out[o]);
+    }
+    /* Every read of the window is done before it is overwritten with the outputs, each
+     * weighed by the column filter's one tap (one rounding, as tiled_long_conv's column pass
+     * does it: fma(ky0, v, 0); 1 in the split variant's first pass). */
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int o = 0; o < ROWS_HV; o++)
+        raw[lane * R_P + wp * ROWS_HV + o] = ky0 * out[o];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* (c) The store, row by row, consecutive work-items on consecutive pixels: class 3
+     * unchecked, class 4 only inside the tROI. */
+    for (int r = 0; r < R_TH; r++) {
+        const int y = t + r;
+#pragma unroll
+        for (int q = 0; q < (R_TW + 255) / 256; q++) {
+            const int c = lid + 256 * q;
+            if (c < R_TW && (free_on_write || (l + c < w && y < h)))
+                dst[(tT + y) * pitch + tL + l + c] = raw[r * R_P + c];
+        }
+    }
+}
+
+#endif /* ROWS_HV */

@@ -99,9 +99,33 @@ int tc_buffers_ensure(const tc_device *d, tc_buffers *b, const tc_job *job, tc_m
     return TC_OK;
 }
 
+int tc_buffers_ensure_split(const tc_device *d, tc_buffers *b, const tc_job *job, int pitch,
+                            tc_msg *m)
+{
+    const size_t bytes = (size_t)pitch * (size_t)job->roi.height * sizeof(float);
+    int status;
+    if ((status = tc_check_host_room(d, tc_new_bytes(b->tmp_bytes, bytes),
+                                     "the split variant's plane between its passes", m)) !=
+            TC_OK ||
+        (status = tc_ensure_buffer(d, &b->tmp, &b->tmp_bytes, bytes, CL_MEM_READ_WRITE,
+                                   "clCreateBuffer(the split variant's plane)", m)) != TC_OK)
+        return status;
+    if (!b->unit) {
+        cl_float one = 1.0f;
+        cl_int err;
+        b->unit = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 sizeof one, &one, &err);
+        if (err != CL_SUCCESS) {
+            b->unit = NULL;
+            return cl_fail(m, err, "clCreateBuffer(the unit coefficient)");
+        }
+    }
+    return TC_OK;
+}
+
 void tc_buffers_release(tc_buffers *b)
 {
-    cl_mem *mems[] = {&b->counts, &b->mask, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
+    cl_mem *mems[] = {&b->unit, &b->counts, &b->mask, &b->tmp, &b->ky, &b->kx, &b->dst, &b->src};
     tc_image_buffers_release(&b->images);
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])

@@ -13,6 +13,7 @@
 /* The device buffers a context keeps between runs; each grows when an image needs more. */
 typedef struct {
     cl_mem src, dst, tmp, kx, ky, mask, counts;
+    cl_mem unit;          /* the split variant's second pass: its one coefficient, 1 */
     size_t src_bytes, dst_bytes, tmp_bytes;
     float *staging;       /* the plane with the device's row pitch, when that differs */
     size_t staging_bytes;
@@ -45,6 +46,11 @@ int tc_ensure_buffer(const tc_device *d, cl_mem *mem, size_t *capacity, size_t b
 /* The buffers every run of job needs besides its planes: the coefficients, a mask's weights,
  * the class counters, and twopass's temporary. */
 int tc_buffers_ensure(const tc_device *d, tc_buffers *b, const tc_job *job, tc_msg *m);
+
+/* The split variant's (split.h): its plane between the passes, pitch x the ROI's height
+ * floats (the planes' row pitch), and the unit coefficient of its second pass. */
+int tc_buffers_ensure_split(const tc_device *d, tc_buffers *b, const tc_job *job, int pitch,
+                            tc_msg *m);
 
 /* The input plane (in->width x in->height, packed) to b->src with the device's row pitch
  * (plane_bytes in all, through b's host staging when rows are padded); b->dst starts as the

@@ -44,6 +44,20 @@
 #define TC_LONG_WIDE_JOB_RADIUS 20
 #define TC_LONG_WIDE_JOB_W 16
 #define TC_LONG_GROUP 256
+
+/* tiled_rows_conv (the rows variant, and the split variant's first pass): a work-item a row's
+ * TC_ROWS_HV outputs, tiles of 8 TC_ROWS_HV x 32 (halved while the staged rows would not fit
+ * the device's local memory: 40.8 KB at 63 taps). */
+#define TC_ROWS_HV 32
+
+/* Where rows and split are the defaults (variants.c), by the rows' length. H200, 2026-11-26,
+ * 8192^2 gray, medians of 30, against tiled_long_conv: rows only, rows 0.83x at 17 taps,
+ * 0.73-0.76x at 21-41, 0.56-0.59x at 47-63; split, 1.09-1.45x slower at 17-33 taps, 0.70-0.78x
+ * at every length from 35 to 63 (63 taps 0.441 ms against 0.633), at 16384^2, in colour and
+ * with reflect-101 alike, 0.74-0.87x at 63 x 31, 63 x 7 and 47 x 17, 0.95x at 31 x 63 and
+ * 1.36x slower at 7 x 63 (the rows decide: docs/benchmarks.md). */
+#define TC_ROWS_MIN_TAPS 17
+#define TC_SPLIT_MIN_TAPS 35
 #define TC_LONG_UNROLL_LIMIT 4096
 
 /* tiled_mask_conv: the article's 8 x 8 work-items (TC_TILED_GROUP_X/Y), blocks of 4 x this many

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "split.h"
 #include "storage.h"
 #include "tuning.h"
 
@@ -19,7 +20,8 @@ static tc_source kernel_source(tc_kernel_kind kind)
         [TC_KERNEL_TILED_MASK] = TC_SOURCE_MASKS,  [TC_KERNEL_TWOPASS] = TC_SOURCE_FILTERS,
         [TC_KERNEL_ONEPASS] = TC_SOURCE_FILTERS,   [TC_KERNEL_ONEPASS_MASK] = TC_SOURCE_MASKS,
         [TC_KERNEL_BILINEAR] = TC_SOURCE_IMAGES,   [TC_KERNEL_TILED_SLIDE] = TC_SOURCE_LONG,
-        [TC_KERNEL_TILED_MASK_ROWS] = TC_SOURCE_MASKS};
+        [TC_KERNEL_TILED_MASK_ROWS] = TC_SOURCE_MASKS, [TC_KERNEL_TILED_ROWS] = TC_SOURCE_LONG,
+        [TC_KERNEL_TILED_SPLIT] = TC_SOURCE_LONG};
     return sources[kind];
 }
 
@@ -42,6 +44,8 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
         if (kind == TC_KERNEL_TILED_SLIDE)
             snprintf(own, sizeof own, "-D SLIDE_W=%d -D SLIDE_S=%d -D SLIDE_CW=%d -D SLIDE_V=%d",
                      g->tile_w, g->tile_h, v->cols, v->rows);
+        else if (kind == TC_KERNEL_TILED_ROWS)
+            snprintf(own, sizeof own, "-D ROWS_HV=%d", g->block[0]);
         else
             snprintf(own, sizeof own,
                      "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_UNROLL_LIMIT=%d",
@@ -146,11 +150,35 @@ static int get_kernel(const tc_device *d, tc_program_cache *programs, tc_source 
     return TC_OK;
 }
 
+/* The split variant's kernels: its rows pass's and its columns pass's, each its own job's
+ * (split.h), with that job's geometry. */
+static int split_kernels(const tc_device *d, tc_program_cache *programs, const tc_job *job,
+                         cl_kernel kernels[2], double *build_ms, tc_msg *m)
+{
+    tc_job pass[2];
+    tc_split_jobs(job, &pass[0], &pass[1]);
+    *build_ms = 0.0;
+    for (int p = 0; p < 2; p++) {
+        tc_tiled_geometry g;
+        cl_kernel k[2] = {NULL, NULL};
+        double ms = 0.0;
+        tc_tiled_geometry_of(&pass[p], d->info.local_mem_bytes, &g);
+        const int status = tc_job_kernels(d, programs, &pass[p], &g, g.local, k, &ms, m);
+        kernels[p] = k[0];
+        *build_ms += ms;
+        if (status != TC_OK)
+            return status;
+    }
+    return TC_OK;
+}
+
 int tc_job_kernels(const tc_device *d, tc_program_cache *programs, const tc_job *job,
                    const tc_tiled_geometry *g, const size_t local[2], cl_kernel kernels[2],
                    double *build_ms, tc_msg *m)
 {
     const tc_kernel_kind kind = tc_kernel_of(job);
+    if (kind == TC_KERNEL_TILED_SPLIT)
+        return split_kernels(d, programs, job, kernels, build_ms, m);
     const char *name = tc_kernel_name(kind);
     const int rx = tc_job_radius_x(job), ry = tc_job_radius_y(job), nv = has_nv_options(d);
     char options[1024];

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "hostmem.h"
+#include "split.h"
 
 static long ceil_div(long a, long b)
 {
@@ -34,6 +35,7 @@ typedef struct {
     tc_tiled_geometry tiled; /* the tiled kernels' tile, block and group */
     size_t local[2];
     size_t global[2];
+    size_t local2[2], global2[2]; /* split: its second pass's (tiled_long_conv) */
 } launch_state;
 
 typedef struct {
@@ -108,6 +110,23 @@ static int slide_set_args(launch_state *ls, tc_msg *m)
                        m);
 }
 
+/* tiled_rows_conv: src ... dst_top, the ROI's size, the row coefficients by value as four
+ * float16s (zero-padded: constant operands of the unrolled multiply-adds), the column
+ * filter's one tap, the border value, and the counters when it counts (counts not NULL). */
+static int rows_set_args(cl_kernel kernel, cl_mem src, cl_mem dst, int pitch, const tc_roi *r,
+                         const tc_filter_spec *f, cl_mem counts, tc_msg *m)
+{
+    cl_float16 kx[4];
+    for (int q = 0; q < 4; q++)
+        kx[q] = by_value(f->kx + 16 * q, f->taps_x - 16 * q);
+    const tc_kernel_arg args[] = {
+        TC_KARG(src),        TC_KARG(dst),         TC_KARG(pitch),      TC_KARG(r->src_left),
+        TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
+        TC_KARG(r->height),  TC_KARG(kx[0]),       TC_KARG(kx[1]),      TC_KARG(kx[2]),
+        TC_KARG(kx[3]),      TC_KARG(f->ky[0]),    TC_KARG(f->border_value), TC_KARG(counts)};
+    return tc_set_args(kernel, "tiled_rows_conv", args, counts ? 16 : 15, m);
+}
+
 /* The separable kernels that read planes directly take the same first arguments
  * (src ... border_value); tiled_conv then the coefficients again by value (float16,
  * zero-padded: TiledConv.cl's TC_COEFF_VALUES); the tiled ones, when they count their
@@ -131,6 +150,10 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
     const int counts = ls->job->count_classes;
     if (kind == TC_KERNEL_TILED_SLIDE)
         return slide_set_args(ls, m);
+    if (kind == TC_KERNEL_TILED_ROWS)
+        return rows_set_args(ls->kernel, ls->src, ls->dst, ls->pitch, &ls->job->roi,
+                             &ls->job->filter, ls->job->count_classes ? ls->buf->counts : NULL,
+                             m);
     if (kind == TC_KERNEL_TILED_LONG)
         return tc_set_args(ls->kernel, "tiled_long_conv", long_args, counts ? 13 : 12, m);
     if (kind == TC_KERNEL_TILED)
@@ -249,6 +272,58 @@ static int bilinear_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
                                ls->pitch, ls->local, events, m);
 }
 
+/* split (split.h): pass 1, tiled_rows_conv, as ls->tiled says (its rows job's geometry);
+ * pass 2, tiled_long_conv, as its columns job's. */
+static void split_geometry(launch_state *ls)
+{
+    tc_job rows, cols;
+    tc_tiled_geometry g;
+    tiled_geometry(ls);
+    tc_split_jobs(ls->job, &rows, &cols);
+    tc_tiled_geometry_of(&cols, ls->local_mem, &g);
+    ls->local2[0] = g.local[0];
+    ls->local2[1] = g.local[1];
+    ls->global2[0] = (size_t)ceil_div(cols.roi.width + g.grid_offset, g.tile_w) * g.local[0];
+    ls->global2[1] = (size_t)ceil_div(cols.roi.height, g.strip_h) * g.local[1];
+}
+
+/* Both passes' arguments: the rows pass from the source into the temporary plane (the
+ * buffers' tmp, the planes' pitch), the columns pass from it into the target; the second's
+ * row coefficient the buffers' unit (a single 1). */
+static int split_set_args(launch_state *ls, tc_msg *m)
+{
+    const tc_buffers *b = ls->buf;
+    tc_job rows, cols;
+    tc_split_jobs(ls->job, &rows, &cols);
+    const tc_roi *r = &cols.roi;
+    const cl_mem counts = ls->job->count_classes ? b->counts : NULL;
+    const tc_kernel_arg args[] = {
+        TC_KARG(b->tmp),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),  TC_KARG(r->src_left),
+        TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
+        TC_KARG(r->height),  TC_KARG(b->unit),     TC_KARG(b->ky),
+        TC_KARG(cols.filter.border_value), TC_KARG(b->counts)};
+    int status = rows_set_args(ls->kernel, ls->src, b->tmp, ls->pitch, &rows.roi, &rows.filter,
+                               counts, m);
+    if (status == TC_OK)
+        status = tc_set_args(ls->kernel2, "tiled_long_conv (split pass 2)", args,
+                             counts ? 13 : 12, m);
+    return status;
+}
+
+/* An in-order queue: pass 2 starts once pass 1 has written the plane. */
+static int split_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
+{
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
+                                   NULL, &events[0]));
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(ls->queue, ls->kernel2, 2, NULL, ls->global2, ls->local2, 0,
+                                   NULL, &events[1]));
+cleanup:
+    return status;
+}
+
 static const kernel_desc kernels[] = {
     [TC_KERNEL_TILED] = {1, tiled_geometry, direct_set_args, direct_enqueue},
     [TC_KERNEL_TILED_LONG] = {1, tiled_geometry, direct_set_args, direct_enqueue},
@@ -259,6 +334,8 @@ static const kernel_desc kernels[] = {
     [TC_KERNEL_BILINEAR] = {2, bilinear_geometry, bilinear_set_args, bilinear_enqueue},
     [TC_KERNEL_TILED_SLIDE] = {1, tiled_geometry, direct_set_args, direct_enqueue},
     [TC_KERNEL_TILED_MASK_ROWS] = {1, tiled_geometry, mask_set_args, direct_enqueue},
+    [TC_KERNEL_TILED_ROWS] = {1, tiled_geometry, direct_set_args, direct_enqueue},
+    [TC_KERNEL_TILED_SPLIT] = {2, split_geometry, split_set_args, split_enqueue},
 };
 
 /* ---- The steps of a run ---------------------------------------------------------------- */
@@ -510,7 +587,9 @@ int tc_run_resident(const tc_device *d, tc_program_cache *programs, tc_buffers *
         goto cleanup;
     }
     if ((status = prepare_kernel(d, programs, job, &ls, &stats->build_ms, m)) != TC_OK ||
-        (status = tc_buffers_ensure(d, buffers, job, m)) != TC_OK)
+        (status = tc_buffers_ensure(d, buffers, job, m)) != TC_OK ||
+        (tc_kernel_of(job) == TC_KERNEL_TILED_SPLIT &&
+         (status = tc_buffers_ensure_split(d, buffers, job, ls.pitch, m)) != TC_OK))
         goto cleanup;
     /* An image run reads a copy of the source plane in an image (timed as part of the
      * upload); the kernels take it where they would take the buffer. */

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "image.h"
 #include "reference.h"
+#include "variants.h"
 
 /* The largest sigma whose Gaussian fits TC_MAX_TAPS: round(6 sigma + 1) | 1 <= 63. */
 #define MAX_SIGMA ((TC_MAX_TAPS - 0.5) / 6.0)
@@ -173,6 +174,10 @@ void tc_pyramid_slice_job(const tc_pyramid_plan *plan, int octave, const tc_pyra
     job->block_x = TC_TILED_BLOCK_X;
     job->block_y = TC_TILED_BLOCK_Y;
     job->vector_io = 1;
+    /* A slice is one prepared launch, one pass: beyond tiled_conv's lengths the long kernel,
+     * whatever the band's default (the split variant takes two). */
+    if (s->taps > TC_TILED_MAX_TAPS)
+        tc_variant_find("long", &job->filter, &job->variant, NULL);
 }
 
 /* ---- The reference and its tolerance ----------------------------------------------------- */

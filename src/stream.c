@@ -88,13 +88,15 @@ static int open_slot(tc_stream *st, tc_program_cache *programs, tc_slot *s, doub
 
 /* ---- The filters ------------------------------------------------------------------------- */
 
-/* Jobs whose one-pass kernel a prepared launch can run again with other planes: tiled and
- * onepass reading buffers, without the class counters (whose counts each run would need
- * reset and read). The others run through tc_run_resident, plane by plane. */
+/* Jobs whose one-pass kernel a prepared launch can run again with other planes: tiled (but
+ * its split variant, two passes) and onepass reading buffers, without the class counters
+ * (whose counts each run would need reset and read). The others run through
+ * tc_run_resident, plane by plane. */
 static int preparable(const tc_job *job)
 {
     return (job->algorithm == TC_TILED || job->algorithm == TC_ONEPASS) &&
-           job->storage == TC_STORAGE_BUFFER && !job->count_classes;
+           job->storage == TC_STORAGE_BUFFER && !job->count_classes &&
+           tc_kernel_of(job) != TC_KERNEL_TILED_SPLIT; /* two passes */
 }
 
 /* The prepared launch of this job at this width: kept, or made now in place of the one used

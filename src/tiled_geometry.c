@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "split.h"
 #include "tuning.h"
 
 int tc_tiled_block_y(const tc_job *job, int radius)
@@ -55,6 +56,17 @@ static void long_tile(const tc_job *job, unsigned long long local_mem, int *tile
     *tile_h = h;
 }
 
+/* tiled_rows_conv's outputs a work-item (ROWS_HV): TC_ROWS_HV, halved while the group's 32
+ * staged rows of 8 ROWS_HV + 2 rx + 1 floats would not fit the device's local memory. */
+static int rows_hv(const tc_job *job, unsigned long long local_mem)
+{
+    int hv = TC_ROWS_HV;
+    while (hv > 4 && 32ULL * (unsigned long long)(8 * hv + 2 * tc_job_radius_x(job) + 1) * 4ULL >
+                         local_mem)
+        hv /= 2;
+    return hv;
+}
+
 /* a mod 4 in 0..3, for either sign of a. */
 static int mod4(int a)
 {
@@ -72,7 +84,8 @@ int tc_tiled_shift(const tc_job *job)
     /* tiled_long_conv's and tiled_slide_conv's tiles sit on the source's grid: their windows
      * are always aligned. */
     const tc_kernel_kind kind = tc_kernel_of(job);
-    if (!job->vector_io || kind == TC_KERNEL_TILED_LONG || kind == TC_KERNEL_TILED_SLIDE)
+    if (!job->vector_io || kind == TC_KERNEL_TILED_LONG || kind == TC_KERNEL_TILED_SLIDE ||
+        kind == TC_KERNEL_TILED_ROWS || kind == TC_KERNEL_TILED_SPLIT)
         return 0;
     return mod4(job->roi.src_left - job->roi.dst_left);
 }
@@ -112,6 +125,13 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
     const tc_kernel_kind kind = tc_kernel_of(job);
     const int rx = tc_job_radius_x(job), shift = tc_tiled_shift(job);
     int block_x = job->block_x;
+    if (kind == TC_KERNEL_TILED_SPLIT) { /* its first pass's: the launch of ls->kernel */
+        tc_job rows, cols;
+        tc_split_jobs(job, &rows, &cols);
+        tc_tiled_geometry_of(&rows, local_mem, g);
+        g->kind = kind;
+        return;
+    }
     memset(g, 0, sizeof *g);
     g->kind = kind;
     g->radius_y = tc_job_radius_y(job);
@@ -125,6 +145,19 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
         g->block[0] = 1;
         g->block[1] = g->tile_h * g->tile_w / TC_LONG_GROUP;
         g->grid_offset = job->vector_io ? mod4(job->roi.src_left) : 0;
+    } else if (kind == TC_KERNEL_TILED_ROWS) {
+        /* Long.cl's tiled_rows_conv: 32 x 8 work-items, a row's ROWS_HV outputs each, tiles
+         * of 8 ROWS_HV x 32 from the ROI's corner; its reads are single floats, RADIUS_X a
+         * side (set below). */
+        const int hv = rows_hv(job, local_mem);
+        g->tile_w = 8 * hv;
+        g->tile_h = 32;
+        g->local[0] = 32;
+        g->local[1] = 8;
+        g->block[0] = hv;
+        g->block[1] = 1;
+        block_x = TC_LONG_JOB_W; /* Common.cl's windows, unused by this kernel */
+        g->grid_offset = 0;
     } else if (kind == TC_KERNEL_TILED_SLIDE) {
         /* Long.cl's tiled_slide_conv: one group a strip of tiles, on the source's 4-grid. */
         const tc_variant *v = tc_variant_of(job);
@@ -162,7 +195,7 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
      * cover it (WIN_LO .. WIN_HI relative to the multiple of 4 at or before the block's first
      * source column), except aligned rows of radius 1, read as the block's float4s and one
      * float a side. */
-    if (!job->vector_io || (shift == 0 && rx == 1)) {
+    if (!job->vector_io || (shift == 0 && rx == 1) || kind == TC_KERNEL_TILED_ROWS) {
         g->apron_l = g->apron_r = rx;
     } else {
         const int lo = floor4(shift - rx);
@@ -177,6 +210,13 @@ void tc_tiled_tiles(const tc_job *job, unsigned long long local_mem,
 {
     const tc_roi *roi = &job->roi;
     tc_tiled_geometry g;
+    if (tc_kernel_of(job) == TC_KERNEL_TILED_SPLIT) { /* both passes' tiles, in their order */
+        tc_job rows, cols;
+        tc_split_jobs(job, &rows, &cols);
+        tc_tiled_tiles(&rows, local_mem, visit, arg);
+        tc_tiled_tiles(&cols, local_mem, visit, arg);
+        return;
+    }
     tc_tiled_geometry_of(job, local_mem, &g);
     const int w = roi->width, h = roi->height, tile_w = g.tile_w, tile_h = g.tile_h;
     for (int t = 0; t < h; t += tile_h)

@@ -54,6 +54,12 @@ static const tc_variant variants[] = {
      .about = "strips 128 wide, steps of 32 rows, jobs of 32, columns of 32"},
     {.name = "slide-32x128-j32-v32", SLIDE(32, 128, 32, 1, 32),
      .about = "strips 32 wide, steps of 128 rows, jobs of 32, columns of 32"},
+    {.name = "rows", .kind = TC_KERNEL_TILED_ROWS,
+     .about = "tiled_rows_conv: rows only (1 tap along columns), 32 rows of a tile 256 wide "
+              "staged in local memory, a row's 32 outputs a work-item"},
+    {.name = "split", .kind = TC_KERNEL_TILED_SPLIT,
+     .about = "tiled_rows_conv into a plane of the ROI's size, then tiled_long_conv along "
+              "columns: two passes, the rows staged in local memory"},
     {.name = "mask", .kind = TC_KERNEL_TILED_MASK,
      .about = "tiled_mask_conv: the article's groups, every source row of a block read once, "
               "every product unrolled"},
@@ -69,8 +75,9 @@ static const tc_variant variants[] = {
 
 /*
  * The default variant per band of lengths: the first row whose bound is at least the
- * filter's longer axis (a mask's larger side). Choosing another default for a band is a change
- * of one name here; the bands are those bench/roofline.sh measures every variant on.
+ * filter's longer axis (a mask's larger side), but for the long rows of separable_by_rows.
+ * Choosing another default for a band is a change of one name here; the bands are those
+ * bench/roofline.sh measures every variant on.
  */
 static const struct {
     int max_taps;
@@ -82,6 +89,18 @@ static const struct {
     {41, "long"},  /* 23 .. 41 */
     {63, "long"},  /* 43 .. 63 */
 };
+/* Two shapes of separable filter leave the table above, by their rows' length: one tap along
+ * columns from TC_ROWS_MIN_TAPS along rows (rows), and more than one from
+ * TC_SPLIT_MIN_TAPS (split); config.h says what was measured. */
+static const char *separable_by_rows(const tc_filter_spec *f)
+{
+    if (f->taps_y == 1 && f->taps_x >= TC_ROWS_MIN_TAPS)
+        return "rows";
+    if (f->taps_y > 1 && f->taps_x >= TC_SPLIT_MIN_TAPS)
+        return "split";
+    return NULL;
+}
+
 static const struct {
     int max_size;
     const char *variant;
@@ -117,6 +136,10 @@ static const char *variant_refuses(const tc_variant *v, const tc_filter_spec *f)
     if (v->kind == TC_KERNEL_TILED &&
         (f->taps_x > TC_TILED_MAX_TAPS || f->taps_y > TC_TILED_MAX_TAPS || f->taps_y < 3))
         return "takes up to 15 taps along each axis and 3 or more along columns";
+    if (v->kind == TC_KERNEL_TILED_ROWS && f->taps_y != 1)
+        return "filters rows only (1 tap along columns)";
+    if (v->kind == TC_KERNEL_TILED_SPLIT && (f->taps_x == 1 || f->taps_y == 1))
+        return "takes more than 1 tap along each axis (rows or long take the others)";
     return NULL;
 }
 
@@ -139,6 +162,7 @@ static const tc_variant *variant_default(const tc_filter_spec *f)
                 name = mask_defaults[i].variant;
     } else {
         const int taps = max_int(f->taps_x, f->taps_y);
+        name = separable_by_rows(f);
         for (size_t i = 0; i < sizeof separable_defaults / sizeof separable_defaults[0] && !name;
              i++)
             if (taps <= separable_defaults[i].max_taps)
@@ -224,6 +248,7 @@ const char *tc_kernel_name(tc_kernel_kind kind)
                                         "tiled_mask_conv", "rows_transposed_conv",
                                         "one_pass_conv",  "one_pass_mask_conv",
                                         "bilinear_rows",  "tiled_slide_conv",
-                                        "tiled_mask_rows_conv"};
-    return (int)kind >= 0 && kind <= TC_KERNEL_TILED_MASK_ROWS ? names[kind] : "?";
+                                        "tiled_mask_rows_conv", "tiled_rows_conv",
+                                        "tiled_rows_conv+tiled_long_conv"};
+    return (int)kind >= 0 && kind <= TC_KERNEL_TILED_SPLIT ? names[kind] : "?";
 }

@@ -20,7 +20,10 @@ typedef enum {
     TC_KERNEL_ONEPASS_MASK, /* one_pass_mask_conv */
     TC_KERNEL_BILINEAR,     /* bilinear_rows, then bilinear_cols (Images.cl) */
     TC_KERNEL_TILED_SLIDE,  /* tiled_slide_conv (Long.cl): a group walks down a strip */
-    TC_KERNEL_TILED_MASK_ROWS /* tiled_mask_rows_conv (Masks.cl): a loop over source rows */
+    TC_KERNEL_TILED_MASK_ROWS, /* tiled_mask_rows_conv (Masks.cl): a loop over source rows */
+    TC_KERNEL_TILED_ROWS,   /* tiled_rows_conv (Long.cl): rows only, staged in local memory */
+    TC_KERNEL_TILED_SPLIT   /* tiled_rows_conv into a plane, then tiled_long_conv along columns
+                             * (split.h) */
 } tc_kernel_kind;
 
 tc_kernel_kind tc_kernel_of(const tc_job *job);
@@ -74,7 +77,8 @@ static inline int tc_kernel_is_tiled(tc_kernel_kind kind)
 {
     return kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG ||
            kind == TC_KERNEL_TILED_MASK || kind == TC_KERNEL_TILED_SLIDE ||
-           kind == TC_KERNEL_TILED_MASK_ROWS;
+           kind == TC_KERNEL_TILED_MASK_ROWS || kind == TC_KERNEL_TILED_ROWS ||
+           kind == TC_KERNEL_TILED_SPLIT;
 }
 
 #endif

@@ -163,7 +163,8 @@ check_images "reflect101-unaligned" 7 -g 70x45 -sL 1 -tL 2 -tT 1 --border reflec
 check_images "reflect-tiny-roi" 5 -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --border reflect
 check_images "wrap-long" 15 -g 45x71 -sL 2 -tL 1 --border wrap
 # The long-filter and mask kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps, 63 x 1,
-# the chunked vertical pass, small tiles so that class 1 occurs on a small image), tiled_conv
+# the chunked vertical pass, small tiles so that class 1 occurs on a small image),
+# tiled_rows_conv alone and as the split variant's first pass (every class), tiled_conv
 # with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
 # 15 x 15: the loop over the mask's rows), twopass on a rank-1 mask. oclgrind's device has
 # 32 KB of local memory; NVIDIA's 48 KB: --local-mem-size gives it that, so that the long
@@ -185,7 +186,16 @@ check_m() { # check_m LABEL PASSES ARGS...: ARGS -e under oclgrind, PASSES check
 }
 mask53='1,0,-2,1,3;2,-1,4,0,-2;-3,2,5,1,0'
 check_m "long 17 taps, every algorithm" 3 -g 48x60 -f 17 -sL 3 -tL 2 --border reflect101 -a all
-check_m "long 63 x 1" 3 -g 90x20 -f 63x1 -sL 1 -tT 2 --border constant=3 -a all
+check_m "long 63 x 1" 1 -g 90x20 -f 63x1 -sL 1 -tT 2 --border constant=3 -a tiled \
+    --kernel long
+check_m "rows 63 x 1 (the default there), every algorithm" 3 -g 90x20 -f 63x1 -sL 1 -tT 2 \
+    --border constant=3 -a all
+check_m "rows 9 x 1, every class" 1 -g 300x80 -f 9x1 -sL 2 -sT 1 -tL 1 -W 290 -H 70 \
+    --border reflect101 -a tiled --kernel rows
+check_m "split 7 x 5, every class of both passes" 1 -g 300x300 -f 7x5 -sL 2 -sT 1 -tL 1 \
+    -W 290 -H 290 --border constant=3 -a tiled --kernel split
+check_m "split 41 x 45 (the default there)" 1 -g 60x50 -f 41x45 -sL 1 -tL 2 -tT 1 \
+    --border wrap -a tiled
 check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled \
     --tune long-tile-h=32
 check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \

@@ -33,7 +33,7 @@ static tc_context *ctx;
 static unsigned long long device_local_mem; /* the device's local memory (the long tiles) */
 /* Work-groups (tiles, for tiled_slide_conv) of each class run, summed over every tiled case,
  * per tiled kernel (indexed by tc_kernel_kind). */
-static long tiled_classes_seen[TC_KERNEL_TILED_MASK_ROWS + 1][4];
+static long tiled_classes_seen[TC_KERNEL_TILED_SPLIT + 1][4];
 static long cases_run[ALGORITHM_COUNT];
 /* Program builds of the cases, and their time: what the suite's time mostly is on PoCL. */
 static long builds_seen;
@@ -531,15 +531,53 @@ static void test_mask_variants(void **state)
     }
 }
 
+/* The rows variant (tiled_rows_conv, 1 tap along columns) and the split variant (it into a
+ * plane, then tiled_long_conv along columns) against the reference: short lengths (fast
+ * builds on PoCL; the staging, the row lanes and the classes do not depend on the length),
+ * unequal per axis, every border rule in turn, on random ROIs in every alignment, and one ROI
+ * wide and tall enough for every class of both passes; then 63 taps on a ROI smaller than the
+ * filter. The class counts (both passes' for split) are checked against the host's tiles in
+ * every case. */
+static void test_rows_and_split_variants(void **state)
+{
+    static const int split_lengths[][2] = {{5, 3}, {3, 9}, {9, 5}, {11, 13}};
+    (void)state;
+    rng_state = 3535;
+    for (int n = 0; n < 8; n++) {
+        int width, height;
+        tc_roi roi;
+        random_case(n % 2 ? 600 : 140, n % 2 ? 200 : 300, (n + 1) % 3 == 0, &width, &height, &roi,
+                    n % 2 == 0);
+        tiled_kernel = "rows";
+        check_case_xy(TC_TILED, width, height, roi, 3 + 2 * (n % 5), 1,
+                      (tc_border)(n % TC_BORDER_COUNT), "rows variant");
+        tiled_kernel = "split";
+        const int *taps = split_lengths[n % 4];
+        check_case_xy(TC_TILED, width, height, roi, taps[0], taps[1],
+                      (tc_border)((n + 2) % TC_BORDER_COUNT), "split variant");
+    }
+    /* Every class of both passes: a ROI of 600 x 700 inside a larger image. */
+    const tc_roi big = {5, 9, 3, 2, 600, 700}, small = {3, 2, 1, 4, 9, 7};
+    tiled_kernel = "rows";
+    check_case_xy(TC_TILED, 620, 720, big, 9, 1, TC_BORDER_REFLECT101, "rows, every class");
+    check_case_xy(TC_TILED, 20, 15, small, 63, 1, TC_BORDER_WRAP, "rows, 63 taps, small ROI");
+    tiled_kernel = "split";
+    check_case_xy(TC_TILED, 620, 720, big, 7, 5, TC_BORDER_CONSTANT, "split, every class");
+    check_case_xy(TC_TILED, 20, 15, small, 63, 63, TC_BORDER_REFLECT101,
+                  "split, 63 taps, a ROI smaller than the filter");
+    tiled_kernel = NULL;
+}
+
 /* The tiled cases above must have exercised all four of the article's classes in each tiled
  * kernel, or the class paths are not what was tested. The counts are the kernels' own (an
  * atomic add per group). Runs after the tiled cases (cmocka keeps the order). */
 static void test_all_classes_occurred(void **state)
 {
     (void)state;
-    static const tc_kernel_kind tiled_kinds[] = {TC_KERNEL_TILED, TC_KERNEL_TILED_LONG,
+    static const tc_kernel_kind tiled_kinds[] = {TC_KERNEL_TILED,      TC_KERNEL_TILED_LONG,
                                                  TC_KERNEL_TILED_MASK, TC_KERNEL_TILED_SLIDE,
-                                                 TC_KERNEL_TILED_MASK_ROWS};
+                                                 TC_KERNEL_TILED_MASK_ROWS,
+                                                 TC_KERNEL_TILED_ROWS, TC_KERNEL_TILED_SPLIT};
     for (size_t i = 0; i < sizeof tiled_kinds / sizeof tiled_kinds[0]; i++) {
         const int k = tiled_kinds[i];
         print_message("%s work-groups run: class 1 %ld, class 2 %ld, class 3 %ld, class 4 %ld\n",
@@ -608,7 +646,9 @@ static void test_class_counts_by_hand(void **state)
     tc_tiled_geometry_of(&long_job, 1 << 20, &g);
     assert_int_equal(g.read_block_x, 8);
     tc_filter_binomial(&f, 41);
+    tiled_kernel = "long"; /* not the band's default there (split) */
     long_job = tiled_job(&moved, &f);
+    tiled_kernel = NULL;
     tc_tiled_geometry_of(&long_job, 1 << 20, &g);
     assert_int_equal(g.kind, TC_KERNEL_TILED_LONG);
     assert_int_equal(g.read_block_x, 16);
@@ -618,6 +658,26 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(g.apron_l, 20);
     assert_int_equal(g.apron_r, 20);
     assert_int_equal(g.block[1], 32);
+    /* The split variant (the default from 35 taps along rows): the tiles of both passes, its
+     * rows pass's 256 x 32 from the ROI's corner (7 x 600 / 32 -> 1 x 19 tiles, none free
+     * on read: 20 + 256 + 20 > 200; free on write: none, 256 > 200), then the long kernel's on
+     * the plane with one tap along rows (7 x 3 as above, the plane's grid at 0: l = 0 .. 192,
+     * no aprons; free on read l + 32 <= 200 (l = 0 .. 160: 6) and t = 256 (t >= 20, t + 276
+     * <= 600); free on write the same 6 columns and t = 0, 256). */
+    g = (tc_tiled_geometry){0};
+    long_job = tiled_job(&moved, &f);
+    assert_int_equal(tc_kernel_of(&long_job), TC_KERNEL_TILED_SPLIT);
+    tc_tiled_geometry_of(&long_job, 1 << 20, &g);
+    assert_int_equal(g.tile_w, 256);
+    assert_int_equal(g.tile_h, 32);
+    assert_int_equal((int)g.local[0], 32);
+    assert_int_equal((int)g.local[1], 8);
+    assert_int_equal(g.apron_l, 20);
+    tc_tiled_classes(&long_job, 1 << 20, classes);
+    assert_int_equal(classes[0], 0 + 6);
+    assert_int_equal(classes[1], 19 + 21 - 6);
+    assert_int_equal(classes[2], 0 + 12);
+    assert_int_equal(classes[3], 19 + 21 - 12);
 }
 
 /* A device whose limits a kernel exceeds is refused before the launch (TC_EDEVICE, a message
@@ -1130,6 +1190,7 @@ int main(void)
         cmocka_unit_test(test_slide_variants),
         cmocka_unit_test(test_slide_class_boundaries),
         cmocka_unit_test(test_mask_variants),
+        cmocka_unit_test(test_rows_and_split_variants),
         cmocka_unit_test(test_all_classes_occurred),
         FOR_ALGORITHM(TC_TWOPASS),
         FOR_ALGORITHM(TC_ONEPASS),
