@@ -609,6 +609,15 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
 #define R_P (R_RAW + 1)               /* local pitch: odd, 32 rows read at once in 32 banks */
 #define R_SWEEPS ((R_RAW + 255) / 256) /* window columns a work-item stages */
 
+/* The order of phase (b)'s multiply-adds, both adding each output's taps in order from tap 0
+ * (the same floats): 1 accumulates each value into the outputs it reaches as it is read (the
+ * host's choice on NVIDIA, where the figures of docs/benchmarks.md were measured with it), 0
+ * gathers each output from the window held in registers (elsewhere: LLVM's full unroll, on
+ * PoCL and oclgrind, refuses the accumulating nest at some radii and warns). */
+#ifndef TC_ROWS_ACC
+#define TC_ROWS_ACC 0
+#endif
+
 #if RADIUS_Y != 0 || (R_TW & 1) != 0 || TAPS_X > 64
 #error "tiled_rows_conv filters rows only, up to 63 taps, tiles of an even width"
 #endif
@@ -661,13 +670,15 @@ void tiled_rows_conv(SRC_T src, __global float *dst, int pitch,
     /* Every staged pixel is in before anyone filters. */
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* (b) Row lane's outputs wp ROWS_HV .. + ROWS_HV - 1: window value s feeds output o with
-     * tap s - o. */
+    /* (b) Row lane's outputs wp ROWS_HV .. + ROWS_HV - 1, from its window of ROWS_HV + 2
+     * RADIUS_X values read once (TC_ROWS_ACC picks the order of the same multiply-adds). */
     float out[ROWS_HV];
 #pragma unroll
     for (int o = 0; o < ROWS_HV; o++)
         out[o] = 0.0f;
     __local const float *row = raw + lane * R_P + wp * ROWS_HV;
+#if TC_ROWS_ACC
+    /* Each value added into every output it reaches as it is read (tap s - o of output o). */
 #pragma unroll
     for (int s = 0; s < ROWS_HV + 2 * RADIUS_X; s++) {
         const float v = row[s];
@@ -676,6 +687,20 @@ void tiled_rows_conv(SRC_T src, __global float *dst, int pitch,
             if (s - o >= 0 && s - o < TAPS_X)
                 out[o] = fma(kx[s - o], v, out[o]);
     }
+#else
+    /* The window in registers, then output by output, tap by tap: fixed bounds, which LLVM's
+     * full unroll takes at every length (the order above it refuses at some radii, leaving
+     * the taps in an indexed array on PoCL). */
+    float win[ROWS_HV + 2 * RADIUS_X];
+#pragma unroll
+    for (int s = 0; s < ROWS_HV + 2 * RADIUS_X; s++)
+        win[s] = row[s];
+#pragma unroll
+    for (int o = 0; o < ROWS_HV; o++)
+#pragma unroll
+        for (int i = 0; i < TAPS_X; i++)
+            out[o] = fma(kx[i], win[o + i], out[o]);
+#endif
     /* Every read of the window is done before it is overwritten with the outputs, each
      * weighed by the column filter's one tap (one rounding, as tiled_long_conv's column pass
      * does it: fma(ky0, v, 0); 1 in the split variant's first pass). */

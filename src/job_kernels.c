@@ -44,8 +44,11 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
         if (kind == TC_KERNEL_TILED_SLIDE)
             snprintf(own, sizeof own, "-D SLIDE_W=%d -D SLIDE_S=%d -D SLIDE_CW=%d -D SLIDE_V=%d",
                      g->tile_w, g->tile_h, v->cols, v->rows);
-        else if (kind == TC_KERNEL_TILED_ROWS)
-            snprintf(own, sizeof own, "-D ROWS_HV=%d", g->block[0]);
+        else if (kind == TC_KERNEL_TILED_ROWS) /* Long.cl's TC_ROWS_ACC: the order measured
+                                                 * on NVIDIA's compiler there; elsewhere the
+                                                 * one LLVM unrolls at every radius */
+            snprintf(own, sizeof own, "-D ROWS_HV=%d -D TC_ROWS_ACC=%d", g->block[0],
+                     nv_options ? 1 : 0);
         else
             snprintf(own, sizeof own,
                      "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_UNROLL_LIMIT=%d",
