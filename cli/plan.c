@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tiledconv_internal.h"
 #include "outputs.h"
@@ -49,9 +50,19 @@ void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
     const int bilinear = o->algorithm == TC_BILINEAR || (o->all_algorithms && image);
     /* The device: the input and output planes (and the two-pass temporary) while filtering;
      * before that, for the timings, the copy floor's two buffers of the ROI's bytes. */
+    /* The tiled kernel's split variant keeps a plane of the ROI's height between its passes,
+     * in the buffer twopass's temporary uses (the larger of the two with -a all). */
+    tc_kernel_about k;
+    tc_kernel_describe(&o->filter, TC_TILED, o->kernel, &k);
+    const int split = (o->all_algorithms || o->algorithm == TC_TILED) && k.variant &&
+                      strcmp(k.variant, "split") == 0;
+    const unsigned long long split_bytes =
+        split ? (unsigned long long)tc_device_pitch(width) * (unsigned long long)roi->height *
+                    sizeof(float)
+              : 0;
     p->device = max2(timed ? 2 * roi_bytes : 0,
-                     2 * p->plane + (two_pass ? roi_bytes : 0) + (image ? p->plane : 0) +
-                         (bilinear ? roi_bytes : 0));
+                     2 * p->plane + max2(two_pass ? roi_bytes : 0, split_bytes) +
+                         (image ? p->plane : 0) + (bilinear ? roi_bytes : 0));
 
     /* Reading (plan_load): the file's bytes and its decoded samples while decoding; then the
      * planes, made in the samples' memory for 8-bit RGB (with --color the G and B planes are

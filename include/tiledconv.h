@@ -134,7 +134,7 @@ typedef struct {
     /* A study option. */
     const char *kernel;          /* tiled: the variant of the tiled kernel to run for a filter
                                   * longer than the article's or a mask (docs/kernels.md:
-                                  * tiled, long, slide-..., mask, mrows-...); NULL
+                                  * tiled, long, slide-..., rows, split, mask, mrows-...); NULL
                                   * or "": the fastest measured for the filter's lengths.
                                   * TC_EINVAL for an unknown name or a variant that does not
                                   * take the filter; the other algorithms ignore it          */
@@ -203,14 +203,16 @@ typedef struct {
     double kernel_ms_min, kernel_ms_median, kernel_ms_mean; /* the whole filter, per run     */
     const double *kernel_ms;        /* each timed run's kernel time; owned by the context,
                                      * valid until its next filter call                      */
-    int passes;                     /* 2 for twopass, whose passes are timed apart, else 1   */
-    const double *pass_ms[2];       /* twopass: each pass per run; else NULL                 */
+    int passes;                     /* 2 for twopass and the tiled kernel's split variant,
+                                     * whose passes are timed apart; else 1                  */
+    const double *pass_ms[2];       /* those two: each pass per run; else NULL               */
     double build_ms;                /* program build, host wall time; 0 when it was cached   */
     double upload_ms;               /* host to device: the input plane and coefficients      */
     double download_ms;             /* device to host: the output plane                      */
     double wall_ms_per_iteration;   /* host wall clock over the timed runs / iterations:
                                      * kernel time plus launch overhead and gaps             */
-    size_t global[2], local[2];     /* the launch (pass 1 for twopass)                       */
+    size_t global[2], local[2];     /* the launch (pass 1 for twopass and split; split's
+                                     * classes below count both passes' work-groups)         */
     int block[2];                   /* tiled: the block each work-item produced              */
     long classes[4];                /* tiled: work-groups of the article's classes 1 (free on
                                      * read), 2 (checks reads), 3 (free on write), 4 (checks
@@ -347,11 +349,12 @@ typedef struct {
     int write_class;   /* 3: it lies inside the target ROI, written unchecked; 4: writes checked */
 } tc_tile;
 
-/* The tiled kernel's work-groups for p (p->algorithm is not looked at; p's lengths and mask
- * pick tiled_conv, tiled_long_conv or tiled_mask_conv) on a width x height image, row by row,
- * with the classes that kernel gives them (its own tests): up to capacity into tiles (may be
- * NULL with capacity 0), *count the number there are. tiled_long_conv's tiles are those of a
- * device with 64 KiB of local memory (a smaller one may halve their height). */
+/* The tiled kernel's work-groups for p (p->algorithm is not looked at; p's lengths and mask,
+ * and p->kernel, pick the variant) on a width x height image, row by row, with the classes
+ * that kernel gives them (its own tests): up to capacity into tiles (may be NULL with
+ * capacity 0), *count the number there are; the split variant's are its rows pass's, then its
+ * columns pass's. tiled_long_conv's tiles are those of a device with 64 KiB of local memory (a
+ * smaller one may halve their height). */
 TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, int capacity,
                     int *count, char *err, size_t err_size);
 

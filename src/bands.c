@@ -7,6 +7,7 @@
 #include "channels.h"
 #include "hostmem.h"
 #include "pixels.h"
+#include "variants.h"
 
 /* What a CPU device keeps free for the platform beyond a run's bytes (buffers.c's reserve). */
 #define BAND_PLATFORM_RESERVE (64ULL << 20)
@@ -44,6 +45,8 @@ unsigned long long tc_band_device_bytes(const tc_job *job, int width, int rows)
     unsigned long long bytes = 2 * plane; /* input and output */
     if (job->algorithm == TC_TWOPASS)
         bytes += roi;
+    if (job->algorithm == TC_TILED && tc_kernel_of(job) == TC_KERNEL_TILED_SPLIT)
+        bytes += plane; /* the split variant's plane between its passes */
     if (tc_reads_image(job->algorithm, job->storage))
         bytes += plane;
     if (job->algorithm == TC_BILINEAR)
@@ -88,6 +91,10 @@ int tc_bands_whole_fits(const tc_device *d, const tc_buffers *buffers, const tc_
         (job->algorithm == TC_TWOPASS
              ? tc_new_bytes(buffers->tmp_bytes,
                             (size_t)job->roi.width * (size_t)job->roi.height * sizeof(float))
+             : 0) +
+        (job->algorithm == TC_TILED && tc_kernel_of(job) == TC_KERNEL_TILED_SPLIT
+             ? tc_new_bytes(buffers->tmp_bytes,
+                            (size_t)pitch * (size_t)job->roi.height * sizeof(float))
              : 0) +
         (tc_reads_image(job->algorithm, job->storage)
              ? tc_images_new_bytes(&buffers->images, job->algorithm, pitch, height, &job->roi)

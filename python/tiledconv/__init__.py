@@ -587,11 +587,12 @@ class Context:
         there was none yet.
 
         Keys (times in ms): algorithm, iterations, kernel_ms_min, kernel_ms_median,
-        kernel_ms_mean, kernel_ms (a list, one per timed run), passes, pass_ms (twopass: a
-        list per pass, else None), build_ms (0 when the program came from the cache),
-        upload_ms, download_ms, wall_ms_per_iteration, global, local (the launch, pass 1 for
-        twopass), block (tiled: pixels per work-item), classes (tiled: work-groups of the
-        article's classes 1..4), classes_counted (counted by the kernel, else predicted),
+        kernel_ms_mean, kernel_ms (a list, one per timed run), passes, pass_ms (twopass and
+        the tiled kernel's split variant: a list per pass, else None), build_ms (0 when the
+        program came from the cache), upload_ms, download_ms, wall_ms_per_iteration, global,
+        local (the launch, pass 1 for twopass and split), block (tiled: pixels per
+        work-item), classes (tiled: work-groups of the article's classes 1..4, both passes'
+        for split), classes_counted (counted by the kernel, else predicted),
         roi_width, roi_height (the ROI filtered), programs_built (programs this context has
         built so far), planes (the planes filtered: 1 for a gray image, its channels, 3 or 4,
         for a colour one; the kernel times are their sum), convert_ms (the conversions
