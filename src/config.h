@@ -58,6 +58,14 @@
  * 1.36x slower at 7 x 63 (the rows decide: docs/benchmarks.md). */
 #define TC_ROWS_MIN_TAPS 17
 #define TC_SPLIT_MIN_TAPS 35
+/* With the mirror borders, split from fewer taps: there tiled_long_conv slows by a third to a
+ * half from 23 taps along rows (reflect) and from 25 (reflect-101), at 8192^2 and 16384^2,
+ * gray and colour, where split does not (2026-11-26: split 0.77-0.81x the long kernel's time
+ * at 23-29 taps with reflect, 0.72-0.81x at 25-35 with reflect-101, 1.17x slower at 23 on an
+ * H200; 0.86-0.91x on an H100; replicate and constant show no such fall up to 29 taps, wrap
+ * only at 23). tiled_rows_conv does not fall (rows: 0.55x the long kernel at 25-31 x 1). */
+#define TC_SPLIT_MIN_TAPS_REFLECT 23
+#define TC_SPLIT_MIN_TAPS_REFLECT101 25
 #define TC_LONG_UNROLL_LIMIT 4096
 
 /* tiled_mask_conv: the article's 8 x 8 work-items (TC_TILED_GROUP_X/Y), blocks of 4 x this many

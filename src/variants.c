@@ -91,12 +91,16 @@ static const struct {
 };
 /* Two shapes of separable filter leave the table above, by their rows' length: one tap along
  * columns from TC_ROWS_MIN_TAPS along rows (rows), and more than one from
- * TC_SPLIT_MIN_TAPS (split); config.h says what was measured. */
+ * TC_SPLIT_MIN_TAPS (split), from fewer with the mirror borders; config.h says what was
+ * measured. */
 static const char *separable_by_rows(const tc_filter_spec *f)
 {
+    const int split_from = f->border == TC_BORDER_REFLECT      ? TC_SPLIT_MIN_TAPS_REFLECT
+                           : f->border == TC_BORDER_REFLECT101 ? TC_SPLIT_MIN_TAPS_REFLECT101
+                                                               : TC_SPLIT_MIN_TAPS;
     if (f->taps_y == 1 && f->taps_x >= TC_ROWS_MIN_TAPS)
         return "rows";
-    if (f->taps_y > 1 && f->taps_x >= TC_SPLIT_MIN_TAPS)
+    if (f->taps_y > 1 && f->taps_x >= split_from)
         return "split";
     return NULL;
 }

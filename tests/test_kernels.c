@@ -680,6 +680,41 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[3], 19 + 21 - 12);
 }
 
+/* The default kernel of a separable filter by its rows' length and border: split from 35
+ * taps, from 23 with reflect and from 25 with reflect-101 (config.h: the long kernel's fall
+ * with the mirror borders); rows for one tap down columns from 17; the long kernel between. */
+static void test_split_default_by_border(void **state)
+{
+    (void)state;
+    static const struct {
+        tc_border border;
+        int taps, taps_y;
+        tc_kernel_kind kind;
+    } cases[] = {
+        {TC_BORDER_REPLICATE, 33, 33, TC_KERNEL_TILED_LONG},
+        {TC_BORDER_REPLICATE, 35, 3, TC_KERNEL_TILED_SPLIT},
+        {TC_BORDER_CONSTANT, 33, 33, TC_KERNEL_TILED_LONG},
+        {TC_BORDER_WRAP, 25, 25, TC_KERNEL_TILED_LONG},
+        {TC_BORDER_WRAP, 35, 35, TC_KERNEL_TILED_SPLIT},
+        {TC_BORDER_REFLECT, 21, 21, TC_KERNEL_TILED_LONG},
+        {TC_BORDER_REFLECT, 23, 23, TC_KERNEL_TILED_SPLIT},
+        {TC_BORDER_REFLECT, 23, 1, TC_KERNEL_TILED_ROWS},
+        {TC_BORDER_REFLECT101, 23, 23, TC_KERNEL_TILED_LONG},
+        {TC_BORDER_REFLECT101, 25, 25, TC_KERNEL_TILED_SPLIT},
+        {TC_BORDER_REFLECT101, 25, 3, TC_KERNEL_TILED_SPLIT},
+        {TC_BORDER_REFLECT101, 7, 25, TC_KERNEL_TILED_LONG},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_filter_spec f;
+        tc_filter_binomial_xy(&f, cases[i].taps, cases[i].taps_y);
+        f.border = cases[i].border;
+        const tc_kernel_kind kind = tc_kernel_for(&f, TC_TILED);
+        if (kind != cases[i].kind)
+            fail_msg("case %zu: %d x %d taps, border %d: %s, expected %s", i, f.taps_x, f.taps_y,
+                     (int)f.border, tc_kernel_name(kind), tc_kernel_name(cases[i].kind));
+    }
+}
+
 /* A device whose limits a kernel exceeds is refused before the launch (TC_EDEVICE, a message
  * naming the limit), not left to fail inside OpenCL. The limits are the real device's (a
  * device of its own, opened for this test), lowered in a copy and given to the launcher. */
@@ -1180,6 +1215,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
+        cmocka_unit_test(test_split_default_by_border),
         cmocka_unit_test(test_device_limits_refused),
         FOR_ALGORITHM(TC_TILED),
         cmocka_unit_test(test_alignment_classes),
