@@ -144,6 +144,9 @@ void *batch_lane_main(void *arg)
         pthread_cond_broadcast(&b->work); /* room to read ahead */
         pthread_mutex_unlock(&b->lock);
         const double t = batch_now_ms();
+        int staged = 0;
+        for (int i = 0; i < n; i++)
+            staged |= taken[i]->movable > 0; /* still in ordinary memory */
         for (int i = 0; i < n && l->status != 0; i++)
             taken[i]->status = JOB_NO_DEVICE;
         if (l->status == 0)
@@ -152,6 +155,10 @@ void *batch_lane_main(void *arg)
             job_drop_input(taken[i]); /* the device is done with it (-e keeps its planes) */
         pthread_mutex_lock(&b->lock);
         b->lane_ms += batch_now_ms() - t;
+        if (staged) {
+            b->staged_lane_ms += batch_now_ms() - t;
+            b->staged_lane_images += n;
+        }
         b->lanes_end_ms = batch_now_ms() - b->t0;
         b->lane_calls++;
         b->lane_images += n;

@@ -69,6 +69,8 @@ struct batch {
     double lane_ms;        /* the lanes' wall time in their library calls, summed */
     int lane_calls;        /* those calls (each filters the images waiting, up to 16) */
     int lane_images;       /* the images those calls took */
+    double staged_lane_ms; /* -t: of those, the calls with an image still in ordinary memory */
+    int staged_lane_images; /* (a staging copy on the lane): their wall time and images */
     double all_read_ms;    /* -t's timeline, on the batch's clock: when the last input was
                             * read and handed on (0: not yet), */
     int waiting_at_all_read; /* the images then decoded and waiting for a lane, */

@@ -656,6 +656,12 @@ for colour in "" --color; do
     echo "$timeline" | awk '{ exit !(NF == 5 && $1 >= 1000 && $1 <= $4 && $2 <= $4 + 1 &&
                                     $4 <= $5 + 1 && $3 <= 150) }' ||
         bad="$bad [$colour: -t's timeline: '${timeline:-none}']"
+    # -t's split of the lanes' calls: every image in one of the two kinds; the first call's 16
+    # (decoded early, none moved: moves start past the next call) in ordinary memory.
+    calls=$(sed -n "s/.*lanes' calls: \([0-9]*\) images in calls with some in ordinary memory ([0-9.]* ms an image), \([0-9]*\) in calls with all in page-locked memory.*/\1 \2/p" \
+        "$tmp/r/moved.txt")
+    echo "$calls" | awk '{ exit !(NF == 2 && $1 >= 16 && $1 + $2 == 150) }' ||
+        bad="$bad [$colour: -t's lanes' calls: '${calls:-none}']"
     n=$(ls "$tmp/r/moved" | wc -l | tr -d ' ')
     [ "$n" -eq 150 ] || bad="$bad [$colour: $n outputs]"
     for f in "$tmp/r/staged"/*; do
@@ -664,7 +670,7 @@ for colour in "" --color; do
     done
 done
 if [ -z "$bad" ]; then
-    ok "r: a device slow to open and a slow lane (hooks): of 150 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour; -t's timeline in order"
+    ok "r: a device slow to open and a slow lane (hooks): of 150 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour; -t's timeline in order, its lanes' calls by kind"
 else
     not_ok "r: images moved into page-locked memory" "$bad"
 fi
