@@ -99,6 +99,16 @@ inline float slide_component(float16 v, int k)
 #error "tiled_long_conv's tiles sit on the source's 4-column grid: SHIFT is 0"
 #endif
 
+/* A window that crosses the sROI's left or right edge is read by load_segment_bordered (its
+ * per-pixel mapping unrolled), or with TC_LONG_LEAN=1 by load_segment_lean (that mapping a loop
+ * kept rolled, the registers it needs not taken from every work-group). A study switch
+ * (--tune cl-options=-DTC_LONG_LEAN=1): with the mirror borders, whose mapping is itself a loop,
+ * this kernel's time jumps by half from 23-25 taps along rows (docs/benchmarks.md); whether the
+ * lean read removes the jump is for the GPU to say. The same floats either way. */
+#ifndef TC_LONG_LEAN
+#define TC_LONG_LEAN 0
+#endif
+
 /* One job of phase (a): the BLOCK_X outputs of ROI row y from block column x, into the
  * filtered row at out (BLOCK_X floats of hrows, 16-byte aligned). checked (a constant at both
  * calls) says whether coordinates may leave the sROI. */
@@ -107,7 +117,9 @@ TC_INLINE void long_job(SRC_T src, int pitch, int sL, int sT, int w, int h,
                         __local float *out)
 {
     float seg[SEG_W];
-    if (checked)
+    if (checked && TC_LONG_LEAN)
+        load_segment_lean(src, pitch, sL, sT, x, y, w, h, value, seg);
+    else if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
         load_segment(src, pitch, sL + x, sT + y, seg);

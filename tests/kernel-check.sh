@@ -198,6 +198,8 @@ check_m "split 41 x 45 (the default there)" 1 -g 60x50 -f 41x45 -sL 1 -tL 2 -tT 
     --border wrap -a tiled
 check_m "split 23 x 7 with reflect (the default there)" 1 -g 50x40 -f 23x7 -sL 2 -tT 1 \
     --border reflect -a tiled
+check_m "long 25 x 9 with reflect101, the lean edge reads (a study switch)" 1 -g 60x40 -f 25x9 \
+    -sL 2 -tT 1 --border reflect101 -a tiled --kernel long --tune cl-options=-DTC_LONG_LEAN=1
 check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled \
     --tune long-tile-h=32
 check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \
