@@ -13,7 +13,9 @@
 # synced, 7 gray JPEG --no-sync, 9 31-tap gauss colour JPEG synced. The photos are those
 # e2e-peers.sh makes in WORK (default /tmp/tc-peers: bmp/ and jpg/). Each command runs once
 # untimed per row first; each try draws its own order and settles the machine first (below). Writes OUTDIR/ab.csv (row, name, try, seconds, exit status) and
-# OUTDIR/ab.log (every run's -t report) and prints min / median / max per row and name.
+# OUTDIR/ab.log (every run's -t report) and prints min / median / max per row and name, and
+# each name's median against the row's floor: the command named FLOOR, by default the first
+# whose name begins with "floor" (a --no-filter run), if any.
 set -u
 out=${1:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
 tries=${2:?usage: CONFIGS=... bench/photo-ab.sh OUTDIR TRIES ROW...}
@@ -78,14 +80,24 @@ for t in $(seq 1 "$tries"); do
     done
 done
 rm -rf "$work/out" "$out/run.txt"
-"$python" - "$out/ab.csv" <<'PY'
+floor=${FLOOR:-}
+for c in "${configs[@]}"; do
+    case ${c%%=*} in floor*) [ -n "$floor" ] || floor=${c%%=*} ;; esac
+done
+"$python" - "$out/ab.csv" "$floor" <<'PY'
 import csv, statistics, sys
 d = {}
 for r in csv.DictReader(open(sys.argv[1])):
     if r["try"] != "warm-up" and r["status"] == "0":
         d.setdefault((r["row"], r["name"]), []).append(float(r["seconds"]))
+# Each command's median against the row's floor (a --no-filter run), where there is one: how
+# far the row stands from its codec floor.
+floor = sys.argv[2]
+floors = {row: statistics.median(v) for (row, name), v in d.items() if name == floor}
 for (row, name), v in sorted(d.items()):
     v.sort()
-    print("row %s %-12s min %.3f  median %.3f  max %.3f s (%d tries)"
-          % (row, name, v[0], statistics.median(v), v[-1], len(v)))
+    ratio = ("  %.2fx %s" % (statistics.median(v) / floors[row], floor)
+             if row in floors and name != floor else "")
+    print("row %s %-12s min %.3f  median %.3f  max %.3f s (%d tries)%s"
+          % (row, name, v[0], statistics.median(v), v[-1], len(v), ratio))
 PY
