@@ -44,10 +44,6 @@
 #define BORDER_REFLECT 3    /* cba|abcd|dcb */
 #define BORDER_WRAP 4       /* bcd|abcd|abc */
 
-#ifndef TC_BORDER_PERIODIC
-#define TC_BORDER_PERIODIC 0
-#endif
-
 /* Maps coordinate p into 0 .. n - 1 (n >= 1) by the border rule, as OpenCV's
  * borderInterpolate does; -1 for BORDER_CONSTANT outside. A radius larger than the ROI can
  * reflect more than once, hence the loop. */
@@ -59,18 +55,6 @@ inline int border_index(int p, int n)
     return clamp(p, 0, n - 1);
 #elif BORDER == BORDER_CONSTANT
     return -1;
-#elif (BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT) && TC_BORDER_PERIODIC
-    /* The same index without a loop: reflecting again and again is the periodic extension of
-     * period 2n (reflect) or 2n - 2 (reflect-101), folded once. A study switch
-     * (--tune cl-options=-DTC_BORDER_PERIODIC=1), for the long kernel's jump with these
-     * borders (docs/benchmarks.md); not yet timed on a GPU. */
-    const int delta = BORDER == BORDER_REFLECT101;
-    if (n == 1)
-        return 0;
-    const int period = 2 * n - 2 * delta;
-    int q = p % period;
-    q = q < 0 ? q + period : q;
-    return q < n ? q : period - 1 + delta - q;
 #elif BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT
     const int delta = BORDER == BORDER_REFLECT101;
     if (n == 1)

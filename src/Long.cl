@@ -100,11 +100,11 @@ inline float slide_component(float16 v, int k)
 #endif
 
 /* A window that crosses the sROI's left or right edge is read by load_segment_bordered (its
- * per-pixel mapping unrolled), or with TC_LONG_LEAN=1 by load_segment_lean (that mapping a loop
- * kept rolled, the registers it needs not taken from every work-group). A study switch
- * (--tune cl-options=-DTC_LONG_LEAN=1): with the mirror borders, whose mapping is itself a loop,
- * this kernel's time jumps by half from 23-25 taps along rows (docs/benchmarks.md); whether the
- * lean read removes the jump is for the GPU to say. The same floats either way. */
+ * per-pixel mapping unrolled), or with TC_LONG_LEAN=1 (the long-lean variant) by
+ * load_segment_lean (that mapping a loop kept rolled): less code, which moves the lengths at
+ * which this kernel's time jumps by a third or more (from 23-25 taps along rows with the mirror
+ * borders, 35 with replicate) to 37 and beyond; a little slower below them (variants.c chooses
+ * by border and length). The same floats either way. */
 #ifndef TC_LONG_LEAN
 #define TC_LONG_LEAN 0
 #endif

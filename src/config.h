@@ -50,22 +50,11 @@
  * the device's local memory: 40.8 KB at 63 taps). */
 #define TC_ROWS_HV 32
 
-/* Where rows and split are the defaults (variants.c), by the rows' length. H200, 2026-11-26,
- * 8192^2 gray, medians of 30, against tiled_long_conv: rows only, rows 0.83x at 17 taps,
- * 0.73-0.76x at 21-41, 0.56-0.59x at 47-63; split, 1.09-1.45x slower at 17-33 taps, 0.70-0.78x
- * at every length from 35 to 63 (63 taps 0.441 ms against 0.633), at 16384^2, in colour and
- * with reflect-101 alike, 0.74-0.87x at 63 x 31, 63 x 7 and 47 x 17, 0.95x at 31 x 63 and
- * 1.36x slower at 7 x 63 (the rows decide: docs/benchmarks.md). */
+/* Where rows is the default (variants.c), by the rows' length: 1 tap along columns from this
+ * many along rows. H200, 2026-11-26, 8192^2 gray, medians of 30, against tiled_long_conv: 0.83x
+ * at 17 taps, 0.73-0.76x at 21-41, 0.56-0.59x at 47-63. The other long rows choose by border
+ * and length (variants.c's long_bands). */
 #define TC_ROWS_MIN_TAPS 17
-#define TC_SPLIT_MIN_TAPS 35
-/* With the mirror borders, split from fewer taps: there tiled_long_conv slows by a third to a
- * half from 23 taps along rows (reflect) and from 25 (reflect-101), at 8192^2 and 16384^2,
- * gray and colour, where split does not (2026-11-26: split 0.77-0.81x the long kernel's time
- * at 23-29 taps with reflect, 0.72-0.81x at 25-35 with reflect-101, 1.17x slower at 23 on an
- * H200; 0.86-0.91x on an H100; replicate and constant show no such fall up to 29 taps, wrap
- * only at 23). tiled_rows_conv does not fall (rows: 0.55x the long kernel at 25-31 x 1). */
-#define TC_SPLIT_MIN_TAPS_REFLECT 23
-#define TC_SPLIT_MIN_TAPS_REFLECT101 25
 #define TC_LONG_UNROLL_LIMIT 4096
 
 /* tiled_mask_conv: the article's 8 x 8 work-items (TC_TILED_GROUP_X/Y), blocks of 4 x this many

@@ -35,6 +35,9 @@ static const tc_variant variants[] = {
     {.name = "long", .kind = TC_KERNEL_TILED_LONG,
      .about = "tiled_long_conv: tiles of 32 x 256 and their halo rows filtered into local "
               "memory, then one column of 32 a work-item"},
+    {.name = "long-lean", .kind = TC_KERNEL_TILED_LONG, .options = "-D TC_LONG_LEAN=1",
+     .about = "the same, the read windows that cross the sROI's left or right edge mapped "
+              "pixel by pixel in a loop kept rolled"},
     {.name = "slide-64x64-j32-v32", SLIDE(64, 64, 32, 1, 32),
      .about = "strips 64 wide, steps of 64 rows, jobs of 32, columns of 32 (128 work-items)"},
     {.name = "slide-64x64-j32-v32-acc", SLIDE(64, 64, 32, 1, 32), .options = "-D TC_SLIDE_ACC=1",
@@ -89,19 +92,63 @@ static const struct {
     {41, "long"},  /* 23 .. 41 */
     {63, "long"},  /* 43 .. 63 */
 };
-/* Two shapes of separable filter leave the table above, by their rows' length: one tap along
- * columns from TC_ROWS_MIN_TAPS along rows (rows), and more than one from
- * TC_SPLIT_MIN_TAPS (split), from fewer with the mirror borders; config.h says what was
- * measured. */
+/*
+ * Separable filters with long rows leave the table above, by their rows' length and border:
+ * one tap along columns from TC_ROWS_MIN_TAPS along rows runs rows; more than one, from
+ * TC_LONG_BANDS_FROM, the variant of the first row below for the border whose bound is at least
+ * the rows' length. Measured on an H100, 2026-11-26, 8192^2 gray, medians of 20, every odd
+ * length from 21 to 63 (bench/split/long-variants.cases, long-rest.cases; docs/benchmarks.md,
+ * "The long kernel's bands"): tiled_long_conv's time jumps by a third to a half from a length
+ * that depends on the border (its unrolled edge reads grow with the rows' length and the
+ * mirror borders' mapping), long-lean's edge reads (a rolled loop) push the jump to 37 taps,
+ * past which split (two passes) or one of the two wins, band by band. A band's choice is within
+ * 1 % of the best at every measured length of it but where the comment says otherwise. The
+ * columns' length does not choose (the rows do: 41 x 5 with reflect-101 is long's, 35 x 63
+ * split's by 8 %).
+ */
+#define TC_LONG_BANDS_FROM 17
+static const struct {
+    tc_border border;
+    int max_taps;
+    const char *variant;
+} long_bands[] = {
+    {TC_BORDER_REPLICATE, 33, "long"},
+    {TC_BORDER_REPLICATE, 35, "long-lean"},
+    {TC_BORDER_REPLICATE, 39, "split"},
+    {TC_BORDER_REPLICATE, 49, "long-lean"},  /* 0.92x split's time at 41 */
+    {TC_BORDER_REPLICATE, 63, "split"},      /* long-lean jumps at 53 */
+    {TC_BORDER_CONSTANT, 33, "long"},
+    {TC_BORDER_CONSTANT, 35, "long-lean"},
+    {TC_BORDER_CONSTANT, 37, "split"},
+    {TC_BORDER_CONSTANT, 51, "long-lean"},   /* 1.00-1.02x split's time at 43-47 */
+    {TC_BORDER_CONSTANT, 63, "split"},
+    {TC_BORDER_REFLECT, 21, "long"},
+    {TC_BORDER_REFLECT, 35, "long-lean"},    /* 0.75-0.80x long's time */
+    {TC_BORDER_REFLECT, 39, "split"},
+    {TC_BORDER_REFLECT, 47, "long"},         /* back below split: 0.89-0.95x its time */
+    {TC_BORDER_REFLECT, 63, "split"},
+    {TC_BORDER_REFLECT101, 23, "long"},
+    {TC_BORDER_REFLECT101, 35, "long-lean"},
+    {TC_BORDER_REFLECT101, 39, "split"},
+    {TC_BORDER_REFLECT101, 47, "long"},
+    {TC_BORDER_REFLECT101, 63, "split"},
+    {TC_BORDER_WRAP, 21, "long"},
+    {TC_BORDER_WRAP, 23, "long-lean"},       /* long jumps at 23 alone, 1.35x */
+    {TC_BORDER_WRAP, 31, "long"},
+    {TC_BORDER_WRAP, 35, "long-lean"},
+    {TC_BORDER_WRAP, 37, "split"},
+    {TC_BORDER_WRAP, 51, "long-lean"},
+    {TC_BORDER_WRAP, 63, "split"},
+};
 static const char *separable_by_rows(const tc_filter_spec *f)
 {
-    const int split_from = f->border == TC_BORDER_REFLECT      ? TC_SPLIT_MIN_TAPS_REFLECT
-                           : f->border == TC_BORDER_REFLECT101 ? TC_SPLIT_MIN_TAPS_REFLECT101
-                                                               : TC_SPLIT_MIN_TAPS;
-    if (f->taps_y == 1 && f->taps_x >= TC_ROWS_MIN_TAPS)
-        return "rows";
-    if (f->taps_y > 1 && f->taps_x >= split_from)
-        return "split";
+    if (f->taps_y == 1)
+        return f->taps_x >= TC_ROWS_MIN_TAPS ? "rows" : NULL;
+    if (f->taps_x < TC_LONG_BANDS_FROM)
+        return NULL;
+    for (size_t i = 0; i < sizeof long_bands / sizeof long_bands[0]; i++)
+        if (long_bands[i].border == f->border && f->taps_x <= long_bands[i].max_taps)
+            return long_bands[i].variant;
     return NULL;
 }
 

@@ -680,38 +680,37 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(classes[3], 19 + 21 - 12);
 }
 
-/* The default kernel of a separable filter by its rows' length and border: split from 35
- * taps, from 23 with reflect and from 25 with reflect-101 (config.h: the long kernel's fall
- * with the mirror borders); rows for one tap down columns from 17; the long kernel between. */
-static void test_split_default_by_border(void **state)
+/* The default variant of a separable filter with long rows, by their length and border
+ * (variants.c's long_bands: long, long-lean or split, band by band); rows for one tap down
+ * columns from 17; the columns' length does not choose. */
+static void test_long_rows_default_by_border(void **state)
 {
     (void)state;
     static const struct {
         tc_border border;
         int taps, taps_y;
-        tc_kernel_kind kind;
+        const char *variant;
     } cases[] = {
-        {TC_BORDER_REPLICATE, 33, 33, TC_KERNEL_TILED_LONG},
-        {TC_BORDER_REPLICATE, 35, 3, TC_KERNEL_TILED_SPLIT},
-        {TC_BORDER_CONSTANT, 33, 33, TC_KERNEL_TILED_LONG},
-        {TC_BORDER_WRAP, 25, 25, TC_KERNEL_TILED_LONG},
-        {TC_BORDER_WRAP, 35, 35, TC_KERNEL_TILED_SPLIT},
-        {TC_BORDER_REFLECT, 21, 21, TC_KERNEL_TILED_LONG},
-        {TC_BORDER_REFLECT, 23, 23, TC_KERNEL_TILED_SPLIT},
-        {TC_BORDER_REFLECT, 23, 1, TC_KERNEL_TILED_ROWS},
-        {TC_BORDER_REFLECT101, 23, 23, TC_KERNEL_TILED_LONG},
-        {TC_BORDER_REFLECT101, 25, 25, TC_KERNEL_TILED_SPLIT},
-        {TC_BORDER_REFLECT101, 25, 3, TC_KERNEL_TILED_SPLIT},
-        {TC_BORDER_REFLECT101, 7, 25, TC_KERNEL_TILED_LONG},
+        {TC_BORDER_REPLICATE, 33, 33, "long"},   {TC_BORDER_REPLICATE, 35, 3, "long-lean"},
+        {TC_BORDER_REPLICATE, 37, 37, "split"},  {TC_BORDER_REPLICATE, 49, 49, "long-lean"},
+        {TC_BORDER_REPLICATE, 51, 9, "split"},   {TC_BORDER_CONSTANT, 39, 39, "long-lean"},
+        {TC_BORDER_WRAP, 23, 23, "long-lean"},   {TC_BORDER_WRAP, 25, 25, "long"},
+        {TC_BORDER_WRAP, 63, 63, "split"},       {TC_BORDER_REFLECT, 21, 21, "long"},
+        {TC_BORDER_REFLECT, 23, 23, "long-lean"}, {TC_BORDER_REFLECT, 23, 1, "rows"},
+        {TC_BORDER_REFLECT, 41, 41, "long"},     {TC_BORDER_REFLECT101, 23, 23, "long"},
+        {TC_BORDER_REFLECT101, 25, 25, "long-lean"}, {TC_BORDER_REFLECT101, 39, 3, "split"},
+        {TC_BORDER_REFLECT101, 47, 63, "long"},  {TC_BORDER_REFLECT101, 7, 25, "long"},
+        {TC_BORDER_REFLECT101, 15, 63, "long"},  {TC_BORDER_REPLICATE, 17, 17, "long"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_filter_spec f;
+        const tc_variant *v = NULL;
         tc_filter_binomial_xy(&f, cases[i].taps, cases[i].taps_y);
         f.border = cases[i].border;
-        const tc_kernel_kind kind = tc_kernel_for(&f, TC_TILED);
-        if (kind != cases[i].kind)
+        tc_kernel_for_variant(&f, TC_TILED, NULL, &v);
+        if (!v || strcmp(v->name, cases[i].variant) != 0)
             fail_msg("case %zu: %d x %d taps, border %d: %s, expected %s", i, f.taps_x, f.taps_y,
-                     (int)f.border, tc_kernel_name(kind), tc_kernel_name(cases[i].kind));
+                     (int)f.border, v ? v->name : "none", cases[i].variant);
     }
 }
 
@@ -1215,7 +1214,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
-        cmocka_unit_test(test_split_default_by_border),
+        cmocka_unit_test(test_long_rows_default_by_border),
         cmocka_unit_test(test_device_limits_refused),
         FOR_ALGORITHM(TC_TILED),
         cmocka_unit_test(test_alignment_classes),
