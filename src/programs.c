@@ -100,10 +100,23 @@ static int source_lines(tc_source source, const char **lines, unsigned capacity,
     return 0;
 }
 
+/* The build options with $TILEDCONV_CL_OPTIONS after them (every program of the process: the
+ * tests build theirs with -cl-opt-disable on the CPU device, where the optimiser is most of a
+ * build), or NULL when the memory for them is short. Free it. */
+static char *options_with_environment(const char *options)
+{
+    const char *extra = getenv("TILEDCONV_CL_OPTIONS");
+    const size_t size = strlen(options) + (extra ? strlen(extra) : 0) + 2;
+    char *all = malloc(size);
+    if (all)
+        snprintf(all, size, "%s%s%s", options, extra && *extra ? " " : "", extra ? extra : "");
+    return all;
+}
+
 /* The program from the disk cache of an earlier process (program_cache.h) where it holds a
  * binary the driver takes, else built from source (and then kept there for the next). */
-static int build(const tc_device *d, tc_source source, const char *options, cl_program *program,
-                 tc_msg *m)
+static int build(const tc_device *d, tc_source source, const char *own_options,
+                 cl_program *program, tc_msg *m)
 {
     int status = TC_OK;
     cl_int err;
@@ -111,9 +124,11 @@ static int build(const tc_device *d, tc_source source, const char *options, cl_p
     tc_cached_program cached;
     const unsigned capacity = lines_capacity();
     const char **lines = malloc(capacity * sizeof *lines);
+    char *options = options_with_environment(own_options);
     unsigned count = 0;
-    if (!lines || source_lines(source, lines, capacity, &count) != 0) {
+    if (!lines || !options || source_lines(source, lines, capacity, &count) != 0) {
         free(lines);
+        free(options);
         return tc_fail(m, TC_ENOMEM, "out of host memory for a program's source");
     }
     const int use_cache = tc_program_cache_find(d, lines, count, options, &cached) == 0;
@@ -139,6 +154,7 @@ cleanup:
     if (use_cache)
         tc_program_cache_entry_free(&cached);
     free(lines);
+    free(options);
     return status;
 }
 

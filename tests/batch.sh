@@ -537,6 +537,26 @@ cached off "$tmp/p/off.bmp" && cmp -s "$tmp/p/first.bmp" "$tmp/p/off.bmp" || bad
 verdict "p: the program cache: $n programs kept; cut, flipped and refused binaries rebuilt, same output; unsafe folder and off unused" \
     "p: the program cache"
 
+# --- p2. TILEDCONV_CL_OPTIONS: build options after the library's own, for every program -------
+# (the tests build with -cl-opt-disable); one the driver refuses fails the run with the option
+# named, writing nothing; one it takes gives the same image and a cache entry of its own.
+bad=""
+rm -rf "$tmp/p2" && mkdir -p "$tmp/p2"
+TILEDCONV_CL_OPTIONS=-cl-no-such-option TILEDCONV_PROGRAM_CACHE=off "$bin" -q -f 5 -s "$img" \
+    -o "$tmp/p2/refused.bmp" 2>"$tmp/p2/err"
+rc=$?
+[ "$rc" -eq 1 ] || bad="$bad [a refused option: exit $rc]"
+grep -q -- '-cl-no-such-option' "$tmp/p2/err" || bad="$bad [the message does not name it: $(sed -n 1p "$tmp/p2/err")]"
+[ ! -e "$tmp/p2/refused.bmp" ] || bad="$bad [an output was written]"
+rm -rf "$pc" && mkdir -p "$pc" && chmod 700 "$pc"
+TILEDCONV_CL_OPTIONS= cached "$pc" "$tmp/p2/plain.bmp" || bad="$bad [no options: the run failed]"
+plain=$(find "$pc" -name '*.bin' | wc -l | tr -d ' ')
+TILEDCONV_CL_OPTIONS=-DTC_UNUSED_STUDY_MACRO=1 cached "$pc" "$tmp/p2/extra.bmp" || bad="$bad [a taken option: the run failed]"
+cmp -s "$tmp/p2/plain.bmp" "$tmp/p2/extra.bmp" || bad="$bad [a taken option: the output differs]"
+[ "$(find "$pc" -name '*.bin' | wc -l | tr -d ' ')" -gt "$plain" ] || bad="$bad [no cache entry of its own]"
+verdict "p2: TILEDCONV_CL_OPTIONS: a refused option fails the run naming it, nothing written; a taken one, the same image under its own cache entry" \
+    "p2: TILEDCONV_CL_OPTIONS"
+
 # --- q. a lane's calls: many images in one library call ----------------------------------------
 # Six copies each of three sizes, gray and colour, a source ROI offset so that each size gets its
 # own parameters: the images of one size go through one call together, the others alone; every
