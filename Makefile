@@ -341,13 +341,14 @@ kernel-check: $(BIN)
 # The suites build their kernel programs with TEST_CL_OPTIONS (TILEDCONV_CL_OPTIONS): without
 # the optimiser PoCL builds a program in a tenth of the time or less (a 47-tap long kernel 0.7 s
 # against 13), which was most of a run on a cold cache; the kernels' source and semantics are
-# the same, and e2e-tests and kernel-check build them as a user's run does (docs/testing.md).
+# the same, and doc-tests (the docs' commands) and kernel-check build them as a user's run does
+# (docs/testing.md).
 TEST_CL_OPTIONS ?= -cl-opt-disable
 test: deps-test
 	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all unit-tests manual-check \
-	    doc-tests batch-tests detach-tests formats-tests seeds-tests images-tests gradient-tests \
+	    e2e-tests batch-tests detach-tests formats-tests seeds-tests images-tests gradient-tests \
 	    pyramid-tests strips-tests api-test python-tests bench-smoke
-	$(MAKE) e2e-tests
+	$(MAKE) doc-tests
 	$(MAKE) kernel-check
 	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize
 	$(MAKE) fuzz-check
