@@ -97,8 +97,8 @@ static const struct {
  * one tap along columns from TC_ROWS_MIN_TAPS along rows runs rows; more than one, from
  * TC_LONG_BANDS_FROM, the variant of the first row below for the border whose bound is at least
  * the rows' length. Measured on an H100, 2026-11-26, 8192^2 gray, medians of 20, every odd
- * length from 21 to 63 (bench/split/long-variants.cases, long-rest.cases; docs/benchmarks.md,
- * "The long kernel's bands"): tiled_long_conv's time jumps by a third to a half from a length
+ * length from 21 to 63 (bench/split/long-bands.cases; docs/benchmarks.md, "The long kernel's
+ * bands"): tiled_long_conv's time jumps by a third to a half from a length
  * that depends on the border (its unrolled edge reads grow with the rows' length and the
  * mirror borders' mapping), long-lean's edge reads (a rolled loop) push the jump to 37 taps,
  * past which split (two passes) or one of the two wins, band by band. A band's choice is within
