@@ -341,14 +341,14 @@ kernel-check: $(BIN)
 # The suites build their kernel programs with TEST_CL_OPTIONS (TILEDCONV_CL_OPTIONS): without
 # the optimiser PoCL builds a program in a tenth of the time or less (a 47-tap long kernel 0.7 s
 # against 13), which was most of a run on a cold cache; the kernels' source and semantics are
-# the same, and doc-tests (the docs' commands) and kernel-check build them as a user's run does
-# (docs/testing.md).
+# the same, and seeds-tests and detach-tests (the article's example, its class map, a device run
+# in a child) and kernel-check build them as a user's run does (docs/testing.md).
 TEST_CL_OPTIONS ?= -cl-opt-disable
 test: deps-test
 	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all unit-tests manual-check \
-	    e2e-tests batch-tests detach-tests formats-tests seeds-tests images-tests gradient-tests \
-	    pyramid-tests strips-tests api-test python-tests bench-smoke
-	$(MAKE) doc-tests
+	    doc-tests e2e-tests batch-tests formats-tests images-tests gradient-tests pyramid-tests \
+	    strips-tests api-test python-tests bench-smoke
+	$(MAKE) seeds-tests detach-tests
 	$(MAKE) kernel-check
 	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize
 	$(MAKE) fuzz-check
@@ -356,13 +356,13 @@ test: deps-test
 # The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
 # BMP Suite and with command lines; then the PNG, JPEG and PGM/PPM readers for
 # FORMAT_FUZZ_SECONDS each, seeded with tests/data/formats/. Any sanitizer report fails.
-FUZZ_SECONDS ?= 30
-FORMAT_FUZZ_SECONDS ?= 25
+FUZZ_SECONDS ?= 15
+FORMAT_FUZZ_SECONDS ?= 12
 FORMAT_FUZZERS := build/fuzz/fuzz_png build/fuzz/fuzz_jpeg build/fuzz/fuzz_pnm \
                   build/fuzz/fuzz_rows
 # Then the input reader, the stream scanner and the --files-from reader for READER_FUZZ_SECONDS
 # each, seeded with the fixtures and tests/fuzz-seeds/.
-READER_FUZZ_SECONDS ?= 20
+READER_FUZZ_SECONDS ?= 10
 READER_FUZZERS := build/fuzz/fuzz_source build/fuzz/fuzz_stream build/fuzz/fuzz_list
 fuzz-check: build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 	@sh tests/fuzz-check.sh build/fuzz/fuzz_bmp $(FUZZ_SECONDS)
