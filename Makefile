@@ -349,9 +349,12 @@ test: deps-test
 	    doc-tests e2e-tests batch-tests formats-tests images-tests gradient-tests pyramid-tests \
 	    strips-tests api-test python-tests bench-smoke
 	$(MAKE) seeds-tests detach-tests
-	$(MAKE) kernel-check
+	$(MAKE) build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
+	@# oclgrind and libFuzzer each keep one core busy: side by side on two cores (the fuzzers
+	@# run for a fixed time, oclgrind has no clock to miss).
+	@$(MAKE) kernel-check & checker=$$!; $(MAKE) fuzz-check; fuzz=$$?; wait $$checker; \
+	    checked=$$?; [ $$fuzz -eq 0 ] && [ $$checked -eq 0 ]
 	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize
-	$(MAKE) fuzz-check
 
 # The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
 # BMP Suite and with command lines; then the PNG, JPEG and PGM/PPM readers for
