@@ -265,6 +265,13 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
 #define MR_Q ((MASK_W + 3) / 4) /* float4s of weights a mask row */
+/* TC_MASK_PREFETCH 1 (the variant mrows-8x8-ahead): the next source row's window is read
+ * before this row's multiply-adds, so that its loads are in flight while they run. A window
+ * more of registers: measured on the H100, 6-8 % faster at 9 x 9, 4-27 % slower from 11 x 11
+ * (docs/benchmarks.md). */
+#ifndef TC_MASK_PREFETCH
+#define TC_MASK_PREFETCH 0
+#endif
 
 /* The block at ROI (bx, by) into out. checked is a constant at both calls. */
 TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
@@ -276,14 +283,34 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
 #pragma unroll
         for (int c = 0; c < BLOCK_X; c++)
             out[o][c] = 0.0f;
+#if TC_MASK_PREFETCH
+    float next[SEG_W]; /* the window of the row after the current one */
+    if (checked)
+        load_segment_lean(src, pitch, sL, sT, bx, by - RADIUS_Y, w, h, value, next);
+    else
+        load_segment(src, pitch, sL + bx, sT + by - RADIUS_Y, next);
+#endif
 #pragma unroll 1
     for (int r = 0; r < BLOCK_Y + 2 * RADIUS_Y; r++) {
         float seg[SEG_W];
+#if TC_MASK_PREFETCH
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = next[i];
+        if (r + 1 < BLOCK_Y + 2 * RADIUS_Y) {
+            const int y = by - RADIUS_Y + r + 1;
+            if (checked)
+                load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, next);
+            else
+                load_segment(src, pitch, sL + bx, sT + y, next);
+        }
+#else
         const int y = by - RADIUS_Y + r;
         if (checked)
             load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
         else
             load_segment(src, pitch, sL + bx, sT + y, seg);
+#endif
 #pragma unroll
         for (int o = 0; o < BLOCK_Y; o++) {
             const int j = r - o; /* the mask row that joins source row r to output row o */

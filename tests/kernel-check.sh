@@ -217,7 +217,8 @@ check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2
 # The tiled kernel's variants for long filters and large masks (--kernel, variants.c's table):
 # every slide variant (tiled_slide_conv) on a moved ROI with unequal lengths and on an image
 # where tiles of every class occur, the first also with one tap along either axis and at 31
-# taps; every mrows variant (tiled_mask_rows_conv) with a 7 x 7 and a 5 x 3 mask.
+# taps; every mrows variant (tiled_mask_rows_conv) with a 7 x 7 and a 5 x 3 mask, and the
+# default of 9 x 9 masks (mrows-8x8-ahead) with one.
 slide_variants="slide-64x64-j32-v32 slide-64x64-j32-v32-acc slide-64x64-j16-v16
 slide-64x64-j16-v4x8 slide-128x32-j32-v32 slide-32x128-j32-v32"
 for v in $slide_variants; do
@@ -234,7 +235,7 @@ check_m "slide, 31 taps" 1 -g 48x60 -f 31 -sL 3 -tL 2 --border reflect101 -a til
     --kernel slide-64x64-j32-v32
 mask77=$(awk 'BEGIN { for (j = 0; j < 7; j++) { for (i = 0; i < 7; i++)
     printf "%s%d", i ? "," : "", (3 * i + 5 * j) % 7 - 3; printf j < 6 ? ";" : "" } }')
-for v in mrows-8x4 mrows-4x8 mrows-8x8; do
+for v in mrows-8x4 mrows-4x8 mrows-8x8 mrows-8x8-ahead; do
     check_m "$v, mask 7 x 7" 1 -g 150x140 --mask "$mask77" -sL 3 -sT 2 -tL 1 -W 140 -H 130 \
         --border reflect101 -a tiled --kernel "$v"
     check_m "$v, mask 5 x 3" 1 -g 70x45 --mask "$mask53" -sL 1 -tL 2 -tT 1 --border wrap \

@@ -719,6 +719,29 @@ static void test_long_rows_default_by_border(void **state)
     }
 }
 
+/* The default variant of a mask by its larger side (variants.c's mask_defaults): the unrolled
+ * kernel to 7, the mask-rows kernel with its next window read ahead at 9, without from 11. */
+static void test_mask_default_by_size(void **state)
+{
+    (void)state;
+    static const struct {
+        int width, height;
+        const char *variant;
+    } cases[] = {{7, 7, "mask"},           {7, 3, "mask"},
+                 {9, 9, "mrows-8x8-ahead"}, {3, 9, "mrows-8x8-ahead"},
+                 {11, 11, "mrows-8x8"},     {15, 5, "mrows-8x8"}};
+    rng_state = 4141;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_filter_spec f;
+        const tc_variant *v = NULL;
+        random_mask(&f, cases[i].width, cases[i].height, TC_BORDER_REPLICATE);
+        tc_kernel_for_variant(&f, TC_TILED, NULL, &v);
+        if (!v || strcmp(v->name, cases[i].variant) != 0)
+            fail_msg("case %zu: mask %d x %d: %s, expected %s", i, cases[i].width,
+                     cases[i].height, v ? v->name : "none", cases[i].variant);
+    }
+}
+
 /* A device whose limits a kernel exceeds is refused before the launch (TC_EDEVICE, a message
  * naming the limit), not left to fail inside OpenCL. The limits are the real device's (a
  * device of its own, opened for this test), lowered in a copy and given to the launcher. */
@@ -1220,6 +1243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
         cmocka_unit_test(test_long_rows_default_by_border),
+        cmocka_unit_test(test_mask_default_by_size),
         cmocka_unit_test(test_device_limits_refused),
         FOR_ALGORITHM(TC_TILED),
         cmocka_unit_test(test_alignment_classes),
