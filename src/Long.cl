@@ -109,20 +109,33 @@ inline float slide_component(float16 v, int k)
 #define TC_LONG_LEAN 0
 #endif
 
-/* One job of phase (a): the BLOCK_X outputs of ROI row y from block column x, into the
- * filtered row at out (BLOCK_X floats of hrows, 16-byte aligned). checked (a constant at both
- * calls) says whether coordinates may leave the sROI. */
-TC_INLINE void long_job(SRC_T src, int pitch, int sL, int sT, int w, int h,
-                        float value, bool checked, int x, int y, __constant const float *kx,
-                        __local float *out)
+/* TC_LONG_PREFETCH 1 (the variant long-ahead): each work-item's next job's window is read
+ * before its current job's multiply-adds, so that the loads are in flight while they run. A
+ * window more of registers in phase (a), and other code: on the H100 7-12 % faster than
+ * long-lean from 23-25 to 31 taps along rows with the mirror borders (where long has jumped),
+ * slower at most other lengths and borders (variants.c's bands; docs/benchmarks.md). */
+#ifndef TC_LONG_PREFETCH
+#define TC_LONG_PREFETCH 0
+#endif
+
+/* The read window of a job of phase (a): BLOCK_X outputs of ROI row y from block column x.
+ * checked (a constant at every call) says whether coordinates may leave the sROI. */
+TC_INLINE void long_window(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
+                           bool checked, int x, int y, float seg[SEG_W])
 {
-    float seg[SEG_W];
     if (checked && TC_LONG_LEAN)
         load_segment_lean(src, pitch, sL, sT, x, y, w, h, value, seg);
     else if (checked)
         load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
     else
         load_segment(src, pitch, sL + x, sT + y, seg);
+}
+
+/* A job's outputs from its window, into the filtered row at out (BLOCK_X floats of hrows,
+ * 16-byte aligned). */
+TC_INLINE void long_job_filter(const float seg[SEG_W], __constant const float *kx,
+                               __local float *out)
+{
     float acc[BLOCK_X];
 #pragma unroll
     for (int c = 0; c < BLOCK_X; c++) {
@@ -144,10 +157,29 @@ TC_INLINE void long_filter_rows(SRC_T src, int pitch, int sL, int sT, int w,
                                 __constant const float *kx, __local float *hrows)
 {
     const int x = l + lx * BLOCK_X;
+#if TC_LONG_PREFETCH
+    float next[SEG_W];
+    if (ly < L_HR)
+        long_window(src, pitch, sL, sT, w, h, value, checked, x, t - RADIUS_Y + ly, next);
 #pragma unroll 1
-    for (int k = ly; k < L_HR; k += L_GY)
-        long_job(src, pitch, sL, sT, w, h, value, checked, x, t - RADIUS_Y + k, kx,
-                 hrows + k * LONG_TILE_W + lx * BLOCK_X);
+    for (int k = ly; k < L_HR; k += L_GY) {
+        float seg[SEG_W];
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = next[i];
+        if (k + L_GY < L_HR)
+            long_window(src, pitch, sL, sT, w, h, value, checked, x, t - RADIUS_Y + k + L_GY,
+                        next);
+        long_job_filter(seg, kx, hrows + k * LONG_TILE_W + lx * BLOCK_X);
+    }
+#else
+#pragma unroll 1
+    for (int k = ly; k < L_HR; k += L_GY) {
+        float seg[SEG_W];
+        long_window(src, pitch, sL, sT, w, h, value, checked, x, t - RADIUS_Y + k, seg);
+        long_job_filter(seg, kx, hrows + k * LONG_TILE_W + lx * BLOCK_X);
+    }
+#endif
 }
 
 /*

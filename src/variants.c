@@ -38,6 +38,9 @@ static const tc_variant variants[] = {
     {.name = "long-lean", .kind = TC_KERNEL_TILED_LONG, .options = "-D TC_LONG_LEAN=1",
      .about = "the same, the read windows that cross the sROI's left or right edge mapped "
               "pixel by pixel in a loop kept rolled"},
+    {.name = "long-ahead", .kind = TC_KERNEL_TILED_LONG, .options = "-D TC_LONG_PREFETCH=1",
+     .about = "long, each work-item's next row job's read window loaded while its current "
+              "job is multiplied"},
     {.name = "slide-64x64-j32-v32", SLIDE(64, 64, 32, 1, 32),
      .about = "strips 64 wide, steps of 64 rows, jobs of 32, columns of 32 (128 work-items)"},
     {.name = "slide-64x64-j32-v32-acc", SLIDE(64, 64, 32, 1, 32), .options = "-D TC_SLIDE_ACC=1",
@@ -126,11 +129,13 @@ static const struct {
     {TC_BORDER_CONSTANT, 51, "long-lean"},   /* 1.00-1.02x split's time at 43-47 */
     {TC_BORDER_CONSTANT, 63, "split"},
     {TC_BORDER_REFLECT, 21, "long"},
+    {TC_BORDER_REFLECT, 31, "long-ahead"},   /* 0.88-0.93x long-lean's time */
     {TC_BORDER_REFLECT, 35, "long-lean"},    /* 0.75-0.80x long's time */
     {TC_BORDER_REFLECT, 39, "split"},
     {TC_BORDER_REFLECT, 47, "long"},         /* back below split: 0.89-0.95x its time */
     {TC_BORDER_REFLECT, 63, "split"},
     {TC_BORDER_REFLECT101, 23, "long"},
+    {TC_BORDER_REFLECT101, 31, "long-ahead"}, /* 0.88-0.91x long-lean's time */
     {TC_BORDER_REFLECT101, 35, "long-lean"},
     {TC_BORDER_REFLECT101, 39, "split"},
     {TC_BORDER_REFLECT101, 47, "long"},

@@ -196,8 +196,10 @@ check_m "split 7 x 5, every class of both passes" 1 -g 300x300 -f 7x5 -sL 2 -sT 
     -W 290 -H 290 --border constant=3 -a tiled --kernel split
 check_m "split 41 x 45 (the default there)" 1 -g 60x50 -f 41x45 -sL 1 -tL 2 -tT 1 \
     --border wrap -a tiled
-check_m "long-lean 25 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 25x9 -sL 2 -tT 1 \
+check_m "long-lean 33 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 33x9 -sL 2 -tT 1 \
     --border reflect101 -a tiled
+check_m "long-ahead 25 x 9 with reflect (the default there)" 1 -g 60x300 -f 25x9 -sL 2 -tT 1 \
+    --border reflect -a tiled
 check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled \
     --tune long-tile-h=32
 check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \

@@ -686,7 +686,7 @@ static void test_class_counts_by_hand(void **state)
 }
 
 /* The default variant of a separable filter with long rows, by their length and border
- * (variants.c's long_bands: long, long-lean or split, band by band); rows for one tap down
+ * (variants.c's long_bands: long, long-ahead, long-lean or split, band by band); rows for one tap down
  * columns from 17; the columns' length does not choose. */
 static void test_long_rows_default_by_border(void **state)
 {
@@ -701,9 +701,11 @@ static void test_long_rows_default_by_border(void **state)
         {TC_BORDER_REPLICATE, 51, 9, "split"},   {TC_BORDER_CONSTANT, 39, 39, "long-lean"},
         {TC_BORDER_WRAP, 23, 23, "long-lean"},   {TC_BORDER_WRAP, 25, 25, "long"},
         {TC_BORDER_WRAP, 63, 63, "split"},       {TC_BORDER_REFLECT, 21, 21, "long"},
-        {TC_BORDER_REFLECT, 23, 23, "long-lean"}, {TC_BORDER_REFLECT, 23, 1, "rows"},
+        {TC_BORDER_REFLECT, 23, 23, "long-ahead"}, {TC_BORDER_REFLECT, 23, 1, "rows"},
+        {TC_BORDER_REFLECT, 31, 5, "long-ahead"}, {TC_BORDER_REFLECT, 33, 33, "long-lean"},
+        {TC_BORDER_REFLECT101, 31, 63, "long-ahead"}, {TC_BORDER_REFLECT101, 35, 9, "long-lean"},
         {TC_BORDER_REFLECT, 41, 41, "long"},     {TC_BORDER_REFLECT101, 23, 23, "long"},
-        {TC_BORDER_REFLECT101, 25, 25, "long-lean"}, {TC_BORDER_REFLECT101, 39, 3, "split"},
+        {TC_BORDER_REFLECT101, 25, 25, "long-ahead"}, {TC_BORDER_REFLECT101, 39, 3, "split"},
         {TC_BORDER_REFLECT101, 47, 63, "long"},  {TC_BORDER_REFLECT101, 7, 25, "long"},
         {TC_BORDER_REFLECT101, 15, 63, "long"},  {TC_BORDER_REPLICATE, 17, 17, "long"},
     };
@@ -717,6 +719,35 @@ static void test_long_rows_default_by_border(void **state)
             fail_msg("case %zu: %d x %d taps, border %d: %s, expected %s", i, f.taps_x, f.taps_y,
                      (int)f.border, v ? v->name : "none", cases[i].variant);
     }
+}
+
+/* Every variant of the long kernel (long, long-lean, long-ahead: the same floats in the same
+ * order) against the reference by name, rows of 25 and 31 taps with the mirror borders and
+ * wrap, on moved ROIs whose tiles include every class (each work-item of a tile filters
+ * several jobs of rows, so long-ahead's window read ahead is used). */
+static void test_long_variants(void **state)
+{
+    static const struct {
+        int taps_x, taps_y;
+        tc_border border;
+    } cases[] = {{25, 9, TC_BORDER_REFLECT}, {31, 31, TC_BORDER_REFLECT101},
+                 {27, 3, TC_BORDER_WRAP}};
+    int count;
+    const tc_variant *v = tc_variants(&count);
+    (void)state;
+    for (int i = 0; i < count; i++) {
+        if (v[i].kind != TC_KERNEL_TILED_LONG)
+            continue;
+        tiled_kernel = v[i].name;
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            tc_filter_spec f;
+            const tc_roi roi = {3 + (int)c, 2, 1, 4, 150 - 5, 300 - 6};
+            tc_filter_binomial_xy(&f, cases[c].taps_x, cases[c].taps_y);
+            f.border = cases[c].border;
+            check_filter_case(TC_TILED, 150, 300, roi, &f, "long variant");
+        }
+    }
+    tiled_kernel = NULL;
 }
 
 /* The default variant of a mask by its larger side (variants.c's mask_defaults): the unrolled
@@ -1244,6 +1275,7 @@ int main(void)
         cmocka_unit_test(test_class_counts_by_hand),
         cmocka_unit_test(test_long_rows_default_by_border),
         cmocka_unit_test(test_mask_default_by_size),
+        cmocka_unit_test(test_long_variants),
         cmocka_unit_test(test_device_limits_refused),
         FOR_ALGORITHM(TC_TILED),
         cmocka_unit_test(test_alignment_classes),
