@@ -5,10 +5,10 @@
  *
  * One image in a slot:
  *   upload     the caller's rows gathered into the slot's pinned memory by the context's copy
- *              crew (copier.h): a lone image chunk by chunk, each chunk's transfer enqueued
- *              as soon as it is copied, so that the bus moves one chunk while the threads copy
- *              the next; one of several a round at a time, shared out among the threads, then
- *              moved by one transfer
+ *              crew (copier.h): a lone large image chunk by chunk, each chunk's transfer
+ *              enqueued as soon as it is copied, so that the bus moves one chunk while the
+ *              threads copy the next; one of several, or a small one, a round at a time,
+ *              shared out among the threads, then moved by one transfer
  *   unpack     unpack_samples: one float plane per channel (Channels.cl)
  *   filter     the job's kernel once per plane, from a launch prepared once per job and size
  *              (its arguments but the two planes set once; the coefficients on the device)
@@ -38,6 +38,11 @@
 
 /* Images in flight at once, each in a slot (stream_slot.h). */
 #define SLOTS 3
+/* A lone image of at most this many bytes each way goes through the rings a round at a time
+ * too (stream_slot.c): on an H100 machine with a crew of 8, a 1080p gray call (2 MB) from
+ * ordinary memory took 0.32-0.36 ms by rounds against 0.40-0.42 by chunks, a 1080p colour one
+ * (6.2 MB) 0.83-0.91 against 0.74-0.76; the bound lies between the two. */
+#define LONE_ROUND_BYTES ((size_t)4 << 20)
 /* Prepared filter launches kept: the jobs of a few image sizes or filters. */
 #define LAUNCHES 4
 
@@ -206,8 +211,8 @@ static int check_streams(const tc_device *d, const tc_image *src, const tc_image
     return status;
 }
 
-/* Image i into slot s: everything up to the download's start. One of several (many): its
- * copies go a round at a time where there is a crew (stream_slot.c). */
+/* Image i into slot s: everything up to the download's start. One of several (many), or a
+ * small one: its copies go a round at a time where there is a crew (stream_slot.c). */
 static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                        tc_slot *s, const tc_job *job, const tc_image *src, const tc_image *dst,
                        double scale, double offset, int many, tc_run_stats *total,
@@ -225,8 +230,10 @@ static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *bu
         (status = tc_slot_ensure(s, st->d, src, dst, in_chunk, out_chunk, direct_in, direct_out,
                                  m)) != TC_OK)
         return status;
+    const int small = tc_channels_packed_bytes(src) <= LONE_ROUND_BYTES &&
+                      tc_channels_packed_bytes(dst) <= LONE_ROUND_BYTES;
     tc_slot_begin(s, dst, src->planes, fast, out_chunk, direct_out,
-                  many && tc_copier_width() > 1);
+                  (many || small) && tc_copier_width() > 1);
     if (fast &&
         (status = launch_for(st, programs, s, job, src->width, &launch, &build_ms, m)) != TC_OK)
         return status;
