@@ -2,12 +2,13 @@
  * transfer_probe.c - one image's bytes (2,073,600: 1920 x 1080 gray; SIZE=N bytes for another)
  * down from the device and up to it, several ways, on the first GPU (else the first device),
  * in plain OpenCL: what a device-to-host transfer into page-locked memory costs on this
- * machine, and whether another way of asking for it costs less. The library's downloads into
- * page-locked memory took 0.103-0.116 ms for a gray 1080p image on H100 machines (0.039 on
- * the H200), where CUDA's pinned download of the same bytes took 0.053 (bench/python_arrays.py).
+ * machine, and whether another way of asking for it costs less. (bench/python_arrays.py's
+ * profile had shown the library's download of a gray 1080p image into page-locked memory at
+ * 0.08-0.11 ms on H100 machines, where CUDA's pinned download of the same bytes took 0.053;
+ * this probe found 0.039 on those machines: docs/benchmarks.md.)
  *
- *   cc -std=c11 -O2 -DCL_TARGET_OPENCL_VERSION=120 bench/transfer_probe.c -lOpenCL \
- *       -o build/transfer_probe && build/transfer_probe
+ *   mkdir -p build && cc -std=c11 -O2 -DCL_TARGET_OPENCL_VERSION=120 \
+ *       bench/transfer_probe.c -lOpenCL -o build/transfer_probe && build/transfer_probe
  *
  * Each line: the median and minimum of 200 runs after 20 untimed, as the device's own span
  * (the commands' profiling events: first start to last end) and as the host's wall time from
