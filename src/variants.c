@@ -107,7 +107,9 @@ static const struct {
  * bands"): tiled_long_conv's time jumps by a third to a half from a length
  * that depends on the border (its unrolled edge reads grow with the rows' length and the
  * mirror borders' mapping), long-lean's edge reads (a rolled loop) push the jump to 37 taps,
- * past which split (two passes) or one of the two wins, band by band. A band's choice is within
+ * past which split (two passes) or one of the two wins, band by band; with the mirror borders
+ * from 23-25 to 31 taps long-ahead (long with each next row window read ahead, which jumps
+ * only from 33 there) beats long-lean (bench/split/long-ahead.cases). A band's choice is within
  * 1 % of the best at every measured length of it but where the comment says otherwise. The
  * columns' length does not choose (the rows do: 41 x 5 with reflect-101 is long's, 35 x 63
  * split's by 8 %).
