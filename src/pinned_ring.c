@@ -124,13 +124,13 @@ int tc_ring_retire(cl_event *e, tc_span *sp, tc_msg *m)
         return TC_OK;
     CL_CALL(status, cleanup, m, clWaitForEvents(1, e));
     /* A finished transfer without profiling counters (tc_stat_ms says when) adds no span. */
-    if (clGetEventProfilingInfo(*e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) ==
-        CL_PROFILING_INFO_NOT_AVAILABLE)
+    const cl_int err = clGetEventProfilingInfo(*e, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                               NULL);
+    if (err == CL_PROFILING_INFO_NOT_AVAILABLE)
         goto cleanup;
+    CL_CHECK(status, cleanup, m, err, "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END)");
     CL_CALL(status, cleanup, m,
             clGetEventProfilingInfo(*e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
-    CL_CALL(status, cleanup, m,
-            clGetEventProfilingInfo(*e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
     if (sp->end == 0 || start < sp->start)
         sp->start = start;
     if (end > sp->end)
@@ -140,14 +140,31 @@ cleanup:
     return status;
 }
 
-int tc_ring_retire_all(tc_pinned_ring *p, tc_span *sp, tc_msg *m)
+int tc_ring_retire_places(cl_event *events, int regions, size_t first, size_t count,
+                          tc_span *sp, tc_msg *m)
 {
     int status = TC_OK;
-    for (int i = 0; i < p->capacity; i++) {
-        const int one = tc_ring_retire(&p->events[i], sp, m);
+    /* The event last waited for and timed. Compared only with events alive since before this
+     * loop, so an equal pointer is the same transfer (a round's, retained in each place). */
+    cl_event timed = NULL;
+    for (size_t k = first; k < first + count; k++) {
+        cl_event *e = &events[k % (size_t)regions];
+        int one = TC_OK;
+        if (*e && *e == timed) {
+            tc_event_release(e);
+        } else {
+            timed = *e;
+            one = tc_ring_retire(e, sp, m);
+        }
         status = status != TC_OK ? status : one;
     }
     return status;
+}
+
+int tc_ring_retire_all(tc_pinned_ring *p, tc_span *sp, tc_msg *m)
+{
+    return tc_ring_retire_places(p->events, p->capacity > 0 ? p->capacity : 1, 0,
+                                 (size_t)(p->capacity > 0 ? p->capacity : 0), sp, m);
 }
 
 size_t tc_ring_round(size_t chunks, int regions)

@@ -320,8 +320,7 @@ int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chu
     int status = TC_OK;
     for (t.first = 0; t.first < chunks && status == TC_OK; t.first += per) {
         const size_t count = chunks - t.first < per ? chunks - t.first : per;
-        for (size_t k = t.first; k < t.first + count && status == TC_OK; k++)
-            status = tc_ring_retire(&s->up.events[k % (size_t)t.regions], &f->up, m);
+        status = tc_ring_retire_places(s->up.events, t.regions, t.first, count, &f->up, m);
         if (status == TC_OK && f->by_round) {
             status = copy_round(crew, src, &s->up, chunk, t.n, t.regions, t.first, count, 1, m);
             if (status == TC_OK)
@@ -502,10 +501,9 @@ static int download(tc_slot *s, tc_copier **crew, tc_msg *m)
         } else {
             status = tc_copier_run(crew, (int)count, scatter_task, &t, m);
         }
-        for (size_t k = t.first; k < t.first + count; k++) {
-            const int one = tc_ring_retire(&s->down.events[k % (size_t)f->regions], &f->down, m);
-            status = status != TC_OK ? status : one;
-        }
+        const int one = tc_ring_retire_places(s->down.events, f->regions, t.first, count,
+                                              &f->down, m);
+        status = status != TC_OK ? status : one;
         f->consumed += count;
         if (status == TC_OK)
             status = enqueue_reads(s, m);
