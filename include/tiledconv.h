@@ -275,8 +275,9 @@ typedef struct {
  * pass through the device, and the output's samples come down (the bytes between one row's
  * pixels and the next row are neither read nor written: a view into a larger array is
  * safe). Pinned staging memory, kernels and device buffers are kept by the context between
- * calls, and the copies between the caller's memory and the staging overlap the transfers.
- * Since 1.3 those copies are shared out among a few threads the context starts on first use
+ * calls, and the copies between the caller's memory and the staging overlap the transfers
+ * (an image over 4 MiB each way chunk by chunk; a smaller one is copied whole, then moved in
+ * one transfer, which costs less than many). Since 1.3 those copies are shared out among a few threads the context starts on first use
  * (half the cores the process may run on, 2 to 8; they poll for 0.15 ms after each copy, then
  * sleep until the next call, and end with tc_close).
  * For the older layouts:
