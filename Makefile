@@ -344,17 +344,26 @@ kernel-check: $(BIN)
 # the same, and seeds-tests and detach-tests (the article's example, its class map, a device run
 # in a child) and kernel-check build them as a user's run does (docs/testing.md).
 TEST_CL_OPTIONS ?= -cl-opt-disable
+# kernel-check (oclgrind: one process at a time, one core for about five minutes) runs beside
+# the suites, which mostly keep one core busy (a process at a time), its report after theirs
+# (build/kernel-check.log); the fuzzers (one core each for a fixed time) beside the sanitized
+# suites. The product binary and its library are built first, so that nothing rebuilds them
+# under the checker.
 test: deps-test
-	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all unit-tests manual-check \
-	    doc-tests e2e-tests batch-tests formats-tests images-tests gradient-tests pyramid-tests \
-	    strips-tests api-test python-tests bench-smoke
+	@sh scripts/install-deps.sh oclgrind
+	$(MAKE) WERROR=-Werror $(BIN)
+	@mkdir -p build; rm -f build/kernel-check.log build/kernel-check.status; \
+	    ( $(MAKE) -s kernel-check > build/kernel-check.log 2>&1; \
+	      echo $$? > build/kernel-check.status ) & \
+	    TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all unit-tests \
+	    manual-check doc-tests e2e-tests batch-tests formats-tests images-tests gradient-tests \
+	    pyramid-tests strips-tests api-test python-tests bench-smoke; suites=$$?; wait; \
+	    cat build/kernel-check.log; [ $$suites -eq 0 ] && [ "$$(cat build/kernel-check.status)" = 0 ]
 	$(MAKE) seeds-tests detach-tests
 	$(MAKE) build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
-	@# oclgrind and libFuzzer each keep one core busy: side by side on two cores (the fuzzers
-	@# run for a fixed time, oclgrind has no clock to miss).
-	@$(MAKE) kernel-check & checker=$$!; $(MAKE) fuzz-check; fuzz=$$?; wait $$checker; \
-	    checked=$$?; [ $$fuzz -eq 0 ] && [ $$checked -eq 0 ]
-	TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize
+	@$(MAKE) fuzz-check & fuzzing=$$!; \
+	    TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize; sanitized=$$?; \
+	    wait $$fuzzing; fuzzed=$$?; [ $$sanitized -eq 0 ] && [ $$fuzzed -eq 0 ]
 
 # The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
 # BMP Suite and with command lines; then the PNG, JPEG and PGM/PPM readers for
