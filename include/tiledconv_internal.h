@@ -355,7 +355,7 @@ typedef struct {
     int no_detach;          /* 1: the command line's run stays in the process the shell started
                              * and waits for the driver's teardown (set as detach=0) */
     int copy_threads;       /* threads that copy between callers' memory and the pinned staging,
-                             * the calling one included, 1..8 (1: the calling thread alone);
+                             * the calling one included, 1..16 (1: the calling thread alone);
                              * 0: half the cores (copier.h) */
     int copy_cached;        /* 1: the copies between callers' memory and the pinned staging are
                              * plain memcpy (set as copy-stream=0; default: streaming stores,
@@ -363,6 +363,10 @@ typedef struct {
     int worker_nice;        /* the command line's batch workers run at this niceness, 0..19
                              * (Linux; the lanes and the copy threads stay at the process's),
                              * for studying who the scheduler favours; 0: the process's */
+    int stream_slots;       /* images a batch keeps in flight, 1..3, on any device (the tests
+                             * take a CPU device through the GPU's ways); 0: stream.c's choice */
+    int no_overlap;         /* 1: a batch's copies for one image no longer run beside its
+                             * enqueues for another (set as batch-overlap=0), for comparing */
 } tc_tuning;
 
 /* The threads that copy between callers' memory and the pinned staging for the calling
@@ -389,9 +393,11 @@ TC_INTERNAL const char *const *tc_tuning_names(void);
 
 /* The packed streams of images that went up from (up) and came down into (down) a block of
  * tc_host_alloc with no staging copy, counted over the context's life: the tests' proof that
- * the staging was skipped, and that the tuning's host_staged keeps it. */
+ * the staging was skipped, and that the tuning's host_staged keeps it. overlapped: the images
+ * of batches whose staging copies ran beside the enqueues of another image (stream.c), the
+ * proof that a test's batch took that way. */
 typedef struct {
-    unsigned long long up, down;
+    unsigned long long up, down, overlapped;
 } tc_direct_counts;
 
 TC_INTERNAL void tc_direct_transfers(const tc_context *ctx, tc_direct_counts *counts);

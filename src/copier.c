@@ -22,7 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_WIDTH 8
+/* The widest crew a setting may ask for, and the widest the default makes. */
+#define MAX_WIDTH 16
+#define DEFAULT_MAX_WIDTH 8
 /* How long an idle thread, or a caller waiting for the last task, polls before it sleeps: a
  * little more than the gap between the stages of one image (its kernels) and between the
  * calls of a loop from Python. */
@@ -97,22 +99,28 @@ TC_INTERNAL void tc_copy_threads_here(int n)
     tc_copier_width_here(n);
 }
 
-/* The threads a crew is made with, the caller included. */
-static int crew_width(void)
+/* The cores this process may run on, counted once (the count is the same whoever counts). */
+static int cores_here(void)
 {
-    static atomic_int counted; /* 0 until counted; the count is the same whoever counts */
-    const int set = tc_tuning_now()->copy_threads;
-    if (set > 0)
-        return set < MAX_WIDTH ? set : MAX_WIDTH;
+    static atomic_int counted; /* 0 until counted */
     int cores = atomic_load(&counted);
     if (cores == 0) {
         cores = count_cores();
         atomic_store(&counted, cores);
     }
+    return cores;
+}
+
+/* The threads that copy by default, the caller included: half the cores, 2 to 8. */
+static int crew_width(void)
+{
+    const int set = tc_tuning_now()->copy_threads, cores = cores_here();
+    if (set > 0)
+        return set < MAX_WIDTH ? set : MAX_WIDTH;
     if (cores == 1)
         return 1;
     const int width = cores / 2;
-    return width < 2 ? 2 : width > MAX_WIDTH ? MAX_WIDTH : width;
+    return width < 2 ? 2 : width > DEFAULT_MAX_WIDTH ? DEFAULT_MAX_WIDTH : width;
 }
 
 int tc_copier_width(void)
@@ -208,23 +216,35 @@ static tc_copier *start_crew(void)
     return c;
 }
 
-int tc_copier_run(tc_copier **crew, int n, tc_copier_task task, void *arg, tc_msg *m)
+/* Runs task(arg, i) for i in 0 .. n - 1 on this thread, in order: the first failure's
+ * status, its reason in *m. */
+static int run_here(int n, tc_copier_task task, void *arg, tc_msg *m)
 {
     int status = TC_OK;
+    for (int i = 0; i < n; i++) {
+        tc_msg one;
+        const int s = task(arg, i, &one);
+        if (s != TC_OK && status == TC_OK) {
+            status = s;
+            if (m)
+                *m = one;
+        }
+    }
+    return status;
+}
+
+int tc_copier_post(tc_copier **crew, int n, tc_copier_task task, void *arg,
+                   tc_copier_posted *posted)
+{
+    posted->crew = NULL;
+    posted->n = n;
+    posted->status = TC_OK;
     if (n >= 2 && !*crew && tc_copier_width() > 1)
         *crew = start_crew();
     tc_copier *c = *crew;
-    if (n < 2 || !c || c->started == 0 || tc_copier_width() == 1) { /* in order, here */
-        for (int i = 0; i < n; i++) {
-            tc_msg one;
-            const int s = task(arg, i, &one);
-            if (s != TC_OK && status == TC_OK) {
-                status = s;
-                if (m)
-                    *m = one;
-            }
-        }
-        return status;
+    if (n < 2 || !c || c->started == 0 || tc_copier_width() == 1) { /* in order, here, now */
+        posted->status = run_here(n, task, arg, &posted->msg);
+        return 0;
     }
     pthread_mutex_lock(&c->lock);
     const unsigned g = atomic_load(&c->generation) + 1;
@@ -235,9 +255,27 @@ int tc_copier_run(tc_copier **crew, int n, tc_copier_task task, void *arg, tc_ms
     atomic_store(&c->done, 0);
     atomic_store(&c->ticket, (unsigned long long)g << 32);
     atomic_store(&c->generation, g);
-    if (c->sleepers)
-        pthread_cond_broadcast(&c->wake);
+    /* As many sleepers woken as there are tasks (those still spinning take tasks too): the
+     * rest of a wide crew sleeps on, off the cores. */
+    for (int k = 0; k < c->sleepers && k < n; k++)
+        pthread_cond_signal(&c->wake);
     pthread_mutex_unlock(&c->lock);
+    posted->crew = c;
+    posted->generation = g;
+    return 1;
+}
+
+int tc_copier_join(tc_copier_posted *posted, tc_msg *m)
+{
+    tc_copier *c = posted->crew;
+    const int n = posted->n;
+    if (!c) { /* it ran when it was posted */
+        if (posted->status != TC_OK && m)
+            *m = posted->msg;
+        return posted->status;
+    }
+    const unsigned g = posted->generation;
+    posted->crew = NULL;
     take_tasks(c, g);
     /* The last tasks are on other threads: poll a while, then sleep until the last is done. */
     const long long until = now_ns() + SPIN_NS;
@@ -255,11 +293,18 @@ int tc_copier_run(tc_copier **crew, int n, tc_copier_task task, void *arg, tc_ms
     }
     atomic_store(&c->ticket, ((unsigned long long)g << 32) | ALL_TAKEN);
     pthread_mutex_lock(&c->lock);
-    status = c->status;
+    const int status = c->status;
     if (status != TC_OK && m)
         *m = c->msg;
     pthread_mutex_unlock(&c->lock);
     return status;
+}
+
+int tc_copier_run(tc_copier **crew, int n, tc_copier_task task, void *arg, tc_msg *m)
+{
+    tc_copier_posted posted;
+    (void)tc_copier_post(crew, n, task, arg, &posted);
+    return tc_copier_join(&posted, m);
 }
 
 typedef struct {

@@ -38,6 +38,7 @@ void tc_slot_release_buffers(tc_slot *s)
 
 void tc_slot_release(tc_slot *s)
 {
+    (void)tc_slot_join_copies(s, NULL);
     if (s->queue)
         clFinish(s->queue);
     release_flight(&s->f);
@@ -176,13 +177,8 @@ static size_t chunk_len(const transfer *t, size_t k)
 /* The smallest part of a round a crew's thread copies: below it the hand-over costs more. */
 #define MIN_PART ((size_t)128 << 10)
 
-/* A round of one direction, chunks [first, first + count) of the stream, for the crew. */
-typedef struct {
-    const tc_image *img;
-    unsigned char *ring;
-    size_t chunk, lo, hi; /* the chunks' size; the round's bytes of the stream */
-    int regions, parts, up;
-} round_copy;
+/* A round of one direction (stream_slot.h's tc_round_copy), for the crew. */
+typedef tc_round_copy round_copy;
 
 /* Where part i of a round of len bytes starts: on a cache line (64 bytes), so that no two
  * threads write one line; part `parts` starts at the end. */
@@ -521,18 +517,13 @@ static int span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
     return tc_stat_span_ms(first, last, ms, m);
 }
 
-int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
-                   tc_msg *m)
+/* The held image's figures once its download is over: its uploads retired (the in-order
+ * queue has finished them, so the ring is free), its times added, its flight released. */
+static int finish_figures(tc_slot *s, tc_run_stats *total, double *convert_ms, tc_msg *m)
 {
     tc_flight *f = &s->f;
     int status = TC_OK;
     double ms;
-    if (!s->busy)
-        return TC_OK;
-    if ((status = f->direct_out ? tc_ring_retire(&f->direct_down, &f->down, m)
-                                : download(s, crew, m)) != TC_OK)
-        goto done;
-    /* The in-order queue has finished the image, uploads included: the ring is free. */
     if ((status = tc_ring_retire(&f->direct_up, &f->up, m)) != TC_OK ||
         (status = tc_ring_retire_all(&s->up, &f->up, m)) != TC_OK)
         goto done;
@@ -555,6 +546,108 @@ done:
     return status;
 }
 
+int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
+                   tc_msg *m)
+{
+    tc_flight *f = &s->f;
+    int status;
+    if (!s->busy)
+        return TC_OK;
+    if ((status = f->direct_out ? tc_ring_retire(&f->direct_down, &f->down, m)
+                                : download(s, crew, m)) != TC_OK) {
+        release_flight(f);
+        s->busy = 0;
+        return status;
+    }
+    return finish_figures(s, total, convert_ms, m);
+}
+
+/* ---- A batch's copies beside its enqueues (stream.c) ------------------------------------- */
+
+int tc_slot_one_round(const tc_image *src, const tc_image *dst)
+{
+    const tc_image *sides[2] = {src, dst};
+    for (int i = 0; i < 2; i++) {
+        const size_t n = tc_channels_packed_bytes(sides[i]), chunk = tc_ring_chunk(n);
+        if ((n + chunk - 1) / chunk > tc_ring_bytes(n, chunk) / chunk)
+            return 0;
+    }
+    return 1;
+}
+
+int tc_slot_rings_grow(const tc_slot *s, const tc_image *src, const tc_image *dst)
+{
+    const size_t in = tc_channels_packed_bytes(src), out = tc_channels_packed_bytes(dst);
+    return tc_ring_bytes(in, tc_ring_chunk(in)) > s->up.size ||
+           tc_ring_bytes(out, tc_ring_chunk(out)) > s->down.size;
+}
+
+int tc_slot_wait_download(tc_slot *s, tc_msg *m)
+{
+    const tc_flight *f = &s->f;
+    return wait_round(&s->down, f->regions, 0, f->chunks, m);
+}
+
+/* Task i of the posted copies: a part of the scatter's round, then of the gather's. */
+static int posted_part(void *arg, int i, tc_msg *m)
+{
+    tc_slot_copies *c = arg;
+    const int r = i < c->rounds[0].parts ? 0 : 1;
+    return round_part(&c->rounds[r], r ? i - c->rounds[0].parts : i, m);
+}
+
+/* The round of a whole stream of n bytes in chunks of chunk between img's rows and ring. */
+static void whole_round(round_copy *r, const tc_image *img, const tc_pinned_ring *ring,
+                        size_t chunk, size_t n, int up)
+{
+    const size_t parts = n / MIN_PART, width = (size_t)tc_copier_width();
+    *r = (round_copy){img, ring->ptr, chunk, 0, n, (int)(ring->size / chunk), 1, up};
+    r->parts = (int)(parts < 1 ? 1 : parts > width ? width : parts);
+}
+
+void tc_slot_post_copies(tc_slot *s, tc_copier **crew, int scatter, const tc_image *src,
+                         size_t in_chunk)
+{
+    tc_slot_copies *c = &s->copies;
+    const tc_flight *f = &s->f;
+    memset(c->rounds, 0, sizeof c->rounds); /* parts 0: nothing that way */
+    if (scatter)
+        whole_round(&c->rounds[0], f->dst, &s->down, f->chunk, f->bytes, 0);
+    if (src)
+        whole_round(&c->rounds[1], src, &s->up, in_chunk, tc_channels_packed_bytes(src), 1);
+    c->pending = 1;
+    (void)tc_copier_post(crew, c->rounds[0].parts + c->rounds[1].parts, posted_part, c,
+                         &c->posted);
+}
+
+int tc_slot_join_copies(tc_slot *s, tc_msg *m)
+{
+    if (!s->copies.pending)
+        return TC_OK;
+    s->copies.pending = 0;
+    return tc_copier_join(&s->copies.posted, m);
+}
+
+int tc_slot_take_figures(tc_slot *s, tc_run_stats *total, double *convert_ms, tc_msg *m)
+{
+    tc_flight *f = &s->f;
+    const int status = tc_ring_retire_places(s->down.events, f->regions, 0, f->chunks, &f->down, m);
+    f->consumed = f->chunks;
+    if (status != TC_OK) {
+        release_flight(f);
+        s->busy = 0;
+        return status;
+    }
+    return finish_figures(s, total, convert_ms, m);
+}
+
+int tc_slot_upload_gathered(tc_slot *s, const tc_image *src, size_t chunk, tc_msg *m)
+{
+    const size_t n = tc_channels_packed_bytes(src);
+    return transfer_round(s, 1, chunk, n, (int)(s->up.size / chunk), 0, (n + chunk - 1) / chunk,
+                          m);
+}
+
 void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk,
                    int direct_out, int by_round)
 {
@@ -574,6 +667,7 @@ void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t
 
 void tc_slot_abandon(tc_slot *s)
 {
+    (void)tc_slot_join_copies(s, NULL); /* the crew's hands off the rings first */
     if (s->queue)
         clFinish(s->queue);
     release_flight(&s->f);

@@ -32,6 +32,23 @@ typedef struct {
     cl_event kernels[TC_MAX_CHANNELS];
 } tc_flight;
 
+/* A round of one direction's copies: chunks' bytes [lo, hi) of the stream between img's rows
+ * and their places in the ring, in `parts` parts for the crew's threads. */
+typedef struct {
+    const tc_image *img;
+    unsigned char *ring;
+    size_t chunk, lo, hi; /* the chunks' size; the round's bytes of the stream */
+    int regions, parts, up;
+} tc_round_copy;
+
+/* The copies a batch posts to the crew while it enqueues another image (tc_slot_post_copies):
+ * the held image's output scattered, the next image's input gathered. */
+typedef struct {
+    tc_round_copy rounds[2]; /* the scatter, the gather (parts 0: none) */
+    int pending;             /* posted, not yet joined */
+    tc_copier_posted posted;
+} tc_slot_copies;
+
 typedef struct {
     cl_command_queue queue;          /* its own, so that slots overlap on the device */
     cl_kernel unpack, pack;
@@ -42,6 +59,7 @@ typedef struct {
     tc_pinned_ring up, down;
     int busy;
     tc_flight f;
+    tc_slot_copies copies;
 } tc_slot;
 
 /* The slot's queue and conversion kernels (from program, Channels.cl's), made on its first
@@ -92,6 +110,42 @@ int tc_slot_start_download(tc_slot *s, tc_msg *m);
  * kernel time to *convert_ms, and a fast image's filters' to total->kernel_ms[0]. */
 int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
                    tc_msg *m);
+
+/* A batch's copies beside its enqueues (stream.c): a slot's held image is finished in three
+ * steps, its reads waited for (tc_slot_wait_download), its output scattered by the crew
+ * (tc_slot_post_copies, tc_slot_join_copies) while the caller enqueues another image and takes
+ * the held one's figures (tc_slot_take_figures: its events are over once its reads are, and
+ * the crew's copies touch none of them); the next image's input is gathered into the slot's up
+ * ring in the same posted run and goes up later with tc_slot_upload_gathered. For images
+ * whose streams each go through the rings in one round (tc_slot_one_round) and by rounds,
+ * neither direction direct. */
+
+/* Whether src's and dst's packed streams each fit a ring made for them in one round. */
+int tc_slot_one_round(const tc_image *src, const tc_image *dst);
+
+/* Whether staging src and dst would make the slot's rings anew (larger): tc_slot_ensure would
+ * then free the memory the held image's output waits in. */
+int tc_slot_rings_grow(const tc_slot *s, const tc_image *src, const tc_image *dst);
+
+/* Waits for the held image's reads (all of them enqueued, one round). */
+int tc_slot_wait_download(tc_slot *s, tc_msg *m);
+
+/* Posts to the crew the held image's output scattered into the caller's rows (scatter: its
+ * reads waited for), and src's packed samples gathered into the up ring in chunks of in_chunk
+ * (src not NULL; the ring made for it by tc_slot_ensure), and returns at once; where the crew
+ * cannot take them they run here first. tc_slot_join_copies must follow. */
+void tc_slot_post_copies(tc_slot *s, tc_copier **crew, int scatter, const tc_image *src,
+                         size_t in_chunk);
+
+/* The held image's figures (its reads waited for; its scatter may still run) added to total's
+ * h2d_ms, d2h_ms and kernel_ms[0] and to *convert_ms, its flight released. */
+int tc_slot_take_figures(tc_slot *s, tc_run_stats *total, double *convert_ms, tc_msg *m);
+
+/* Waits for the posted copies, if any: TC_OK, or a task's failure. m may be NULL. */
+int tc_slot_join_copies(tc_slot *s, tc_msg *m);
+
+/* src's packed samples up from the up ring, where tc_slot_post_copies gathered them. */
+int tc_slot_upload_gathered(tc_slot *s, const tc_image *src, size_t chunk, tc_msg *m);
 
 /* Abandons the image after a failure: its work finished, its events released. */
 void tc_slot_abandon(tc_slot *s);

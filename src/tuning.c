@@ -46,9 +46,11 @@ static const struct {
     {"no-images", INT, offsetof(tc_tuning, no_images), 0, 1, 1, 0, "0 or 1", 0},
     {"host-pinned", INT, offsetof(tc_tuning, host_staged), 0, 1, 1, 0, "0 or 1", 1},
     {"detach", INT, offsetof(tc_tuning, no_detach), 0, 1, 1, 0, "0 or 1", 1},
-    {"copy-threads", INT, offsetof(tc_tuning, copy_threads), 1, 8, 1, 0, "1..8", 0},
+    {"copy-threads", INT, offsetof(tc_tuning, copy_threads), 1, 16, 1, 0, "1..16", 0},
     {"copy-stream", INT, offsetof(tc_tuning, copy_cached), 0, 1, 1, 0, "0 or 1", 1},
     {"worker-nice", INT, offsetof(tc_tuning, worker_nice), 0, 19, 1, 0, "0..19", 0},
+    {"stream-slots", INT, offsetof(tc_tuning, stream_slots), 1, 3, 1, 0, "1..3", 0},
+    {"batch-overlap", INT, offsetof(tc_tuning, no_overlap), 0, 1, 1, 0, "0 or 1", 1},
 };
 #define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 

@@ -4,7 +4,8 @@
  * sample equals, bit for bit, the plain route (each channel's plane formed here, tc_filter on
  * it, then the command line's tc_map_byte / tc_map_word, or the float itself), on the device and
  * on the host; views with gaps between rows and bottom-up rows leave the gaps untouched; the
- * pinned ring and small chunks give the same bytes; batches of mixed sizes equal single calls;
+ * pinned ring and small chunks give the same bytes; batches of mixed sizes equal single calls,
+ * the host's copies overlapped with the enqueues or not;
  * bad pairs are refused before anything is written.
  */
 #include "test_util.h"
@@ -18,6 +19,7 @@
 
 #include "image.h"
 #include "tiledconv.h"
+#include "tiledconv_internal.h"
 
 static uint32_t rng = 777;
 static uint32_t next(void)
@@ -325,17 +327,19 @@ static void test_cached_launches(void **state)
         check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1 + 2 * (i % 2), 20 + 9 * i, 9 + i, 0, 0, &p);
 }
 
-/* Batches: images of mixed sizes, formats and channel counts (more than the three slots), each
- * equal to its own single call; an empty batch; a bad pair refused before anything is
- * written. */
-static void test_batches(void **state)
+/* A batch of N images of mixed sizes, formats and channel counts (more than the three slots,
+ * growing so that the slots' rings are made anew on the way), each equal to its own single
+ * call, with the study settings given in force; how many of its images went the overlapped
+ * way (stream.c: the host's copies beside another image's enqueues). */
+enum { N = 8 };
+static unsigned long long check_batch(const char *const *settings, int count)
 {
-    (void)state;
-    enum { N = 8 };
     const tc_pixel_format formats[3] = {TC_PIXELS_U8, TC_PIXELS_U16, TC_PIXELS_F32};
     test_image src[N], got[N], want[N];
     tc_image s[N], d[N];
     tc_params p;
+    tc_direct_counts before, after;
+    char err[256];
     tc_params_init(&p);
     p.taps_x = p.taps_y = 7;
     for (int i = 0; i < N; i++) {
@@ -348,7 +352,15 @@ static void test_batches(void **state)
         s[i] = src[i].img;
         d[i] = got[i].img;
     }
-    assert_int_equal(tc_filter_images(ctx, s, d, N, &p), TC_OK);
+    for (int i = 0; i < count; i++)
+        if (tc_tune(settings[i], err, sizeof err) != TC_OK)
+            fail_msg("%s: %s", settings[i], err);
+    tc_direct_transfers(ctx, &before);
+    const int status = tc_filter_images(ctx, s, d, N, &p);
+    tc_direct_transfers(ctx, &after);
+    tc_set_tuning(NULL);
+    if (status != TC_OK)
+        fail_msg("%s", tc_error(ctx));
     for (int i = 0; i < N; i++) {
         char what[64];
         snprintf(what, sizeof what, "batch image %d", i);
@@ -357,8 +369,49 @@ static void test_batches(void **state)
     tc_stats st;
     assert_int_equal(tc_last_stats(ctx, &st), TC_OK);
     assert_true(st.kernel_ms_median > 0.0);
-    assert_int_equal(tc_filter_images(ctx, s, d, 0, &p), TC_OK);
+    for (int i = 0; i < N; i++) {
+        free_image(&src[i]);
+        free_image(&got[i]);
+        free_image(&want[i]);
+    }
+    return after.overlapped - before.overlapped;
+}
 
+/* Batches equal single calls: the device's own way (on a CPU device one slot, so not
+ * overlapped); three and two slots with a crew, the copies overlapped (with chunks of 256
+ * bytes too: many chunks a round); with rings too small for one round, the plain way again. */
+static void test_batches(void **state)
+{
+    (void)state;
+    static const char *const three[] = {"stream-slots=3", "copy-threads=4"};
+    static const char *const two[] = {"stream-slots=2", "copy-threads=2", "staging-chunk=256"};
+    static const char *const plain[] = {"stream-slots=3", "copy-threads=4", "batch-overlap=0"};
+    static const char *const rounds[] = {"stream-slots=3", "copy-threads=4",
+                                         "staging-chunk=256", "pinned-bytes=1024"};
+    (void)check_batch(NULL, 0); /* overlapped on a GPU, not on a CPU device's one slot */
+    assert_int_equal(check_batch(three, 2), N);
+    assert_int_equal(check_batch(two, 3), N);
+    assert_int_equal(check_batch(plain, 3), 0);
+    assert_int_equal(check_batch(rounds, 4), 0);
+}
+
+/* An empty batch; a bad pair refused before anything is written. */
+static void test_refused_batches(void **state)
+{
+    (void)state;
+    const tc_pixel_format formats[3] = {TC_PIXELS_U8, TC_PIXELS_U16, TC_PIXELS_F32};
+    test_image src[N], got[N];
+    tc_image s[N], d[N];
+    tc_params p;
+    tc_params_init(&p);
+    for (int i = 0; i < N; i++) {
+        const int c = i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 4;
+        src[i] = make_image(formats[i % 3], 20 + i, 11, c, 0, 0, 1);
+        got[i] = make_image(formats[(i + 1) % 3], 20 + i, 11, c, 0, 0, 0);
+        s[i] = src[i].img;
+        d[i] = got[i].img;
+    }
+    assert_int_equal(tc_filter_images(ctx, s, d, 0, &p), TC_OK);
     /* Image 5 of 8 is bad: nothing at all is written. */
     for (int i = 0; i < N; i++)
         memset(got[i].block, 0xA5, got[i].block_size);
@@ -372,7 +425,6 @@ static void test_batches(void **state)
     for (int i = 0; i < N; i++) {
         free_image(&src[i]);
         free_image(&got[i]);
-        free_image(&want[i]);
     }
 }
 
@@ -420,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_other_algorithms),
         cmocka_unit_test(test_cached_launches),
         cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_refused_batches),
         cmocka_unit_test(test_bad_pairs),
     };
     return cmocka_run_group_tests(tests, context_setup, context_teardown);

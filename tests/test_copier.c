@@ -207,8 +207,8 @@ static void the_tuning_sets_the_width(void **state)
         assert_int_equal(tc_tune(setting, err, sizeof err), 0);
         assert_int_equal(tc_copier_width(), n);
     }
-    assert_int_not_equal(tc_tune("copy-threads=9", err, sizeof err), 0);
-    assert_non_null(strstr(err, "1..8"));
+    assert_int_not_equal(tc_tune("copy-threads=17", err, sizeof err), 0);
+    assert_non_null(strstr(err, "1..16"));
     assert_int_not_equal(tc_tune("copy-threads=0", err, sizeof err), 0);
     assert_int_equal(tc_tune("copy-threads=1", err, sizeof err), 0);
     tc_copier *crew = NULL;
