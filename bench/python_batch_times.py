@@ -3,7 +3,9 @@
 times into the same ordinary arrays (out=), each batch's wall time in seconds: the steady state
 of a Python batch from ordinary memory, apart from bench/python_arrays.py's peers.
 
-    python3 bench/python_batch_times.py [DEVICE]     (from the project root; DEVICE: gpu)
+    python3 bench/python_batch_times.py [DEVICE [SETTING...]]
+                                    (from the project root; DEVICE: gpu; SETTING: a study
+                                    setting for tiledconv.tune, e.g. copy-threads=15)
 """
 import pathlib
 import sys
@@ -17,6 +19,8 @@ import tiledconv  # noqa: E402  (the checkout's package)
 
 def main():
     device = sys.argv[1] if len(sys.argv) > 1 else "gpu"
+    for setting in sys.argv[2:]:
+        tiledconv._native.tune(setting)
     rng = np.random.default_rng(1)
     images = [rng.integers(0, 256, (1080, 1920), dtype=np.uint8) for _ in range(300)]
     kx = tiledconv.named_filter("binomial", 5)[0]
