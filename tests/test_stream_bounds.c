@@ -125,6 +125,42 @@ static void test_fixtures_end_where_their_image_does(void **state)
             }
 }
 
+/* A JPEG segment whose length is 0 or 1 (under the two bytes of the length itself): libjpeg
+ * reads on right after the length (the whole file decodes), and so does the scanner: the stream
+ * ends at the image's end, however its bytes arrive, with zeros after it (a fuzz find:
+ * the scanner once ended the stream at such a segment, cutting the image off). */
+static void test_jpeg_segments_shorter_than_their_length(void **state)
+{
+    (void)state;
+    static const uint8_t inserts[2][4] = {{0xff, 0xea, 0x00, 0x00}, {0xff, 0xeb, 0x00, 0x01}};
+    static const size_t blocks[] = {1, 7, 4096};
+    char err[512] = "";
+    for (int k = 0; k < 2; k++) {
+        size_t n;
+        uint8_t *file = load("base420.jpg", 0, 0, &n);
+        const size_t size = n + 4, extra = 1000;
+        uint8_t *data = malloc(size + extra);
+        assert_non_null(data);
+        memcpy(data, file, 2); /* SOI, then the short segment, then the rest */
+        memcpy(data + 2, inserts[k], 4);
+        memcpy(data + 6, file + 2, n - 2);
+        memset(data + size, 0, extra);
+        io_image whole;
+        if (io_decode(data, size, 0, IO_MAX_PIXELS_PER_BYTE, &whole, err, sizeof err))
+            fail_msg("length %d: the whole file: %s", k, err);
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+            const scanned r = scan(IO_FORMAT_JPEG, data, size + extra, blocks[b], err,
+                                   sizeof err);
+            if (r.status != IO_STREAM_END || r.end != size)
+                fail_msg("length %d, blocks of %zu: status %d, end %zu of %zu", k, blocks[b],
+                         (int)r.status, r.end, size);
+        }
+        io_image_free(&whole);
+        free(data);
+        free(file);
+    }
+}
+
 /* What the header sets: the size, and the bound for it. */
 static void test_bounds_from_the_header(void **state)
 {
@@ -274,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_fixtures_end_where_their_image_does),
         cmocka_unit_test(test_bounds_from_the_header),
         cmocka_unit_test(test_declared_lengths),
+        cmocka_unit_test(test_jpeg_segments_shorter_than_their_length),
         cmocka_unit_test(test_endless_streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,8 +194,15 @@ static io_stream_status scan_jpeg(io_stream *s, const uint8_t *d, size_t len, si
             return need(s, d, (unsigned long long)i + 3, want, err, err_size);
         }
         const unsigned length = be16(d + i + 1);
-        if (length < 2)
-            return end_at(s, i + 3);
+        if (length < 2) {
+            /* A length under 2 counts itself short: libjpeg reads on right after the two
+             * length bytes (skip_variable has nothing left to skip), so the stream goes on
+             * there too; a frame header that short is the decoder's to refuse. */
+            if (is_sof(code) && !s->have_size)
+                return end_at(s, i + 3);
+            s->pos = i + 3;
+            continue;
+        }
         const unsigned long long seg_end = (unsigned long long)i + 1 + length;
         if (is_sof(code) && !s->have_size) {
             if (length < 8)
