@@ -87,7 +87,7 @@ LIB_SRCS += src/variants.c src/split.c src/tiled_geometry.c src/launch.c src/buf
 # Pixels in, pixels out: the older layouts, the channel-last layouts and the pipeline that
 # overlaps one image's transfers with another's kernels, images filtered in bands of rows.
 LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/stream_slot.c src/pinned_ring.c \
-            src/copier.c src/bulk_copy.c src/bands.c src/host_blocks.c
+            src/deferred_figures.c src/copier.c src/bulk_copy.c src/bands.c src/host_blocks.c
 # The gradient and the Gaussian scale space on a device, and the scale space's plan.
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.

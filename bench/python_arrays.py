@@ -3,13 +3,13 @@
 instead, in one Python process, with the targets' ratios.
 
     python3 bench/python_arrays.py OUTDIR [--peers DIR] [--device gpu] [--size 1920x1080]
-                                  [--calls 30] [--batch 1000] [--quick]
+                                  [--calls 30] [--batch 1000] [--quick] [--untimed]
 
 Measures, medians of --calls calls after three warm-up calls (a new array back each call):
   - one gray H x W uint8 image per call at 3, 5, 7, 9, 15 and 31 taps (gauss without a sigma:
     cv2.GaussianBlur's kernel), and one colour H x W x 3 image;
   - filter_batch of --batch gray images (and colour) at 5 and 31 taps (a list of arrays, all in
-    memory first; the median of three batch calls after one warm-up);
+    memory first; the median of five batch calls after a warm-up of eight images);
   - the peers of array_peers.py (the project's shared peers folder, copied to DIR, default
     .peers), imported into this process and run as they are: cv2.GaussianBlur and
     cv2.sepFilter2D with cv2's threads, CuPy with its transfers, a pool of threads over
@@ -29,6 +29,7 @@ Measures, medians of --calls calls after three warm-up calls (a new array back e
 Prints the table with the ratios against the targets and writes OUTDIR/python_arrays.json,
 OUTDIR/python_arrays.txt (the table) and OUTDIR/peers-*.txt (array_peers.py's own lines).
 --quick: 320 x 240, 5 calls, batches of 20, a 2-thread pool: a check that runs on PoCL.
+--untimed: tiledconv's context made with timing=False (its profile lines still timed).
 """
 
 import argparse
@@ -55,6 +56,7 @@ from tiledconv._native import direct_transfers, tune
 
 CALL_TAPS = (3, 5, 7, 9, 15, 31)
 BATCH_TAPS = (5, 31)
+BATCH_TRIES = 5  # a batch's time: the median of five calls (the first also makes out='s pages)
 
 
 def median_ms(fn, calls):
@@ -172,14 +174,14 @@ def locked_way(ctx, image, images, outs, calls):
         k = tiledconv.named_filter("gauss", n)[0]
         ctx.filter_batch(locked[:8], kx=k, ky=k, out=locked_outs[:8])
         times = []
-        for _ in range(3):
+        for _ in range(BATCH_TRIES):
             t = time.perf_counter()
             ctx.filter_batch(locked, kx=k, ky=k, out=locked_outs)
             times.append(time.perf_counter() - t)
-        found[f"batch {n}"] = sorted(times)[1]
+        found[f"batch {n}"] = sorted(times)[BATCH_TRIES // 2]
     after = direct_transfers(ctx)
     found["direct up"], found["direct down"] = after[0] - before[0], after[1] - before[1]
-    found["direct expected"] = len(BATCH_TAPS) * (3 * len(images) + min(8, len(images)))
+    found["direct expected"] = len(BATCH_TAPS) * (BATCH_TRIES * len(images) + min(8, len(images)))
     # The same bytes as the ordinary batch, on ten images across it.
     step = max(1, len(images) // 10)
     assert all(np.array_equal(locked_outs[i], outs[i]) for i in range(0, len(images), step)), \
@@ -273,6 +275,9 @@ def main():
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--untimed", action="store_true",
+                    help="tiledconv's context made with timing=False (no profiling events for "
+                         "its conversions and kernels; the profile lines alone are timed)")
     a = ap.parse_args()
     if a.quick:
         a.size, a.calls, a.batch, a.threads = "320x240", 5, 20, 2
@@ -282,11 +287,11 @@ def main():
     rng = np.random.default_rng(5)
     gray = rng.integers(0, 256, (h, w), dtype=np.uint8)
     colour = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
-    ctx = tiledconv.Context(a.device)
+    ctx = tiledconv.Context(a.device, timing=not a.untimed)
     dev = ctx.device
     lines = [f"tiledconv {tiledconv.__version__} on {dev.name} ({dev.platform_name}); "
              f"{time.strftime('%Y-%m-%d')}; {a.size} uint8, medians of {a.calls} calls after 3 "
-             f"warm-up calls; batches of {a.batch}"]
+             f"warm-up calls; batches of {a.batch}" + ("; timing=False" if a.untimed else "")]
     result = {"device": dev.name, "platform": dev.platform_name, "size": a.size,
               "calls": a.calls, "batch": a.batch, "date": time.strftime("%Y-%m-%d")}
 
@@ -304,11 +309,11 @@ def main():
             k = tiledconv.named_filter("gauss", n)[0]
             ctx.filter_batch(images[:8], kx=k, ky=k)
             times = []
-            for _ in range(3):
+            for _ in range(BATCH_TRIES):
                 t = time.perf_counter()
                 ctx.filter_batch(images, kx=k, ky=k, out=outs)
                 times.append(time.perf_counter() - t)
-            mine[(name, "batch", n)] = sorted(times)[1]
+            mine[(name, "batch", n)] = sorted(times)[BATCH_TRIES // 2]
             mine[(name, "cupy batch", n)] = cupy_batch_s(images, n)
         # Batches equal single calls, once, on a few images.
         k = tiledconv.named_filter("gauss", 31)[0]
@@ -437,7 +442,9 @@ def main():
     lines.append("one gray call at 5 taps by staging chunk (--tune staging-chunk; 1073741824: "
                  "one chunk): " + ", ".join(f"{k} {v:.3f} ms" for k, v in sweep.items()))
 
-    # --- where one call's time goes ---
+    # --- where one call's time goes (timed, whatever --untimed says: its figures are the
+    # device's times) ---
+    ctx.timing = True
     lines.append("")
     # The library's copy crew: half the cores this process may run on, 2..8 (src/copier.c).
     cores = len(os.sched_getaffinity(0))

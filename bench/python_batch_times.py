@@ -5,7 +5,8 @@ of a Python batch from ordinary memory, apart from bench/python_arrays.py's peer
 
     python3 bench/python_batch_times.py [DEVICE [SETTING...]]
                                     (from the project root; DEVICE: gpu; SETTING: a study
-                                    setting for tiledconv.tune, e.g. copy-threads=15)
+                                    setting for tiledconv.tune, e.g. copy-threads=15, or
+                                    timing=0: the context made with timing=False)
 """
 import pathlib
 import sys
@@ -19,12 +20,16 @@ import tiledconv  # noqa: E402  (the checkout's package)
 
 def main():
     device = sys.argv[1] if len(sys.argv) > 1 else "gpu"
+    timing = True
     for setting in sys.argv[2:]:
-        tiledconv._native.tune(setting)
+        if setting == "timing=0":
+            timing = False
+        else:
+            tiledconv._native.tune(setting)
     rng = np.random.default_rng(1)
     images = [rng.integers(0, 256, (1080, 1920), dtype=np.uint8) for _ in range(300)]
     kx = tiledconv.named_filter("binomial", 5)[0]
-    with tiledconv.Context(device) as ctx:
+    with tiledconv.Context(device, timing=timing) as ctx:
         walls = []
         for _ in range(6):
             t = time.perf_counter()

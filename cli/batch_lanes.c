@@ -23,6 +23,9 @@ static void open_lane(lane *l)
     test_pause(test_hook_open_delay_ms());
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
+        /* The device's times of each image only where they are shown (-t, -v, --csv, --json):
+         * an untimed image saves the lane the driver's cost of its profiling events. */
+        tc_set_timing(l->ctx, b->o->timing || b->o->verbose || b->o->format != TC_FORMAT_TABLE);
         l->open_ms = batch_now_ms() - b->t0;
         l->status = 0;
         /* A device that cannot serve the run (--storage image or bilinear without image

@@ -187,6 +187,15 @@ TC_API int tc_filter_timed(tc_context *ctx, const float *src, float *dst, int wi
  * src and dst are its own and not counted. */
 TC_API int tc_set_max_memory(tc_context *ctx, unsigned long long bytes);
 
+/* Whether the pipeline's calls on ctx (tc_filter_image, tc_filter_images) time their
+ * conversions and one-pass kernels with profiling events (since 1.3): on (nonzero, the
+ * default) or off (0). A timed command costs the calling thread more to enqueue: on NVIDIA's
+ * driver 16-17 us a kernel with its event against 6 without (bench/enqueue_probe.c, H200), a
+ * third of what a gray 1080p image of a batch costs the caller in all. Off, tc_last_stats
+ * gives those calls' kernel times and convert_ms as 0; their transfer times, and every other
+ * call's figures, stay. TC_EINVAL for a NULL ctx. */
+TC_API int tc_set_timing(tc_context *ctx, int on);
+
 /* Why the last failed call on ctx failed, in one line; "" when it succeeded. The text names
  * the argument, or the OpenCL call and its error name ("clCreateBuffer(input plane) failed:
  * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)"). Valid until the next call on ctx. */
@@ -228,7 +237,11 @@ typedef struct {
                                      * pixels on the device; 0 when done on the host         */
 } tc_stats;
 
-/* Copies the figures of the last successful filter call. TC_EINVAL when there was none. */
+/* Copies the figures of the last successful filter call. TC_EINVAL when there was none. The
+ * device times of a call through the pipeline (tc_filter_image, tc_filter_images) are read
+ * from the driver here, when first asked for, not during the call: a batch that nobody asks
+ * about does not wait for those queries (a few microseconds each, several an image). TC_EDEVICE
+ * when the driver could not give them (the figures then lack those times). */
 TC_API int tc_last_stats(const tc_context *ctx, tc_stats *stats);
 
 /* The device's copy bandwidth for `bytes`: the median time of `repeats` (>= 1)

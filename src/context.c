@@ -49,13 +49,16 @@ TC_API int tc_open(const char *device, tc_context **ctx, char *err, size_t err_s
     if (!ctx)
         return TC_EINVAL;
     *ctx = NULL;
-    if (!(c = calloc(1, sizeof *c))) {
+    if (!(c = calloc(1, sizeof *c)) || !(c->later = calloc(2, sizeof *c->later))) {
+        free(c);
         status = tc_fail(&m, TC_ENOMEM, "out of host memory for a context");
     } else if (tc_host_blocks_init(&c->host) != 0) {
+        free(c->later);
         free(c);
         status = tc_fail(&m, TC_ENOMEM, "cannot make the lock of a context's host blocks");
     } else if ((status = tc_device_open(&c->device, device, &m)) != TC_OK) {
         tc_host_blocks_release(&c->host);
+        free(c->later);
         free(c);
     } else {
         *ctx = c;
@@ -70,6 +73,9 @@ TC_API void tc_close(tc_context *ctx)
 {
     if (!ctx)
         return;
+    for (int i = 0; i < 2; i++)
+        tc_deferred_free(&ctx->later[i]);
+    free(ctx->later);
     tc_run_stats_free(&ctx->last);
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
@@ -109,6 +115,7 @@ TC_API const char *tc_error(const tc_context *ctx)
 void tc_context_remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job, int planes,
                          double convert_ms)
 {
+    tc_deferred_clear(&ctx->later[0]);
     tc_run_stats_free(&ctx->last);
     ctx->last = *stats;
     memset(stats, 0, sizeof *stats);
@@ -130,6 +137,14 @@ static int whole_fits(const tc_context *ctx, const tc_job *job, int width, int h
     const int host = ctx->max_memory != 0 || ctx->device.info.is_cpu;
     return tc_bands_whole_fits(&ctx->device, &ctx->buffers, job, width, height,
                                host ? budget_of(ctx) : 0, ctx->max_memory != 0);
+}
+
+TC_API int tc_set_timing(tc_context *ctx, int on)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->untimed = !on;
+    return TC_OK;
 }
 
 TC_API int tc_set_max_memory(tc_context *ctx, unsigned long long bytes)
@@ -235,13 +250,20 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
                            const tc_params *p)
 {
     tc_stream_stats st;
-    const tc_stream_host host = {&ctx->host, &ctx->direct};
+    tc_deferred *run = &ctx->later[1];
+    const tc_stream_host host = {&ctx->host, &ctx->direct, run, !ctx->untimed};
+    tc_deferred_clear(run);
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
                                         &ctx->buffers, &ctx->copier, &host, p,
                                         tc_job_from_params, src, dst, count, &st, &ctx->error);
-    if (status != TC_OK)
+    if (status != TC_OK) {
+        tc_deferred_clear(run);
         return status;
+    }
     tc_context_remember(ctx, &st.run, &st.job, st.planes, st.convert_ms);
+    const tc_deferred last = ctx->later[0]; /* cleared by remember: its room goes to the next run */
+    ctx->later[0] = *run;
+    *run = last;
     return TC_OK;
 }
 
@@ -410,10 +432,19 @@ TC_API int tc_last_stats(const tc_context *ctx, tc_stats *s)
     if (!ctx || !s)
         return TC_EINVAL;
     const tc_run_stats *r = &ctx->last;
+    tc_deferred *later = &ctx->later[0];
+    tc_msg m = {""};
     memset(s, 0, sizeof *s);
     s->programs_built = ctx->programs.built;
     if (!ctx->have_last)
         return TC_EINVAL;
+    /* The run's times not read yet, read now; its kernels' go into its kernel time array
+     * (the context's, which s->kernel_ms points into) once. */
+    const int read = tc_deferred_read(later, &m);
+    if (later->ms[TC_DEFER_KERNEL] > 0.0 && r->iterations >= 1) {
+        r->kernel_ms[0] += later->ms[TC_DEFER_KERNEL];
+        later->ms[TC_DEFER_KERNEL] = 0.0;
+    }
     s->algorithm = ctx->last_job.algorithm;
     s->iterations = r->iterations;
     s->kernel_ms = r->kernel_ms;
@@ -423,8 +454,8 @@ TC_API int tc_last_stats(const tc_context *ctx, tc_stats *s)
     s->pass_ms[0] = r->pass_ms[0];
     s->pass_ms[1] = r->pass_ms[1];
     s->build_ms = r->build_ms;
-    s->upload_ms = r->h2d_ms;
-    s->download_ms = r->d2h_ms;
+    s->upload_ms = r->h2d_ms + later->ms[TC_DEFER_UPLOAD];
+    s->download_ms = r->d2h_ms + later->ms[TC_DEFER_DOWNLOAD];
     s->wall_ms_per_iteration = r->wall_ms_per_iteration;
     memcpy(s->global, r->global, sizeof s->global);
     memcpy(s->local, r->local, sizeof s->local);
@@ -434,8 +465,8 @@ TC_API int tc_last_stats(const tc_context *ctx, tc_stats *s)
     s->roi_width = ctx->last_job.roi.width;
     s->roi_height = ctx->last_job.roi.height;
     s->planes = ctx->last_planes;
-    s->convert_ms = ctx->last_convert_ms;
-    return TC_OK;
+    s->convert_ms = ctx->last_convert_ms + later->ms[TC_DEFER_CONVERT];
+    return read == TC_OK ? TC_OK : TC_EDEVICE;
 }
 
 TC_API int tc_copy_time(tc_context *ctx, size_t bytes, int repeats, double *median_ms)

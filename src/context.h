@@ -8,6 +8,7 @@
 #define TILEDCONV_CONTEXT_H
 
 #include "copier.h"
+#include "deferred_figures.h"
 #include "device.h"
 #include "gradient_launch.h"
 #include "host_blocks.h"
@@ -30,6 +31,10 @@ struct tc_context {
     int last_planes;
     double last_convert_ms;
     int have_last;
+    /* later[0]: the last run's times not read yet (deferred_figures.h), part of its figures;
+     * later[1]: the running call's, which become later[0] if it succeeds. Apart from the
+     * context (allocated with it), so that tc_last_stats on a const context can read them. */
+    tc_deferred *later;
     tc_pyramid_buffers pyramid_buffers;
     tc_pyramid_run_stats pyramid_last; /* the last successful pyramid's figures */
     tc_pyramid_launch pyramid_last_launch;
@@ -40,10 +45,12 @@ struct tc_context {
     tc_direct_counts direct; /* transfers that went straight from and to those blocks */
     tc_msg error;
     unsigned long long max_memory; /* tc_set_max_memory's budget; 0: the host's room now */
+    int untimed; /* tc_set_timing(ctx, 0): the pipeline's conversions and kernels untimed */
 };
 
 /* A successful run's figures become tc_last_stats' (the context takes stats' arrays): planes
- * filtered per image, and the host's conversion time. */
+ * filtered per image, and the host's conversion time; the run before's unread times
+ * (later[0]) are dropped. */
 void tc_context_remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job, int planes,
                          double convert_ms);
 

@@ -315,28 +315,40 @@ int tc_event_ms(cl_event event, double *ms, tc_msg *m)
     return tc_event_span_ms(event, event, ms, m);
 }
 
-/* Whether the driver kept no profiling counters for a finished command. */
-static int uncounted(cl_event event)
-{
-    cl_ulong t = 0;
-    return clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof t, &t, NULL) ==
-               CL_PROFILING_INFO_NOT_AVAILABLE ||
-           clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) ==
-               CL_PROFILING_INFO_NOT_AVAILABLE;
-}
-
 int tc_stat_ms(cl_event event, double *ms, tc_msg *m)
 {
     return tc_stat_span_ms(event, event, ms, m);
 }
 
+/* One counter of a finished command: TC_OK with *t, TC_OK with *missing set where the driver
+ * kept none, or the failure. Each counter is asked for once: a batch asks for a few an image,
+ * and each question is a driver call on the calling thread. */
+static int stat_counter(cl_event event, cl_profiling_info which, const char *name, cl_ulong *t,
+                        int *missing, tc_msg *m)
+{
+    int status = TC_OK;
+    const cl_int err = clGetEventProfilingInfo(event, which, sizeof *t, t, NULL);
+    if (err == CL_PROFILING_INFO_NOT_AVAILABLE)
+        *missing = 1;
+    else
+        CL_CHECK(status, cleanup, m, err, name);
+cleanup:
+    return status;
+}
+
 int tc_stat_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
 {
-    if (uncounted(first) || uncounted(last)) {
-        *ms = 0.0;
-        return TC_OK;
-    }
-    return tc_event_span_ms(first, last, ms, m);
+    int status, missing = 0;
+    cl_ulong start = 0, end = 0;
+    if ((status = stat_counter(first, CL_PROFILING_COMMAND_START,
+                               "clGetEventProfilingInfo(CL_PROFILING_COMMAND_START)", &start,
+                               &missing, m)) != TC_OK ||
+        (!missing && (status = stat_counter(last, CL_PROFILING_COMMAND_END,
+                                            "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END)",
+                                            &end, &missing, m)) != TC_OK))
+        return status;
+    *ms = !missing && end > start ? (double)(end - start) / 1e6 : 0.0;
+    return TC_OK;
 }
 
 int tc_event_span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)

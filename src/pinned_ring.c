@@ -161,6 +161,25 @@ int tc_ring_retire_places(cl_event *events, int regions, size_t first, size_t co
     return status;
 }
 
+int tc_ring_defer_places(cl_event *events, int regions, size_t first, size_t count,
+                         tc_deferred *later, tc_defer_kind kind, tc_msg *m)
+{
+    int status = TC_OK;
+    cl_event kept = NULL; /* compared as tc_ring_retire_places compares */
+    for (size_t k = first; k < first + count; k++) {
+        cl_event *e = &events[k % (size_t)regions];
+        int one = TC_OK;
+        if (*e && *e == kept) {
+            tc_event_release(e);
+        } else {
+            kept = *e;
+            one = tc_deferred_keep(later, e, kind, m);
+        }
+        status = status != TC_OK ? status : one;
+    }
+    return status;
+}
+
 int tc_ring_retire_all(tc_pinned_ring *p, tc_span *sp, tc_msg *m)
 {
     return tc_ring_retire_places(p->events, p->capacity > 0 ? p->capacity : 1, 0,

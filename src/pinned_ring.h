@@ -6,6 +6,7 @@
 #ifndef TILEDCONV_PINNED_RING_H
 #define TILEDCONV_PINNED_RING_H
 
+#include "deferred_figures.h"
 #include "device.h"
 
 typedef struct {
@@ -47,6 +48,12 @@ int tc_ring_retire(cl_event *e, tc_span *sp, tc_msg *m);
  * Every place is freed; the first failure is returned. */
 int tc_ring_retire_places(cl_event *events, int regions, size_t first, size_t count,
                           tc_span *sp, tc_msg *m);
+
+/* The same places' events kept in later as kind's times, unread (deferred_figures.h), each
+ * transfer once: for transfers that are over (waited for, or before one that was on the same
+ * in-order queue). Every place is freed; the first failure is returned. */
+int tc_ring_defer_places(cl_event *events, int regions, size_t first, size_t count,
+                         tc_deferred *later, tc_defer_kind kind, tc_msg *m);
 
 /* Retires every event of a ring (its transfers done or to be waited for). */
 int tc_ring_retire_all(tc_pinned_ring *p, tc_span *sp, tc_msg *m);

@@ -245,7 +245,7 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
     int status;
     const int small = tc_channels_packed_bytes(src) <= LONE_ROUND_BYTES &&
                       tc_channels_packed_bytes(dst) <= LONE_ROUND_BYTES;
-    tc_slot_begin(s, dst, src->planes, fast, out_chunk, direct_out,
+    tc_slot_begin(s, dst, src->planes, fast, st->host->timed, out_chunk, direct_out,
                   (many || small) && tc_copier_width() > 1);
     if (fast &&
         (status = launch_for(st, programs, s, job, src->width, &launch, &build_ms, m)) != TC_OK)
@@ -338,14 +338,15 @@ static int overlappable(const tc_stream *st, const tc_image *src, const tc_image
  * image k - slots and takes image k: its reads waited for, then one run posted to the crew
  * scatters that image's output and gathers image k's input into the slot's up ring, while the
  * calling thread enqueues image k - 1 (gathered in the step before: its upload, conversions,
- * filter and reads) and takes image k - slots's figures (the profiling queries of its
- * events); then the run is joined. So the crew's copies and the driver's enqueues and
- * queries, which the way of run_on_device does one after the other on the calling thread's
- * time, take their time together, and the device holds two images while the host copies a
- * third and a fourth. On an H100 machine (crew of 8) a gray 1080p image of a Python batch of
- * 300 cost the caller 0.10-0.12 ms of enqueues, 0.04-0.05 of queries, 0.01-0.02 waiting for its
- * reads and about 0.002 waiting for the crew. (The queries as one more task of the crew's run
- * were no faster: 0.060-0.083 s a batch against 0.052-0.13, three runs each.)
+ * filter and reads) and takes image k - slots's figures (its events kept for tc_last_stats,
+ * deferred_figures.h, or read here when the caller keeps none); then the run is joined. So
+ * the crew's copies and the driver's enqueues, which the way of run_on_device does one after
+ * the other on the calling thread's time, take their time together, and the device holds two
+ * images while the host copies a third and a fourth. On an H100 machine (crew of 8) a gray
+ * 1080p image of a Python batch of 300 cost the caller 0.10-0.12 ms of enqueues, 0.04-0.05 of
+ * profiling queries (before they were kept for later), 0.01-0.02 waiting for its reads and
+ * about 0.002 waiting for the crew. (The queries as one more task of the crew's run were no
+ * faster: 0.060-0.083 s a batch against 0.052-0.13, three runs each.)
  */
 static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                           const tc_params *p, tc_job_maker make_job, const tc_image *src,
@@ -374,7 +375,8 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
             if (status == TC_OK && scatter && tc_slot_rings_grow(s, &src[next], &dst[next])) {
                 tc_slot_post_copies(s, st->crew, 1, NULL, 0);
                 if ((status = tc_slot_join_copies(s, m)) != TC_OK ||
-                    (status = tc_slot_take_figures(s, total, &stats->convert_ms, m)) != TC_OK) {
+                    (status = tc_slot_take_figures(s, total, &stats->convert_ms,
+                                                   st->host->later, m)) != TC_OK) {
                     failed = old;
                     break;
                 }
@@ -408,7 +410,8 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
         /* The slot's image's figures too: its events are over (its reads were waited for),
          * and the crew's copies touch none of them. */
         if (status == TC_OK && scatter &&
-            (status = tc_slot_take_figures(s, total, &stats->convert_ms, m)) != TC_OK)
+            (status = tc_slot_take_figures(s, total, &stats->convert_ms, st->host->later, m)) !=
+                TC_OK)
             failed = old;
         const int joined = tc_slot_join_copies(s, status == TC_OK ? m : NULL);
         if (status == TC_OK && joined != TC_OK) {
@@ -458,7 +461,8 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
         total->build_ms += build_ms;
         build_ms = 0.0;
         /* The image this slot held before is finished first. */
-        if ((status = tc_slot_finish(s, st->crew, total, &stats->convert_ms, m)) != TC_OK) {
+        if ((status = tc_slot_finish(s, st->crew, total, &stats->convert_ms, st->host->later,
+                                     m)) != TC_OK) {
             name_image(status, s->f.index, count, m);
             break;
         }
@@ -474,7 +478,8 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
     /* The images still in flight, oldest first. */
     for (int k = 0; status == TC_OK && k < slots; k++) {
         tc_slot *s = &st->slots[(i + k) % slots];
-        if ((status = tc_slot_finish(s, st->crew, total, &stats->convert_ms, m)) != TC_OK)
+        if ((status = tc_slot_finish(s, st->crew, total, &stats->convert_ms, st->host->later,
+                                     m)) != TC_OK)
             name_image(status, s->f.index, count, m);
     }
     if (status != TC_OK) {

@@ -18,6 +18,7 @@
 #define TILEDCONV_STREAM_H
 
 #include "copier.h"
+#include "deferred_figures.h"
 #include "host_blocks.h"
 #include "launch.h"
 #include "tiledconv_internal.h"
@@ -25,10 +26,15 @@
 typedef struct tc_stream tc_stream;
 
 /* The context's page-locked blocks (tc_host_alloc): an image whose packed rows lie in one
- * moves straight between it and the device, counted in *counts. */
+ * moves straight between it and the device, counted in *counts; and where the run's
+ * profiling times go: read at once into the run's figures (later NULL), or their events kept
+ * in *later for whoever asks (deferred_figures.h); timed: whether the conversions and the
+ * one-pass kernels get profiling events at all (tc_set_timing). */
 typedef struct {
     tc_host_blocks *blocks;
     tc_direct_counts *counts;
+    tc_deferred *later;
+    int timed;
 } tc_stream_host;
 
 /* Makes the job of one image from the caller's parameters (context.c's job_from_params). */

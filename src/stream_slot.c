@@ -373,7 +373,7 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direc
         TC_KARG(in_pitch)};
     return enqueue_samples(s, s->unpack, "unpack_samples", args,
                            (int)(sizeof args / sizeof args[0]), pitch, src->height,
-                           &s->f.unpack, m);
+                           s->f.timed ? &s->f.unpack : NULL, m);
 }
 
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
@@ -392,8 +392,8 @@ int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scal
         TC_KARG(r->width),    TC_KARG(r->height),   TC_KARG(scale),     TC_KARG(offset),
         TC_KARG(flip)};
     return enqueue_samples(s, s->pack, "pack_samples", args,
-                           (int)(sizeof args / sizeof args[0]), pitch, dst->height, &s->f.pack,
-                           m);
+                           (int)(sizeof args / sizeof args[0]), pitch, dst->height,
+                           s->f.timed ? &s->f.pack : NULL, m);
 }
 
 /* Each plane's two plane arguments (0 and 1 in every one-pass kernel: src, dst) are set per
@@ -407,7 +407,7 @@ int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m)
         CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 1, sizeof(cl_mem), &s->dst[c]));
         CL_CALL(status, cleanup, m,
                 clEnqueueNDRangeKernel(s->queue, l->kernel, 2, NULL, l->global, l->local, 0,
-                                       NULL, &s->f.kernels[c]));
+                                       NULL, s->f.timed ? &s->f.kernels[c] : NULL));
     }
 cleanup:
     return status;
@@ -517,29 +517,47 @@ static int span_ms(cl_event first, cl_event last, double *ms, tc_msg *m)
     return tc_stat_span_ms(first, last, ms, m);
 }
 
+/* A finished step's time: added to *ms now, or its event kept in later (not NULL). */
+static int step_time(cl_event *e, tc_deferred *later, tc_defer_kind kind, double *ms, tc_msg *m)
+{
+    double step = 0.0;
+    if (later)
+        return tc_deferred_keep(later, e, kind, m);
+    const int status = span_ms(*e, *e, &step, m);
+    *ms += step;
+    return status;
+}
+
 /* The held image's figures once its download is over: its uploads retired (the in-order
- * queue has finished them, so the ring is free), its times added, its flight released. */
-static int finish_figures(tc_slot *s, tc_run_stats *total, double *convert_ms, tc_msg *m)
+ * queue has finished them, so the ring is free), its times added (or, with later, its
+ * conversions' and filters' events kept there; its uploads' too where they went in one round,
+ * the ring's places then holding one transfer), its flight released. */
+static int finish_figures(tc_slot *s, tc_run_stats *total, double *convert_ms,
+                          tc_deferred *later, int one_round, tc_msg *m)
 {
     tc_flight *f = &s->f;
     int status = TC_OK;
-    double ms;
-    if ((status = tc_ring_retire(&f->direct_up, &f->up, m)) != TC_OK ||
-        (status = tc_ring_retire_all(&s->up, &f->up, m)) != TC_OK)
+    if ((status = tc_ring_retire(&f->direct_up, &f->up, m)) != TC_OK)
+        goto done;
+    if (later && one_round)
+        status = tc_ring_defer_places(s->up.events, s->up.capacity > 0 ? s->up.capacity : 1, 0,
+                                      (size_t)(s->up.capacity > 0 ? s->up.capacity : 0), later,
+                                      TC_DEFER_UPLOAD, m);
+    else
+        status = tc_ring_retire_all(&s->up, &f->up, m);
+    if (status != TC_OK)
         goto done;
     total->h2d_ms += tc_span_ms(&f->up);
     total->d2h_ms += tc_span_ms(&f->down);
-    const cl_event conversions[2] = {f->unpack, f->pack};
-    for (int i = 0; i < 2; i++) {
-        if ((status = span_ms(conversions[i], conversions[i], &ms, m)) != TC_OK)
+    cl_event *conversions[2] = {&f->unpack, &f->pack};
+    for (int i = 0; i < 2; i++)
+        if ((status = step_time(conversions[i], later, TC_DEFER_CONVERT, convert_ms, m)) !=
+            TC_OK)
             goto done;
-        *convert_ms += ms;
-    }
-    for (int c = 0; f->fast && c < f->planes; c++) {
-        if ((status = span_ms(f->kernels[c], f->kernels[c], &ms, m)) != TC_OK)
+    for (int c = 0; f->fast && c < f->planes; c++)
+        if ((status = step_time(&f->kernels[c], later, TC_DEFER_KERNEL, &total->kernel_ms[0],
+                                m)) != TC_OK)
             goto done;
-        total->kernel_ms[0] += ms;
-    }
 done:
     release_flight(f);
     s->busy = 0;
@@ -547,7 +565,7 @@ done:
 }
 
 int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
-                   tc_msg *m)
+                   tc_deferred *later, tc_msg *m)
 {
     tc_flight *f = &s->f;
     int status;
@@ -559,7 +577,7 @@ int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *co
         s->busy = 0;
         return status;
     }
-    return finish_figures(s, total, convert_ms, m);
+    return finish_figures(s, total, convert_ms, later, 0, m);
 }
 
 /* ---- A batch's copies beside its enqueues (stream.c) ------------------------------------- */
@@ -628,17 +646,21 @@ int tc_slot_join_copies(tc_slot *s, tc_msg *m)
     return tc_copier_join(&s->copies.posted, m);
 }
 
-int tc_slot_take_figures(tc_slot *s, tc_run_stats *total, double *convert_ms, tc_msg *m)
+int tc_slot_take_figures(tc_slot *s, tc_run_stats *total, double *convert_ms,
+                         tc_deferred *later, tc_msg *m)
 {
     tc_flight *f = &s->f;
-    const int status = tc_ring_retire_places(s->down.events, f->regions, 0, f->chunks, &f->down, m);
+    const int status =
+        later ? tc_ring_defer_places(s->down.events, f->regions, 0, f->chunks, later,
+                                     TC_DEFER_DOWNLOAD, m)
+              : tc_ring_retire_places(s->down.events, f->regions, 0, f->chunks, &f->down, m);
     f->consumed = f->chunks;
     if (status != TC_OK) {
         release_flight(f);
         s->busy = 0;
         return status;
     }
-    return finish_figures(s, total, convert_ms, m);
+    return finish_figures(s, total, convert_ms, later, 1, m);
 }
 
 int tc_slot_upload_gathered(tc_slot *s, const tc_image *src, size_t chunk, tc_msg *m)
@@ -648,8 +670,8 @@ int tc_slot_upload_gathered(tc_slot *s, const tc_image *src, size_t chunk, tc_ms
                           m);
 }
 
-void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk,
-                   int direct_out, int by_round)
+void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, int timed,
+                   size_t out_chunk, int direct_out, int by_round)
 {
     tc_flight *f = &s->f;
     memset(f, 0, sizeof *f);
@@ -657,6 +679,7 @@ void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t
     f->dst = dst;
     f->planes = planes;
     f->fast = fast;
+    f->timed = timed;
     f->bytes = tc_channels_packed_bytes(dst);
     f->chunk = out_chunk;
     f->chunks = (f->bytes + out_chunk - 1) / out_chunk;

@@ -19,7 +19,7 @@
 /* The image a slot holds until it is finished. */
 typedef struct {
     const tc_image *dst;
-    int index, planes, fast;
+    int index, planes, fast, timed;
     size_t bytes, chunk;             /* the output's packed stream and its chunks */
     size_t chunks;                   /* of the output */
     int regions;                     /* chunks of the download ring */
@@ -78,11 +78,12 @@ int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc
                    tc_msg *m);
 
 /* The slot takes the image whose output is dst (planes planes; fast: its filters are
- * enqueued by tc_slot_filter, whose kernel times the slot adds up), downloaded in chunks of
+ * enqueued by tc_slot_filter, whose kernel times the slot adds up; timed: its conversions and
+ * those filters get profiling events, else none and no time), downloaded in chunks of
  * out_chunk, or directly (direct_out); by_round: its copies through the rings go a round at a
  * time, on the crew (stream_slot.c says when that is faster). */
-void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, size_t out_chunk,
-                   int direct_out, int by_round);
+void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, int timed,
+                   size_t out_chunk, int direct_out, int by_round);
 
 /* src's packed samples up: directly (direct), or in rounds through the ring, copied by the
  * crew (copier.h), chunk by chunk or a round at a time as tc_slot_begin said. */
@@ -106,10 +107,12 @@ int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scal
 int tc_slot_start_download(tc_slot *s, tc_msg *m);
 
 /* Finishes the slot's image (none: nothing to do): its download scattered into the caller's
- * rows by the crew (a direct one waited for), its transfer times added to total's h2d_ms and d2h_ms, its conversions'
- * kernel time to *convert_ms, and a fast image's filters' to total->kernel_ms[0]. */
+ * rows by the crew (a direct one waited for), its transfer times added to total's h2d_ms and
+ * d2h_ms, its conversions' kernel time to *convert_ms, and a fast image's filters' to
+ * total->kernel_ms[0]; with later (not NULL), the conversions' and filters' events are kept
+ * there unread instead (deferred_figures.h). */
 int tc_slot_finish(tc_slot *s, tc_copier **crew, tc_run_stats *total, double *convert_ms,
-                   tc_msg *m);
+                   tc_deferred *later, tc_msg *m);
 
 /* A batch's copies beside its enqueues (stream.c): a slot's held image is finished in three
  * steps, its reads waited for (tc_slot_wait_download), its output scattered by the crew
@@ -138,8 +141,10 @@ void tc_slot_post_copies(tc_slot *s, tc_copier **crew, int scatter, const tc_ima
                          size_t in_chunk);
 
 /* The held image's figures (its reads waited for; its scatter may still run) added to total's
- * h2d_ms, d2h_ms and kernel_ms[0] and to *convert_ms, its flight released. */
-int tc_slot_take_figures(tc_slot *s, tc_run_stats *total, double *convert_ms, tc_msg *m);
+ * h2d_ms, d2h_ms and kernel_ms[0] and to *convert_ms, or with later (not NULL) its events kept
+ * there unread, its flight released. */
+int tc_slot_take_figures(tc_slot *s, tc_run_stats *total, double *convert_ms,
+                         tc_deferred *later, tc_msg *m);
 
 /* Waits for the posted copies, if any: TC_OK, or a task's failure. m may be NULL. */
 int tc_slot_join_copies(tc_slot *s, tc_msg *m);

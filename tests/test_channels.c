@@ -332,6 +332,7 @@ static void test_cached_launches(void **state)
  * call, with the study settings given in force; how many of its images went the overlapped
  * way (stream.c: the host's copies beside another image's enqueues). */
 enum { N = 8 };
+static int untimed; /* tc_set_timing(ctx, 0) in force: no kernel or conversion times */
 static unsigned long long check_batch(const char *const *settings, int count)
 {
     const tc_pixel_format formats[3] = {TC_PIXELS_U8, TC_PIXELS_U16, TC_PIXELS_F32};
@@ -366,9 +367,18 @@ static unsigned long long check_batch(const char *const *settings, int count)
         snprintf(what, sizeof what, "batch image %d", i);
         same_rows(&got[i], &want[i], what);
     }
-    tc_stats st;
+    /* The times, read when first asked (the batch kept its events: deferred_figures.h), are
+     * the same when asked again. */
+    tc_stats st, again;
     assert_int_equal(tc_last_stats(ctx, &st), TC_OK);
-    assert_true(st.kernel_ms_median > 0.0);
+    if (untimed)
+        assert_true(st.kernel_ms_median == 0.0 && st.convert_ms == 0.0);
+    else
+        assert_true(st.kernel_ms_median > 0.0 && st.convert_ms > 0.0);
+    assert_int_equal(tc_last_stats(ctx, &again), TC_OK);
+    assert_true(again.kernel_ms_median == st.kernel_ms_median &&
+                again.upload_ms == st.upload_ms && again.download_ms == st.download_ms &&
+                again.convert_ms == st.convert_ms);
     for (int i = 0; i < N; i++) {
         free_image(&src[i]);
         free_image(&got[i]);
@@ -393,6 +403,25 @@ static void test_batches(void **state)
     assert_int_equal(check_batch(two, 3), N);
     assert_int_equal(check_batch(plain, 3), 0);
     assert_int_equal(check_batch(rounds, 4), 0);
+}
+
+/* With the context's timing off, a batch (overlapped, and the device's own way) gives the
+ * same bytes with no kernel or conversion time; on again, the times come back. */
+static void test_untimed_batches(void **state)
+{
+    (void)state;
+    static const char *const three[] = {"stream-slots=3", "copy-threads=4"};
+    tc_stats st;
+    assert_int_equal(tc_set_timing(NULL, 0), TC_EINVAL);
+    assert_int_equal(tc_set_timing(ctx, 0), TC_OK);
+    untimed = 1;
+    assert_int_equal(check_batch(three, 2), N);
+    (void)check_batch(NULL, 0);
+    assert_int_equal(tc_set_timing(ctx, 1), TC_OK);
+    untimed = 0;
+    (void)check_batch(NULL, 0);
+    assert_int_equal(tc_last_stats(ctx, &st), TC_OK);
+    assert_true(st.kernel_ms_median > 0.0);
 }
 
 /* An empty batch; a bad pair refused before anything is written. */
@@ -472,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_other_algorithms),
         cmocka_unit_test(test_cached_launches),
         cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_untimed_batches),
         cmocka_unit_test(test_refused_batches),
         cmocka_unit_test(test_bad_pairs),
     };
