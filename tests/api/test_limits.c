@@ -313,6 +313,9 @@ static void others(tc_context *ctx)
     check(tc_last_stats(ctx, NULL) == TC_EINVAL && tc_last_stats(NULL, &st) == TC_EINVAL &&
               tc_context_device(ctx, NULL) == TC_EINVAL,
           "tc_last_stats and tc_context_device refuse NULL");
+    check(tc_set_timing(NULL, 1) == TC_EINVAL && tc_set_timing(ctx, INT_MIN) == TC_OK &&
+              tc_set_timing(ctx, 1) == TC_OK,
+          "tc_set_timing refuses NULL and takes any int as on or off");
     (void)info;
     tc_context *none = (tc_context *)1;
     check(tc_open("2147483647:2147483647", &none, err, sizeof err) == TC_EINVAL && !none,
