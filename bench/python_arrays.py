@@ -28,7 +28,8 @@ Measures, medians of --calls calls after three warm-up calls (a new array back e
 
 Prints the table with the ratios against the targets and writes OUTDIR/python_arrays.json,
 OUTDIR/python_arrays.txt (the table) and OUTDIR/peers-*.txt (array_peers.py's own lines).
---quick: 320 x 240, 5 calls, batches of 20, a 2-thread pool: a check that runs on PoCL.
+--quick: 320 x 240, 5 and 31 taps, 5 calls, batches of 20, a 2-thread pool: a check that runs
+on PoCL.
 --untimed: tiledconv's context made with timing=False (its profile lines still timed).
 """
 
@@ -279,8 +280,10 @@ def main():
                     help="tiledconv's context made with timing=False (no profiling events for "
                          "its conversions and kernels; the profile lines alone are timed)")
     a = ap.parse_args()
-    if a.quick:
+    global CALL_TAPS
+    if a.quick:  # the batches' two lengths alone: each length is a program PoCL builds
         a.size, a.calls, a.batch, a.threads = "320x240", 5, 20, 2
+        CALL_TAPS = BATCH_TAPS
     out = Path(a.outdir)
     out.mkdir(parents=True, exist_ok=True)
     w, h = (int(v) for v in a.size.lower().split("x"))

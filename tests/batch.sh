@@ -613,6 +613,8 @@ bad=""
 for colour in "" --color; do
     for format in jpeg png; do
         for queues in "" "-d 0,0"; do
+            # Two queues once a colour (JPEG outputs): the lanes' part, whatever the encoder.
+            [ -n "$queues" ] && [ "$format" = png ] && continue
             rm -rf "$tmp/r/direct" "$tmp/r/staged"
             "$bin" -q $colour $queues -f 5 --format $format -O "$tmp/r/direct" "$tmp/r/in"/* ||
                 bad="$bad [$colour $format $queues: the batch failed]"
@@ -638,7 +640,7 @@ for colour in "" --color; do
     done
 done
 if [ -z "$bad" ]; then
-    ok "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one and two queues: page-locked pixels = --tune host-pinned=0 (copies on the lane, and on a crew of 4 with the workers at niceness 19), byte for byte"
+    ok "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one queue (and two for JPEG outputs): page-locked pixels = --tune host-pinned=0 (copies on the lane, and on a crew of 4 with the workers at niceness 19), byte for byte"
 else
     not_ok "r: page-locked pixels" "$bad"
 fi
