@@ -140,44 +140,49 @@ cleanup:
     return status;
 }
 
-int tc_ring_retire_places(cl_event *events, int regions, size_t first, size_t count,
-                          tc_span *sp, tc_msg *m)
+/* What becomes of a transfer of the places: retired, timed into sp, or kept in later. */
+typedef struct {
+    tc_span *sp;        /* retire into this span, or */
+    tc_deferred *later; /* keep it here as kind's time */
+    tc_defer_kind kind;
+} place_taker;
+
+/* Each transfer of the places [first, first + count) (mod regions) taken once, the other
+ * places' references to it released: a round's transfer is retained in each place it moved.
+ * The last transfer taken is compared only with events alive since before this loop, so an
+ * equal pointer is the same transfer. Every place is freed; the first failure is returned. */
+static int take_places(cl_event *events, int regions, size_t first, size_t count,
+                       const place_taker *t, tc_msg *m)
 {
     int status = TC_OK;
-    /* The event last waited for and timed. Compared only with events alive since before this
-     * loop, so an equal pointer is the same transfer (a round's, retained in each place). */
-    cl_event timed = NULL;
+    cl_event taken = NULL;
     for (size_t k = first; k < first + count; k++) {
         cl_event *e = &events[k % (size_t)regions];
         int one = TC_OK;
-        if (*e && *e == timed) {
+        if (*e && *e == taken) {
             tc_event_release(e);
         } else {
-            timed = *e;
-            one = tc_ring_retire(e, sp, m);
+            taken = *e;
+            one = t->later ? tc_deferred_keep(t->later, e, t->kind, m)
+                           : tc_ring_retire(e, t->sp, m);
         }
         status = status != TC_OK ? status : one;
     }
     return status;
 }
 
+int tc_ring_retire_places(cl_event *events, int regions, size_t first, size_t count,
+                          tc_span *sp, tc_msg *m)
+{
+    const place_taker t = {sp, NULL, TC_DEFER_UPLOAD};
+    return take_places(events, regions, first, count, &t, m);
+}
+
 int tc_ring_defer_places(cl_event *events, int regions, size_t first, size_t count,
                          tc_deferred *later, tc_defer_kind kind, tc_msg *m)
 {
-    int status = TC_OK;
-    cl_event kept = NULL; /* compared as tc_ring_retire_places compares */
-    for (size_t k = first; k < first + count; k++) {
-        cl_event *e = &events[k % (size_t)regions];
-        int one = TC_OK;
-        if (*e && *e == kept) {
-            tc_event_release(e);
-        } else {
-            kept = *e;
-            one = tc_deferred_keep(later, e, kind, m);
-        }
-        status = status != TC_OK ? status : one;
-    }
-    return status;
+    const place_taker t = {NULL, later, kind};
+    return take_places(events, regions, first, count, &t, m);
 }
 
 int tc_ring_retire_all(tc_pinned_ring *p, tc_span *sp, tc_msg *m)
