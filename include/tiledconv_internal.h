@@ -367,6 +367,9 @@ typedef struct {
                              * take a CPU device through the GPU's ways); 0: stream.c's choice */
     int no_overlap;         /* 1: a batch's copies for one image no longer run beside its
                              * enqueues for another (set as batch-overlap=0), for comparing */
+    int host_mapped;        /* 1: tc_host_alloc's blocks are the driver's page-locked memory,
+                             * mapped (set as host-wrap=0; default: memory of our own that
+                             * the driver locks in place, host_blocks.h), for comparing */
 } tc_tuning;
 
 /* The threads that copy between callers' memory and the pinned staging for the calling

@@ -102,6 +102,18 @@ TC_API void tc_host_free(tc_context *ctx, void *p)
         tc_host_blocks_free(&ctx->host, p);
 }
 
+TC_API int tc_host_register(tc_context *ctx, void *p, size_t bytes)
+{
+    tc_msg m = {""}; /* not ctx->error, as tc_host_alloc */
+    return ctx ? tc_host_blocks_lock(&ctx->host, &ctx->device, p, bytes, &m) : TC_EINVAL;
+}
+
+TC_API void tc_host_unregister(tc_context *ctx, void *p)
+{
+    if (ctx)
+        tc_host_blocks_unlock(&ctx->host, p);
+}
+
 void tc_direct_transfers(const tc_context *ctx, tc_direct_counts *counts)
 {
     *counts = ctx->direct;

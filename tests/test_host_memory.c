@@ -1,6 +1,7 @@
 /*
- * test_host_memory.c - tc_host_alloc and tc_host_free, and the transfers straight from and to
- * that memory (src/host_blocks.c, src/stream_slot.c): a block is ordinary memory; freeing NULL,
+ * test_host_memory.c - tc_host_alloc and tc_host_free, tc_host_register and
+ * tc_host_unregister, and the transfers straight from and to that memory (src/host_blocks.c,
+ * src/stream_slot.c): a block is ordinary memory (of either kind, host-wrap=0 too); freeing NULL,
  * malloc's memory or a pointer inside a block does nothing; tc_filter_image and
  * tc_filter_images on images in such blocks give, byte for byte, what the same images in
  * malloc's memory give (gray and colour, 8-bit, 16-bit and float, odd widths, gaps between
@@ -9,7 +10,9 @@
  * freed by other threads while filter calls run (the blocks are made outside the list's lock)
  * leave every block and every call's bytes intact; staged batches whose copies change hands
  * between calls (the calling thread alone, then a crew, as a batch's lane chooses) give the
- * same bytes.
+ * same bytes; the caller's memory locked in place moves directly with the same bytes, stays
+ * the caller's (tc_host_free ignores it, tc_host_unregister lets go of it and nothing else),
+ * and bad requests (NULL, 0 bytes, too many, overlapping what is locked) are refused.
  */
 #include "test_util.h"
 #include "test_context.h"
@@ -39,8 +42,9 @@ static int samples_of(tc_pixel_format f, int c)
                                    : c;
 }
 
-/* An image in a block of its own: from tc_host_alloc (pinned) or malloc, rows `gap` bytes
- * apart beyond the pixels, bottom-up when asked; every byte starts as `fill_byte`. */
+/* An image in a block of its own: from tc_host_alloc (pinned 1), malloc's locked in place
+ * (pinned 2: tc_host_register) or malloc's (0), rows `gap` bytes apart beyond the pixels,
+ * bottom-up when asked; every byte starts as `fill_byte`. */
 typedef struct {
     tc_image img;
     unsigned char *block;
@@ -56,8 +60,10 @@ static held_image make(tc_pixel_format f, int w, int h, int c, size_t gap, int b
     const size_t stride = row + gap * sample_bytes(f);
     t.size = stride * (size_t)h;
     t.pinned = pinned;
-    t.block = pinned ? tc_host_alloc(ctx, t.size) : malloc(t.size);
+    t.block = pinned == 1 ? tc_host_alloc(ctx, t.size) : malloc(t.size);
     assert_non_null(t.block);
+    if (pinned == 2)
+        assert_int_equal(tc_host_register(ctx, t.block, t.size), TC_OK);
     memset(t.block, fill_byte, t.size);
     t.img = (tc_image){f, w, h, f == TC_PIXELS_U8 || f == TC_PIXELS_U16 || f == TC_PIXELS_F32 ? c : 0,
                        bottom_up ? t.block + stride * (size_t)(h - 1) : t.block,
@@ -99,10 +105,13 @@ static void copy_pixels(const held_image *from, held_image *to)
 
 static void release(held_image *t)
 {
-    if (t->pinned)
+    if (t->pinned == 1) {
         tc_host_free(ctx, t->block);
-    else
+    } else {
+        if (t->pinned == 2)
+            tc_host_unregister(ctx, t->block);
         free(t->block);
+    }
     t->block = NULL;
 }
 
@@ -311,6 +320,101 @@ static void test_switched_off(void **state)
     test_untune();
 }
 
+/* host-wrap=0: blocks of the driver's own page-locked memory (mapped), the same bytes and the
+ * same direct transfers as the wrapped kind. */
+static void test_mapped_blocks(void **state)
+{
+    (void)state;
+    const pair_case cases[] = {
+        {TC_PIXELS_U8, TC_PIXELS_U8, 3, 37, 23, 0, 0},
+        {TC_PIXELS_F32, TC_PIXELS_U16, 1, 31, 15, 2, 1},
+    };
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = 5;
+    test_tune("host-wrap=0");
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
+    test_alloc_and_free(state);
+    test_untune();
+}
+
+/* The caller's memory locked in place: the same bytes as malloc's unlocked, moved directly;
+ * still the caller's to write and free once let go of. */
+static void test_registered_memory(void **state)
+{
+    (void)state;
+    const pair_case cases[] = {
+        {TC_PIXELS_U8, TC_PIXELS_U8, 1, 41, 19, 0, 0},
+        {TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 5, 0},
+        {TC_PIXELS_BGR24, TC_PIXELS_BGR24, 3, 37, 21, 3, 1},
+    };
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = 7;
+    p.taps_y = 3;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int sides = 1; sides < 4; sides++)
+            check_pair(&cases[i], sides & 1 ? 2 : 0, sides & 2 ? 2 : 0, 1, &p);
+    /* A region written after its locking, and between two calls, moves what it holds then. */
+    const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 1, 33, 17, 0, 0};
+    held_image src = make(k.in, k.width, k.height, 1, 0, 0, 2, 0);
+    held_image plain = make(k.in, k.width, k.height, 1, 0, 0, 0, 0);
+    held_image want = make(k.out, k.width, k.height, 1, 0, 0, 0, 0);
+    held_image got = make(k.out, k.width, k.height, 1, 0, 0, 2, 0);
+    for (int round = 0; round < 2; round++) {
+        fill(&plain);
+        copy_pixels(&plain, &src);
+        assert_int_equal(tc_filter_image(ctx, &plain.img, &want.img, &p), TC_OK);
+        assert_int_equal(tc_filter_image(ctx, &src.img, &got.img, &p), TC_OK);
+        same_blocks(&got, &want, "written after locking");
+    }
+    release(&src);
+    release(&plain);
+    release(&want);
+    release(&got);
+}
+
+static void test_register_refusals(void **state)
+{
+    (void)state;
+    tc_device_info info;
+    assert_int_equal(tc_context_device(ctx, &info), TC_OK);
+    unsigned char *mine = malloc(4096), *block = tc_host_alloc(ctx, 512);
+    assert_non_null(mine);
+    assert_non_null(block);
+    memset(mine, 3, 4096);
+    assert_int_equal(tc_host_register(NULL, mine, 64), TC_EINVAL);
+    assert_int_equal(tc_host_register(ctx, NULL, 64), TC_EINVAL);
+    assert_int_equal(tc_host_register(ctx, mine, 0), TC_EINVAL);
+    assert_int_equal(tc_host_register(ctx, mine, (size_t)info.max_alloc_bytes + 1), TC_EINVAL);
+    assert_int_equal(tc_host_register(ctx, block + 8, 64), TC_EINVAL); /* a block's bytes */
+    assert_int_equal(tc_host_register(ctx, mine + 1024, 1024), TC_OK);
+    assert_int_equal(tc_host_register(ctx, mine + 1024, 1024), TC_EINVAL); /* again */
+    assert_int_equal(tc_host_register(ctx, mine, 1025), TC_EINVAL);        /* its first byte */
+    assert_int_equal(tc_host_register(ctx, mine + 2047, 10), TC_EINVAL);   /* its last byte */
+    assert_int_equal(tc_host_register(ctx, mine, 1024), TC_OK);            /* just before */
+    assert_int_equal(tc_host_register(ctx, mine + 2048, 2048), TC_OK);     /* just after */
+    /* Neither frees nor lets go of the other kind's memory; NULLs and strangers ignored. */
+    tc_host_free(ctx, mine + 1024);
+    tc_host_unregister(ctx, block);
+    tc_host_unregister(ctx, NULL);
+    tc_host_unregister(NULL, mine);
+    tc_host_unregister(ctx, mine + 1);
+    block[511] = 4;
+    assert_int_equal(tc_host_register(ctx, mine + 1024, 1024), TC_EINVAL); /* still locked */
+    tc_host_unregister(ctx, mine + 1024);
+    tc_host_unregister(ctx, mine + 1024); /* no longer locked: ignored */
+    assert_int_equal(tc_host_register(ctx, mine + 1024, 512), TC_OK); /* free again */
+    tc_host_unregister(ctx, mine + 1024);
+    tc_host_unregister(ctx, mine);
+    tc_host_unregister(ctx, mine + 2048);
+    for (int i = 0; i < 4096; i++)
+        assert_int_equal(mine[i], 3);
+    free(mine);
+    assert_int_equal(block[511], 4);
+    tc_host_free(ctx, block);
+}
+
 /* A batch of mixed memory, sizes and layouts through tc_filter_images: every image's bytes as
  * in malloc's memory, and one direct transfer counted for each pinned side. */
 static void test_batch(void **state)
@@ -512,6 +616,9 @@ int main(void)
         cmocka_unit_test(test_conversions_direct),
         cmocka_unit_test(test_larger_than_ring),
         cmocka_unit_test(test_switched_off),
+        cmocka_unit_test(test_mapped_blocks),
+        cmocka_unit_test(test_registered_memory),
+        cmocka_unit_test(test_register_refusals),
         cmocka_unit_test(test_batch),
         cmocka_unit_test(test_blocks_made_while_filtering),
         cmocka_unit_test(test_copies_change_hands),

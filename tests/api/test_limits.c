@@ -316,6 +316,13 @@ static void others(tc_context *ctx)
     check(tc_set_timing(NULL, 1) == TC_EINVAL && tc_set_timing(ctx, INT_MIN) == TC_OK &&
               tc_set_timing(ctx, 1) == TC_OK,
           "tc_set_timing refuses NULL and takes any int as on or off");
+    static unsigned char some[64];
+    check(tc_host_alloc(ctx, SIZE_MAX) == NULL && tc_host_alloc(ctx, 0) == NULL &&
+              tc_host_register(ctx, some, SIZE_MAX) == TC_EINVAL &&
+              tc_host_register(ctx, some + 63, SIZE_MAX - 32) == TC_EINVAL &&
+              tc_host_register(ctx, some, 0) == TC_EINVAL &&
+              tc_host_register(NULL, some, 64) == TC_EINVAL,
+          "tc_host_alloc and tc_host_register refuse 0 and SIZE_MAX bytes and a NULL context");
     (void)info;
     tc_context *none = (tc_context *)1;
     check(tc_open("2147483647:2147483647", &none, err, sizeof err) == TC_EINVAL && !none,
