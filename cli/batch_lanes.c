@@ -143,10 +143,19 @@ void *batch_lane_main(void *arg)
             pthread_cond_wait(&b->ready, &b->lock);
         if (n == 0)
             break;
-        choose_copy_threads(b, taken, n);
         pthread_cond_broadcast(&b->work); /* room to read ahead */
         pthread_mutex_unlock(&b->lock);
         const double t = batch_now_ms();
+        /* Inputs still on the pool's huge pages of ordinary memory (decoded while the device
+         * opened, not yet locked by an idle worker) are locked where they lie: about 0.3 ms a
+         * colour photo against the staging copy's 1-2 ms on the lane. */
+        int locked = 0;
+        for (int i = 0; i < n && l->status == 0; i++)
+            locked += taken[i]->movable > 0 && job_lock_input_in_place(taken[i], l->ctx);
+        pthread_mutex_lock(&b->lock);
+        b->lane_locked += locked;
+        choose_copy_threads(b, taken, n);
+        pthread_mutex_unlock(&b->lock);
         int staged = 0;
         for (int i = 0; i < n; i++)
             staged |= taken[i]->movable > 0; /* still in ordinary memory */

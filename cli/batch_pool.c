@@ -201,24 +201,26 @@ static void read_one(batch *b, int i, int ordinary)
  * the next's (each holds a block the pool may have to make). */
 #define MOVES_AHEAD (2 * JOB_FILTER_MANY)
 
-/* An image waiting for a lane whose pixels lie in ordinary memory, for an idle worker to move
- * into a page-locked block: NULL when none is, enough moved ones wait already, or the budget
- * has no room for the copy. The images decoded while the devices open (about half of a folder
- * of colour JPEG photos on the 16-core machine) would otherwise each cost the lane a staging
- * copy on its own thread (seen: a lane 0.8-0.9 ms an image through that backlog, with the
- * workers idle 4 s summed). Moving them all at once when the device opens was slower (locking
- * the pages of hundreds of images), and so was moving them into blocks made for them (7 ms a
- * block, in a driver lock the lanes wait on too, where the lane's copy of a gray photo takes
- * 0.15 ms): they go only into idle blocks, a few at a time, their blocks given back as the lane
- * takes them; and only those past the lane's next call, which stay in their place in its queue
+/* An image waiting for a lane whose pixels lie in ordinary memory, for an idle worker to make
+ * page-locked: NULL when none is, enough moved ones wait already, or the budget has no room
+ * for the copy. The images decoded while the devices open (about half of a folder of colour
+ * JPEG photos on the 16-core machine) would otherwise each cost the lane a staging copy on its
+ * own thread (seen: a lane 0.8-0.9 ms an image through that backlog, with the workers idle 4 s
+ * summed). Those on huge pages of the pool's are locked where they lie (about 0.3 ms for a
+ * colour photo, no copy, no room needed); others are copied, only into idle blocks, a few at a
+ * time: copying them all at once when the device opens was slower (locking the pages of
+ * hundreds of new blocks), and so was copying them into blocks made for them (7 ms a block of
+ * the driver's, in a driver lock the lanes wait on too, where the lane's copy of a gray photo
+ * takes 0.15 ms). Only those past the lane's next call, which stay in their place in its queue
  * meanwhile (marked: the lane passes over them), so that the lane never waits for a move.
  * Under the lock. */
 static job *take_to_move(batch *b)
 {
     /* Idle blocks promised to images let in (idle_for) are not theirs to take. */
     if (b->o->no_filter || b->lanes_ready == 0 || !b->pool.ctx ||
-        b->moves_waiting >= MOVES_AHEAD || pinned_pool_idle(&b->pool) <= b->credited)
+        b->moves_waiting >= MOVES_AHEAD)
         return NULL;
+    const int blocks_idle = pinned_pool_idle(&b->pool) > b->credited;
     /* Only so far into the queue: every idle worker looks, each time it wakes, under the lock
      * the lanes take too, and a gray JPEG batch has a thousand images waiting at start-up. */
     const int first = JOB_FILTER_MANY * b->n_lanes, last = first + 2 * MOVES_AHEAD;
@@ -226,14 +228,17 @@ static job *take_to_move(batch *b)
     for (job *j = b->decoded.head; j && place < last; j = j->next, place++) {
         if (place < first || !j->movable || j->moving)
             continue;
-        /* The first one decides: looking further for one that an idle block holds (every
-         * idle worker each time it wakes, through every block of the pool) slowed the gray
-         * JPEG row by 17 % on the H200. */
-        if (b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget ||
-            !pinned_pool_idle_holds(&b->pool, j->movable))
+        const int in_place = job_input_lockable(j);
+        /* The first one to copy decides: looking further for one that an idle block holds
+         * (every idle worker each time it wakes, through every block of the pool) slowed the
+         * gray JPEG row by 17 % on the H200. */
+        if (!in_place &&
+            (!blocks_idle || b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget ||
+             !pinned_pool_idle_holds(&b->pool, j->movable)))
             return NULL;
         j->moving = 1;
-        b->inflight += j->movable; /* the copy holds both for a while */
+        j->moving_copy = !in_place;
+        b->inflight += j->moving_copy ? j->movable : 0; /* the copy holds both for a while */
         b->moves_waiting++;
         return j;
     }
@@ -248,7 +253,7 @@ static void move_one(batch *b, job *j)
     const int moved = job_move_input(j);
     const double ms = batch_now_ms() - t;
     pthread_mutex_lock(&b->lock);
-    b->inflight -= j->movable;
+    b->inflight -= j->moving_copy ? j->movable : 0;
     j->movable = moved ? 0 : j->movable; /* another worker took the idle block: later */
     j->moving = 0;
     j->moved = moved;

@@ -147,6 +147,9 @@ static void print_outside(const batch *b)
         printf("  moved into page-locked memory by idle workers, waiting for a lane: %d images "
                "(%.0f ms of the workers' time)\n",
                b->moved, b->move_ms);
+        printf("  locked in place (ordinary memory of the start-up made page-locked): %d images, "
+               "%d of them by the lanes before their calls (%.0f ms, summed)\n",
+               b->pool.locked_in_place, b->lane_locked, b->pool.lock_ms);
     }
     if (b->age_at_start >= 0.0)
         printf("  outside the batch's clock: %.0f ms before it (the process's start, options, "

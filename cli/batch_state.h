@@ -79,6 +79,7 @@ struct batch {
     int moves_waiting;     /* images being moved or moved into page-locked memory, not yet
                             * taken by a lane */
     int moved;             /* -t: images an idle worker moved so (batch_pool.c), */
+    int lane_locked;       /* -t: images a lane locked in place before its call (batch_lanes.c) */
     double move_ms;        /* and the workers' time it took, summed */
     unsigned long long direct_up, direct_down; /* images whose pixels crossed straight from or
                             * into page-locked memory (no staging copy), summed over the lanes */

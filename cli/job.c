@@ -312,12 +312,32 @@ size_t job_movable_bytes(const job *j)
     return n && !pinned_pool_holds(j->pool, base) ? n : 0;
 }
 
+int job_input_lockable(const job *j)
+{
+    const void *base;
+    return input_buffer(j, &base) && pinned_pool_lockable(j->pool, base);
+}
+
+int job_lock_input_in_place(job *j, const tc_context *ctx)
+{
+    const void *base;
+    if (!input_buffer(j, &base) || !pinned_pool_lock_in_place(j->pool, (void *)base, ctx))
+        return 0;
+    j->input_ordinary = 0;
+    j->movable = 0;
+    return 1;
+}
+
 int job_move_input(job *j)
 {
     const void *base;
     const size_t n = input_buffer(j, &base);
     if (!n || pinned_pool_holds(j->pool, base))
         return 0;
+    if (pinned_pool_lock_in_place(j->pool, (void *)base, NULL)) {
+        j->input_ordinary = 0;
+        return 1;
+    }
     void *block = pinned_pool_take_idle(j->pool, n);
     if (!block)
         return 0;

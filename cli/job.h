@@ -55,6 +55,7 @@ struct job {
                             * worker may move into page-locked memory (job_movable_bytes) */
     int moving, moved;     /* its input being moved, or moved, into page-locked memory while
                             * it waits for a lane (batch_pool.c) */
+    int moving_copy;       /* that move a copy (not a lock in place), holding both for a while */
     size_t file_size;
     bmp_image decoded;     /* RGB, for BMPs whose pixels cannot be used as they are */
     io_image image;        /* PNG, JPEG, PGM/PPM: the decoded samples */
@@ -127,11 +128,22 @@ void job_decode(const tc_options *o, job *j);
  * they lie in one of the pool's page-locked blocks already, or cannot be moved whole. */
 size_t job_movable_bytes(const job *j);
 
-/* Moves those bytes into an idle page-locked block of the pool, so that the device reads them
- * as they lie: 1 done, 0 not (nothing to move, or no such block idle: none is made for it, as
- * making one costs more than the lane's staging copy it saves, in a driver lock the lanes
- * wait on too). */
+/* Makes those bytes page-locked, so that the device reads them as they lie: locked in place
+ * where they are a block of ordinary memory of the pool's (job_lock_input_in_place), else
+ * copied into an idle page-locked block. 1 done, 0 not (nothing to move, or no such block
+ * idle: none is made for it, as making one costs more than the lane's staging copy it saves,
+ * in a driver lock the lanes wait on too). */
 int job_move_input(job *j);
+
+/* Whether the input lies in a block of the pool's ordinary memory that may be locked in place
+ * now (pinned_pool_lockable). */
+int job_input_lockable(const job *j);
+
+/* Locks the input's block of ordinary memory in place (pinned_pool_lock_in_place) for ctx's
+ * device, whose page-locked memory the pool's is (the first lane's): 1, or 0 (not such a
+ * block, another device's lane, or refused: the input stays where it is, for the staging
+ * copies). */
+int job_lock_input_in_place(job *j, const tc_context *ctx);
 
 /* --no-filter: the unfiltered pixels in the output's layout, on the host. */
 void job_copy(const tc_options *o, job *j);

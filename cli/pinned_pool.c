@@ -83,7 +83,7 @@ static void *get_ordinary(pinned_pool *p, size_t bytes)
     if (!ptr)
         return malloc(bytes);
     pthread_mutex_lock(&p->lock);
-    const int kept = track(p, (pinned_block){ptr, size, bytes, 0, 1}) == 0;
+    const int kept = track(p, (pinned_block){ptr, size, bytes, 0, 1, 0}) == 0;
     if (kept) {
         p->excess_bytes += size - bytes;
         p->huge_made += p->ctx == NULL; /* -t counts those of the start-up */
@@ -130,12 +130,30 @@ static void forget(pinned_pool *p, int i)
     p->blocks[i] = p->blocks[--p->count];
 }
 
+/* Whether block k is page-locked: made so, or locked in place since. */
+static int locked(const pinned_block *k)
+{
+    return !k->huge || k->lent;
+}
+
+/* Frees a block, out of the list already, of whichever kind. Without the lock. */
+static void free_block(tc_context *ctx, const pinned_block *k)
+{
+    if (k->huge) {
+        if (k->lent)
+            tc_host_unregister(ctx, k->ptr);
+        munmap(k->ptr, k->size);
+    } else {
+        tc_host_free(ctx, k->ptr);
+    }
+}
+
 /* The smallest idle page-locked block that holds bytes, or -1. Under the lock. */
 static int smallest_idle(const pinned_pool *p, size_t bytes)
 {
     int best = -1;
     for (int i = 0; i < p->count; i++)
-        if (p->blocks[i].idle && !p->blocks[i].huge && p->blocks[i].size >= bytes &&
+        if (p->blocks[i].idle && locked(&p->blocks[i]) && p->blocks[i].size >= bytes &&
             (best < 0 || p->blocks[i].size < p->blocks[best].size))
             best = i;
     return best;
@@ -194,8 +212,10 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
     for (int i = 0; i < p->count; i++)
         if (p->blocks[i].idle && (best < 0 || p->blocks[i].size > p->blocks[best].size))
             best = i;
+    pinned_block gone = {0};
     if (best >= 0) {
-        too_small = p->blocks[best].ptr;
+        gone = p->blocks[best];
+        too_small = gone.ptr;
         p->idle_bytes -= p->blocks[best].size;
         forget(p, best);
     }
@@ -205,7 +225,7 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
     const int room = p->count < p->capacity;
     pthread_mutex_unlock(&p->lock);
     if (too_small)
-        tc_host_free(ctx, too_small);
+        free_block(ctx, &gone);
     if (capped)
         return malloc(bytes);
     if (!room) { /* the list grows outside the lock's hot path, rarely */
@@ -236,7 +256,7 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
     if (p->count < p->capacity) {
         p->made++;
         p->made_bytes += size;
-        p->blocks[p->count++] = (pinned_block){made, size, bytes, 0, 0};
+        p->blocks[p->count++] = (pinned_block){made, size, bytes, 0, 0, 0};
         p->excess_bytes += size - bytes;
         pthread_mutex_unlock(&p->lock);
         return made;
@@ -251,25 +271,73 @@ int pinned_pool_holds(pinned_pool *p, const void *ptr)
     int found = 0;
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->count && !found; i++)
-        found = p->blocks[i].ptr == ptr && !p->blocks[i].huge;
+        found = p->blocks[i].ptr == ptr && locked(&p->blocks[i]);
     pthread_mutex_unlock(&p->lock);
     return found;
 }
 
+/* The entry of the unlocked huge block that starts at ptr, or -1. Under the lock. */
+static int find_lockable(const pinned_pool *p, const void *ptr)
+{
+    for (int i = 0; i < p->count; i++)
+        if (p->blocks[i].ptr == ptr)
+            return p->blocks[i].huge && !p->blocks[i].lent && !p->blocks[i].idle ? i : -1;
+    return -1;
+}
+
+int pinned_pool_lockable(pinned_pool *p, const void *ptr)
+{
+    pthread_mutex_lock(&p->lock);
+    const int yes = p->ctx && find_lockable(p, ptr) >= 0;
+    pthread_mutex_unlock(&p->lock);
+    return yes;
+}
+
+int pinned_pool_lock_in_place(pinned_pool *p, void *ptr, const tc_context *only)
+{
+    pthread_mutex_lock(&p->lock);
+    tc_context *ctx = p->ctx;
+    const int i = ctx && (!only || only == ctx) ? find_lockable(p, ptr) : -1;
+    const size_t size = i >= 0 ? p->blocks[i].size : 0;
+    pthread_mutex_unlock(&p->lock);
+    if (i < 0)
+        return 0;
+    /* The block is its image's, which only this thread handles now: it stays in the list. */
+    const double t0 = now_ms();
+    const int ok = tc_host_register(ctx, ptr, size) == TC_OK;
+    const double ms = now_ms() - t0;
+    pthread_mutex_lock(&p->lock);
+    p->lock_ms += ms;
+    for (int k = 0; k < p->count && ok; k++)
+        if (p->blocks[k].ptr == ptr) {
+            p->blocks[k].lent = 1;
+            p->huge_live--;
+            p->locked_in_place++;
+            break;
+        }
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
 void pinned_pool_put(pinned_pool *p, void *ptr)
 {
-    int found = 0;
-    size_t unmap = 0;
+    int found = 0, drop = 0;
+    pinned_block gone = {0};
     if (!ptr)
         return;
     pthread_mutex_lock(&p->lock);
+    tc_context *ctx = p->ctx;
     for (int i = 0; i < p->count && !found; i++)
         if (p->blocks[i].ptr == ptr) {
             found = 1;
             p->excess_bytes -= p->blocks[i].size - p->blocks[i].asked;
-            if (p->blocks[i].huge) { /* not locked: no use to the device later */
-                unmap = p->blocks[i].size;
-                p->huge_live--;
+            /* Ordinary memory is no use to the device later; memory locked in place is kept
+             * as the blocks made page-locked are, while no more are kept than may be made. */
+            drop = !locked(&p->blocks[i]) ||
+                   (p->blocks[i].lent && p->count - p->huge_live > p->max_blocks);
+            if (drop) {
+                gone = p->blocks[i];
+                p->huge_live -= !gone.lent;
                 forget(p, i);
             } else {
                 p->blocks[i].idle = 1;
@@ -277,8 +345,8 @@ void pinned_pool_put(pinned_pool *p, void *ptr)
             }
         }
     pthread_mutex_unlock(&p->lock);
-    if (unmap)
-        munmap(ptr, unmap);
+    if (drop)
+        free_block(ctx, &gone);
     else if (!found)
         free(ptr);
 }
@@ -316,7 +384,7 @@ void pinned_pool_trim_by(pinned_pool *p, size_t bytes)
                 largest = i;
         if (largest < 0)
             break;
-        tc_host_free(p->ctx, p->blocks[largest].ptr);
+        free_block(p->ctx, &p->blocks[largest]);
         freed += p->blocks[largest].size;
         p->idle_bytes -= p->blocks[largest].size;
         forget(p, largest);
@@ -334,10 +402,8 @@ void pinned_pool_trim_by(pinned_pool *p, size_t bytes)
 void pinned_pool_release(pinned_pool *p, int free_blocks)
 {
     for (int i = 0; i < p->count; i++)
-        if (p->blocks[i].huge)
-            munmap(p->blocks[i].ptr, p->blocks[i].size);
-        else if (free_blocks)
-            tc_host_free(p->ctx, p->blocks[i].ptr);
+        if (free_blocks || (p->blocks[i].huge && !p->blocks[i].lent))
+            free_block(p->ctx, &p->blocks[i]);
     free(p->blocks);
     pthread_mutex_destroy(&p->lock);
     memset(p, 0, sizeof *p);

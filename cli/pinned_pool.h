@@ -12,7 +12,11 @@
  * pool hands out ordinary memory on transparent huge pages where the system has them (an
  * image of a few MB touched for the first time then costs the kernel one fault a 2 MB page,
  * not one a 4 KiB page: hundreds of such images are decoded before a GPU opens), and whenever
- * tc_host_alloc fails, malloc's memory; pinned_pool_put tells them apart.
+ * tc_host_alloc fails, malloc's memory; pinned_pool_put tells them apart. Once the context
+ * is open, such a block of an image still waiting for the device is locked in place
+ * (pinned_pool_lock_in_place: tc_host_register, about 0.3 ms for a colour 1080p photo on the
+ * H100 machine, where the staging copy held the lane 1-2 ms), and given back it is kept as
+ * any page-locked block is.
  *
  * Idle blocks are live memory that no image holds, and a block handed out may be larger than
  * the image asked for (blocks grow in steps, and an idle one serves any smaller image): the
@@ -33,7 +37,8 @@ typedef struct {
     size_t size;
     size_t asked; /* what the image it is handed out to asked for */
     int idle;
-    int huge;     /* ordinary memory mapped on huge pages (freed when given back), not locked */
+    int huge;     /* ordinary memory mapped on huge pages by the pool (before the device opened) */
+    int lent;     /* such memory since locked in place (tc_host_register): page-locked now */
 } pinned_block;
 
 typedef struct pinned_pool {
@@ -49,7 +54,9 @@ typedef struct pinned_pool {
     double made_ms;         /* and the wall time the threads spent making them, summed */
     int huge_made;          /* ordinary blocks on huge pages handed out before the device
                              * opened (-t), */
-    int huge_live;          /* and of those, the ones in the list now */
+    int huge_live;          /* and of those, the ones in the list now, not locked in place */
+    int locked_in_place;    /* -t: those locked in place, */
+    double lock_ms;         /* and the wall time the threads spent locking them, summed */
     io_allocator io;        /* the decoders' face of the pool (io_decode_with) */
     io_allocator io_ordinary; /* the same, for ordinary memory (on huge pages where it can) */
 } pinned_pool;
@@ -79,6 +86,16 @@ void pinned_pool_put(pinned_pool *p, void *ptr);
 
 /* Whether ptr is one of the pool's page-locked blocks (not malloc's memory). */
 int pinned_pool_holds(pinned_pool *p, const void *ptr);
+
+/* Whether ptr starts a block of ordinary memory on huge pages that pinned_pool_lock_in_place
+ * may lock now (the context is open). */
+int pinned_pool_lockable(pinned_pool *p, const void *ptr);
+
+/* Locks the block of ordinary memory that starts at ptr in place, so that it is one of the
+ * page-locked blocks from now on: 1, or 0 (not such a block, no context yet, the pool's
+ * context is not `only` where that is given, or the system refused: it stays ordinary
+ * memory). One thread at a time for a given block (its image's). */
+int pinned_pool_lock_in_place(pinned_pool *p, void *ptr, const tc_context *only);
 
 /* The bytes the pool holds beyond what the images in flight asked for: its idle blocks, and
  * what the blocks handed out hold beyond the request. */

@@ -697,6 +697,45 @@ else
     not_ok "r: images moved into page-locked memory" "$bad"
 fi
 
+# Images of 2 MB or more decoded while the device is held back (1 s) lie on the pool's huge
+# pages of ordinary memory; once the device is open, each is locked where it lies (by an idle
+# worker or by the lane before its call), goes up with no staging copy, and its memory is kept
+# as a page-locked block afterwards. -t counts them; the outputs are byte for byte the staged
+# way's, and the same with the driver's own page-locked blocks (--tune host-wrap=0).
+rm -rf "$tmp/r/big" && mkdir -p "$tmp/r/big"
+"$bin" -q --color -g 1100x700 -o "$tmp/r/big.jpg" || bad="the big JPEG"
+for i in $(seq 1 12); do
+    cp "$tmp/r/big.jpg" "$tmp/r/big/b$i.jpg"
+done
+bad=""
+rm -rf "$tmp/r/locked" "$tmp/r/staged" "$tmp/r/mapped"
+TILEDCONV_TEST_OPEN_DELAY_MS=1000 "$bin" -t --color -f 5 --format png -O "$tmp/r/locked" \
+    "$tmp/r/big"/* >"$tmp/r/locked.txt" 2>&1 || bad="$bad [the batch failed]"
+"$bin" -q --color -f 5 --format png --tune host-pinned=0 -O "$tmp/r/staged" "$tmp/r/big"/* ||
+    bad="$bad [host-pinned=0: the batch failed]"
+TILEDCONV_TEST_OPEN_DELAY_MS=1000 "$bin" -q --color -f 5 --format png --tune host-wrap=0 \
+    -O "$tmp/r/mapped" "$tmp/r/big"/* || bad="$bad [host-wrap=0: the batch failed]"
+early=$(sed -n 's/.*start-up: \([0-9]*\) images decoded before.*/\1/p' "$tmp/r/locked.txt")
+locked=$(sed -n 's/.*locked in place (ordinary memory of the start-up made page-locked): \([0-9]*\) images.*/\1/p' \
+    "$tmp/r/locked.txt")
+up=$(sed -n 's/.*page-locked memory: \([0-9]*\) images went up from it.*/\1/p' "$tmp/r/locked.txt")
+[ "${early:-0}" -ge 1 ] || bad="$bad [${early:-no} images decoded early]"
+[ "${locked:-0}" -ge "${early:-1}" ] && [ "${locked:-0}" -le 12 ] ||
+    bad="$bad [${locked:-no} images locked in place, ${early:-no} decoded early]"
+[ "${up:-0}" -eq 12 ] || bad="$bad [${up:-no} images went up from page-locked memory]"
+for f in "$tmp/r/staged"/*; do
+    cmp -s "$f" "$tmp/r/locked/$(basename "$f")" || bad="$bad [$(basename "$f") differs]"
+    cmp -s "$f" "$tmp/r/mapped/$(basename "$f")" ||
+        bad="$bad [host-wrap=0: $(basename "$f") differs]"
+done
+n=$(ls "$tmp/r/locked" | wc -l | tr -d ' ')
+[ "$n" -eq 12 ] || bad="$bad [$n outputs]"
+if [ -z "$bad" ]; then
+    ok "r: 12 colour images of 2.3 MB decoded while the device opened (hook: 1 s): ${locked} locked in place, all 12 up with no staging copy, byte for byte the staged way and the driver's page-locked blocks' (host-wrap=0)"
+else
+    not_ok "r: images locked in place" "$bad"
+fi
+
 # The same for BMPs, whose files are read into page-locked memory and whose rows the device
 # reads as they lie (bottom-up and top-down, rows padded, 8-bit palettes, 32-bit; 4-bit and
 # RLE files decoded on the host), gray and colour jobs, BMP outputs (written into page-locked

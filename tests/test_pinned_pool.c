@@ -6,7 +6,8 @@
  * it back through the decoders' face of the pool (io_allocator) or directly frees it. Whether
  * the system backs the mapping with huge pages is its own affair (the advice may be ignored):
  * the test asks only what the pool promises. Then, with a device: an image's pixels moved out
- * of ordinary memory into an idle block (job_move_input).
+ * of ordinary memory into an idle block (job_move_input), and an image on the pool's huge
+ * pages locked where it lies (job_lock_input_in_place), its memory kept as a page-locked block.
  */
 #include "test_util.h"
 
@@ -141,11 +142,79 @@ static void moves_into_idle_blocks(void **state)
     tc_close(ctx);
 }
 
+/* A colour image decoded before the device opened lies on the pool's huge pages: once the
+ * context is set, it is locked in place (not for another context's lane), its bytes and place
+ * unchanged, counted as page-locked, and given back it stays in the pool as an idle block that
+ * the next image of its size gets. Memory under a huge page (malloc's) is not lockable; the
+ * move of a lockable image locks it too, with no idle block needed. */
+static void locks_in_place(void **state)
+{
+    (void)state;
+    enum { W = 1100, H = 700 };
+    const size_t n = (size_t)W * H * 3;
+    pinned_pool p;
+    tc_context *ctx;
+    char err[512];
+    assert_int_equal(pinned_pool_init(&p, 8), 0);
+    job j, k;
+    memset(&j, 0, sizeof j);
+    memset(&k, 0, sizeof k);
+    j.pool = k.pool = &p;
+    const io_allocator *from = &p.io_ordinary;
+    j.image = (io_image){W, H, 3, 8, 255, from->alloc(from->arg, n), from};
+    k.image = (io_image){W, H, 3, 8, 255, from->alloc(from->arg, n), from};
+    for (size_t i = 0; i < n; i++)
+        ((unsigned char *)j.image.pixels)[i] = (unsigned char)(i * 7 + i / 300);
+    j.src = (tc_image){TC_PIXELS_RGB24, W, H, 0, j.image.pixels, 3L * W, NULL, 0};
+    k.src = (tc_image){TC_PIXELS_RGB24, W, H, 0, k.image.pixels, 3L * W, NULL, 0};
+    void *small = pinned_pool_get(&p, 1000); /* malloc's */
+    assert_int_equal(p.huge_live, 2);
+    /* No context yet: nothing to lock with. */
+    assert_int_equal(job_input_lockable(&j), 0);
+    assert_int_equal(job_lock_input_in_place(&j, NULL), 0);
+    assert_int_equal(tc_open(NULL, &ctx, err, sizeof err), TC_OK);
+    pinned_pool_set_context(&p, ctx);
+    assert_int_equal(pinned_pool_lockable(&p, small), 0);
+    assert_int_equal(job_input_lockable(&j), 1);
+    assert_int_equal(job_lock_input_in_place(&j, (const tc_context *)&p), 0); /* another's */
+    assert_false(pinned_pool_holds(&p, j.image.pixels));
+    void *place = j.image.pixels;
+    assert_int_equal(job_lock_input_in_place(&j, ctx), 1);
+    assert_ptr_equal(j.image.pixels, place);
+    assert_true(pinned_pool_holds(&p, place));
+    assert_int_equal(job_input_lockable(&j), 0);
+    assert_int_equal(job_movable_bytes(&j), 0);
+    assert_int_equal(p.huge_live, 1);
+    assert_int_equal(p.locked_in_place, 1);
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char *)place)[i] != (unsigned char)(i * 7 + i / 300))
+            fail_msg("byte %zu differs after the lock", i);
+    /* The move of a lockable image locks it, with no block idle. */
+    assert_int_equal(pinned_pool_idle(&p), 0);
+    assert_int_equal(job_move_input(&k), 1);
+    assert_true(pinned_pool_holds(&p, k.image.pixels));
+    assert_int_equal(p.locked_in_place, 2);
+    assert_int_equal(p.made, 0);
+    /* Given back: kept, idle, page-locked; the next image of the size gets it. */
+    job_drop_input(&j);
+    assert_true(pinned_pool_idle(&p) >= n);
+    assert_ptr_equal(pinned_pool_get(&p, n), place);
+    assert_int_equal(p.made, 0);
+    pinned_pool_put(&p, place);
+    job_drop_input(&k);
+    pinned_pool_put(&p, small);
+    pinned_pool_trim(&p);
+    assert_int_equal(pinned_pool_idle(&p), 0);
+    pinned_pool_release(&p, 1);
+    tc_close(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(before_the_device),
         cmocka_unit_test(moves_into_idle_blocks),
+        cmocka_unit_test(locks_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
