@@ -28,7 +28,7 @@ Measures, medians of --calls calls after three warm-up calls (a new array back e
 
 Prints the table with the ratios against the targets and writes OUTDIR/python_arrays.json,
 OUTDIR/python_arrays.txt (the table) and OUTDIR/peers-*.txt (array_peers.py's own lines).
---quick: 320 x 240, 5 and 31 taps, 5 calls, batches of 20, a 2-thread pool: a check that runs
+--quick: 320 x 240, 5 taps alone, 5 calls, batches of 20, a 2-thread pool: a check that runs
 on PoCL.
 --untimed: tiledconv's context made with timing=False (its profile lines still timed).
 """
@@ -280,10 +280,10 @@ def main():
                     help="tiledconv's context made with timing=False (no profiling events for "
                          "its conversions and kernels; the profile lines alone are timed)")
     a = ap.parse_args()
-    global CALL_TAPS
-    if a.quick:  # the batches' two lengths alone: each length is a program PoCL builds
+    global CALL_TAPS, BATCH_TAPS
+    if a.quick:  # one length: each length is programs PoCL builds (and, unoptimised, runs slowly)
         a.size, a.calls, a.batch, a.threads = "320x240", 5, 20, 2
-        CALL_TAPS = BATCH_TAPS
+        CALL_TAPS = BATCH_TAPS = (5,)
     out = Path(a.outdir)
     out.mkdir(parents=True, exist_ok=True)
     w, h = (int(v) for v in a.size.lower().split("x"))
@@ -319,7 +319,7 @@ def main():
             mine[(name, "batch", n)] = sorted(times)[BATCH_TRIES // 2]
             mine[(name, "cupy batch", n)] = cupy_batch_s(images, n)
         # Batches equal single calls, once, on a few images.
-        k = tiledconv.named_filter("gauss", 31)[0]
+        k = tiledconv.named_filter("gauss", BATCH_TAPS[-1])[0]
         assert all(np.array_equal(o, ctx.filter(i, kx=k, ky=k))
                    for o, i in zip(ctx.filter_batch(images[:5], kx=k, ky=k), images[:5]))
         locked[name] = locked_way(ctx, image, images, outs, a.calls)
