@@ -335,7 +335,7 @@ bench-smoke: all test-build
 
 kernel-check: $(BIN)
 	@sh scripts/install-deps.sh oclgrind
-	@sh tests/kernel-check.sh ./$(BIN)
+	@PYTHON=$(PYTHON) sh tests/kernel-check.sh ./$(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
 
 # The suites build their kernel programs with TEST_CL_OPTIONS (TILEDCONV_CL_OPTIONS): without

@@ -370,6 +370,10 @@ typedef struct {
     int host_mapped;        /* 1: tc_host_alloc's blocks are the driver's page-locked memory,
                              * mapped (set as host-wrap=0; default: memory of our own that
                              * the driver locks in place, host_blocks.h), for comparing */
+    int no_fused_bytes;     /* 1: a gray 8-bit image of the library's pipeline is unpacked,
+                             * filtered and packed by three kernels, as every other layout is,
+                             * rather than by one kernel that reads and writes its bytes (set
+                             * as fused-bytes=0), for comparing */
 } tc_tuning;
 
 /* The threads that copy between callers' memory and the pinned staging for the calling

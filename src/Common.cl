@@ -87,14 +87,50 @@ inline int border_index(int p, int n)
 #ifndef TC_IMAGE
 #define TC_IMAGE 0
 #endif
+/*
+ * Or, built with -D TC_IO_U8=1 (tiled_conv and tiled_long_conv only; the host's fused 8-bit
+ * way, stream.c), the source and the target are the packed rows of a gray 8-bit image, pitch
+ * its width in bytes: each sample is read as its value (what Channels.cl's unpack_samples
+ * makes of it) and each output written as the command line writes a byte (tc_byte, below), so
+ * the one kernel gives the bytes that unpack, filter and pack give, without their planes.
+ */
+#ifndef TC_IO_U8
+#define TC_IO_U8 0
+#endif
+#if TC_IO_U8 && TC_IMAGE
+#error "TC_IO_U8 reads a buffer of bytes, not an image"
+#endif
 #if TC_IMAGE
 #define SRC_T read_only image2d_t
 __constant sampler_t tc_nearest =
     CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 #define SRC_AT(src, pitch, px, py) read_imagef(src, tc_nearest, (int2)(px, py)).x
+#elif TC_IO_U8
+#define SRC_T __global const uchar *
+#define SRC_AT(src, pitch, px, py) ((float)(src)[(py) * (pitch) + (px)])
 #else
 #define SRC_T __global const float *
 #define SRC_AT(src, pitch, px, py) (src)[(py) * (pitch) + (px)]
+#endif
+
+/* Where the tiled kernels write: a float plane, or with TC_IO_U8 the bytes, DST_VALUE(v) the
+ * output of v. */
+#if TC_IO_U8
+#define DST_T __global uchar *
+#define DST_VALUE(v) tc_byte(v)
+/* image.c's tc_map_byte with the identity mapping, floor(clamp(v, 0, 255) + 0.5) with NaN to
+ * 0, exactly, in single precision: v - floor(v) is exact for 0 <= v <= 255, and comparing it
+ * with one half decides the rounding without the sum v + 0.5, which float would round (v just
+ * under one half would go up). */
+inline uchar tc_byte(float v)
+{
+    const float c = v > 0.0f ? fmin(v, 255.0f) : 0.0f; /* NaN: 0 */
+    const float f = floor(c);
+    return (uchar)((int)f + (c - f >= 0.5f ? 1 : 0));
+}
+#else
+#define DST_T __global float *
+#define DST_VALUE(v) (v)
 #endif
 
 /* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
@@ -180,7 +216,7 @@ TC_INLINE void stage_neighbourhood(SRC_T src, int pitch, int sL, int sT, int w, 
  * neighbouring work-items overlap their windows, which the L1 cache shares. */
 TC_INLINE void load_segment(SRC_T src, int pitch, int sx, int sy, float seg[SEG_W])
 {
-#if TC_IMAGE
+#if TC_IMAGE || TC_IO_U8 /* one pixel at a time: texels, or bytes at any alignment */
 #pragma unroll
     for (int i = 0; i < SEG_W; i++)
         seg[i] = SRC_AT(src, pitch, sx - RADIUS_X + i, sy);
@@ -221,7 +257,7 @@ TC_INLINE void load_segment(SRC_T src, int pitch, int sx, int sy, float seg[SEG_
     for (int i = 0; i < SEG_W; i++)
         seg[i] = win[SHIFT - RADIUS_X - WIN_LO + i];
 #endif
-#endif /* TC_IMAGE */
+#endif /* TC_IMAGE || TC_IO_U8 */
 }
 
 /* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
@@ -287,20 +323,33 @@ TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, in
  * the tROI, so is every block: aligned float4 stores (the tile grid is the target's). Class 4:
  * rows below the tROI are skipped, a block row wholly inside is stored as float4s, and the
  * pixels of one that crosses the tROI's left or right edge are guarded one by one. */
-TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w, int h, int bx,
-                           int by, bool free_on_write, float out[BLOCK_Y][BLOCK_X])
+/* Four outputs of a block row, from its column 4 v, stored at row[4 v]: one aligned float4,
+ * or with TC_IO_U8 four bytes (vstore4 asks a byte's alignment only). */
+TC_INLINE void store4(DST_T row, int v, const float out[BLOCK_X])
 {
-    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
+#if TC_IO_U8
+    vstore4((uchar4)(tc_byte(out[4 * v]), tc_byte(out[4 * v + 1]), tc_byte(out[4 * v + 2]),
+                     tc_byte(out[4 * v + 3])),
+            v, row);
+#else
+    ((__global float4 *)row)[v] = vload4(v, out);
+#endif
+}
+
+TC_INLINE void store_block(DST_T dst, int pitch, int tL, int tT, int w, int h, int bx, int by,
+                           bool free_on_write, float out[BLOCK_Y][BLOCK_X])
+{
+    DST_T out_row = dst + (tT + by) * pitch + tL + bx;
     if (free_on_write) { /* class 3 */
 #pragma unroll
         for (int r = 0; r < BLOCK_Y; r++)
 #pragma unroll
             for (int v = 0; v < BLOCK_X / 4; v++)
                 if (TC_VECTOR_IO)
-                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+                    store4(out_row + r * pitch, v, out[r]);
                 else
                     for (int c = 4 * v; c < 4 * v + 4; c++)
-                        out_row[r * pitch + c] = out[r][c];
+                        out_row[r * pitch + c] = DST_VALUE(out[r][c]);
     } else { /* class 4 */
         const bool inside_x = bx >= 0 && bx + BLOCK_X <= w;
 #pragma unroll
@@ -310,12 +359,12 @@ TC_INLINE void store_block(__global float *dst, int pitch, int tL, int tT, int w
             if (TC_VECTOR_IO && inside_x) {
 #pragma unroll
                 for (int v = 0; v < BLOCK_X / 4; v++)
-                    ((__global float4 *)(out_row + r * pitch))[v] = vload4(v, out[r]);
+                    store4(out_row + r * pitch, v, out[r]);
             } else {
 #pragma unroll
                 for (int c = 0; c < BLOCK_X; c++)
                     if (bx + c >= 0 && bx + c < w)
-                        out_row[r * pitch + c] = out[r][c];
+                        out_row[r * pitch + c] = DST_VALUE(out[r][c]);
             }
         }
     }

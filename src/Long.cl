@@ -78,7 +78,8 @@ inline float slide_component(float16 v, int k)
  * -D options besides Common.cl's: LONG_TILE_W (a power of two, a multiple of BLOCK_X),
  * LONG_TILE_H (the host lowers it where the device's local memory is small) and
  * LONG_UNROLL_LIMIT, from src/config.h. Built with TC_IMAGE=1 (--storage image), it reads the
- * source plane from an image2d_t (Common.cl's SRC_T).
+ * source plane from an image2d_t (Common.cl's SRC_T); with TC_IO_U8=1 it reads and writes a
+ * gray image's bytes (Common.cl).
  */
 
 #if !defined(LONG_TILE_W) || !defined(LONG_TILE_H) || !defined(LONG_UNROLL_LIMIT)
@@ -237,7 +238,7 @@ TC_INLINE void long_vertical(__local const float *column, __constant const float
 }
 
 __kernel __attribute__((reqd_work_group_size(L_JPR, L_GY, 1)))
-void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
+void tiled_long_conv(SRC_T src, DST_T dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *kx, __constant const float *ky,
                      float border_value CLASS_COUNTS_ARG)
@@ -281,13 +282,13 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
     /* (c) The store: class 3 unchecked; class 4 only inside the tROI. Consecutive work-items
      * store consecutive columns of a row. */
     const int x = l + col;
-    __global float *out_col = dst + (tT + t + r0) * pitch + tL + x;
+    DST_T out_col = dst + (tT + t + r0) * pitch + tL + x;
     const bool column_inside = x >= 0 && x < w;
     /* (out_col is formed for columns left of the tROI too, never written through.) */
 #pragma unroll
     for (int o = 0; o < L_VY; o++)
         if (free_on_write || (column_inside && t + r0 + o < h))
-            out_col[o * pitch] = out[o];
+            out_col[o * pitch] = DST_VALUE(out[o]);
 }
 
 #endif /* !SLIDE_W && !ROWS_HV */
@@ -295,6 +296,10 @@ void tiled_long_conv(SRC_T src, __global float *dst, int pitch,
 /* ------------------------------------------------------------------------------------------ */
 /* tiled_slide_conv                                                                           */
 /* ------------------------------------------------------------------------------------------ */
+
+#if (defined(SLIDE_W) || defined(ROWS_HV)) && TC_IO_U8
+#error "a TC_IO_U8 build (Common.cl) is for tiled_long_conv alone"
+#endif
 
 #ifdef SLIDE_W
 

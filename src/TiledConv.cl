@@ -16,7 +16,9 @@
  * The coefficients kx (along rows) and ky (along columns) are __constant arguments: every
  * work-item reads the same one at the same time, which is what the constant cache serves best.
  * Built with TC_IMAGE=1 (--storage image), tiled_conv and one_pass_conv read the source plane
- * from an image2d_t (Common.cl's SRC_T), and rows_transposed_conv is left out.
+ * from an image2d_t (Common.cl's SRC_T), and rows_transposed_conv is left out. Built with
+ * TC_IO_U8=1, tiled_conv reads and writes a gray image's bytes (Common.cl), and the other two
+ * are left out.
  */
 
 #if !defined(GROUP_X) || !defined(GROUP_Y) || !defined(ONEPASS_GROUP) || \
@@ -494,17 +496,18 @@ TC_INLINE void take_accumulate(__local const float4 *shared, int lx, int ly,
  * its 16 pixels one by one, and a pixel outside the tROI is written instead to the tile's
  * first pixel inside it (corner), with that pixel's value (corner_value, broadcast through
  * local memory): the same value again, so no branch per pixel and no wrong value. */
-TC_INLINE void store_block_broadcast(__global float *dst, int pitch, int tL, int tT, int w,
-                                     int h, int bx, int by, __global float *corner,
-                                     float corner_value, float out[BLOCK_Y][BLOCK_X])
+TC_INLINE void store_block_broadcast(DST_T dst, int pitch, int tL, int tT, int w, int h, int bx,
+                                     int by, DST_T corner, float corner_value,
+                                     float out[BLOCK_Y][BLOCK_X])
 {
-    __global float *out_row = dst + (tT + by) * pitch + tL + bx;
+    DST_T out_row = dst + (tT + by) * pitch + tL + bx;
 #pragma unroll
     for (int r = 0; r < BLOCK_Y; r++)
 #pragma unroll
         for (int c = 0; c < BLOCK_X; c++) {
             const bool inside = bx + c >= 0 && bx + c < w && by + r < h;
-            *(inside ? out_row + r * pitch + c : corner) = inside ? out[r][c] : corner_value;
+            *(inside ? out_row + r * pitch + c : corner) =
+                DST_VALUE(inside ? out[r][c] : corner_value);
         }
 }
 
@@ -516,7 +519,7 @@ inline float pick4(const float row[BLOCK_X], int c)
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
-void tiled_conv(SRC_T src, __global float *dst, int pitch,
+void tiled_conv(SRC_T src, DST_T dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
                 __constant const float *kx, __constant const float *ky, float border_value,
                 float16 kx_values, float16 ky_values CLASS_COUNTS_ARG)
@@ -649,6 +652,9 @@ void tiled_conv(SRC_T src, __global float *dst, int pitch,
 }
 #endif /* TC_TILED_FITS */
 
+/* A TC_IO_U8 build (Common.cl) is for tiled_conv alone. */
+#if !TC_IO_U8
+
 /* ------------------------------------------------------------------------------------------ */
 /* one_pass_conv: the classic one-pass local-memory convolution                                */
 /* ------------------------------------------------------------------------------------------ */
@@ -758,3 +764,4 @@ void rows_transposed_conv(__global const float *src, int src_pitch, int sL, int 
         dst[(tT + ox) * dst_pitch + tL + oy] = result[lx][ly];
 }
 #endif /* !TC_IMAGE */
+#endif /* !TC_IO_U8 */

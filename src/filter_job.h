@@ -19,6 +19,9 @@ typedef struct {
     tc_storage storage;   /* tiled, onepass: the source plane read from a buffer or an image */
     int variant;          /* tiled: 1 + an index into the variant table (tc_variant_find), 0
                            * for the default of the filter's band (variants.h) */
+    int packed_u8;        /* tiled_conv and tiled_long_conv only: the source and target are a
+                           * gray 8-bit image's packed rows, read and written as bytes by the
+                           * kernel (Common.cl's TC_IO_U8; the row pitch is the width) */
 } tc_job;
 
 /* Each axis's radius: the taps either side of the centre. */

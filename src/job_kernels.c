@@ -89,7 +89,9 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
              /* The kernels of tiled and onepass reading an image2d_t (Common.cl's SRC_T). */
              kind != TC_KERNEL_BILINEAR && tc_reads_image(job->algorithm, job->storage)
                  ? " -D TC_IMAGE=1"
-                 : "",
+             /* tiled_conv and tiled_long_conv on a gray image's bytes (Common.cl's TC_IO_U8) */
+             : job->packed_u8 ? " -D TC_IO_U8=1"
+                              : "",
              registers, extra);
 }
 

@@ -351,7 +351,8 @@ static void launch_begin(launch_state *ls, const tc_device *d, const tc_job *job
     ls->src = src;
     ls->dst = dst;
     ls->queue = d->queue;
-    ls->pitch = tc_device_pitch(width);
+    /* A gray image's packed bytes (job->packed_u8) have its width as their pitch. */
+    ls->pitch = job->packed_u8 ? width : tc_device_pitch(width);
     ls->local_mem = d->info.local_mem_bytes;
     if (tc_kernel_is_tiled(tc_kernel_of(job)))
         tc_tiled_geometry_of(job, ls->local_mem, &ls->tiled);
@@ -519,6 +520,10 @@ int tc_launch_prepare(const tc_device *d, tc_program_cache *programs, const tc_j
     memset(l, 0, sizeof *l);
     if (a->passes != 1)
         return tc_fail(m, TC_EINVAL, "%s: a prepared launch takes one pass",
+                       tc_algorithm_name(job->algorithm));
+    if (job->packed_u8 && tc_kernel_of(job) != TC_KERNEL_TILED &&
+        tc_kernel_of(job) != TC_KERNEL_TILED_LONG)
+        return tc_fail(m, TC_EINVAL, "%s: only tiled_conv and tiled_long_conv read bytes",
                        tc_algorithm_name(job->algorithm));
     launch_begin(&ls, d, job, &l->coeffs, src, dst, width);
     if ((status = prepare_kernel(d, programs, job, &ls, build_ms, m)) == TC_OK &&

@@ -230,6 +230,27 @@ static int prepare_image(tc_stream *st, tc_slot *s, const tc_image *src, const t
     return tc_slot_ensure(s, st->d, src, dst, *in_chunk, *out_chunk, *direct_in, *direct_out, m);
 }
 
+/* Whether the image goes through one kernel that reads and writes its bytes (Common.cl's
+ * TC_IO_U8) rather than through unpack, filter and pack: two kernels fewer an image (each
+ * 6-17 us of the calling thread in NVIDIA's driver, bench/enqueue_probe.c) and no float
+ * planes written and read. Only where that kernel's bytes are the three's: one channel of 8
+ * bits each way, the identity mapping, a whole-image ROI (no pixel keeps the input), a tiled
+ * kernel of one pass, and rows that lie packed and top-down in the device's buffers (a direct
+ * upload brings the caller's stride). */
+static int fused_bytes(const tc_job *job, const tc_image *src, const tc_image *dst,
+                       double scale, double offset, int direct_in, int direct_out)
+{
+    const tc_kernel_kind kind = tc_kernel_of(job);
+    const tc_roi *r = &job->roi;
+    return !tc_tuning_now()->no_fused_bytes && preparable(job) &&
+           (kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG) &&
+           src->format == TC_PIXELS_U8 && src->planes == 1 && dst->format == TC_PIXELS_U8 &&
+           dst->planes == 1 && scale == 1.0 && offset == 0.0 && r->src_left == 0 &&
+           r->src_top == 0 && r->dst_left == 0 && r->dst_top == 0 && r->width == src->width &&
+           r->height == src->height && (!direct_in || src->stride == (long)src->width) &&
+           (!direct_out || dst->stride > 0);
+}
+
 /* Image src, prepared in slot s, enqueued: everything up to the download's start. gathered:
  * its input already lies in the slot's up ring (tc_slot_post_copies). One of several (many),
  * or a small one: its copies go a round at a time where there is a crew (stream_slot.c). */
@@ -240,6 +261,13 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
                          int *have_total, tc_msg *m)
 {
     const int fast = preparable(job);
+    const int bytes = fused_bytes(job, src, dst, scale, offset, direct_in, direct_out);
+    tc_job packed;
+    if (bytes) { /* the same job, its kernel built for the bytes */
+        packed = *job;
+        packed.packed_u8 = 1;
+        job = &packed;
+    }
     tc_launch *launch = NULL;
     double build_ms = 0.0;
     int status;
@@ -253,7 +281,7 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
     total->build_ms += build_ms;
     status = gathered ? tc_slot_upload_gathered(s, src, in_chunk, m)
                       : tc_slot_upload(s, st->crew, src, in_chunk, direct_in, m);
-    if (status != TC_OK || (status = tc_slot_unpack(s, src, job, direct_in, m)) != TC_OK)
+    if (status != TC_OK || (!bytes && (status = tc_slot_unpack(s, src, job, direct_in, m)) != TC_OK))
         return status;
     st->host->counts->up += (unsigned long long)direct_in;
     if (fast) {
@@ -262,11 +290,12 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
             memcpy(total->local, launch->local, sizeof total->local);
             *have_total = 1;
         }
-        status = tc_slot_filter(s, launch, m);
+        status = bytes ? tc_slot_filter_bytes(s, launch, m) : tc_slot_filter(s, launch, m);
     } else {
         status = filter_resident(st->d, programs, buffers, s, job, src, total, have_total, m);
     }
-    if (status != TC_OK || (status = tc_slot_pack(s, dst, job, scale, offset, m)) != TC_OK ||
+    if (status != TC_OK ||
+        (!bytes && (status = tc_slot_pack(s, dst, job, scale, offset, m)) != TC_OK) ||
         (status = tc_slot_start_download(s, m)) != TC_OK)
         return status;
     st->host->counts->down += (unsigned long long)direct_out;

@@ -413,6 +413,18 @@ cleanup:
     return status;
 }
 
+int tc_slot_filter_bytes(tc_slot *s, tc_launch *l, tc_msg *m)
+{
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 0, sizeof(cl_mem), &s->in));
+    CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 1, sizeof(cl_mem), &s->out));
+    CL_CALL(status, cleanup, m,
+            clEnqueueNDRangeKernel(s->queue, l->kernel, 2, NULL, l->global, l->local, 0, NULL,
+                                   s->f.timed ? &s->f.kernels[0] : NULL));
+cleanup:
+    return status;
+}
+
 /* Enqueues the reads of the output's chunks that have a free place in the ring: those up
  * to `regions` chunks past the last one scattered. */
 static int enqueue_reads(tc_slot *s, tc_msg *m)

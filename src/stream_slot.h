@@ -98,6 +98,10 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direc
 /* Each plane filtered by the prepared launch (its plane arguments set per plane). */
 int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m);
 
+/* A gray 8-bit image filtered by the prepared launch of a packed_u8 job (filter_job.h): from
+ * the slot's input bytes straight into its output bytes, no unpack and no pack. */
+int tc_slot_filter_bytes(tc_slot *s, tc_launch *l, tc_msg *m);
+
 /* pack_samples: the output samples, v * scale + offset inside the target ROI (a direct
  * output's bottom-up rows packed bottom-up, as they come down). */
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,

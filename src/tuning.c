@@ -52,6 +52,7 @@ static const struct {
     {"stream-slots", INT, offsetof(tc_tuning, stream_slots), 1, 3, 1, 0, "1..3", 0},
     {"batch-overlap", INT, offsetof(tc_tuning, no_overlap), 0, 1, 1, 0, "0 or 1", 1},
     {"host-wrap", INT, offsetof(tc_tuning, host_mapped), 0, 1, 1, 0, "0 or 1", 1},
+    {"fused-bytes", INT, offsetof(tc_tuning, no_fused_bytes), 0, 1, 1, 0, "0 or 1", 1},
 };
 #define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 

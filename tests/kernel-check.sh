@@ -333,11 +333,30 @@ pixel_check "8-bit palette, top-down, colour" -s "$suite/pal8topdown.bmp" --colo
 pixel_check "32-bit" -s "$suite/rgb32.bmp" -f 7
 pixel_check "4-bit (decoded on the host)" -s "$suite/pal4.bmp"
 rm -f "$log.bmp"
+# The fused 8-bit kernels (Common.cl's TC_IO_U8: tiled_conv and tiled_long_conv reading and
+# writing a gray image's bytes), which the library takes for a gray uint8 image with a
+# whole-image ROI: tests/fused-bytes-check.py filters its cases both ways through the Python
+# binding (the library oclgrind's device then serves) and compares the bytes; each line of its
+# is a case.
+fused_runs=0
+if PYTHONPATH=python oclgrind --data-races --uninitialized --local-mem-size 49152 \
+       "${PYTHON:-python3}" tests/fused-bytes-check.py >"$log" 2>&1 &&
+   ! grep -qv '^ok - ' "$log"; then
+    fused_runs=$(grep -c '^ok - ' "$log")
+    passed=$((passed + fused_runs))
+else
+    fused_runs=1
+    failed=$((failed + 1))
+    echo "not ok - fused 8-bit kernels: oclgrind ${PYTHON:-python3} tests/fused-bytes-check.py"
+    sed 's/^/    /' "$log" | head -30
+fi
 all=$((passed + failed))
-table_runs=$((all - tiled_runs - pixel_runs - long_mask_runs - image_runs - pyramid_runs))
+table_runs=$((all - tiled_runs - pixel_runs - long_mask_runs - image_runs - pyramid_runs -
+              fused_runs))
 echo "kernel-check: $all cases under oclgrind ($table_runs of the table with 3 algorithms" \
      "each, $tiled_runs of the tiled kernel alone," \
      "$long_mask_runs of the long-filter and mask kernels, $image_runs with images," \
-     "$pyramid_runs of the scale space's, $pixel_runs of the pixel conversions)"
+     "$pyramid_runs of the scale space's, $pixel_runs of the pixel conversions," \
+     "$fused_runs of the fused 8-bit kernels)"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

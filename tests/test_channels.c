@@ -327,6 +327,108 @@ static void test_cached_launches(void **state)
         check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1 + 2 * (i % 2), 20 + 9 * i, 9 + i, 0, 0, &p);
 }
 
+/* The conversions' time of the last call: 0 where no unpack or pack ran (timed calls). */
+static double last_convert_ms(void)
+{
+    tc_stats st;
+    assert_int_equal(tc_last_stats(ctx, &st), TC_OK);
+    return st.convert_ms;
+}
+
+/* A gray 8-bit image with a whole-image ROI and the identity mapping goes through one kernel
+ * that reads and writes its bytes (stream.c's fused_bytes, Common.cl's TC_IO_U8): the plain
+ * route's bytes, alone and three a call, for the tiled kernel's lengths and the long kernel's,
+ * every border, widths that are no multiple of 4, gaps between rows and bottom-up rows,
+ * coefficients that push values past 0 and 255 and onto halves; no unpack or pack ran (their
+ * time is 0), and with fused-bytes=0 they did, with the same bytes. */
+static void test_fused_bytes(void **state)
+{
+    (void)state;
+    static const float sharpen[5] = {-0.5f, -0.25f, 2.5f, -0.25f, -0.5f};
+    static const float halves[3] = {0.25f, 0.5f, 0.25f};
+    const struct {
+        int w, h, taps_x, taps_y;
+        tc_border border;
+        const float *kx, *ky;
+        size_t gap;
+        int bottom_up;
+    } cases[] = {
+        {37, 21, 3, 3, TC_BORDER_REPLICATE, halves, halves, 0, 0},
+        {70, 45, 5, 5, TC_BORDER_REFLECT101, sharpen, sharpen, 3, 1},
+        {131, 67, 9, 5, TC_BORDER_CONSTANT, NULL, NULL, 0, 0},
+        {64, 64, 15, 15, TC_BORDER_WRAP, NULL, NULL, 1, 0},
+        {45, 70, 17, 17, TC_BORDER_REFLECT, NULL, NULL, 0, 1},
+        {97, 41, 31, 31, TC_BORDER_REPLICATE, NULL, NULL, 2, 0},
+        {33, 29, 31, 3, TC_BORDER_CONSTANT, NULL, halves, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_params p;
+        tc_params_init(&p);
+        p.taps_x = cases[i].taps_x;
+        p.taps_y = cases[i].taps_y;
+        p.kx = cases[i].kx;
+        p.ky = cases[i].ky;
+        p.border = cases[i].border;
+        p.border_value = 200.5f;
+        check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1, cases[i].w, cases[i].h, cases[i].gap,
+                   cases[i].bottom_up, &p);
+        assert_true(last_convert_ms() == 0.0);
+        test_tune("fused-bytes=0");
+        check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1, cases[i].w, cases[i].h, cases[i].gap,
+                   cases[i].bottom_up, &p);
+        assert_true(last_convert_ms() > 0.0);
+        test_untune();
+    }
+    /* Not fused: a ROI inside the image, a mapping, an output of another type. */
+    tc_params p;
+    tc_params_init(&p);
+    test_set_roi(&p, 1, 1, 1, 1, 30, 15);
+    check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1, 37, 21, 0, 0, &p);
+    assert_true(last_convert_ms() > 0.0);
+    tc_params_init(&p);
+    p.out_offset = 1.0;
+    check_case(TC_PIXELS_U8, TC_PIXELS_U8, 1, 37, 21, 0, 0, &p);
+    assert_true(last_convert_ms() > 0.0);
+}
+
+/* Page-locked rows (tc_host_alloc) move directly; packed ones are then filtered as bytes by the
+ * one kernel, rows with bytes between them (the caller's stride comes up with them) by the
+ * three; both the plain route's bytes. */
+static void test_fused_bytes_page_locked(void **state)
+{
+    (void)state;
+    enum { W = 203, H = 57 };
+    for (int gap = 0; gap <= 5; gap += 5) {
+        const size_t stride = W + (size_t)gap;
+        unsigned char *in = tc_host_alloc(ctx, stride * H), *out = tc_host_alloc(ctx, W * H);
+        assert_non_null(in);
+        assert_non_null(out);
+        test_image src = make_image(TC_PIXELS_U8, W, H, 1, (size_t)gap, 0, 1);
+        test_image want = make_image(TC_PIXELS_U8, W, H, 1, 0, 0, 0);
+        memcpy(in, src.block, stride * H);
+        tc_image s = {TC_PIXELS_U8, W, H, 1, in, (long)stride, NULL, 0};
+        tc_image d = {TC_PIXELS_U8, W, H, 1, out, W, NULL, 0};
+        tc_params p;
+        tc_params_init(&p);
+        p.taps_x = p.taps_y = 7;
+        expected(&s, &want.img, &p);
+        tc_direct_counts before, after;
+        tc_direct_transfers(ctx, &before);
+        assert_int_equal(tc_filter_image(ctx, &s, &d, &p), TC_OK);
+        tc_direct_transfers(ctx, &after);
+        assert_true(after.up == before.up + 1 && after.down == before.down + 1);
+        assert_memory_equal(out, want.block, (size_t)W * H);
+        if (gap == 0)
+            assert_true(last_convert_ms() == 0.0);
+        else
+            assert_true(last_convert_ms() > 0.0);
+        tc_host_free(ctx, in);
+        tc_host_free(ctx, out);
+        free_image(&src);
+        free_image(&want);
+    }
+}
+
 /* A batch of N images of mixed sizes, formats and channel counts (more than the three slots,
  * growing so that the slots' rings are made anew on the way), each equal to its own single
  * call, with the study settings given in force; how many of its images went the overlapped
@@ -500,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_small_chunks_and_ring),
         cmocka_unit_test(test_other_algorithms),
         cmocka_unit_test(test_cached_launches),
+        cmocka_unit_test(test_fused_bytes),
+        cmocka_unit_test(test_fused_bytes_page_locked),
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_untimed_batches),
         cmocka_unit_test(test_refused_batches),
