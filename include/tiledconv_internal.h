@@ -363,7 +363,7 @@ typedef struct {
     int worker_nice;        /* the command line's batch workers run at this niceness, 0..19
                              * (Linux; the lanes and the copy threads stay at the process's),
                              * for studying who the scheduler favours; 0: the process's */
-    int stream_slots;       /* images a batch keeps in flight, 1..3, on any device (the tests
+    int stream_slots;       /* images a batch keeps in flight, 1..6, on any device (the tests
                              * take a CPU device through the GPU's ways); 0: stream.c's choice */
     int no_overlap;         /* 1: a batch's copies for one image no longer run beside its
                              * enqueues for another (set as batch-overlap=0), for comparing */

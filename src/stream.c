@@ -37,8 +37,10 @@
 #include "stream_slot.h"
 #include "tuning.h"
 
-/* Images in flight at once, each in a slot (stream_slot.h). */
+/* Images in flight at once, each in a slot (stream_slot.h): SLOTS by default, up to
+ * MAX_SLOTS with the tuning's stream-slots. */
 #define SLOTS 3
+#define MAX_SLOTS 6
 /* A lone image of at most this many bytes each way goes through the rings a round at a time
  * too (stream_slot.c): on an H100 machine with a crew of 8, a 1080p gray call (2 MB) from
  * ordinary memory took 0.32-0.36 ms by rounds against 0.40-0.42 by chunks, a 1080p colour one
@@ -60,7 +62,7 @@ struct tc_stream {
     tc_copier **crew;                /* the context's copy crew */
     const tc_stream_host *host;      /* the context's page-locked blocks (this run's) */
     cl_program program;
-    tc_slot slots[SLOTS];
+    tc_slot slots[MAX_SLOTS];
     prepared launches[LAUNCHES];
     unsigned long clock;
 };
@@ -71,7 +73,7 @@ void tc_stream_release(tc_stream *st)
 {
     if (!st)
         return;
-    for (int i = 0; i < SLOTS; i++)
+    for (int i = 0; i < MAX_SLOTS; i++)
         tc_slot_release(&st->slots[i]);
     for (int i = 0; i < LAUNCHES; i++)
         if (st->launches[i].used)
@@ -344,7 +346,7 @@ static void job_figures(const tc_device *d, const tc_job *job, tc_run_stats *tot
 /* Abandons what every slot holds after a failure. */
 static void abandon(tc_stream *st)
 {
-    for (int k = 0; k < SLOTS; k++)
+    for (int k = 0; k < MAX_SLOTS; k++)
         tc_slot_abandon(&st->slots[k]);
 }
 
@@ -383,7 +385,7 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
                           tc_msg *m)
 {
     tc_run_stats *total = &stats->run;
-    size_t in_chunk[SLOTS] = {0}, out_chunk[SLOTS] = {0};
+    size_t in_chunk[MAX_SLOTS] = {0}, out_chunk[MAX_SLOTS] = {0};
     int status = TC_OK, have_total = 0, failed = 0, direct_in, direct_out;
     double build_ms = 0.0;
     for (int k = 0; k < count + slots && status == TC_OK; k++) {
@@ -463,12 +465,13 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
                          const tc_image *dst, int count, tc_stream_stats *stats, tc_msg *m)
 {
     const int slots = slots_for(st->d, src, dst, count);
-    const int wanted = count < SLOTS ? count : SLOTS;
+    const int set = tc_tuning_now()->stream_slots, most = set > 0 ? set : SLOTS;
+    const int wanted = count < most ? count : most;
     int status = TC_OK, have_total = 0, made = 0, i;
     double build_ms = 0.0;
     tc_run_stats *total = &stats->run;
     /* Slots the device's memory cannot afford now give their buffers back. */
-    for (int k = slots; slots < wanted && k < SLOTS; k++)
+    for (int k = slots; slots < wanted && k < MAX_SLOTS; k++)
         tc_slot_release_buffers(&st->slots[k]);
     if (overlappable(st, src, dst, count, slots))
         return run_overlapped(st, programs, buffers, p, make_job, src, dst, count, slots, stats,

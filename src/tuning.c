@@ -49,7 +49,7 @@ static const struct {
     {"copy-threads", INT, offsetof(tc_tuning, copy_threads), 1, 16, 1, 0, "1..16", 0},
     {"copy-stream", INT, offsetof(tc_tuning, copy_cached), 0, 1, 1, 0, "0 or 1", 1},
     {"worker-nice", INT, offsetof(tc_tuning, worker_nice), 0, 19, 1, 0, "0..19", 0},
-    {"stream-slots", INT, offsetof(tc_tuning, stream_slots), 1, 3, 1, 0, "1..3", 0},
+    {"stream-slots", INT, offsetof(tc_tuning, stream_slots), 1, 6, 1, 0, "1..6", 0},
     {"batch-overlap", INT, offsetof(tc_tuning, no_overlap), 0, 1, 1, 0, "0 or 1", 1},
     {"host-wrap", INT, offsetof(tc_tuning, host_mapped), 0, 1, 1, 0, "0 or 1", 1},
     {"fused-bytes", INT, offsetof(tc_tuning, no_fused_bytes), 0, 1, 1, 0, "0 or 1", 1},
