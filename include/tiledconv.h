@@ -234,7 +234,10 @@ typedef struct {
                                      * or a U8/U16/F32 image's channels (1, 3 or 4); the
                                      * kernel times are the planes' summed                   */
     double convert_ms;              /* tc_filter_image: forming the planes and the 8-bit
-                                     * pixels on the device; 0 when done on the host         */
+                                     * pixels on the device; 0 when done on the host, and
+                                     * for a gray U8 image over its whole area with the
+                                     * plain mapping (the filter kernel reads and writes
+                                     * its bytes: no conversions run)                         */
 } tc_stats;
 
 /* Copies the figures of the last successful filter call. TC_EINVAL when there was none. The

@@ -618,7 +618,9 @@ class Context:
         roi_width, roi_height (the ROI filtered), programs_built (programs this context has
         built so far), planes (the planes filtered: 1 for a gray image, its channels, 3 or 4,
         for a colour one; the kernel times are their sum), convert_ms (the conversions
-        between samples and planes on the device; 0 for filter_timed's float planes). After
+        between samples and planes on the device; 0 for filter_timed's float planes, and for a
+        gray uint8 image filtered over its whole area, whose bytes the filter kernel reads and
+        writes itself). After
         filter_batch, the times are summed over the batch's images. With ``timing`` False,
         filter() and filter_batch() leave kernel_ms and convert_ms at 0. The device's times of
         filter() and filter_batch() are read from the driver here, on the first call after
