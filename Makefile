@@ -6,6 +6,7 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
+#   make full-sweeps    the sweeps make test samples, at full length (about 10 minutes more)
 #   make bench      every benchmark scenario in full size on a GPU, into bench-out/ (bench/run;
 #                   BENCH_SCENARIOS="kernel peers" for some); make bench-smoke: every scenario
 #                   reduced on PoCL, a check that each runs (make test runs it)
@@ -131,7 +132,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests batch-tests detach-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests full-sweeps batch-tests detach-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         bench bench-smoke \
         sanitize fuzz fuzz-build fuzz-check \
@@ -255,6 +256,13 @@ unit-tests: $(TEST_BINS)
 e2e-tests: $(BIN) $(TEST_BIN)
 	@sh tests/hooks.sh ./$(BIN) $(TEST_BIN)
 	@sh tests/e2e.sh $(TEST_BIN)
+
+# The sweeps that make test samples, at full length (docs/testing.md): every geometry case of
+# test_kernels and every border and length pair of test_bands (TEST_FULL), and the kill sweep
+# on an 8192 x 8192 write (KILL_SIZE), with the rest of their suites.
+full-sweeps: $(BIN) $(TEST_BIN) $(TEST_BINS)
+	@TEST_FULL=1 sh tests/run-unit.sh build/obj/tests/test_kernels build/obj/tests/test_bands
+	@KILL_SIZE=8192x8192 sh tests/e2e.sh $(TEST_BIN)
 
 # Many images in one run: outputs against single runs, the rules, the device path against the
 # host's, --files-from, the progress line, GNU parallel (tests/batch.sh).

@@ -125,15 +125,22 @@ static void check_case(const band_case *c, int w, int h, int rows)
     free(in_place);
 }
 
+/* Every border rule with lengths short and long, equal and not, one tap along an axis. Each
+ * rule takes every other pair of lengths, the rules in turn taking the two halves, so that
+ * every rule and every pair is met (15 cases); TEST_FULL set (`make full-sweeps`) takes every
+ * rule with every pair (30). */
 static void test_borders_and_lengths(void **state)
 {
     (void)state;
     static const tc_border borders[] = {TC_BORDER_REPLICATE, TC_BORDER_CONSTANT,
                                         TC_BORDER_REFLECT101, TC_BORDER_REFLECT, TC_BORDER_WRAP};
     static const int taps[][2] = {{3, 3}, {5, 7}, {9, 11}, {7, 1}, {1, 15}, {31, 33}};
+    const int full = getenv("TEST_FULL") != NULL;
     char what[128];
     for (size_t b = 0; b < sizeof borders / sizeof borders[0]; b++)
         for (size_t t = 0; t < sizeof taps / sizeof taps[0]; t++) {
+            if (!full && (b + t) % 2)
+                continue;
             band_case c = {what, TC_TILED, TC_STORAGE_BUFFER, taps[t][0], taps[t][1], 0,
                            borders[b], 0, 0, 0, 0, 0, 0};
             snprintf(what, sizeof what, "tiled %dx%d taps, %s", taps[t][0], taps[t][1],

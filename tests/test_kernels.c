@@ -372,9 +372,11 @@ static void test_kernel_variants(void **state)
 }
 
 /* The tiled kernel with other blocks per work-item and without float4 I/O: the tuning options
- * must compute the same function. */
+ * must compute the same function. 12 random ROIs a geometry (24 with TEST_FULL set: `make
+ * full-sweeps`). */
 static void test_tiled_geometries(void **state)
 {
+    const int cases = getenv("TEST_FULL") ? 24 : 12;
     (void)state;
     static const int blocks[][3] = {{4, 4, 0}, {4, 2, 1}, {4, 8, 1}, {8, 4, 1}, {8, 8, 1},
                                     {4, 1, 1}, {8, 16, 0}};
@@ -383,7 +385,7 @@ static void test_tiled_geometries(void **state)
         tiled_block_x = blocks[g][0];
         tiled_block_y = blocks[g][1];
         tiled_vector_io = blocks[g][2];
-        for (int i = 0; i < 24; i++) {
+        for (int i = 0; i < cases; i++) {
             int width, height;
             tc_roi roi;
             random_case(200, 150, i % 2, &width, &height, &roi, i % 3 == 0);
