@@ -6,7 +6,7 @@
 #   make test       install what is missing, build with -Werror, run every test suite
 #   make sanitize   the tool, the tests and the library under AddressSanitizer + UBSan
 #   make kernel-check   every kernel under oclgrind (make test runs it)
-#   make full-sweeps    the sweeps make test samples, at full length (about 10 minutes more)
+#   make full-sweeps    the sweeps make test samples, at full length (5 minutes, warm caches)
 #   make bench      every benchmark scenario in full size on a GPU, into bench-out/ (bench/run;
 #                   BENCH_SCENARIOS="kernel peers" for some); make bench-smoke: every scenario
 #                   reduced on PoCL, a check that each runs (make test runs it)
