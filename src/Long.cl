@@ -119,6 +119,29 @@ inline float slide_component(float16 v, int k)
 #define TC_LONG_PREFETCH 0
 #endif
 
+/* TC_LONG_KX_VALUES, TC_LONG_KY_VALUES 1: that axis's coefficients from the by-value float16s
+ * (kx0 .. kx3, ky0 .. ky3, zero-padded) copied into a private array, so that each unrolled
+ * multiply-add can take its coefficient as a constant operand (a kernel argument sits in a
+ * constant bank on GPUs); 0: from the __constant buffer kx or ky, whose base the program does
+ * not know. The host passes both. Columns by value only where phase (b)'s loops unroll fully
+ * (in chunks a tap's index depends on the chunk).
+ * The default, both axes by value while neither is longer than LONG_KVALUES_MAX_TAPS: on the
+ * H100 (2026-11-27, bench/split/long-kvalues.cases) 6-21 % faster from 17 to 35 taps, colour
+ * 31 taps with reflect-101 33 %; from 41 taps on either axis slower (47 taps 1.27x, 7 x 63
+ * 1.20x, 1 x 63 1.08x; docs/benchmarks.md), so the buffers there. */
+#define LONG_KVALUES_MAX_TAPS 35
+#ifndef TC_LONG_KX_VALUES
+#define TC_LONG_KX_VALUES (TAPS_X <= LONG_KVALUES_MAX_TAPS && TAPS_Y <= LONG_KVALUES_MAX_TAPS)
+#endif
+#ifndef TC_LONG_KY_VALUES
+#define TC_LONG_KY_VALUES (TAPS_X <= LONG_KVALUES_MAX_TAPS && TAPS_Y <= LONG_KVALUES_MAX_TAPS)
+#endif
+#if TC_LONG_KX_VALUES
+#define LONG_KX_T const float *
+#else
+#define LONG_KX_T __constant const float *
+#endif
+
 /* The read window of a job of phase (a): BLOCK_X outputs of ROI row y from block column x.
  * checked (a constant at every call) says whether coordinates may leave the sROI. */
 TC_INLINE void long_window(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
@@ -134,7 +157,7 @@ TC_INLINE void long_window(SRC_T src, int pitch, int sL, int sT, int w, int h, f
 
 /* A job's outputs from its window, into the filtered row at out (BLOCK_X floats of hrows,
  * 16-byte aligned). */
-TC_INLINE void long_job_filter(const float seg[SEG_W], __constant const float *kx,
+TC_INLINE void long_job_filter(const float seg[SEG_W], LONG_KX_T kx,
                                __local float *out)
 {
     float acc[BLOCK_X];
@@ -155,7 +178,7 @@ TC_INLINE void long_job_filter(const float seg[SEG_W], __constant const float *k
  * multiply-adds of code. */
 TC_INLINE void long_filter_rows(SRC_T src, int pitch, int sL, int sT, int w,
                                 int h, float value, bool checked, int l, int t, int lx, int ly,
-                                __constant const float *kx, __local float *hrows)
+                                LONG_KX_T kx, __local float *hrows)
 {
     const int x = l + lx * BLOCK_X;
 #if TC_LONG_PREFETCH
@@ -201,8 +224,14 @@ TC_INLINE void long_filter_rows(SRC_T src, int pitch, int sL, int sT, int w,
 #endif
 #define L_ROWS (L_VY + 2 * RADIUS_Y)           /* filtered rows a column needs */
 #define L_CHUNKS ((L_ROWS + L_VY - 1) / L_VY)   /* chunks of L_VY rows that cover them */
+#define LONG_KY_VALUES (TC_LONG_KY_VALUES && !TC_LONG_CHUNKED)
+#if LONG_KY_VALUES
+#define LONG_KY_T const float *
+#else
+#define LONG_KY_T __constant const float *
+#endif
 
-TC_INLINE void long_vertical(__local const float *column, __constant const float *ky,
+TC_INLINE void long_vertical(__local const float *column, LONG_KY_T ky,
                              float out[L_VY])
 {
 #pragma unroll
@@ -240,9 +269,26 @@ TC_INLINE void long_vertical(__local const float *column, __constant const float
 __kernel __attribute__((reqd_work_group_size(L_JPR, L_GY, 1)))
 void tiled_long_conv(SRC_T src, DST_T dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
-                     __constant const float *kx, __constant const float *ky,
-                     float border_value CLASS_COUNTS_ARG)
+                     __constant const float *kx_buffer, __constant const float *ky_buffer,
+                     float border_value, float16 kx0, float16 kx1, float16 kx2, float16 kx3,
+                     float16 ky0, float16 ky1, float16 ky2, float16 ky3 CLASS_COUNTS_ARG)
 {
+#if TC_LONG_KX_VALUES
+    float kx[TAPS_X];
+#pragma unroll
+    for (int i = 0; i < TAPS_X; i++)
+        kx[i] = TAP64(kx, i);
+#else
+    __constant const float *kx = kx_buffer;
+#endif
+#if LONG_KY_VALUES
+    float ky[TAPS_Y];
+#pragma unroll
+    for (int j = 0; j < TAPS_Y; j++)
+        ky[j] = TAP64(ky, j);
+#else
+    __constant const float *ky = ky_buffer;
+#endif
     /* float4, so that phase (a) can store a job's outputs 16 bytes at a time. */
     __local float4 hrows4[L_HR * LONG_TILE_W / 4];
     __local float *hrows = (__local float *)hrows4;

@@ -84,6 +84,31 @@ static cl_float16 by_value(const float *k, int n)
     return v;
 }
 
+/* An axis's coefficients (up to 64) by value as four float16s, zero-padded: Long.cl's TAP64. */
+static void by_value64(const float *k, int n, cl_float16 v[4])
+{
+    for (int q = 0; q < 4; q++)
+        v[q] = by_value(k + 16 * q, n - 16 * q);
+}
+
+/* tiled_long_conv: src ... dst_top, the ROI's size, each axis's __constant buffer, the border
+ * value, each axis by value (kx, ky: four float16s each; Long.cl's TC_LONG_KVALUES says which
+ * it reads), and the counters when counts is not NULL. */
+static int long_set_args(cl_kernel kernel, const char *what, cl_mem src, cl_mem dst, int pitch,
+                         const tc_roi *r, cl_mem kx_buffer, cl_mem ky_buffer, float border_value,
+                         const cl_float16 kx[4], const cl_float16 ky[4], cl_mem counts,
+                         tc_msg *m)
+{
+    const tc_kernel_arg args[] = {
+        TC_KARG(src),        TC_KARG(dst),         TC_KARG(pitch),      TC_KARG(r->src_left),
+        TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
+        TC_KARG(r->height),  TC_KARG(kx_buffer),   TC_KARG(ky_buffer),  TC_KARG(border_value),
+        TC_KARG(kx[0]),      TC_KARG(kx[1]),       TC_KARG(kx[2]),      TC_KARG(kx[3]),
+        TC_KARG(ky[0]),      TC_KARG(ky[1]),       TC_KARG(ky[2]),      TC_KARG(ky[3]),
+        TC_KARG(counts)};
+    return tc_set_args(kernel, what, args, counts ? 21 : 20, m);
+}
+
 /* tiled_slide_conv: src ... dst_top, the ROI's size, each axis's coefficients by value as
  * four float16s (zero-padded), so that the unrolled loops' compile-time indices make each a
  * constant operand of its multiply-add (a kernel argument lives in a constant bank on GPUs)
@@ -95,10 +120,8 @@ static int slide_set_args(launch_state *ls, tc_msg *m)
     const tc_filter_spec *f = &ls->job->filter;
     const int strip_h = ls->tiled.strip_h;
     cl_float16 kx[4], ky[4];
-    for (int q = 0; q < 4; q++) {
-        kx[q] = by_value(f->kx + 16 * q, f->taps_x - 16 * q);
-        ky[q] = by_value(f->ky + 16 * q, f->taps_y - 16 * q);
-    }
+    by_value64(f->kx, f->taps_x, kx);
+    by_value64(f->ky, f->taps_y, ky);
     const tc_kernel_arg args[] = {
         TC_KARG(ls->src),    TC_KARG(ls->dst),     TC_KARG(ls->pitch),  TC_KARG(r->src_left),
         TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
@@ -117,8 +140,7 @@ static int rows_set_args(cl_kernel kernel, cl_mem src, cl_mem dst, int pitch, co
                          const tc_filter_spec *f, cl_mem counts, tc_msg *m)
 {
     cl_float16 kx[4];
-    for (int q = 0; q < 4; q++)
-        kx[q] = by_value(f->kx + 16 * q, f->taps_x - 16 * q);
+    by_value64(f->kx, f->taps_x, kx);
     const tc_kernel_arg args[] = {
         TC_KARG(src),        TC_KARG(dst),         TC_KARG(pitch),      TC_KARG(r->src_left),
         TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
@@ -144,9 +166,6 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
         TC_KARG(r->src_top),  TC_KARG(r->dst_left), TC_KARG(r->dst_top),   TC_KARG(r->width),
         TC_KARG(r->height),   TC_KARG(b->kx),       TC_KARG(b->ky),        TC_KARG(f->border_value),
         TC_KARG(kx_values),   TC_KARG(ky_values),   TC_KARG(b->counts)};
-    const tc_kernel_arg long_args[] = {args[0], args[1], args[2],  args[3],  args[4],
-                                       args[5], args[6], args[7],  args[8],  args[9],
-                                       args[10], args[11], args[14]};
     const int counts = ls->job->count_classes;
     if (kind == TC_KERNEL_TILED_SLIDE)
         return slide_set_args(ls, m);
@@ -154,8 +173,14 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
         return rows_set_args(ls->kernel, ls->src, ls->dst, ls->pitch, &ls->job->roi,
                              &ls->job->filter, ls->job->count_classes ? ls->buf->counts : NULL,
                              m);
-    if (kind == TC_KERNEL_TILED_LONG)
-        return tc_set_args(ls->kernel, "tiled_long_conv", long_args, counts ? 13 : 12, m);
+    if (kind == TC_KERNEL_TILED_LONG) {
+        cl_float16 kx[4], ky[4];
+        by_value64(f->kx, f->taps_x, kx);
+        by_value64(f->ky, f->taps_y, ky);
+        return long_set_args(ls->kernel, "tiled_long_conv", ls->src, ls->dst, ls->pitch, r,
+                             b->kx, b->ky, f->border_value, kx, ky, counts ? b->counts : NULL,
+                             m);
+    }
     if (kind == TC_KERNEL_TILED)
         return tc_set_args(ls->kernel, "tiled_conv", args, counts ? 15 : 14, m);
     return tc_set_args(ls->kernel, "one_pass_conv", args, 12, m);
@@ -295,18 +320,17 @@ static int split_set_args(launch_state *ls, tc_msg *m)
     const tc_buffers *b = ls->buf;
     tc_job rows, cols;
     tc_split_jobs(ls->job, &rows, &cols);
-    const tc_roi *r = &cols.roi;
     const cl_mem counts = ls->job->count_classes ? b->counts : NULL;
-    const tc_kernel_arg args[] = {
-        TC_KARG(b->tmp),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),  TC_KARG(r->src_left),
-        TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
-        TC_KARG(r->height),  TC_KARG(b->unit),     TC_KARG(b->ky),
-        TC_KARG(cols.filter.border_value), TC_KARG(b->counts)};
+    const float unit = 1.0f;
+    cl_float16 kx[4], ky[4];
+    by_value64(&unit, 1, kx);
+    by_value64(cols.filter.ky, cols.filter.taps_y, ky);
     int status = rows_set_args(ls->kernel, ls->src, b->tmp, ls->pitch, &rows.roi, &rows.filter,
                                counts, m);
     if (status == TC_OK)
-        status = tc_set_args(ls->kernel2, "tiled_long_conv (split pass 2)", args,
-                             counts ? 13 : 12, m);
+        status = long_set_args(ls->kernel2, "tiled_long_conv (split pass 2)", b->tmp, ls->dst,
+                               ls->pitch, &cols.roi, b->unit, b->ky,
+                               cols.filter.border_value, kx, ky, counts, m);
     return status;
 }
 
