@@ -341,6 +341,8 @@ typedef struct {
                              * on NVIDIA), for reading its registers and machine code */
     int long_tile_h;        /* tiled_long_conv's tile height, 8..4096, a multiple of 8 (as
                              * before, halved while the tile does not fit local memory); 0: 256 */
+    int long_job_w;         /* tiled_long_conv's job width along rows, 8 or 16; 0: by the rows'
+                             * radius (src/config.h's TC_LONG_WIDE_JOB_RADIUS) */
     int pyramid_tile_h;     /* the per-octave pyramid kernel's tile height: 64, 128 or 256 */
     int pyramid_interleave; /* 1: the pyramid's slices first in the NDRange (groups of 1 x 8 x
                              * 32), each tile's slices one after another */

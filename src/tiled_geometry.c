@@ -140,6 +140,10 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
          * the longest rows), one column each. */
         long_tile(job, local_mem, &g->tile_w, &g->tile_h);
         block_x = rx >= TC_LONG_WIDE_JOB_RADIUS ? TC_LONG_WIDE_JOB_W : TC_LONG_JOB_W;
+        if (tc_variant_of(job)->job_w) /* long-wide */
+            block_x = tc_variant_of(job)->job_w;
+        if (tc_tuning_now()->long_job_w)
+            block_x = tc_tuning_now()->long_job_w;
         g->local[0] = (size_t)(g->tile_w / block_x);
         g->local[1] = (size_t)(TC_LONG_GROUP / (g->tile_w / block_x));
         g->block[0] = 1;

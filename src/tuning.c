@@ -35,6 +35,7 @@ static const struct {
      "a path of up to 511 characters", 0},
     {"long-tile-h", INT, offsetof(tc_tuning, long_tile_h), 8, 4096, 8, 0,
      "8..4096, a multiple of 8", 0},
+    {"long-job-w", INT, offsetof(tc_tuning, long_job_w), 8, 16, 8, 0, "8 or 16", 0},
     {"pyramid-tile-h", INT, offsetof(tc_tuning, pyramid_tile_h), 64, 256, 64, 1,
      "64, 128 or 256", 0},
     {"pyramid-interleave", INT, offsetof(tc_tuning, pyramid_interleave), 0, 1, 1, 0, "0 or 1", 0},

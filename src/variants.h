@@ -44,7 +44,8 @@ typedef struct {
     tc_kernel_kind kind;
     int tile_w, tile_h;   /* slide: the strip's width and the rows a step adds (a tile);
                            * mrows: the block per work-item (width, height); 0 for the others */
-    int job_w;            /* slide: outputs of one horizontal job (BLOCK_X, from one window) */
+    int job_w;            /* slide, long-wide: outputs of one horizontal job (BLOCK_X, from
+                           * one window) */
     int cols, rows;       /* slide: a work-item's vertical block (columns, rows) */
     int strip_radii;      /* slide: a strip is about this many vertical radii tall */
     int max_registers;    /* -cl-nv-maxrregcount on NVIDIA's compiler; 0: its own choice */

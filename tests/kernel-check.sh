@@ -90,7 +90,8 @@ done
 check_tiled() { # check_tiled LABEL TAPS ARGS...: the tiled kernel under oclgrind
     label=$1 taps=$2
     shift 2
-    oclgrind_case 1 "$label, $taps taps" "$@" -f "$taps" -a tiled
+    # tiled_conv by name: from 11 taps the default is the long kernel with most borders.
+    oclgrind_case 1 "$label, $taps taps" "$@" -f "$taps" -a tiled --kernel tiled
 }
 tiled_runs=0
 for a in 0 1 2 3; do
@@ -162,8 +163,9 @@ check_images "article-offsets-constant" 5 -g 71x45 -sL 3 -sT 3 -tL 2 -tT 2 --bor
 check_images "reflect101-unaligned" 7 -g 70x45 -sL 1 -tL 2 -tT 1 --border reflect101
 check_images "reflect-tiny-roi" 5 -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --border reflect
 check_images "wrap-long" 15 -g 45x71 -sL 2 -tL 1 --border wrap
-# The long-filter and mask kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps, 63 x 1,
-# the chunked vertical pass, small tiles so that class 1 occurs on a small image),
+# The long-filter and mask kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps
+# with its coefficients by value, 63 x 1 from its buffers, the chunked vertical pass, small tiles
+# so that class 1 occurs on a small image, its variants where they are the default),
 # tiled_rows_conv alone and as the split variant's first pass (every class), tiled_conv
 # with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
 # 15 x 15: the loop over the mask's rows), twopass on a rank-1 mask. oclgrind's device has
@@ -196,10 +198,12 @@ check_m "split 7 x 5, every class of both passes" 1 -g 300x300 -f 7x5 -sL 2 -sT 
     -W 290 -H 290 --border constant=3 -a tiled --kernel split
 check_m "split 41 x 45 (the default there)" 1 -g 60x50 -f 41x45 -sL 1 -tL 2 -tT 1 \
     --border wrap -a tiled
-check_m "long-lean 33 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 33x9 -sL 2 -tT 1 \
+check_m "long-lean 25 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 25x9 -sL 2 -tT 1 \
     --border reflect101 -a tiled
-check_m "long-ahead 25 x 9 with reflect (the default there)" 1 -g 60x300 -f 25x9 -sL 2 -tT 1 \
+check_m "long-ahead 27 x 9 with reflect (the default there)" 1 -g 60x300 -f 27x9 -sL 2 -tT 1 \
     --border reflect -a tiled
+check_m "long-wide 37 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 37x9 -sL 1 -tL 2 \
+    --border reflect101 -a tiled
 check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled \
     --tune long-tile-h=32
 check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \

@@ -693,8 +693,8 @@ static void test_class_counts_by_hand(void **state)
 }
 
 /* The default variant of a separable filter with long rows, by their length and border
- * (variants.c's long_bands: long, long-ahead, long-lean or split, band by band); rows for one tap down
- * columns from 17; the columns' length does not choose. */
+ * (variants.c's long_bands from 11 taps: tiled, long, long-ahead, long-lean or split, band by
+ * band); rows for one tap down columns from 17; the columns' length does not choose. */
 static void test_long_rows_default_by_border(void **state)
 {
     (void)state;
@@ -703,18 +703,24 @@ static void test_long_rows_default_by_border(void **state)
         int taps, taps_y;
         const char *variant;
     } cases[] = {
-        {TC_BORDER_REPLICATE, 33, 33, "long"},   {TC_BORDER_REPLICATE, 35, 3, "long-lean"},
+        {TC_BORDER_REPLICATE, 33, 33, "long"},   {TC_BORDER_REPLICATE, 35, 3, "long"},
         {TC_BORDER_REPLICATE, 37, 37, "split"},  {TC_BORDER_REPLICATE, 49, 49, "long-lean"},
         {TC_BORDER_REPLICATE, 51, 9, "split"},   {TC_BORDER_CONSTANT, 39, 39, "long-lean"},
-        {TC_BORDER_WRAP, 23, 23, "long-lean"},   {TC_BORDER_WRAP, 25, 25, "long"},
-        {TC_BORDER_WRAP, 63, 63, "split"},       {TC_BORDER_REFLECT, 21, 21, "long"},
-        {TC_BORDER_REFLECT, 23, 23, "long-ahead"}, {TC_BORDER_REFLECT, 23, 1, "rows"},
-        {TC_BORDER_REFLECT, 31, 5, "long-ahead"}, {TC_BORDER_REFLECT, 33, 33, "long-lean"},
-        {TC_BORDER_REFLECT101, 31, 63, "long-ahead"}, {TC_BORDER_REFLECT101, 35, 9, "long-lean"},
-        {TC_BORDER_REFLECT, 41, 41, "long"},     {TC_BORDER_REFLECT101, 23, 23, "long"},
-        {TC_BORDER_REFLECT101, 25, 25, "long-ahead"}, {TC_BORDER_REFLECT101, 39, 3, "split"},
+        {TC_BORDER_WRAP, 23, 23, "long-lean"},   {TC_BORDER_WRAP, 29, 29, "long"},
+        {TC_BORDER_WRAP, 63, 63, "split"},       {TC_BORDER_REFLECT, 21, 21, "long-lean"},
+        {TC_BORDER_REFLECT, 27, 27, "long-ahead"}, {TC_BORDER_REFLECT, 23, 1, "rows"},
+        {TC_BORDER_REFLECT, 29, 5, "long-ahead"}, {TC_BORDER_REFLECT, 33, 33, "long"},
+        {TC_BORDER_REFLECT101, 31, 63, "long"},  {TC_BORDER_REFLECT101, 35, 9, "long"},
+        {TC_BORDER_REFLECT, 41, 41, "long"},     {TC_BORDER_REFLECT101, 23, 23, "long-lean"},
+        {TC_BORDER_REFLECT101, 27, 27, "long-lean"}, {TC_BORDER_REFLECT101, 39, 3, "long-wide"},
         {TC_BORDER_REFLECT101, 47, 63, "long"},  {TC_BORDER_REFLECT101, 7, 25, "long"},
-        {TC_BORDER_REFLECT101, 15, 63, "long"},  {TC_BORDER_REPLICATE, 17, 17, "long"},
+        {TC_BORDER_REFLECT101, 15, 63, "long-lean"}, {TC_BORDER_REPLICATE, 17, 17, "long"},
+        /* From 11 taps along rows the long kernel, but at 11 with the mirror borders; the
+         * article's lengths stay tiled's. */
+        {TC_BORDER_REPLICATE, 9, 9, "tiled"},    {TC_BORDER_REPLICATE, 11, 11, "long"},
+        {TC_BORDER_CONSTANT, 15, 15, "long"},    {TC_BORDER_WRAP, 13, 5, "long"},
+        {TC_BORDER_REFLECT, 11, 11, "tiled"},    {TC_BORDER_REFLECT101, 13, 13, "long-lean"},
+        {TC_BORDER_REFLECT101, 9, 15, "tiled"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_filter_spec f;
