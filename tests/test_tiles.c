@@ -12,7 +12,10 @@
 
 #include "tiledconv.h"
 
-static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt, int rw, int rh)
+/* kernel: the tiled kernel's variant (NULL: the default). tiled_conv's tiles sit on the
+ * target's 4-column grid, tiled_long_conv's ("long") on the source's. */
+static void check_layout_of(const char *kernel, int w, int h, int taps, int sl, int st, int tl,
+                            int tt, int rw, int rh)
 {
     float *src = calloc((size_t)w * h, sizeof *src), *dst = malloc((size_t)w * h * sizeof *dst);
     tc_params p;
@@ -23,6 +26,7 @@ static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt,
     assert_non_null(dst);
     tc_params_init(&p);
     p.taps_x = p.taps_y = taps;
+    p.kernel = kernel;
     test_set_roi(&p, sl, st, tl, tt, rw, rh);
     p.count_classes = 1;
     assert_int_equal(tc_filter(ctx, src, dst, w, h, &p), TC_OK);
@@ -31,13 +35,20 @@ static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt,
     const int n = test_tile_classes(&p, w, h, tiles, 400, counted);
     for (int i = 0; i < n; i++) {
         /* Every tile is where the kernel writes: columns from tL - tL mod 4 (the target's
-         * 4-column grid), rows from tT, tile after tile. */
-        assert_int_equal((tiles[i].x - (tl - tl % 4)) % tiles[i].width, 0);
+         * 4-column grid; the long kernel's from tL - sL mod 4, the source's), rows from tT,
+         * tile after tile. */
+        const int grid = kernel && strcmp(kernel, "long") == 0 ? sl % 4 : tl % 4;
+        assert_int_equal((tiles[i].x - (tl - grid)) % tiles[i].width, 0);
         assert_int_equal((tiles[i].y - tt) % tiles[i].height, 0);
     }
     assert_memory_equal(counted, st_.classes, sizeof counted);
     free(src);
     free(dst);
+}
+
+static void check_layout(int w, int h, int taps, int sl, int st, int tl, int tt, int rw, int rh)
+{
+    check_layout_of("tiled", w, h, taps, sl, st, tl, tt, rw, rh);
 }
 
 static void test_tiles_are_the_kernels_classes(void **state)
@@ -51,6 +62,9 @@ static void test_tiles_are_the_kernels_classes(void **state)
     check_layout(260, 140, 7, 5, 3, 1, 6, 0, 0);    /* blocks of 4 x 8 from radius 3 */
     check_layout(130, 97, 15, 9, 2, 3, 9, 100, 80);
     check_layout(33, 31, 3, 0, 0, 0, 0, 0, 0);      /* smaller than two tiles */
+    /* The long kernel (the default from 11 taps along rows with replicate): 32 x 256 tiles. */
+    check_layout_of("long", 130, 97, 15, 9, 2, 3, 9, 100, 80);
+    check_layout_of("long", 300, 600, 17, 6, 3, 1, 2, 290, 590);
 }
 
 /* Bad parameters: the reason comes back, nothing is counted. */
