@@ -645,7 +645,9 @@ TC_API const char *tc_pyramid_launch_name(tc_pyramid_launch l);
 TC_API const char *tc_version(void);
 
 /* sizeof the named public struct in this build of the library ("tc_params", "tc_stats",
- * "tc_image", "tc_device_info"), so that bindings can check their mirrors; 0 for others. */
+ * "tc_image", "tc_device_info", the tc_pyramid_ ones; and tiledconv_internal.h's
+ * "tc_direct_counts", which the tests' binding reads), so that bindings can check their
+ * mirrors; 0 for others. */
 TC_API size_t tc_abi_size(const char *type_name);
 
 #ifdef __cplusplus

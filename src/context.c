@@ -34,7 +34,8 @@ TC_API size_t tc_abi_size(const char *type_name)
                  {"tc_device_info", sizeof(tc_device_info)},
                  {"tc_pyramid_params", sizeof(tc_pyramid_params)},
                  {"tc_pyramid_level", sizeof(tc_pyramid_level)},
-                 {"tc_pyramid_stats", sizeof(tc_pyramid_stats)}};
+                 {"tc_pyramid_stats", sizeof(tc_pyramid_stats)},
+                 {"tc_direct_counts", sizeof(tc_direct_counts)}};
     for (size_t i = 0; type_name && i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(type_name, sizes[i].name) == 0)
             return sizes[i].size;

@@ -189,6 +189,8 @@ static void test_alloc_and_free(void **state)
     (void)state;
     tc_device_info info;
     assert_int_equal(tc_context_device(ctx, &info), TC_OK);
+    /* The size a binding's mirror of the counts must have (Python's direct_transfers). */
+    assert_int_equal(tc_abi_size("tc_direct_counts"), sizeof(tc_direct_counts));
     assert_null(tc_host_alloc(ctx, 0));
     assert_null(tc_host_alloc(NULL, 64));
     assert_null(tc_host_alloc(ctx, (size_t)info.max_alloc_bytes + 1));

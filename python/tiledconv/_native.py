@@ -329,8 +329,10 @@ lib.tc_set_tuning.argtypes = [ctypes.c_void_p]
 
 
 class _DirectCounts(Structure):
-    """tiledconv_internal.h's tc_direct_counts."""
-    _fields_ = [("up", c_ulonglong), ("down", c_ulonglong)]
+    """tiledconv_internal.h's tc_direct_counts (its size checked against the library's on
+    each use: the library writes the whole struct, so a shorter mirror would have it write
+    past the end of this one, into the interpreter's heap)."""
+    _fields_ = [("up", c_ulonglong), ("down", c_ulonglong), ("overlapped", c_ulonglong)]
 
 
 lib.tc_direct_transfers.restype = None
@@ -343,6 +345,10 @@ def direct_transfers(context):
     proof that the staging was skipped."""
     if context.closed:
         raise ValueError("tiledconv: operation on a closed Context")
+    size = lib.tc_abi_size(b"tc_direct_counts")
+    if size != sizeof(_DirectCounts):
+        raise AttributeError("tc_direct_counts is %d bytes in the library, %d in this binding"
+                             % (size, sizeof(_DirectCounts)))
     counts = _DirectCounts()
     lib.tc_direct_transfers(context._ctx, ctypes.byref(counts))
     return counts.up, counts.down

@@ -8,6 +8,7 @@ last view, outliving a dropped context, close() with arrays alive); and the refu
     PYTHONPATH=python /usr/bin/python3 -m pytest tests/python/test_host_arrays.py
 """
 
+import ctypes
 import gc
 import os
 import subprocess
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 import tiledconv
+from tiledconv import _native
 from tiledconv._native import direct_transfers
 
 GAUSS5 = tiledconv.named_filter("gauss", 5)[0]
@@ -55,6 +57,16 @@ class Counts:
     def since(self):
         now = direct_transfers(self.ctx)
         return now[0] - self.start[0], now[1] - self.start[1]
+
+
+def test_the_counts_mirror_is_the_library_s_size(ctx):
+    """The library writes all of tc_direct_counts: a mirror shorter than the C struct had it
+    write 8 bytes past the ctypes buffer into the interpreter's heap (a crash many calls
+    later on the H100 machine); the two sizes now agree, and are checked on each use."""
+    assert (_native.lib.tc_abi_size(b"tc_direct_counts") ==
+            ctypes.sizeof(_native._DirectCounts) == 3 * 8)
+    up, down = direct_transfers(ctx)
+    assert up >= 0 and down >= 0
 
 
 # ---- The arrays -------------------------------------------------------------------------------
