@@ -3,7 +3,7 @@
 instead, in one Python process, with the targets' ratios.
 
     python3 bench/python_arrays.py OUTDIR [--peers DIR] [--device gpu] [--size 1920x1080]
-                                  [--calls 30] [--batch 1000] [--quick] [--untimed]
+                                  [--calls 30] [--batch 1000] [--quick] [--timed]
 
 Measures, medians of --calls calls after three warm-up calls (a new array back each call):
   - one gray H x W uint8 image per call at 3, 5, 7, 9, 15 and 31 taps (gauss without a sigma:
@@ -30,7 +30,8 @@ Prints the table with the ratios against the targets and writes OUTDIR/python_ar
 OUTDIR/python_arrays.txt (the table) and OUTDIR/peers-*.txt (array_peers.py's own lines).
 --quick: 320 x 240, 5 taps alone, 5 calls, batches of 20, a 2-thread pool: a check that runs
 on PoCL.
---untimed: tiledconv's context made with timing=False (its profile lines still timed).
+--timed: tiledconv's context made with timing=True (the default is False, as Context()'s;
+its profile lines are timed either way). --untimed: the default, said explicitly.
 """
 
 import argparse
@@ -276,9 +277,11 @@ def main():
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--timed", action="store_true",
+                    help="tiledconv's context made with timing=True (profiling events for its "
+                         "conversions and kernels; the profile lines are timed either way)")
     ap.add_argument("--untimed", action="store_true",
-                    help="tiledconv's context made with timing=False (no profiling events for "
-                         "its conversions and kernels; the profile lines alone are timed)")
+                    help="timing=False, the default (Context()'s): for older commands")
     a = ap.parse_args()
     global CALL_TAPS, BATCH_TAPS
     if a.quick:  # one length: each length is programs PoCL builds (and, unoptimised, runs slowly)
@@ -290,11 +293,13 @@ def main():
     rng = np.random.default_rng(5)
     gray = rng.integers(0, 256, (h, w), dtype=np.uint8)
     colour = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
-    ctx = tiledconv.Context(a.device, timing=not a.untimed)
+    if a.timed and a.untimed:
+        ap.error("--timed and --untimed: choose one")
+    ctx = tiledconv.Context(a.device, timing=a.timed)
     dev = ctx.device
     lines = [f"tiledconv {tiledconv.__version__} on {dev.name} ({dev.platform_name}); "
              f"{time.strftime('%Y-%m-%d')}; {a.size} uint8, medians of {a.calls} calls after 3 "
-             f"warm-up calls; batches of {a.batch}" + ("; timing=False" if a.untimed else "")]
+             f"warm-up calls; batches of {a.batch}; timing={a.timed}"]
     result = {"device": dev.name, "platform": dev.platform_name, "size": a.size,
               "calls": a.calls, "batch": a.batch, "date": time.strftime("%Y-%m-%d")}
 
@@ -445,7 +450,7 @@ def main():
     lines.append("one gray call at 5 taps by staging chunk (--tune staging-chunk; 1073741824: "
                  "one chunk): " + ", ".join(f"{k} {v:.3f} ms" for k, v in sweep.items()))
 
-    # --- where one call's time goes (timed, whatever --untimed says: its figures are the
+    # --- where one call's time goes (timed, with --timed or without: its figures are the
     # device's times) ---
     ctx.timing = True
     lines.append("")

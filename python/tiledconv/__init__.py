@@ -465,17 +465,18 @@ class Context:
     excepted: it raises ValueError); the property can be changed later.
 
     ``timing``: whether filter() and filter_batch() time their conversions and kernels on
-    the device for last_stats() (True, the default). False saves each image the driver's
-    cost of those profiling events (about a fifth of a gray 1080p image's share of a batch on
-    an H100 or H200); last_stats() then gives their kernel_ms and convert_ms as 0. The
-    property can be changed later.
+    the device for last_stats(). False, the default, as the command line without -t: those
+    profiling events cost the driver about a fifth of a gray 1080p image's share of a batch
+    on an H100 or H200, a cost no call should pay for times nobody reads; last_stats() then
+    gives kernel_ms and convert_ms as 0, the transfers' times still. True times them (and
+    filter_timed() always does). The property can be changed later.
     """
 
-    def __init__(self, device=None, max_memory=None, timing=True):
+    def __init__(self, device=None, max_memory=None, timing=False):
         self._lock = threading.Lock()
         self._ctx = None
         self._max_memory = None
-        self._timing = True
+        self._timing = True  # the C context's default, until the setter below
         if isinstance(device, Device):
             device = device.spec
         if device is None:
@@ -621,8 +622,9 @@ class Context:
         between samples and planes on the device; 0 for filter_timed's float planes, and for a
         gray uint8 image filtered over its whole area, whose bytes the filter kernel reads and
         writes itself). After
-        filter_batch, the times are summed over the batch's images. With ``timing`` False,
-        filter() and filter_batch() leave kernel_ms and convert_ms at 0. The device's times of
+        filter_batch, the times are summed over the batch's images. With ``timing`` False (the
+        default), filter() and filter_batch() leave kernel_ms and convert_ms at 0: make the
+        context with timing=True for them, or use filter_timed(). The device's times of
         filter() and filter_batch() are read from the driver here, on the first call after
         them.
         """

@@ -12,6 +12,14 @@ def ctx():
 
 
 @pytest.fixture
+def timed(ctx):
+    """The module's context with timing on for the test (off again after: the default)."""
+    ctx.timing = True
+    yield ctx
+    ctx.timing = False
+
+
+@pytest.fixture
 def tune():
     """tune("NAME=VALUE"): one of the library's study and test settings (staging-chunk,
     pinned-bytes, no-images, ...) for the rest of the test; every default comes back after."""

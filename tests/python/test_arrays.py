@@ -228,17 +228,19 @@ def test_batches_equal_single_calls(ctx):
     assert np.array_equal(module, whole)
 
 
-def test_untimed_calls_give_the_same_bytes(ctx, tune):
-    """timing=False: the same results, single and batched (on three slots, the copies beside
-    the enqueues), with no kernel or conversion time in last_stats and the transfers' still;
-    timing=True brings the times back. Only True and False are taken."""
+def test_untimed_calls_give_the_same_bytes(tune):
+    """timing=False (the default): the same results, single and batched (on three slots, the
+    copies beside the enqueues), with no kernel or conversion time in last_stats and the
+    transfers' still; timing=True brings the times back. Only True and False are taken."""
     tune("stream-slots=3")
     kw = dict(kx=tiledconv.named_filter("gauss", 5)[0])
     images = [photo(40 + i, 60 + 2 * i, (0, 3)[i % 2], np.uint8, 70 + i) for i in range(6)]
-    timed = ctx.filter_batch(images, **kw)
-    s = ctx.last_stats()
-    assert s["kernel_ms_median"] > 0 and s["convert_ms"] > 0
-    with tiledconv.Context(timing=False) as quiet:
+    with tiledconv.Context(timing=True) as ctx:
+        assert ctx.timing is True
+        timed = ctx.filter_batch(images, **kw)
+        s = ctx.last_stats()
+        assert s["kernel_ms_median"] > 0 and s["convert_ms"] > 0
+    with tiledconv.Context() as quiet:
         assert quiet.timing is False
         untimed = quiet.filter_batch(images, **kw)
         s = quiet.last_stats()

@@ -559,7 +559,8 @@ def test_build_cache():
         assert c.last_stats()["programs_built"] == n + 2
 
 
-def test_last_stats(ctx):
+def test_last_stats(timed):
+    ctx = timed
     image = random_image(37, 23, seed=62)
     ctx.filter(image, src=(2, 1), size=(20, 10))
     s = ctx.last_stats()
