@@ -352,22 +352,18 @@ kernel-check: $(BIN)
 # the same, and seeds-tests and detach-tests (the article's example, its class map, a device run
 # in a child) and kernel-check build them as a user's run does (docs/testing.md).
 TEST_CL_OPTIONS ?= -cl-opt-disable
-# kernel-check (oclgrind: one process at a time, one core for about ten minutes on the 2-core
-# machine) runs beside the suites, its report after theirs (build/kernel-check.log); the suites,
-# which mostly keep one core busy (a process at a time), run two at a time (TEST_JOBS; each
-# suite's lines kept together, -O), so that the second core works once kernel-check is done
-# (run one after another, they left it idle for 20 of a run's 34 minutes); the fuzzers (one
-# core each for a fixed time) beside the sanitized suites. The product binary and its library
-# are built first, so that nothing rebuilds them under the checker.
-TEST_JOBS ?= 2
+# kernel-check (oclgrind: one process at a time, one core for about five minutes) runs beside
+# the suites, which mostly keep one core busy (a process at a time), its report after theirs
+# (build/kernel-check.log); the fuzzers (one core each for a fixed time) beside the sanitized
+# suites. The product binary and its library are built first, so that nothing rebuilds them
+# under the checker.
 test: deps-test
 	@sh scripts/install-deps.sh oclgrind
 	$(MAKE) WERROR=-Werror $(BIN)
 	@mkdir -p build; rm -f build/kernel-check.log build/kernel-check.status; \
 	    ( $(MAKE) -s kernel-check > build/kernel-check.log 2>&1; \
 	      echo $$? > build/kernel-check.status ) & \
-	    TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) -j$(TEST_JOBS) -O WERROR=-Werror all \
-	    unit-tests \
+	    TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all unit-tests \
 	    manual-check doc-tests e2e-tests batch-tests formats-tests images-tests gradient-tests \
 	    pyramid-tests strips-tests api-test python-tests bench-smoke; suites=$$?; wait; \
 	    cat build/kernel-check.log; [ $$suites -eq 0 ] && [ "$$(cat build/kernel-check.status)" = 0 ]
