@@ -343,6 +343,12 @@ typedef struct {
                              * before, halved while the tile does not fit local memory); 0: 256 */
     int long_job_w;         /* tiled_long_conv's job width along rows, 8 or 16; 0: by the rows'
                              * radius (src/config.h's TC_LONG_WIDE_JOB_RADIUS) */
+    int long_group;         /* tiled_long_conv's work-items a group, 256, 512 or 1024 (a
+                             * column of tile height x 32 / this many outputs each); 0: 256 */
+    int registers;          /* the register budget of every tiled kernel a job builds on
+                             * NVIDIA's compiler, 32..255 (-cl-nv-maxrregcount, the kernels
+                             * then built without their required group size); 0: the
+                             * library's (src/config.h's long kernel budgets) */
     int pyramid_tile_h;     /* the per-octave pyramid kernel's tile height: 64, 128 or 256 */
     int pyramid_interleave; /* 1: the pyramid's slices first in the NDRange (groups of 1 x 8 x
                              * 32), each tile's slices one after another */

@@ -34,6 +34,16 @@
  * PoCL's declines functions this large and keeps them as calls, the arrays in memory. */
 #define TC_INLINE inline __attribute__((always_inline))
 
+/* A kernel's required group size (reqd_work_group_size), unless TC_FREE_GROUP_SIZE=1: NVIDIA's
+ * compiler ignores a register budget (-cl-nv-maxrregcount) in a kernel that states its group
+ * size (as CUDA's ignores one for a kernel with launch bounds), so the host builds without it
+ * where it passes a budget (job_kernels.c). */
+#if defined(TC_FREE_GROUP_SIZE) && TC_FREE_GROUP_SIZE
+#define TC_GROUP_SIZE(x, y, z)
+#else
+#define TC_GROUP_SIZE(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
+#endif
+
 /* ------------------------------------------------------------------------------------------ */
 /* Border rules (filter.h's tc_border, OpenCV's meanings), chosen at build time            */
 /* ------------------------------------------------------------------------------------------ */

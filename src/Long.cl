@@ -76,17 +76,21 @@ inline float slide_component(float16 v, int k)
  * predicts the same (tiled_geometry.c's tc_tiled_classes).
  *
  * -D options besides Common.cl's: LONG_TILE_W (a power of two, a multiple of BLOCK_X),
- * LONG_TILE_H (the host lowers it where the device's local memory is small) and
- * LONG_UNROLL_LIMIT, from src/config.h. Built with TC_IMAGE=1 (--storage image), it reads the
+ * LONG_TILE_H (the host lowers it where the device's local memory is small), LONG_GROUP (the
+ * work-items of a group, 256 but for studies: --tune long-group) and LONG_UNROLL_LIMIT, from
+ * src/config.h. On NVIDIA's compiler the host builds it under a register budget by the rows'
+ * length (job_kernels.c, config.h's TC_LONG_BUDGETS), and so without its required group size
+ * (Common.cl's TC_GROUP_SIZE). Built with TC_IMAGE=1 (--storage image), it reads the
  * source plane from an image2d_t (Common.cl's SRC_T); with TC_IO_U8=1 it reads and writes a
  * gray image's bytes (Common.cl).
  */
 
-#if !defined(LONG_TILE_W) || !defined(LONG_TILE_H) || !defined(LONG_UNROLL_LIMIT)
+#if !defined(LONG_TILE_W) || !defined(LONG_TILE_H) || !defined(LONG_GROUP) || \
+    !defined(LONG_UNROLL_LIMIT)
 #error "build Long.cl with the -D options that job_kernels.c passes"
 #endif
 
-#define L_GROUP 256                         /* work-items per group */
+#define L_GROUP LONG_GROUP                  /* work-items per group */
 #define L_JPR (LONG_TILE_W / BLOCK_X)       /* jobs per filtered row */
 #define L_GY (L_GROUP / L_JPR)              /* the group's rows of work-items */
 #define L_HR (LONG_TILE_H + 2 * RADIUS_Y)   /* filtered rows in hrows */
@@ -94,7 +98,7 @@ inline float slide_component(float16 v, int k)
 
 #if LONG_TILE_W % BLOCK_X != 0 || L_GROUP % LONG_TILE_W != 0 || \
     (LONG_TILE_W & (LONG_TILE_W - 1)) != 0 || (LONG_TILE_H * LONG_TILE_W) % L_GROUP != 0
-#error "LONG_TILE_W must be a power of two dividing 256 and a multiple of BLOCK_X, and a tile a multiple of 256 pixels"
+#error "LONG_TILE_W must be a power of two dividing the group and a multiple of BLOCK_X, and a tile a multiple of the group's pixels"
 #endif
 #if SHIFT != 0
 #error "tiled_long_conv's tiles sit on the source's 4-column grid: SHIFT is 0"
@@ -266,7 +270,7 @@ TC_INLINE void long_vertical(__local const float *column, LONG_KY_T ky,
 #endif
 }
 
-__kernel __attribute__((reqd_work_group_size(L_JPR, L_GY, 1)))
+__kernel TC_GROUP_SIZE(L_JPR, L_GY, 1)
 void tiled_long_conv(SRC_T src, DST_T dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *kx_buffer, __constant const float *ky_buffer,
@@ -567,7 +571,7 @@ TC_INLINE void slide_store(__global float *dst, int pitch, int tL, int tT, int w
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(SL_G, 1, 1)))
+__kernel TC_GROUP_SIZE(SL_G, 1, 1)
 void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
                       int sL, int sT, int tL, int tT, int w, int h,
                       float16 kx0, float16 kx1, float16 kx2, float16 kx3,
@@ -717,7 +721,7 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
 #error "tiled_rows_conv filters rows only, up to 63 taps, tiles of an even width"
 #endif
 
-__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+__kernel TC_GROUP_SIZE(32, 8, 1)
 void tiled_rows_conv(SRC_T src, __global float *dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      float16 kx0, float16 kx1, float16 kx2, float16 kx3, float ky0,

@@ -162,7 +162,7 @@ TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
 #endif
 }
 
-__kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
+__kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
 void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *mask, float border_value,
@@ -208,7 +208,7 @@ void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
  * (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly); the group stages its
  * (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into the sROI, and every
  * work-item sums its MASK_H x MASK_W products from there. */
-__kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
+__kernel TC_GROUP_SIZE(ONEPASS_GROUP, ONEPASS_GROUP, 1)
 void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
                         int sL, int sT, int tL, int tT, int w, int h,
                         __constant const float *mask, float border_value)
@@ -331,7 +331,7 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
+__kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
 void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
                           int sL, int sT, int tL, int tT, int w, int h,
                           __constant const float *mask, float border_value CLASS_COUNTS_ARG)

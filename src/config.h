@@ -45,6 +45,18 @@
 #define TC_LONG_WIDE_JOB_W 16
 #define TC_LONG_GROUP 256
 
+/* tiled_long_conv's register budget on NVIDIA's compiler (-cl-nv-maxrregcount), by the rows'
+ * radius: the first row whose bound is at least it; 0, the compiler's own choice. Left to
+ * itself the compiler gives the kernel 106-255 registers a work-item, one or two groups an SM,
+ * too few warps to hide phase (a)'s loads; a budget lets three or four groups share an SM. H200,
+ * 2026-11-27, 8192^2 gray (bench/split/long-registers.cases, docs/benchmarks.md): 64 registers
+ * 0.78-0.87x the time at 19-35 taps with reflect-101 and 27-35 with replicate (0.97-0.99x at
+ * 19-25), 80 registers 0.69-0.76x at 37-41, 96 0.80-0.84x at 49-55; 17 taps 1.01x with
+ * replicate; H100, 13-15 taps with reflect-101 0.79-0.94x (long-lean's time: 0.94x), replicate
+ * 15 taps the same. Rows of 15 taps or fewer with longer columns keep the compiler's choice
+ * (job_kernels.c): a budget made 7 x 63 and 15 x 31 1.04-1.16x slower, 1 x 63 1.16-1.31x. */
+#define TC_LONG_BUDGETS {{5, 0}, {17, 64}, {23, 80}, {31, 96}}
+
 /* tiled_rows_conv (the rows variant, and the split variant's first pass): a work-item a row's
  * TC_ROWS_HV outputs, tiles of 8 TC_ROWS_HV x 32 (halved while the staged rows would not fit
  * the device's local memory: 40.8 KB at 63 taps). */

@@ -25,6 +25,30 @@ static tc_source kernel_source(tc_kernel_kind kind)
     return sources[kind];
 }
 
+int tc_register_budget(const tc_job *job)
+{
+    const tc_kernel_kind kind = tc_kernel_of(job);
+    const tc_variant *v = tc_kernel_is_tiled(kind) ? tc_variant_of(job) : NULL;
+    if (!tc_kernel_is_tiled(kind))
+        return 0;
+    if (tc_tuning_now()->registers)
+        return tc_tuning_now()->registers;
+    if (v && v->max_registers)
+        return v->max_registers;
+    if (kind != TC_KERNEL_TILED_LONG)
+        return 0;
+    static const struct {
+        int max_radius, registers;
+    } budgets[] = TC_LONG_BUDGETS;
+    const int rx = tc_job_radius_x(job);
+    if (rx <= 7 && tc_job_radius_y(job) > rx) /* short rows, longer columns */
+        return 0;
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++)
+        if (rx <= budgets[i].max_radius)
+            return budgets[i].registers;
+    return 0;
+}
+
 /* The build options that make this job's program: the radii, the border rule and the
  * geometry of config.h as -D values, and for the tiled kernels on the target's grid the source
  * alignment of the job's ROIs (SHIFT): one program per alignment class, built when first
@@ -51,8 +75,10 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
                      nv_options ? 1 : 0);
         else
             snprintf(own, sizeof own,
-                     "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_UNROLL_LIMIT=%d",
-                     g->tile_w, g->tile_h, TC_LONG_UNROLL_LIMIT);
+                     "-D LONG_TILE_W=%d -D LONG_TILE_H=%d -D LONG_GROUP=%d "
+                     "-D LONG_UNROLL_LIMIT=%d",
+                     g->tile_w, g->tile_h, (int)(g->local[0] * g->local[1]),
+                     TC_LONG_UNROLL_LIMIT);
         break;
     case TC_SOURCE_MASKS:
         snprintf(own, sizeof own,
@@ -71,10 +97,14 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
                  TC_TILED_MAX_TAPS);
         break;
     }
-    /* A variant's register budget, where the compiler takes one (NVIDIA's). */
-    char registers[96] = "";
-    if (v && v->max_registers && nv_options)
-        snprintf(registers, sizeof registers, " -cl-nv-maxrregcount=%d", v->max_registers);
+    /* The register budget, where the compiler takes one (NVIDIA's): the kernel is then built
+     * without its required group size, which would override the budget (Common.cl's
+     * TC_GROUP_SIZE). */
+    char registers[128] = "";
+    const int budget = tc_register_budget(job);
+    if (budget && nv_options)
+        snprintf(registers, sizeof registers,
+                 " -cl-nv-maxrregcount=%d -D TC_FREE_GROUP_SIZE=1", budget);
     if (v && v->options)
         snprintf(registers + strlen(registers), sizeof registers - strlen(registers), " %s",
                  v->options);

@@ -18,6 +18,12 @@ int tc_job_kernels(const tc_device *d, tc_program_cache *programs, const tc_job 
                    const tc_tiled_geometry *g, const size_t local[2], cl_kernel kernels[2],
                    double *build_ms, tc_msg *m);
 
+/* The registers a work-item of the job's tiled kernel may hold where the compiler takes a
+ * budget (NVIDIA's -cl-nv-maxrregcount; the kernel is then built without its required group
+ * size): the tuning's, else the variant's, else tiled_long_conv's by the rows' radius
+ * (config.h's TC_LONG_BUDGETS); 0: the compiler's own choice. */
+int tc_register_budget(const tc_job *job);
+
 /* Refuses a launch of `kernel` in work-groups of local[0] x local[1] that the device cannot
  * run (its work-group limits, the kernel's own, its local memory), saying why in words. */
 int tc_check_launch(const tc_device *d, cl_kernel kernel, const char *name,

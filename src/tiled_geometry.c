@@ -43,14 +43,20 @@ static int mask_block_y(const tc_job *job)
  * long_tile_h where set: the tests reach interior tiles of small images with 32), the height
  * halved while the filtered rows, (height + 2 ry) x width floats, would not fit the device's
  * local memory. */
+/* tiled_long_conv's work-items a group: TC_LONG_GROUP, or the tuning's long_group where set. */
+static int long_group(void)
+{
+    return tc_tuning_now()->long_group ? tc_tuning_now()->long_group : TC_LONG_GROUP;
+}
+
 static void long_tile(const tc_job *job, unsigned long long local_mem, int *tile_w,
                       int *tile_h)
 {
-    const int w = TC_LONG_TILE_W;
+    const int w = TC_LONG_TILE_W, group = long_group();
     int h = tc_tuning_now()->long_tile_h ? tc_tuning_now()->long_tile_h : TC_LONG_TILE_H;
     while ((unsigned long long)(h + 2 * tc_job_radius_y(job)) * (unsigned long long)w * 4ULL >
                local_mem &&
-           h / 2 * w >= TC_LONG_GROUP && (h / 2 * w) % TC_LONG_GROUP == 0)
+           h / 2 * w >= group && (h / 2 * w) % group == 0)
         h /= 2;
     *tile_w = w;
     *tile_h = h;
@@ -145,9 +151,9 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
         if (tc_tuning_now()->long_job_w)
             block_x = tc_tuning_now()->long_job_w;
         g->local[0] = (size_t)(g->tile_w / block_x);
-        g->local[1] = (size_t)(TC_LONG_GROUP / (g->tile_w / block_x));
+        g->local[1] = (size_t)(long_group() / (g->tile_w / block_x));
         g->block[0] = 1;
-        g->block[1] = g->tile_h * g->tile_w / TC_LONG_GROUP;
+        g->block[1] = g->tile_h * g->tile_w / long_group();
         g->grid_offset = job->vector_io ? mod4(job->roi.src_left) : 0;
     } else if (kind == TC_KERNEL_TILED_ROWS) {
         /* Long.cl's tiled_rows_conv: 32 x 8 work-items, a row's ROWS_HV outputs each, tiles

@@ -39,6 +39,7 @@ static const tc_variant variants[] = {
      .about = "the same, the read windows that cross the sROI's left or right edge mapped "
               "pixel by pixel in a loop kept rolled"},
     {.name = "long-ahead", .kind = TC_KERNEL_TILED_LONG, .options = "-D TC_LONG_PREFETCH=1",
+     .max_registers = 80, /* 64 doubles its time at 29-33 taps (H200, 2026-11-27) */
      .about = "long, each work-item's next row job's read window loaded while its current "
               "job is multiplied"},
     {.name = "long-wide", .kind = TC_KERNEL_TILED_LONG, .job_w = TC_LONG_WIDE_JOB_W,
@@ -104,21 +105,16 @@ static const struct {
  * Separable filters with long rows leave the table above, by their rows' length and border:
  * one tap along columns from TC_ROWS_MIN_TAPS along rows runs rows; more than one, from
  * TC_LONG_BANDS_FROM, the variant of the first row below for the border whose bound is at least
- * the rows' length. Measured on an H100, 2026-11-27, 8192^2 gray, medians of 20, every odd
- * length from 11 to 41 (bench/split/long-kvalues-bands.cases), with tiled_long_conv taking its
- * coefficients by value up to 35 taps (Long.cl's LONG_KVALUES_MAX_TAPS), and from 43 on
- * 2026-11-26 (bench/split/long-bands.cases; docs/benchmarks.md, "The long kernel's bands"):
- * from 11 taps the long kernel beats tiled_conv with every border but the mirror ones at 11
- * (15 taps: 0.206 ms against 0.253 with replicate); tiled_long_conv's time jumps by a third to
- * a half from a length that depends on the border (its unrolled edge reads grow with the rows'
- * length and the mirror borders' mapping: 17 taps with the mirror borders and wrap, 37 with
- * replicate and constant), long-lean's edge reads (a rolled loop) push its jump further, past
- * which split (two passes) or one of the two wins, band by band; long-ahead (each next row
- * window read ahead) wins at 27-29 taps with reflect, long-wide (jobs of 16 outputs,
- * bench/split/long-wide.cases) at 37-39 with reflect-101 and 39 with reflect. A band's choice is within 1 % of the best
- * at every measured length of it but where the comment says otherwise. The columns' length
- * does not choose (the rows do: 41 x 5 with reflect-101 is long's, and 35 x 63 long's, where split
- * was 8 % faster on 2026-11-26).
+ * the rows' length. tiled_long_conv runs under a register budget on NVIDIA's compiler
+ * (config.h's TC_LONG_BUDGETS), which took away the jumps in its time that the border's edge
+ * reads had made (17 taps with the mirror borders and wrap, 37 with replicate and constant),
+ * and with them the bands where long-lean, long-ahead, long-wide or split had beaten it:
+ * measured on an H200 and an H100, 2026-11-27, 8192^2 gray (bench/split/long-registers.cases,
+ * long-budgets.cases, long-budgets-h100.cases; docs/kernels.md, "The bands"), long is the
+ * fastest from 13 to 47 taps with every border (43-47: on the H100 0.91-0.98x split's time, on
+ * the H200 up to 1.06x it), long-lean at 49-51 with wrap (uncapped measurements of
+ * 2026-11-26), split beyond; at 11 taps the mirror borders keep tiled_conv. The columns'
+ * length does not choose.
  */
 #define TC_LONG_BANDS_FROM 11
 static const struct {
@@ -126,32 +122,17 @@ static const struct {
     int max_taps;
     const char *variant;
 } long_bands[] = {
-    {TC_BORDER_REPLICATE, 35, "long"},       /* 0.82-0.98x tiled's time at 11-15 */
-    {TC_BORDER_REPLICATE, 39, "split"},
-    {TC_BORDER_REPLICATE, 49, "long-lean"},  /* 0.92x split's time at 41 */
-    {TC_BORDER_REPLICATE, 63, "split"},      /* long-lean jumps at 53 */
-    {TC_BORDER_CONSTANT, 35, "long"},
-    {TC_BORDER_CONSTANT, 37, "split"},
-    {TC_BORDER_CONSTANT, 51, "long-lean"},   /* 1.00-1.02x split's time at 43-47 */
+    {TC_BORDER_REPLICATE, 47, "long"},      /* 0.82-0.98x tiled's time at 11-15 */
+    {TC_BORDER_REPLICATE, 63, "split"},
+    {TC_BORDER_CONSTANT, 47, "long"},
     {TC_BORDER_CONSTANT, 63, "split"},
     {TC_BORDER_REFLECT, 11, "tiled"},
-    {TC_BORDER_REFLECT, 25, "long-lean"},    /* 0.84-0.94x long's time from 15 taps */
-    {TC_BORDER_REFLECT, 29, "long-ahead"},
-    {TC_BORDER_REFLECT, 35, "long"},
-    {TC_BORDER_REFLECT, 37, "split"},
-    {TC_BORDER_REFLECT, 39, "long-wide"},    /* 0.90x split's time (37 taps: 1.12x) */
-    {TC_BORDER_REFLECT, 47, "long"},         /* back below split: 0.89-0.95x its time */
+    {TC_BORDER_REFLECT, 47, "long"},
     {TC_BORDER_REFLECT, 63, "split"},
     {TC_BORDER_REFLECT101, 11, "tiled"},
-    {TC_BORDER_REFLECT101, 27, "long-lean"},
-    {TC_BORDER_REFLECT101, 35, "long"},      /* 29 taps: 1.004x long-ahead's time */
-    {TC_BORDER_REFLECT101, 39, "long-wide"}, /* 0.89-0.90x split's time */
     {TC_BORDER_REFLECT101, 47, "long"},
     {TC_BORDER_REFLECT101, 63, "split"},
-    {TC_BORDER_WRAP, 15, "long"},
-    {TC_BORDER_WRAP, 27, "long-lean"},       /* long jumps at 17, 1.18x */
-    {TC_BORDER_WRAP, 35, "long"},
-    {TC_BORDER_WRAP, 37, "split"},
+    {TC_BORDER_WRAP, 47, "long"},
     {TC_BORDER_WRAP, 51, "long-lean"},
     {TC_BORDER_WRAP, 63, "split"},
 };

@@ -196,14 +196,17 @@ check_m "rows 9 x 1, every class" 1 -g 300x80 -f 9x1 -sL 2 -sT 1 -tL 1 -W 290 -H
     --border reflect101 -a tiled --kernel rows
 check_m "split 7 x 5, every class of both passes" 1 -g 300x300 -f 7x5 -sL 2 -sT 1 -tL 1 \
     -W 290 -H 290 --border constant=3 -a tiled --kernel split
-check_m "split 41 x 45 (the default there)" 1 -g 60x50 -f 41x45 -sL 1 -tL 2 -tT 1 \
-    --border wrap -a tiled
-check_m "long-lean 25 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 25x9 -sL 2 -tT 1 \
-    --border reflect101 -a tiled
-check_m "long-ahead 27 x 9 with reflect (the default there)" 1 -g 60x300 -f 27x9 -sL 2 -tT 1 \
+check_m "split 49 x 45 (the default there)" 1 -g 60x50 -f 49x45 -sL 1 -tL 2 -tT 1 \
     --border reflect -a tiled
-check_m "long-wide 37 x 9 with reflect101 (the default there)" 1 -g 60x40 -f 37x9 -sL 1 -tL 2 \
-    --border reflect101 -a tiled
+check_m "long-lean 25 x 9 with reflect101" 1 -g 60x40 -f 25x9 -sL 2 -tT 1 \
+    --border reflect101 -a tiled --kernel long-lean
+check_m "long-ahead 27 x 9 with reflect" 1 -g 60x300 -f 27x9 -sL 2 -tT 1 \
+    --border reflect -a tiled --kernel long-ahead
+check_m "long-wide 37 x 9 with reflect101" 1 -g 60x40 -f 37x9 -sL 1 -tL 2 \
+    --border reflect101 -a tiled --kernel long-wide
+check_m "long 41 x 45 with wrap (the default there), groups of 512, no required group size" 1 \
+    -g 60x50 -f 41x45 -sL 1 -tL 2 -tT 1 --border wrap -a tiled --tune long-group=512 \
+    --tune cl-options=-DTC_FREE_GROUP_SIZE=1
 check_m "long 31 taps, 32 x 32 tiles (class 1)" 1 -g 110x110 -f 31 -sL 2 -sT 1 -tL 5 -a tiled \
     --tune long-tile-h=32
 check_m "long 33 taps, chunked vertical pass" 1 -g 70x70 -f 33 -sL 1 -tL 2 --border wrap \

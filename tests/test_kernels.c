@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "job_kernels.h"
 #include "launch.h"
 #include "programs.h"
 #include "reference.h"
@@ -697,8 +698,8 @@ static void test_class_counts_by_hand(void **state)
 }
 
 /* The default variant of a separable filter with long rows, by their length and border
- * (variants.c's long_bands from 11 taps: tiled, long, long-ahead, long-lean or split, band by
- * band); rows for one tap down columns from 17; the columns' length does not choose. */
+ * (variants.c's long_bands from 11 taps: tiled, long, long-lean or split, band by band); rows
+ * for one tap down columns from 17; the columns' length does not choose. */
 static void test_long_rows_default_by_border(void **state)
 {
     (void)state;
@@ -708,22 +709,24 @@ static void test_long_rows_default_by_border(void **state)
         const char *variant;
     } cases[] = {
         {TC_BORDER_REPLICATE, 33, 33, "long"},   {TC_BORDER_REPLICATE, 35, 3, "long"},
-        {TC_BORDER_REPLICATE, 37, 37, "split"},  {TC_BORDER_REPLICATE, 49, 49, "long-lean"},
-        {TC_BORDER_REPLICATE, 51, 9, "split"},   {TC_BORDER_CONSTANT, 39, 39, "long-lean"},
-        {TC_BORDER_WRAP, 23, 23, "long-lean"},   {TC_BORDER_WRAP, 29, 29, "long"},
-        {TC_BORDER_WRAP, 63, 63, "split"},       {TC_BORDER_REFLECT, 21, 21, "long-lean"},
-        {TC_BORDER_REFLECT, 27, 27, "long-ahead"}, {TC_BORDER_REFLECT, 23, 1, "rows"},
-        {TC_BORDER_REFLECT, 29, 5, "long-ahead"}, {TC_BORDER_REFLECT, 33, 33, "long"},
-        {TC_BORDER_REFLECT101, 31, 63, "long"},  {TC_BORDER_REFLECT101, 35, 9, "long"},
-        {TC_BORDER_REFLECT, 41, 41, "long"},     {TC_BORDER_REFLECT101, 23, 23, "long-lean"},
-        {TC_BORDER_REFLECT101, 27, 27, "long-lean"}, {TC_BORDER_REFLECT101, 39, 3, "long-wide"},
-        {TC_BORDER_REFLECT101, 47, 63, "long"},  {TC_BORDER_REFLECT101, 7, 25, "long"},
-        {TC_BORDER_REFLECT101, 15, 63, "long-lean"}, {TC_BORDER_REPLICATE, 17, 17, "long"},
+        {TC_BORDER_REPLICATE, 37, 37, "long"},   {TC_BORDER_REPLICATE, 47, 47, "long"},
+        {TC_BORDER_REPLICATE, 49, 49, "split"},  {TC_BORDER_REPLICATE, 51, 9, "split"},
+        {TC_BORDER_CONSTANT, 39, 39, "long"},    {TC_BORDER_CONSTANT, 49, 5, "split"},
+        {TC_BORDER_WRAP, 23, 23, "long"},        {TC_BORDER_WRAP, 47, 47, "long"},
+        {TC_BORDER_WRAP, 49, 49, "long-lean"},   {TC_BORDER_WRAP, 63, 63, "split"},
+        {TC_BORDER_REFLECT, 21, 21, "long"},     {TC_BORDER_REFLECT, 27, 27, "long"},
+        {TC_BORDER_REFLECT, 23, 1, "rows"},      {TC_BORDER_REFLECT, 15, 5, "long"},
+        {TC_BORDER_REFLECT, 33, 33, "long"},     {TC_BORDER_REFLECT, 45, 45, "long"},
+        {TC_BORDER_REFLECT, 49, 49, "split"},    {TC_BORDER_REFLECT101, 31, 63, "long"},
+        {TC_BORDER_REFLECT101, 35, 9, "long"},   {TC_BORDER_REFLECT101, 17, 17, "long"},
+        {TC_BORDER_REFLECT101, 39, 3, "long"},   {TC_BORDER_REFLECT101, 49, 63, "split"},
+        {TC_BORDER_REFLECT101, 7, 25, "long"},   {TC_BORDER_REFLECT101, 15, 63, "long"},
+        {TC_BORDER_REPLICATE, 17, 17, "long"},
         /* From 11 taps along rows the long kernel, but at 11 with the mirror borders; the
          * article's lengths stay tiled's. */
         {TC_BORDER_REPLICATE, 9, 9, "tiled"},    {TC_BORDER_REPLICATE, 11, 11, "long"},
         {TC_BORDER_CONSTANT, 15, 15, "long"},    {TC_BORDER_WRAP, 13, 5, "long"},
-        {TC_BORDER_REFLECT, 11, 11, "tiled"},    {TC_BORDER_REFLECT101, 13, 13, "long-lean"},
+        {TC_BORDER_REFLECT, 11, 11, "tiled"},    {TC_BORDER_REFLECT101, 13, 13, "long"},
         {TC_BORDER_REFLECT101, 9, 15, "tiled"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -736,6 +739,48 @@ static void test_long_rows_default_by_border(void **state)
             fail_msg("case %zu: %d x %d taps, border %d: %s, expected %s", i, f.taps_x, f.taps_y,
                      (int)f.border, v ? v->name : "none", cases[i].variant);
     }
+}
+
+/* The register budget a job's kernel is built with where the compiler takes one (NVIDIA's):
+ * tiled_long_conv's by the rows' radius (config.h's TC_LONG_BUDGETS: none to 11 taps, 64 to
+ * 35, 80 to 47, 96 beyond), whatever the border, none for rows of 15 taps or fewer with longer
+ * columns; long-ahead's own; none for the other kernels; the tuning's over all. */
+static void test_register_budgets(void **state)
+{
+    static const struct {
+        const char *kernel;
+        int taps_x, taps_y, budget;
+    } cases[] = {
+        {"long", 11, 11, 0},  {"long", 13, 13, 64},      {"long", 15, 9, 64},
+        {"long", 15, 31, 0},  {"long", 17, 17, 64},      {"long", 35, 63, 64},
+        {"long", 37, 5, 80},  {"long-lean", 47, 47, 80}, {"long", 49, 49, 96},
+        {"long", 63, 63, 96}, {"long", 7, 63, 0},        {"long", 1, 63, 0},
+        {"long-ahead", 31, 31, 80}, {"tiled", 9, 9, 0},  {"split", 63, 63, 0},
+        {"rows", 63, 1, 0},   {NULL, 31, 31, 64},       {NULL, 11, 11, 0},
+        {NULL, 47, 47, 80},   {NULL, 49, 49, 0},
+    };
+    const tc_roi roi = {0, 0, 0, 0, 500, 400};
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_filter_spec f;
+        tc_filter_binomial_xy(&f, cases[i].taps_x, cases[i].taps_y);
+        tiled_kernel = cases[i].kernel;
+        const tc_job job = tiled_job(&roi, &f);
+        if (tc_register_budget(&job) != cases[i].budget)
+            fail_msg("case %zu: %s %d x %d taps: budget %d, expected %d", i,
+                     cases[i].kernel ? cases[i].kernel : "(default)", cases[i].taps_x,
+                     cases[i].taps_y, tc_register_budget(&job), cases[i].budget);
+    }
+    tc_tuning t;
+    memset(&t, 0, sizeof t);
+    t.registers = 100;
+    tc_set_tuning(&t);
+    tc_filter_spec f;
+    tc_filter_binomial(&f, 9);
+    tiled_kernel = NULL;
+    const tc_job short_job = tiled_job(&roi, &f);
+    assert_int_equal(tc_register_budget(&short_job), 100);
+    tc_set_tuning(NULL);
 }
 
 /* Every variant of the long kernel (long, long-lean, long-ahead: the same floats in the same
@@ -1291,6 +1336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_counts_by_hand),
         cmocka_unit_test(test_long_rows_default_by_border),
+        cmocka_unit_test(test_register_budgets),
         cmocka_unit_test(test_mask_default_by_size),
         cmocka_unit_test(test_long_variants),
         cmocka_unit_test(test_device_limits_refused),
