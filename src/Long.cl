@@ -129,16 +129,25 @@ inline float slide_component(float16 v, int k)
  * constant bank on GPUs); 0: from the __constant buffer kx or ky, whose base the program does
  * not know. The host passes both. Columns by value only where phase (b)'s loops unroll fully
  * (in chunks a tap's index depends on the chunk).
- * The default, both axes by value while neither is longer than LONG_KVALUES_MAX_TAPS: on the
- * H100 (2026-11-27, bench/split/long-kvalues.cases) 6-21 % faster from 17 to 35 taps, colour
- * 31 taps with reflect-101 33 %; from 41 taps on either axis slower (47 taps 1.27x, 7 x 63
- * 1.20x, 1 x 63 1.08x; docs/benchmarks.md), so the buffers there. */
+ * The default: both axes by value under a register budget (TC_REGISTER_BUDGET, which the host
+ * passes with -cl-nv-maxrregcount), at every length, and without one while neither axis is
+ * longer than LONG_KVALUES_MAX_TAPS. Uncapped, on the H100 (2026-11-27,
+ * bench/split/long-kvalues.cases) by value was 6-21 % faster from 17 to 35 taps, colour 31 taps
+ * with reflect-101 33 %, but from 41 taps on either axis slower (47 taps 1.27x, 7 x 63 1.20x,
+ * 1 x 63 1.08x); under a budget of 64 registers, on the H200 the same day, it was 0.69-0.80x the
+ * buffers' time from 37 to 63 taps (bench/split/long-values.cases; docs/benchmarks.md): the
+ * buffers' coefficients are loads, or registers that the budget does not have. */
 #define LONG_KVALUES_MAX_TAPS 35
+#ifndef TC_REGISTER_BUDGET
+#define TC_REGISTER_BUDGET 0
+#endif
+#define LONG_KVALUES_DEFAULT \
+    (TC_REGISTER_BUDGET > 0 || (TAPS_X <= LONG_KVALUES_MAX_TAPS && TAPS_Y <= LONG_KVALUES_MAX_TAPS))
 #ifndef TC_LONG_KX_VALUES
-#define TC_LONG_KX_VALUES (TAPS_X <= LONG_KVALUES_MAX_TAPS && TAPS_Y <= LONG_KVALUES_MAX_TAPS)
+#define TC_LONG_KX_VALUES LONG_KVALUES_DEFAULT
 #endif
 #ifndef TC_LONG_KY_VALUES
-#define TC_LONG_KY_VALUES (TAPS_X <= LONG_KVALUES_MAX_TAPS && TAPS_Y <= LONG_KVALUES_MAX_TAPS)
+#define TC_LONG_KY_VALUES LONG_KVALUES_DEFAULT
 #endif
 #if TC_LONG_KX_VALUES
 #define LONG_KX_T const float *

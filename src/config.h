@@ -36,26 +36,34 @@
 #define TC_LONG_TILE_W 32
 #define TC_LONG_TILE_H 256
 #define TC_LONG_JOB_W 8
-/* From this row radius (41 taps) a job is TC_LONG_WIDE_JOB_W outputs wide: a window of 16 +
- * 2 r floats feeds twice the outputs of one of 8 + 2 r, half the loads a multiply-add. On the
- * H200 that was 3-6 % faster at every length from 41 to 63 taps (8192^2 and 16384^2, gray and
- * colour, replicate and reflect-101), level at 35-39 and 37 % slower at 33 and at a 31 x 63
- * filter (the registers of the window, at the shorter rows: docs/benchmarks.md). */
-#define TC_LONG_WIDE_JOB_RADIUS 20
+/* The long-wide variant's jobs: TC_LONG_WIDE_JOB_W outputs from one window of 16 + 2 r floats,
+ * half the loads a multiply-add of jobs of 8. Uncapped on the H200 (2026-11-26) that was 3-6 %
+ * faster from 41 to 63 taps, and long took it there; under the register budget with the
+ * coefficients by value jobs of 8 are faster at every length from 35 to 63 (2026-11-27: 41 taps
+ * 0.290 ms against 0.321, 63 taps level), so long keeps jobs of 8 and long-wide stays a study. */
 #define TC_LONG_WIDE_JOB_W 16
 #define TC_LONG_GROUP 256
 
 /* tiled_long_conv's register budget on NVIDIA's compiler (-cl-nv-maxrregcount), by the rows'
  * radius: the first row whose bound is at least it; 0, the compiler's own choice. Left to
  * itself the compiler gives the kernel 106-255 registers a work-item, one or two groups an SM,
- * too few warps to hide phase (a)'s loads; a budget lets three or four groups share an SM. H200,
- * 2026-11-27, 8192^2 gray (bench/split/long-registers.cases, docs/benchmarks.md): 64 registers
- * 0.78-0.87x the time at 19-35 taps with reflect-101 and 27-35 with replicate (0.97-0.99x at
- * 19-25), 80 registers 0.69-0.76x at 37-41, 96 0.80-0.84x at 49-55; 17 taps 1.01x with
- * replicate; H100, 13-15 taps with reflect-101 0.79-0.94x (long-lean's time: 0.94x), replicate
- * 15 taps the same. Rows of 15 taps or fewer with longer columns keep the compiler's choice
- * (job_kernels.c): a budget made 7 x 63 and 15 x 31 1.04-1.16x slower, 1 x 63 1.16-1.31x. */
-#define TC_LONG_BUDGETS {{5, 0}, {17, 64}, {23, 80}, {31, 96}}
+ * too few warps to hide phase (a)'s loads; a budget lets three or four groups share an SM.
+ * Under a budget the kernel takes its coefficients by value at every length (Long.cl's
+ * TC_LONG_KX_VALUES): constant operands, no registers, no loads. H200, 2026-11-27, 8192^2 gray:
+ * 64 registers 0.78-0.87x the uncapped time at 19-35 taps with reflect-101 and 27-35 with
+ * replicate (bench/split/long-registers.cases); with the coefficients by value 64 is also the
+ * fastest budget from 37 to 63 taps, 0.69-0.80x the time of the buffers under 80 or 96 (41 taps
+ * 0.290 ms against 0.374, 63 taps 0.448 against 0.569: bench/split/long-values.cases); H100,
+ * 13-15 taps with reflect-101 0.79-0.94x. */
+#define TC_LONG_BUDGETS {{5, 0}, {31, 64}}
+/* Rows of 15 taps or fewer with longer columns (job_kernels.c): TC_LONG_COLUMNS_BUDGET
+ * registers where the rows have more than one tap, else the compiler's choice. 8192^2 gray,
+ * 2026-11-27, under 64 with the coefficients by value against uncapped: on an H200 3 x 63 0.88x
+ * the time, 7 x 41 0.90x, 9 x 45 0.96x, 7 x 63 0.97x, 15 x 63 0.88x, 15 x 31 with replicate
+ * 1.04x (bench/split/long-values-bands.cases); on an H100 15 x 31 with reflect and reflect-101
+ * 0.78x, 11 x 31 and 13 x 31 0.94x, with replicate 1.01-1.02x (long-values-h100.cases). One tap
+ * along rows (1 x 41, 1 x 63: split's second pass) was 1.04-1.12x slower under the budget. */
+#define TC_LONG_COLUMNS_BUDGET 64
 
 /* tiled_rows_conv (the rows variant, and the split variant's first pass): a work-item a row's
  * TC_ROWS_HV outputs, tiles of 8 TC_ROWS_HV x 32 (halved while the staged rows would not fit

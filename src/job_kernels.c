@@ -40,9 +40,9 @@ int tc_register_budget(const tc_job *job)
     static const struct {
         int max_radius, registers;
     } budgets[] = TC_LONG_BUDGETS;
-    const int rx = tc_job_radius_x(job);
-    if (rx <= 7 && tc_job_radius_y(job) > rx) /* short rows, longer columns */
-        return 0;
+    const int rx = tc_job_radius_x(job), ry = tc_job_radius_y(job);
+    if (rx <= 7 && ry > rx) /* short rows, longer columns */
+        return rx >= 1 ? TC_LONG_COLUMNS_BUDGET : 0;
     for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++)
         if (rx <= budgets[i].max_radius)
             return budgets[i].registers;
@@ -99,12 +99,14 @@ static void build_options(const tc_job *job, const tc_tiled_geometry *g, int nv_
     }
     /* The register budget, where the compiler takes one (NVIDIA's): the kernel is then built
      * without its required group size, which would override the budget (Common.cl's
-     * TC_GROUP_SIZE). */
-    char registers[128] = "";
+     * TC_GROUP_SIZE), and told the budget (TC_REGISTER_BUDGET: Long.cl then takes its
+     * coefficients by value at every length). */
+    char registers[160] = "";
     const int budget = tc_register_budget(job);
     if (budget && nv_options)
         snprintf(registers, sizeof registers,
-                 " -cl-nv-maxrregcount=%d -D TC_FREE_GROUP_SIZE=1", budget);
+                 " -cl-nv-maxrregcount=%d -D TC_FREE_GROUP_SIZE=1 -D TC_REGISTER_BUDGET=%d",
+                 budget, budget);
     if (v && v->options)
         snprintf(registers + strlen(registers), sizeof registers - strlen(registers), " %s",
                  v->options);

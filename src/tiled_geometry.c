@@ -142,10 +142,10 @@ void tc_tiled_geometry_of(const tc_job *job, unsigned long long local_mem,
     g->kind = kind;
     g->radius_y = tc_job_radius_y(job);
     if (kind == TC_KERNEL_TILED_LONG) {
-        /* Long.cl: 256 work-items, jobs of TC_LONG_JOB_W along rows (TC_LONG_WIDE_JOB_W for
-         * the longest rows), one column each. */
+        /* Long.cl: 256 work-items, jobs of TC_LONG_JOB_W along rows (the variant's or the
+         * tuning's for studies), one column each. */
         long_tile(job, local_mem, &g->tile_w, &g->tile_h);
-        block_x = rx >= TC_LONG_WIDE_JOB_RADIUS ? TC_LONG_WIDE_JOB_W : TC_LONG_JOB_W;
+        block_x = TC_LONG_JOB_W;
         if (tc_variant_of(job)->job_w) /* long-wide */
             block_x = tc_variant_of(job)->job_w;
         if (tc_tuning_now()->long_job_w)

@@ -106,15 +106,14 @@ static const struct {
  * one tap along columns from TC_ROWS_MIN_TAPS along rows runs rows; more than one, from
  * TC_LONG_BANDS_FROM, the variant of the first row below for the border whose bound is at least
  * the rows' length. tiled_long_conv runs under a register budget on NVIDIA's compiler
- * (config.h's TC_LONG_BUDGETS), which took away the jumps in its time that the border's edge
- * reads had made (17 taps with the mirror borders and wrap, 37 with replicate and constant),
- * and with them the bands where long-lean, long-ahead, long-wide or split had beaten it:
- * measured on an H200 and an H100, 2026-11-27, 8192^2 gray (bench/split/long-registers.cases,
- * long-budgets.cases, long-budgets-h100.cases; docs/kernels.md, "The bands"), long is the
- * fastest from 13 to 47 taps with every border (43-47: on the H100 0.91-0.98x split's time, on
- * the H200 up to 1.06x it), long-lean at 49-51 with wrap (uncapped measurements of
- * 2026-11-26), split beyond; at 11 taps the mirror borders keep tiled_conv. The columns'
- * length does not choose.
+ * (config.h's TC_LONG_BUDGETS) with its coefficients by value, which took away the jumps in its
+ * time that the border's edge reads had made and the bands where long-lean, long-ahead and
+ * long-wide had beaten it (2026-11-27, bench/split/long-budgets.cases), and then split's
+ * (docs/kernels.md, "The bands"): on an H100, 8192^2 gray, long took 0.56-0.92x split's time at
+ * every length from 47 to 63 with replicate and reflect-101 and with short columns (63 x 7:
+ * 0.70x; bench/split/long-values-h100.cases); on an H200 0.78-0.98x to 57-59 taps, split 1-6 %
+ * ahead from 59 or 61 with the mirror borders and replicate (long-values-bands.cases). At 11 taps
+ * the mirror borders keep tiled_conv. The columns' length does not choose.
  */
 #define TC_LONG_BANDS_FROM 11
 static const struct {
@@ -122,19 +121,13 @@ static const struct {
     int max_taps;
     const char *variant;
 } long_bands[] = {
-    {TC_BORDER_REPLICATE, 47, "long"},      /* 0.82-0.98x tiled's time at 11-15 */
-    {TC_BORDER_REPLICATE, 63, "split"},
-    {TC_BORDER_CONSTANT, 47, "long"},
-    {TC_BORDER_CONSTANT, 63, "split"},
+    {TC_BORDER_REPLICATE, 63, "long"},      /* 0.82-0.98x tiled's time at 11-15 */
+    {TC_BORDER_CONSTANT, 63, "long"},
     {TC_BORDER_REFLECT, 11, "tiled"},
-    {TC_BORDER_REFLECT, 47, "long"},
-    {TC_BORDER_REFLECT, 63, "split"},
+    {TC_BORDER_REFLECT, 63, "long"},
     {TC_BORDER_REFLECT101, 11, "tiled"},
-    {TC_BORDER_REFLECT101, 47, "long"},
-    {TC_BORDER_REFLECT101, 63, "split"},
-    {TC_BORDER_WRAP, 47, "long"},
-    {TC_BORDER_WRAP, 51, "long-lean"},
-    {TC_BORDER_WRAP, 63, "split"},
+    {TC_BORDER_REFLECT101, 63, "long"},
+    {TC_BORDER_WRAP, 63, "long"},
 };
 static const char *separable_by_rows(const tc_filter_spec *f)
 {

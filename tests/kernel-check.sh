@@ -164,8 +164,9 @@ check_images "reflect101-unaligned" 7 -g 70x45 -sL 1 -tL 2 -tT 1 --border reflec
 check_images "reflect-tiny-roi" 5 -g 20x20 -sL 3 -sT 4 -tL 9 -tT 2 -W 3 -H 2 --border reflect
 check_images "wrap-long" 15 -g 45x71 -sL 2 -tL 1 --border wrap
 # The long-filter and mask kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps
-# with its coefficients by value, 63 x 1 from its buffers, the chunked vertical pass, small tiles
-# so that class 1 occurs on a small image, its variants where they are the default),
+# with its coefficients by value, 63 x 1 from its buffers, 59 x 45 by value as NVIDIA's register
+# budget builds it, the chunked vertical pass, small tiles so that class 1 occurs on a small
+# image, its variants where they are the default),
 # tiled_rows_conv alone and as the split variant's first pass (every class), tiled_conv
 # with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
 # 15 x 15: the loop over the mask's rows), twopass on a rank-1 mask. oclgrind's device has
@@ -196,8 +197,11 @@ check_m "rows 9 x 1, every class" 1 -g 300x80 -f 9x1 -sL 2 -sT 1 -tL 1 -W 290 -H
     --border reflect101 -a tiled --kernel rows
 check_m "split 7 x 5, every class of both passes" 1 -g 300x300 -f 7x5 -sL 2 -sT 1 -tL 1 \
     -W 290 -H 290 --border constant=3 -a tiled --kernel split
-check_m "split 49 x 45 (the default there)" 1 -g 60x50 -f 49x45 -sL 1 -tL 2 -tT 1 \
-    --border reflect -a tiled
+check_m "split 49 x 45" 1 -g 60x50 -f 49x45 -sL 1 -tL 2 -tT 1 --border reflect -a tiled \
+    --kernel split
+check_m "long 59 x 45 (the default there), coefficients by value as under a register budget" 1 \
+    -g 60x50 -f 59x45 -sL 1 -tL 2 -tT 1 --border reflect -a tiled \
+    --tune cl-options=-DTC_REGISTER_BUDGET=64
 check_m "long-lean 25 x 9 with reflect101" 1 -g 60x40 -f 25x9 -sL 2 -tT 1 \
     --border reflect101 -a tiled --kernel long-lean
 check_m "long-ahead 27 x 9 with reflect" 1 -g 60x300 -f 27x9 -sL 2 -tT 1 \

@@ -652,16 +652,17 @@ static void test_class_counts_by_hand(void **state)
     tc_tiled_geometry_of(&long_job, 16384, &g);
     assert_int_equal(g.tile_h, 64);
     assert_int_equal(g.block[1], 64 * 32 / 256);
-    /* Jobs of 8 outputs up to 39 taps along rows (4 x 64 work-items), of 16 from 41 (2 x 128),
+    /* Jobs of 8 outputs at every length (4 x 64 work-items); long-wide's of 16 (2 x 128),
      * with the same tile and aprons (the windows are whole float4s either way). */
     assert_int_equal(g.read_block_x, 8);
     assert_int_equal((int)g.local[0], 4);
-    tc_filter_binomial(&f, 39);
+    tc_filter_binomial(&f, 41);
+    tiled_kernel = "long";
     long_job = tiled_job(&moved, &f);
     tc_tiled_geometry_of(&long_job, 1 << 20, &g);
     assert_int_equal(g.read_block_x, 8);
-    tc_filter_binomial(&f, 41);
-    tiled_kernel = "long"; /* not the band's default there (long-lean: the same geometry) */
+    assert_int_equal((int)g.local[0], 4);
+    tiled_kernel = "long-wide";
     long_job = tiled_job(&moved, &f);
     tiled_kernel = NULL;
     tc_tiled_geometry_of(&long_job, 1 << 20, &g);
@@ -673,7 +674,7 @@ static void test_class_counts_by_hand(void **state)
     assert_int_equal(g.apron_l, 20);
     assert_int_equal(g.apron_r, 20);
     assert_int_equal(g.block[1], 32);
-    /* The split variant (by name: long-lean is the default at 41 taps with replicate): the
+    /* The split variant (by name: long is the default at 41 taps): the
      * tiles of both passes, its rows pass's 256 x 32 from the ROI's corner (7 x 600 / 32 ->
      * 1 x 19 tiles, none free on read: 20 + 256 + 20 > 200; free on write: none, 256 > 200),
      * then the long kernel's on the plane with one tap along rows (7 x 3 as above, the plane's
@@ -698,8 +699,8 @@ static void test_class_counts_by_hand(void **state)
 }
 
 /* The default variant of a separable filter with long rows, by their length and border
- * (variants.c's long_bands from 11 taps: tiled, long, long-lean or split, band by band); rows
- * for one tap down columns from 17; the columns' length does not choose. */
+ * (variants.c's long_bands from 11 taps: tiled at 11 with the mirror borders, long beyond, to
+ * 63); rows for one tap down columns from 17; the columns' length does not choose. */
 static void test_long_rows_default_by_border(void **state)
 {
     (void)state;
@@ -709,17 +710,17 @@ static void test_long_rows_default_by_border(void **state)
         const char *variant;
     } cases[] = {
         {TC_BORDER_REPLICATE, 33, 33, "long"},   {TC_BORDER_REPLICATE, 35, 3, "long"},
-        {TC_BORDER_REPLICATE, 37, 37, "long"},   {TC_BORDER_REPLICATE, 47, 47, "long"},
-        {TC_BORDER_REPLICATE, 49, 49, "split"},  {TC_BORDER_REPLICATE, 51, 9, "split"},
-        {TC_BORDER_CONSTANT, 39, 39, "long"},    {TC_BORDER_CONSTANT, 49, 5, "split"},
-        {TC_BORDER_WRAP, 23, 23, "long"},        {TC_BORDER_WRAP, 47, 47, "long"},
-        {TC_BORDER_WRAP, 49, 49, "long-lean"},   {TC_BORDER_WRAP, 63, 63, "split"},
+        {TC_BORDER_REPLICATE, 37, 37, "long"},   {TC_BORDER_REPLICATE, 59, 47, "long"},
+        {TC_BORDER_REPLICATE, 61, 61, "long"},  {TC_BORDER_REPLICATE, 63, 9, "long"},
+        {TC_BORDER_CONSTANT, 59, 39, "long"},    {TC_BORDER_CONSTANT, 61, 5, "long"},
+        {TC_BORDER_WRAP, 23, 23, "long"},        {TC_BORDER_WRAP, 49, 49, "long"},
+        {TC_BORDER_WRAP, 51, 3, "long"},         {TC_BORDER_WRAP, 63, 63, "long"},
         {TC_BORDER_REFLECT, 21, 21, "long"},     {TC_BORDER_REFLECT, 27, 27, "long"},
         {TC_BORDER_REFLECT, 23, 1, "rows"},      {TC_BORDER_REFLECT, 15, 5, "long"},
-        {TC_BORDER_REFLECT, 33, 33, "long"},     {TC_BORDER_REFLECT, 45, 45, "long"},
-        {TC_BORDER_REFLECT, 49, 49, "split"},    {TC_BORDER_REFLECT101, 31, 63, "long"},
+        {TC_BORDER_REFLECT, 33, 33, "long"},     {TC_BORDER_REFLECT, 57, 45, "long"},
+        {TC_BORDER_REFLECT, 63, 59, "long"},    {TC_BORDER_REFLECT101, 31, 63, "long"},
         {TC_BORDER_REFLECT101, 35, 9, "long"},   {TC_BORDER_REFLECT101, 17, 17, "long"},
-        {TC_BORDER_REFLECT101, 39, 3, "long"},   {TC_BORDER_REFLECT101, 49, 63, "split"},
+        {TC_BORDER_REFLECT101, 49, 3, "long"},   {TC_BORDER_REFLECT101, 63, 63, "long"},
         {TC_BORDER_REFLECT101, 7, 25, "long"},   {TC_BORDER_REFLECT101, 15, 63, "long"},
         {TC_BORDER_REPLICATE, 17, 17, "long"},
         /* From 11 taps along rows the long kernel, but at 11 with the mirror borders; the
@@ -742,9 +743,10 @@ static void test_long_rows_default_by_border(void **state)
 }
 
 /* The register budget a job's kernel is built with where the compiler takes one (NVIDIA's):
- * tiled_long_conv's by the rows' radius (config.h's TC_LONG_BUDGETS: none to 11 taps, 64 to
- * 35, 80 to 47, 96 beyond), whatever the border, none for rows of 15 taps or fewer with longer
- * columns; long-ahead's own; none for the other kernels; the tuning's over all. */
+ * tiled_long_conv's by the rows' radius (config.h's TC_LONG_BUDGETS: none to 11 taps, 64
+ * beyond), whatever the border; for rows of 15 taps or fewer with longer columns 64 unless
+ * the rows are one tap (split's second pass); long-ahead's own; none for the other kernels;
+ * the tuning's over all. */
 static void test_register_budgets(void **state)
 {
     static const struct {
@@ -752,12 +754,13 @@ static void test_register_budgets(void **state)
         int taps_x, taps_y, budget;
     } cases[] = {
         {"long", 11, 11, 0},  {"long", 13, 13, 64},      {"long", 15, 9, 64},
-        {"long", 15, 31, 0},  {"long", 17, 17, 64},      {"long", 35, 63, 64},
-        {"long", 37, 5, 80},  {"long-lean", 47, 47, 80}, {"long", 49, 49, 96},
-        {"long", 63, 63, 96}, {"long", 7, 63, 0},        {"long", 1, 63, 0},
+        {"long", 15, 31, 64}, {"long", 17, 17, 64},      {"long", 35, 63, 64},
+        {"long", 37, 5, 64},  {"long-lean", 47, 47, 64}, {"long", 49, 49, 64},
+        {"long", 63, 63, 64}, {"long", 7, 63, 64},       {"long", 1, 63, 0},
+        {"long", 3, 37, 64},  {"long", 1, 41, 0},        {"long", 11, 13, 64},
         {"long-ahead", 31, 31, 80}, {"tiled", 9, 9, 0},  {"split", 63, 63, 0},
         {"rows", 63, 1, 0},   {NULL, 31, 31, 64},       {NULL, 11, 11, 0},
-        {NULL, 47, 47, 80},   {NULL, 49, 49, 0},
+        {NULL, 47, 47, 64},   {"long-wide", 41, 9, 64},
     };
     const tc_roi roi = {0, 0, 0, 0, 500, 400};
     (void)state;
