@@ -80,7 +80,8 @@ inline float slide_component(float16 v, int k)
  * work-items of a group, 256 but for studies: --tune long-group) and LONG_UNROLL_LIMIT, from
  * src/config.h. On NVIDIA's compiler the host builds it under a register budget by the rows'
  * length (job_kernels.c, config.h's TC_LONG_BUDGETS), and so without its required group size
- * (Common.cl's TC_GROUP_SIZE). Built with TC_IMAGE=1 (--storage image), it reads the
+ * (Common.cl's TC_GROUP_SIZE) and with TC_REGISTER_BUDGET, which puts its coefficients in
+ * constant operands at every length (below). Built with TC_IMAGE=1 (--storage image), it reads the
  * source plane from an image2d_t (Common.cl's SRC_T); with TC_IO_U8=1 it reads and writes a
  * gray image's bytes (Common.cl).
  */

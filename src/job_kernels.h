@@ -21,7 +21,8 @@ int tc_job_kernels(const tc_device *d, tc_program_cache *programs, const tc_job 
 /* The registers a work-item of the job's tiled kernel may hold where the compiler takes a
  * budget (NVIDIA's -cl-nv-maxrregcount; the kernel is then built without its required group
  * size): the tuning's, else the variant's, else tiled_long_conv's by the rows' radius
- * (config.h's TC_LONG_BUDGETS); 0: the compiler's own choice. */
+ * (config.h's TC_LONG_BUDGETS, TC_LONG_COLUMNS_BUDGET for short rows with longer columns);
+ * 0: the compiler's own choice. */
 int tc_register_budget(const tc_job *job);
 
 /* Refuses a launch of `kernel` in work-groups of local[0] x local[1] that the device cannot

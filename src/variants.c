@@ -43,7 +43,7 @@ static const tc_variant variants[] = {
      .about = "long, each work-item's next row job's read window loaded while its current "
               "job is multiplied"},
     {.name = "long-wide", .kind = TC_KERNEL_TILED_LONG, .job_w = TC_LONG_WIDE_JOB_W,
-     .about = "long with jobs of 16 outputs at every length (long takes them from 41 taps)"},
+     .about = "long with jobs of 16 outputs along rows (long's are 8)"},
     {.name = "slide-64x64-j32-v32", SLIDE(64, 64, 32, 1, 32),
      .about = "strips 64 wide, steps of 64 rows, jobs of 32, columns of 32 (128 work-items)"},
     {.name = "slide-64x64-j32-v32-acc", SLIDE(64, 64, 32, 1, 32), .options = "-D TC_SLIDE_ACC=1",
@@ -109,11 +109,12 @@ static const struct {
  * (config.h's TC_LONG_BUDGETS) with its coefficients by value, which took away the jumps in its
  * time that the border's edge reads had made and the bands where long-lean, long-ahead and
  * long-wide had beaten it (2026-11-27, bench/split/long-budgets.cases), and then split's
- * (docs/kernels.md, "The bands"): on an H100, 8192^2 gray, long took 0.56-0.92x split's time at
- * every length from 47 to 63 with replicate and reflect-101 and with short columns (63 x 7:
- * 0.70x; bench/split/long-values-h100.cases); on an H200 0.78-0.98x to 57-59 taps, split 1-6 %
- * ahead from 59 or 61 with the mirror borders and replicate (long-values-bands.cases). At 11 taps
- * the mirror borders keep tiled_conv. The columns' length does not choose.
+ * (docs/kernels.md, "The bands"): on an H100, 8192^2 gray, long took 0.72-0.96x split's time at
+ * every length from 47 to 63 with replicate and reflect-101, 0.59-0.78x with short columns
+ * (bench/split/long-values-h100.cases, long-short-columns.cases); on an H200 0.74-0.98x from 47
+ * to 57 taps with every border and to 63 with wrap, split 1-6 % ahead from 59 with the mirror
+ * borders and at 61-63 with replicate and constant (long-values-bands.cases). At 11 taps the
+ * mirror borders keep tiled_conv. The columns' length does not choose.
  */
 #define TC_LONG_BANDS_FROM 11
 static const struct {
