@@ -341,8 +341,8 @@ typedef struct {
                              * on NVIDIA), for reading its registers and machine code */
     int long_tile_h;        /* tiled_long_conv's tile height, 8..4096, a multiple of 8 (as
                              * before, halved while the tile does not fit local memory); 0: 256 */
-    int long_job_w;         /* tiled_long_conv's job width along rows, 8 or 16; 0: by the rows'
-                             * radius (src/config.h's TC_LONG_WIDE_JOB_RADIUS) */
+    int long_job_w;         /* tiled_long_conv's job width along rows, 8 or 16; 0: the variant's
+                             * (long-wide: 16), else TC_LONG_JOB_W (8, src/config.h) */
     int long_group;         /* tiled_long_conv's work-items a group, 256, 512 or 1024 (a
                              * column of tile height x 32 / this many outputs each); 0: 256 */
     int registers;          /* the register budget of every tiled kernel a job builds on

@@ -109,8 +109,9 @@ inline float slide_component(float16 v, int k)
  * per-pixel mapping unrolled), or with TC_LONG_LEAN=1 (the long-lean variant) by
  * load_segment_lean (that mapping a loop kept rolled): less code, which moves the lengths at
  * which this kernel's time jumps by a third or more (from 23-25 taps along rows with the mirror
- * borders, 35 with replicate) to 37 and beyond; a little slower below them (variants.c chooses
- * by border and length). The same floats either way. */
+ * borders, 35 with replicate) to 37 and beyond; a little slower below them. Uncapped it held
+ * bands of the defaults; under NVIDIA's register budget long is faster at every length, so it
+ * is a study variant (docs/kernels.md, "The bands"). The same floats either way. */
 #ifndef TC_LONG_LEAN
 #define TC_LONG_LEAN 0
 #endif
@@ -119,7 +120,8 @@ inline float slide_component(float16 v, int k)
  * before its current job's multiply-adds, so that the loads are in flight while they run. A
  * window more of registers in phase (a), and other code: on the H100 7-12 % faster than
  * long-lean from 23-25 to 31 taps along rows with the mirror borders (where long has jumped),
- * slower at most other lengths and borders (variants.c's bands; docs/benchmarks.md). */
+ * slower at most other lengths and borders; a study variant since the register budget
+ * (docs/benchmarks.md). */
 #ifndef TC_LONG_PREFETCH
 #define TC_LONG_PREFETCH 0
 #endif
@@ -135,8 +137,9 @@ inline float slide_component(float16 v, int k)
  * longer than LONG_KVALUES_MAX_TAPS. Uncapped, on the H100 (2026-11-27,
  * bench/split/long-kvalues.cases) by value was 6-21 % faster from 17 to 35 taps, colour 31 taps
  * with reflect-101 33 %, but from 41 taps on either axis slower (47 taps 1.27x, 7 x 63 1.20x,
- * 1 x 63 1.08x); under a budget of 64 registers, on the H200 the same day, it was 0.69-0.80x the
- * buffers' time from 37 to 63 taps (bench/split/long-values.cases; docs/benchmarks.md): the
+ * 1 x 63 1.08x); under a budget of 64 registers, on the H200 the same day, it was 0.76-0.82x the
+ * time of the buffers' defaults then (80 or 96 registers) from 37 to 63 taps, 0.77-0.86x the
+ * buffers' best budget (bench/split/long-values.cases; docs/benchmarks.md): the
  * buffers' coefficients are loads, or registers that the budget does not have. */
 #define LONG_KVALUES_MAX_TAPS 35
 #ifndef TC_REGISTER_BUDGET
@@ -686,7 +689,7 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
 
 /*
  * tiled_rows_conv. tiled_long_conv's phase (a) reads each job's window from global memory
- * through the L1, 8 or 16 outputs a window, and runs its multiply-adds at under a third of a
+ * through the L1, 8 outputs a window (16 in long-wide), and runs its multiply-adds at under a third of a
  * GPU's peak at 63 taps (docs/benchmarks.md, "Each axis on its own"). Here a group stages 32
  * rows of its tile in local memory and each work-item filters one of those rows: the 32
  * work-items of a wavefront read 32 rows at once (an odd pitch puts them in 32 banks), each

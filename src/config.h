@@ -39,8 +39,8 @@
 /* The long-wide variant's jobs: TC_LONG_WIDE_JOB_W outputs from one window of 16 + 2 r floats,
  * half the loads a multiply-add of jobs of 8. Uncapped on the H200 (2026-11-26) that was 3-6 %
  * faster from 41 to 63 taps, and long took it there; under the register budget with the
- * coefficients by value jobs of 8 are faster at every length from 35 to 63 (2026-11-27: 41 taps
- * 0.290 ms against 0.321, 63 taps level), so long keeps jobs of 8 and long-wide stays a study. */
+ * coefficients by value jobs of 8 are faster or level at every length from 37 to 63 (2026-11-27:
+ * 41 taps 0.290 ms against 0.321, 63 taps 0.448 against 0.450), so long keeps jobs of 8 and long-wide stays a study. */
 #define TC_LONG_WIDE_JOB_W 16
 #define TC_LONG_GROUP 256
 
@@ -52,7 +52,7 @@
  * TC_LONG_KX_VALUES): constant operands, no registers, no loads. H200, 2026-11-27, 8192^2 gray:
  * 64 registers 0.78-0.87x the uncapped time at 19-35 taps with reflect-101 and 27-35 with
  * replicate (bench/split/long-registers.cases); with the coefficients by value 64 is also the
- * fastest budget from 37 to 63 taps, 0.69-0.80x the time of the buffers under 80 or 96 (41 taps
+ * fastest budget from 37 to 63 taps, 0.76-0.82x the time of the buffers under 80 or 96 (41 taps
  * 0.290 ms against 0.374, 63 taps 0.448 against 0.569: bench/split/long-values.cases); H100,
  * 13-15 taps with reflect-101 0.79-0.94x. */
 #define TC_LONG_BUDGETS {{5, 0}, {31, 64}}

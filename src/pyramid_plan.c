@@ -175,7 +175,7 @@ void tc_pyramid_slice_job(const tc_pyramid_plan *plan, int octave, const tc_pyra
     job->block_y = TC_TILED_BLOCK_Y;
     job->vector_io = 1;
     /* A slice is one prepared launch, one pass: beyond tiled_conv's lengths the long kernel,
-     * whatever the band's default (the split variant takes two). */
+     * whatever a study's --kernel (the split variant would take two passes). */
     if (s->taps > TC_TILED_MAX_TAPS)
         tc_variant_find("long", &job->filter, &job->variant, NULL);
 }

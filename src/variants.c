@@ -112,8 +112,8 @@ static const struct {
  * (docs/kernels.md, "The bands"): on an H100, 8192^2 gray, long took 0.72-0.96x split's time at
  * every length from 47 to 63 with replicate and reflect-101, 0.59-0.78x with short columns
  * (bench/split/long-values-h100.cases, long-short-columns.cases); on an H200 0.74-0.98x from 47
- * to 57 taps with every border and to 63 with wrap, split 1-6 % ahead from 59 with the mirror
- * borders and at 61-63 with replicate and constant (long-values-bands.cases). At 11 taps the
+ * to 57 taps with every border and to 63 with wrap, level at 61-63 with replicate and constant,
+ * split 1-6 % ahead from 59 with the mirror borders (long-values-bands.cases). At 11 taps the
  * mirror borders keep tiled_conv. The columns' length does not choose.
  */
 #define TC_LONG_BANDS_FROM 11

@@ -166,7 +166,7 @@ check_images "wrap-long" 15 -g 45x71 -sL 2 -tL 1 --border wrap
 # The long-filter and mask kernels, a few cases each (oclgrind is slow): tiled_long_conv (17 taps
 # with its coefficients by value, 63 x 1 from its buffers, 59 x 45 by value as NVIDIA's register
 # budget builds it, the chunked vertical pass, small tiles so that class 1 occurs on a small
-# image, its variants where they are the default),
+# image, its study variants by name),
 # tiled_rows_conv alone and as the split variant's first pass (every class), tiled_conv
 # with a length per axis, tiled_mask_conv and one_pass_mask_conv (3 x 3 with class 1, 5 x 3,
 # 15 x 15: the loop over the mask's rows), twopass on a rank-1 mask. oclgrind's device has
