@@ -132,8 +132,8 @@ for border in $strip_borders; do
         --cy 1,2,1 --border $border -o OUT.png
 done
 same "b: -a twopass, 21 taps" "$g" -a twopass -f 21 --border wrap -o OUT.png
-same "b: the split variant, 49 x 45 taps (its plane between the passes in the budget)" "$g" \
-    -f 49x45 --border reflect101 --kernel split -o OUT.png
+same "b: the split variant, 21 x 19 taps (its plane between the passes in the budget)" "$g" \
+    -f 21x19 --border reflect101 --kernel split -o OUT.png
 same "b: -a onepass, a 5 x 3 mask" "$g" -a onepass \
     --mask '1,2,-1,2,1;0,3,-8,3,0;1,2,-1,2,1' --border reflect101 -o OUT.png
 if "$bin" -g 64x64 --storage image -q --no-output 2>/dev/null; then
