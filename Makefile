@@ -260,10 +260,10 @@ e2e-tests: $(BIN) $(TEST_BIN)
 # The sweeps that make test samples, at full length (docs/testing.md): every geometry case and
 # every border and length pair of test_kernels, every border and length pair of test_bands,
 # every border of the strips' and the batch's border loops (TEST_FULL), and the kill sweep on
-# an 8192 x 8192 write (KILL_SIZE), with the rest of their suites.
+# an 8192 x 8192 write at 20 moments (KILL_SIZE, KILL_MOMENTS), with the rest of their suites.
 full-sweeps: $(BIN) $(TEST_BIN) $(TEST_BINS)
 	@TEST_FULL=1 sh tests/run-unit.sh build/obj/tests/test_kernels build/obj/tests/test_bands
-	@KILL_SIZE=8192x8192 sh tests/e2e.sh $(TEST_BIN)
+	@KILL_SIZE=8192x8192 KILL_MOMENTS=20 sh tests/e2e.sh $(TEST_BIN)
 	@TEST_FULL=1 sh tests/strips.sh ./$(BIN)
 	@TEST_FULL=1 sh tests/batch.sh $(TEST_BIN)
 

@@ -372,9 +372,11 @@ part_f_kills() {
     mkdir -p "$k"
     # The image written: 4096 x 4096 in make test (each run about a second on the 2-core
     # machine's PoCL), 8192 x 8192 in `make full-sweeps` (KILL_SIZE). The moments are drawn
-    # over the run's own length, so either size meets every phase of the run.
+    # over the run's own length, so either size meets every phase of the run. 12 moments in
+    # make test, 20 in full-sweeps (KILL_MOMENTS); each run draws new ones (the seed is printed).
     size=${KILL_SIZE:-4096x4096}
-    name="f: kill -9 at 20 random moments of a -g $size write leaves no temporary and no partial file"
+    moments=${KILL_MOMENTS:-12}
+    name="f: kill -9 at $moments random moments of a -g $size write leaves no temporary and no partial file"
     if ! "$measure" --tmpfile "$k"; then
         ok "$name # SKIP this file system has no O_TMPFILE: a kill -9 can leave .out.bmp.XXXXXX"
     else
@@ -385,9 +387,9 @@ part_f_kills() {
         rm -f "$k/ref.bmp"
         seed=$(date +%s)
         kills_bad= kills_hit=0
-        kill_runs 9 20 0
+        kill_runs 9 "$moments" 0
         if [ -n "$kills_bad" ]; then not_ok "$name" "seed $seed:$kills_bad"; else
-            ok "$name ($kills_hit of 20 ended by the signal; run $ref_ms ms, seed $seed)"; fi
+            ok "$name ($kills_hit of $moments ended by the signal; run $ref_ms ms, seed $seed)"; fi
         # The same through the batch pipeline (a plain -s FILE -o FILE run), whose writers
         # stage the file the same way.
         "$bin" -g "$size" -o "$tmp/kill-in.bmp" -q

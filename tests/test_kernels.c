@@ -377,11 +377,11 @@ static void test_kernel_variants(void **state)
 }
 
 /* The tiled kernel with other blocks per work-item and without float4 I/O: the tuning options
- * must compute the same function. 12 random ROIs a geometry (24 with TEST_FULL set: `make
+ * must compute the same function. 8 random ROIs a geometry (24 with TEST_FULL set: `make
  * full-sweeps`). */
 static void test_tiled_geometries(void **state)
 {
-    const int cases = getenv("TEST_FULL") ? 24 : 12;
+    const int cases = getenv("TEST_FULL") ? 24 : 8;
     (void)state;
     static const int blocks[][3] = {{4, 4, 0}, {4, 2, 1}, {4, 8, 1}, {8, 4, 1}, {8, 8, 1},
                                     {4, 1, 1}, {8, 16, 0}};
