@@ -8,8 +8,8 @@
  *   long_probe [--size N] [--taps 17,31,47,63] [--iter 50] [--edges] [--help]
  *
  *   --size N    the image, N x N gray float32 (default 8192)
- *   --taps L,.. the lengths, equal along rows and columns: 17, 31, 47 or 63 (the
- *               instantiations below; default all four)
+ *   --taps L,.. the lengths, equal along rows and columns: 17, 23, 31, 47 or 63 (the
+ *               instantiations below; default 17, 31, 47, 63)
  *   --iter N    timed launches after one warm-up, and timed copies (default 50); --iter 1 makes
  *               two launches a length, for ncu
  *   --edges     the OpenCL run's geometry: no halo, so the tiles at the image's edges take the
@@ -24,15 +24,17 @@
  *
  * What is ported, and how. Everything the kernel does for a gray float32 buffer with the build
  * options src/job_kernels.c passes by default (src/config.h): tiles of LONG_TILE_W 32 x
- * LONG_TILE_H 256, 256 threads a block laid out (L_JPR 4, L_GY 64) as reqd_work_group_size says,
- * BLOCK_X 8 outputs a job from one read window of aligned float4s (Common.cl's load_segment,
+ * LONG_TILE_H 256, 256 threads a block laid out (L_JPR 4, L_GY 64), under the register budget
+ * of 64 a thread that the host gives from 13 to 63 taps (REGISTER_BUDGET below; 0 builds the
+ * uncapped kernel of before the budgets), BLOCK_X 8 outputs a job from one read window of aligned float4s (Common.cl's load_segment,
  * SHIFT 0, TC_VECTOR_IO 1), the filtered rows in shared memory as float4s, one column of L_VY
  * 32 outputs a thread from them, unrolled row by row (TC_LONG_CHUNKED 0 up to 63 taps: the
  * limit is LONG_UNROLL_LIMIT 4096; the chunked form is ported too, for the record), single
  * float stores. The border rule is replicate (bench/roofline.c's default). The mapping:
  * get_local_id -> threadIdx, get_group_id -> blockIdx, barrier -> __syncthreads, __local ->
- * __shared__, vload4/float4 pointers -> float4 loads and stores, fma -> fmaf, the __constant
- * coefficient arguments -> __constant__ arrays. The loop pragmas are the OpenCL source's.
+ * __shared__, vload4/float4 pointers -> float4 loads and stores, fma -> fmaf, the coefficients
+ * by value -> __constant__ arrays indexed with constants. The loop pragmas are the OpenCL
+ * source's.
  *
  * The interior case. The OpenCL kernel reads a tile unchecked (class 1) when the tile, its
  * halo rows and its windows' aprons lie inside the image: every tile but those along the
@@ -107,7 +109,11 @@ template <int TAPS> struct Geometry {
     static_assert(TAPS % 2 == 1 && RADIUS_X > 1 && RADIUS_X <= 31, "odd lengths 5 .. 63");
 };
 
-/* The coefficients (Long.cl's __constant const float *kx, *ky arguments). */
+/* The coefficients. Long.cl under a register budget takes them by value (the float16
+ * arguments kx0 .. ky3, copied into a private array that every unrolled multiply-add indexes
+ * with a constant: each FFMA then reads its coefficient from the constant bank of the kernel's
+ * arguments). A __constant__ array indexed with constants is the same in CUDA: an FFMA with a
+ * constant-bank operand (c[0x3][...] instead of c[0x0][...]), no load. */
 __constant__ float c_kx[64];
 __constant__ float c_ky[64];
 
@@ -240,10 +246,25 @@ __device__ __forceinline__ void long_vertical(const float *column, float out[L_V
     }
 }
 
+/* The register budget (src/config.h's TC_LONG_BUDGETS: 64 registers from 13 to 63 taps on
+ * NVIDIA's compiler, which the host passes as -cl-nv-maxrregcount=64 with the kernel built
+ * without its required group size). Here as launch bounds: at least 65536 / (256 x 64) = 4
+ * blocks an SM, which ptxas meets with at most 64 registers a thread, as the cap does. 0: the
+ * kernel as it was built before the budgets (launch bounds of 256 alone, up to 255
+ * registers). */
+#ifndef REGISTER_BUDGET
+#define REGISTER_BUDGET 64
+#endif
+#if REGISTER_BUDGET > 0
+#define LONG_BOUNDS __launch_bounds__(L_GROUP, 65536 / (L_GROUP * REGISTER_BUDGET))
+#else
+#define LONG_BOUNDS __launch_bounds__(L_GROUP)
+#endif
+
 /* all_interior (the probe's own): every tile takes the class-1 path, the caller having given
  * the source a halo wide enough for every tile's reads. */
 template <int TAPS>
-__global__ void __launch_bounds__(L_GROUP)
+__global__ void LONG_BOUNDS
     tiled_long_conv(const float *src, float *dst, int pitch, int sL, int sT, int tL, int tT,
                     int w, int h, float border_value, int all_interior)
 {
@@ -522,7 +543,8 @@ int main(int argc, char **argv)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             printf("usage: long_probe [--size N] [--taps 17,31,47,63] [--iter N] [--edges]\n"
                    "  --size N   N x N gray float32 image, 32 .. 32768 (default 8192)\n"
-                   "  --taps L   lengths among 17, 31, 47, 63, comma-separated (default all)\n"
+                   "  --taps L   lengths among 17, 23, 31, 47, 63, comma-separated (default\n"
+                   "             17, 31, 47, 63)\n"
                    "  --iter N   timed launches and copies after a warm-up (default 50)\n"
                    "  --edges    no halo: the edge tiles take the bordered path, as in the\n"
                    "             OpenCL run (default: every tile reads unchecked)\n");
@@ -551,12 +573,12 @@ int main(int argc, char **argv)
             snprintf(list, sizeof list, "%s", value);
             for (char *tok = strtok(list, ","); tok; tok = strtok(nullptr, ",")) {
                 const int taps = parse_int(tok, 1, 63);
-                if (taps != 17 && taps != 31 && taps != 47 && taps != 63)
-                    return usage("--taps: a comma-separated list of 17, 31, 47, 63");
+                if (taps != 17 && taps != 23 && taps != 31 && taps != 47 && taps != 63)
+                    return usage("--taps: a comma-separated list of 17, 23, 31, 47, 63");
                 lengths.push_back(taps);
             }
             if (lengths.empty())
-                return usage("--taps: a comma-separated list of 17, 31, 47, 63");
+                return usage("--taps: a comma-separated list of 17, 23, 31, 47, 63");
         }
     }
 
@@ -574,6 +596,7 @@ int main(int argc, char **argv)
     for (int taps : lengths) {
         switch (taps) {
         case 17: ok = run_length<17>(n, iter, interior) && ok; break;
+        case 23: ok = run_length<23>(n, iter, interior) && ok; break;
         case 31: ok = run_length<31>(n, iter, interior) && ok; break;
         case 47: ok = run_length<47>(n, iter, interior) && ok; break;
         default: ok = run_length<63>(n, iter, interior) && ok; break;

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """bench/cuda/ncu_table.py - the tables of a bench/cuda/probe.sh run, in markdown.
 
-    python3 bench/cuda/ncu_table.py OUTDIR
+    python3 bench/cuda/ncu_table.py [--masks] OUTDIR
 
-From OUTDIR: times.csv (the CUDA port, long_probe), opencl.csv (the OpenCL kernel, from
-build/roofline), opencl-ptx/long-fN.ptxas.txt (the OpenCL kernel's registers), ncu-N.csv and
-ncu-N-raw.csv (Nsight Compute's details and raw pages of one launch of the port at N taps),
-ncu-status.txt (why a profile is missing). Two tables: the times side by side, then the
-profile, a column per length.
+From OUTDIR: times.csv (the CUDA port, long_probe or mask_probe), opencl.csv (the OpenCL
+kernel, from build/roofline, labels opencl:fN or opencl:mN), opencl-ptx/*-fN.ptxas.txt (the
+OpenCL kernel's registers), ncu-N.csv and ncu-N-raw.csv (Nsight Compute's details and raw
+pages of one launch of the port at N taps, or an N x N mask), ncu-status.txt (why a profile is
+missing). Two tables: the times side by side, then the profile, a column per length (--masks:
+per mask, N the side).
 
 ncu's names differ between versions: every quantity is looked up by section and metric name
 substrings in the details page, then by raw metric names in the raw page; what neither has is
@@ -128,22 +129,24 @@ def read_times(out):
 
 
 def read_opencl(out):
-    """{taps: row} from opencl.csv (bench/roofline.c's records)."""
+    """{N: row} from opencl.csv (bench/roofline.c's records), N from the label opencl:fN
+    (N taps) or opencl:mN (an N x N mask)."""
     found = {}
     try:
         with open(os.path.join(out, "opencl.csv"), encoding="utf-8") as f:
             for r in csv.DictReader(f):
-                if r.get("label", "").startswith("opencl:f") and not r.get("error"):
-                    found[int(r["taps_x"])] = r
+                m = re.match(r"opencl:[fm](\d+)$", r.get("label") or "")
+                if m and not r.get("error"):
+                    found[int(m.group(1))] = r
     except (OSError, ValueError, KeyError):
         pass
     return found
 
 
 def opencl_registers(out, taps):
-    path = os.path.join(out, "opencl-ptx", f"long-f{taps}.ptxas.txt")
+    paths = glob.glob(os.path.join(out, "opencl-ptx", f"*-f{taps}.ptxas.txt"))
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open(paths[0] if paths else "", encoding="utf-8", errors="replace") as f:
             m = re.search(r"Used (\d+) registers", f.read())
         return m.group(1) if m else NA
     except OSError:
@@ -156,9 +159,9 @@ def table(head, rows):
     return "\n".join(lines)
 
 
-def times_table(out, lengths):
+def times_table(out, lengths, unit):
     times, opencl = read_times(out), read_opencl(out)
-    head = ["taps", "OpenCL ms", "port ms (same geometry)", "port / OpenCL", "port ms (interior)",
+    head = [unit, "OpenCL ms", "port ms (same geometry)", "port / OpenCL", "port ms (interior)",
             "copy ms (CUDA / OpenCL)", "registers (port / OpenCL)", "port shared bytes",
             "check (max diff)"]
     rows = []
@@ -215,7 +218,7 @@ def shared_per_block(p):
     return " + ".join(parts) or NA
 
 
-def profile_table(out, lengths, times):
+def profile_table(out, lengths, times, name):
     profiles = {n: Profile(os.path.join(out, f"ncu-{n}.csv"), os.path.join(out, f"ncu-{n}-raw.csv"))
                 for n in lengths}
     shown = [n for n in lengths if profiles[n].present()]
@@ -267,6 +270,10 @@ def profile_table(out, lengths, times):
                                        ("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",)))
     add("FMA pipe, instructions", pct("", "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",
                                       ("sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",)))
+    add("LSU pipe, instructions", pct("", "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",
+                                      ("sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",)))
+    add("L1/TEX throughput (SOL)", pct("Speed Of Light", "L1/TEX Cache Throughput",
+                                       ("l1tex__throughput.avg.pct_of_peak_sustained_active",)))
     add("SM throughput (SOL)", pct("Speed Of Light", "Compute (SM) Throughput",
                                    ("sm__throughput.avg.pct_of_peak_sustained_elapsed",)))
     add("achieved occupancy", pct("Occupancy", "Achieved Occupancy",
@@ -291,14 +298,18 @@ def profile_table(out, lengths, times):
                                  ("smsp__warps_eligible.avg.per_cycle_active",)), 2))
     add("no eligible warp", pct("Scheduler", "No Eligible", ("smsp__issue_inst0.avg.pct_of_peak_sustained_active",)))
     add("top 3 stalls, cycles per issue (share)", stalls)
-    return table(["quantity"] + [f"{n} taps" for n in shown], quantities)
+    return table(["quantity"] + [name(n) for n in shown], quantities)
 
 
 def main(argv):
+    masks = argv[:1] == ["--masks"]
+    argv = argv[1:] if masks else argv
     if len(argv) != 1:
-        print("usage: python3 bench/cuda/ncu_table.py OUTDIR", file=sys.stderr)
+        print("usage: python3 bench/cuda/ncu_table.py [--masks] OUTDIR", file=sys.stderr)
         return 2
     out = argv[0]
+    unit = "mask" if masks else "taps"
+    name = (lambda n: f"{n} x {n}") if masks else (lambda n: f"{n} taps")
     times = read_times(out)
     lengths = sorted({n for n, _ in times} | set(read_opencl(out)) |
                      {int(m.group(1)) for m in (re.search(r"ncu-(\d+)\.csv$", f)
@@ -310,7 +321,7 @@ def main(argv):
     print("### The CUDA port against the OpenCL kernel (median ms)\n")
     print("'same geometry': the port on the OpenCL run's image (edge tiles bordered); 'interior':")
     print("every tile on the unchecked path. OpenCL registers: its driver PTX through ptxas.\n")
-    print(times_table(out, lengths))
+    print(times_table(out, lengths, unit))
     status = ""
     try:
         with open(os.path.join(out, "ncu-status.txt"), encoding="utf-8") as f:
@@ -322,7 +333,7 @@ def main(argv):
         print("ncu had no permission to read the GPU's counters (ERR_NVGPUCTRPERM): no profile; "
               "the times above and sass_mix.txt are all there is.")
         return 0
-    profile = profile_table(out, lengths, times)
+    profile = profile_table(out, lengths, times, name)
     if profile is None:
         print(f"no ncu profile in {out}" + (f" ({status})" if status else "") + ".")
         return 0
