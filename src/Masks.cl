@@ -273,6 +273,25 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define TC_MASK_PREFETCH 0
 #endif
 
+/* TC_MASK_ROWS_LEAN 1: a window that crosses the sROI's left or right edge is read by
+ * load_segment_lean (the per-pixel mapping a rolled loop, into an array of its own); 0: by
+ * load_segment_bordered (that mapping unrolled, every load in flight at once). */
+#ifndef TC_MASK_ROWS_LEAN
+#define TC_MASK_ROWS_LEAN 1
+#endif
+
+/* The window of ROI row y for the block at column bx (class 2 when checked, a constant). */
+TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
+                                bool checked, int bx, int y, float seg[SEG_W])
+{
+    if (checked && TC_MASK_ROWS_LEAN)
+        load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
+    else if (checked)
+        load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
+    else
+        load_segment(src, pitch, sL + bx, sT + y, seg);
+}
+
 /* The block at ROI (bx, by) into out. checked is a constant at both calls. */
 TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
                                bool checked, int bx, int by, __local const float4 *weights,
@@ -285,10 +304,7 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
             out[o][c] = 0.0f;
 #if TC_MASK_PREFETCH
     float next[SEG_W]; /* the window of the row after the current one */
-    if (checked)
-        load_segment_lean(src, pitch, sL, sT, bx, by - RADIUS_Y, w, h, value, next);
-    else
-        load_segment(src, pitch, sL + bx, sT + by - RADIUS_Y, next);
+    mask_rows_window(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y, next);
 #endif
 #pragma unroll 1
     for (int r = 0; r < BLOCK_Y + 2 * RADIUS_Y; r++) {
@@ -297,19 +313,11 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
 #pragma unroll
         for (int i = 0; i < SEG_W; i++)
             seg[i] = next[i];
-        if (r + 1 < BLOCK_Y + 2 * RADIUS_Y) {
-            const int y = by - RADIUS_Y + r + 1;
-            if (checked)
-                load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, next);
-            else
-                load_segment(src, pitch, sL + bx, sT + y, next);
-        }
+        if (r + 1 < BLOCK_Y + 2 * RADIUS_Y)
+            mask_rows_window(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r + 1,
+                             next);
 #else
-        const int y = by - RADIUS_Y + r;
-        if (checked)
-            load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
-        else
-            load_segment(src, pitch, sL + bx, sT + y, seg);
+        mask_rows_window(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r, seg);
 #endif
 #pragma unroll
         for (int o = 0; o < BLOCK_Y; o++) {
