@@ -81,6 +81,23 @@ inline int border_index(int p, int n)
 #endif
 }
 
+/* border_index for a p less than one width outside [0, n) (-n < p < 2n - 1, n >= 2): the
+ * rule applied once, without border_index's loop or wrap's division. The caller checks that
+ * its coordinates stay that close (tiled_mask_rows_conv's class 2, when the ROI is wide). */
+inline int border_fold(int p, int n)
+{
+#if BORDER == BORDER_REPLICATE
+    return clamp(p, 0, n - 1);
+#elif BORDER == BORDER_CONSTANT
+    return p >= 0 && p < n ? p : -1;
+#elif BORDER == BORDER_REFLECT101 || BORDER == BORDER_REFLECT
+    const int delta = BORDER == BORDER_REFLECT101;
+    return p < 0 ? -p - 1 + delta : p >= n ? 2 * n - 1 - p - delta : p;
+#else /* BORDER_WRAP */
+    return p < 0 ? p + n : p >= n ? p - n : p;
+#endif
+}
+
 /*
  * Where the kernels read the source plane (--storage, storage.c): a buffer, SRC_T a pointer
  * and SRC_AT(src, pitch, x, y) the float at column x of row y; or, built with -D TC_IMAGE=1,

@@ -273,23 +273,51 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define TC_MASK_PREFETCH 0
 #endif
 
-/* TC_MASK_ROWS_LEAN 1: a window that crosses the sROI's left or right edge is read by
- * load_segment_lean (the per-pixel mapping a rolled loop, into an array of its own); 0: by
- * load_segment_bordered (that mapping unrolled, every load in flight at once). */
-#ifndef TC_MASK_ROWS_LEAN
-#define TC_MASK_ROWS_LEAN 1
+/* How a class-2 window that crosses the sROI's left or right edge is read (TC_MASK_ROWS_WINDOW):
+ *   0  load_segment_lean: the per-pixel mapping a rolled loop, into an array of its own;
+ *   1  load_segment_bordered: that mapping unrolled, every load in flight at once;
+ *   2  mask_rows_folded where the sROI is at least MR_FOLD_MIN_W wide (lean where narrower):
+ *      unrolled, each column mapped by border_fold, the rule applied once. */
+#ifndef TC_MASK_ROWS_WINDOW
+#define TC_MASK_ROWS_WINDOW 0
 #endif
+/* A block's window reaches at most 3 + RADIUS_X columns left of the sROI (the tiles sit on the
+ * target's 4-grid) and, in a tile past its right edge, TILE_W + SEG_W columns right of it:
+ * border_fold's one fold covers them where the sROI is wider than twice that. */
+#define MR_FOLD_MIN_W (2 * (TILE_W + SEG_W) + 8)
+
+TC_INLINE void mask_rows_folded(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
+                                float value, float seg[SEG_W])
+{
+    const int sy = border_index(y, h);
+    if (BORDER == BORDER_CONSTANT && sy < 0) {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++)
+            seg[i] = value;
+    } else if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
+        load_segment(src, pitch, sL + x, sT + sy, seg);
+    } else {
+#pragma unroll
+        for (int i = 0; i < SEG_W; i++) {
+            const int sx = border_fold(x - RADIUS_X + i, w);
+            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
+                                                         : SRC_AT(src, pitch, sL + sx, sT + sy);
+        }
+    }
+}
 
 /* The window of ROI row y for the block at column bx (class 2 when checked, a constant). */
 TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
                                 bool checked, int bx, int y, float seg[SEG_W])
 {
-    if (checked && TC_MASK_ROWS_LEAN)
-        load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
-    else if (checked)
-        load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
-    else
+    if (!checked)
         load_segment(src, pitch, sL + bx, sT + y, seg);
+    else if (TC_MASK_ROWS_WINDOW == 1)
+        load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
+    else if (TC_MASK_ROWS_WINDOW == 2 && w >= MR_FOLD_MIN_W)
+        mask_rows_folded(src, pitch, sL, sT, bx, y, w, h, value, seg);
+    else
+        load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
 }
 
 /* The block at ROI (bx, by) into out. checked is a constant at both calls. */
