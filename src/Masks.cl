@@ -277,9 +277,17 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
  *   0  load_segment_lean: the per-pixel mapping a rolled loop, into an array of its own;
  *   1  load_segment_bordered: that mapping unrolled, every load in flight at once;
  *   2  mask_rows_folded where the sROI is at least MR_FOLD_MIN_W wide (lean where narrower):
- *      unrolled, each column mapped by border_fold, the rule applied once. */
+ *      unrolled, each column mapped by border_fold, the rule applied once.
+ * The lean loop's loads wait for each other, and a group with one such window waits for it:
+ * on the H200 (2026-11-27, bench/split/mask-edges.cases) the few groups along the image's left
+ * and right edges cost 12-15 % of a large mask's time with replicate and constant (8192^2, 9 x 9
+ * to 15 x 15; the CUDA port of the kernel with every tile interior is that much faster,
+ * bench/cuda). Bordered took 0.83-0.89x lean's time with those two borders (16384^2
+ * 0.94-0.96x), folded 0.88-0.90x; with the mirror borders and wrap, whose border_index loops
+ * or divides, bordered went both ways (0.91-1.04x) and folded took 0.86-1.00x (wrap
+ * 0.86-0.97x). Hence the default: bordered with replicate and constant, folded otherwise. */
 #ifndef TC_MASK_ROWS_WINDOW
-#define TC_MASK_ROWS_WINDOW 0
+#define TC_MASK_ROWS_WINDOW (BORDER == BORDER_REPLICATE || BORDER == BORDER_CONSTANT ? 1 : 2)
 #endif
 /* A block's window reaches at most 3 + RADIUS_X columns left of the sROI (the tiles sit on the
  * target's 4-grid) and, in a tile past its right edge, TILE_W + SEG_W columns right of it:

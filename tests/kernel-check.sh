@@ -231,7 +231,10 @@ check_m "rank-1 mask, twopass on its factors" 1 -g 50x40 --mask '1,2,1;2,4,2;1,2
 # every slide variant (tiled_slide_conv) on a moved ROI with unequal lengths and on an image
 # where tiles of every class occur, the first also with one tap along either axis and at 31
 # taps; every mrows variant (tiled_mask_rows_conv) with a 7 x 7 and a 5 x 3 mask, and the
-# default of 9 x 9 masks (mrows-8x8-ahead) with one.
+# default of 9 x 9 masks (mrows-8x8-ahead) with one. Their class-2 windows at the left and right
+# edges (Masks.cl's TC_MASK_ROWS_WINDOW): folded with reflect101 where the ROI is wide enough
+# for the variant's tiles (mrows-4x8's 7 x 7), lean where it is not, bordered with replicate
+# and constant (the 5 x 3 cases but mrows-8x4's).
 slide_variants="slide-64x64-j32-v32 slide-64x64-j32-v32-acc slide-64x64-j16-v16
 slide-64x64-j16-v4x8 slide-128x32-j32-v32 slide-32x128-j32-v32"
 for v in $slide_variants; do
@@ -248,11 +251,12 @@ check_m "slide, 31 taps" 1 -g 48x60 -f 31 -sL 3 -tL 2 --border reflect101 -a til
     --kernel slide-64x64-j32-v32
 mask77=$(awk 'BEGIN { for (j = 0; j < 7; j++) { for (i = 0; i < 7; i++)
     printf "%s%d", i ? "," : "", (3 * i + 5 * j) % 7 - 3; printf j < 6 ? ";" : "" } }')
-for v in mrows-8x4 mrows-4x8 mrows-8x8 mrows-8x8-ahead; do
+for vb in mrows-8x4:wrap mrows-4x8:replicate mrows-8x8:constant=2 mrows-8x8-ahead:replicate; do
+    v=${vb%%:*} border=${vb#*:}
     check_m "$v, mask 7 x 7" 1 -g 150x140 --mask "$mask77" -sL 3 -sT 2 -tL 1 -W 140 -H 130 \
         --border reflect101 -a tiled --kernel "$v"
-    check_m "$v, mask 5 x 3" 1 -g 70x45 --mask "$mask53" -sL 1 -tL 2 -tT 1 --border wrap \
-        -a tiled --kernel "$v"
+    check_m "$v, mask 5 x 3, $border" 1 -g 70x45 --mask "$mask53" -sL 1 -tL 2 -tT 1 \
+        --border "$border" -a tiled --kernel "$v"
 done
 # The Gaussian scale space (Pyramid.cl): pyramid_octave and pyramid_decimate beside the per-level
 # path's kernels (-t runs both launch styles; -e checks every level; the two must give the same
