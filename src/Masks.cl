@@ -276,8 +276,9 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 /* How a class-2 window that crosses the sROI's left or right edge is read (TC_MASK_ROWS_WINDOW):
  *   0  load_segment_lean: the per-pixel mapping a rolled loop, into an array of its own;
  *   1  load_segment_bordered: that mapping unrolled, every load in flight at once;
- *   2  mask_rows_folded where the sROI is at least MR_FOLD_MIN_W wide (lean where narrower):
- *      unrolled, each column mapped by border_fold, the rule applied once.
+ *   2  mask_rows_folded where the sROI is at least MR_FOLD_MIN_W wide and MR_FOLD_MIN_H tall
+ *      (lean where smaller): unrolled, the row and each column mapped by border_fold, the
+ *      rule applied once.
  * The lean loop's loads wait for each other, and a group with one such window waits for it:
  * on the H200 (2026-11-27, bench/split/mask-edges.cases) the few groups along the image's left
  * and right edges cost 12-15 % of a large mask's time with replicate and constant (8192^2, 9 x 9
@@ -290,14 +291,16 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define TC_MASK_ROWS_WINDOW (BORDER == BORDER_REPLICATE || BORDER == BORDER_CONSTANT ? 1 : 2)
 #endif
 /* A block's window reaches at most 3 + RADIUS_X columns left of the sROI (the tiles sit on the
- * target's 4-grid) and, in a tile past its right edge, TILE_W + SEG_W columns right of it:
- * border_fold's one fold covers them where the sROI is wider than twice that. */
+ * target's 4-grid) and, in a tile past its right edge, TILE_W + SEG_W columns right of it;
+ * its rows RADIUS_Y above the sROI and TILE_H + RADIUS_Y below: border_fold's one fold covers
+ * them where the sROI is larger than twice that. */
 #define MR_FOLD_MIN_W (2 * (TILE_W + SEG_W) + 8)
+#define MR_FOLD_MIN_H (2 * (TILE_H + 2 * RADIUS_Y) + 8)
 
 TC_INLINE void mask_rows_folded(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
                                 float value, float seg[SEG_W])
 {
-    const int sy = border_index(y, h);
+    const int sy = border_fold(y, h);
     if (BORDER == BORDER_CONSTANT && sy < 0) {
 #pragma unroll
         for (int i = 0; i < SEG_W; i++)
@@ -322,7 +325,7 @@ TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int
         load_segment(src, pitch, sL + bx, sT + y, seg);
     else if (TC_MASK_ROWS_WINDOW == 1)
         load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
-    else if (TC_MASK_ROWS_WINDOW == 2 && w >= MR_FOLD_MIN_W)
+    else if (TC_MASK_ROWS_WINDOW == 2 && w >= MR_FOLD_MIN_W && h >= MR_FOLD_MIN_H)
         mask_rows_folded(src, pitch, sL, sT, bx, y, w, h, value, seg);
     else
         load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
