@@ -286,7 +286,12 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
  * bench/cuda). Bordered took 0.83-0.89x lean's time with those two borders (16384^2
  * 0.94-0.96x), folded 0.88-0.90x; with the mirror borders and wrap, whose border_index loops
  * or divides, bordered went both ways (0.91-1.04x) and folded took 0.86-1.00x (wrap
- * 0.86-0.97x). Hence the default: bordered with replicate and constant, folded otherwise. */
+ * 0.86-0.97x): unrolled, their mapping takes registers (140-168 against 126-128, ptxas on
+ * the driver's PTX). Under the variants' budget of 128 (src/variants.c; H100, the same day)
+ * folded took 0.84-0.90x bordered's time with those borders, so that every border now runs
+ * at replicate's speed within 1-2 %, and bordered stayed 0.99-1.03x its uncapped time with
+ * replicate and constant (folded 0.98-1.02x there). Hence the default: bordered with
+ * replicate and constant, folded otherwise. */
 #ifndef TC_MASK_ROWS_WINDOW
 #define TC_MASK_ROWS_WINDOW (BORDER == BORDER_REPLICATE || BORDER == BORDER_CONSTANT ? 1 : 2)
 #endif

@@ -72,14 +72,20 @@ static const tc_variant variants[] = {
     {.name = "mask", .kind = TC_KERNEL_TILED_MASK,
      .about = "tiled_mask_conv: the article's groups, every source row of a block read once, "
               "every product unrolled"},
+    /* The mrows variants under 128 registers: their class-2 windows (Masks.cl's
+     * TC_MASK_ROWS_WINDOW) take 140-168 uncapped with the mirror borders and wrap, eight
+     * groups an SM become six, and 9 x 9 to 15 x 15 masks took 1.10-1.16x the time they take
+     * under 128 (H100, 2026-11-27, bench/split/mask-edges.cases; replicate and constant
+     * 0.99-1.03x, already at 126-128). */
     {.name = "mrows-8x4", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 4,
+     .max_registers = 128,
      .about = "tiled_mask_rows_conv: blocks of 8 x 4, a loop over source rows"},
     {.name = "mrows-4x8", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 4, .tile_h = 8,
-     .about = "tiled_mask_rows_conv: blocks of 4 x 8"},
+     .max_registers = 128, .about = "tiled_mask_rows_conv: blocks of 4 x 8"},
     {.name = "mrows-8x8", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 8,
-     .about = "tiled_mask_rows_conv: blocks of 8 x 8"},
+     .max_registers = 128, .about = "tiled_mask_rows_conv: blocks of 8 x 8"},
     {.name = "mrows-8x8-ahead", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 8,
-     .options = "-D TC_MASK_PREFETCH=1",
+     .options = "-D TC_MASK_PREFETCH=1", .max_registers = 128,
      .about = "the same, each source row's window read while the row before it is multiplied"},
 };
 #undef SLIDE

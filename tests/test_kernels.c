@@ -745,8 +745,8 @@ static void test_long_rows_default_by_border(void **state)
 /* The register budget a job's kernel is built with where the compiler takes one (NVIDIA's):
  * tiled_long_conv's by the rows' radius (config.h's TC_LONG_BUDGETS: none to 11 taps, 64
  * beyond), whatever the border; for rows of 15 taps or fewer with longer columns 64 unless
- * the rows are one tap (split's second pass); long-ahead's own; none for the other kernels;
- * the tuning's over all. */
+ * the rows are one tap (split's second pass); long-ahead's and the mrows variants' own; none
+ * for the other kernels; the tuning's over all. */
 static void test_register_budgets(void **state)
 {
     static const struct {
@@ -773,6 +773,27 @@ static void test_register_budgets(void **state)
             fail_msg("case %zu: %s %d x %d taps: budget %d, expected %d", i,
                      cases[i].kernel ? cases[i].kernel : "(default)", cases[i].taps_x,
                      cases[i].taps_y, tc_register_budget(&job), cases[i].budget);
+    }
+    /* Masks (not rank 1): the mrows variants' 128, none for the unrolled mask kernel. */
+    static const struct {
+        const char *kernel;
+        int side, budget;
+    } masks[] = {{"mrows-8x8", 9, 128}, {"mrows-8x8-ahead", 9, 128}, {NULL, 15, 128},
+                 {"mrows-4x8", 11, 128}, {"mask", 5, 0}};
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+        float m[15 * 15];
+        const int n = masks[i].side;
+        for (int k = 0; k < n * n; k++)
+            m[k] = (float)((3 * (k % n) + 5 * (k / n)) % 7 - 3) / 16.0f;
+        tc_filter_spec f;
+        memset(&f, 0, sizeof f);
+        tc_filter_set_mask(&f, m, n, n);
+        tiled_kernel = masks[i].kernel;
+        const tc_job job = tiled_job(&roi, &f);
+        if (tc_register_budget(&job) != masks[i].budget)
+            fail_msg("mask %zu: %s %d x %d: budget %d, expected %d", i,
+                     masks[i].kernel ? masks[i].kernel : "(default)", n, n,
+                     tc_register_budget(&job), masks[i].budget);
     }
     tc_tuning t;
     memset(&t, 0, sizeof t);
