@@ -154,11 +154,13 @@ static const struct {
 } mask_defaults[] = {
     {7, "mask"},        /* 3 x 3 .. 7 x 7: the article's groups, unrolled (7 x 7: 81.6 % of
                          * the roofline on the H100, mrows 61-65 %) */
-    {9, "mrows-8x8-ahead"}, /* 9 x 9: the next row's window in flight during the products
-                             * (6-8 % faster than mrows-8x8 on the H100, 2026-11-26; from
-                             * 11 x 11 its registers make it 4-27 % slower) */
-    {15, "mrows-8x8"},  /* 11 x 11 .. 15 x 15: a window read once feeds a block's rows (15 x 15:
-                         * 67.0 % of the roofline against the unrolled kernel's 46.6 %) */
+    {11, "mrows-8x8-ahead"}, /* 9 x 9, 11 x 11: the next row's window in flight during the
+                              * products (under the budget of 128, H100, 2026-11-27,
+                              * bench/split/mask-budgets.cases: 0.94-0.97x mrows-8x8's time
+                              * at both; at 13 x 13 0.99x with replicate, 1.05x with
+                              * reflect101) */
+    {15, "mrows-8x8"},  /* 13 x 13, 15 x 15: a window read once feeds a block's rows (15 x 15:
+                         * 76 % of the roofline on the H100 against the unrolled kernel's 47 %) */
 };
 
 const tc_variant *tc_variants(int *count)

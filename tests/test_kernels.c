@@ -837,7 +837,8 @@ static void test_long_variants(void **state)
 }
 
 /* The default variant of a mask by its larger side (variants.c's mask_defaults): the unrolled
- * kernel to 7, the mask-rows kernel with its next window read ahead at 9, without from 11. */
+ * kernel to 7, the mask-rows kernel with its next window read ahead at 9 and 11, without from
+ * 13. */
 static void test_mask_default_by_size(void **state)
 {
     (void)state;
@@ -846,7 +847,7 @@ static void test_mask_default_by_size(void **state)
         const char *variant;
     } cases[] = {{7, 7, "mask"},           {7, 3, "mask"},
                  {9, 9, "mrows-8x8-ahead"}, {3, 9, "mrows-8x8-ahead"},
-                 {11, 11, "mrows-8x8"},     {15, 5, "mrows-8x8"}};
+                 {11, 11, "mrows-8x8-ahead"}, {13, 13, "mrows-8x8"}, {15, 5, "mrows-8x8"}};
     rng_state = 4141;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_filter_spec f;
