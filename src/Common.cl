@@ -316,8 +316,9 @@ TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x
  * edge, each column mapped by the border rule) as a loop that is not unrolled, into an array of
  * its own, copied after. Unrolled, that branch's SEG_W mapped addresses and loads are scheduled
  * at once: registers the rest of a kernel does not need, which every work-group then takes for
- * the few windows at the sROI's edges (tiled_slide_conv, tiled_mask_rows_conv; the kernels that
- * came before keep load_segment_bordered, as measured). */
+ * the few windows at the sROI's edges (tiled_slide_conv, long-lean, and tiled_mask_rows_conv
+ * where the sROI is too small to fold, Masks.cl; the kernels that came before keep
+ * load_segment_bordered, as measured). The price: each load waits for the one before. */
 TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
                                  int h, float value, float seg[SEG_W])
 {

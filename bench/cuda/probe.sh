@@ -31,7 +31,7 @@
 # for a check of the script's OpenCL half on a machine without the GPU), JOBS [16] (make's),
 # PYTHON [python3], NVCC, NCU (the tools' paths; found on PATH, in /usr/local/cuda/bin or under
 # /opt/nvidia otherwise).
-# About 4 to 7 minutes on the H100/H200 (each ncu profile replays the launch some 40 times).
+# About 2 minutes on an H200 with the defaults (each ncu profile replays its launch some 40 times).
 #
 # The OpenCL side needs the library: this runs `make -s -j$JOBS lib` itself (nothing to do if the
 # tree was built already), then builds build/roofline as bench/roofline.sh does.
