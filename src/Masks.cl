@@ -267,8 +267,9 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define MR_Q ((MASK_W + 3) / 4) /* float4s of weights a mask row */
 /* TC_MASK_PREFETCH 1 (the variant mrows-8x8-ahead): the next source row's window is read
  * before this row's multiply-adds, so that its loads are in flight while they run. A window
- * more of registers: measured on the H100, 6-8 % faster at 9 x 9, 4-27 % slower from 11 x 11
- * (docs/benchmarks.md). */
+ * more of registers: uncapped, on the H100 (2026-11-26), 6-8 % faster at 9 x 9 and 4-27 %
+ * slower from 11 x 11; under the mrows variants' budget of 128 (2026-11-27) 3-6 % faster at
+ * 9 x 9 and 11 x 11, level or 5 % slower at 13 x 13 (docs/benchmarks.md). */
 #ifndef TC_MASK_PREFETCH
 #define TC_MASK_PREFETCH 0
 #endif
