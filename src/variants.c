@@ -87,6 +87,12 @@ static const tc_variant variants[] = {
     {.name = "mrows-8x8-ahead", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 8,
      .options = "-D TC_MASK_PREFETCH=1", .max_registers = 128,
      .about = "the same, each source row's window read while the row before it is multiplied"},
+    /* Blocks of 8 x 4 (32 sums) fit 64 registers: four warps more an SM. With the folded edge
+     * windows of the mirror borders and wrap it spills (1.4-1.6x mrows-8x8-ahead's time at
+     * 9 x 9 and 11 x 11), so it is the default with replicate and constant alone. */
+    {.name = "mrows-8x4-r64", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 4,
+     .max_registers = 64,
+     .about = "mrows-8x4 under 64 registers (9 x 9 and 11 x 11 masks with replicate and constant)"},
 };
 #undef SLIDE
 #define VARIANT_COUNT ((int)(sizeof variants / sizeof variants[0]))
@@ -148,10 +154,13 @@ static const char *separable_by_rows(const tc_filter_spec *f)
     return NULL;
 }
 
-static const struct {
-    int max_size;
+typedef struct {
+    int max_size; /* the mask's larger side */
     const char *variant;
-} mask_defaults[] = {
+} mask_band;
+
+/* Masks with the mirror borders and wrap (their edge windows folded, Masks.cl). */
+static const mask_band mask_defaults[] = {
     {7, "mask"},        /* 3 x 3 .. 7 x 7: the article's groups, unrolled (7 x 7: 81.6 % of
                          * the roofline on the H100, mrows 61-65 %) */
     {11, "mrows-8x8-ahead"}, /* 9 x 9, 11 x 11: the next row's window in flight during the
@@ -162,6 +171,23 @@ static const struct {
     {15, "mrows-8x8"},  /* 13 x 13, 15 x 15: a window read once feeds a block's rows (15 x 15:
                          * 76 % of the roofline on the H100 against the unrolled kernel's 47 %) */
 };
+/* With replicate and constant, whose edge windows Masks.cl reads unrolled without a fold: 9 x 9
+ * and 11 x 11 on mrows-8x4-r64, 0.90-0.96x mrows-8x8-ahead's time (H100, 2026-11-27,
+ * bench/split/mask-rows-8x4.cases: gray and colour 8192^2, gray 16384^2); at 13 x 13 it was
+ * 0.99-1.05x mrows-8x8's. */
+static const mask_band mask_defaults_unfolded[] = {
+    {7, "mask"}, {11, "mrows-8x4-r64"}, {15, "mrows-8x8"}};
+
+#define MASK_BANDS(table) (sizeof table / sizeof table[0])
+
+/* The variant of the first band whose bound is at least size. */
+static const char *mask_band_variant(const mask_band *bands, size_t count, int size)
+{
+    for (size_t i = 0; i < count; i++)
+        if (size <= bands[i].max_size)
+            return bands[i].variant;
+    return NULL;
+}
 
 const tc_variant *tc_variants(int *count)
 {
@@ -209,9 +235,10 @@ static const tc_variant *variant_default(const tc_filter_spec *f)
     const char *name = NULL;
     if (is_mask(f)) {
         const int size = max_int(f->mask_width, f->mask_height);
-        for (size_t i = 0; i < sizeof mask_defaults / sizeof mask_defaults[0] && !name; i++)
-            if (size <= mask_defaults[i].max_size)
-                name = mask_defaults[i].variant;
+        const int unfolded = f->border == TC_BORDER_REPLICATE || f->border == TC_BORDER_CONSTANT;
+        name = unfolded ? mask_band_variant(mask_defaults_unfolded,
+                                            MASK_BANDS(mask_defaults_unfolded), size)
+                        : mask_band_variant(mask_defaults, MASK_BANDS(mask_defaults), size);
     } else {
         const int taps = max_int(f->taps_x, f->taps_y);
         name = separable_by_rows(f);

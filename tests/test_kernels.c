@@ -774,12 +774,14 @@ static void test_register_budgets(void **state)
                      cases[i].kernel ? cases[i].kernel : "(default)", cases[i].taps_x,
                      cases[i].taps_y, tc_register_budget(&job), cases[i].budget);
     }
-    /* Masks (not rank 1): the mrows variants' 128, none for the unrolled mask kernel. */
+    /* Masks (not rank 1; the spec zeroed: replicate): the mrows variants' 128,
+     * mrows-8x4-r64's 64 (replicate's default at 11 x 11), none for the unrolled mask kernel. */
     static const struct {
         const char *kernel;
         int side, budget;
     } masks[] = {{"mrows-8x8", 9, 128}, {"mrows-8x8-ahead", 9, 128}, {NULL, 15, 128},
-                 {"mrows-4x8", 11, 128}, {"mask", 5, 0}};
+                 {"mrows-4x8", 11, 128}, {"mask", 5, 0}, {"mrows-8x4-r64", 9, 64},
+                 {NULL, 11, 64}};
     for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
         float m[15 * 15];
         const int n = masks[i].side;
@@ -836,23 +838,32 @@ static void test_long_variants(void **state)
     tiled_kernel = NULL;
 }
 
-/* The default variant of a mask by its larger side (variants.c's mask_defaults): the unrolled
- * kernel to 7, the mask-rows kernel with its next window read ahead at 9 and 11, without from
- * 13. */
+/* The default variant of a mask by its larger side and border (variants.c's mask_defaults and
+ * mask_defaults_unfolded): the unrolled kernel to 7; at 9 and 11 the mask-rows kernel with its
+ * next window read ahead with the mirror borders and wrap, blocks of 8 x 4 under 64 registers
+ * with replicate and constant; from 13 mrows-8x8. */
 static void test_mask_default_by_size(void **state)
 {
     (void)state;
     static const struct {
         int width, height;
+        tc_border border;
         const char *variant;
-    } cases[] = {{7, 7, "mask"},           {7, 3, "mask"},
-                 {9, 9, "mrows-8x8-ahead"}, {3, 9, "mrows-8x8-ahead"},
-                 {11, 11, "mrows-8x8-ahead"}, {13, 13, "mrows-8x8"}, {15, 5, "mrows-8x8"}};
+    } cases[] = {{7, 7, TC_BORDER_REPLICATE, "mask"},
+                 {7, 3, TC_BORDER_WRAP, "mask"},
+                 {9, 9, TC_BORDER_REFLECT101, "mrows-8x8-ahead"},
+                 {3, 9, TC_BORDER_WRAP, "mrows-8x8-ahead"},
+                 {11, 11, TC_BORDER_REFLECT, "mrows-8x8-ahead"},
+                 {9, 9, TC_BORDER_REPLICATE, "mrows-8x4-r64"},
+                 {11, 5, TC_BORDER_CONSTANT, "mrows-8x4-r64"},
+                 {13, 13, TC_BORDER_REPLICATE, "mrows-8x8"},
+                 {13, 13, TC_BORDER_REFLECT101, "mrows-8x8"},
+                 {15, 5, TC_BORDER_CONSTANT, "mrows-8x8"}};
     rng_state = 4141;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_filter_spec f;
         const tc_variant *v = NULL;
-        random_mask(&f, cases[i].width, cases[i].height, TC_BORDER_REPLICATE);
+        random_mask(&f, cases[i].width, cases[i].height, cases[i].border);
         tc_kernel_for_variant(&f, TC_TILED, NULL, &v);
         if (!v || strcmp(v->name, cases[i].variant) != 0)
             fail_msg("case %zu: mask %d x %d: %s, expected %s", i, cases[i].width,
