@@ -290,6 +290,8 @@ int batch_run(const tc_options *o, const batch_list *list, char requests[][64], 
     }
     /* Every image is done: no block is handed out. Kept contexts keep theirs to the exit. */
     pinned_pool_release(&b.pool, !keep_contexts);
+    for (int i = 0; b.lanes && i < b.n_lanes; i++)
+        report_build_log(b.o, b.lanes[i].ctx);
     for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
         tc_close(b.lanes[i].ctx);
     free(b.lanes);

@@ -681,6 +681,7 @@ done:
     for (int i = 0; jobs && i < n; i++)
         job_free(&jobs[i]);
     free(jobs);
+    report_build_log(o, ctx);
     tc_close(ctx);
     inputs_free(&list);
     return rc;

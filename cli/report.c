@@ -611,3 +611,13 @@ void report_device_json(FILE *out, const tc_device_info *d, int is_default)
             d->global_mem_bytes, d->max_alloc_bytes, d->local_mem_bytes,
             d->has_double ? "true" : "false", is_default ? "true" : "false");
 }
+
+void report_build_log(const tc_options *o, const tc_context *ctx)
+{
+    const char *log = ctx ? tc_build_log(ctx) : "";
+    while (o->verbose && *log) {
+        const size_t n = strcspn(log, "\n");
+        fprintf(stderr, "tiledconv: compiler: %.*s\n", (int)n, log);
+        log += n + (log[n] == '\n');
+    }
+}

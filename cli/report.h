@@ -76,6 +76,10 @@ void report_bilinear(const tc_filter_spec *f);
 /* Timing for one algorithm, as aligned lines (the -t output). */
 void report_timing(FILE *out, const tc_result *r);
 
+/* With -v, what the device's compiler said while building ctx's programs (tc_build_log), a
+ * line of stderr each, "tiledconv: compiler: ...": nothing when the builds were silent. */
+void report_build_log(const tc_options *o, const tc_context *ctx);
+
 /* The -a all table: one row per algorithm, times relative to the first row (tiled). */
 void report_comparison(FILE *out, const tc_result *rows, int count);
 

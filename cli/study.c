@@ -500,6 +500,7 @@ int study(const tc_options *o, const char *input, const char *device, int keep_c
             status = write_results(&s);
         }
     }
+    report_build_log(&s.o, s.ctx);
     state_free(&s, keep_context);
     return status;
 }

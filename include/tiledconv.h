@@ -201,6 +201,13 @@ TC_API int tc_set_timing(tc_context *ctx, int on);
  * CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)"). Valid until the next call on ctx. */
 TC_API const char *tc_error(const tc_context *ctx);
 
+/* What the device's compiler said while building the context's kernel programs: for each build
+ * whose log was not empty, a line "build options: ..." and the log's lines; "" when every
+ * build was silent (as the kernels are meant to build), or for a NULL ctx. The library never
+ * prints it: the command line shows it with -v. A failed build's log is in tc_error's text.
+ * Valid until the next call on ctx. */
+TC_API const char *tc_build_log(const tc_context *ctx);
+
 /* Releases the context and everything it holds. NULL is allowed. */
 TC_API void tc_close(tc_context *ctx);
 

@@ -339,6 +339,9 @@ typedef struct {
                              * study switches: TiledConv.cl, Long.cl, Masks.cl list them) */
     char dump_program[512]; /* a file that each program built is written to (its binary: PTX
                              * on NVIDIA), for reading its registers and machine code */
+    char dump_source[512];  /* a folder that each program built from source is written to,
+                             * program-XXXXXX.cl, its first line a comment with the build
+                             * options (tests/cold-builds.sh compiles them for other CPUs) */
     int long_tile_h;        /* tiled_long_conv's tile height, 8..4096, a multiple of 8 (as
                              * before, halved while the tile does not fit local memory); 0: 256 */
     int long_job_w;         /* tiled_long_conv's job width along rows, 8 or 16; 0: the variant's

@@ -44,6 +44,38 @@
 #define TC_GROUP_SIZE(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
 #endif
 
+/* Sixteen coefficients or weights passed by value (zero-padded), and value i of them. A kernel
+ * argument sits in a constant bank on GPUs, where a multiply-add takes it as an operand; i is a
+ * constant wherever value16 is called (every loop unrolls), so the choice folds away. A struct
+ * around the float16, not the float16 itself: clang's x86 back end (PoCL's compiler) warns,
+ * -Wpsabi, wherever a float16 is an argument on a CPU without AVX-512, since its ABI changes
+ * with AVX-512 there; a struct is passed in memory on every x86 CPU. */
+typedef struct {
+    float16 v;
+} tc_values16;
+
+inline float value16(tc_values16 k, int i)
+{
+    switch (i) {
+    case 0: return k.v.s0;
+    case 1: return k.v.s1;
+    case 2: return k.v.s2;
+    case 3: return k.v.s3;
+    case 4: return k.v.s4;
+    case 5: return k.v.s5;
+    case 6: return k.v.s6;
+    case 7: return k.v.s7;
+    case 8: return k.v.s8;
+    case 9: return k.v.s9;
+    case 10: return k.v.sa;
+    case 11: return k.v.sb;
+    case 12: return k.v.sc;
+    case 13: return k.v.sd;
+    case 14: return k.v.se;
+    default: return k.v.sf;
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Border rules (filter.h's tc_border, OpenCV's meanings), chosen at build time            */
 /* ------------------------------------------------------------------------------------------ */

@@ -19,30 +19,9 @@
  * classes of work-groups.
  */
 
-/* Coefficient i (0 .. 63) of an axis passed as four float16s; i is a constant wherever this is
- * called (every loop unrolls), so the choice and the component fold away. */
-inline float slide_component(float16 v, int k)
-{
-    switch (k) {
-    case 0: return v.s0;
-    case 1: return v.s1;
-    case 2: return v.s2;
-    case 3: return v.s3;
-    case 4: return v.s4;
-    case 5: return v.s5;
-    case 6: return v.s6;
-    case 7: return v.s7;
-    case 8: return v.s8;
-    case 9: return v.s9;
-    case 10: return v.sa;
-    case 11: return v.sb;
-    case 12: return v.sc;
-    case 13: return v.sd;
-    case 14: return v.se;
-    default: return v.sf;
-    }
-}
-#define TAP64(k, i) slide_component((i) < 16 ? k##0 : (i) < 32 ? k##1 : (i) < 48 ? k##2 : k##3, \
+/* Coefficient i (0 .. 63) of an axis passed as four tc_values16 (Common.cl); i is a constant
+ * wherever this is used (every loop unrolls), so the choice and the component fold away. */
+#define TAP64(k, i) value16((i) < 16 ? k##0 : (i) < 32 ? k##1 : (i) < 48 ? k##2 : k##3, \
                                     (i) & 15)
 
 #if !defined(SLIDE_W) && !defined(ROWS_HV)
@@ -126,7 +105,7 @@ inline float slide_component(float16 v, int k)
 #define TC_LONG_PREFETCH 0
 #endif
 
-/* TC_LONG_KX_VALUES, TC_LONG_KY_VALUES 1: that axis's coefficients from the by-value float16s
+/* TC_LONG_KX_VALUES, TC_LONG_KY_VALUES 1: that axis's coefficients from the by-value tc_values16
  * (kx0 .. kx3, ky0 .. ky3, zero-padded) copied into a private array, so that each unrolled
  * multiply-add can take its coefficient as a constant operand (a kernel argument sits in a
  * constant bank on GPUs); 0: from the __constant buffer kx or ky, whose base the program does
@@ -287,8 +266,8 @@ __kernel TC_GROUP_SIZE(L_JPR, L_GY, 1)
 void tiled_long_conv(SRC_T src, DST_T dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *kx_buffer, __constant const float *ky_buffer,
-                     float border_value, float16 kx0, float16 kx1, float16 kx2, float16 kx3,
-                     float16 ky0, float16 ky1, float16 ky2, float16 ky3 CLASS_COUNTS_ARG)
+                     float border_value, tc_values16 kx0, tc_values16 kx1, tc_values16 kx2, tc_values16 kx3,
+                     tc_values16 ky0, tc_values16 ky1, tc_values16 ky2, tc_values16 ky3 CLASS_COUNTS_ARG)
 {
 #if TC_LONG_KX_VALUES
     float kx[TAPS_X];
@@ -401,7 +380,7 @@ void tiled_long_conv(SRC_T src, DST_T dst, int pitch,
  * classes depend on the group's position alone.
  *
  * Both passes' loops unroll fully, so every coefficient index is known when the program is
- * built: the coefficients come by value (four float16s an axis, in a constant bank on a GPU),
+ * built: the coefficients come by value (four tc_values16 an axis, in a constant bank on a GPU),
  * each a constant operand of its multiply-adds rather than a load or a register. Each output
  * adds its taps in order (tap 0 first), as every other kernel does.
  *
@@ -587,8 +566,8 @@ TC_INLINE void slide_store(__global float *dst, int pitch, int tL, int tT, int w
 __kernel TC_GROUP_SIZE(SL_G, 1, 1)
 void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
                       int sL, int sT, int tL, int tT, int w, int h,
-                      float16 kx0, float16 kx1, float16 kx2, float16 kx3,
-                      float16 ky0, float16 ky1, float16 ky2, float16 ky3,
+                      tc_values16 kx0, tc_values16 kx1, tc_values16 kx2, tc_values16 kx3,
+                      tc_values16 ky0, tc_values16 ky1, tc_values16 ky2, tc_values16 ky3,
                       float border_value, int strip_h CLASS_COUNTS_ARG)
 {
     /* float4, so that (a) stores a job's outputs and (d) moves rows 16 bytes at a time. */
@@ -711,7 +690,7 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
  * first) from 0, as tiled_long_conv's phase (a) does: the same floats, bit for bit.
  *
  * -D options besides Common.cl's: ROWS_HV (outputs a work-item; the tile is 8 ROWS_HV wide).
- * The coefficients come by value, four float16s (TAP64), and the one tap along columns as
+ * The coefficients come by value, four tc_values16 (TAP64), and the one tap along columns as
  * ky0. Built with TC_IMAGE=1 (--storage
  * image), it reads the source plane from an image2d_t (Common.cl's SRC_T).
  */
@@ -737,7 +716,7 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
 __kernel TC_GROUP_SIZE(32, 8, 1)
 void tiled_rows_conv(SRC_T src, __global float *dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
-                     float16 kx0, float16 kx1, float16 kx2, float16 kx3, float ky0,
+                     tc_values16 kx0, tc_values16 kx1, tc_values16 kx2, tc_values16 kx3, float ky0,
                      float border_value CLASS_COUNTS_ARG)
 {
     __local float raw[R_TH * R_P];

@@ -15,7 +15,7 @@
  * kernels, unless the tuning's mask-2d says otherwise.)
  *
  * The weights are a __constant argument, mask[j * MASK_W + i]; tiled_mask_conv also takes the
- * first 16 by value, as a float16 (TC_MASK_VALUES). -D options besides Common.cl's: GROUP_X,
+ * first 16 by value, as a tc_values16 (TC_MASK_VALUES). -D options besides Common.cl's: GROUP_X,
  * GROUP_Y, ONEPASS_GROUP and MASK_UNROLL_LIMIT, from src/config.h. Built with TC_IMAGE=1
  * (--storage image), both read the source plane from an image2d_t (Common.cl's SRC_T).
  */
@@ -61,7 +61,7 @@
  * Variants (for studies: --tune cl-options=...):
  *   TC_MASK_SHARE_ROWS   1: every source row once, unrolled (default up to MASK_UNROLL_LIMIT);
  *                        0: a loop over the mask's rows
- *   TC_MASK_VALUES       1: the weights from the by-value float16 (default up to 16 weights);
+ *   TC_MASK_VALUES       1: the weights from the by-value tc_values16 (default up to 16 weights);
  *                        0: from the __constant buffer
  */
 #define TILE_W (GROUP_X * BLOCK_X)
@@ -78,30 +78,8 @@
 #endif
 
 #if TC_MASK_VALUES
-/* Component k of v; k is a constant wherever it is called (every loop unrolls). */
-inline float component16(float16 v, int k)
-{
-    switch (k) {
-    case 0: return v.s0;
-    case 1: return v.s1;
-    case 2: return v.s2;
-    case 3: return v.s3;
-    case 4: return v.s4;
-    case 5: return v.s5;
-    case 6: return v.s6;
-    case 7: return v.s7;
-    case 8: return v.s8;
-    case 9: return v.s9;
-    case 10: return v.sa;
-    case 11: return v.sb;
-    case 12: return v.sc;
-    case 13: return v.sd;
-    case 14: return v.se;
-    default: return v.sf;
-    }
-}
-#define WEIGHTS float16
-#define WEIGHT(m, j, i) component16(m, (j) * MASK_W + (i))
+#define WEIGHTS tc_values16
+#define WEIGHT(m, j, i) value16(m, (j) * MASK_W + (i))
 #else
 #define WEIGHTS __constant const float *
 #define WEIGHT(m, j, i) ((m)[(j) * MASK_W + (i)])
@@ -166,7 +144,7 @@ __kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
 void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
                      int sL, int sT, int tL, int tT, int w, int h,
                      __constant const float *mask, float border_value,
-                     float16 mask_values CLASS_COUNTS_ARG)
+                     tc_values16 mask_values CLASS_COUNTS_ARG)
 {
 #if TC_MASK_VALUES
     const WEIGHTS m = mask_values;

@@ -26,7 +26,7 @@
 #error "build TiledConv.cl with the -D options that job_kernels.c passes"
 #endif
 
-/* tiled_conv takes its coefficients by value as float16s (TC_COEFF_VALUES), so at most 15 of
+/* tiled_conv takes its coefficients by value as tc_values16 (TC_COEFF_VALUES), so at most 15 of
  * them an axis; it shares filtered rows between vertical neighbours, so it needs a vertical
  * radius. The host sends the other shapes to Long.cl (variants.c), and builds this file for
  * them only for one_pass_conv and rows_transposed_conv. */
@@ -124,31 +124,8 @@
 
 /* The coefficients as the phases take them (TC_COEFF_VALUES), and tap i of them. */
 #if TC_COEFF_VALUES
-#define COEFFS float16
-#define TAP(k, i) tap16(k, i)
-/* Component i of k; i is a constant wherever it is called (every loop unrolls), so this is
- * the component itself. */
-inline float tap16(float16 k, int i)
-{
-    switch (i) {
-    case 0: return k.s0;
-    case 1: return k.s1;
-    case 2: return k.s2;
-    case 3: return k.s3;
-    case 4: return k.s4;
-    case 5: return k.s5;
-    case 6: return k.s6;
-    case 7: return k.s7;
-    case 8: return k.s8;
-    case 9: return k.s9;
-    case 10: return k.sa;
-    case 11: return k.sb;
-    case 12: return k.sc;
-    case 13: return k.sd;
-    case 14: return k.se;
-    default: return k.sf;
-    }
-}
+#define COEFFS tc_values16
+#define TAP(k, i) value16(k, i)
 #else
 #define COEFFS __constant const float *
 #define TAP(k, i) ((k)[i])
@@ -522,7 +499,7 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1)))
 void tiled_conv(SRC_T src, DST_T dst, int pitch,
                 int sL, int sT, int tL, int tT, int w, int h,
                 __constant const float *kx, __constant const float *ky, float border_value,
-                float16 kx_values, float16 ky_values CLASS_COUNTS_ARG)
+                tc_values16 kx_values, tc_values16 ky_values CLASS_COUNTS_ARG)
 {
     /* Declared as float4 so that the published rows can be written and read 16 bytes at a
      * time; TILE_W and every block's first column are multiples of 4. */

@@ -125,6 +125,11 @@ TC_API const char *tc_error(const tc_context *ctx)
     return ctx ? ctx->error.text : "no context (NULL)";
 }
 
+TC_API const char *tc_build_log(const tc_context *ctx)
+{
+    return ctx && ctx->programs.log ? ctx->programs.log : "";
+}
+
 void tc_context_remember(tc_context *ctx, tc_run_stats *stats, const tc_job *job, int planes,
                          double convert_ms)
 {

@@ -73,30 +73,37 @@ static void two_pass_geometry(launch_state *ls)
     ls->global[1] = (size_t)ceil_div(ls->job->roi.height, TC_TWOPASS_TILE) * TC_TWOPASS_TILE;
 }
 
+/* Common.cl's tc_values16: sixteen values by value in a struct (a float16 argument draws
+ * clang's -Wpsabi on x86 CPUs without AVX-512); the same 64 bytes, aligned as a float16. */
+typedef struct {
+    cl_float16 v;
+} tc_values16;
+_Static_assert(sizeof(tc_values16) == 64, "Common.cl's tc_values16 is 64 bytes");
+
 /* Up to 16 values by value, zero-padded: TiledConv.cl's TC_COEFF_VALUES, Masks.cl's
  * TC_MASK_VALUES. */
-static cl_float16 by_value(const float *k, int n)
+static tc_values16 by_value(const float *k, int n)
 {
-    cl_float16 v;
+    tc_values16 v;
     memset(&v, 0, sizeof v);
     for (int i = 0; i < n && i < 16; i++)
-        v.s[i] = k[i];
+        v.v.s[i] = k[i];
     return v;
 }
 
-/* An axis's coefficients (up to 64) by value as four float16s, zero-padded: Long.cl's TAP64. */
-static void by_value64(const float *k, int n, cl_float16 v[4])
+/* An axis's coefficients (up to 64) by value as four tc_values16, zero-padded: Long.cl's TAP64. */
+static void by_value64(const float *k, int n, tc_values16 v[4])
 {
     for (int q = 0; q < 4; q++)
         v[q] = by_value(k + 16 * q, n - 16 * q);
 }
 
 /* tiled_long_conv: src ... dst_top, the ROI's size, each axis's __constant buffer, the border
- * value, each axis by value (kx, ky: four float16s each; Long.cl's TC_LONG_KVALUES says which
+ * value, each axis by value (kx, ky: four tc_values16 each; Long.cl's TC_LONG_KVALUES says which
  * it reads), and the counters when counts is not NULL. */
 static int long_set_args(cl_kernel kernel, const char *what, cl_mem src, cl_mem dst, int pitch,
                          const tc_roi *r, cl_mem kx_buffer, cl_mem ky_buffer, float border_value,
-                         const cl_float16 kx[4], const cl_float16 ky[4], cl_mem counts,
+                         const tc_values16 kx[4], const tc_values16 ky[4], cl_mem counts,
                          tc_msg *m)
 {
     const tc_kernel_arg args[] = {
@@ -110,7 +117,7 @@ static int long_set_args(cl_kernel kernel, const char *what, cl_mem src, cl_mem 
 }
 
 /* tiled_slide_conv: src ... dst_top, the ROI's size, each axis's coefficients by value as
- * four float16s (zero-padded), so that the unrolled loops' compile-time indices make each a
+ * four tc_values16 (zero-padded), so that the unrolled loops' compile-time indices make each a
  * constant operand of its multiply-add (a kernel argument lives in a constant bank on GPUs)
  * rather than a load or a register; the border value, the rows a group walks down, and the
  * counters when it counts. */
@@ -119,7 +126,7 @@ static int slide_set_args(launch_state *ls, tc_msg *m)
     const tc_roi *r = &ls->job->roi;
     const tc_filter_spec *f = &ls->job->filter;
     const int strip_h = ls->tiled.strip_h;
-    cl_float16 kx[4], ky[4];
+    tc_values16 kx[4], ky[4];
     by_value64(f->kx, f->taps_x, kx);
     by_value64(f->ky, f->taps_y, ky);
     const tc_kernel_arg args[] = {
@@ -134,12 +141,12 @@ static int slide_set_args(launch_state *ls, tc_msg *m)
 }
 
 /* tiled_rows_conv: src ... dst_top, the ROI's size, the row coefficients by value as four
- * float16s (zero-padded: constant operands of the unrolled multiply-adds), the column
+ * tc_values16 (zero-padded: constant operands of the unrolled multiply-adds), the column
  * filter's one tap, the border value, and the counters when it counts (counts not NULL). */
 static int rows_set_args(cl_kernel kernel, cl_mem src, cl_mem dst, int pitch, const tc_roi *r,
                          const tc_filter_spec *f, cl_mem counts, tc_msg *m)
 {
-    cl_float16 kx[4];
+    tc_values16 kx[4];
     by_value64(f->kx, f->taps_x, kx);
     const tc_kernel_arg args[] = {
         TC_KARG(src),        TC_KARG(dst),         TC_KARG(pitch),      TC_KARG(r->src_left),
@@ -150,7 +157,7 @@ static int rows_set_args(cl_kernel kernel, cl_mem src, cl_mem dst, int pitch, co
 }
 
 /* The separable kernels that read planes directly take the same first arguments
- * (src ... border_value); tiled_conv then the coefficients again by value (float16,
+ * (src ... border_value); tiled_conv then the coefficients again by value (tc_values16,
  * zero-padded: TiledConv.cl's TC_COEFF_VALUES); the tiled ones, when they count their
  * classes, the counters last. */
 static int direct_set_args(launch_state *ls, tc_msg *m)
@@ -159,8 +166,8 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
     const tc_buffers *b = ls->buf;
     const tc_filter_spec *f = &ls->job->filter;
     const tc_kernel_kind kind = tc_kernel_of(ls->job);
-    const cl_float16 kx_values = by_value(f->kx, f->taps_x);
-    const cl_float16 ky_values = by_value(f->ky, f->taps_y);
+    const tc_values16 kx_values = by_value(f->kx, f->taps_x);
+    const tc_values16 ky_values = by_value(f->ky, f->taps_y);
     const tc_kernel_arg args[] = {
         TC_KARG(ls->src),     TC_KARG(ls->dst),     TC_KARG(ls->pitch),    TC_KARG(r->src_left),
         TC_KARG(r->src_top),  TC_KARG(r->dst_left), TC_KARG(r->dst_top),   TC_KARG(r->width),
@@ -174,7 +181,7 @@ static int direct_set_args(launch_state *ls, tc_msg *m)
                              &ls->job->filter, ls->job->count_classes ? ls->buf->counts : NULL,
                              m);
     if (kind == TC_KERNEL_TILED_LONG) {
-        cl_float16 kx[4], ky[4];
+        tc_values16 kx[4], ky[4];
         by_value64(f->kx, f->taps_x, kx);
         by_value64(f->ky, f->taps_y, ky);
         return long_set_args(ls->kernel, "tiled_long_conv", ls->src, ls->dst, ls->pitch, r,
@@ -194,7 +201,7 @@ static int mask_set_args(launch_state *ls, tc_msg *m)
     const tc_roi *r = &ls->job->roi;
     const tc_buffers *b = ls->buf;
     const tc_filter_spec *f = &ls->job->filter;
-    const cl_float16 values = by_value(f->mask, f->mask_width * f->mask_height);
+    const tc_values16 values = by_value(f->mask, f->mask_width * f->mask_height);
     const tc_kernel_arg args[] = {
         TC_KARG(ls->src),    TC_KARG(ls->dst),     TC_KARG(ls->pitch),  TC_KARG(r->src_left),
         TC_KARG(r->src_top), TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),
@@ -322,7 +329,7 @@ static int split_set_args(launch_state *ls, tc_msg *m)
     tc_split_jobs(ls->job, &rows, &cols);
     const cl_mem counts = ls->job->count_classes ? b->counts : NULL;
     const float unit = 1.0f;
-    cl_float16 kx[4], ky[4];
+    tc_values16 kx[4], ky[4];
     by_value64(&unit, 1, kx);
     by_value64(cols.filter.ky, cols.filter.taps_y, ky);
     int status = rows_set_args(ls->kernel, ls->src, b->tmp, ls->pitch, &rows.roi, &rows.filter,

@@ -4,9 +4,11 @@
 #include "program_cache.h"
 #include "tuning.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct tc_program_entry {
     tc_source source;
@@ -36,6 +38,60 @@ static void dump_binary(cl_program prog)
         fclose(f);
     }
     free(bin);
+}
+
+/* For the tests of the kernels' sources: the tuning's dump_source names a folder that each
+ * program built from source is written to, program-XXXXXX.cl, its first line a comment with
+ * the build options, so that another compiler can build it for another CPU (clang for an x86
+ * CPU without AVX-512, tests/cold-builds.sh). Best effort, as dump_binary. */
+static void dump_source(const char *const *lines, unsigned count, const char *options)
+{
+    const char *dir = tc_tuning_now()->dump_source;
+    char path[sizeof tc_tuning_now()->dump_source + 32];
+    FILE *f = NULL;
+    if (!dir[0] || snprintf(path, sizeof path, "%s/program-XXXXXX", dir) >= (int)sizeof path)
+        return;
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        return;
+    if (!(f = fdopen(fd, "w"))) {
+        close(fd);
+        return;
+    }
+    fprintf(f, "// options: %s\n", options);
+    for (unsigned i = 0; i < count; i++)
+        fputs(lines[i], f);
+    fclose(f);
+}
+
+/* The program's build log, when it says anything (warnings: the sources are meant to build
+ * without a word), added to the cache's log with the options it came from, for the caller to
+ * show (tc_build_log); the log keeps its first TC_BUILD_LOG_MAX bytes. */
+static void keep_build_log(tc_program_cache *cache, cl_program prog, const tc_device *d,
+                           const char *options)
+{
+    size_t size = 0;
+    char *log = NULL;
+    if (clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+            CL_SUCCESS || size < 2 || !(log = malloc(size + 1)))
+        return;
+    if (clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+        CL_SUCCESS)
+        log[0] = '\0';
+    log[size] = '\0';
+    size_t n = strlen(log);
+    while (n > 0 && isspace((unsigned char)log[n - 1]))
+        log[--n] = '\0';
+    const size_t have = cache->log ? strlen(cache->log) : 0;
+    const size_t need = have + strlen(options) + n + 32;
+    if (n > 0 && have < TC_BUILD_LOG_MAX) {
+        char *grown = realloc(cache->log, need);
+        if (grown) {
+            snprintf(grown + have, need - have, "build options: %s\n%s\n", options, log);
+            cache->log = grown;
+        }
+    }
+    free(log);
 }
 
 /* The build log's first part, flattened onto one line, after the failure in m. */
@@ -115,8 +171,8 @@ static char *options_with_environment(const char *options)
 
 /* The program from the disk cache of an earlier process (program_cache.h) where it holds a
  * binary the driver takes, else built from source (and then kept there for the next). */
-static int build(const tc_device *d, tc_source source, const char *own_options,
-                 cl_program *program, tc_msg *m)
+static int build(tc_program_cache *cache, const tc_device *d, tc_source source,
+                 const char *own_options, cl_program *program, tc_msg *m)
 {
     int status = TC_OK;
     cl_int err;
@@ -136,12 +192,14 @@ static int build(const tc_device *d, tc_source source, const char *own_options,
         goto built;
     prog = clCreateProgramWithSource(d->context, count, lines, NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateProgramWithSource");
+    dump_source(lines, count, options);
     err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         status = cl_fail(m, err, "clBuildProgram");
         append_build_log(prog, d, options, m);
         goto cleanup;
     }
+    keep_build_log(cache, prog, d, options);
     if (use_cache)
         tc_program_cache_store(d, &cached, prog);
 built:
@@ -175,7 +233,7 @@ int tc_program_get(tc_program_cache *cache, const tc_device *d, tc_source source
     strcpy(e->options, options);
     e->source = source;
     const double t0 = tc_wall_ms();
-    int status = build(d, source, options, &e->program, m);
+    int status = build(cache, d, source, options, &e->program, m);
     if (status != TC_OK) {
         free(e->options);
         free(e);
@@ -200,4 +258,6 @@ void tc_program_cache_release(tc_program_cache *cache)
         e = next;
     }
     cache->head = NULL;
+    free(cache->log);
+    cache->log = NULL;
 }

@@ -44,9 +44,13 @@ typedef enum {
 
 typedef struct tc_program_entry tc_program_entry;
 
+/* How much of the build logs a cache keeps (tc_build_log), in bytes, at least. */
+#define TC_BUILD_LOG_MAX 65536
+
 typedef struct {
     tc_program_entry *head;
     long built; /* programs built so far */
+    char *log;  /* what the builds said, each log after its options; NULL: nothing */
 } tc_program_cache;
 
 /* The program built from that source with these options, from the cache or built now

@@ -14,7 +14,8 @@ static tc_tuning current;
 
 /* The text settings' room. */
 #define TEXT_SIZE sizeof current.cl_options
-_Static_assert(sizeof current.dump_program == TEXT_SIZE, "the text settings share one size");
+_Static_assert(sizeof current.dump_program == TEXT_SIZE && sizeof current.dump_source == TEXT_SIZE,
+               "the text settings share one size");
 
 typedef enum { TEXT, INT, BYTES } setting_kind;
 
@@ -33,6 +34,8 @@ static const struct {
     {"cl-options", TEXT, offsetof(tc_tuning, cl_options), 0, 0, 1, 0, "up to 511 characters", 0},
     {"dump-program", TEXT, offsetof(tc_tuning, dump_program), 0, 0, 1, 0,
      "a path of up to 511 characters", 0},
+    {"dump-source", TEXT, offsetof(tc_tuning, dump_source), 0, 0, 1, 0,
+     "a folder's path of up to 511 characters", 0},
     {"long-tile-h", INT, offsetof(tc_tuning, long_tile_h), 8, 4096, 8, 0,
      "8..4096, a multiple of 8", 0},
     {"long-job-w", INT, offsetof(tc_tuning, long_job_w), 8, 16, 8, 0, "8 or 16", 0},
