@@ -87,9 +87,11 @@ int detach_start(double age_ms)
     (void)fcntl(status_fd, F_SETFD, FD_CLOEXEC);
     age_before = age_ms;
 #if defined(__linux__)
-    /* A waiter killed outright (SIGKILL) takes the run with it, as one process would end. */
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != waiter)
-        _exit(128 + SIGTERM);
+    /* A waiter killed outright (SIGKILL) takes the run with it outright, as one process would
+     * end: by SIGKILL, which no disposition can ignore (an inherited SIG_IGN of SIGTERM left
+     * the run going on and writing its outputs after the caller had seen 137). */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != waiter)
+        _exit(128 + SIGKILL);
 #endif
     return 0;
 }

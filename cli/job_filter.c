@@ -173,8 +173,10 @@ static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
         job_fail(j, JOB_FAILED, tc_error(ctx));
         return;
     }
-    status = strips_run(o, ctx, &dev, j->strips, source_name(j->item->input), j->item->output,
-                        j->item->raw, 1, &res, err, sizeof err);
+    /* The job's own format and depth: its input's where the batch keeps them. */
+    const strips_output out = {j->item->output, j->out_format, j->depth, j->item->raw};
+    status = strips_run(o, ctx, &dev, j->strips, source_name(j->item->input), &out, 1, &res, err,
+                        sizeof err);
     strips_release(&j->strips);
     j->src.width = res.width;
     j->src.height = res.height;

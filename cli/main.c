@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "batch.h"
 #include "batch_state.h"
 #include "detach.h"
@@ -141,6 +142,12 @@ int main(int argc, char **argv)
     /* A file-size limit (ulimit -f) then fails the write with EFBIG, which is reported in one
      * line with nothing left behind, instead of killing the tool mid-write. */
     signal(SIGXFSZ, SIG_IGN);
+    /* A reader of stdout or stderr that goes away (`2>&1 | head -0`) makes the writes fail with
+     * EPIPE rather than end the run: a batch goes on with its images, and its exit status
+     * says what the lost lines would have said. */
+    signal(SIGPIPE, SIG_IGN);
+    /* The umask is read once, before any thread, and never changed (atomic_file.h). */
+    atomic_file_read_umask();
     if ((status = cli_parse(argc, argv, &o, stderr)) != 0)
         return status;
     if (o.help) {

@@ -40,12 +40,12 @@ static int reserve(reader *r, size_t more)
     return 0;
 }
 
-/* The current line ends: its trailing carriage returns dropped, kept as a name unless it is
- * empty. 0, or 2 past the names cap, or 1 out of memory. */
+/* The current line ends: one trailing carriage return dropped (a Windows line end; a name
+ * may end in another), kept as a name unless it is empty. 0, or 2 past the names cap, or 1 out of memory. */
 static int end_line(reader *r)
 {
     name_list *l = r->out;
-    while (l->size > r->line_at && l->text[l->size - 1] == '\r')
+    if (l->size > r->line_at && l->text[l->size - 1] == '\r')
         l->size--;
     if (l->size - r->line_at > NAME_LIST_MAX_NAME) {
         snprintf(r->err, r->err_size, "line %ld: longer than %d bytes, more than a path can "

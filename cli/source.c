@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,13 +204,36 @@ static const char *refused_unread(const struct stat *st, int fd, int from_stdin)
     return NULL;
 }
 
+/* A FIFO named as an input (not standard input): its first bytes, or its writer's end, within
+ * SOURCE_FIFO_WAIT_MS. Opened without O_NONBLOCK, a FIFO that nobody opens for writing would hold
+ * the run (a whole batch) at open() for ever. 0, or -1 with the reason in why. Blocking reads
+ * from then on. */
+static int await_writer(int fd, char *why, size_t why_size)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int n;
+    do
+        n = poll(&p, 1, SOURCE_FIFO_WAIT_MS);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        return -1;
+    }
+    if (n == 0) {
+        snprintf(why, why_size, "a FIFO that sent nothing for %d s (no writer?)",
+                 SOURCE_FIFO_WAIT_MS / 1000);
+        return -1;
+    }
+    return 0;
+}
+
 /* path ("-": standard input) open, its status in *st, its kind judged before anything is read.
  * 0 with *fd set, or -1 with the reason in why and nothing left open. */
 static int open_input(const char *path, int *fd, struct stat *st, char *why, size_t why_size)
 {
     const int from_stdin = source_is_stdin(path);
     const char *refused;
-    *fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    *fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (*fd < 0) {
         snprintf(why, why_size, "%s", strerror(errno));
         return -1;
@@ -221,6 +245,10 @@ static int open_input(const char *path, int *fd, struct stat *st, char *why, siz
     else if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > SOURCE_MAX_BYTES)
         snprintf(why, why_size, "larger than the %lu MiB limit",
                  (unsigned long)(SOURCE_MAX_BYTES >> 20));
+    else if (!from_stdin && S_ISFIFO(st->st_mode) && await_writer(*fd, why, why_size) != 0)
+        ; /* why says it */
+    else if (!from_stdin && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        snprintf(why, why_size, "%s", strerror(errno));
     else
         return 0;
     if (!from_stdin)

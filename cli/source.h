@@ -29,6 +29,10 @@
  * any image within the pixel limit at 32 bits per pixel, for every format. */
 #define SOURCE_MAX_BYTES ((size_t)2 << 30)
 
+/* How long a FIFO named as an input may take to send its first bytes (or to close unused):
+ * one with no writer is refused after this, not waited on for ever. Standard input waits. */
+#define SOURCE_FIFO_WAIT_MS 10000
+
 typedef struct {
     uint8_t *data;     /* the whole input, malloc'd */
     size_t size;

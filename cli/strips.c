@@ -196,6 +196,9 @@ typedef struct {
     io_row_writer *writer;
     atomic_file image, raw;
     const char *output, *raw_path;
+    io_format out_format;
+    int out_depth;           /* the caller's, or 0: outputs_depth's */
+    text_shown output_shown; /* the output's name as messages show it: the writer keeps it */
     sha256_ctx sha;
     strips_result *res;
     long mismatches[3];
@@ -424,7 +427,7 @@ static void band_bytes(const strip_run *s, size_t held_reader, unsigned long lon
                samples * (s->shared ? 1u : 2u) + (unsigned long long)s->planes * w * sizeof(float);
     /* Fixed: the input's bytes, the readers and the writer, the row buffers. */
     *fixed = input_held + (unsigned long long)held_reader * (s->shared ? 1u : 2u) +
-             (s->output ? io_rows_writer_bytes(s->o->image_format, s->width, s->height,
+             (s->output ? io_rows_writer_bytes(s->out_format, s->width, s->height,
                                                s->planes)
                         : 0) +
              w * (unsigned long long)s->planes * 8u + ((unsigned long long)1 << 20);
@@ -465,7 +468,7 @@ static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
     s->width = h.width;
     s->height = h.height;
     s->planes = o->color ? 3 : 1;
-    s->depth = outputs_depth(o, h.maxval > 255);
+    s->depth = s->out_depth ? s->out_depth : outputs_depth(o, h.maxval > 255);
     if (tc_roi_resolve(&o->roi, s->width, s->height, &flag_names, &s->roi, &m) != TC_OK) {
         snprintf(err, err_size, "%s", m.text);
         return 2;
@@ -522,7 +525,6 @@ static int start_run(strip_run *s, int batch, char *err, size_t err_size)
     const int most = s->plan.count == 1 ? s->roi.height
                                         : s->plan.rows + s->plan.halo_top + s->plan.ry;
     char why[768];
-    text_shown shown;
     if (s->plan.wrap && save_edges(s, why, sizeof why))
         return fail(s, 2, why, err, err_size);
     /* One window serves both when the source rows of a band include its target rows. */
@@ -547,9 +549,9 @@ static int start_run(strip_run *s, int batch, char *err, size_t err_size)
     if (s->output) {
         if (open_output(&s->image, s->output, batch, "", err, err_size))
             return 1;
-        if (io_rows_begin(s->image.f, o->image_format, s->width, s->height, s->planes, s->depth,
+        if (io_rows_begin(s->image.f, s->out_format, s->width, s->height, s->planes, s->depth,
                           s->depth == 16 ? 65535 : 255, o->quality,
-                          text_show(s->output, &shown), &s->writer, why, sizeof why)) {
+                          text_show(s->output, &s->output_shown), &s->writer, why, sizeof why)) {
             snprintf(err, err_size, "%s", why);
             return 1;
         }
@@ -602,16 +604,18 @@ static void end_run(strip_run *s)
 }
 
 static int run_with_report(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
-                           source_reader *in, const char *name, const char *output,
-                           const char *raw, int batch, FILE *report, strip_run *s,
-                           strips_result *res, char *err, size_t err_size)
+                           source_reader *in, const char *name, const strips_output *out,
+                           int batch, FILE *report, strip_run *s, strips_result *res, char *err,
+                           size_t err_size)
 {
     char why[768] = "";
     int status;
+    const char *output = out->path;
     const char *refused = strips_refusal(o, !batch);
     *s = (strip_run){.o = o, .ctx = ctx, .dev = dev, .name = name, .report = report,
-                     .output = output, .raw_path = raw, .res = res,
-                     .image = ATOMIC_FILE_INIT, .raw = ATOMIC_FILE_INIT};
+                     .output = output, .raw_path = out->raw, .out_format = out->format,
+                     .out_depth = out->depth, .res = res, .image = ATOMIC_FILE_INIT,
+                     .raw = ATOMIC_FILE_INIT};
     memset(res, 0, sizeof *res);
     if (refused || (output && outputs_is_stdout(output))) {
         snprintf(why, sizeof why, "too large to filter whole in the memory at hand, and %s",
@@ -652,12 +656,12 @@ static int run_with_report(const tc_options *o, tc_context *ctx, const tc_device
 }
 
 int strips_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
-               source_reader *in, const char *name, const char *output, const char *raw,
-               int batch, strips_result *res, char *err, size_t err_size)
+               source_reader *in, const char *name, const strips_output *out, int batch,
+               strips_result *res, char *err, size_t err_size)
 {
     strip_run s;
-    const int status = run_with_report(o, ctx, dev, in, name, output, raw, batch, NULL, &s, res,
-                                       err, err_size);
+    const int status = run_with_report(o, ctx, dev, in, name, out, batch, NULL, &s, res, err,
+                                       err_size);
     end_run(&s);
     source_reader_close(in);
     return status;
@@ -694,8 +698,10 @@ int strips_study(const tc_options *o, tc_context *ctx, const tc_device_info *dev
     strips_result res;
     /* -e's first mismatches, printed after the header like a whole run's. */
     FILE *report = chatty && o->verify ? open_memstream(&mismatches, &mismatches_size) : NULL;
-    const int status = run_with_report(o, ctx, dev, in, name, o->write_output ? o->output : NULL,
-                                       o->raw_output, 0, report, &s, &res, err, sizeof err);
+    const strips_output out = {o->write_output ? o->output : NULL, o->image_format, 0,
+                               o->raw_output};
+    const int status = run_with_report(o, ctx, dev, in, name, &out, 0, report, &s, &res, err,
+                                       sizeof err);
     if (report)
         fclose(report);
     const int ran = res.bands > 0 && (status == 0 || res.checked);

@@ -55,15 +55,25 @@ typedef struct {
     int depth;               /* the image's bits per sample */
 } strips_result;
 
+/* Where a run in strips writes: the image (path NULL: none) in its format and bits per sample
+ * (a batch's job: its own, which keeps its input's; depth 0: what the options say for a deep
+ * input), and the float planes (raw NULL: none). */
+typedef struct {
+    const char *path;
+    io_format format;
+    int depth;
+    const char *raw;
+} strips_output;
+
 /* One image, open on its header in `in` (consumed: closed before return), through ctx on its
- * device, written to `output` (NULL: no image) and `raw` (NULL: no float planes) as the options
- * say, both staged and put in place only when both are complete; `name` names the input in
- * messages. batch: 1 leaves the folder's sync to the caller (it syncs it once). Returns 0; 2 for
- * the input or the budget (one band does not fit a --max-memory), 1 for a run-time failure or
- * -e's mismatches; the message in err ("NAME: reason"), no file left behind. */
+ * device, written as `out` says, both files staged and put in place only when both are
+ * complete; `name` names the input in messages. batch: 1 leaves the folder's sync to the
+ * caller (it syncs it once). Returns 0; 2 for the input or the budget (one band does not fit a
+ * --max-memory), 1 for a run-time failure or -e's mismatches; the message in err ("NAME:
+ * reason"), no file left behind. */
 int strips_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
-               source_reader *in, const char *name, const char *output, const char *raw,
-               int batch, strips_result *res, char *err, size_t err_size);
+               source_reader *in, const char *name, const strips_output *out, int batch,
+               strips_result *res, char *err, size_t err_size);
 
 /* The single-image run (main.c's study): the report's header, strips_run, -v's band lines,
  * -e's verdict, and the output lines. Returns the exit status (reported). */

@@ -99,7 +99,8 @@ left=$(ls -A "$tmp/long" | grep -v '^out\.bmp$')
 [ -z "$left" ] || bad="$bad left: $left;"
 verdict "SIGTERM to the waiter: handed on, status 143, the child gone, nothing left"
 
-# 5. The waiter killed outright: the child ends too (SIGTERM: its temporary files removed).
+# 5. The waiter killed outright: the child ends too, outright (its death signal is SIGKILL;
+# an unnamed temporary file leaves nothing).
 bad=
 rm -rf "$tmp/long" && mkdir -p "$tmp/long"
 # shellcheck disable=SC2086
@@ -116,6 +117,27 @@ fi
 left=$(ls -A "$tmp/long" | grep -v '^out\.bmp$')
 [ -z "$left" ] || bad="$bad; left: $left"
 verdict "the waiter killed with SIGKILL: the child ends too, nothing left"
+
+# 5b. The same with SIGTERM ignored, which the child inherits: it must still end with its
+# waiter, and write nothing after the caller saw 137 (it went on for 28 s and wrote every
+# output while its death signal was SIGTERM).
+bad=
+rm -rf "$tmp/long" && mkdir -p "$tmp/long"
+# shellcheck disable=SC2086
+(trap '' TERM && exec "$bin" $long) &
+waiter=$!
+child=$(child_of "$waiter")
+if [ -z "$child" ]; then
+    bad="no child of $waiter found"
+else
+    kill -KILL "$waiter"
+    wait "$waiter"
+    gone "$child" || bad="child $child still running 10 s after its waiter was killed"
+fi
+sleep 0.2
+left=$(ls -A "$tmp/long")
+[ -z "$left" ] || bad="$bad; left: $left"
+verdict "SIGTERM ignored, the waiter killed with SIGKILL: the child ends too, nothing written"
 
 # 6. --tune detach=0: one process, no child.
 bad=

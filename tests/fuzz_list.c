@@ -39,7 +39,7 @@ static long model(const uint8_t *p, size_t n, const name_list_caps *caps, char *
             continue;
         }
         size_t len = i - start;
-        while (len > 0 && p[start + len - 1] == '\r')
+        if (len > 0 && p[start + len - 1] == '\r') /* one, a Windows line end */
             len--;
         if (len > (size_t)NAME_LIST_MAX_NAME)
             return line;

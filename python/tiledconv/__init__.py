@@ -993,6 +993,7 @@ class Context:
             raise TypeError(f"out: expected a list of {n} arrays for a list of images, got "
                             f"{type(out).__name__}")
         checked = [_arrays.checked(a, f"images[{i}]") for i, a in enumerate(items)]
+        _arrays.refuse_overlaps([a for a, _, _, _ in checked], outs)
         dtypes = [_arrays.result_dtype(a.dtype if dtype is None else dtype)
                   for a, _, _, _ in checked]
         outputs = [_arrays.Output(a.shape, dt, o, c, f"out[{i}]")
@@ -1018,6 +1019,8 @@ class Context:
         arr, height, width, c = _arrays.checked(
             images[0] if n else np.empty(images.shape[1:], images.dtype), "images[0]")
         rdtype = _arrays.result_dtype(arr.dtype if dtype is None else dtype)
+        if isinstance(out, np.ndarray) and out.shape == images.shape and n > 0:
+            _arrays.refuse_overlaps([images[i] for i in range(n)], [out[i] for i in range(n)])
         output = _arrays.Output(images.shape, rdtype, out, c, batch=True)
         srcs = (_native.TcImage * max(n, 1))()
         dsts = (_native.TcImage * max(n, 1))()

@@ -125,6 +125,56 @@ def image(arr, height, width, c):
                            arr.__array_interface__["data"][0], stride, None, 0), arr
 
 
+def _byte_bounds(arr):
+    """The first and one past the last byte an array's elements reach."""
+    bounds = getattr(np, "byte_bounds", None)
+    if bounds is None:  # numpy 2 moved it
+        from numpy.lib.array_utils import byte_bounds as bounds
+    return bounds(arr)
+
+
+def _share(a, b):
+    """Whether two arrays share an element's memory (exactly; where numpy cannot tell within
+    its bound of work, as if they did)."""
+    try:
+        return np.shares_memory(a, b, max_work=100000)
+    except np.exceptions.TooHardError if hasattr(np, "exceptions") else np.TooHardError:
+        return True
+
+
+def refuse_overlaps(sources, outs):
+    """ValueError where a batch's result would depend on how many images are in flight: an
+    out= array that shares memory with another image's out= array, or with a later image's
+    source (the pipeline may write result i before it reads image j > i). An out= array over
+    its own image (in place), or over an earlier image, is allowed: an image is read before
+    its result is written, and image j < i before result i. outs[i] None: a new array."""
+    spans = [(*_byte_bounds(a), 1, i, a) for i, a in enumerate(outs) if a is not None]
+    if not spans:
+        return
+    spans += [(*_byte_bounds(a), 0, j, a) for j, a in enumerate(sources)]
+    spans.sort(key=lambda s: s[0])
+    active_out, active_in = [], []
+    for lo, hi, is_out, k, a in spans:
+        active_out = [t for t in active_out if t[1] > lo]
+        active_in = [t for t in active_in if t[1] > lo]
+        for _, _, _, i, b in active_out:
+            if is_out and _share(a, b):
+                raise ValueError(f"out[{min(i, k)}] and out[{max(i, k)}] share memory: each "
+                                 f"image's result needs memory of its own")
+            if not is_out and k > i and _share(a, b):
+                raise ValueError(f"out[{i}] shares memory with images[{k}], a later image of "
+                                 f"the batch, which may be read after result {i} is written")
+        if is_out:
+            for _, _, _, j, b in active_in:
+                if j > k and _share(a, b):
+                    raise ValueError(f"out[{k}] shares memory with images[{j}], a later image "
+                                     f"of the batch, which may be read after result {k} is "
+                                     f"written")
+            active_out.append((lo, hi, is_out, k, a))
+        else:
+            active_in.append((lo, hi, is_out, k, a))
+
+
 class Output:
     """Where results go: `result` is what the caller gets (out= itself, or a new array); the
     library writes `target` (result itself, or a float32 or contiguous stand-in that finish()

@@ -3,7 +3,10 @@
 #include "atomic_file.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,14 +16,42 @@
 #include "signals.h"
 #include "text.h"
 
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+static mode_t process_umask = 022;
+
+/* The process's umask, from the Umask line of /proc/self/status (Linux 4.7 on), which reading
+ * leaves alone; without it from umask() itself, which can only be read by setting it: set and
+ * set back once (atomic_file_read_umask, before any thread), since a umask set by one thread
+ * for a moment is the umask of every file another creates meanwhile. */
+static void read_umask(void)
+{
+    char line[128];
+    unsigned mask = 0;
+    int found = 0;
+    FILE *f = fopen("/proc/self/status", "re");
+    while (f && !found && fgets(line, sizeof line, f))
+        found = sscanf(line, "Umask: %o", &mask) == 1;
+    if (f)
+        fclose(f);
+    if (found) {
+        process_umask = (mode_t)(mask & 0777);
+    } else {
+        process_umask = umask(022);
+        umask(process_umask);
+    }
+}
+
+void atomic_file_read_umask(void)
+{
+    pthread_once(&umask_once, read_umask);
+}
+
 /* The file mode that fopen() would give a new file: 0666 less the umask (0644 under the usual
- * umask 022). umask() can only be read by setting it, so it is set back at once; the tool writes
- * from one thread. */
+ * umask 022). */
 static mode_t default_file_mode(void)
 {
-    mode_t mask = umask(022);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
+    atomic_file_read_umask();
+    return (mode_t)(0666 & ~process_umask);
 }
 
 /* The folder part of path into a new string ("." for a bare name); NULL when out of memory. */
@@ -36,8 +67,18 @@ static char *folder_of(const char *path)
     return dir;
 }
 
+/* The longest name a file system takes (Linux: 255 bytes). */
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+/* Of the target's name, what a temporary name keeps: ".NAME.XXXXXX" stays within NAME_MAX
+ * however long NAME is (a name of 248 bytes or more would make one too long, and the output
+ * fail after all the work). */
+#define TEMPORARY_NAME_KEEPS (NAME_MAX - (int)sizeof "..XXXXXX" + 1)
+
 /* A fresh ".NAME.XXXXXX" beside path (6 letters or digits from a cheap generator: uniqueness
- * comes from the O_EXCL or link that uses the name, which the callers retry). */
+ * comes from the O_EXCL or link that uses the name, which the callers retry), NAME cut to
+ * TEMPORARY_NAME_KEEPS bytes. */
 static void temporary_name(const char *path, char *out, size_t size)
 {
     static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -52,7 +93,8 @@ static void temporary_name(const char *path, char *out, size_t size)
         suffix[i] = letters[(state >> 33) % (sizeof letters - 1)];
     }
     suffix[6] = '\0';
-    snprintf(out, size, "%.*s.%s.%s", (int)dir_len, path, path + dir_len, suffix);
+    snprintf(out, size, "%.*s.%.*s.%s", (int)dir_len, path, TEMPORARY_NAME_KEEPS, path + dir_len,
+             suffix);
 }
 
 /* A named temporary beside the target, registered for the signal handler in the same step

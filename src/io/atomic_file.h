@@ -34,6 +34,10 @@ typedef struct {
 /* An atomic_file that holds nothing: atomic_file_discard may be called on it. */
 #define ATOMIC_FILE_INIT {NULL, NULL, NULL, -1, 0, 0, -1, 0, 0}
 
+/* Reads the process's umask once, for every file made after (a program calls it before it
+ * starts threads; later calls do nothing). The umask is never changed. */
+void atomic_file_read_umask(void);
+
 /* Creates the file: a new output gets the mode any new file gets (0666 less the umask), a
  * replaced one keeps its mode less the setuid and setgid bits (and, where allowed, its owner and
  * group). Replacing gives the name a new file: the old one's extended attributes (ACLs among
