@@ -68,7 +68,9 @@ DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-
               libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev
 # libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c and tests/e2e-formats.sh compare
 # with and make files by.
-DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang libclang-rt-dev python3-numpy \
+# clang-15: the compiler of Debian's PoCL (LLVM 15), by which tests/cold-builds.sh builds every
+# kernel program for CPUs other than the machine's.
+DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang clang-15 libclang-rt-dev python3-numpy \
               python3-pytest parallel libjpeg-turbo-progs
 
 # The library: these sources, compiled position-independent with only the API visible.
@@ -132,7 +134,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests full-sweeps batch-tests detach-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests full-sweeps batch-tests detach-tests cold-builds hardening3-tests formats-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         bench bench-smoke \
         sanitize fuzz fuzz-build fuzz-check \
@@ -272,6 +274,16 @@ full-sweeps: $(BIN) $(TEST_BIN) $(TEST_BINS)
 batch-tests: $(TEST_BIN)
 	@sh tests/batch.sh $(TEST_BIN)
 
+# Every kind of kernel program built from a cold cache with -Werror, stderr empty, and each
+# through PoCL's clang for CPUs without AVX-512 (tests/cold-builds.sh).
+cold-builds: $(BIN) lib
+	@PYTHON=$(PYTHON) sh tests/cold-builds.sh ./$(BIN)
+
+# The third round of hardening (tests/hardening3.sh): strips in a batch, the umask, a failed
+# strips write, long names, a FIFO with no writer, a closed stderr.
+hardening3-tests: $(BIN)
+	@sh tests/hardening3.sh ./$(BIN)
+
 # A device run in a child, its end not waiting for the driver's teardown (tests/detach.sh).
 detach-tests: $(TEST_BIN)
 	@sh tests/detach.sh $(TEST_BIN)
@@ -354,26 +366,37 @@ kernel-check: $(BIN)
 # against 13), which was most of a run on a cold cache; the kernels' source and semantics are
 # the same, and seeds-tests and detach-tests (the article's example, its class map, a device run
 # in a child) and kernel-check build them as a user's run does (docs/testing.md).
-TEST_CL_OPTIONS ?= -cl-opt-disable
+TEST_CL_OPTIONS ?= -cl-opt-disable -Werror
 # kernel-check (oclgrind: one process at a time, one core for about five minutes) runs beside
 # the suites, which mostly keep one core busy (a process at a time), its report after theirs
 # (build/kernel-check.log); the fuzzers (one core each for a fixed time) beside the sanitized
 # suites. The product binary and its library are built first, so that nothing rebuilds them
 # under the checker.
+# Each run of make test sees what a fresh machine sees: the suites run with a new, empty home
+# folder (build/test-home), so that nothing a machine keeps between runs can help them: PoCL's
+# kernel cache and the library's program cache (every program is built again: the compiler's
+# warnings show, and fail the run with -Werror), pip's cache, ~/.local, GNU parallel's folder.
+TEST_HOME := $(CURDIR)/build/test-home
+TEST_ENV  := HOME=$(TEST_HOME) XDG_CACHE_HOME=$(TEST_HOME)/.cache \
+             POCL_CACHE_DIR=$(TEST_HOME)/.cache/pocl \
+             TILEDCONV_PROGRAM_CACHE=$(TEST_HOME)/.cache/tiledconv
 test: deps-test
 	@sh scripts/install-deps.sh oclgrind
 	$(MAKE) WERROR=-Werror $(BIN)
+	@rm -rf $(TEST_HOME); mkdir -p $(TEST_HOME)/.cache/pocl $(TEST_HOME)/.cache/tiledconv; \
+	    echo "tiledconv: the suites run with HOME=$(TEST_HOME), every cache in it empty"
 	@mkdir -p build; rm -f build/kernel-check.log build/kernel-check.status; \
-	    ( $(MAKE) -s kernel-check > build/kernel-check.log 2>&1; \
+	    ( $(TEST_ENV) $(MAKE) -s kernel-check > build/kernel-check.log 2>&1; \
 	      echo $$? > build/kernel-check.status ) & \
-	    TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all unit-tests \
-	    manual-check doc-tests e2e-tests batch-tests formats-tests images-tests gradient-tests \
-	    pyramid-tests strips-tests api-test python-tests bench-smoke; suites=$$?; wait; \
+	    $(TEST_ENV) TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all \
+	    unit-tests manual-check doc-tests e2e-tests batch-tests formats-tests images-tests \
+	    gradient-tests pyramid-tests strips-tests hardening3-tests api-test python-tests \
+	    bench-smoke cold-builds; suites=$$?; wait; \
 	    cat build/kernel-check.log; [ $$suites -eq 0 ] && [ "$$(cat build/kernel-check.status)" = 0 ]
-	$(MAKE) seeds-tests detach-tests
+	$(TEST_ENV) TILEDCONV_CL_OPTIONS=-Werror $(MAKE) seeds-tests detach-tests
 	$(MAKE) build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 	@$(MAKE) fuzz-check & fuzzing=$$!; \
-	    TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize; sanitized=$$?; \
+	    $(TEST_ENV) TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) sanitize; sanitized=$$?; \
 	    wait $$fuzzing; fuzzed=$$?; [ $$sanitized -eq 0 ] && [ $$fuzzed -eq 0 ]
 
 # The BMP reader and the option parser under libFuzzer for FUZZ_SECONDS each, seeded with the
