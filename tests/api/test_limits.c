@@ -313,6 +313,9 @@ static void others(tc_context *ctx)
     check(tc_last_stats(ctx, NULL) == TC_EINVAL && tc_last_stats(NULL, &st) == TC_EINVAL &&
               tc_context_device(ctx, NULL) == TC_EINVAL,
           "tc_last_stats and tc_context_device refuse NULL");
+    /* The context has built programs by now: they build without a word. */
+    check(strcmp(tc_build_log(NULL), "") == 0 && strcmp(tc_build_log(ctx), "") == 0,
+          "tc_build_log: \"\" for NULL, and for the silent builds of the kernels");
     check(tc_set_timing(NULL, 1) == TC_EINVAL && tc_set_timing(ctx, INT_MIN) == TC_OK &&
               tc_set_timing(ctx, 1) == TC_OK,
           "tc_set_timing refuses NULL and takes any int as on or off");
