@@ -74,11 +74,12 @@ void batch_account(batch *b, job *j)
             fputs("\r\033[K", stderr); /* the line goes above the progress line */
         fprintf(stderr, "tiledconv: %s\n", j->msg);
     } else if (j->status == JOB_OK && b->o->verbose && b->chatty) {
-        printf("%s -> %s (%d x %d): read %.2f, upload %.2f, kernel %.3f, download %.2f, write "
-               "%.2f ms\n",
+        printf("%s -> %s (%d x %d%s%.0d%s): read %.2f, upload %.2f, kernel %.3f, download %.2f, "
+               "write %.2f ms\n",
                j->item->input, j->item->output ? j->item->output : "(no output)", j->src.width,
-               j->src.height, j->read_ms, j->upload_ms, j->kernel_ms, j->download_ms,
-               j->write_ms);
+               j->src.height, j->bands ? ", in strips, " : "", j->bands,
+               j->bands ? (j->bands == 1 ? " band" : " bands") : "", j->read_ms, j->upload_ms,
+               j->kernel_ms, j->download_ms, j->write_ms);
     }
     if (b->machine && j->status != JOB_NO_DEVICE)
         print_record(b, j);

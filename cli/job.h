@@ -67,6 +67,7 @@ struct job {
     /* output */
     io_format out_format;  /* the output image's format */
     int depth;             /* its bits per sample: 8, or 16 */
+    int bands;             /* filtered in strips: the target ROI's bands; 0: whole */
     uint8_t *out;          /* the output BMP, headers and rows, ready to write; or (out_pixels)
                             * the packed 8-bit rows of another format, for its encoder */
     size_t out_size;

@@ -181,6 +181,7 @@ static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
     j->src.width = res.width;
     j->src.height = res.height;
     j->depth = res.depth;
+    j->bands = res.bands;
     j->roi = (tc_roi){0, 0, 0, 0, res.width, res.height};
     j->upload_ms = res.upload_ms;
     j->kernel_ms = res.kernel_ms;
