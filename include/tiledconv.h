@@ -208,6 +208,14 @@ TC_API const char *tc_error(const tc_context *ctx);
  * Valid until the next call on ctx. */
 TC_API const char *tc_build_log(const tc_context *ctx);
 
+/* Gives back the buffers the context keeps between calls to save making them again (since
+ * 1.3): its device buffers (on a CPU device, host memory), its transfers' page-locked staging,
+ * the pipeline's queues and the last gradient's and scale space's buffers. Its programs, its
+ * device and the caller's tc_host_alloc blocks stay; the next call makes what it needs again.
+ * For a caller holding memory to a budget between images of different sizes. TC_EINVAL for a
+ * NULL ctx; call it when no call on ctx is running. */
+TC_API int tc_trim(tc_context *ctx);
+
 /* Releases the context and everything it holds. NULL is allowed. */
 TC_API void tc_close(tc_context *ctx);
 

@@ -288,6 +288,11 @@ typedef struct {
  * memory.max less memory.current, when set. */
 TC_INTERNAL void tc_host_room_now(tc_host_room *room);
 
+/* The process's resident memory now (VmRSS of /proc/self/status), in bytes; 0 when unknown.
+ * What a memory budget has already spent: the libraries, the OpenCL platform once open, and
+ * whatever the allocator keeps of what was freed. */
+TC_INTERNAL unsigned long long tc_host_resident(void);
+
 /* Bytes as a message shows them: "1074 MB" (decimal megabytes, like the rest of the tool). */
 TC_INTERNAL double tc_mb(unsigned long long bytes);
 

@@ -91,6 +91,25 @@ TC_API void tc_close(tc_context *ctx)
     free(ctx);
 }
 
+TC_API int tc_trim(tc_context *ctx)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    /* The events kept for the last calls' figures are read now and let go: a driver may hold
+     * a command's buffers while its event lives (PoCL does). */
+    for (int i = 0; i < 2; i++)
+        (void)tc_deferred_read(&ctx->later[i], &ctx->error);
+    /* The pipeline's transfers are finished before its blocks go (as at tc_close). */
+    tc_stream_release(ctx->stream);
+    ctx->stream = NULL;
+    tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
+    tc_gradient_buffers_release(&ctx->gradient);
+    tc_pyramid_buffers_release(&ctx->pyramid_buffers);
+    tc_buffers_release(&ctx->buffers);
+    return TC_OK;
+}
+
 TC_API void *tc_host_alloc(tc_context *ctx, size_t bytes)
 {
     tc_msg m = {""}; /* not ctx->error: a filter call may be running on another thread */

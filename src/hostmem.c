@@ -95,6 +95,13 @@ void tc_host_room_now(tc_host_room *room)
     consider_cgroup(room);
 }
 
+unsigned long long tc_host_resident(void)
+{
+    unsigned long long rss = 0;
+    proc_kb("/proc/self/status", "VmRSS", &rss);
+    return rss;
+}
+
 double tc_mb(unsigned long long bytes)
 {
     return (double)bytes / 1e6;

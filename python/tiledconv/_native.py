@@ -186,6 +186,7 @@ _PROTOTYPES = {
     "tc_last_stats": (c_int, [ContextPtr, POINTER(TcStats)]),
     "tc_copy_time": (c_int, [ContextPtr, c_size_t, c_int, POINTER(c_double)]),
     "tc_set_max_memory": (c_int, [ContextPtr, c_ulonglong]),
+    "tc_trim": (c_int, [ContextPtr]),
     "tc_set_timing": (c_int, [ContextPtr, c_int]),
     "tc_list_devices": (c_int, [POINTER(TcDeviceInfo), c_int, POINTER(c_int), c_char_p,
                                 c_size_t]),

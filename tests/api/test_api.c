@@ -95,6 +95,13 @@ int main(void)
     check(status == TC_OK && tc_last_stats(ctx, &st) == TC_OK && st.programs_built == 1,
           "a second call with the same settings builds nothing");
     check(memcmp(dst, again, sizeof dst) == 0, "the second call gives the same plane");
+    memset(again, 0, sizeof again);
+    check(tc_trim(ctx) == TC_OK && tc_error(ctx)[0] == '\0',
+          "tc_trim gives back the buffers the context keeps");
+    status = tc_filter(ctx, src, again, W, H, &p);
+    check(status == TC_OK && tc_last_stats(ctx, &st) == TC_OK && st.programs_built == 1 &&
+              memcmp(dst, again, sizeof dst) == 0,
+          "after tc_trim the same plane, its program kept (none built)");
 
     p.src_left = W; /* outside the image */
     status = tc_filter(ctx, src, again, W, H, &p);

@@ -316,6 +316,7 @@ static void others(tc_context *ctx)
     /* The context has built programs by now: they build without a word. */
     check(strcmp(tc_build_log(NULL), "") == 0 && strcmp(tc_build_log(ctx), "") == 0,
           "tc_build_log: \"\" for NULL, and for the silent builds of the kernels");
+    check(tc_trim(NULL) == TC_EINVAL, "tc_trim refuses NULL");
     check(tc_set_timing(NULL, 1) == TC_EINVAL && tc_set_timing(ctx, INT_MIN) == TC_OK &&
               tc_set_timing(ctx, 1) == TC_OK,
           "tc_set_timing refuses NULL and takes any int as on or off");

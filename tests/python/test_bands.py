@@ -57,3 +57,20 @@ def test_max_memory_property():
         for bad in (0, -1, 1.5, True, "1G", 1 << 64):
             with pytest.raises(ValueError, match="max_memory"):
                 c.max_memory = bad
+
+
+def test_trim_keeps_results():
+    """Context.trim gives back the kept buffers; the next calls make them again, results the
+    same (a single image and a batch through the pipeline's lanes)."""
+    image = picture(120, 173)
+    batch = [picture(64, 80, seed=s) for s in (1, 2, 3)]
+    with tiledconv.Context() as c:
+        first = c.filter(image, kx=[1, 2, 1], ky=[1, 2, 1])
+        many = c.filter_batch(batch, kx=[1, 4, 6, 4, 1])
+        c.trim()
+        c.trim()
+        assert c.filter(image, kx=[1, 2, 1], ky=[1, 2, 1]).tobytes() == first.tobytes()
+        again = c.filter_batch(batch, kx=[1, 4, 6, 4, 1])
+        assert [a.tobytes() for a in again] == [m.tobytes() for m in many]
+    with pytest.raises(ValueError):
+        c.trim()
