@@ -138,9 +138,13 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
         b->budget = (size_t)8 << 30;
     if (test_hook_batch_budget())
         b->budget = (size_t)test_hook_batch_budget();
-    if (o->max_memory && b->budget > o->max_memory) /* --max-memory bounds the whole batch */
-        b->budget = (size_t)o->max_memory;
     size_threads(b, n_requests);
+    if (o->max_memory) { /* --max-memory bounds the whole process (batch_given_budget) */
+        b->resident_at_start = tc_host_resident();
+        b->budget_unbound = b->budget;
+        if (b->budget > batch_given_budget(b))
+            b->budget = batch_given_budget(b);
+    }
     if (pinned_pool_init(&b->pool, batch_pool_blocks(b)))
         return -1;
     pthread_mutex_init(&b->lock, NULL);

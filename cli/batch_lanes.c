@@ -20,6 +20,7 @@ static void test_pause(unsigned ms)
 static void open_lane(lane *l)
 {
     batch *b = l->b;
+    const unsigned long long resident = tc_host_resident();
     test_pause(test_hook_open_delay_ms());
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
@@ -42,7 +43,11 @@ static void open_lane(lane *l)
     } else {
         l->status = 1;
     }
+    /* What the device took, for --max-memory: the growth while it opened (images read
+     * meanwhile count as the platform's, which errs on the budget's side). */
+    const unsigned long long opened = tc_host_resident();
     pthread_mutex_lock(&b->lock);
+    b->platforms_resident += opened > resident ? opened - resident : 0;
     if (l->status == 0 && (b->startup_ms == 0.0 || l->open_ms < b->startup_ms))
         b->startup_ms = l->open_ms;
     /* The pixels' blocks are the first lane's context's (pinned_pool.h): the other lanes'
@@ -52,6 +57,9 @@ static void open_lane(lane *l)
     b->lanes_working += l->status == 0;
     b->lanes_ready += l->status == 0;
     if (++b->lanes_opened == b->n_lanes) {
+        if (b->o->max_memory) /* the devices' own bytes are known now */
+            b->budget = b->budget_unbound < batch_given_budget(b) ? b->budget_unbound
+                                                                  : batch_given_budget(b);
         pthread_cond_broadcast(&b->ready);
         pthread_cond_broadcast(&b->work);
     }
@@ -155,6 +163,10 @@ void *batch_lane_main(void *arg)
         pthread_mutex_lock(&b->lock);
         b->lane_locked += locked;
         choose_copy_threads(b, taken, n);
+        /* An image in strips plans its bands in the budget as it is now, every device open
+         * (it was read perhaps before, against the reserves of devices still opening). */
+        for (int i = 0; i < n; i++)
+            taken[i]->room = b->budget;
         pthread_mutex_unlock(&b->lock);
         int staged = 0;
         for (int i = 0; i < n; i++)
@@ -163,6 +175,10 @@ void *batch_lane_main(void *arg)
             taken[i]->status = JOB_NO_DEVICE;
         if (l->status == 0)
             job_filter_many(b->o, l->ctx, taken, n);
+        /* A CPU device's buffers are host memory, which a --max-memory budget counts only
+         * while their images are in flight: the context keeps none beyond the call. */
+        if (l->status == 0 && b->o->max_memory && l->dev.is_cpu)
+            (void)tc_trim(l->ctx);
         for (int i = 0; i < n; i++)
             job_drop_input(taken[i]); /* the device is done with it (-e keeps its planes) */
         pthread_mutex_lock(&b->lock);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* syscall(SYS_gettid), for one thread's niceness */
 #include "batch_pool.h"
 
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "batch_report.h"
 #include "job_filter.h"
 #include "job_output.h"
+#include "plan.h"
 #include "text.h"
 
 /* Room in the memory budget for an image's bytes, taken under lock: images in flight, with
@@ -35,6 +37,10 @@ static void finish_job(batch *b, job *j)
     job_stage(o, j);
     j->write_ms = batch_now_ms() - t;
     job_drop_buffers(j);
+    /* Under --max-memory what the image freed goes back to the system before its bytes
+     * leave the count: the next admission reads the process's resident bytes. */
+    if (o->max_memory)
+        (void)malloc_trim(0);
     pthread_mutex_lock(&b->lock);
     b->inflight -= j->bytes;
     j->bytes = 0;
@@ -87,6 +93,15 @@ static size_t overhead_after(batch *b, const job *j)
     return over > taken ? over - taken : 0;
 }
 
+/* Under --max-memory, whether `bytes` more would pass it by what the process holds now (the
+ * platform, the images in flight as they are, what the device and the allocator keep; plan.h's
+ * plan_spent): the count of the images in flight is a plan, this is the fact. */
+static int over_given(const batch *b, size_t bytes)
+{
+    return b->o->max_memory &&
+           plan_spent() + bytes > b->o->max_memory;
+}
+
 static void take_budget(batch *b, job *j)
 {
     const size_t bytes = j->bytes;
@@ -98,7 +113,8 @@ static void take_budget(batch *b, job *j)
         if (want > b->budget && (b->inflight + bytes <= b->budget || b->inflight == 0))
             pinned_pool_trim_by(&b->pool, want - b->budget);
         /* What remains of the overhead is held by images in flight: gone once none is. */
-        if (!(b->inflight > 0 && b->inflight + overhead_after(b, j) + bytes > b->budget))
+        if (!(b->inflight > 0 && (b->inflight + overhead_after(b, j) + bytes > b->budget ||
+                                  over_given(b, bytes))))
             break;
         if ((f = job_list_pop(&b->finished)) != NULL) {
             pthread_mutex_unlock(&b->lock);
@@ -156,6 +172,12 @@ static void read_one(batch *b, int i, int ordinary)
     /* read_ms counts the opening and the decoding, not the wait for room (nor the other
      * images finished meanwhile). */
     double t = batch_now_ms();
+    pthread_mutex_lock(&b->lock);
+    j->room = b->budget;
+    pthread_mutex_unlock(&b->lock);
+    /* Whole or in strips by what is left now, the images in flight as they are (plan.h). */
+    if (o->max_memory)
+        j->room = plan_room_now(o, j->room);
     job_open(o, b->list->keep_format, j);
     j->read_ms = batch_now_ms() - t;
     if (j->status == JOB_OK) {

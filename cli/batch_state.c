@@ -2,11 +2,22 @@
 #include "batch_state.h"
 
 #include "detach.h"
+#include "plan.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+size_t batch_given_budget(const batch *b)
+{
+    unsigned long long spent = PLAN_RUN_MARGIN + b->resident_at_start;
+    spent += b->lanes_opened < b->n_lanes ? (unsigned long long)b->n_lanes * PLAN_PLATFORM_RESERVE
+                                          : b->platforms_resident;
+    if (spent < PLAN_PLATFORM_RESERVE) /* as plan_spent: the reserve at the least */
+        spent = PLAN_PLATFORM_RESERVE;
+    return b->o->max_memory > spent ? (size_t)(b->o->max_memory - spent) : 0;
+}
 
 int batch_codecs_bound(const batch *b)
 {

@@ -56,6 +56,10 @@ struct batch {
     int left;              /* images the workers are done with (staged or accounted) */
     int lanes_ready;       /* lanes with an open device: start-up is over */
     size_t inflight, budget;
+    /* --max-memory: the process's resident bytes before any thread, and what opening the
+     * lanes' devices added (batch_given_budget) */
+    unsigned long long resident_at_start, platforms_resident;
+    size_t budget_unbound; /* the budget without --max-memory: a quarter of the memory */
     size_t credited;       /* idle blocks' bytes promised to images let in, not yet read */
     pinned_pool pool;      /* the pixels' page-locked blocks; its overhead counts in the budget */
     /* Results, under lock. */
@@ -119,6 +123,13 @@ job *job_list_take_after(job_list *l, job *prev);
  * image over the workers exceeds the lanes' time an image), 0 the lanes, -1 not known yet (no
  * image read or none through a lane). Under the lock. */
 int batch_codecs_bound(const batch *b);
+
+/* Under --max-memory, the budget for images in flight (b->budget, under lock): the given
+ * bytes less plan.h's margin, what the process held at the start, and what the lanes' devices
+ * took when they opened (until every lane has opened, the platform's reserve for each lane's,
+ * so that images read ahead while the devices open leave them room); less the platform's
+ * reserve at the least, as plan_spent. */
+size_t batch_given_budget(const batch *b);
 
 /* The CPU time, user + system, that the calling thread has used so far, ms (-1: unknown). */
 double batch_thread_cpu_ms(void);

@@ -144,7 +144,7 @@ void job_open(const tc_options *o, int keep_format, job *j)
     }
     text_shown shown;
     const unsigned long long bytes = job_bytes(o, j, &j->reader);
-    if (strips_wanted(o, &j->reader, bytes)) {
+    if (strips_wanted(o, &j->reader, bytes, j->room)) {
         /* Its lane reads, filters and writes it a band of rows at a time; it may take the
          * whole budget, for which the images in flight make room. */
         int given;
@@ -171,7 +171,9 @@ void job_open(const tc_options *o, int keep_format, job *j)
         job_drop_input(j);
         return;
     }
-    j->bytes = (size_t)bytes;
+    /* Under --max-memory the device's planes count too, as a CPU device holds them in host
+     * memory (the batch does not know its devices when it reads). */
+    j->bytes = (size_t)(bytes + (o->max_memory ? strips_device_bytes(o, &j->reader) : 0));
     const io_header *hd = &j->reader.head;
     const unsigned long long n = (unsigned long long)hd->width * (unsigned long long)hd->height;
     if (j->reader.format != IO_FORMAT_BMP)

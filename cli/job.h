@@ -77,6 +77,8 @@ struct job {
     float *host_planes;    /* -e: the input planes formed on the host, for the reference */
     tc_roi roi;
     size_t bytes;          /* the host bytes it may hold, taken from the batch's budget */
+    size_t room;           /* --max-memory: the batch's budget for images when it was opened,
+                            * and again when its lane takes it (the room of its bands) */
     size_t pooled;         /* of those, about the most it asks the pinned pool for (its
                             * input's file or pixels, its output's rows) */
     size_t credit;         /* of the pool's idle blocks, the bytes it was let in on (batch_pool.c) */

@@ -1,6 +1,7 @@
 /* job_filter.c - one image filtered on a lane's context (job_filter.h). */
 #include "job_filter.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,10 +175,20 @@ static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
         return;
     }
     /* The job's own format and depth: its input's where the batch keeps them. */
-    const strips_output out = {j->item->output, j->out_format, j->depth, j->item->raw};
+    const strips_output out = {j->item->output, j->out_format, j->depth, j->item->raw,
+                               o->max_memory ? j->room : 0};
+    /* Under --max-memory the buffers the lane's context keeps from the images before (and
+     * the bands' after) are given back: the budget counts only the images in flight. */
+    if (o->max_memory)
+        (void)tc_trim(ctx);
     status = strips_run(o, ctx, &dev, j->strips, source_name(j->item->input), &out, 1, &res, err,
                         sizeof err);
+    if (o->max_memory)
+        (void)tc_trim(ctx);
     strips_release(&j->strips);
+    /* The bands' rows, freed, stay in the heaps between what is still held: given back. */
+    if (o->max_memory)
+        (void)malloc_trim(0);
     j->src.width = res.width;
     j->src.height = res.height;
     j->depth = res.depth;

@@ -3,6 +3,7 @@
  * the options, read the input, open a context, filter with the chosen algorithm(s), check
  * against the CPU reference, report, write the output. Nothing here computes pixels.
  */
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "inputs.h"
 #include "options.h"
 #include "outputs.h"
+#include "plan.h"
 #include "pyramid_run.h"
 #include "report.h"
 #include "study.h"
@@ -164,6 +166,18 @@ int main(int argc, char **argv)
     tc_set_tuning(&o.tuning);         /* before any context runs */
     if (o.no_filter && (status = check_no_filter(&o)) != 0)
         return status;
+    /* A budget the platform alone would pass is refused before the platform opens. */
+    if ((status = plan_check_budget(&o, err, sizeof err)) != 0) {
+        fprintf(stderr, "tiledconv: %s\n", err);
+        return status;
+    }
+    /* Under a budget, freed images go back to the system: glibc's threshold for mapping a
+     * block grows to the largest freed (up to 32 MB), and below it what is freed stays
+     * resident in the heaps, counted against the budget by the next plan. */
+#ifdef M_MMAP_THRESHOLD
+    if (o.max_memory)
+        (void)mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     /* -o -: standard output is the image's alone from here on; every report goes to stderr. */
     if (o.write_output && outputs_is_stdout(o.output) && outputs_claim_stdout(err, sizeof err)) {
         fprintf(stderr, "tiledconv: %s\n", err);

@@ -222,10 +222,10 @@ const cli_option cli_options[] = {
     {OPT_FORCE, NULL, "force", NONE, NULL, S_LIMITS, OWN,
      "replace an output file even when it is read-only"},
     {OPT_MAX_MEMORY, NULL, "max-memory", VALUE, "BYTES", S_LIMITS, OWN,
-     "the memory a run may use (K, M, G, T: binary multiples;\n"
-     "default: what the host has available); an image that\n"
-     "does not fit it whole, or the device, is filtered in\n"
-     "strips of rows, with the same output"},
+     "the peak memory of the run, platform included (K, M,\n"
+     "G, T: binary multiples; default: what the host has\n"
+     "available); an image that does not fit it whole, or the\n"
+     "device, is filtered in strips of rows, same output"},
 
     /* ---- Other ---- */
     {'v', "v", "verbose", NONE, NULL, S_OTHER, OWN,

@@ -134,16 +134,17 @@ int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, c
         room.limit = "--max-memory";
     }
     const unsigned long long need = p->host_own + p->host_device;
-    if (need + PLAN_PLATFORM_RESERVE > room.bytes) {
+    const unsigned long long spent = budget ? plan_spent() : PLAN_PLATFORM_RESERVE;
+    if (need + spent > room.bytes) {
         char device_part[96] = "";
         if (p->host_device)
             snprintf(device_part, sizeof device_part, " (%.1f MB of it the CPU device's buffers)",
                      tc_mb(p->host_device));
         snprintf(err, err_size,
                  "%s: the run needs %.1f MB of host memory%s and %.1f MB for the OpenCL "
-                 "platform, but %.1f MB is available (%s)",
-                 what, tc_mb(need), device_part, tc_mb(PLAN_PLATFORM_RESERVE), tc_mb(room.bytes),
-                 room.limit);
+                 "platform%s, but %.1f MB is available (%s)",
+                 what, tc_mb(need), device_part, tc_mb(spent),
+                 budget ? " and what the process holds" : "", tc_mb(room.bytes), room.limit);
         return budget ? 2 : 1;
     }
     return 0;
@@ -156,6 +157,33 @@ void plan_io_limits(const tc_options *o, io_limits *lim)
     lim->allow_high_ratio = o->allow_high_ratio;
     lim->pixels_hint = "--max-pixels";
     lim->ratio_hint = "--allow-high-ratio";
+}
+
+unsigned long long plan_spent(void)
+{
+    const unsigned long long held = PLAN_RUN_MARGIN + tc_host_resident();
+    return held > PLAN_PLATFORM_RESERVE ? held : PLAN_PLATFORM_RESERVE;
+}
+
+size_t plan_room_now(const tc_options *o, size_t room)
+{
+    const unsigned long long spent = plan_spent();
+    const unsigned long long left = o->max_memory > spent ? o->max_memory - spent : 0;
+    return left < room ? (size_t)left : room;
+}
+
+int plan_check_budget(const tc_options *o, char *err, size_t err_size)
+{
+    const unsigned long long least = PLAN_RUN_MARGIN + tc_host_resident();
+    if (!o->max_memory || o->no_filter || o->max_memory > least)
+        return 0;
+    snprintf(err, err_size,
+             "--max-memory %llu bytes (%.1f MB): less than the %.1f MB any run takes before "
+             "its first image (%.1f MB the process holds, %.1f MB kept for the OpenCL "
+             "platform's growth; the platform's own bytes come on top); give at least %lluM",
+             o->max_memory, tc_mb(o->max_memory), tc_mb(least), tc_mb(least - PLAN_RUN_MARGIN),
+             tc_mb(PLAN_RUN_MARGIN), (least + (1ULL << 20) - 1) / (1ULL << 20) + 1);
+    return 2;
 }
 
 int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size)

@@ -22,6 +22,28 @@
  * own bytes. */
 #define PLAN_PLATFORM_RESERVE (192ULL << 20)
 
+/* Under --max-memory, kept beside what the process holds and the run's planned bytes: the
+ * platform's growth once open and its programs built (its threads, queues and per-run
+ * allocations: PoCL's took 18 MB) and the plans' slack. The compiler's own memory while it
+ * builds a program on a cold cache is not in it (docs/safety.md). */
+#define PLAN_RUN_MARGIN (64ULL << 20)
+
+/* What a --max-memory budget has spent before a run's own bytes: the platform's reserve, or,
+ * where more, the process's resident bytes now (the libraries, the platform once open, what
+ * its builds kept: PoCL's compiler keeps 100-200 MB after a cold build, what the allocator
+ * keeps) and PLAN_RUN_MARGIN. The host's room (MemAvailable) needs only the reserve: what the
+ * process holds is not available already. */
+unsigned long long plan_spent(void);
+
+/* Of `room` bytes a --max-memory run has planned for images, what is left beside what the
+ * process holds now and the platform's reserve (plan_spent): the smaller. */
+size_t plan_room_now(const tc_options *o, size_t room);
+
+/* --max-memory below what the process holds before any device and PLAN_RUN_MARGIN: 2 with
+ * one line in err naming the least budget, before the platform opens (whose opening alone
+ * would pass the budget: PoCL's 70-80 MB); else 0. */
+int plan_check_budget(const tc_options *o, char *err, size_t err_size);
+
 typedef struct {
     unsigned long long plane;        /* one device plane, rows padded to the device pitch */
     unsigned long long device;       /* device bytes at the peak */

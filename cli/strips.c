@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,21 +65,28 @@ int strips_needed(const tc_options *o, const run_plan *whole, const tc_device_in
     if (dev && (whole->plane > dev->max_alloc_bytes || whole->device > dev->global_mem_bytes))
         return 1;
     const unsigned long long host = whole->host_own + (dev ? whole->host_device : whole->device);
-    return host + PLAN_PLATFORM_RESERVE > budget;
+    return host + (given ? plan_spent() : PLAN_PLATFORM_RESERVE) > budget;
 }
 
-int strips_wanted(const tc_options *o, const source_reader *in, unsigned long long host_bytes)
+unsigned long long strips_device_bytes(const tc_options *o, const source_reader *in)
 {
     const io_header *h = &in->head;
     const unsigned long long planes = o->color ? 3 : 1;
+    return planes * 2ULL * (unsigned long long)tc_device_pitch(h->width) *
+               (unsigned long long)h->height * sizeof(float) +
+           2ULL * (unsigned long long)h->width * (unsigned long long)h->height * planes;
+}
+
+int strips_wanted(const tc_options *o, const source_reader *in, unsigned long long host_bytes,
+                  unsigned long long room)
+{
     /* The device's planes as a CPU device holds them (the batch does not know its device
-     * before the image is read): input and output, padded rows, each plane; and the pixels. */
-    const unsigned long long device =
-        planes * 2ULL * (unsigned long long)tc_device_pitch(h->width) *
-            (unsigned long long)h->height * sizeof(float) +
-        2ULL * (unsigned long long)h->width * (unsigned long long)h->height * planes;
+     * before the image is read). */
+    const unsigned long long device = strips_device_bytes(o, in);
     int given;
     const char *limit;
+    if (o->max_memory) /* the batch's room for images, what the platform holds left out */
+        return host_bytes + device > room;
     return host_bytes + device + PLAN_PLATFORM_RESERVE > strips_budget(o, &given, &limit);
 }
 
@@ -198,6 +206,7 @@ typedef struct {
     const char *output, *raw_path;
     io_format out_format;
     int out_depth;           /* the caller's, or 0: outputs_depth's */
+    unsigned long long room; /* a batch's room for the bands, or 0 (strips_output) */
     text_shown output_shown; /* the output's name as messages show it: the writer keeps it */
     sha256_ctx sha;
     strips_result *res;
@@ -447,6 +456,35 @@ static int input_bytes(strip_run *s, source_reader *in, char *err, size_t err_si
     return 0;
 }
 
+/* The rows of the small image build_first filters: a band's fewest, about. */
+#define BUILD_FIRST_ROWS 16
+
+/* The run's programs, built by filtering a small image of zeros of the run's width through its
+ * parameters, before anything of the image is allocated. Returns an exit status, the message in
+ * why. */
+static int build_first(strip_run *s, char *why, size_t why_size)
+{
+    const int rows = s->height < BUILD_FIRST_ROWS ? s->height : BUILD_FIRST_ROWS;
+    const size_t n = (size_t)s->width * (size_t)rows;
+    float *in = calloc(n, sizeof *in), *out = malloc(n * sizeof *out);
+    tc_params pb = s->p;
+    int status = 0;
+    pb.src_top = pb.dst_top = 0;
+    pb.roi_height = rows;
+    if (!in || !out) {
+        snprintf(why, why_size, "out of host memory");
+        status = 1;
+    } else if (tc_filter(s->ctx, in, out, s->width, rows, &pb) != TC_OK) {
+        snprintf(why, why_size, "%s", tc_error(s->ctx));
+        status = 1;
+    }
+    free(in);
+    free(out);
+    /* What the compiler freed goes back to the system before the plan reads what is held. */
+    (void)malloc_trim(0);
+    return status;
+}
+
 /* The ROI, the parameters, the plan of bands: everything before the first row is decoded.
  * Returns an exit status, the message in err. */
 static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
@@ -454,7 +492,7 @@ static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
     const tc_options *o = s->o;
     char why[768];
     tc_msg m;
-    int given;
+    int given, status;
     const char *limit;
     io_header h;
     size_t held = 0;
@@ -478,12 +516,19 @@ static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
     unsigned long long per_row, fixed;
     band_bytes(s, held, in->held, &per_row, &fixed);
     const unsigned long long total = strips_budget(o, &given, &limit);
-    const unsigned long long budget =
-        total > PLAN_PLATFORM_RESERVE ? total - PLAN_PLATFORM_RESERVE : 0;
-    const int status = tc_context_plan_bands(s->ctx, &s->p, s->width, s->height, budget, given,
-                                             per_row, fixed, 0, &s->plan);
+    /* Under a given budget the programs are built first, with only the platform held: the
+     * plan then counts what the build kept as a fact, and its compiler's while is over. A
+     * batch's room may be less (its budget for images). */
+    if (given && (status = build_first(s, why, sizeof why)) != 0)
+        return fail(s, status, why, err, err_size);
+    unsigned long long spent = given ? plan_spent() : PLAN_PLATFORM_RESERVE;
+    if (s->room && s->room < total && total - s->room > spent)
+        spent = total - s->room;
+    const unsigned long long budget = total > spent ? total - spent : 0;
+    status = tc_context_plan_bands(s->ctx, &s->p, s->width, s->height, budget, given, per_row,
+                                   fixed, 0, &s->plan);
     s->res->budget = total;
-    s->res->need = s->plan.need + PLAN_PLATFORM_RESERVE;
+    s->res->need = s->plan.need + spent;
     if (status == TC_OK)
         return 0;
     if (s->plan.need == 0) { /* refused for another reason than the bytes: say it as it is */
@@ -492,13 +537,12 @@ static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
     }
     snprintf(why, sizeof why,
              "filtered in strips, even one band of %d rows needs %llu bytes (%.1f MB: %.1f MB "
-             "for its buffers%s and %.1f MB kept for the OpenCL platform), more than the %llu "
-             "bytes (%.1f MB) %s",
-             s->plan.need_rows, s->plan.need + PLAN_PLATFORM_RESERVE,
-             tc_mb(s->plan.need + PLAN_PLATFORM_RESERVE), tc_mb(s->plan.need),
-             s->dev->is_cpu ? ", the CPU device's among them" : "",
-             tc_mb(PLAN_PLATFORM_RESERVE), total, tc_mb(total),
-             given ? "--max-memory gives" : limit);
+             "for its buffers%s and %.1f MB kept for the OpenCL platform%s), more than the "
+             "%llu bytes (%.1f MB) %s",
+             s->plan.need_rows, s->plan.need + spent, tc_mb(s->plan.need + spent),
+             tc_mb(s->plan.need), s->dev->is_cpu ? ", the CPU device's among them" : "",
+             tc_mb(spent), spent > PLAN_PLATFORM_RESERVE ? " and held by the process" : "",
+             total, tc_mb(total), given ? "--max-memory gives" : limit);
     return fail(s, given ? 2 : 1, why, err, err_size);
 }
 
@@ -614,7 +658,7 @@ static int run_with_report(const tc_options *o, tc_context *ctx, const tc_device
     const char *refused = strips_refusal(o, !batch);
     *s = (strip_run){.o = o, .ctx = ctx, .dev = dev, .name = name, .report = report,
                      .output = output, .raw_path = out->raw, .out_format = out->format,
-                     .out_depth = out->depth, .res = res, .image = ATOMIC_FILE_INIT,
+                     .out_depth = out->depth, .room = out->room, .res = res, .image = ATOMIC_FILE_INIT,
                      .raw = ATOMIC_FILE_INIT};
     memset(res, 0, sizeof *res);
     if (refused || (output && outputs_is_stdout(output))) {
@@ -699,7 +743,7 @@ int strips_study(const tc_options *o, tc_context *ctx, const tc_device_info *dev
     /* -e's first mismatches, printed after the header like a whole run's. */
     FILE *report = chatty && o->verify ? open_memstream(&mismatches, &mismatches_size) : NULL;
     const strips_output out = {o->write_output ? o->output : NULL, o->image_format, 0,
-                               o->raw_output};
+                               o->raw_output, 0};
     const int status = run_with_report(o, ctx, dev, in, name, &out, 0, report, &s, &res, err,
                                        sizeof err);
     if (report)

@@ -38,9 +38,16 @@ const char *strips_refusal(const tc_options *o, int study);
  * counted as host memory as a CPU device's are. */
 int strips_needed(const tc_options *o, const run_plan *whole, const tc_device_info *dev);
 
+/* The device's bytes of an image (open on its header) as a CPU device holds them: input and
+ * output planes, rows padded, and the 8-bit pixels each way. */
+unsigned long long strips_device_bytes(const tc_options *o, const source_reader *in);
+
 /* A batch's image: its host bytes whole (what the batch counts, job_bytes) and the device's
- * planes counted as host memory, against the budget. 1 when it goes in strips. */
-int strips_wanted(const tc_options *o, const source_reader *in, unsigned long long host_bytes);
+ * planes counted as host memory, against the budget: under --max-memory the batch's room for
+ * images (room: its budget less what the process and the platform hold), else the host's
+ * memory now less the platform's reserve. 1 when it goes in strips. */
+int strips_wanted(const tc_options *o, const source_reader *in, unsigned long long host_bytes,
+                  unsigned long long room);
 
 /* What a run in strips found, for the reports and the records. */
 typedef struct {
@@ -57,12 +64,15 @@ typedef struct {
 
 /* Where a run in strips writes: the image (path NULL: none) in its format and bits per sample
  * (a batch's job: its own, which keeps its input's; depth 0: what the options say for a deep
- * input), and the float planes (raw NULL: none). */
+ * input), and the float planes (raw NULL: none); and, in a batch under --max-memory, the
+ * bytes its bands may take (room: the batch's budget for images, what the process and the
+ * platform hold left out; 0: the budget less the platform's reserve). */
 typedef struct {
     const char *path;
     io_format format;
     int depth;
     const char *raw;
+    unsigned long long room;
 } strips_output;
 
 /* One image, open on its header in `in` (consumed: closed before return), through ctx on its

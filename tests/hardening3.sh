@@ -10,7 +10,10 @@
 #   4. (tests/detach.sh: a waiter killed with SIGTERM ignored takes its child with it)
 #   7. an output whose name is 248 bytes or longer replaces an existing file;
 #   8. a FIFO with no writer among a batch's inputs is refused in bounded time, the rest written;
-#   9. a batch whose stderr is closed goes on: every good image written, the exit status 2.
+#   9. a batch whose stderr is closed goes on: every good image written, the exit status 2;
+#   6. --max-memory bounds the process's peak: a budget no run can keep is refused before the
+#      platform opens (1M cost 76 MB first), and batches and single images in strips stay
+#      within 300M and 400M from cold caches and warm (400M: 470 MB cold before).
 #   (5: tests/python/test_batch_overlap.py; 10: tests/test_name_list.c and tests/fuzz_list.c)
 #
 #   sh tests/hardening3.sh BINARY
@@ -145,5 +148,68 @@ rc=$(cat "$tmp/rc")
 [ "$(ls "$tmp/closed" 2>/dev/null | wc -l)" -eq 9 ] ||
     bad="$bad; $(ls "$tmp/closed" 2>/dev/null | wc -l) of 9 images written"
 verdict "9: a batch with stderr closed writes every good image and exits 2"
+
+# 6. --max-memory bounds the peak resident memory (tests/measure.c: the tool and its detached
+# child), the OpenCL platform and its programs' builds included.
+measure=$tmp/measure
+if ! ${CC:-cc} -std=c11 -O1 -o "$measure" "$root/tests/measure.c"; then
+    not_ok "6: --max-memory" "tests/measure.c does not build"
+    test_end
+    exit
+fi
+peak_kb() { sed 's/.*maxrss_kb=\([0-9]*\).*/\1/' "$tmp/report"; }
+# 6a. A budget below what any run takes before its first image: refused in one line naming the
+# least budget, before the platform opens, nothing written; one image and a batch.
+bad=
+for args in "-o $tmp/tiny.png $tmp/in/small.png" "-O $tmp/tiny $tmp/in/small.png $tmp/in/big.pgm"; do
+    rm -rf "$tmp/tiny" "$tmp/tiny.png"
+    # shellcheck disable=SC2086
+    "$measure" -r "$tmp/report" -- "$bin" --max-memory 1M -f 5 $args >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'give at least [0-9]*M$' "$tmp/err" &&
+        [ ! -e "$tmp/tiny" ] && [ ! -e "$tmp/tiny.png" ] && [ "$(peak_kb)" -lt 32768 ] ||
+        bad="$bad [$args: exit $rc, peak $(peak_kb) KB, $(head -c 200 "$tmp/err")]"
+done
+verdict "6a: --max-memory 1M refused before the platform opens (exit 2, one line, under 32 MB)"
+# 6b, 6c. A batch of large and small images in three formats (16 bits among them, two go in
+# strips) and one 16-bit image in strips, under 300M and 400M, from a cold kernel cache and
+# again warm: the peak within the budget; at 400M every image written (300M may refuse an
+# image whose band does not fit beside what a cold build keeps, exit 2).
+avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+if [ "${avail:-0}" -lt 1572864 ]; then
+    echo "skip - 6b, 6c: $((${avail:-0} / 1024)) MB available, 1536 MB wanted"
+else
+    POCL_CACHE_DIR=$tmp/pocl-cold
+    export POCL_CACHE_DIR
+    mkdir -p "$POCL_CACHE_DIR"
+    for cache in cold warm; do
+        bad=
+        for m in 300M 400M; do
+            bytes_kb=$((${m%M} * 1024))
+            for what in batch one; do
+                rm -rf "$tmp/mm" "$tmp/mm.png"
+                if [ "$what" = batch ]; then
+                    set -- -O "$tmp/mm" "$tmp/in/big.jpg" "$tmp/in/big.pgm" "$tmp/in/deep.png" \
+                        "$tmp/in/small.png"
+                    want=4
+                else
+                    set -- -o "$tmp/mm.png" "$tmp/in/deep.png"
+                    want=1
+                fi
+                TILEDCONV_PROGRAM_CACHE=off "$measure" -r "$tmp/report" -- "$bin" \
+                    --max-memory $m -f 5 -q "$@" >/dev/null 2>"$tmp/err"
+                rc=$?
+                written=$( (ls "$tmp/mm" 2>/dev/null; ls "$tmp/mm.png" 2>/dev/null) | wc -l)
+                [ "$(peak_kb)" -le "$bytes_kb" ] || bad="$bad [$m $what: peak $(peak_kb) KB]"
+                if [ "$m" = 400M ] || [ "$rc" -ne 2 ]; then
+                    [ "$rc" -eq 0 ] && [ "$written" -eq "$want" ] ||
+                        bad="$bad [$m $what: exit $rc, $written of $want written: $(head -c 200 "$tmp/err")]"
+                fi
+                echo "hardening3: 6, $cache, --max-memory $m, $what: exit $rc, peak $(peak_kb) KB, $written of $want written"
+            done
+        done
+        verdict "6$([ $cache = cold ] && echo b || echo c): --max-memory 300M and 400M, $cache kernel cache: every peak within the budget"
+    done
+fi
 
 test_end
