@@ -409,9 +409,6 @@ TC_INTERNAL int tc_tuning_parse(tc_tuning *t, const char *setting, char *err, si
  * Python tests through ctypes). */
 TC_INTERNAL int tc_tune(const char *setting, char *err, size_t err_size);
 
-/* The settings' names, NULL-terminated, in the struct's order (for the manual's check). */
-TC_INTERNAL const char *const *tc_tuning_names(void);
-
 /* ---- Transfers straight from and to tc_host_alloc's memory (context.c) ------------- */
 
 /* The packed streams of images that went up from (up) and came down into (down) a block of

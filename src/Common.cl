@@ -77,14 +77,17 @@ inline float value16(tc_values16 k, int i)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Border rules (filter.h's tc_border, OpenCV's meanings), chosen at build time            */
+/* Border rules (tiledconv.h's tc_border, OpenCV's meanings), chosen at build time         */
 /* ------------------------------------------------------------------------------------------ */
 
-#define BORDER_REPLICATE 0  /* aaa|abcd|ddd */
-#define BORDER_CONSTANT 1   /* vvv|abcd|vvv */
-#define BORDER_REFLECT101 2 /* dcb|abcd|cba */
-#define BORDER_REFLECT 3    /* cba|abcd|dcb */
-#define BORDER_WRAP 4       /* bcd|abcd|abc */
+/* Their numbers come before this file: the library writes a line of them from tc_border and
+ * tc_border_name (programs.c), their one list. BORDER_REPLICATE aaa|abcd|ddd, BORDER_CONSTANT
+ * vvv|abcd|vvv, BORDER_REFLECT101 dcb|abcd|cba, BORDER_REFLECT cba|abcd|dcb, BORDER_WRAP
+ * bcd|abcd|abc. */
+#if !defined(BORDER_REPLICATE) || !defined(BORDER_CONSTANT) || !defined(BORDER_REFLECT101) || \
+    !defined(BORDER_REFLECT) || !defined(BORDER_WRAP)
+#error "the border rules' numbers are the library's (programs.c's border_line)"
+#endif
 
 /* Maps coordinate p into 0 .. n - 1 (n >= 1) by the border rule, as OpenCV's
  * borderInterpolate does; -1 for BORDER_CONSTANT outside. A radius larger than the ROI can

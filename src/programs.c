@@ -5,6 +5,7 @@
 #include "tuning.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,33 @@ static void append_build_log(cl_program prog, const tc_device *d, const char *op
     snprintf(m->text + used, sizeof m->text - used, "; options: %s; log: %s", options, log);
 }
 
+/* The border rules' numbers as the kernels name them, one line made from tiledconv.h's enum
+ * and tc_border_name ("#define BORDER_REPLICATE 0 ..."), put before Common.cl: a new rule is
+ * a new name there, not a number to copy by hand. */
+static char border_text[64 * TC_BORDER_COUNT];
+static pthread_once_t border_once = PTHREAD_ONCE_INIT;
+
+static void make_border_line(void)
+{
+    size_t used = 0;
+    for (int b = 0; b < TC_BORDER_COUNT; b++) {
+        char name[32];
+        const char *from = tc_border_name((tc_border)b);
+        size_t i = 0;
+        for (; from[i] && i < sizeof name - 1; i++)
+            name[i] = (char)toupper((unsigned char)from[i]);
+        name[i] = '\0';
+        used += (size_t)snprintf(border_text + used, sizeof border_text - used,
+                                 "#define BORDER_%s %d\n", name, b);
+    }
+}
+
+static const char *border_line(void)
+{
+    pthread_once(&border_once, make_border_line);
+    return border_text;
+}
+
 /* A source's lines: the file put first (Common.cl before the filter programs, Samples.cl before
  * the two conversion programs), then its own file. */
 #define CL_FILE(name) name##_cl_lines, &name##_cl_line_count
@@ -129,14 +157,14 @@ static const struct {
 #undef CL_FILE
 #define N_SOURCES (sizeof source_files / sizeof source_files[0])
 
-/* The most lines a program's source can have. */
+/* The most lines a program's source can have (the border line among them). */
 static unsigned lines_capacity(void)
 {
     unsigned n = 0;
     for (size_t i = 0; i < N_SOURCES; i++)
         if (*source_files[i].first_count + *source_files[i].count > n)
             n = *source_files[i].first_count + *source_files[i].count;
-    return n;
+    return n + 1;
 }
 
 /* The lines of a source: its first file followed by its own. */
@@ -146,8 +174,10 @@ static int source_lines(tc_source source, const char **lines, unsigned capacity,
     const unsigned first_count = *source_files[source].first_count;
     const unsigned file_count = *source_files[source].count;
     unsigned n = 0;
-    if (first_count + file_count > capacity)
+    if (first_count + file_count + 1 > capacity)
         return -1;
+    if (source_files[source].first_lines == common_cl_lines)
+        lines[n++] = border_line();
     for (unsigned i = 0; i < first_count; i++)
         lines[n++] = source_files[source].first_lines[i];
     for (unsigned i = 0; i < file_count; i++)

@@ -74,14 +74,6 @@ void tc_set_tuning(const tc_tuning *t)
     current = t ? *t : defaults;
 }
 
-const char *const *tc_tuning_names(void)
-{
-    static const char *names[SETTINGS + 1];
-    for (int i = 0; i < SETTINGS; i++)
-        names[i] = settings[i].name;
-    return names;
-}
-
 static int fail(char *err, size_t err_size, const char *fmt, const char *a, const char *b)
 {
     if (err && err_size)

@@ -21,8 +21,20 @@ _FORMATS = {np.dtype(np.uint8): _native.TC_PIXELS_U8, np.dtype(np.uint16): _nati
 _FLOAT32 = np.dtype(np.float32)
 _FLOAT64 = np.dtype(np.float64)
 
-# Borders. The library's names and enumeration order (tc_border) ...
-LIBRARY_BORDERS = ("replicate", "constant", "reflect101", "reflect", "wrap")
+# Borders. The library's names in its enumeration's order (tc_border), as tc_border_name gives
+# them up to its "?" ...
+
+
+def _library_borders():
+    names = []
+    while True:
+        name = _native.lib.tc_border_name(len(names))
+        if name is None or name == b"?" or len(names) > 64:
+            return tuple(names)
+        names.append(name.decode())
+
+
+LIBRARY_BORDERS = _library_borders()
 # ... SciPy's modes (scipy.ndimage: 'reflect' is cba|abcd|dcb as here, 'mirror' dcb|abcd|cba;
 # the grid- modes are its synonyms for filters) ...
 SCIPY_BORDERS = {"nearest": "replicate", "mirror": "reflect101", "reflect": "reflect",

@@ -112,10 +112,6 @@ int bmp_reader_decode(bmp_reader *r, bmp_image *img, char *err, size_t err_size)
 int bmp_reader_bytes(bmp_reader *r, uint8_t **data, size_t *size, char *err, size_t err_size);
 void bmp_reader_close(bmp_reader *r);
 
-/* Open, take the bytes and close in one call (lim NULL: the defaults). */
-int bmp_read_with(const char *path, const io_limits *lim, uint8_t **data, size_t *size,
-                  char *err, size_t err_size);
-int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size);
 
 /* Open, decode and close in one call. On failure err holds "PATH: reason". */
 int bmp_load_with(const char *path, const io_limits *lim, bmp_image *img, char *err,

@@ -276,22 +276,6 @@ int bmp_reader_bytes_into(bmp_reader *r, uint8_t *buf, size_t cap, size_t *size,
     return rc;
 }
 
-int bmp_read_with(const char *path, const io_limits *lim, uint8_t **data, size_t *size,
-                  char *err, size_t err_size)
-{
-    bmp_reader r;
-    if (bmp_reader_open(&r, path, lim, err, err_size))
-        return -1;
-    int rc = bmp_reader_bytes(&r, data, size, err, err_size);
-    bmp_reader_close(&r);
-    return rc;
-}
-
-int bmp_read(const char *path, uint8_t **data, size_t *size, char *err, size_t err_size)
-{
-    return bmp_read_with(path, NULL, data, size, err, err_size);
-}
-
 int bmp_load_with(const char *path, const io_limits *lim, bmp_image *img, char *err,
                   size_t err_size)
 {
