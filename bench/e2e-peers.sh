@@ -304,7 +304,7 @@ PY
 # --- the start-up against a bare OpenCL program ------------------------------------------------------
 type=gpu
 case $device in *cpu*) type=cpu ;; esac
-if cc -O2 -o "$work/startup" bench/startup.c -lOpenCL >>"$log" 2>&1; then
+if cc -O2 -Iinclude -o "$work/startup" bench/startup.c -lOpenCL >>"$log" 2>&1; then
     "$work/startup" src "$type" "$bin" "${STARTUP_RUNS:-7}" >"$out/startup.txt" 2>&1
     tee -a "$log" <"$out/startup.txt"
 else

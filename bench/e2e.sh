@@ -78,7 +78,7 @@ say "date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(hostname); cores: $(nproc)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /' | tee -a "$log"
 df -h "$work" | tail -1 | sed 's/^/disk: /' | tee -a "$log"
 make -s tiledconv >>"$log" 2>&1 || { say "make failed"; exit 1; }
-cc -O2 -o "$work/startup" bench/startup.c -lOpenCL >>"$log" 2>&1
+cc -O2 -Iinclude -o "$work/startup" bench/startup.c -lOpenCL >>"$log" 2>&1
 type=gpu
 case $dev in *cpu*) type=cpu ;; esac
 

@@ -47,6 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tiledconv.h" /* tc_border: the border rules' numbers (-Iinclude) */
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -150,9 +152,16 @@ static int steps(const char *source_dir, cl_device_type type)
     cl_device_id device = NULL;
     cl_int err;
     char *common = read_file(common_path), *source = read_file(tiled_path);
-    const char *options = "-cl-std=CL1.2 -D RADIUS_X=2 -D RADIUS_Y=2 -D BORDER=0 -D GROUP_X=8 "
-                          "-D GROUP_Y=8 -D BLOCK_X=4 -D BLOCK_Y=4 -D ONEPASS_GROUP=16 "
-                          "-D TWOPASS_TILE=16 -D TILED_MAX_TAPS=15 -D TC_VECTOR_IO=1 -D SHIFT=0";
+    /* The border rules' numbers, which the library writes before Common.cl, from its enum. */
+    char options[512];
+    snprintf(options, sizeof options,
+             "-cl-std=CL1.2 -D RADIUS_X=2 -D RADIUS_Y=2 -D BORDER=0 -D GROUP_X=8 -D GROUP_Y=8 "
+             "-D BLOCK_X=4 -D BLOCK_Y=4 -D ONEPASS_GROUP=16 -D TWOPASS_TILE=16 "
+             "-D TILED_MAX_TAPS=15 -D TC_VECTOR_IO=1 -D SHIFT=0 -D BORDER_REPLICATE=%d "
+             "-D BORDER_CONSTANT=%d -D BORDER_REFLECT101=%d -D BORDER_REFLECT=%d "
+             "-D BORDER_WRAP=%d",
+             TC_BORDER_REPLICATE, TC_BORDER_CONSTANT, TC_BORDER_REFLECT101, TC_BORDER_REFLECT,
+             TC_BORDER_WRAP);
     if (!common || !source) {
         fprintf(stderr, "startup: cannot read %s\n", common ? tiled_path : common_path);
         return 1;
