@@ -60,12 +60,14 @@ measured() {
 }
 
 # compare CASE INPUT EXT ARGS...: whole, then in strips; a line of the table. With RAW=1 both
-# runs write --raw too, compared as well.
+# runs write --raw too, compared as well. Both with -v (the strips run says its bands so): -v
+# builds other programs (the class counters), and what a cold build keeps counts against the
+# budget, so the whole run builds them first, as a user's earlier run would.
 compare() {
     case_name=$1 input=$2 ext=$3
     shift 3
     rm -f "$out/whole.$ext" "$out/strips.$ext" "$out"/*.f32
-    measured "$case_name whole" "$input" "$@" ${RAW:+--raw "$out/whole-raw.f32"} -q \
+    measured "$case_name whole" "$input" "$@" ${RAW:+--raw "$out/whole-raw.f32"} -v \
         -o "$out/whole.$ext"
     w_status=$status w_rss=$rss w_secs=$secs
     measured "$case_name strips" "$input" "$@" ${RAW:+--raw "$out/strips-raw.f32"} -v \
