@@ -28,7 +28,7 @@
 #define SAMPLES_F32 8
 
 /* Sample i of the packed rows as a value on the 0..255 scale. */
-inline float read_sample(__global const uchar *in, int format, size_t i)
+static inline float read_sample(__global const uchar *in, int format, size_t i)
 {
     if (format == SAMPLES_U8)
         return (float)in[i];
@@ -78,7 +78,7 @@ __kernel void unpack_samples(__global const uchar *in, int format, int width, in
 }
 
 /* Sample i of the packed output rows from value v: integer formats mapped, floats as they are. */
-inline void write_sample(__global uchar *out, int format, size_t i, float v, double s, double o)
+static inline void write_sample(__global uchar *out, int format, size_t i, float v, double s, double o)
 {
     if (format == SAMPLES_U8)
         out[i] = map_byte(v, s, o);

@@ -32,7 +32,10 @@
  * kernel, the private arrays they take (hrow, out) kept in registers and every loop unrolled.
  * That needs every call inlined, which plain inline leaves to the compiler's cost model:
  * PoCL's declines functions this large and keeps them as calls, the arrays in memory. */
-#define TC_INLINE inline __attribute__((always_inline))
+/* Every helper is `static inline`: under C99's rule a plain `inline` function has no body of
+ * its own, and NVIDIA's compiler with its optimiser off (-cl-opt-disable) leaves such calls
+ * uninlined and fails to link them ("Unresolved extern function"). */
+#define TC_INLINE static inline __attribute__((always_inline))
 
 /* A kernel's required group size (reqd_work_group_size), unless TC_FREE_GROUP_SIZE=1: NVIDIA's
  * compiler ignores a register budget (-cl-nv-maxrregcount) in a kernel that states its group
@@ -54,7 +57,7 @@ typedef struct {
     float16 v;
 } tc_values16;
 
-inline float value16(tc_values16 k, int i)
+static inline float value16(tc_values16 k, int i)
 {
     switch (i) {
     case 0: return k.v.s0;
@@ -92,7 +95,7 @@ inline float value16(tc_values16 k, int i)
 /* Maps coordinate p into 0 .. n - 1 (n >= 1) by the border rule, as OpenCV's
  * borderInterpolate does; -1 for BORDER_CONSTANT outside. A radius larger than the ROI can
  * reflect more than once, hence the loop. */
-inline int border_index(int p, int n)
+static inline int border_index(int p, int n)
 {
     if (p >= 0 && p < n)
         return p;
@@ -119,7 +122,7 @@ inline int border_index(int p, int n)
 /* border_index for a p less than one width outside [0, n) (-n < p < 2n - 1, n >= 2): the
  * rule applied once, without border_index's loop or wrap's division. The caller checks that
  * its coordinates stay that close (tiled_mask_rows_conv's class 2, when the ROI is wide). */
-inline int border_fold(int p, int n)
+static inline int border_fold(int p, int n)
 {
 #if BORDER == BORDER_REPLICATE
     return clamp(p, 0, n - 1);
@@ -184,7 +187,7 @@ __constant sampler_t tc_nearest =
  * 0, exactly, in single precision: v - floor(v) is exact for 0 <= v <= 255, and comparing it
  * with one half decides the rounding without the sum v + 0.5, which float would round (v just
  * under one half would go up). */
-inline uchar tc_byte(float v)
+static inline uchar tc_byte(float v)
 {
     const float c = v > 0.0f ? fmin(v, 255.0f) : 0.0f; /* NaN: 0 */
     const float f = floor(c);
@@ -197,7 +200,7 @@ inline uchar tc_byte(float v)
 
 /* The sROI pixel for ROI coordinate (x, y), either or both possibly outside: the border rule's
  * pixel, or value for BORDER_CONSTANT. Only these reads may start outside the sROI. */
-inline float read_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
+static inline float read_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
                            float value)
 {
     const int bx = border_index(x, w), by = border_index(y, h);

@@ -64,7 +64,7 @@
  * never overflows: PoCL calls a scalar libm hypot per pixel (30 times slower here, measured),
  * and a branch to it for large values halves PoCL's speed too; the squares overflow only
  * beyond |g| = 1.8e19, far from any image's gradient (a 0..255 image reaches 5770). */
-inline float magnitude(float gx, float gy)
+static inline float magnitude(float gx, float gy)
 {
     return sqrt(fma(gx, gx, gy * gy));
 }

@@ -28,7 +28,7 @@
 #define PIX_INDEXED8 4
 
 /* The R, G, B bytes of the pixel at `px`, the first byte of its row plus x times its size. */
-inline uchar3 read_rgb(__global const uchar *px, int format, __constant const uchar *palette)
+static inline uchar3 read_rgb(__global const uchar *px, int format, __constant const uchar *palette)
 {
     switch (format) {
     case PIX_GRAY8:
@@ -46,7 +46,7 @@ inline uchar3 read_rgb(__global const uchar *px, int format, __constant const uc
 }
 
 /* Bytes of one pixel in a format. */
-inline int pixel_bytes(int format)
+static inline int pixel_bytes(int format)
 {
     return format == PIX_RGB24 || format == PIX_BGR24 ? 3 : format == PIX_BGRX32 ? 4 : 1;
 }

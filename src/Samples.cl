@@ -8,7 +8,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 /* image.c's clamped: v * scale + offset clamped to 0..255, NaN to 0. */
-inline double map_clamped(float v, double scale, double offset)
+static inline double map_clamped(float v, double scale, double offset)
 {
     const double m = (double)v * scale + offset;
     if (!(m > 0.0)) /* negative, zero and NaN */
@@ -17,13 +17,13 @@ inline double map_clamped(float v, double scale, double offset)
 }
 
 /* image.c's tc_map_byte: the clamped value rounded, halves up. */
-inline uchar map_byte(float v, double scale, double offset)
+static inline uchar map_byte(float v, double scale, double offset)
 {
     return (uchar)floor(map_clamped(v, scale, offset) + 0.5);
 }
 
 /* image.c's tc_map_word: the clamped value scaled to 0..65535 (x 65535 / 255), halves up. */
-inline ushort map_word(float v, double scale, double offset)
+static inline ushort map_word(float v, double scale, double offset)
 {
     return (ushort)floor(map_clamped(v, scale, offset) * 65535.0 / 255.0 + 0.5);
 }

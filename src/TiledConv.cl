@@ -135,7 +135,7 @@
  * work-item when they are spread over the group. Halo row k is ROI row halo_row(t, k). */
 #define HALO_ROWS (2 * RADIUS_Y)
 #define HALO_PER_ITEM ((HALO_ROWS + GROUP_Y - 1) / GROUP_Y)
-inline int halo_row(int t, int k)
+static inline int halo_row(int t, int k)
 {
     return k < RADIUS_Y ? t - RADIUS_Y + k : t + TILE_H + k - RADIUS_Y;
 }
@@ -165,7 +165,7 @@ inline int halo_row(int t, int k)
 #endif
 
 /* One row segment filtered horizontally: the BLOCK_X outputs from SEG_W inputs. */
-inline void filter_segment(const float seg[SEG_W], COEFFS kx,
+static inline void filter_segment(const float seg[SEG_W], COEFFS kx,
                            float out[BLOCK_X])
 {
 #pragma unroll
@@ -198,7 +198,7 @@ TC_INLINE void hfilter_global(SRC_T src, int pitch, int sL, int sT, int x,
 
 /* The same from class 2's staged copy (TC_CLASS2_STAGE); (x, y) are relative to the tile's
  * corner, so the segment starts at raw column x (= tile x - RADIUS_X). */
-inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
+static inline void hfilter_local(__local const float *raw, int x, int y, COEFFS kx,
                           float out[BLOCK_X])
 {
     __local const float *row = raw + (y + RADIUS_Y) * RAW_W + x;
@@ -490,7 +490,7 @@ TC_INLINE void store_block_broadcast(DST_T dst, int pitch, int tL, int tT, int w
 
 /* out[0][c] for a run-time c < 4, without indexing a private array at run time (which would
  * move it to memory). */
-inline float pick4(const float row[BLOCK_X], int c)
+static inline float pick4(const float row[BLOCK_X], int c)
 {
     return c == 0 ? row[0] : c == 1 ? row[1] : c == 2 ? row[2] : row[3];
 }

@@ -17,10 +17,12 @@
 #
 # The runs take the tool's default device (a GPU if there is one). On the GPU machine, where
 # NVIDIA's compiler builds them and PoCL's clang is not installed, CLANG_CHECK=off leaves out
-# the last step and CUDA_CACHE_DISABLE=1 keeps NVIDIA's program cache out of it:
+# the last step, CUDA_CACHE_DISABLE=1 keeps NVIDIA's program cache out of it, and PYTHON names
+# an interpreter with numpy (the machine's /usr/bin/python3 has none):
 #
 #   sh tests/cold-builds.sh BINARY
-#   CLANG_CHECK=off CUDA_CACHE_DISABLE=1 sh tests/cold-builds.sh ./tiledconv   # the GPU machine
+#   CLANG_CHECK=off CUDA_CACHE_DISABLE=1 PYTHON=/opt/torch/.venv/bin/python3 \
+#       sh tests/cold-builds.sh ./tiledconv   # the GPU machine
 . "$(dirname "$0")/lib.sh"
 test_begin cold-builds "$@"
 
