@@ -39,8 +39,8 @@ OCL_CFLAGS := $(shell $(PKG_CONFIG) --cflags OpenCL 2>/dev/null)
 OCL_LIBS   := $(shell $(PKG_CONFIG) --libs OpenCL 2>/dev/null || echo -lOpenCL)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
-# The codecs' libraries (PNG: libspng, JPEG: TurboJPEG) go into the tool and the tests, not into
-# libtiledconv, which takes pixels and knows no file format.
+# The codecs' libraries (PNG: libspng, JPEG: TurboJPEG) are linked by libtiledconv, whose file
+# layer (include/tiledconv_files.h) reads and writes image files.
 CODEC_CFLAGS := $(shell $(PKG_CONFIG) --cflags spng libturbojpeg 2>/dev/null)
 CODEC_LIBS   := $(shell $(PKG_CONFIG) --libs spng libturbojpeg 2>/dev/null || echo -lspng -lturbojpeg)
 # Reading and writing a JPEG row by row (an image filtered in strips) takes libjpeg's scanline
@@ -99,32 +99,35 @@ LIB_SRCS += src/filter.c src/image.c src/reference.c
 LIB_SRCS += src/tuning.c
 # The BMP reader and writer: its headers, its pixels, files read, files written.
 BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp_write.c
-# The tool's codec layer (not in the library, which takes pixels and knows no file format):
-# the formats, the decoders' limits, files written whole, streams, images read a row at a time.
+# The library's file layer (include/tiledconv_files.h), first its codecs: the formats, the
+# decoders' limits, files written whole, streams, images read a row at a time.
 IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io/jpeg.c \
             src/io/pnm.c \
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
-CLI_SRCS := cli/main.c cli/option_parse.c cli/option_values.c cli/option_rules.c cli/option_table.c \
-            cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/outputs.c cli/synth.c cli/verify.c \
-            cli/inputs.c cli/devices.c cli/batch.c cli/batch_state.c cli/batch_pool.c cli/pinned_pool.c \
-            cli/batch_lanes.c cli/batch_report.c cli/job.c cli/job_filter.c cli/job_output.c cli/commit.c cli/source.c cli/sha256.c \
-            cli/classmap.c cli/detach.c
-# Hardening: the memory plan of a run.
-CLI_SRCS += cli/plan.c
-# --gradient: the one-read gradient.
-CLI_SRCS += cli/gradient_run.c
-# --pyramid: the Gaussian scale space.
-CLI_SRCS += cli/pyramid_run.c
-# Hardening, second round: the --files-from list within its caps.
-CLI_SRCS += cli/name_list.c
-# Images filtered in strips under a memory budget (--max-memory).
-CLI_SRCS += cli/strips.c cli/bytes.c
+# Then the file pipeline: the pool of codec workers, the device lanes, the page-locked blocks,
+# the waiters that sync and rename, images in strips under a budget, the memory plan; the
+# inputs and outputs named, the options of a run and its public call (tc_filter_files).
+FILES_SRCS := src/files/batch.c src/files/batch_state.c src/files/batch_pool.c \
+              src/files/batch_lanes.c src/files/batch_account.c src/files/pinned_pool.c \
+              src/files/job.c src/files/job_filter.c src/files/job_output.c src/files/commit.c \
+              src/files/source.c src/files/plan.c src/files/strips.c src/files/outputs.c \
+              src/files/sha256.c src/files/inputs.c src/files/name_list.c src/files/options.c \
+              src/files/file_hooks.c src/files/compare.c src/files/files_api.c \
+              src/files/option_parse.c src/files/option_values.c src/files/option_rules.c \
+              src/files/option_table.c src/files/bytes.c src/files/devices.c
+# The command line: options, messages and exit codes, and the studies of one image (-t, -e,
+# -a all, --class-map, --gradient, --pyramid), on the library.
+CLI_SRCS := cli/main.c \
+            cli/help.c cli/test_hooks.c cli/study.c cli/study_input.c cli/report.c cli/synth.c \
+            cli/verify.c cli/batch_report.c cli/classmap.c cli/detach.c \
+            cli/gradient_run.c cli/pyramid_run.c cli/strips_study.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
 # Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples
-LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES))
-IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o))
+IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o)) $(addprefix $(O)/,$(FILES_SRCS:.c=.o))
+LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES)) \
+            $(IO_OBJS)
 CLI_OBJS := $(addprefix $(O)/,$(CLI_SRCS:.c=.o))
 STATIC   := $(LIBOUT)/libtiledconv.a
 SHARED   := $(LIBOUT)/libtiledconv.so.$(VERSION)
@@ -167,8 +170,8 @@ $(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o rows.o): | check-codecs
 # `make install` links it again for the installed library's place ($$ORIGIN/../lib).
 TOOL_LIBS  = -L$(LIBOUT) -ltiledconv $(CODEC_LIBS) -lm -lpthread
 BIN_RPATH := $(shell realpath -m --relative-to=$(dir $(abspath $(BIN))) $(abspath $(LIBOUT)))
-$(BIN): $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) -Wl,-rpath,'$$ORIGIN/$(BIN_RPATH)' \
+$(BIN): $(CLI_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) -Wl,-rpath,'$$ORIGIN/$(BIN_RPATH)' \
 	    $(TOOL_LIBS)
 
 # The test build of the tool, build/test/tiledconv: the same objects but for cli/test_hooks.c,
@@ -181,16 +184,16 @@ $(O)/test-hooks/test_hooks.o: cli/test_hooks.c
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CPPFLAGS) -DTILEDCONV_TEST_HOOKS $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(TEST_BIN): $(filter-out $(O)/cli/test_hooks.o,$(CLI_OBJS)) $(O)/test-hooks/test_hooks.o \
-             $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+             $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -Wl,-rpath,'$$ORIGIN/$(TEST_BIN_RPATH)' \
 	    $(TOOL_LIBS)
 test-build: $(TEST_BIN)
 
 INSTALL_RPATH := $(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))
-$(O)/install/tiledconv: $(CLI_OBJS) $(IO_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so FORCE
+$(O)/install/tiledconv: $(CLI_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so FORCE
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(IO_OBJS) \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) \
 	    -Wl,-rpath,'$$ORIGIN/$(INSTALL_RPATH)' $(TOOL_LIBS)
 
 $(STATIC): $(LIB_OBJS)
@@ -200,7 +203,7 @@ $(STATIC): $(LIB_OBJS)
 
 $(SHARED): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(CODEC_LIBS) $(LIBS)
 
 $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so: $(SHARED)
 	ln -sf $(notdir $(SHARED)) $@
@@ -209,10 +212,20 @@ $(O)/src/%.o: src/%.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The command line sees the library through its two headers only, include/tiledconv.h and
-# include/tiledconv_internal.h (what the tool takes beyond the public API): no -Isrc, and no
-# OpenCL headers. Its codec layer is src/io's.
-CLI_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/io -Icli $(CODEC_CFLAGS) $(CPPFLAGS)
+# The file layer is compiled position-independent with its names visible: the command line
+# calls into it beyond the public API (its reports read the batch's state).
+FILES_CFLAGS := -fPIC -DTILEDCONV_BUILDING
+$(O)/src/files/%.o: src/files/%.c | check-opencl
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Isrc/files $(ALL_CFLAGS) $(FILES_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(O)/src/io/%.o: src/io/%.c | check-opencl
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(FILES_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# The command line sees the library through its headers: include/, and the file layer's
+# (src/files, src/io), whose batch state its reports read; no -Isrc, and no OpenCL headers.
+CLI_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/io -Isrc/files -Icli $(CODEC_CFLAGS) \
+                $(CPPFLAGS)
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -234,10 +247,10 @@ $(O)/src/%_cl.o: $(O)/src/%_cl.c
 
 # The unit suites test the library's and the command line's parts directly, so they link the
 # static library with the command line's and the codecs' objects (all but main).
-$(O)/tests/%: tests/%.c $(STATIC) $(IO_OBJS) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
+$(O)/tests/%: tests/%.c $(STATIC) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) -Icli $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ \
-	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(IO_OBJS) $(STATIC) $(CMOCKA_LIBS) \
+	$(CC) $(ALL_CPPFLAGS) -Isrc/files -Icli $(CMOCKA_CFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ \
+	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(STATIC) $(CMOCKA_LIBS) \
 	    $(CODEC_LIBS) $(LIBS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)
@@ -461,14 +474,15 @@ FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static
 # library, uninstrumented.
-FUZZ_OPTIONS_SRCS := tests/fuzz_options.c cli/option_parse.c cli/option_values.c cli/option_rules.c \
-                     cli/option_table.c cli/bytes.c src/filter.c \
+FUZZ_OPTIONS_SRCS := tests/fuzz_options.c src/files/option_parse.c src/files/option_values.c \
+                     src/files/option_rules.c src/files/option_table.c src/files/bytes.c \
+                     src/files/options.c src/filter.c \
                      $(FUZZ_CODEC_SRCS)
-build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) cli/options.h src/filter.h $(STATIC) \
+build/fuzz/fuzz_options: $(FUZZ_OPTIONS_SRCS) src/files/option_parse.h src/filter.h $(STATIC) \
                          $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -DCL_TARGET_OPENCL_VERSION=120 -D_POSIX_C_SOURCE=200809L -Iinclude \
-	    -Isrc -Isrc/io -Icli $(OCL_CFLAGS) $(CODEC_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) \
+	    -Isrc -Isrc/io -Isrc/files -Icli $(OCL_CFLAGS) $(CODEC_CFLAGS) -o $@ $(FUZZ_OPTIONS_SRCS) \
 	    $(STATIC) $(CODEC_LIBS) $(LIBS)
 
 # The row-by-row readers of images in strips, every format, against the whole-image decoders
@@ -490,36 +504,36 @@ build/fuzz/fuzz_%: tests/fuzz_codec.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) 
 	    -Isrc/io $(CODEC_CFLAGS) -o $@ tests/fuzz_codec.c \
 	    $(FUZZ_CODEC_SRCS) $(CODEC_LIBS)
 
-# The readers no format harness reaches: the tool's input reader (cli/source.c: files, standard
+# The readers no format harness reaches: the tool's input reader (src/files/source.c: files, standard
 # input, FIFOs, devices, files that shrink before they are decoded), the stream scanner
-# (src/io/stream_bounds.c) and the --files-from list reader (cli/name_list.c). Like the codec
+# (src/io/stream_bounds.c) and the --files-from list reader (src/files/name_list.c). Like the codec
 # harnesses, with CRCs not checked.
 READER_FUZZERS := build/fuzz/fuzz_source build/fuzz/fuzz_stream build/fuzz/fuzz_list
 FUZZ_READER_FLAGS := -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc/io -Icli
-build/fuzz/fuzz_source: tests/fuzz_source.c cli/source.c cli/source.h $(FUZZ_CODEC_SRCS) \
+    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc/io -Isrc/files -Icli
+build/fuzz/fuzz_source: tests/fuzz_source.c src/files/source.c src/files/source.h $(FUZZ_CODEC_SRCS) \
                         $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang $(FUZZ_READER_FLAGS) $(CODEC_CFLAGS) \
-	    -o $@ tests/fuzz_source.c cli/source.c $(FUZZ_CODEC_SRCS) $(CODEC_LIBS) -lpthread
+	    -o $@ tests/fuzz_source.c src/files/source.c $(FUZZ_CODEC_SRCS) $(CODEC_LIBS) -lpthread
 build/fuzz/fuzz_stream: tests/fuzz_stream.c $(FUZZ_CODEC_SRCS) $(wildcard src/io/*.h) | check-codecs
 	@mkdir -p $(@D)
 	clang $(FUZZ_READER_FLAGS) $(CODEC_CFLAGS) -o $@ tests/fuzz_stream.c $(FUZZ_CODEC_SRCS) \
 	    $(CODEC_LIBS)
-build/fuzz/fuzz_list: tests/fuzz_list.c cli/name_list.c cli/name_list.h
+build/fuzz/fuzz_list: tests/fuzz_list.c src/files/name_list.c src/files/name_list.h
 	@mkdir -p $(@D)
-	clang $(FUZZ_READER_FLAGS) -o $@ tests/fuzz_list.c cli/name_list.c
+	clang $(FUZZ_READER_FLAGS) -o $@ tests/fuzz_list.c src/files/name_list.c
 
 # The manual, docs/manual.md and the man page tiledconv.1, made by scripts/manual.c from the
-# option table (cli/option_table.c) and cli/manual_source.md, so that the options the tool
+# option table (src/files/option_table.c) and cli/manual_source.md, so that the options the tool
 # has, the -h text and the manual cannot drift apart. `make manual` writes both files;
 # `make manual-check` (part of `make test`, tests/manual.sh) fails when the committed ones
 # differ from what the table makes.
 MANUAL_GEN := $(O)/scripts/manual
-$(MANUAL_GEN): scripts/manual.c $(O)/cli/option_table.o
+$(MANUAL_GEN): scripts/manual.c $(O)/src/files/option_table.o
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) -Icli $(ALL_CFLAGS) $(LDFLAGS) -o $@ scripts/manual.c $(O)/cli/option_table.o
+	$(CC) $(ALL_CPPFLAGS) -Isrc/files -Icli $(ALL_CFLAGS) $(LDFLAGS) -o $@ scripts/manual.c $(O)/src/files/option_table.o
 
 manual: $(MANUAL_GEN)
 	$(MANUAL_GEN) cli/manual_source.md $(VERSION) docs/manual.md tiledconv.1
@@ -533,7 +547,7 @@ manual-check: $(MANUAL_GEN)
 $(LIBOUT)/tiledconv.pc: tiledconv.pc.in Makefile FORCE
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' -e 's|@OCL_LIBS@|$(OCL_LIBS)|' tiledconv.pc.in > $@
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@OCL_LIBS@|$(OCL_LIBS) $(CODEC_LIBS) -lpthread|' tiledconv.pc.in > $@
 
 FORCE:
 
@@ -543,6 +557,7 @@ install: $(O)/install/tiledconv lib $(LIBOUT)/tiledconv.pc
 	install -m 755 $(O)/install/tiledconv $(DESTDIR)$(BINDIR)/tiledconv
 	install -m 644 tiledconv.1 $(DESTDIR)$(MANDIR)/man1/tiledconv.1
 	install -m 644 include/tiledconv.h $(DESTDIR)$(INCLUDEDIR)/tiledconv.h
+	install -m 644 include/tiledconv_files.h $(DESTDIR)$(INCLUDEDIR)/tiledconv_files.h
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libtiledconv.a
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED))
 	ln -sf $(notdir $(SHARED)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -552,7 +567,8 @@ install: $(O)/install/tiledconv lib $(LIBOUT)/tiledconv.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tiledconv $(DESTDIR)$(MANDIR)/man1/tiledconv.1 \
-	    $(DESTDIR)$(INCLUDEDIR)/tiledconv.h $(DESTDIR)$(LIBDIR)/libtiledconv.a \
+	    $(DESTDIR)$(INCLUDEDIR)/tiledconv.h $(DESTDIR)$(INCLUDEDIR)/tiledconv_files.h \
+	    $(DESTDIR)$(LIBDIR)/libtiledconv.a \
 	    $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libtiledconv.so $(DESTDIR)$(LIBDIR)/pkgconfig/tiledconv.pc
 	rm -rf $(DESTDIR)$(PYTHONDIR)/tiledconv

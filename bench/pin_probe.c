@@ -3,7 +3,7 @@
  * move an image's bytes up from memory made each way, in plain OpenCL on the first GPU (else
  * the first device). The batch's colour photos (6,220,800 bytes: 1920 x 1080 x 3; SIZE=N for
  * another) are decoded into ordinary memory while the device opens and into page-locked
- * blocks afterwards (cli/pinned_pool.c); making those blocks took the driver about a
+ * blocks afterwards (src/files/pinned_pool.c); making those blocks took the driver about a
  * millisecond a megabyte. This asks whether wrapping memory the host already holds
  * (CL_MEM_USE_HOST_PTR, on 4 KiB pages or on transparent huge pages) costs less than making
  * new page-locked memory (CL_MEM_ALLOC_HOST_PTR), and how fast each then goes up.

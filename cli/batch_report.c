@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "outputs.h"
 #include "report.h"
@@ -39,36 +40,9 @@ static void print_record(const batch *b, const job *j)
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 
-void batch_account(batch *b, job *j)
+/* Each image: its line on failure, -v's line, its record. */
+static void say_image(const batch *b, const job *j)
 {
-    pthread_mutex_lock(&b->lock);
-    b->done++;
-    if (j->checked) {
-        b->checked++;
-        b->verified += j->status == JOB_OK;
-        if (j->max_error > b->max_difference)
-            b->max_difference = j->max_error;
-    }
-    if (j->status == JOB_OK) {
-        if (b->written++ == 0) {
-            b->first_width = j->src.width;
-            b->first_height = j->src.height;
-            b->first_roi = j->roi;
-            b->first_depth = j->depth;
-            b->first_format = j->out_format;
-        }
-        b->read_ms += j->read_ms;
-        b->upload_ms += j->upload_ms;
-        b->convert_ms += j->convert_ms;
-        b->kernel_ms += j->kernel_ms;
-        b->download_ms += j->download_ms;
-        b->write_ms += j->write_ms;
-        b->sync_ms += j->sync_ms;
-    } else if (j->status == JOB_REFUSED) {
-        b->refused++;
-    } else if (j->status == JOB_FAILED) {
-        b->failed++;
-    }
     if (j->status != JOB_OK && j->status != JOB_NO_DEVICE) {
         if (b->progress)
             fputs("\r\033[K", stderr); /* the line goes above the progress line */
@@ -83,22 +57,9 @@ void batch_account(batch *b, job *j)
     }
     if (b->machine && j->status != JOB_NO_DEVICE)
         print_record(b, j);
-    pthread_mutex_unlock(&b->lock);
-    free(j);
 }
 
-void batch_committed(commit_item *c, void *arg)
-{
-    job *j = (job *)((char *)c - offsetof(job, commit));
-    if (c->failed) {
-        j->status = JOB_FAILED;
-        snprintf(j->msg, sizeof j->msg, "%s", c->err);
-    }
-    j->sync_ms = c->sync_ms;
-    batch_account(arg, j);
-}
-
-void batch_show_progress(const batch *b)
+static void show_progress(const batch *b)
 {
     const double s = (batch_now_ms() - b->t0) / 1e3;
     const double rate = s > 0 ? b->done / s : 0.0;
@@ -108,7 +69,7 @@ void batch_show_progress(const batch *b)
     fflush(stderr);
 }
 
-void batch_print_summary(const batch *b)
+static void print_summary(const batch *b)
 {
     const int n = b->list->count;
     if (b->progress)
@@ -120,7 +81,7 @@ void batch_print_summary(const batch *b)
             b->failed);
 }
 
-void batch_print_verdict(const batch *b)
+static void print_verdict(const batch *b)
 {
     const int failed = b->checked - b->verified;
     if (!b->o->verify || (b->o->quiet && failed == 0))
@@ -136,7 +97,8 @@ void batch_print_verdict(const batch *b)
 static void print_outside(const batch *b)
 {
     struct rusage ru;
-    const double age = b->age_at_start >= 0.0 ? batch_process_age_ms() : -1.0;
+    const double age =
+        b->age_at_start >= 0.0 ? batch_process_age_ms() + b->o->age_before_ms : -1.0;
     if (!b->o->no_filter) {
         printf("  start-up: %d images decoded before the first context was ready (%d blocks "
                "of ordinary memory on huge pages handed out before it)\n",
@@ -178,7 +140,7 @@ static void print_outside(const batch *b)
 
 /* The pool's workers share the codec stages, so each of those is busy against the whole pool;
  * the device stages share the lanes; the syncs, the waiters. */
-void batch_print_stages(const batch *b, double wall_ms)
+static void print_stages(const batch *b, double wall_ms)
 {
     const int n = b->written > 0 ? b->written : 1, lanes = b->lanes_working;
     const int device = !b->o->no_filter;
@@ -257,7 +219,7 @@ void batch_print_stages(const batch *b, double wall_ms)
     print_outside(b);
 }
 
-void batch_print_batch_record(const batch *b, double wall_ms)
+static void print_batch_record(const batch *b, double wall_ms)
 {
     const report_row r = {
         .type = "batch",
@@ -276,7 +238,7 @@ void batch_print_batch_record(const batch *b, double wall_ms)
     (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
 }
 
-void batch_print_single(const batch *b)
+static void print_single(const batch *b)
 {
     const batch_item *it = &b->list->items[0];
     if (!b->chatty || b->written != 1 || !b->dev)
@@ -292,4 +254,78 @@ void batch_print_single(const batch *b)
         printf("output: %s (%d x %d, %s)\n", outputs_name(it->output), b->first_width,
                b->first_height, what);
     }
+}
+
+/* ---- The batch's reporter (batch.h) ----------------------------------------------------- */
+
+static void on_start(const batch *b, void *arg)
+{
+    (void)arg;
+    if (b->machine && b->o->format == TC_FORMAT_CSV)
+        report_row_csv_header(stdout);
+}
+
+static void on_image(const batch *b, const job *j, void *arg)
+{
+    (void)arg;
+    say_image(b, j);
+}
+
+static void on_note(const batch *b, int index, const char *line, void *arg)
+{
+    (void)arg;
+    /* A device that did not open while others go on is said only where the run talks. */
+    if (index < 0 && b->lanes_working > 0 && !b->chatty)
+        return;
+    if (b->progress)
+        fputs("\r\033[K", stderr);
+    fprintf(stderr, "tiledconv: %s\n", line);
+}
+
+static void on_progress(const batch *b, void *arg)
+{
+    (void)arg;
+    show_progress(b);
+}
+
+static void on_finish(const batch *b, double wall_ms, void *arg)
+{
+    (void)arg;
+    if (b->n_lanes > 0 && b->lanes_working == 0) {
+        /* No device: one line for the run (a bad -p or -d is a usage error). */
+        if (b->progress)
+            fputs("\r\033[K", stderr);
+        fprintf(stderr, "tiledconv: %s%s\n", b->lanes[0].err,
+                b->lanes[0].open_status == TC_EINVAL ? ", see -l" : "");
+        return;
+    }
+    print_summary(b);
+    print_verdict(b);
+    if (b->list->count == 1)
+        print_single(b);
+    if (b->o->timing && b->chatty)
+        print_stages(b, wall_ms);
+    if (b->machine && b->list->count > 1)
+        print_batch_record(b, wall_ms);
+}
+
+static void on_contexts(const batch *b, void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < b->n_lanes; i++)
+        report_build_log(b->o, b->lanes[i].ctx);
+}
+
+batch_reporter batch_reporter_cli(const tc_options *o)
+{
+    const batch_reporter r = {
+        .start = on_start,
+        .image = on_image,
+        .note = on_note,
+        .progress = on_progress,
+        .finish = on_finish,
+        .contexts = on_contexts,
+        .progress_wanted = !o->quiet && isatty(STDERR_FILENO),
+    };
+    return r;
 }

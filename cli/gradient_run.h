@@ -5,7 +5,7 @@
 #define TILEDCONV_GRADIENT_RUN_H
 
 #include "tiledconv_internal.h"
-#include "options.h"
+#include "option_parse.h"
 #include "tiledconv.h"
 
 /* What a gradient run leaves for the files: the magnitude (the image, and --raw's third

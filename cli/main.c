@@ -11,12 +11,13 @@
 
 #include "atomic_file.h"
 #include "batch.h"
+#include "batch_report.h"
 #include "batch_state.h"
 #include "detach.h"
 #include "devices.h"
 #include "help.h"
 #include "inputs.h"
-#include "options.h"
+#include "option_parse.h"
 #include "outputs.h"
 #include "plan.h"
 #include "pyramid_run.h"
@@ -79,27 +80,6 @@ static int fast_exit(void)
 #endif
 }
 
-/* --no-filter runs the batch's pool without a device: what needs a filter's result (or a
- * device) is a usage error. 0, or 2 (reported). */
-static int check_no_filter(const tc_options *o)
-{
-    const char *flag = o->verify        ? "-e"
-                       : o->gradient    ? "--gradient"
-                       : o->pyramid     ? "--pyramid"
-                       : o->raw_output || o->raw_flag ? "--raw"
-                       : o->class_map   ? "--class-map"
-                       : o->synth_width ? "-g"
-                       : o->all_algorithms ? "-a all"
-                       : o->iterations > 1 ? "-i"
-                                           : NULL;
-    if (!flag)
-        return 0;
-    fprintf(stderr, "tiledconv: --no-filter and %s: --no-filter writes each image unfiltered "
-                    "without a device (the codec floor); %s needs the filter\n",
-            flag, flag);
-    return 2;
-}
-
 /* With fast: every output is written and renamed (and synced unless --no-sync), so the
  * process ends now, without the driver's teardown of the contexts (a CUDA context takes tens
  * of ms to destroy), the exit handlers, or freeing what the process's end frees anyway; a run
@@ -150,6 +130,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* The umask is read once, before any thread, and never changed (atomic_file.h). */
     atomic_file_read_umask();
+    test_hooks_install();
     if ((status = cli_parse(argc, argv, &o, stderr)) != 0)
         return status;
     if (o.help) {
@@ -164,8 +145,6 @@ int main(int argc, char **argv)
         return list_devices(&o);
     io_set_jpeg_sampling(o.sampling); /* before any thread encodes */
     tc_set_tuning(&o.tuning);         /* before any context runs */
-    if (o.no_filter && (status = check_no_filter(&o)) != 0)
-        return status;
     /* A budget the platform alone would pass is refused before the platform opens. */
     if ((status = plan_check_budget(&o, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
@@ -188,6 +167,7 @@ int main(int argc, char **argv)
     const int fast = fast_exit();
     if (!o.pyramid)
         detach_device_run(&o, fast);
+    o.age_before_ms = detach_age_before_ms();
     if ((status = devices_resolve(&o, requests, &n_requests, err, sizeof err)) != 0) {
         fprintf(stderr, "tiledconv: %s\n", err);
         return status;
@@ -212,10 +192,11 @@ int main(int argc, char **argv)
         inputs_free(&list);
         return 2;
     }
+    const batch_reporter r = batch_reporter_cli(&o);
     if (!inputs_is_batch(&o, &list) && wants_study(&o) && !o.no_filter)
         status = study(&o, list.items[0].input, requests[0], fast);
     else
-        status = batch_run(&o, &list, requests, n_requests, fast);
+        status = batch_run(&o, &list, requests, n_requests, fast, &r);
     if (fast)
         return end_now(status, fast);
     inputs_free(&list);

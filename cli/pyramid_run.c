@@ -228,7 +228,7 @@ static int input_size(const tc_options *o, const job *j, int *w, int *h)
 /* The layout for a w x h image, or 2 (reported: the image is too small for O octaves). */
 static int layout_of(const tc_options *o, const char *what, int w, int h, level_set *s)
 {
-    const tc_pyramid_params p = cli_pyramid_params(o);
+    const tc_pyramid_params p = options_pyramid_params(o);
     char err[512];
     memset(s, 0, sizeof *s);
     if (tc_pyramid_layout(w, h, &p, s->level, MAX_LEVELS, &s->count, err, sizeof err) !=
@@ -255,7 +255,7 @@ typedef struct {
 static void print_header(const tc_options *o, const tc_device_info *dev, const char *what,
                          const level_set *s)
 {
-    const tc_pyramid_params p = cli_pyramid_params(o);
+    const tc_pyramid_params p = options_pyramid_params(o);
     printf("device: %s [platform %d: %s]\n", dev->name, dev->platform, dev->platform_name);
     printf("input: %s (%d x %d)\n", what, s->level[0].width, s->level[0].height);
     printf("pyramid: %d octave%s of %d level%s, sigma0 %g, k = 2^(1/%d) = %.6g; octave K is "
@@ -374,7 +374,7 @@ static void print_timing(const tc_options *o, const findings *f)
 static void print_records(const tc_options *o, const tc_device_info *dev, const job *j,
                           const level_set *s, const findings *f, int first)
 {
-    const tc_pyramid_params p = cli_pyramid_params(o);
+    const tc_pyramid_params p = options_pyramid_params(o);
     const int csv = o->format == TC_FORMAT_CSV;
     if (csv && first)
         report_pyramid_csv_header(stdout);
@@ -455,7 +455,7 @@ static int digests(const tc_options *o, const level_set *s, findings *f)
 static int build(tc_context *ctx, const tc_options *o, const tc_plane *in, tc_pyramid_launch launch,
                  int timed, level_set *s, findings *f)
 {
-    tc_pyramid_params p = cli_pyramid_params(o);
+    tc_pyramid_params p = options_pyramid_params(o);
     p.launch = launch;
     const int status = timed ? tc_pyramid_timed(ctx, in->px, in->width, in->height, &p, s->plane,
                                                 o->iterations)
@@ -549,7 +549,7 @@ static int run_image(tc_context *ctx, const tc_device_info *dev, const tc_option
     int failed = 0;
     if (o->verify) {
         char why[512];
-        const tc_pyramid_params p = cli_pyramid_params(o);
+        const tc_pyramid_params p = options_pyramid_params(o);
         if (tc_pyramid_reference(in.px, in.width, in.height, &p, ref.plane, why, sizeof why) !=
             TC_OK) {
             fprintf(stderr, "tiledconv: reference: %s\n", why);

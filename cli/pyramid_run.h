@@ -3,7 +3,7 @@
 #ifndef TILEDCONV_PYRAMID_RUN_H
 #define TILEDCONV_PYRAMID_RUN_H
 
-#include "options.h"
+#include "option_parse.h"
 
 /* Runs --pyramid on every input (-g's image, or -s, the inputs after the options and
  * --files-from's, one after another on one context of the device `device` names). Returns the

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "tiledconv_internal.h"
-#include "options.h"
+#include "option_parse.h"
 #include "tiledconv.h"
 
 

@@ -18,7 +18,7 @@
 #include "report.h"
 #include "sha256.h"
 #include "tiledconv_internal.h"
-#include "strips.h"
+#include "strips_study.h"
 #include "study_input.h"
 #include "test_hooks.h"
 #include "verify.h"
@@ -232,7 +232,7 @@ typedef struct {
     int n_results;
     gradient_planes gradient; /* --gradient: gx and gy for --raw (the magnitude is kept) */
     const char *device; /* tc_open's request */
-    int in_strips;      /* the image went through cli/strips.c, which did everything */
+    int in_strips;      /* the image went through src/files/strips.c, which did everything */
     struct {
         uint8_t *rgb;   /* --class-map's picture, drawn from the input before the run */
         int width, height;
@@ -288,7 +288,7 @@ static int prepare(run_state *s)
         tc_params p;
         if (variant_not_applicable(o, &s->variants[i]))
             continue;
-        cli_params(o, &s->roi, &p);
+        options_params(o, &s->roi, &p);
         p.algorithm = s->variants[i].algorithm;
         p.storage = s->variants[i].storage;
         if ((status = tc_check_params(s->ctx, width, height, &p)) != TC_OK) {
@@ -299,7 +299,7 @@ static int prepare(run_state *s)
     /* Every byte the run will need, against every limit, before the image is read. */
     plan_make(o, width, height, &s->roi, s->src.from_file ? &s->src.reader : NULL,
               outputs_depth(o, s->deep), &s->dev, &plan);
-    /* An image that does not fit whole goes in strips (cli/strips.c), which refuses a run it
+    /* An image that does not fit whole goes in strips (src/files/strips.c), which refuses a run it
      * cannot serve under --max-memory (the plan's refusal says it for the host's memory). */
     if (s->src.from_file && strips_needed(o, &plan, &s->dev) &&
         (!strips_refusal(o, 1) || o->max_memory)) {
@@ -312,7 +312,7 @@ static int prepare(run_state *s)
     }
     if ((status = study_input_load(o, &s->src, &s->in)) != 0)
         return status;
-    cli_params(o, &s->roi, &s->params);
+    options_params(o, &s->roi, &s->params);
     /* Drawn now, from the input, which one algorithm overwrites; written with the outputs. */
     if (o->class_map && classmap_draw(&s->params, s->in.p, s->in.count, &s->map.rgb,
                                       &s->map.width, &s->map.height, err, sizeof err)) {

@@ -5,7 +5,7 @@
 #ifndef TILEDCONV_STUDY_H
 #define TILEDCONV_STUDY_H
 
-#include "options.h"
+#include "option_parse.h"
 
 /* The study of input (NULL with -g) on the device tc_open's request names: -g, or one input
  * with -t, -i, -a all, -e, -v, --raw, --csv, --json, --class-map or --gradient. keep_context:

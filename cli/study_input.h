@@ -4,7 +4,7 @@
 #ifndef TILEDCONV_STUDY_INPUT_H
 #define TILEDCONV_STUDY_INPUT_H
 
-#include "options.h"
+#include "option_parse.h"
 #include "source.h"
 #include "text.h"
 

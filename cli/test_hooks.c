@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "file_hooks.h"
+
 #ifdef TILEDCONV_TEST_HOOKS
 
 const char *test_hooks_note(void)
@@ -43,7 +45,19 @@ unsigned test_hook_lane_pause_ms(void)
     return v ? (unsigned)strtoul(v, NULL, 10) : 0;
 }
 
+void test_hooks_install(void)
+{
+    file_hooks.batch_budget = test_hook_batch_budget();
+    file_hooks.open_delay_ms = test_hook_open_delay_ms();
+    file_hooks.lane_pause_ms = test_hook_lane_pause_ms();
+    file_hooks.corrupt_spec = test_hook_corrupt_spec();
+}
+
 #else
+
+void test_hooks_install(void)
+{
+}
 
 const char *test_hooks_note(void)
 {

@@ -7,6 +7,10 @@
 #ifndef TILEDCONV_TEST_HOOKS_H
 #define TILEDCONV_TEST_HOOKS_H
 
+/* Hands the hooks that reach inside the library's run of files (file_hooks.h) to it: once, at
+ * the start, in a test build; nothing in the product. */
+void test_hooks_install(void);
+
 /* What --version adds: "" in the product, a note that the hooks are compiled in otherwise. */
 const char *test_hooks_note(void);
 

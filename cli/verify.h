@@ -1,25 +1,14 @@
-/* verify.h - -e: every pixel of a device result against the CPU reference, the tolerance and
- * the mismatches stated. */
+/* verify.h - -e in the single-image reports: the verdict, the tolerance and the mismatches
+ * stated (the comparison itself is compare.h's). */
 #ifndef TILEDCONV_VERIFY_H
 #define TILEDCONV_VERIFY_H
 
 #include <stdio.h>
 
 #include "tiledconv_internal.h"
-#include "options.h"
+#include "file_options.h"
+#include "compare.h"
 #include "report.h"
-
-typedef struct {
-    long mismatches;
-    double tolerance;
-    double max_error; /* largest |expected - actual| inside the target ROI */
-} tc_verify_result;
-
-/* Compares every pixel: outside the target ROI exactly, inside within the tolerance. Prints
- * up to max_report mismatches (x, y, expected, actual) to report when it is not NULL. */
-tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual,
-                                const tc_roi *roi, double tolerance, FILE *report,
-                                int max_report);
 
 /* The verdict of total mismatches into r (verified, mismatches) and, in the human-readable mode
  * (machine 0), its PASSED line when there are none; a failure's line is the caller's, which

@@ -1,6 +1,6 @@
 /*
  * manual.c - makes the manual, docs/manual.md and the man page tiledconv.1, from the option
- * table (cli/option_table.c: every option's names, value and section, in order) and
+ * table (src/files/option_table.c: every option's names, value and section, in order) and
  * cli/manual_source.md (the chapters, and each option's description by its long name), so
  * that neither can list an option the tool does not have or miss one it has. `make manual`
  * runs it; `make manual-check` (part of `make test`) fails when the committed files differ.
@@ -375,7 +375,7 @@ static void write_document(FILE *out, const doc_format *f)
 
 static void write_markdown(FILE *out)
 {
-    fputs("<!-- Made by `make manual` from the option table (cli/option_table.c) and\n"
+    fputs("<!-- Made by `make manual` from the option table (src/files/option_table.c) and\n"
           "     cli/manual_source.md: edit those, not this file. -->\n"
           "# tiledconv(1)\n",
           out);
@@ -386,7 +386,7 @@ static void write_man(FILE *out, const char *version)
 {
     fprintf(out,
             ".\\\" tiledconv.1 - the manual page, made by `make manual` from the option table\n"
-            ".\\\" (cli/option_table.c) and cli/manual_source.md: edit those, not this file.\n"
+            ".\\\" (src/files/option_table.c) and cli/manual_source.md: edit those, not this file.\n"
             ".\\\" View it with: man -l tiledconv.1\n"
             ".TH TILEDCONV 1 \"2026\" \"tiledconv %s\" \"User Commands\"\n",
             version);

@@ -6,6 +6,7 @@
  * (gradient.c) and the scale space (pyramid.c) use a context through context.h.
  */
 #include "context.h"
+#include "tiledconv_files.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,7 +36,8 @@ TC_API size_t tc_abi_size(const char *type_name)
                  {"tc_pyramid_params", sizeof(tc_pyramid_params)},
                  {"tc_pyramid_level", sizeof(tc_pyramid_level)},
                  {"tc_pyramid_stats", sizeof(tc_pyramid_stats)},
-                 {"tc_direct_counts", sizeof(tc_direct_counts)}};
+                 {"tc_direct_counts", sizeof(tc_direct_counts)},
+                 {"tc_file_result", sizeof(tc_file_result)}};
     for (size_t i = 0; type_name && i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(type_name, sizes[i].name) == 0)
             return sizes[i].size;

@@ -1,5 +1,5 @@
 /*
- * fuzz_list.c - libFuzzer harness for the --files-from list reader, cli/name_list.c (make fuzz,
+ * fuzz_list.c - libFuzzer harness for the --files-from list reader, src/files/name_list.c (make fuzz,
  * tests/fuzz-readers.sh).
  *
  * The input's first two bytes choose the caps (1..64 names and 1..4096 bytes, small enough that

@@ -10,7 +10,7 @@
  * safe to run: a valid filter length, a filter whose sums stay inside float32 on 8-bit input,
  * limits and counts inside their ranges.
  */
-#include "options.h"
+#include "option_parse.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * fuzz_source.c - libFuzzer harness for the tool's input reader, cli/source.c (make fuzz,
+ * fuzz_source.c - libFuzzer harness for the tool's input reader, src/files/source.c (make fuzz,
  * tests/fuzz-readers.sh), seeded with the fixtures of every format behind each way in.
  *
  * The input's first byte chooses how the rest reaches the reader, so that every path of

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/manual.sh - the manual is what the option table makes: docs/manual.md and tiledconv.1
-# are what scripts/manual.c makes of cli/option_table.c and cli/manual_source.md (edit those
+# are what scripts/manual.c makes of src/files/option_table.c and cli/manual_source.md (edit those
 # and run `make manual`), the man page renders without warnings, and the generator refuses a
 # source that misses an option of the table or describes one the table does not have.
 #

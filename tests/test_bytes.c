@@ -1,4 +1,4 @@
-/* test_bytes.c - --max-memory's values (cli/bytes.c): digits and binary multiples, and every
+/* test_bytes.c - --max-memory's values (src/files/bytes.c): digits and binary multiples, and every
  * other text refused, without wrapping past 2^64. */
 #include "test_util.h"
 

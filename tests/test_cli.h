@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "options.h"
+#include "option_parse.h"
 
 /* cli_parse on argv (argv[0] the program's name, argv[argc] NULL); the first line of what it
  * wrote to stderr into msg ("" when nothing). */

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "image.h"
-#include "options.h"
+#include "option_parse.h"
 #include "tiledconv.h"
 #include "verify.h"
 
@@ -569,7 +569,7 @@ static void test_timed_and_cached(void **state)
     assert_int_equal(s.block[1], 4);
 }
 
-/* ---- The command line's rules for --gradient (cli/option_rules.c) --------------------- */
+/* ---- The command line's rules for --gradient (src/files/option_rules.c) --------------------- */
 
 /* Parses the words after "tiledconv"; the one line of a refusal into msg. */
 static int parse(tc_options *o, char *msg, size_t size, int argc, const char *const *words)

@@ -1,4 +1,4 @@
-/* test_name_list.c - the --files-from list reader (cli/name_list.c): names, line ends, and the
+/* test_name_list.c - the --files-from list reader (src/files/name_list.c): names, line ends, and the
  * refusals at the line that breaks a cap, from short lists and from endless streams. */
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-/* test_options.c - command-line parsing (cli/option_parse.c, option_values.c, option_rules.c,
+/* test_options.c - command-line parsing (src/files/option_parse.c, option_values.c, option_rules.c,
  * option_table.c), ROI defaults and ROI validation. */
 #include "test_util.h"
 #include "test_cli.h"
@@ -10,7 +10,7 @@
 #include "filter.h"
 #include "image.h"
 #include "option_table.h"
-#include "options.h"
+#include "option_parse.h"
 
 /* Parses a NULL-terminated list of words; the messages go to a scratch stream. */
 static int parse(tc_options *o, char *msg, size_t msg_size, ...)
@@ -216,10 +216,10 @@ static void test_masks(void **state)
     tc_params p;
     const tc_roi roi = {0, 0, 0, 0, 10, 10};
     assert_int_equal(parse(&o, msg, sizeof msg, "--mask", "1,2,3;4,5,6;7,8,10", NULL), 0);
-    cli_params(&o, &roi, &p);
+    options_params(&o, &roi, &p);
     assert_true(p.mask == o.filter.mask && p.mask_width == 3 && p.mask_height == 3);
     assert_int_equal(parse(&o, msg, sizeof msg, "-f", "9x5", NULL), 0);
-    cli_params(&o, &roi, &p);
+    options_params(&o, &roi, &p);
     assert_null(p.mask);
     assert_int_equal(p.taps_x, 9);
     assert_int_equal(p.taps_y, 5);

@@ -1,4 +1,4 @@
-/* test_outputs.c - the tool's output files (cli/outputs.c): the --raw float32 file, the image
+/* test_outputs.c - the tool's output files (src/files/outputs.c): the --raw float32 file, the image
  * in every format and depth, the depth rule, and standard output (-o -); how every output is
  * written (src/io/atomic_file.c): without a name until complete, synced before it is named, its
  * folder synced after, a replaced file's mode kept; the temporary names removed on SIGINT,
@@ -21,7 +21,7 @@
 
 #include "atomic_file.h"
 #include "image.h"
-#include "options.h"
+#include "option_parse.h"
 #include "outputs.h"
 #include "signals.h"
 

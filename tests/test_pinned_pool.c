@@ -1,5 +1,5 @@
 /*
- * test_pinned_pool.c - the batch's pool of blocks (cli/pinned_pool.c) before any device has
+ * test_pinned_pool.c - the batch's pool of blocks (src/files/pinned_pool.c) before any device has
  * opened: what it hands out is ordinary memory, on huge pages where the request is a few of
  * them (aligned to one, every byte usable), else malloc's; none of it counts as page-locked
  * (pinned_pool_holds), its excess counts in the overhead until it is given back, and giving

@@ -1,4 +1,4 @@
-/* test_plan.c - plan_check's refusals for the device's fixed limits (cli/plan.c): a plane
+/* test_plan.c - plan_check's refusals for the device's fixed limits (src/files/plan.c): a plane
  * larger than the device's largest buffer, a run larger than its memory, each with exit 2 and
  * its message to the byte. The device is made up, so that no test depends on the machine's;
  * the host's memory, which plan_check reads as it is now, is checked only after these. */

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "filter.h"
-#include "options.h"
+#include "option_parse.h"
 #include "tiledconv.h"
 
 /* A deterministic image with a fractional part in every pixel. */
@@ -493,7 +493,7 @@ static void test_timed_and_errors(void **state)
     free(src);
 }
 
-/* ---- The command line's --pyramid (cli/options.c) ---------------------------------------- */
+/* ---- The command line's --pyramid (src/files/options.c) ---------------------------------------- */
 
 /* Parses the words (NULL-terminated); the first line of the message into msg. */
 static int parse(tc_options *o, char *msg, size_t size, char **words)

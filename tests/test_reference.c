@@ -1,5 +1,5 @@
 /* test_reference.c - the CPU reference (src/reference.c) against values computed by hand. The
- * comparison of a result with it (cli/verify.c) is tested in test_verify.c. */
+ * comparison of a result with it (src/files/compare.c, cli/verify.c) is tested in test_verify.c. */
 #include "test_util.h"
 
 #include <float.h>

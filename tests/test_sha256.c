@@ -1,5 +1,5 @@
 /*
- * test_sha256.c - cli/sha256.c against FIPS 180-4's examples and the system's sha256sum, whole
+ * test_sha256.c - src/files/sha256.c against FIPS 180-4's examples and the system's sha256sum, whole
  * and fed in pieces of every awkward size (a block's 55, 56, 63, 64 bytes).
  */
 #include "test_util.h"

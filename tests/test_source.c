@@ -1,4 +1,4 @@
-/* test_source.c - an input's bytes (cli/source.c): files and standard input, the format from
+/* test_source.c - an input's bytes (src/files/source.c): files and standard input, the format from
  * the first bytes, refusals before the rest is read, and decoding with the BMP reader's own
  * messages. */
 #include "test_util.h"

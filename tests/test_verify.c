@@ -1,4 +1,4 @@
-/* test_verify.c - the comparison of a device result with the CPU reference (cli/verify.c):
+/* test_verify.c - the comparison of a device result with the CPU reference (src/files/compare.c, cli/verify.c):
  * exact outside the target ROI, within the tolerance inside it. */
 #include "test_util.h"
 

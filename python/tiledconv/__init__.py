@@ -86,12 +86,13 @@ project root after ``make``), else the prefix the package was installed into (``
 import atexit
 import ctypes
 import operator
+import os
 import threading
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import _arrays, _host_memory, _native
+from . import _arrays, _files, _host_memory, _native
 from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "empty",
@@ -100,9 +101,12 @@ __all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "e
            "ALGORITHMS", "STORAGES", "MIN_TAPS", "MAX_TAPS", "MAX_MASK_SIZE", "gradient",
            "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS",
            "pyramid", "pyramid_layout", "pyramid_reference", "pyramid_tolerance",
-           "PYRAMID_LAUNCHES", "MAX_OCTAVES", "MAX_LEVELS", "__version__"]
+           "PYRAMID_LAUNCHES", "MAX_OCTAVES", "MAX_LEVELS", "filter_files", "filter_file",
+           "FileResult", "__version__"]
 
 _lib = _native.lib
+_files.declare(_lib)
+FileResult = _files.FileResult
 
 #: The version of the C library in use, "MAJOR.MINOR.PATCH" (tc_version()).
 __version__ = _lib.tc_version().decode()
@@ -1415,6 +1419,56 @@ def gradient_tolerance(image, operator="sobel", border="replicate", border_value
         gradient_reference(image, operator, border, border_value, src, dst, size)  # says why
         raise ValueError("gradient_tolerance: invalid arguments")
     return tol, component.value
+
+
+def filter_files(inputs, out_dir=None, *, progress=None, **options):
+    """Filters image files (BMP, PNG 8/16-bit, JPEG, PGM/PPM) as the command line does, through
+    the library's own pipeline: a pool of codec workers on every core, page-locked blocks, one
+    lane per device, each output written under a temporary name and renamed into place (synced
+    unless ``no_sync=True``), images larger than the memory at hand filtered in strips.
+
+    inputs      file paths (str or os.PathLike), in order.
+    out_dir     the folder the outputs go to (created if missing): each DIR/NAME, its input's
+                name and format, or DIR/BASE.EXT with ``format=``. None: give ``no_output=True``
+                (filter and check only), or use filter_file for one output path.
+    progress    None, or called as ``progress(done, total)`` on the calling thread as files end
+                (failed ones count) and last as ``(total, total)``: e.g. with tqdm,
+                ``bar = tqdm(total=len(files))`` and ``progress=lambda d, t: bar.update(d - bar.n)``.
+    options     the command line's long options, ``-`` written ``_``: ``taps=7`` (or
+                ``"7x3"``), ``color=True``, ``border="reflect101"``, ``filter="gauss"``,
+                ``sigma=1.5``, ``coefficients=[1, 2, 1]``, ``mask=[[0, 1, 0], [1, -4, 1],
+                [0, 1, 0]]``, ``format="png"``, ``quality=90``, ``depth=16``, ``threads=8``,
+                ``max_memory="400M"``, ``device="gpu"``, ``verify=True``, ``no_sync=True``,
+                ``force=True``, ... (True gives a flag, False or None leaves it out).
+
+    Returns one FileResult per input, in order: a file that cannot be read, decoded or written
+    is ``status="refused"`` or ``"failed"`` with its ``message``, and the others go on. Raises
+    ValueError for options or inputs the tool would refuse before any work (nothing is read or
+    written), tiledconv.Error when no device opens.
+
+    >>> import tiledconv, tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> r = tiledconv.filter_files(["images/TiledConv_Input451x300.bmp"], out, taps=5,
+    ...                            format="png")
+    >>> r[0].status, r[0].output.endswith("TiledConv_Input451x300.png"), (r[0].width, r[0].height)
+    ('written', True, (451, 300))
+    """
+    if out_dir is not None:
+        options["output_dir"] = os.fspath(out_dir)
+    return _files.run(_lib, inputs, options, progress, (ValueError, Error))
+
+
+def filter_file(input, output, **options):
+    """One file, filtered as filter_files does, written to ``output`` (its format from its
+    extension unless ``format=``); returns its FileResult. Options as filter_files'.
+
+    >>> import tiledconv, tempfile, os
+    >>> out = os.path.join(tempfile.mkdtemp(), "smooth.jpg")
+    >>> tiledconv.filter_file("images/TiledConv_Input512x512.bmp", out, taps=7, quality=90).ok
+    True
+    """
+    options["output"] = os.fspath(output)
+    return _files.run(_lib, [input], options, None, (ValueError, Error))[0]
 
 
 def __dir__():

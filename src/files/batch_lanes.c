@@ -6,10 +6,10 @@
 #include <time.h>
 
 #include "job_filter.h"
-#include "test_hooks.h"
+#include "file_hooks.h"
 /* The device of a lane opened and checked against the run's options; the lanes then wait
  * until all have tried, so that each knows whether any device opened. */
-/* A test hook's wait (test_hooks.h). */
+/* A test hook's wait (file_hooks.h). */
 static void test_pause(unsigned ms)
 {
     const struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -21,7 +21,7 @@ static void open_lane(lane *l)
 {
     batch *b = l->b;
     const unsigned long long resident = tc_host_resident();
-    test_pause(test_hook_open_delay_ms());
+    test_pause(file_hooks.open_delay_ms);
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
         /* The device's times of each image only where they are shown (-t, -v, --csv, --json):
@@ -33,7 +33,7 @@ static void open_lane(lane *l)
          * support) is a device that did not open: it takes no image. */
         const tc_roi one = {0, 0, 0, 0, 1, 1};
         tc_params p;
-        cli_params(b->o, &one, &p);
+        options_params(b->o, &one, &p);
         if ((l->open_status = tc_check_params(l->ctx, 1, 1, &p)) != TC_OK) {
             snprintf(l->err, sizeof l->err, "%s", tc_error(l->ctx));
             tc_close(l->ctx);
@@ -128,8 +128,11 @@ void *batch_lane_main(void *arg)
     /* A lane without a device takes no image: the others serve the batch. If no device
      * opened, the first lane fails every image with the reason, said once at the end. */
     if (l->status != 0 && !(none_opened && l == &b->lanes[0])) {
-        if (l->status == 1 && !none_opened && b->chatty)
-            fprintf(stderr, "tiledconv: %s: %s; the other devices go on\n", l->request, l->err);
+        if (l->status == 1 && !none_opened && b->report->note) {
+            char line[700];
+            snprintf(line, sizeof line, "%s: %s; the other devices go on", l->request, l->err);
+            b->report->note(b, -1, line, b->report->arg);
+        }
         pthread_mutex_unlock(&b->lock);
         return NULL;
     }
@@ -139,9 +142,9 @@ void *batch_lane_main(void *arg)
     for (;;) {
         job *taken[JOB_FILTER_MANY];
         int n = 0;
-        if (test_hook_lane_pause_ms()) {
+        if (file_hooks.lane_pause_ms) {
             pthread_mutex_unlock(&b->lock);
-            test_pause(test_hook_lane_pause_ms());
+            test_pause(file_hooks.lane_pause_ms);
             pthread_mutex_lock(&b->lock);
         }
         /* Every image waiting, up to a call's worth, in order (one library call pipelines

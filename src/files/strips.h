@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "file_options.h"
 #include "plan.h"
 #include "source.h"
 #include "tiledconv.h"
@@ -60,6 +60,10 @@ typedef struct {
     double max_error, tolerance;
     char sha256[65];         /* -e: the 8-bit pixels' digest */
     int depth;               /* the image's bits per sample */
+    int planes;              /* 1, or 3 (R, G, B) */
+    tc_roi roi;              /* the ROIs resolved */
+    long plane_mismatches[3]; /* -e, plane by plane */
+    double plane_max_error[3], plane_tolerance[3];
 } strips_result;
 
 /* Where a run in strips writes: the image (path NULL: none) in its format and bits per sample
@@ -85,10 +89,11 @@ int strips_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
                source_reader *in, const char *name, const strips_output *out, int batch,
                strips_result *res, char *err, size_t err_size);
 
-/* The single-image run (main.c's study): the report's header, strips_run, -v's band lines,
- * -e's verdict, and the output lines. Returns the exit status (reported). */
-int strips_study(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
-                 source_reader *in, const char *name);
+/* strips_run for one image alone (not a batch's), with -e's first mismatches written to report
+ * (NULL: none) as they are found. */
+int strips_run_reported(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
+                        source_reader *in, const char *name, const strips_output *out,
+                        FILE *report, strips_result *res, char *err, size_t err_size);
 
 /* A batch's reader takes an image for strips: the reader moves into a new allocation (the
  * caller's struct is left closed); NULL when out of memory (the caller's still open). */

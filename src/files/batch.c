@@ -45,11 +45,9 @@
 
 #include "batch_lanes.h"
 #include "batch_pool.h"
-#include "batch_report.h"
 #include "batch_state.h"
 #include "outputs.h"
-#include "report.h"
-#include "test_hooks.h"
+#include "file_hooks.h"
 
 /* The cores this process may run on (its CPU affinity, which a container or taskset may
  * narrow), else every online core. */
@@ -116,16 +114,18 @@ static void size_threads(batch *b, int n_requests)
 
 /* The batch's settings before any thread starts: sizes, the memory bound. */
 static int batch_init(batch *b, const tc_options *o, const batch_list *list,
-                      char requests[][64], int n_requests)
+                      char requests[][64], int n_requests, const batch_reporter *r)
 {
     memset(b, 0, sizeof *b);
     b->o = o;
+    b->report = r;
     b->list = list;
     b->t0 = batch_now_ms();
-    b->age_at_start = o->timing ? batch_process_age_ms() : -1.0;
+    /* A run in a child of the process the shell started: its age counts from that start. */
+    b->age_at_start = o->timing ? batch_process_age_ms() + o->age_before_ms : -1.0;
     b->machine = o->format != TC_FORMAT_TABLE;
     b->chatty = !o->quiet && !b->machine;
-    b->progress = list->count > 1 && !o->quiet && isatty(STDERR_FILENO);
+    b->progress = list->count > 1 && r->progress && r->progress_wanted;
     /* A quarter of the machine's memory for images in flight, at most 8 GiB (a test build's
      * hook sets a small one, so that the tests show the bound). 8, not 4: while the device
      * opens (0.25-0.6 s on the lent machines) the workers decode ahead, and with 4 GiB the 16
@@ -136,8 +136,8 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
     if (b->budget > ((size_t)8 << 30))
         b->budget = (size_t)8 << 30;
-    if (test_hook_batch_budget())
-        b->budget = (size_t)test_hook_batch_budget();
+    if (file_hooks.batch_budget)
+        b->budget = (size_t)file_hooks.batch_budget;
     size_threads(b, n_requests);
     if (o->max_memory) { /* --max-memory bounds the whole process (batch_given_budget) */
         b->resident_at_start = tc_host_resident();
@@ -202,7 +202,7 @@ static void batch_wait(batch *b, pthread_t *workers, int n_workers)
         pthread_mutex_lock(&b->lock);
         const int done = b->done;
         if (done < b->list->count)
-            batch_show_progress(b);
+            b->report->progress(b, b->report->arg);
         pthread_mutex_unlock(&b->lock);
         if (done >= b->list->count)
             break;
@@ -221,20 +221,13 @@ static void batch_wait(batch *b, pthread_t *workers, int n_workers)
             b->dev = &b->lanes[i].dev;
 }
 
-/* After the last image: the folder synced, the summary, the figures. The exit status. */
+/* After the last image: the folder synced, what the batch says at its end. The exit status. */
 static int batch_finish(batch *b, double wall_ms)
 {
     const tc_options *o = b->o;
     const batch_list *list = b->list;
-    if (b->n_lanes > 0 && b->lanes_working == 0) {
-        /* No device: one line for the run (a bad -p or -d is a usage error). */
-        if (b->progress)
-            fputs("\r\033[K", stderr);
-        fprintf(stderr, "tiledconv: %s%s\n", b->lanes[0].err,
-                b->lanes[0].open_status == TC_EINVAL ? ", see -l" : "");
-        return b->lanes[0].open_status == TC_EINVAL ? 2 : 1;
-    }
-    if (b->syncing && b->written > 0) {
+    const int no_device = b->n_lanes > 0 && b->lanes_working == 0;
+    if (!no_device && b->syncing && b->written > 0) {
         char dir[4096];
         const batch_item *first = &list->items[0];
         if (o->output_dir)
@@ -246,15 +239,18 @@ static int batch_finish(batch *b, double wall_ms)
         sync_folder(dir);
         b->folder_sync_ms = batch_now_ms() - t;
     }
-    batch_print_summary(b);
-    batch_print_verdict(b);
-    if (list->count == 1)
-        batch_print_single(b);
-    if (o->timing && b->chatty)
-        batch_print_stages(b, wall_ms);
-    if (b->machine && list->count > 1)
-        batch_print_batch_record(b, wall_ms);
+    if (b->report->finish)
+        b->report->finish(b, wall_ms, b->report->arg);
+    if (no_device) /* a bad -p or -d is a usage error */
+        return b->lanes[0].open_status == TC_EINVAL ? 2 : 1;
     return b->failed ? 1 : b->refused ? 2 : 0;
+}
+
+/* A line about the run, to the caller. */
+static void say(const batch *b, const char *line)
+{
+    if (b->report->note)
+        b->report->note(b, -1, line, b->report->arg);
 }
 
 /* A photo's buffers are megabytes: glibc would map each one fresh (the kernel zeroing its
@@ -270,23 +266,23 @@ static void keep_buffers(void)
 }
 
 int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
-              int keep_contexts)
+              int keep_contexts, const batch_reporter *r)
 {
     batch b;
     pthread_t *workers = NULL;
     int status = 1;
     keep_buffers();
-    if (batch_init(&b, o, list, requests, n_requests) ||
+    if (batch_init(&b, o, list, requests, n_requests, r) ||
         !(workers = calloc((size_t)b.n_workers, sizeof *workers))) {
-        fprintf(stderr, "tiledconv: out of host memory for the batch\n");
+        say(&b, "out of host memory for the batch");
         if (b.syncing)
             commit_finish(&b.commits);
     } else {
-        if (b.machine && o->format == TC_FORMAT_CSV)
-            report_row_csv_header(stdout);
+        if (r->start)
+            r->start(&b, r->arg);
         const int started = batch_start(&b, workers);
         if (started == 0) {
-            fprintf(stderr, "tiledconv: no worker thread could start\n");
+            say(&b, "no worker thread could start");
             b.failed = 1;
         }
         batch_wait(&b, workers, started);
@@ -294,8 +290,8 @@ int batch_run(const tc_options *o, const batch_list *list, char requests[][64], 
     }
     /* Every image is done: no block is handed out. Kept contexts keep theirs to the exit. */
     pinned_pool_release(&b.pool, !keep_contexts);
-    for (int i = 0; b.lanes && i < b.n_lanes; i++)
-        report_build_log(b.o, b.lanes[i].ctx);
+    if (b.lanes && r->contexts)
+        r->contexts(&b, r->arg);
     for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
         tc_close(b.lanes[i].ctx);
     free(b.lanes);

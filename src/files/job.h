@@ -30,7 +30,7 @@
 #include "commit.h"
 #include "tiledconv_internal.h"
 #include "inputs.h"
-#include "options.h"
+#include "file_options.h"
 #include "source.h"
 #include "tiledconv.h"
 

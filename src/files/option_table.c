@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "options.h"
+#include "option_parse.h"
 
 const cli_section_info cli_sections[CLI_SECTION_COUNT] = {
     [CLI_SECTION_IO] = {"io", "Input and output", "Input and output", NULL},

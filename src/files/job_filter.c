@@ -8,7 +8,7 @@
 
 #include "pinned_pool.h"
 #include "strips.h"
-#include "test_hooks.h"
+#include "file_hooks.h"
 
 /* The command line's names for the ROI fields, for messages. */
 static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
@@ -21,7 +21,7 @@ static int job_params(const tc_options *o, job *j, tc_params *p)
         job_fail(j, JOB_REFUSED, m.text);
         return -1;
     }
-    cli_params(o, &j->roi, p);
+    options_params(o, &j->roi, p);
     return 0;
 }
 
@@ -85,7 +85,7 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
  * first plane (--gradient: the magnitude) in every image that has it, "x,y,v" adds v. */
 static void inject_test_fault(const tc_options *o, job *j)
 {
-    const char *spec = test_hook_corrupt_spec();
+    const char *spec = file_hooks.corrupt_spec;
     const int w = j->src.width, h = j->src.height;
     float amount = 1.0f;
     int x, y;
@@ -162,7 +162,7 @@ static void filter_gradient(const tc_options *o, tc_context *ctx, job *j, const 
     inject_test_fault(o, j);
 }
 
-/* An image in strips (cli/strips.c): read, filtered, checked and written on the lane's
+/* An image in strips (src/files/strips.c): read, filtered, checked and written on the lane's
  * context; nothing is left to stage. */
 static void filter_strips(const tc_options *o, tc_context *ctx, job *j)
 {
@@ -291,7 +291,7 @@ void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
         }
         if (prepare_whole(o, j, &p, &dst[k]))
             continue;
-        /* cli_params starts from tc_params_init, which zeroes the padding: memcmp is exact. */
+        /* options_params starts from tc_params_init, which zeroes the padding: memcmp is exact. */
         if (k > 0 && memcmp(&p, &first, sizeof p) != 0) {
             filter_whole(o, ctx, j, &p, &dst[k]);
             continue;

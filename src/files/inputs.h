@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "name_list.h"
-#include "options.h"
+#include "file_options.h"
 
 typedef struct {
     const char *input;

@@ -8,7 +8,7 @@
 
 #include "codec.h"
 #include "tiledconv_internal.h"
-#include "options.h"
+#include "file_options.h"
 
 /* Checks, before any work is done, that out_path may be written: it must be a new name in an
  * existing folder or an existing regular file (not a folder, a device such as /dev/null, a

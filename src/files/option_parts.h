@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "options.h"
+#include "option_parse.h"
 
 /* One list of coefficients from -c, --cx or --cy; count 0 when the flag was not given. */
 typedef struct {

@@ -1,7 +1,6 @@
 /* batch_state.c - the batch's clocks and job lists (batch_state.h). */
 #include "batch_state.h"
 
-#include "detach.h"
 #include "plan.h"
 
 #include <stdio.h>
@@ -66,9 +65,7 @@ double batch_process_age_ms(void)
     if (!p || sscanf(p + 1, "%llu", &start) != 1 || tick <= 0 ||
         clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
         return -1.0;
-    /* A run in a child of the process the shell started (detach.h): its age from that start. */
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 - (double)start * 1e3 / tick +
-           detach_age_before_ms();
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6 - (double)start * 1e3 / tick;
 }
 
 void job_list_push(job_list *l, job *j)

@@ -12,7 +12,6 @@
 #include "atomic_file.h"
 #include "tiledconv_internal.h"
 #include "outputs.h"
-#include "report.h"
 #include "rows.h"
 #include "sha256.h"
 #include "text.h"
@@ -511,7 +510,7 @@ static int plan_run(strip_run *s, source_reader *in, char *err, size_t err_size)
         snprintf(err, err_size, "%s", m.text);
         return 2;
     }
-    cli_params(o, &s->roi, &s->p);
+    options_params(o, &s->roi, &s->p);
     s->shared = s->roi.src_top == s->roi.dst_top;
     unsigned long long per_row, fixed;
     band_bytes(s, held, in->held, &per_row, &fixed);
@@ -678,6 +677,13 @@ static int run_with_report(const tc_options *o, tc_context *ctx, const tc_device
     res->bands = s->plan.count;
     res->rows = s->plan.rows;
     res->depth = s->depth;
+    res->planes = s->planes;
+    res->roi = s->roi;
+    for (int c = 0; c < 3; c++) {
+        res->plane_mismatches[c] = s->mismatches[c];
+        res->plane_max_error[c] = s->max_error[c];
+        res->plane_tolerance[c] = s->tolerance[c];
+    }
     if (status == 0 && o->verify) {
         res->checked = 1;
         for (int c = 0; c < s->planes; c++) {
@@ -711,74 +717,13 @@ int strips_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
     return status;
 }
 
-/* -e's verdict in the human-readable report, as verify.c words it for a whole image. */
-static void print_verdict(const tc_options *o, const strip_run *s, const strips_result *res)
+int strips_run_reported(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
+                        source_reader *in, const char *name, const strips_output *out,
+                        FILE *report, strips_result *res, char *err, size_t err_size)
 {
-    static const char *const names[3] = {"R", "G", "B"};
-    const char *name = tc_algorithm_name(o->algorithm);
-    printf("verification, %s: every pixel of the %d x %d output against the CPU reference, "
-           "band by band (tolerance %.3g inside the target ROI, each band's from its own rows; "
-           "exact outside)\n",
-           name, res->width, res->height, res->tolerance);
-    for (int c = 0; s->planes > 1 && c < s->planes; c++)
-        printf("  plane %s: %s, %ld mismatches (tolerance %.3g, largest difference %.3g)\n",
-               names[c], s->mismatches[c] ? "FAILED" : "ok", s->mismatches[c], s->tolerance[c],
-               s->max_error[c]);
-    if (res->mismatches == 0)
-        printf("PASSED (largest difference %.3g)\n", res->max_error);
-    else
-        printf("FAILED: %ld of %ld pixels%s differ (largest difference %.3g)\n", res->mismatches,
-               (long)res->width * res->height * s->planes,
-               s->planes > 1 ? " of the 3 planes" : "", res->max_error);
-}
-
-int strips_study(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
-                 source_reader *in, const char *name)
-{
-    const int chatty = !o->quiet && o->format == TC_FORMAT_TABLE;
-    char err[1024] = "", *mismatches = NULL, what[64];
-    size_t mismatches_size = 0;
     strip_run s;
-    strips_result res;
-    /* -e's first mismatches, printed after the header like a whole run's. */
-    FILE *report = chatty && o->verify ? open_memstream(&mismatches, &mismatches_size) : NULL;
-    const strips_output out = {o->write_output ? o->output : NULL, o->image_format, 0,
-                               o->raw_output, 0};
-    const int status = run_with_report(o, ctx, dev, in, name, &out, 0, report, &s, &res, err,
-                                       sizeof err);
-    if (report)
-        fclose(report);
-    const int ran = res.bands > 0 && (status == 0 || res.checked);
-    if (chatty && ran) {
-        report_header(o, dev, res.width, res.height, s.planes, &s.roi);
-        if (o->verbose)
-            printf("strips: %d band%s of %d rows of the target ROI (the whole image does not "
-                   "fit %s, %.1f MiB; a band's buffers and the platform's reserve take %.1f "
-                   "MiB)\n",
-                   res.bands, res.bands == 1 ? "" : "s", res.rows,
-                   o->max_memory ? "--max-memory" : "the memory available",
-                   (double)res.budget / 1048576.0, (double)res.need / 1048576.0);
-        if (mismatches && mismatches_size)
-            fputs(mismatches, stdout);
-        if (o->verify && res.checked)
-            print_verdict(o, &s, &res);
-    }
-    free(mismatches);
-    if (status == 0 && chatty) {
-        outputs_describe(o->image_format, res.depth, s.planes, what, sizeof what);
-        if (o->write_output)
-            printf("output: %s (%d x %d, %s)\n", outputs_name(o->output), res.width,
-                   res.height, what);
-        if (o->raw_output)
-            printf("raw: %s (%d float32 plane%s of %d x %d, little-endian, row 0 first)\n",
-                   o->raw_output, s.planes, s.planes == 1 ? "" : "s (R, G, B)", res.width,
-                   res.height);
-    } else if (status != 0 && chatty && res.checked && res.mismatches &&
-               (o->write_output || o->raw_output)) {
-        printf("output: not written, since verification failed\n");
-    }
-    if (status != 0)
-        fprintf(stderr, "tiledconv: %s\n", err);
+    const int status = run_with_report(o, ctx, dev, in, name, out, 0, report, &s, res, err,
+                                       err_size);
     end_run(&s);
     source_reader_close(in);
     return status;

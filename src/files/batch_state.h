@@ -9,10 +9,11 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "batch.h"
 #include "commit.h"
 #include "inputs.h"
 #include "job.h"
-#include "options.h"
+#include "file_options.h"
 #include "pinned_pool.h"
 #include "tiledconv.h"
 
@@ -39,6 +40,7 @@ typedef struct {
 
 struct batch {
     const tc_options *o;
+    const batch_reporter *report; /* what the batch says goes there */
     const batch_list *list;
     int chatty, machine, progress;
     double t0;             /* the run's start, wall ms */

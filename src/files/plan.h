@@ -13,7 +13,7 @@
 
 #include "tiledconv_internal.h"
 #include "io_limits.h"
-#include "options.h"
+#include "file_options.h"
 #include "source.h"
 #include "tiledconv.h"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #endif
 
-#include "batch_report.h"
+#include "batch_account.h"
 #include "job_filter.h"
 #include "job_output.h"
 #include "plan.h"
@@ -158,8 +158,12 @@ static void read_one(batch *b, int i, int ordinary)
         b->done++;
         b->reading--;
         b->left++;
-        fprintf(stderr, "tiledconv: %s: out of host memory\n",
-                text_show(b->list->items[i].input, &shown));
+        if (b->report->note) {
+            char line[TEXT_SHOWN_MAX + 32];
+            snprintf(line, sizeof line, "%s: out of host memory",
+                     text_show(b->list->items[i].input, &shown));
+            b->report->note(b, i, line, b->report->arg);
+        }
         pthread_cond_broadcast(&b->work);
         pthread_cond_broadcast(&b->ready);
         pthread_mutex_unlock(&b->lock);

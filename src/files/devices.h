@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "option_parse.h"
 
 /* One tc_open request (tiledconv.h's grammar) per context to open:
  *   --device TYPE:all   every device of that type on the first platform that has one;

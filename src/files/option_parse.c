@@ -5,7 +5,7 @@
  * rules between options are checked by option_rules.c once every flag is read.
  */
 #define _GNU_SOURCE /* getopt_long_only */
-#include "options.h"
+#include "option_parse.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -17,31 +17,6 @@
 #include "option_table.h"
 #include "text.h"
 
-static void set_defaults(tc_options *o)
-{
-    const tc_roi_request roi = TC_ROI_REQUEST_DEFAULT;
-    memset(o, 0, sizeof *o);
-    o->input = NULL;
-    o->output = TC_DEFAULT_OUTPUT;
-    o->write_output = 1;
-    o->roi = roi;
-    tc_filter_binomial(&o->filter, 3);
-    o->algorithm = TC_TILED;
-    o->iterations = 1;
-    o->format = TC_FORMAT_TABLE;
-    o->block_x = TC_TILED_BLOCK_X;
-    o->block_y = TC_TILED_BLOCK_Y;
-    o->named_filter = -1;
-    o->platform = -1;
-    o->out_scale = 1.0;
-    o->out_offset = 0.0;
-    o->image_format = IO_FORMAT_BMP;
-    o->quality = IO_JPEG_QUALITY;
-    o->max_pixels = IO_DEFAULT_MAX_PIXELS;
-    o->amount = TC_SHARPEN_DEFAULT_AMOUNT;
-    o->pyramid_octaves = TC_PYRAMID_DEFAULT_OCTAVES;
-    o->pyramid_levels = TC_PYRAMID_DEFAULT_LEVELS;
-}
 
 /* Takes word (one of argv's, or NULL) out of the inputs after the options: it is an option's
  * value that getopt left among them. */
@@ -124,7 +99,7 @@ static int parse_options(int argc, char **argv, const getopt_tables *t, tc_optio
     fa.cy.flag = "--cy";
     fa.border = TC_BORDER_REPLICATE;
 
-    set_defaults(o);
+    options_defaults(o);
     optind = 0; /* glibc: 0 resets the scanner completely, so tests can parse many times */
     opterr = 0; /* our own messages, one line each */
     while (rc == 0 && (c = getopt_long_only(argc, argv, t->shorts, t->longs, NULL)) != -1) {

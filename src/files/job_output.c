@@ -9,7 +9,7 @@
 #include "outputs.h"
 #include "sha256.h"
 #include "text.h"
-#include "verify.h"
+#include "compare.h"
 
 /* ---- -e ------------------------------------------------------------------------------------- */
 
@@ -80,7 +80,7 @@ void job_check(const tc_options *o, job *j)
     char err[512];
     if (j->status != JOB_OK || !j->planes || !j->host_planes)
         return;
-    cli_params(o, &j->roi, &p);
+    options_params(o, &j->roi, &p);
     j->checked = 1;
     if (o->gradient) {
         check_gradient(o, j, &p);

@@ -2,8 +2,7 @@
  * option_rules.c - the rules between options, once every flag is read: the filter the flags
  * describe (resolved here, so that their order does not matter) and what it allows, the
  * output's format, --gradient's, --pyramid's and --storage's conditions, the device request.
- * Each refusal is one line naming the flags, and exit 2, before any work. And the library's
- * parameters the options make (cli_params, cli_pyramid_params).
+ * Each refusal is one line naming the flags, and exit 2, before any work.
  */
 #include "option_parts.h"
 
@@ -357,7 +356,7 @@ static int check_pyramid(const tc_options *o, FILE *err)
         return 2;
     }
     /* The Gaussians' lengths do not depend on the image: refused here, before any work. */
-    const tc_pyramid_params p = cli_pyramid_params(o);
+    const tc_pyramid_params p = options_pyramid_params(o);
     char why[512];
     int count;
     if (tc_pyramid_layout(32768, 32768, &p, NULL, 0, &count, why, sizeof why) != TC_OK) {
@@ -472,7 +471,7 @@ static int check_storage(const tc_options *o, FILE *err)
 }
 
 /* tc_open's request (tiledconv.h), [TYPE][:P[:D]] or "" for the default device, when the
- * options name one device; cli/devices.c resolves several. */
+ * options name one device; src/files/devices.c resolves several. */
 static void device_request(const tc_options *o, char *out, size_t size)
 {
     char platform[16] = "", device[16] = "";
@@ -483,6 +482,27 @@ static void device_request(const tc_options *o, char *out, size_t size)
         snprintf(device, sizeof device, ":%d", o->device_list[0]);
     snprintf(out, size, "%s%s%s%s", type ? type : "", type && (platform[0] || device[0]) ? ":" : "",
              platform, device);
+}
+
+/* --no-filter runs the batch's pool without a device: what needs a filter's result (or a
+ * device) is a usage error. 0, or 2 (reported). After -h, --version and -l, which win. */
+static int check_no_filter(const tc_options *o, FILE *err)
+{
+    const char *flag = o->verify        ? "-e"
+                       : o->gradient    ? "--gradient"
+                       : o->pyramid     ? "--pyramid"
+                       : o->raw_output || o->raw_flag ? "--raw"
+                       : o->class_map   ? "--class-map"
+                       : o->synth_width ? "-g"
+                       : o->all_algorithms ? "-a all"
+                       : o->iterations > 1 ? "-i"
+                                           : NULL;
+    if (!flag)
+        return 0;
+    fprintf(err, "tiledconv: --no-filter and %s: --no-filter writes each image unfiltered "
+                    "without a device (the codec floor); %s needs the filter\n",
+            flag, flag);
+    return 2;
 }
 
 int opt_check_options(tc_options *o, const filter_args *fa, FILE *err)
@@ -526,55 +546,10 @@ int opt_check_options(tc_options *o, const filter_args *fa, FILE *err)
         return 2;
     if (o->pyramid && check_pyramid(o, err))
         return 2;
+    if (o->no_filter && !o->help && !o->version && !o->list_devices && check_no_filter(o, err))
+        return 2;
     device_request(o, o->device, sizeof o->device);
     if (!o->input && !o->synth_width && !o->n_positional && !o->files_from)
         o->input = TC_DEFAULT_INPUT;
     return 0;
-}
-
-/* ---- What the options mean for the library ---------------------------------------------- */
-
-void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p)
-{
-    tc_params_init(p);
-    p->taps_x = o->filter.taps_x;
-    p->taps_y = o->filter.taps_y;
-    p->kx = o->filter.kx;
-    p->ky = o->filter.ky;
-    if (o->filter.mask_width) { /* the library factors it again, the same way */
-        p->mask = o->filter.mask;
-        p->mask_width = o->filter.mask_width;
-        p->mask_height = o->filter.mask_height;
-    }
-    p->border = o->filter.border;
-    p->border_value = o->filter.border_value;
-    p->algorithm = o->algorithm;
-    p->src_left = roi->src_left;
-    p->src_top = roi->src_top;
-    p->dst_left = roi->dst_left;
-    p->dst_top = roi->dst_top;
-    p->roi_width = roi->width;
-    p->roi_height = roi->height;
-    p->block_width = o->block_x;
-    p->block_height = o->block_y;
-    p->vector_io = !o->scalar_io;
-    p->storage = o->storage;
-    p->kernel = o->kernel;
-    p->out_scale = o->out_scale;
-    p->out_offset = o->out_offset;
-    /* -v reports the classes the tiled kernel took, counted by the kernel itself. */
-    p->count_classes = o->verbose && o->format == TC_FORMAT_TABLE;
-}
-
-tc_pyramid_params cli_pyramid_params(const tc_options *o)
-{
-    tc_pyramid_params p;
-    tc_pyramid_params_init(&p);
-    p.octaves = o->pyramid_octaves;
-    p.levels = o->pyramid_levels;
-    if (o->sigma > 0.0)
-        p.sigma = o->sigma;
-    p.border = o->filter.border;
-    p.border_value = o->filter.border_value;
-    return p;
 }

@@ -1,11 +1,11 @@
 /*
- * options.h - the command line's options as the rest of the tool sees them (tc_options), and
- * the calls that make them: cli_parse (option_parse.c), and the library's parameters they
- * describe (cli_params, cli_pyramid_params: option_rules.c). Every option is listed once, in
- * option_table.c.
+ * file_options.h - what a run of files is asked to do (tc_options): the filter, the inputs and
+ * outputs, the formats, the budget, the devices. cli_parse (option_parse.h) fills it from the
+ * command line's words, the tool's and tc_filter_files' alike; the pipeline reads it. And the
+ * library's parameters it describes (options_params, options_pyramid_params: options.c).
  */
-#ifndef TILEDCONV_CLI_H
-#define TILEDCONV_CLI_H
+#ifndef TILEDCONV_FILE_OPTIONS_H
+#define TILEDCONV_FILE_OPTIONS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -61,7 +61,7 @@ typedef struct {
     int allow_high_ratio;   /* --allow-high-ratio: no decompression-bomb check */
     int force;              /* --force: replace an output file even when it is read-only */
     unsigned long long max_memory; /* --max-memory BYTES: the run's memory budget, beyond which
-                             * an image is filtered in strips (cli/strips.h); 0: the host's
+                             * an image is filtered in strips (src/files/strips.h); 0: the host's
                              * available memory */
     tc_roi_request roi;
     tc_filter_spec filter;  /* -f, -c, --cx, --cy, --filter, --sigma, --border, --mask,
@@ -86,7 +86,7 @@ typedef struct {
     int timing;             /* -t */
     int iterations;         /* -i */
     char device[64];        /* tc_open's request from --device, -p and -d ("" default); for
-                             * one device (see cli/devices.c for several) */
+                             * one device (see src/files/devices.c for several) */
     const char *device_type;/* --device as given: cpu, gpu, all, or TYPE:all */
     int platform;           /* -p; -1 when not given */
     int device_list[TC_MAX_DEVICES]; /* -d N or -d LIST (-d 0,1; -d 0,0 two queues on one) */
@@ -101,25 +101,17 @@ typedef struct {
     int pyramid_octaves;    /* O (default TC_PYRAMID_DEFAULT_OCTAVES) */
     int pyramid_levels;     /* L (default TC_PYRAMID_DEFAULT_LEVELS) */
     tc_tuning tuning;       /* --tune NAME=VALUE: the library's study and test settings */
+    double age_before_ms;   /* -t: the process's age before this one began (a run in a child
+                             * of the process the shell started, cli/detach.h), else 0 */
 } tc_options;
 
-/* Parses argv into opts. Returns 0; or 2 after printing one line "tiledconv: ..." to err that
- * names the flag and what is wrong (control characters in it escaped, so it stays one line).
- * Reentrant: resets getopt's state first. argv's order may change (getopt moves the inputs
- * after the options); opts points into argv. The AMD sample's two-letter flags also take their
- * value attached (-sL3 is -sL 3): such words in argv are replaced by "-sL=3" before parsing;
- * the replacements live until the next call. */
-int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
-
-/* Whether -a bilinear cannot run this filter (a mask that is not rank 1, or a pair of
- * neighbouring taps with opposite signs in both pairings, bilinear.h): 1 with the reason,
- * naming the coefficient, in why; else 0. */
-int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
+/* The defaults of every option, as a run without flags has them. */
+void options_defaults(tc_options *o);
 
 /* The library's parameters for these options and a resolved ROI. */
-void cli_params(const tc_options *o, const tc_roi *roi, tc_params *p);
+void options_params(const tc_options *o, const tc_roi *roi, tc_params *p);
 
 /* The scale space's parameters for these options (--pyramid OxL, --sigma, --border). */
-tc_pyramid_params cli_pyramid_params(const tc_options *o);
+tc_pyramid_params options_pyramid_params(const tc_options *o);
 
 #endif

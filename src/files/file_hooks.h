@@ -1,0 +1,21 @@
+/*
+ * file_hooks.h - what the tests may set inside a run of files: all zero in the product, where
+ * nothing sets them. The command line's test build (cli/test_hooks.c, compiled with
+ * -DTILEDCONV_TEST_HOOKS) fills them from its environment before the run; no library code
+ * reads the environment for them.
+ */
+#ifndef TILEDCONV_FILE_HOOKS_H
+#define TILEDCONV_FILE_HOOKS_H
+
+typedef struct {
+    unsigned long long batch_budget; /* the bytes a batch's images in flight may hold, in
+                                      * place of a quarter of the machine's memory; 0: that */
+    unsigned open_delay_ms;          /* each lane waits so long before it opens its device */
+    unsigned lane_pause_ms;          /* and so long before each call */
+    const char *corrupt_spec;        /* "x,y" or "x,y,v": v (1) added to that pixel of every
+                                      * result's first plane, for -e to catch; NULL: none */
+} file_test_hooks;
+
+extern file_test_hooks file_hooks;
+
+#endif
