@@ -190,7 +190,7 @@ TC_API int tc_set_max_memory(tc_context *ctx, unsigned long long bytes);
 /* Whether the pipeline's calls on ctx (tc_filter_image, tc_filter_images) time their
  * conversions and one-pass kernels with profiling events (since 1.3): on (nonzero, the
  * default) or off (0). A timed command costs the calling thread more to enqueue: on NVIDIA's
- * driver 16-17 us a kernel with its event against 6 without (bench/enqueue_probe.c, H200), a
+ * driver 16-17 us a kernel with its event against 6 without (bench/enqueue_probe.c), a
  * third of what a gray 1080p image of a batch costs the caller in all. Off, tc_last_stats
  * gives those calls' kernel times and convert_ms as 0; their transfer times, and every other
  * call's figures, stay. TC_EINVAL for a NULL ctx. */
@@ -367,13 +367,13 @@ TC_API void tc_host_free(tc_context *ctx, void *p);
  * memory and ctx's device, with no staging copy. The memory stays the caller's, to read and
  * write as before; it must stay valid (not freed, not unmapped) until tc_host_unregister(ctx,
  * p) or tc_close. Locking is cheaper than a new block when the memory is already in use (on
- * an H100 machine about 0.3 ms for 6 MB on huge pages, against 3 ms for tc_host_alloc's block
- * of the driver's memory), but not free: worth it for memory that crosses the bus many times
- * or holds large images, not for one small transfer. TC_OK; TC_EINVAL for a NULL ctx or p, 0
- * bytes, more than the device allows in one buffer, or bytes overlapping memory already
- * locked or allocated on ctx; TC_ENOMEM or TC_EDEVICE when the system refuses. As with
- * tc_host_alloc, the reason is not recorded (tc_error): these calls may run on other threads
- * while a filter call runs on ctx. */
+ * a data-centre GPU about 0.3 ms for 6 MB on huge pages, against 3 ms for tc_host_alloc's block
+ * of the driver's memory; docs/benchmarks.md), but not free: worth it for memory that crosses
+ * the bus many times or holds large images, not for one small transfer. TC_OK; TC_EINVAL for a
+ * NULL ctx or p, 0 bytes, more than the device allows in one buffer, or bytes overlapping
+ * memory already locked or allocated on ctx; TC_ENOMEM or TC_EDEVICE when the system refuses.
+ * As with tc_host_alloc, the reason is not recorded (tc_error): these calls may run on other
+ * threads while a filter call runs on ctx. */
 TC_API int tc_host_register(tc_context *ctx, void *p, size_t bytes);
 
 /* Lets go of memory that tc_host_register locked at p, once the device has let go of it; a

@@ -97,7 +97,7 @@
 
 /* TC_LONG_PREFETCH 1 (the variant long-ahead): each work-item's next job's window is read
  * before its current job's multiply-adds, so that the loads are in flight while they run. A
- * window more of registers in phase (a), and other code: on the H100 7-12 % faster than
+ * window more of registers in phase (a), and other code: on the GPU machine 7-12 % faster than
  * long-lean from 23-25 to 31 taps along rows with the mirror borders (where long has jumped),
  * slower at most other lengths and borders; a study variant since the register budget
  * (docs/benchmarks.md). */
@@ -113,10 +113,10 @@
  * (in chunks a tap's index depends on the chunk).
  * The default: both axes by value under a register budget (TC_REGISTER_BUDGET, which the host
  * passes with -cl-nv-maxrregcount), at every length, and without one while neither axis is
- * longer than LONG_KVALUES_MAX_TAPS. Uncapped, on the H100 (2026-11-27,
- * bench/split/long-kvalues.cases) by value was 6-21 % faster from 17 to 35 taps, colour 31 taps
+ * longer than LONG_KVALUES_MAX_TAPS. Uncapped, on one GPU machine
+ * (bench/split/long-kvalues.cases) by value was 6-21 % faster from 17 to 35 taps, colour 31 taps
  * with reflect-101 33 %, but from 41 taps on either axis slower (47 taps 1.27x, 7 x 63 1.20x,
- * 1 x 63 1.08x); under a budget of 64 registers, on the H200 the same day, it was 0.76-0.82x the
+ * 1 x 63 1.08x); under a budget of 64 registers, on another, it was 0.76-0.82x the
  * time of the buffers' defaults then (80 or 96 registers) from 37 to 63 taps, 0.77-0.86x the
  * buffers' best budget (bench/split/long-values.cases; docs/benchmarks.md): the
  * buffers' coefficients are loads, or registers that the budget does not have. */

@@ -245,9 +245,9 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define MR_Q ((MASK_W + 3) / 4) /* float4s of weights a mask row */
 /* TC_MASK_PREFETCH 1 (the variant mrows-8x8-ahead): the next source row's window is read
  * before this row's multiply-adds, so that its loads are in flight while they run. A window
- * more of registers: uncapped, on the H100 (2026-11-26), 6-8 % faster at 9 x 9 and 4-27 %
- * slower from 11 x 11; under the mrows variants' budget of 128 (2026-11-27) 3-6 % faster at
- * 9 x 9 and 11 x 11, level or 5 % slower at 13 x 13 (docs/benchmarks.md). */
+ * more of registers: uncapped, on the GPU machine, 6-8 % faster at 9 x 9 and 4-27 % slower
+ * from 11 x 11; under the mrows variants' budget of 128, 3-6 % faster at 9 x 9 and 11 x 11,
+ * level or 5 % slower at 13 x 13 (docs/benchmarks.md). */
 #ifndef TC_MASK_PREFETCH
 #define TC_MASK_PREFETCH 0
 #endif
@@ -259,14 +259,14 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
  *      (lean where smaller): unrolled, the row and each column mapped by border_fold, the
  *      rule applied once.
  * The lean loop's loads wait for each other, and a group with one such window waits for it:
- * on the H200 (2026-11-27, bench/split/mask-edges.cases) the few groups along the image's left
+ * on a data-centre GPU (bench/split/mask-edges.cases) the few groups along the image's left
  * and right edges cost 12-15 % of a large mask's time with replicate and constant (8192^2, 9 x 9
  * to 15 x 15; the CUDA port of the kernel with every tile interior is that much faster,
  * bench/cuda). Bordered took 0.83-0.89x lean's time with those two borders (16384^2
  * 0.94-0.96x), folded 0.88-0.90x; with the mirror borders and wrap, whose border_index loops
  * or divides, bordered went both ways (0.91-1.04x) and folded took 0.86-1.00x (wrap
  * 0.86-0.97x): unrolled, their mapping takes registers (140-168 against 126-128, ptxas on
- * the driver's PTX). Under the variants' budget of 128 (src/variants.c; H100, the same day)
+ * the driver's PTX). Under the variants' budget of 128 (src/variants.c; on another data-centre GPU)
  * folded took 0.84-0.90x bordered's time with those borders, so that every border now runs
  * at replicate's speed within 1-2 %, and bordered stayed 0.99-1.03x its uncapped time with
  * replicate and constant (folded 0.98-1.02x there). Hence the default: bordered with

@@ -74,7 +74,7 @@
 
 /*
  * Variants kept for measurement (set through --tune cl-options=...). The defaults are
- * the fastest measured on the H200 for each radius (docs/benchmarks.md):
+ * the fastest measured on the GPU machine for each radius (docs/benchmarks.md):
  *   TC_VECTOR_IO=0         global loads and stores one float at a time (--scalar-io)
  *   TC_HALO_SPREAD         1: the tile's halo rows filtered by the whole group (default from
  *                          vertical radius 3); 0: by its top and bottom work-items, the
@@ -88,7 +88,7 @@
  *                          ky_values (default, but where a radius is 7); 0: from the __constant
  *                          buffers kx, ky. Both end in uniform registers; what differs is the
  *                          schedule the compiler makes, worth -13 to +19 points at long
- *                          lengths on the H200's driver (radius 7: 55.8 % by value, 68.5 % not)
+ *                          lengths on NVIDIA's driver (radius 7: 55.8 % by value, 68.5 % not)
  *   TC_CLASS2_STAGE=1      class 2 stages its neighbourhood in local memory, the article's way,
  *                          instead of reading its rows like class 1 with mapped coordinates
  *   TC_CLASS4_BROADCAST=1  class 4 writes every pixel, those outside the tROI redirected to

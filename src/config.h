@@ -37,10 +37,11 @@
 #define TC_LONG_TILE_H 256
 #define TC_LONG_JOB_W 8
 /* The long-wide variant's jobs: TC_LONG_WIDE_JOB_W outputs from one window of 16 + 2 r floats,
- * half the loads a multiply-add of jobs of 8. Uncapped on the H200 (2026-11-26) that was 3-6 %
+ * half the loads a multiply-add of jobs of 8. Uncapped on the GPU machine that was 3-6 %
  * faster from 41 to 63 taps, and long took it there; under the register budget with the
- * coefficients by value jobs of 8 are faster or level at every length from 37 to 63 (2026-11-27:
- * 41 taps 0.290 ms against 0.321, 63 taps 0.448 against 0.450), so long keeps jobs of 8 and long-wide stays a study. */
+ * coefficients by value jobs of 8 are faster or level at every length from 37 to 63 (41 taps
+ * 0.290 ms against 0.321, 63 taps 0.448 against 0.450: docs/benchmarks.md), so long keeps jobs
+ * of 8 and long-wide stays a study. */
 #define TC_LONG_WIDE_JOB_W 16
 #define TC_LONG_GROUP 256
 
@@ -49,18 +50,18 @@
  * itself the compiler gives the kernel 106-255 registers a work-item, one or two groups an SM,
  * too few warps to hide phase (a)'s loads; a budget lets three or four groups share an SM.
  * Under a budget the kernel takes its coefficients by value at every length (Long.cl's
- * TC_LONG_KX_VALUES): constant operands, no registers, no loads. H200, 2026-11-27, 8192^2 gray:
+ * TC_LONG_KX_VALUES): constant operands, no registers, no loads. On one GPU machine, 8192^2 gray:
  * 64 registers 0.78-0.87x the uncapped time at 19-35 taps with reflect-101 and 27-35 with
  * replicate (bench/split/long-registers.cases); with the coefficients by value 64 is also the
  * fastest budget from 37 to 63 taps, 0.76-0.82x the time of the buffers under 80 or 96 (41 taps
- * 0.290 ms against 0.374, 63 taps 0.448 against 0.569: bench/split/long-values.cases); H100,
- * 13-15 taps with reflect-101 0.79-0.94x. */
+ * 0.290 ms against 0.374, 63 taps 0.448 against 0.569: bench/split/long-values.cases); on
+ * another, 13-15 taps with reflect-101 0.79-0.94x (docs/benchmarks.md). */
 #define TC_LONG_BUDGETS {{5, 0}, {31, 64}}
 /* Rows of 15 taps or fewer with longer columns (job_kernels.c): TC_LONG_COLUMNS_BUDGET
  * registers where the rows have more than one tap, else the compiler's choice. 8192^2 gray,
- * 2026-11-27, under 64 with the coefficients by value against uncapped: on an H200 3 x 63 0.88x
+ * under 64 with the coefficients by value against uncapped: on one GPU machine 3 x 63 0.88x
  * the time, 7 x 41 0.90x, 9 x 45 0.96x, 7 x 63 0.97x, 15 x 63 0.88x, 15 x 31 with replicate
- * 1.04x (bench/split/long-values-bands.cases); on an H100 15 x 31 with reflect and reflect-101
+ * 1.04x (bench/split/long-values-bands.cases); on another 15 x 31 with reflect and reflect-101
  * 0.78x, 11 x 31 and 13 x 31 0.94x, with replicate 1.01-1.02x (long-values-h100.cases). One tap
  * along rows (1 x 41, 1 x 63: split's second pass) was 1.04-1.12x slower under the budget. */
 #define TC_LONG_COLUMNS_BUDGET 64
@@ -71,9 +72,9 @@
 #define TC_ROWS_HV 32
 
 /* Where rows is the default (variants.c), by the rows' length: 1 tap along columns from this
- * many along rows. H200, 2026-11-26, 8192^2 gray, medians of 30, against tiled_long_conv: 0.83x
- * at 17 taps, 0.73-0.76x at 21-41, 0.56-0.59x at 47-63. The other long rows choose by border
- * and length (variants.c's long_bands). */
+ * many along rows. On the GPU machine, 8192^2 gray, medians of 30, against tiled_long_conv: 0.83x
+ * at 17 taps, 0.73-0.76x at 21-41, 0.56-0.59x at 47-63 (docs/benchmarks.md). The other long
+ * rows choose by border and length (variants.c's long_bands). */
 #define TC_ROWS_MIN_TAPS 17
 #define TC_LONG_UNROLL_LIMIT 4096
 

@@ -4,8 +4,9 @@
  *
  * Why: one host thread copies about 10 GB/s, while a PCIe 5 bus moves about 40 GB/s from
  * pinned memory; a 1080p image's copies into and out of pinned memory took 0.34 ms of a
- * 0.53 ms call on an H100 machine with one thread. Split over a few threads they take a
- * fraction of that, and each chunk's transfer starts as soon as its own copy is done.
+ * 0.53 ms call on the GPU machine with one thread (docs/benchmarks.md). Split over a few
+ * threads they take a fraction of that, and each chunk's transfer starts as soon as its own
+ * copy is done.
  *
  * A crew belongs to one context (a context serves one thread at a time, so one run at a time
  * uses it). Its threads start on the first run that has two tasks or more, and sleep between
@@ -27,8 +28,9 @@ typedef struct tc_copier tc_copier;
  * core, one thread a core), at least 2 where there are 2 cores, at most 8. One thread copies about a quarter of what the bus moves from pinned
  * memory; a batch copies both ways at once, and eight threads is about where a server's
  * memory stops giving more (an overlapped batch of 300 gray 1080p images from Python took
- * 0.059-0.066 s with 15 threads against 0.053 with 8 on a 16-core H100 machine: its copies
- * then hide under the caller's enqueues, and more threads only slow the caller down). */
+ * 0.059-0.066 s with 15 threads against 0.053 with 8 on the 16-core GPU machine,
+ * docs/benchmarks.md: its copies then hide under the caller's enqueues, and more threads
+ * only slow the caller down). */
 int tc_copier_width(void);
 
 /* A limit on the threads that copy for the calling thread's runs from now on (0: none, the

@@ -1,7 +1,7 @@
 /*
  * deferred_figures.h - a batch's profiling times, read when someone asks for them. Reading a
  * finished command's two counters is two driver calls on the calling thread; over a batch's
- * images they were a fifth of a gray batch's time on the H100 and H200 machines (the queries
+ * images they were a fifth of a gray batch's time on two data-centre GPUs (the queries
  * of an image cost 0.03-0.05 ms, its whole share of the batch 0.15-0.2 ms: docs/benchmarks.md).
  * So a batch keeps its images' events here instead, and tc_last_stats reads them; a batch that
  * nobody asks about pays only their release. At most TC_DEFERRED_MAX events are kept: the

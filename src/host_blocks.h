@@ -9,7 +9,7 @@
  * other buffers from and to that memory then go at the bus's rate (NVIDIA's OpenCL: 0.13 ms
  * each way for 6.2 MB, as from its own page-locked memory, against 0.6 ms from ordinary
  * memory). Wrapping costs the driver far less than making page-locked memory of its own
- * (CL_MEM_ALLOC_HOST_PTR, mapped once): 0.27-0.40 ms against 2.6-3.4 ms for 6.2 MB on the H100
+ * (CL_MEM_ALLOC_HOST_PTR, mapped once): 0.27-0.40 ms against 2.6-3.4 ms for 6.2 MB on the GPU
  * machine (bench/pin_probe.c), all of it in a lock that the lanes' calls wait on too. New
  * blocks are memory of our own, faulted in before the wrapping (on transparent huge pages
  * from 2 MB) so that the driver's part is only the locking; a caller's memory is wrapped as it

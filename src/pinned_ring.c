@@ -15,9 +15,9 @@
 #define PINNED_CAP ((size_t)32 << 20)
 /* An image's stream goes in about one chunk for each thread of the copy crew, each 512 KiB ..
  * 8 MiB: the threads copy their chunks at once and each starts its transfer when done, while
- * the transfers stay few: each costs about 10 us beyond its bytes (on an H100 machine, one
+ * the transfers stay few: each costs about 10 us beyond its bytes (on the GPU machine, one
  * 1080p gray call took 0.58 ms in chunks of 1 MiB, 0.60 in 512 KiB, 0.67 in 256 KiB and 1.23
- * in 64 KiB, copied on one thread). */
+ * in 64 KiB, copied on one thread; docs/benchmarks.md). */
 #define MIN_CHUNK ((size_t)512 << 10)
 #define MAX_CHUNK ((size_t)8 << 20)
 

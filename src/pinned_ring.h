@@ -44,8 +44,8 @@ int tc_ring_retire(cl_event *e, tc_span *sp, tc_msg *m);
 /* tc_ring_retire for the places [first, first + count) of a ring of `regions` chunks (mod
  * regions): a transfer that moved several places (a round's) holds its event in each of them,
  * and is waited for and timed once (the profiling queries cost the driver a few microseconds
- * each: four places of a 1080p gray image each way took 0.07 ms an image on an H100 machine).
- * Every place is freed; the first failure is returned. */
+ * each: four places of a 1080p gray image each way took 0.07 ms an image on the GPU machine,
+ * docs/benchmarks.md). Every place is freed; the first failure is returned. */
 int tc_ring_retire_places(cl_event *events, int regions, size_t first, size_t count,
                           tc_span *sp, tc_msg *m);
 

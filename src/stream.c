@@ -42,9 +42,9 @@
 #define SLOTS 3
 #define MAX_SLOTS 6
 /* A lone image of at most this many bytes each way goes through the rings a round at a time
- * too (stream_slot.c): on an H100 machine with a crew of 8, a 1080p gray call (2 MB) from
+ * too (stream_slot.c): on the GPU machine with a crew of 8, a 1080p gray call (2 MB) from
  * ordinary memory took 0.32-0.36 ms by rounds against 0.40-0.42 by chunks, a 1080p colour one
- * (6.2 MB) 0.83-0.91 against 0.74-0.76; the bound lies between the two. */
+ * (6.2 MB) 0.83-0.91 against 0.74-0.76 (docs/benchmarks.md); the bound lies between the two. */
 #define LONE_ROUND_BYTES ((size_t)4 << 20)
 /* Prepared filter launches kept: the jobs of a few image sizes or filters. */
 #define LAUNCHES 4
@@ -373,11 +373,11 @@ static int overlappable(const tc_stream *st, const tc_image *src, const tc_image
  * deferred_figures.h, or read here when the caller keeps none); then the run is joined. So
  * the crew's copies and the driver's enqueues, which the way of run_on_device does one after
  * the other on the calling thread's time, take their time together, and the device holds two
- * images while the host copies a third and a fourth. On an H100 machine (crew of 8) a gray
+ * images while the host copies a third and a fourth. On the GPU machine (crew of 8) a gray
  * 1080p image of a Python batch of 300 cost the caller 0.10-0.12 ms of enqueues, 0.04-0.05 of
  * profiling queries (before they were kept for later), 0.01-0.02 waiting for its reads and
- * about 0.002 waiting for the crew. (The queries as one more task of the crew's run were no
- * faster: 0.060-0.083 s a batch against 0.052-0.13, three runs each.)
+ * about 0.002 waiting for the crew (docs/benchmarks.md). (The queries as one more task of the
+ * crew's run were no faster: 0.060-0.083 s a batch against 0.052-0.13, three runs each.)
  */
 static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                           const tc_params *p, tc_job_maker make_job, const tc_image *src,

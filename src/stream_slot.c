@@ -162,16 +162,16 @@ static size_t chunk_len(const transfer *t, size_t k)
  * round's bytes split among the crew's threads and copied at once, its transfers enqueued by
  * the caller, one for each stretch of the ring the round takes (down: the round's reads waited
  * for by the caller, then scattered by all). A thread's enqueue of its chunk's transfer waits
- * for the others' in the driver (6-45 us each, seen on the H200), but a lone image's transfer
+ * for the others' in the driver (6-45 us each: docs/benchmarks.md), but a lone image's transfer
  * then starts as soon as its first chunk is copied: on a crew of 2, a gray 1080p call from
  * ordinary memory took 0.33-0.37 ms by chunks, 0.37-0.39 by rounds; in a call of 16 such
  * images, whose copies overlap the device's work on the others, 0.25-0.29 ms an image by
  * chunks, 0.17-0.18 by rounds (0.10-0.14 from page-locked memory). With the default crew of 8
- * on an H100 machine, where eight threads enqueue at once, a lone gray 1080p image (2 MB) went
+ * on the GPU machine, where eight threads enqueue at once, a lone gray 1080p image (2 MB) went
  * faster by rounds too (0.32-0.36 ms against 0.40-0.42), a colour one (6.2 MB) slower (0.83-0.91
- * against 0.74-0.76: its copies and transfers no longer overlap). So a call of several images,
- * or a lone one of at most 4 MiB each way, goes by rounds where there is a crew (stream.c's
- * LONE_ROUND_BYTES), a larger lone image by chunks.
+ * against 0.74-0.76: its copies and transfers no longer overlap; docs/benchmarks.md). So a
+ * call of several images, or a lone one of at most 4 MiB each way, goes by rounds where there
+ * is a crew (stream.c's LONE_ROUND_BYTES), a larger lone image by chunks.
  */
 
 /* The smallest part of a round a crew's thread copies: below it the hand-over costs more. */

@@ -39,7 +39,7 @@ static const tc_variant variants[] = {
      .about = "the same, the read windows that cross the sROI's left or right edge mapped "
               "pixel by pixel in a loop kept rolled"},
     {.name = "long-ahead", .kind = TC_KERNEL_TILED_LONG, .options = "-D TC_LONG_PREFETCH=1",
-     .max_registers = 80, /* 64 doubles its time at 29-33 taps (H200, 2026-11-27) */
+     .max_registers = 80, /* 64 doubles its time at 29-33 taps (docs/benchmarks.md) */
      .about = "long, each work-item's next row job's read window loaded while its current "
               "job is multiplied"},
     {.name = "long-wide", .kind = TC_KERNEL_TILED_LONG, .job_w = TC_LONG_WIDE_JOB_W,
@@ -75,7 +75,7 @@ static const tc_variant variants[] = {
     /* The mrows variants under 128 registers: their class-2 windows (Masks.cl's
      * TC_MASK_ROWS_WINDOW) take 140-168 uncapped with the mirror borders and wrap, eight
      * groups an SM become six, and 9 x 9 to 15 x 15 masks took 1.10-1.16x the time they take
-     * under 128 (H100, 2026-11-27, bench/split/mask-edges.cases; replicate and constant
+     * under 128 (bench/split/mask-edges.cases; replicate and constant
      * 0.99-1.03x, already at 126-128). */
     {.name = "mrows-8x4", .kind = TC_KERNEL_TILED_MASK_ROWS, .tile_w = 8, .tile_h = 4,
      .max_registers = 128,
@@ -120,10 +120,10 @@ static const struct {
  * the rows' length. tiled_long_conv runs under a register budget on NVIDIA's compiler
  * (config.h's TC_LONG_BUDGETS) with its coefficients by value, which took away the jumps in its
  * time that the border's edge reads had made and the bands where long-lean, long-ahead and
- * long-wide had beaten it (2026-11-27, bench/split/long-budgets.cases), and then split's
- * (docs/kernels.md, "The bands"): on an H100, 8192^2 gray, long took 0.72-0.96x split's time at
- * every length from 47 to 63 with replicate and reflect-101, 0.59-0.78x with short columns
- * (bench/split/long-values-h100.cases, long-short-columns.cases); on an H200 0.74-0.98x from 47
+ * long-wide had beaten it (bench/split/long-budgets.cases), and then split's (docs/kernels.md,
+ * "The bands"): on one GPU machine, 8192^2 gray, long took 0.72-0.96x split's time at every
+ * length from 47 to 63 with replicate and reflect-101, 0.59-0.78x with short columns
+ * (bench/split/long-values-h100.cases, long-short-columns.cases); on another 0.74-0.98x from 47
  * to 57 taps with every border and to 63 with wrap, level at 61-63 with replicate and constant,
  * split 1-6 % ahead from 59 with the mirror borders (long-values-bands.cases). At 11 taps the
  * mirror borders keep tiled_conv. The columns' length does not choose.
@@ -162,19 +162,18 @@ typedef struct {
 /* Masks with the mirror borders and wrap (their edge windows folded, Masks.cl). */
 static const mask_band mask_defaults[] = {
     {7, "mask"},        /* 3 x 3 .. 7 x 7: the article's groups, unrolled (7 x 7: 81.6 % of
-                         * the roofline on the H100, mrows 61-65 %) */
+                         * the roofline on the GPU machine, mrows 61-65 %; docs/benchmarks.md) */
     {11, "mrows-8x8-ahead"}, /* 9 x 9, 11 x 11: the next row's window in flight during the
-                              * products (under the budget of 128, H100, 2026-11-27,
-                              * bench/split/mask-budgets.cases: 0.94-0.97x mrows-8x8's time
-                              * at both; at 13 x 13 0.99x with replicate, 1.05x with
-                              * reflect101) */
+                              * products (under the budget of 128, bench/split/mask-budgets.cases:
+                              * 0.94-0.97x mrows-8x8's time at both; at 13 x 13 0.99x with
+                              * replicate, 1.05x with reflect101) */
     {15, "mrows-8x8"},  /* 13 x 13, 15 x 15: a window read once feeds a block's rows (15 x 15:
-                         * 76 % of the roofline on the H100 against the unrolled kernel's 47 %) */
+                         * 76 % of the roofline on the GPU machine against the unrolled kernel's
+                         * 47 %; docs/benchmarks.md) */
 };
 /* With replicate and constant, whose edge windows Masks.cl reads unrolled without a fold: 9 x 9
- * and 11 x 11 on mrows-8x4-r64, 0.90-0.96x mrows-8x8-ahead's time (H100, 2026-11-27,
- * bench/split/mask-rows-8x4.cases: gray and colour 8192^2, gray 16384^2); at 13 x 13 it was
- * 0.99-1.05x mrows-8x8's. */
+ * and 11 x 11 on mrows-8x4-r64, 0.90-0.96x mrows-8x8-ahead's time (gray and colour 8192^2,
+ * gray 16384^2: bench/split/mask-rows-8x4.cases); at 13 x 13 it was 0.99-1.05x mrows-8x8's. */
 static const mask_band mask_defaults_unfolded[] = {
     {7, "mask"}, {11, "mrows-8x4-r64"}, {15, "mrows-8x8"}};
 

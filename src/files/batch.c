@@ -90,7 +90,7 @@ static void sync_folder(const char *dir)
 /* The workers by default: every core, since reading, decoding and encoding are the work, but
  * a core for each lane's thread (its copies, the driver's calls) on a machine of 8 cores or
  * more. With a worker on every core the lane and the driver's threads preempted the codecs:
- * on the H200 machine (16 cores, one lane) 15 workers took 5-8 % less time than 16 on a
+ * on the GPU machine (16 cores, one lane) 15 workers took 5-8 % less time than 16 on a
  * folder of colour BMPs, colour JPEGs and synced gray JPEGs, and the same on unsynced gray
  * ones (docs/benchmarks.md). On a small machine a core is too large a share to set aside. */
 static int default_workers(int cores, int lanes)

@@ -72,14 +72,14 @@ static void open_lane(lane *l)
  * copies take 4 threads even where the codecs are the bound: a colour 1080p photo's 6 MB
  * (1,000 colour JPEG photos, about half decoded while the device opened: 1.60 s with 4
  * threads against 1.78 s on the lane's, and in a second run 1.69 against 1.80 s, 31 taps 1.62
- * against 1.71 s, H200; gray ones, 2 MB, stay on the lane: 1.28 s against 1.24 s with 4
- * threads, 1.17 s against 0.98 s with 2). */
+ * against 1.71 s; gray ones, 2 MB, stay on the lane: 1.28 s against 1.24 s with 4
+ * threads, 1.17 s against 0.98 s with 2; docs/benchmarks.md). */
 #define BIG_STAGED ((size_t)4 << 20)
 
 /* The library's copies between ordinary and pinned memory for the lane's next call: on a crew
  * of threads (half the cores) where the lane is the bound, on the lane's thread alone where
  * the workers' codecs are. A crew's threads take cores from the workers, and one preempted by
- * them mid-copy holds the lane up: on the H100 machine (16 cores) the gray JPEG rows took
+ * them mid-copy holds the lane up: on the GPU machine (16 cores) the gray JPEG rows took
  * 1.06-1.18 s with the copies on the lane against 1.21-1.39 s on a crew of 8, while a colour
  * BMP batch, whose codecs are cheap and whose lane is the bound, took 3.1-3.4 s on the lane
  * against 1.35-1.9 s on the crew (docs/benchmarks.md). The bound is judged from the costs so

@@ -257,7 +257,7 @@ static job *take_to_move(batch *b)
         const int in_place = job_input_lockable(j);
         /* The first one to copy decides: looking further for one that an idle block holds
          * (every idle worker each time it wakes, through every block of the pool) slowed the
-         * gray JPEG row by 17 % on the H200. */
+         * gray JPEG row by 17 % on the GPU machine (docs/benchmarks.md). */
         if (!in_place &&
             (!blocks_idle || b->inflight + pinned_pool_overhead(&b->pool) + j->movable > b->budget ||
              !pinned_pool_idle_holds(&b->pool, j->movable)))

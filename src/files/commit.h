@@ -8,8 +8,8 @@
  *
  * One fsync a file, by many waiter threads at once: the disk and the journal serve concurrent
  * flushes together. (One syncfs() for every file staged so far, by one waiter, measured 5.09 s
- * against 1.83 s for a batch on an H100 machine: it flushes whatever else is dirty on the file
- * system too.) No name ever points at data not yet on disk.
+ * against 1.83 s for a batch on the GPU machine, docs/benchmarks.md: it flushes whatever else
+ * is dirty on the file system too.) No name ever points at data not yet on disk.
  */
 #ifndef TILEDCONV_COMMIT_H
 #define TILEDCONV_COMMIT_H

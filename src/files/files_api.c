@@ -121,18 +121,14 @@ static void on_image(const batch *b, const job *j, void *arg)
     collector *c = arg;
     tc_file_result *r = &c->results[j->index];
     (void)b;
-    r->status = j->status == JOB_NO_DEVICE ? TC_FILE_NOT_RUN : j->status;
-    r->width = j->src.width;
-    r->height = j->src.height;
+    *r = (tc_file_result){
+        .status = j->status == JOB_NO_DEVICE ? TC_FILE_NOT_RUN : j->status,
+        .width = j->src.width, .height = j->src.height, .output = r->output,
+        .read_ms = j->read_ms, .upload_ms = j->upload_ms, .convert_ms = j->convert_ms,
+        .kernel_ms = j->kernel_ms, .download_ms = j->download_ms, .write_ms = j->write_ms,
+        .checked = j->checked, .max_difference = j->max_error,
+    };
     snprintf(r->message, sizeof r->message, "%s", j->status == JOB_OK ? "" : j->msg);
-    r->read_ms = j->read_ms;
-    r->upload_ms = j->upload_ms;
-    r->convert_ms = j->convert_ms;
-    r->kernel_ms = j->kernel_ms;
-    r->download_ms = j->download_ms;
-    r->write_ms = j->write_ms;
-    r->checked = j->checked;
-    r->max_difference = j->max_error;
 }
 
 static void on_note(const batch *b, int index, const char *line, void *arg)

@@ -180,7 +180,7 @@ static int input_stat(const char *in_path, struct stat *st)
  * permission fails before any work is done, not after it. */
 /* The last folder found writable, so that a batch's outputs, which share one folder, probe it
  * once: each probe creates an unnamed file there, and a thousand of them took 0.1-0.9 s on a
- * file system still busy with the previous run's deletions (an H100 machine, 2026-11-25).
+ * file system still busy with the previous run's deletions (the GPU machine; docs/benchmarks.md).
  * Only the main thread checks outputs, before any worker starts. */
 static struct {
     char path[4096];

@@ -15,8 +15,8 @@
  * tc_host_alloc fails, malloc's memory; pinned_pool_put tells them apart. Once the context
  * is open, such a block of an image still waiting for the device is locked in place
  * (pinned_pool_lock_in_place: tc_host_register, about 0.3 ms for a colour 1080p photo on the
- * H100 machine, where the staging copy held the lane 1-2 ms), and given back it is kept as
- * any page-locked block is.
+ * GPU machine, where the staging copy held the lane 1-2 ms: docs/benchmarks.md), and given
+ * back it is kept as any page-locked block is.
  *
  * Idle blocks are live memory that no image holds, and a block handed out may be larger than
  * the image asked for (blocks grow in steps, and an idle one serves any smaller image): the
