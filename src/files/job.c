@@ -102,7 +102,7 @@ static unsigned long long job_bytes(const tc_options *o, const job *j, const sou
  * a batch that keeps each input's format can only find per image). */
 static int output_depth(const tc_options *o, job *j, int deep)
 {
-    const int holds16 = j->out_format == IO_FORMAT_PNG || j->out_format == IO_FORMAT_PNM;
+    const int holds16 = io_format_holds_16_bits(j->out_format);
     if (o->depth == 16 && !holds16) {
         char why[160];
         snprintf(why, sizeof why, "--depth 16: %s holds 8-bit samples only (--format png or "

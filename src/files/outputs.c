@@ -35,14 +35,13 @@ int outputs_depth(const tc_options *o, int deep)
 {
     if (o->depth)
         return o->depth;
-    return deep && (o->image_format == IO_FORMAT_PNG || o->image_format == IO_FORMAT_PNM) ? 16
-                                                                                          : 8;
+    return deep && io_format_holds_16_bits(o->image_format) ? 16 : 8;
 }
 
 void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t size)
 {
     snprintf(buf, size, "%d-bit %s %s", depth, channels == 1 ? "grayscale" : "colour",
-             fmt == IO_FORMAT_PNM ? (channels == 1 ? "PGM" : "PPM") : io_format_name(fmt));
+             io_format_kind(fmt, channels));
 }
 
 int outputs_claim_stdout(char *err, size_t err_size)

@@ -124,6 +124,7 @@ typedef struct {
     const char *name;          /* for messages */
     const char *extension;     /* of an output of one channel the tool names (-O DIR) */
     const char *extension_rgb; /* of three channels */
+    const char *kind, *kind_rgb; /* what an output of one and of three channels is called */
     int (*matches)(const uint8_t *head, size_t n);
     int (*probe)(const uint8_t *data, size_t size, long max_pixels, long max_pixels_per_byte,
                  io_header *h, char *err, size_t err_size);
@@ -138,11 +139,11 @@ typedef struct {
 } io_codec;
 
 static const io_codec codecs[] = {
-    {IO_FORMAT_BMP, "BMP", "bmp", "bmp", is_bmp, probe_bmp, decode_bmp, NULL, encode_bmp, 1, 0},
-    {IO_FORMAT_PNG, "PNG", "png", "png", is_png, png_probe, png_decode, NULL, encode_png, 0, 1},
-    {IO_FORMAT_JPEG, "JPEG", "jpg", "jpg", is_jpeg, jpeg_probe, jpeg_decode, jpeg_decode_luma,
+    {IO_FORMAT_BMP, "BMP", "bmp", "bmp", "BMP", "BMP", is_bmp, probe_bmp, decode_bmp, NULL, encode_bmp, 1, 0},
+    {IO_FORMAT_PNG, "PNG", "png", "png", "PNG", "PNG", is_png, png_probe, png_decode, NULL, encode_png, 0, 1},
+    {IO_FORMAT_JPEG, "JPEG", "jpg", "jpg", "JPEG", "JPEG", is_jpeg, jpeg_probe, jpeg_decode, jpeg_decode_luma,
      jpeg_encode, 1, 1},
-    {IO_FORMAT_PNM, "PNM", "pgm", "ppm", is_pnm, probe_pnm, decode_pnm, NULL, encode_pnm, 0, 0},
+    {IO_FORMAT_PNM, "PNM", "pgm", "ppm", "PGM", "PPM", is_pnm, probe_pnm, decode_pnm, NULL, encode_pnm, 0, 0},
 };
 
 #define CODEC_COUNT (sizeof codecs / sizeof codecs[0])
@@ -376,4 +377,16 @@ const char *io_format_extension(io_format fmt, int channels)
 {
     const io_codec *c = codec_of(fmt);
     return !c ? "" : channels == 1 ? c->extension : c->extension_rgb;
+}
+
+const char *io_format_kind(io_format fmt, int channels)
+{
+    const io_codec *c = codec_of(fmt);
+    return !c ? "?" : channels == 1 ? c->kind : c->kind_rgb;
+}
+
+int io_format_holds_16_bits(io_format fmt)
+{
+    const io_codec *c = codec_of(fmt);
+    return c && !c->only_8_bits;
 }

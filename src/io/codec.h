@@ -112,6 +112,13 @@ const char *io_format_name(io_format fmt);
  * (-O DIR): "bmp", "png", "jpg"; a PNM's is "pgm" for one channel and "ppm" for three. */
 const char *io_format_extension(io_format fmt, int channels);
 
+/* What an output of this format and channels is called in the reports: "PGM" and "PPM" for a
+ * PNM, else its name. */
+const char *io_format_kind(io_format fmt, int channels);
+
+/* Whether the format holds 16-bit samples (PNG, PGM/PPM): 1, or 0. */
+int io_format_holds_16_bits(io_format fmt);
+
 /* The words io_format_from_word accepts, for usage messages. */
 #define IO_FORMAT_LIST "bmp, png, jpeg (jpg), pnm (pgm, ppm)"
 
