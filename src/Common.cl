@@ -57,7 +57,7 @@ typedef struct {
     float16 v;
 } tc_values16;
 
-static inline float value16(tc_values16 k, int i)
+TC_INLINE float value16(tc_values16 k, int i)
 {
     switch (i) {
     case 0: return k.v.s0;
