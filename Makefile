@@ -68,10 +68,12 @@ DEPS_BUILD := gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-
               libspng-dev libturbojpeg0-dev libjpeg62-turbo-dev
 # libjpeg-turbo-progs: djpeg and cjpeg, which tests/test_jpeg.c and tests/e2e-formats.sh compare
 # with and make files by.
+# python3-dask, python3-distributed: tiledconv.dask's tests (a threaded scheduler, a cluster of
+# two worker processes); the binding itself needs neither.
 # clang-15: the compiler of Debian's PoCL (LLVM 15), by which tests/cold-builds.sh builds every
 # kernel program for CPUs other than the machine's.
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev oclgrind clang clang-15 libclang-rt-dev python3-numpy \
-              python3-pytest parallel libjpeg-turbo-progs
+              python3-pytest parallel libjpeg-turbo-progs python3-dask python3-distributed
 
 # The library: these sources, compiled position-independent with only the API visible.
 # Objects live under $(O) so that the sanitizer build (O=build/asan) never mixes with this one.
