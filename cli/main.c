@@ -196,7 +196,8 @@ int main(int argc, char **argv)
     if (!inputs_is_batch(&o, &list) && wants_study(&o) && !o.no_filter)
         status = study(&o, list.items[0].input, requests[0], fast);
     else
-        status = batch_run(&o, &list, requests, n_requests, fast, &r);
+        status = batch_run(&o, &list, requests, n_requests,
+                           fast ? BATCH_END_KEEP : BATCH_END_CLOSE, &r);
     if (fast)
         return end_now(status, fast);
     inputs_free(&list);

@@ -265,39 +265,116 @@ static void keep_buffers(void)
 #endif
 }
 
-int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
-              int keep_contexts, const batch_reporter *r)
+/* ---- The end of a run ----------------------------------------------------------------------
+ * Every image is done and no block is handed out: the pool's blocks and the contexts go, or
+ * stay to the process's end (BATCH_END_KEEP), or go on a thread of their own
+ * (BATCH_END_BEHIND): closing a GPU's context and freeing its page-locked blocks takes the
+ * driver tens to hundreds of milliseconds after the last output is in place. A process that
+ * ends meanwhile waits for those threads at exit (atexit's handlers run before the libraries'
+ * destructors, the driver's among them). */
+
+static void batch_teardown(batch *b, int end)
 {
-    batch b;
+    pinned_pool_release(&b->pool, end != BATCH_END_KEEP);
+    for (int i = 0; b->lanes && i < b->n_lanes && end != BATCH_END_KEEP; i++)
+        tc_close(b->lanes[i].ctx);
+    free(b->lanes);
+    pthread_mutex_destroy(&b->lock);
+    pthread_cond_destroy(&b->work);
+    pthread_cond_destroy(&b->ready);
+    free(b);
+}
+
+typedef struct ending {
+    pthread_t thread;
+    batch *b;
+    struct ending *next;
+} ending;
+
+static pthread_mutex_t endings_lock = PTHREAD_MUTEX_INITIALIZER;
+static ending *endings;
+static pthread_once_t endings_once = PTHREAD_ONCE_INIT;
+
+static void *end_behind(void *arg)
+{
+    batch_teardown(((ending *)arg)->b, BATCH_END_CLOSE);
+    return NULL;
+}
+
+static void join_endings(void)
+{
+    pthread_mutex_lock(&endings_lock);
+    ending *e = endings;
+    endings = NULL;
+    pthread_mutex_unlock(&endings_lock);
+    while (e) {
+        ending *next = e->next;
+        pthread_join(e->thread, NULL);
+        free(e);
+        e = next;
+    }
+}
+
+static void register_join(void)
+{
+    (void)atexit(join_endings);
+}
+
+/* The teardown on a thread of its own, or here when none can start. */
+static void teardown_behind(batch *b)
+{
+    ending *e = calloc(1, sizeof *e);
+    if (e) {
+        e->b = b;
+        pthread_once(&endings_once, register_join);
+        pthread_mutex_lock(&endings_lock);
+        const int started = pthread_create(&e->thread, NULL, end_behind, e) == 0;
+        if (started) {
+            e->next = endings;
+            endings = e;
+        }
+        pthread_mutex_unlock(&endings_lock);
+        if (started)
+            return;
+        free(e);
+    }
+    batch_teardown(b, BATCH_END_CLOSE);
+}
+
+int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
+              int end, const batch_reporter *r)
+{
+    batch *b = calloc(1, sizeof *b);
     pthread_t *workers = NULL;
     int status = 1;
+    if (!b) {
+        const batch none = {.report = r};
+        say(&none, "out of host memory for the batch");
+        return 1;
+    }
     keep_buffers();
-    if (batch_init(&b, o, list, requests, n_requests, r) ||
-        !(workers = calloc((size_t)b.n_workers, sizeof *workers))) {
-        say(&b, "out of host memory for the batch");
-        if (b.syncing)
-            commit_finish(&b.commits);
+    if (batch_init(b, o, list, requests, n_requests, r) ||
+        !(workers = calloc((size_t)b->n_workers, sizeof *workers))) {
+        say(b, "out of host memory for the batch");
+        if (b->syncing)
+            commit_finish(&b->commits);
     } else {
         if (r->start)
-            r->start(&b, r->arg);
-        const int started = batch_start(&b, workers);
+            r->start(b, r->arg);
+        const int started = batch_start(b, workers);
         if (started == 0) {
-            say(&b, "no worker thread could start");
-            b.failed = 1;
+            say(b, "no worker thread could start");
+            b->failed = 1;
         }
-        batch_wait(&b, workers, started);
-        status = started ? batch_finish(&b, batch_now_ms() - b.t0) : 1;
+        batch_wait(b, workers, started);
+        status = started ? batch_finish(b, batch_now_ms() - b->t0) : 1;
     }
-    /* Every image is done: no block is handed out. Kept contexts keep theirs to the exit. */
-    pinned_pool_release(&b.pool, !keep_contexts);
-    if (b.lanes && r->contexts)
-        r->contexts(&b, r->arg);
-    for (int i = 0; b.lanes && i < b.n_lanes && !keep_contexts; i++)
-        tc_close(b.lanes[i].ctx);
-    free(b.lanes);
     free(workers);
-    pthread_mutex_destroy(&b.lock);
-    pthread_cond_destroy(&b.work);
-    pthread_cond_destroy(&b.ready);
+    if (b->lanes && r->contexts)
+        r->contexts(b, r->arg);
+    if (end == BATCH_END_BEHIND)
+        teardown_behind(b);
+    else
+        batch_teardown(b, end);
     return status;
 }

@@ -36,15 +36,21 @@ typedef struct {
     int progress_wanted; /* the progress callback is to be called (two or more inputs) */
 } batch_reporter;
 
-/* Runs every item, each all-or-nothing, saying what happens through r. requests: the contexts
- * to open (tc_open's requests). Returns the tool's exit status: 0 when every image succeeded,
- * else 1 when any failed at run time (or no device opened, or a device request was not
- * valid: 2), else 2. Prints nothing. */
-int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
-              int keep_contexts, const batch_reporter *r);
+/* What becomes of the contexts and the page-locked blocks after the last image. */
+enum {
+    BATCH_END_CLOSE = 0,  /* closed and freed before batch_run returns */
+    BATCH_END_KEEP = 1,   /* left to a process that ends at once after the run (cli/main.c):
+                           * closing them costs the driver time and frees nothing the end of
+                           * the process would not */
+    BATCH_END_BEHIND = 2  /* closed and freed on a thread of their own, which a process ending
+                           * meanwhile waits for at exit (a library's caller, who goes on) */
+};
 
-/* keep_contexts: the contexts are left open, for a process that ends at once after the run
- * (cli/main.c): closing them costs the driver time and frees nothing the end of the process
- * would not. */
+/* Runs every item, each all-or-nothing, saying what happens through r. requests: the contexts
+ * to open (tc_open's requests); end: a BATCH_END_ value. Returns the tool's exit status: 0
+ * when every image succeeded, else 1 when any failed at run time (or no device opened, or a
+ * device request was not valid: 2), else 2. Prints nothing. */
+int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
+              int end, const batch_reporter *r);
 
 #endif

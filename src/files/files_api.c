@@ -234,7 +234,8 @@ static int run_batch(const tc_options *o, const batch_list *list, tc_file_result
                                                          : NULL;
     const batch_reporter r = {.image = on_image, .note = on_note, .progress = on_progress,
                               .arg = &c, .progress_wanted = progress != NULL};
-    status = batch_run(o, list, requests, n_requests, 0, &r);
+    /* The caller goes on once every output is in place; the devices close behind it. */
+    status = batch_run(o, list, requests, n_requests, BATCH_END_BEHIND, &r);
     tell(&c, count);
     int opened = 0;
     for (int i = 0; i < count; i++)
