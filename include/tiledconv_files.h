@@ -82,8 +82,10 @@ TC_API int tc_files_set(tc_files *run, const char *option, const char *value, ch
  * Returns TC_OK when the run went ahead (each file's own outcome in its result); TC_EINVAL when
  * the options or the inputs are refused before any work (the reason in err, as the tool's
  * usage line words it: nothing is read or written); TC_EDEVICE when no device opened (every
- * result TC_FILE_NOT_RUN); TC_ENOMEM. Runs may not overlap in one process (each opens its own
- * devices; the JPEG chroma sampling and --tune are settings of the process). */
+ * result TC_FILE_NOT_RUN); TC_ENOMEM. Runs in one process take turns (each opens its own
+ * devices; the option parser, the JPEG chroma sampling and --tune are the process's). The call
+ * returns once every output is in place; the run's devices are closed after it on a thread of
+ * the library, which a process ending meanwhile waits for at exit. */
 TC_API int tc_filter_files(tc_files *run, const char *const *inputs, int count,
                            tc_file_result *results, tc_file_progress progress, void *user,
                            char *err, size_t err_size);
