@@ -264,9 +264,8 @@ TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, i
     return filter(ctx, src, dst, width, height, p, 0, 1);
 }
 
-/* One pair of tc_filter_image's, checked before any work; *job is its job. */
-static int check_pair(const tc_image *src, const tc_image *dst, const tc_params *p, tc_job *job,
-                      tc_msg *m)
+/* One pair's images, checked before any work. */
+static int check_images(const tc_image *src, const tc_image *dst, tc_msg *m)
 {
     int status;
     if ((status = tc_image_check(src, 1, m)) != TC_OK ||
@@ -276,7 +275,14 @@ static int check_pair(const tc_image *src, const tc_image *dst, const tc_params 
     if (src->width != dst->width || src->height != dst->height)
         return tc_fail(m, TC_EINVAL, "src is %d x %d and dst %d x %d: they must be the same size",
                        src->width, src->height, dst->width, dst->height);
-    if ((status = tc_job_from_params(p, src->width, src->height, job, m)) != TC_OK)
+    return TC_OK;
+}
+
+/* The job of images of this size: the parameters checked and resolved (params.c). */
+static int build_job(const tc_params *p, int width, int height, tc_job *job, tc_msg *m)
+{
+    int status;
+    if ((status = tc_job_from_params(p, width, height, job, m)) != TC_OK)
         return status;
     if (!isfinite(p->out_scale) || !isfinite(p->out_offset))
         return tc_fail(m, TC_EINVAL, "out_scale %g and out_offset %g: both must be finite",
@@ -284,17 +290,59 @@ static int check_pair(const tc_image *src, const tc_image *dst, const tc_params 
     return TC_OK;
 }
 
+/* A batch's jobs: every pair checked before any work, so that a bad one costs nothing, and
+ * one job built for each run of consecutive pairs of one size (the pairs share the filter, so
+ * the job of a size serves the whole run); of[i] is pair i's. */
+typedef struct {
+    tc_job *built;
+    const tc_job **of;
+} job_set;
+
+static void job_set_free(job_set *js)
+{
+    free(js->built);
+    free(js->of);
+}
+
+static int job_set_make(const tc_image *src, const tc_image *dst, int count, const tc_params *p,
+                        job_set *js, tc_msg *m)
+{
+    int status = TC_OK, runs = 0;
+    js->built = malloc((size_t)count * sizeof *js->built);
+    js->of = malloc((size_t)count * sizeof *js->of);
+    if (!js->built || !js->of) {
+        job_set_free(js);
+        return tc_fail(m, TC_ENOMEM, "out of host memory for the jobs of %d images", count);
+    }
+    for (int i = 0; i < count && status == TC_OK; i++) {
+        const int new_size = i == 0 || src[i].width != src[i - 1].width ||
+                             src[i].height != src[i - 1].height;
+        if ((status = check_images(&src[i], &dst[i], m)) == TC_OK && new_size)
+            status = build_job(p, src[i].width, src[i].height, &js->built[runs++], m);
+        if (status == TC_OK)
+            js->of[i] = &js->built[runs - 1];
+        else {
+            char reason[sizeof m->text];
+            snprintf(reason, sizeof reason, "%s", m->text);
+            status = tc_fail(m, status, "images[%d]: %s", i, reason);
+        }
+    }
+    if (status != TC_OK)
+        job_set_free(js);
+    return status;
+}
+
 /* count pairs of the channel-last layouts through the pipeline (stream.c). */
 static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
-                           const tc_params *p)
+                           const tc_params *p, const tc_job *const *jobs)
 {
     tc_stream_stats st;
     tc_deferred *run = &ctx->later[1];
     const tc_stream_host host = {&ctx->host, &ctx->direct, run, !ctx->untimed};
     tc_deferred_clear(run);
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
-                                        &ctx->buffers, &ctx->copier, &host, p,
-                                        tc_job_from_params, src, dst, count, &st, &ctx->error);
+                                        &ctx->buffers, &ctx->copier, &host, p, jobs, src,
+                                        dst, count, &st, &ctx->error);
     if (status != TC_OK) {
         tc_deferred_clear(run);
         return status;
@@ -348,10 +396,10 @@ static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
     if (!whole_fits(ctx, job, src->width, src->height))
         return filter_bands(ctx, src, dst, p, job);
     if (tc_is_channels(src->format))
-        return filter_streamed(ctx, src, dst, 1, p);
+        return filter_streamed(ctx, src, dst, 1, p, &job);
     /* Pairs whose bytes the pipeline gives exactly take it (channels.h). */
     if (tc_channels_view(src, dst, &cs, &cd)) {
-        const int status = filter_streamed(ctx, &cs, &cd, 1, p);
+        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job);
         if (status == TC_OK)
             tc_channels_zero_gaps(dst);
         return status;
@@ -361,7 +409,7 @@ static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
 
 /* count checked pairs through the pipeline, the older layouts' as their channel-last views. */
 static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
-                        const tc_params *p)
+                        const tc_params *p, const tc_job *const *jobs)
 {
     tc_image *views = malloc(2 * (size_t)count * sizeof *views);
     int status;
@@ -374,7 +422,7 @@ static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *ds
             views[i] = src[i];
             views[count + i] = dst[i];
         }
-    status = filter_streamed(ctx, views, views + count, count, p);
+    status = filter_streamed(ctx, views, views + count, count, p, jobs);
     for (int i = 0; status == TC_OK && i < count; i++)
         tc_channels_zero_gaps(&dst[i]);
     free(views);
@@ -389,7 +437,8 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
     if (!ctx)
         return TC_EINVAL;
     ctx->error.text[0] = '\0';
-    if ((status = check_pair(src, dst, p, &job, &ctx->error)) != TC_OK)
+    if ((status = check_images(src, dst, &ctx->error)) != TC_OK ||
+        (status = build_job(p, src->width, src->height, &job, &ctx->error)) != TC_OK)
         return status;
     return filter_one(ctx, src, dst, p, &job);
 }
@@ -397,7 +446,7 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
 TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image *dst,
                             int count, const tc_params *p)
 {
-    tc_job job;
+    job_set jobs;
     tc_image cs, cd;
     int status, streamed = 1, views = 0;
     if (!ctx)
@@ -405,37 +454,32 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
     ctx->error.text[0] = '\0';
     if (count < 0)
         return tc_fail(&ctx->error, TC_EINVAL, "count %d: must be at least 0", count);
-    if (count > 0 && (!src || !dst))
+    if (count == 0)
+        return TC_OK;
+    if (!src || !dst)
         return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", src ? "dst" : "src");
-    /* Every pair before any work, so that a bad one costs nothing. */
+    if ((status = job_set_make(src, dst, count, p, &jobs, &ctx->error)) != TC_OK)
+        return status;
     for (int i = 0; i < count; i++) {
-        char reason[sizeof ctx->error.text];
-        if ((status = check_pair(&src[i], &dst[i], p, &job, &ctx->error)) != TC_OK) {
-            snprintf(reason, sizeof reason, "%s", ctx->error.text);
-            return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
-        }
         const int view =
             !tc_is_channels(src[i].format) && tc_channels_view(&src[i], &dst[i], &cs, &cd);
         views |= view;
         streamed &= (tc_is_channels(src[i].format) || view) &&
-                    whole_fits(ctx, &job, src[i].width, src[i].height);
+                    whole_fits(ctx, jobs.of[i], src[i].width, src[i].height);
     }
-    if (count == 0)
-        return TC_OK;
     if (streamed)
-        return views ? filter_views(ctx, src, dst, count, p)
-                     : filter_streamed(ctx, src, dst, count, p);
+        status = views ? filter_views(ctx, src, dst, count, p, jobs.of)
+                       : filter_streamed(ctx, src, dst, count, p, jobs.of);
     /* The older layouts, and images that run in bands, one after another (the command line's
      * batch overlaps them with two contexts a device). */
-    for (int i = 0; i < count; i++) {
-        char reason[sizeof ctx->error.text];
-        if ((status = check_pair(&src[i], &dst[i], p, &job, &ctx->error)) != TC_OK ||
-            (status = filter_one(ctx, &src[i], &dst[i], p, &job)) != TC_OK) {
+    for (int i = 0; !streamed && status == TC_OK && i < count; i++)
+        if ((status = filter_one(ctx, &src[i], &dst[i], p, jobs.of[i])) != TC_OK) {
+            char reason[sizeof ctx->error.text];
             snprintf(reason, sizeof reason, "%s", ctx->error.text);
-            return tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
+            status = tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
         }
-    }
-    return TC_OK;
+    job_set_free(&jobs);
+    return status;
 }
 
 TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,

@@ -257,8 +257,8 @@ static int enqueue_runs(run_state *rs, cl_kernel kernel, const size_t global[2],
             CL_CALL(status, cleanup, m, clFinish(q));
             wall0 = tc_wall_ms();
         }
-        CL_CALL(status, cleanup, m,
-                clEnqueueNDRangeKernel(q, kernel, 2, NULL, global, local, 0, NULL, &events[i]));
+        if ((status = tc_enqueue(q, kernel, global, local, &events[i], m)) != TC_OK)
+            goto cleanup;
     }
     CL_CALL(status, cleanup, m, clFinish(q));
     *wall_ms_per_run = (tc_wall_ms() - wall0) / timed;

@@ -86,6 +86,7 @@ TC_API int tc_tiles(const tc_params *p, int width, int height, tc_tile *tiles, i
     if (status == TC_OK) {
         tile_list list = {&job.roi, tiles, capacity, 0};
         job.algorithm = TC_TILED;
+        tc_job_decide(&job);
         tc_tiled_tiles(&job, 64ULL << 10, list_tile, &list);
         *count = list.count;
     } else if (err && err_size) {

@@ -220,12 +220,7 @@ static int mask_set_args(launch_state *ls, tc_msg *m)
 
 static int direct_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
 {
-    int status = TC_OK;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
-                                   NULL, &events[0]));
-cleanup:
-    return status;
+    return tc_enqueue(ls->queue, ls->kernel, ls->global, ls->local, &events[0], m);
 }
 
 /* The two passes of rows_transposed_conv differ in every argument, so they are set per pass. */
@@ -263,21 +258,17 @@ static int two_pass_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
                          (size_t)ceil_div(r->width, TC_TWOPASS_TILE) * TC_TWOPASS_TILE};
     const int n = (int)(sizeof pass1 / sizeof pass1[0]);
 
-    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) != TC_OK)
+    if ((status = tc_set_args(ls->kernel, "rows_transposed_conv pass 1", pass1, n, m)) !=
+            TC_OK ||
+        (status = tc_enqueue(ls->queue, ls->kernel, ls->global, ls->local, &events[0], m)) !=
+            TC_OK)
         return status;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
-                                   NULL, &events[0]));
     /* An in-order queue: pass 2 starts after pass 1 has finished. Its kernel is built for the
      * column radius (the same program as pass 1's when the radii agree, a kernel object of its
      * own either way). */
     if ((status = tc_set_args(ls->kernel2, "rows_transposed_conv pass 2", pass2, n, m)) != TC_OK)
         return status;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(ls->queue, ls->kernel2, 2, NULL, global2, ls->local, 0, NULL,
-                                   &events[1]));
-cleanup:
-    return status;
+    return tc_enqueue(ls->queue, ls->kernel2, global2, ls->local, &events[1], m);
 }
 
 /* bilinear (storage.c, Images.cl): pass 1 rows from the source image into the temporary
@@ -344,15 +335,10 @@ static int split_set_args(launch_state *ls, tc_msg *m)
 /* An in-order queue: pass 2 starts once pass 1 has written the plane. */
 static int split_enqueue(launch_state *ls, cl_event events[2], tc_msg *m)
 {
-    int status = TC_OK;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(ls->queue, ls->kernel, 2, NULL, ls->global, ls->local, 0,
-                                   NULL, &events[0]));
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(ls->queue, ls->kernel2, 2, NULL, ls->global2, ls->local2, 0,
-                                   NULL, &events[1]));
-cleanup:
-    return status;
+    const int status = tc_enqueue(ls->queue, ls->kernel, ls->global, ls->local, &events[0], m);
+    if (status != TC_OK)
+        return status;
+    return tc_enqueue(ls->queue, ls->kernel2, ls->global2, ls->local2, &events[1], m);
 }
 
 static const kernel_desc kernels[] = {
@@ -578,12 +564,7 @@ cleanup:
 
 int tc_launch_enqueue(tc_launch *l, cl_event *event, tc_msg *m)
 {
-    int status = TC_OK;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(l->queue, l->kernel, 2, NULL, l->global, l->local, 0, NULL,
-                                   event));
-cleanup:
-    return status;
+    return tc_enqueue(l->queue, l->kernel, l->global, l->local, event, m);
 }
 
 void tc_launch_release(tc_launch *l)

@@ -209,5 +209,6 @@ int tc_job_from_params(const tc_params *p, int width, int height, tc_job *job, t
     job->block_y = block_y;
     job->vector_io = p->vector_io != 0;
     job->count_classes = p->count_classes != 0;
+    tc_job_decide(job);
     return TC_OK;
 }

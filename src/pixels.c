@@ -586,8 +586,7 @@ static int unpack(image_run *r, tc_pixel_buffers *pb, tc_msg *m)
                               m)) != TC_OK)
         goto cleanup;
     const size_t global[2] = {(size_t)r->pitch, (size_t)src->height};
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->unpack));
+    status = tc_enqueue(r->d->queue, k, global, NULL, &r->unpack, m);
 cleanup:
     return status;
 }
@@ -630,8 +629,8 @@ static int pack_and_download(image_run *r, tc_pixel_buffers *pb, const tc_roi *r
         TC_OK)
         goto cleanup;
     const size_t global[2] = {(size_t)dst->width, (size_t)dst->height};
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(r->d->queue, k, 2, NULL, global, NULL, 0, NULL, &r->pack));
+    if ((status = tc_enqueue(r->d->queue, k, global, NULL, &r->pack, m)) != TC_OK)
+        goto cleanup;
     if (in_block(r->blocks, out.start, out.size)) {
         status = direct_transfer(r->d, pb->bytes_out, 0, out.start, out.size, &r->download_ms,
                                  m);

@@ -348,14 +348,10 @@ static int prepare_levels(const tc_device *d, tc_program_cache *programs, tc_pyr
 
 static int enqueue(const tc_device *d, launch_list *list, int i, cl_event *event, tc_msg *m)
 {
-    int status = TC_OK;
     if (!list->item[i].kernel)
         return tc_launch_enqueue(&list->item[i].filter, event, m);
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(d->queue, list->item[i].kernel, list->item[i].dims, NULL,
-                                   list->item[i].global, list->item[i].local, 0, NULL, event));
-cleanup:
-    return status;
+    return tc_enqueue_range(d->queue, list->item[i].kernel, list->item[i].dims,
+                            list->item[i].global, list->item[i].local, event, m);
 }
 
 /* The bytes a pyramid moves at the least (tc_pyramid_stats.bytes): each slice reads its base

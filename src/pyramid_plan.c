@@ -178,6 +178,7 @@ void tc_pyramid_slice_job(const tc_pyramid_plan *plan, int octave, const tc_pyra
      * whatever a study's --kernel (the split variant would take two passes). */
     if (s->taps > TC_TILED_MAX_TAPS)
         tc_variant_find("long", &job->filter, &job->variant, NULL);
+    tc_job_decide(job);
 }
 
 /* ---- The reference and its tolerance ----------------------------------------------------- */

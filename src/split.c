@@ -28,6 +28,7 @@ void tc_split_jobs(const tc_job *job, tc_job *rows, tc_job *cols)
     one_axis(&rows->filter, 1);
     rows->roi.dst_left = rows->roi.dst_top = 0;
     tc_variant_find("rows", &rows->filter, &rows->variant, NULL);
+    tc_job_decide(rows);
 
     *cols = *job;
     float sum = 0.0f;
@@ -38,4 +39,5 @@ void tc_split_jobs(const tc_job *job, tc_job *rows, tc_job *cols)
     cols->roi.src_left = cols->roi.src_top = 0;
     cols->storage = TC_STORAGE_BUFFER;
     tc_variant_find("long", &cols->filter, &cols->variant, NULL);
+    tc_job_decide(cols);
 }

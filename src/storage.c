@@ -263,10 +263,7 @@ int tc_bilinear_enqueue(cl_command_queue queue, cl_kernel rows, cl_kernel cols,
     if ((status = tc_set_args(rows, "bilinear_rows", pass1, 9, m)) != TC_OK ||
         (status = tc_set_args(cols, "bilinear_cols", pass2, 10, m)) != TC_OK)
         return status;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(queue, rows, 2, NULL, global, local, 0, NULL, &events[0]));
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(queue, cols, 2, NULL, global, local, 0, NULL, &events[1]));
-cleanup:
-    return status;
+    if ((status = tc_enqueue(queue, rows, global, local, &events[0], m)) != TC_OK)
+        return status;
+    return tc_enqueue(queue, cols, global, local, &events[1], m);
 }

@@ -380,7 +380,7 @@ static int overlappable(const tc_stream *st, const tc_image *src, const tc_image
  * crew's run were no faster: 0.060-0.083 s a batch against 0.052-0.13, three runs each.)
  */
 static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
-                          const tc_params *p, tc_job_maker make_job, const tc_image *src,
+                          const tc_params *p, const tc_job *const *jobs, const tc_image *src,
                           const tc_image *dst, int count, int slots, tc_stream_stats *stats,
                           tc_msg *m)
 {
@@ -427,14 +427,11 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
         /* Meanwhile, the image gathered in the step before goes to the device. */
         if (enq >= 0 && enq < count) {
             tc_slot *e = &st->slots[enq % slots];
-            if (enq == 0 || src[enq].width != src[enq - 1].width ||
-                src[enq].height != src[enq - 1].height)
-                status = make_job(p, src[enq].width, src[enq].height, &stats->job, m);
-            if (status == TC_OK)
-                status = enqueue_image(st, programs, buffers, e, &stats->job, &src[enq],
-                                       &dst[enq], p->out_scale, p->out_offset, 1, 1,
-                                       in_chunk[enq % slots], out_chunk[enq % slots], 0, 0,
-                                       total, &have_total, m);
+            stats->job = *jobs[enq];
+            status = enqueue_image(st, programs, buffers, e, &stats->job, &src[enq],
+                                   &dst[enq], p->out_scale, p->out_offset, 1, 1,
+                                   in_chunk[enq % slots], out_chunk[enq % slots], 0, 0, total,
+                                   &have_total, m);
             if (status != TC_OK)
                 failed = enq;
         }
@@ -461,31 +458,24 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
 }
 
 static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
-                         const tc_params *p, tc_job_maker make_job, const tc_image *src,
+                         const tc_params *p, const tc_job *const *jobs, const tc_image *src,
                          const tc_image *dst, int count, tc_stream_stats *stats, tc_msg *m)
 {
     const int slots = slots_for(st->d, src, dst, count);
     const int set = tc_tuning_now()->stream_slots, most = set > 0 ? set : SLOTS;
     const int wanted = count < most ? count : most;
-    int status = TC_OK, have_total = 0, made = 0, i;
+    int status = TC_OK, have_total = 0, i;
     double build_ms = 0.0;
     tc_run_stats *total = &stats->run;
     /* Slots the device's memory cannot afford now give their buffers back. */
     for (int k = slots; slots < wanted && k < MAX_SLOTS; k++)
         tc_slot_release_buffers(&st->slots[k]);
     if (overlappable(st, src, dst, count, slots))
-        return run_overlapped(st, programs, buffers, p, make_job, src, dst, count, slots, stats,
+        return run_overlapped(st, programs, buffers, p, jobs, src, dst, count, slots, stats,
                               m);
     for (i = 0; i < count; i++) {
         tc_slot *s = &st->slots[i % slots];
-        /* One job per size: consecutive images of one size share it. */
-        if (!made || src[i].width != src[i - 1].width || src[i].height != src[i - 1].height) {
-            if ((status = make_job(p, src[i].width, src[i].height, &stats->job, m)) != TC_OK) {
-                name_image(status, i, count, m);
-                break;
-            }
-            made = 1;
-        }
+        stats->job = *jobs[i];
         if ((status = open_slot(st, programs, s, &build_ms, m)) != TC_OK) {
             name_image(status, i, count, m);
             break;
@@ -525,14 +515,15 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
 /* The host's way, image by image: planes formed and mapped back on the host (image.c's
  * conversions), each filtered by tc_run. */
 static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                       const tc_params *p, tc_job_maker make_job, const tc_image *src,
+                       const tc_params *p, const tc_job *job, const tc_image *src,
                        const tc_image *dst, tc_stream_stats *stats, int *have_total,
                        tc_msg *m)
 {
     tc_plane in = {0, 0, NULL}, out[TC_MAX_CHANNELS];
-    int status = make_job(p, src->width, src->height, &stats->job, m);
+    int status = TC_OK;
+    stats->job = *job;
     memset(out, 0, sizeof out);
-    if (status == TC_OK && tc_plane_alloc(&in, src->width, src->height))
+    if (tc_plane_alloc(&in, src->width, src->height))
         status = tc_fail(m, TC_ENOMEM, "out of host memory for a %d x %d plane", src->width,
                          src->height);
     for (int c = 0; status == TC_OK && c < src->planes; c++)
@@ -566,7 +557,7 @@ static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffer
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
                      tc_buffers *buffers, tc_copier **crew, const tc_stream_host *host,
                      const tc_params *p,
-                     tc_job_maker make_job, const tc_image *src, const tc_image *dst, int count,
+                     const tc_job *const *jobs, const tc_image *src, const tc_image *dst, int count,
                      tc_stream_stats *stats, tc_msg *m)
 {
     const double t0 = tc_wall_ms();
@@ -583,12 +574,12 @@ int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *p
             (*stream)->d = d;
             (*stream)->crew = crew;
             (*stream)->host = host;
-            status = run_on_device(*stream, programs, buffers, p, make_job, src, dst, count,
+            status = run_on_device(*stream, programs, buffers, p, jobs, src, dst, count,
                                    stats, m);
         }
     } else {
         for (int i = 0; status == TC_OK && i < count; i++)
-            if ((status = run_on_host(d, programs, buffers, p, make_job, &src[i], &dst[i],
+            if ((status = run_on_host(d, programs, buffers, p, jobs[i], &src[i], &dst[i],
                                       stats, &have_total, m)) != TC_OK)
                 name_image(status, i, count, m);
     }

@@ -37,9 +37,6 @@ typedef struct {
     int timed;
 } tc_stream_host;
 
-/* Makes the job of one image from the caller's parameters (context.c's job_from_params). */
-typedef int (*tc_job_maker)(const tc_params *p, int width, int height, tc_job *job, tc_msg *m);
-
 /* What a stream's run reports: the filter's figures (iterations 1, the kernel times of every
  * plane of every image summed, the transfers' spans summed, build time, the first image's
  * launch and classes), the conversions' kernel time, the channels, and the last image's job
@@ -52,7 +49,9 @@ typedef struct {
 } tc_stream_stats;
 
 /* Filters src[i] into dst[i], i < count: pairs already checked (tc_image_check and
- * tc_channels_check_pair) and whose jobs make_job has accepted. On a device with double
+ * tc_channels_check_pair), jobs[i] image i's job, built once by the caller (consecutive images
+ * of one size share one: the stream builds none; p gives the output's scale, offset and
+ * convert_on_host). On a device with double
  * precision (and unless p->convert_on_host) through the pipeline; otherwise one image after
  * another with the conversions on the host. *stream is made on first use (tc_stream_release
  * frees it). TC_OK with *stats filled (tc_run_stats_free(&stats->run) after), or the failure
@@ -61,8 +60,8 @@ typedef struct {
  * in host's blocks (unless the tuning's host_staged). */
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
                      tc_buffers *buffers, tc_copier **crew, const tc_stream_host *host,
-                     const tc_params *p,
-                     tc_job_maker make_job, const tc_image *src, const tc_image *dst, int count,
+                     const tc_params *p, const tc_job *const *jobs, const tc_image *src,
+                     const tc_image *dst, int count,
                      tc_stream_stats *stats, tc_msg *m);
 
 void tc_stream_release(tc_stream *stream);

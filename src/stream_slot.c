@@ -339,10 +339,7 @@ static int enqueue_samples(tc_slot *s, cl_kernel kernel, const char *name,
     int status = tc_set_args(kernel, name, args, n_args, m);
     if (status != TC_OK)
         return status;
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(s->queue, kernel, 2, NULL, global, NULL, 0, NULL, done));
-cleanup:
-    return status;
+    return tc_enqueue(s->queue, kernel, global, NULL, done, m);
 }
 
 int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direct, tc_msg *m)
@@ -405,9 +402,9 @@ int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m)
     for (int c = 0; c < planes; c++) {
         CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 0, sizeof(cl_mem), &s->src[c]));
         CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 1, sizeof(cl_mem), &s->dst[c]));
-        CL_CALL(status, cleanup, m,
-                clEnqueueNDRangeKernel(s->queue, l->kernel, 2, NULL, l->global, l->local, 0,
-                                       NULL, s->f.timed ? &s->f.kernels[c] : NULL));
+        if ((status = tc_enqueue(s->queue, l->kernel, l->global, l->local,
+                                 s->f.timed ? &s->f.kernels[c] : NULL, m)) != TC_OK)
+            break;
     }
 cleanup:
     return status;
@@ -418,9 +415,8 @@ int tc_slot_filter_bytes(tc_slot *s, tc_launch *l, tc_msg *m)
     int status = TC_OK;
     CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 0, sizeof(cl_mem), &s->in));
     CL_CALL(status, cleanup, m, clSetKernelArg(l->kernel, 1, sizeof(cl_mem), &s->out));
-    CL_CALL(status, cleanup, m,
-            clEnqueueNDRangeKernel(s->queue, l->kernel, 2, NULL, l->global, l->local, 0, NULL,
-                                   s->f.timed ? &s->f.kernels[0] : NULL));
+    return tc_enqueue(s->queue, l->kernel, l->global, l->local,
+                      s->f.timed ? &s->f.kernels[0] : NULL, m);
 cleanup:
     return status;
 }

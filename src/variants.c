@@ -313,11 +313,16 @@ tc_kernel_kind tc_kernel_for_variant(const tc_filter_spec *f, tc_algorithm algor
     return v ? v->kind : tc_kernel_for(f, algorithm);
 }
 
-tc_kernel_kind tc_kernel_of(const tc_job *job)
+tc_kernel_kind tc_kernel_deciding(const tc_job *job)
 {
     if (job->algorithm == TC_TILED)
         return tc_variant_of(job)->kind;
     return tc_kernel_for(&job->filter, job->algorithm);
+}
+
+void tc_job_decide(tc_job *job)
+{
+    job->kernel = tc_kernel_deciding(job);
 }
 
 const char *tc_kernel_name(tc_kernel_kind kind)

@@ -10,23 +10,14 @@
 #include "filter_job.h"
 #include "status.h"
 
-/* The kernel that runs a job: the algorithm's, and for tiled the variant its filter needs. */
-typedef enum {
-    TC_KERNEL_TILED,        /* tiled_conv (TiledConv.cl): up to 15 taps an axis, 3+ along y */
-    TC_KERNEL_TILED_LONG,   /* tiled_long_conv (Long.cl): longer, or 1 tap along columns */
-    TC_KERNEL_TILED_MASK,   /* tiled_mask_conv (Masks.cl): a mask that is not rank 1 */
-    TC_KERNEL_TWOPASS,      /* rows_transposed_conv, twice */
-    TC_KERNEL_ONEPASS,      /* one_pass_conv */
-    TC_KERNEL_ONEPASS_MASK, /* one_pass_mask_conv */
-    TC_KERNEL_BILINEAR,     /* bilinear_rows, then bilinear_cols (Images.cl) */
-    TC_KERNEL_TILED_SLIDE,  /* tiled_slide_conv (Long.cl): a group walks down a strip */
-    TC_KERNEL_TILED_MASK_ROWS, /* tiled_mask_rows_conv (Masks.cl): a loop over source rows */
-    TC_KERNEL_TILED_ROWS,   /* tiled_rows_conv (Long.cl): rows only, staged in local memory */
-    TC_KERNEL_TILED_SPLIT   /* tiled_rows_conv into a plane, then tiled_long_conv along columns
-                             * (split.h) */
-} tc_kernel_kind;
+/* Decides which kernel runs the job, from its algorithm, filter and variant: each maker of a
+ * job (params.c, pyramid_plan.c) calls it last, and again after changing one of the three;
+ * tc_kernel_of reads what it decided. */
+void tc_job_decide(tc_job *job);
 
-tc_kernel_kind tc_kernel_of(const tc_job *job);
+/* What tc_job_decide would decide now (the tests hold every job's decision against it). */
+tc_kernel_kind tc_kernel_deciding(const tc_job *job);
+
 
 /* The same from the filter and the algorithm (what -v reports before a job exists), with the
  * variant's default for the filter's band. */

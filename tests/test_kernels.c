@@ -22,8 +22,10 @@
 #include "device.h"
 #include "job_kernels.h"
 #include "launch.h"
+#include "params.h"
 #include "programs.h"
 #include "reference.h"
+#include "split.h"
 #include "tiledconv.h"
 #include "verify.h"
 
@@ -114,6 +116,7 @@ static tc_job tiled_job(const tc_roi *roi, const tc_filter_spec *f)
     tc_msg m = {""};
     if (tc_variant_find(tiled_kernel, f, &job.variant, &m) != TC_OK)
         fail_msg("%s", m.text);
+    tc_job_decide(&job);
     return job;
 }
 
@@ -912,6 +915,7 @@ static void test_device_limits_refused(void **state)
             tc_run_stats stats;
             tc_msg m = {""};
             job.algorithm = all[a];
+            tc_job_decide(&job);
             int rc = tc_run(&small, &programs, &buffers, &job, &in, &out, 0, 1, &stats, &m);
             if (rc == TC_OK)
                 tc_run_stats_free(&stats);
@@ -1355,6 +1359,42 @@ static int close_device(void **state)
     return 0;
 }
 
+/* A job's kernel is decided once, when it is made: every maker's decision (params.c for each
+ * algorithm, length and variant that takes the filter; split.c's two passes) is what the rule
+ * decides for the finished job, so no later change of a job leaves its kernel behind. */
+static void test_jobs_decide_their_kernel_once(void **state)
+{
+    (void)state;
+    static const tc_algorithm all[] = {TC_TILED, TC_TWOPASS, TC_ONEPASS, TC_BILINEAR};
+    static const int lengths[] = {1, 3, 5, 7, 9, 11, 15, 17, 31, 63};
+    int count, checked = 0, split = 0;
+    const tc_variant *v = tc_variants(&count);
+    for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
+        for (size_t t = 0; t < sizeof lengths / sizeof lengths[0]; t++)
+            for (int i = -1; i < count; i++) {
+                tc_params p;
+                tc_job job, rows, cols;
+                tc_msg m = {""};
+                tc_params_init(&p);
+                p.algorithm = all[a];
+                p.taps_x = p.taps_y = lengths[t];
+                p.kernel = i < 0 ? NULL : v[i].name;
+                if (tc_job_from_params(&p, 64, 48, &job, &m) != TC_OK)
+                    continue; /* a variant that does not take the filter */
+                assert_int_equal(job.kernel, tc_kernel_deciding(&job));
+                checked++;
+                if (job.kernel != TC_KERNEL_TILED_SPLIT)
+                    continue;
+                tc_split_jobs(&job, &rows, &cols);
+                assert_int_equal(rows.kernel, TC_KERNEL_TILED_ROWS);
+                assert_int_equal(rows.kernel, tc_kernel_deciding(&rows));
+                assert_int_equal(cols.kernel, tc_kernel_deciding(&cols));
+                split++;
+            }
+    assert_true(checked > 40);
+    assert_true(split > 0);
+}
+
 static const tc_algorithm algorithms[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, TC_ONEPASS};
 
 #define FOR_ALGORITHM(a)                                                                       \
@@ -1370,6 +1410,7 @@ static const tc_algorithm algorithms[ALGORITHM_COUNT] = {TC_TILED, TC_TWOPASS, T
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jobs_decide_their_kernel_once),
         cmocka_unit_test(test_class_counts_by_hand),
         cmocka_unit_test(test_long_rows_default_by_border),
         cmocka_unit_test(test_register_budgets),
