@@ -115,8 +115,12 @@ def spans(total, step):
 
 
 def make_block(seed, index, shape):
-    """The input's chunk at chunk index `index` (a tuple): the same bytes however it is made."""
-    return np.random.default_rng([seed, *index]).integers(0, 256, shape, dtype=np.uint8)
+    """The input's chunk at chunk index `index` (a tuple): the same bytes however it is made.
+    SFC64's raw words as bytes: 2.5-3.5 GB/s a thread (Generator.integers of uint8 made
+    0.3 GB/s, a floor that would have hidden the device's rows)."""
+    n = int(np.prod(shape))
+    words = np.random.SFC64([seed, *index]).random_raw((n + 7) // 8)
+    return words.view(np.uint8)[:n].reshape(shape)
 
 
 def case_geometry(spec):
