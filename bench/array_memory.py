@@ -8,7 +8,10 @@ into a touched out=, then the list again while np.stack's copy is held. Before t
 transparent huge page settings, glibc's version and the cost of touching 2 GB of fresh memory
 from one thread (the page-fault floor of a new 2 GB result).
 
-    python3 bench/array_memory.py [DEVICE]   (from the project root, after make lib)
+    python3 bench/array_memory.py [DEVICE]         (from the project root, after make lib)
+    python3 bench/array_memory.py DEVICE peers     the stack's result four ways (gray and colour),
+                                                   then the list after CuPy's transfers and a cv2
+                                                   pool, and with 4 GB page-locked held
 prints one line a measurement: case, seconds (min/median/max of 3), minor faults a batch.
 """
 import os
@@ -80,8 +83,94 @@ def ways(ctx, label, images, kx):
     timed(f"{label} list, new results, np.stack freed", lambda: ctx.filter_batch(images, kx=kx))
 
 
+def stack_results(ctx, images, kx):
+    """Where an N x H x W result's time goes: a new result as the binding makes it (its pages
+    made present by several threads, _arrays.populate), the same without that (a fresh
+    np.empty, numpy's huge-page advice on, then off), a touched out= (no faults)."""
+    from tiledconv import _arrays
+    stack = np.stack(images)
+    touched = np.ones_like(stack)
+    timed("stack, new result (populated by threads)", lambda: ctx.filter_batch(stack, kx=kx))
+    timed("stack, out= touched", lambda: ctx.filter_batch(stack, kx=kx, out=touched))
+    del touched
+    bound = _arrays._PREFAULT_BYTES
+    _arrays._PREFAULT_BYTES = 1 << 62
+    timed("stack, new result, a fresh np.empty, not populated",
+          lambda: ctx.filter_batch(stack, kx=kx))
+    setter = getattr(np._core.multiarray if hasattr(np, "_core") else np.core.multiarray,
+                     "_set_madvise_hugepage", None)
+    if setter:
+        old = setter(False)
+        timed("stack, new result, not populated, numpy's huge-page advice off",
+              lambda: ctx.filter_batch(stack, kx=kx))
+        setter(old)
+    _arrays._PREFAULT_BYTES = bound
+
+
+def locked_held(ctx, images, kx):
+    """The list batch while the context holds 4 GB of page-locked arrays (as the side-by-side
+    script does when it reaches its batches), after they are freed, and on a second context."""
+    stack = np.stack(images)
+    locked = [ctx.empty_like(stack), ctx.empty_like(stack)]
+    timed("gray 1000 list, new results, 2 x 2 GB page-locked held",
+          lambda: ctx.filter_batch(images, kx=kx))
+    del locked
+    timed("gray 1000 list, new results, page-locked freed",
+          lambda: ctx.filter_batch(images, kx=kx))
+    with tiledconv.Context(sys.argv[1]) as other:
+        timed("gray 1000 list, new results, a second context",
+              lambda: other.filter_batch(images, kx=kx))
+
+
+def after_peers(ctx, images, kx):
+    """The list batch again after what a side-by-side script does first: CuPy's transfers and
+    a 16-thread cv2 pool over the same images."""
+    try:
+        import cupy as cp
+        import cv2
+    except ImportError as e:
+        print(f"after peers: skipped ({e})")
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    d = cp.asarray(images[0])
+    for _ in range(30):
+        d.set(images[0])
+        d.get()
+    with ThreadPoolExecutor(16) as pool:
+        for _ in range(3):
+            list(pool.map(lambda a: cv2.GaussianBlur(a, (5, 5), 0), images))
+    timed("gray 1000 list, new results, after CuPy and a cv2 pool",
+          lambda: ctx.filter_batch(images, kx=kx))
+    bound = _arrays_module()._PREFAULT_BYTES
+    _arrays_module()._PREFAULT_BYTES = 1 << 62
+    timed("gray 1000 list, new results, after CuPy and a cv2 pool, not populated",
+          lambda: ctx.filter_batch(images, kx=kx))
+    _arrays_module()._PREFAULT_BYTES = bound
+
+
+def _arrays_module():
+    from tiledconv import _arrays
+    return _arrays
+
+
 def main():
     device = sys.argv[1] if len(sys.argv) > 1 else "gpu"
+    if len(sys.argv) > 2 and sys.argv[2] == "peers":
+        rng = np.random.default_rng(5)
+        kx = tiledconv.named_filter("gauss", 5)[0]
+        g = rng.integers(0, 256, (1080, 1920), dtype=np.uint8)
+        images = [np.roll(g, i, axis=1) for i in range(1000)]
+        with tiledconv.Context(device) as ctx:
+            timed("gray 1000 list, new results", lambda: ctx.filter_batch(images, kx=kx))
+            stack_results(ctx, images, kx)
+            c = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+            colour = [np.roll(c, i, axis=1) for i in range(600)]
+            timed("colour 600 list, new results", lambda: ctx.filter_batch(colour, kx=kx))
+            stack_results(ctx, colour, kx)
+            del colour
+            after_peers(ctx, images, kx)
+            locked_held(ctx, images, kx)
+        return
     host()
     rng = np.random.default_rng(5)
     kx = tiledconv.named_filter("gauss", 5)[0]

@@ -1010,6 +1010,7 @@ class Context:
                   for a, _, _, _ in checked]
         outputs = [_arrays.Output(a.shape, dt, o, c, f"out[{i}]")
                    for i, ((a, _, _, c), dt, o) in enumerate(zip(checked, dtypes, outs))]
+        _arrays.populate([o.target for o in outputs if o.fresh])
         srcs = (_native.TcImage * max(n, 1))()
         dsts = (_native.TcImage * max(n, 1))()
         keep = []
@@ -1034,6 +1035,8 @@ class Context:
         if isinstance(out, np.ndarray) and out.shape == images.shape and n > 0:
             _arrays.refuse_overlaps([images[i] for i in range(n)], [out[i] for i in range(n)])
         output = _arrays.Output(images.shape, rdtype, out, c, batch=True)
+        if output.fresh:
+            _arrays.populate([output.target])
         srcs = (_native.TcImage * max(n, 1))()
         dsts = (_native.TcImage * max(n, 1))()
         keep = []
