@@ -18,6 +18,19 @@ static int read_text(const char *text, size_t len, const name_list_caps *caps, n
     return rc;
 }
 
+/* The list holds these count names in this order and no more. */
+static void expect_names(const name_list *l, const char *const *want, int count)
+{
+    assert_int_equal(l->count, count);
+    const char *name = NULL;
+    for (int i = 0; i < count; i++) {
+        name = name_list_next(l, name);
+        assert_non_null(name);
+        assert_string_equal(name, want[i]);
+    }
+    assert_null(name_list_next(l, name));
+}
+
 /* Reading text (len bytes) with caps refuses it at a line (2) with this message, and leaves
  * no list behind. */
 static void expect_refused(const char *text, size_t len, const name_list_caps *caps,
@@ -39,15 +52,8 @@ static void test_names(void **state)
     name_list l;
     char err[256] = "";
     assert_int_equal(read_text(text, sizeof text - 1, NULL, &l, err, sizeof err), 0);
-    assert_int_equal(l.count, 4);
-    const char *want[] = {"a.bmp", "b c.png", "./d/e.jpg", "last"};
-    const char *name = NULL;
-    for (int i = 0; i < 4; i++) {
-        name = name_list_next(&l, name);
-        assert_non_null(name);
-        assert_string_equal(name, want[i]);
-    }
-    assert_null(name_list_next(&l, name));
+    const char *const want[] = {"a.bmp", "b c.png", "./d/e.jpg", "last"};
+    expect_names(&l, want, 4);
     /* Names, their NULs, nothing else. */
     assert_int_equal(l.size, strlen("a.bmp b c.png ./d/e.jpg last") + 1);
     name_list_free(&l);
@@ -69,14 +75,8 @@ static void test_one_carriage_return(void **state)
     name_list l;
     char err[256] = "";
     assert_int_equal(read_text(text, sizeof text - 1, NULL, &l, err, sizeof err), 0);
-    const char *want[] = {"a.bmp\r", "b.png", "\r", "c.jpg\r\r"};
-    const char *name = NULL;
-    assert_int_equal(l.count, 4);
-    for (int i = 0; i < 4; i++) {
-        name = name_list_next(&l, name);
-        assert_non_null(name);
-        assert_string_equal(name, want[i]);
-    }
+    const char *const want[] = {"a.bmp\r", "b.png", "\r", "c.jpg\r\r"};
+    expect_names(&l, want, 4);
     name_list_free(&l);
 }
 
