@@ -17,11 +17,8 @@
  * after 200 untimed, and the images a second.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define PROBE_NAME "enqueue_probe"
+#include "probe_cl.h"
 
 #define W 1920
 #define H 1080
@@ -30,19 +27,10 @@
 #define WARM 200
 #define CONVERT_ARGS 17
 
-static void check(cl_int err, const char *what)
-{
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "enqueue_probe: %s failed: %d\n", what, (int)err);
-        exit(1);
-    }
-}
-
+/* The calls cost microseconds each, so this probe counts in them. */
 static double now_us(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+    return now_ms() * 1e3;
 }
 
 /* The conversions take 17 arguments as the library's do; only the first two are used. */
@@ -85,18 +73,6 @@ static long calls[KINDS];
         spent[KIND] += now_us() - t0_;                                                         \
         calls[KIND]++;                                                                         \
     } while (0)
-
-static void *pinned(cl_context ctx, cl_command_queue q, size_t n, cl_mem *mem)
-{
-    cl_int err;
-    *mem = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n, NULL, &err);
-    check(err, "clCreateBuffer(ALLOC_HOST_PTR)");
-    void *p = clEnqueueMapBuffer(q, *mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, NULL,
-                                 NULL, &err);
-    check(err, "clEnqueueMapBuffer");
-    memset(p, 1, n);
-    return p;
-}
 
 /* The image the slot holds: its download waited for, its events queried (as before) and
  * released. */
@@ -168,16 +144,8 @@ static void enqueue_image(slot *s, int events)
 
 int main(void)
 {
-    cl_platform_id platforms[8];
-    cl_uint np = 0;
-    cl_device_id dev = NULL;
+    cl_device_id dev = probe_device();
     cl_int err;
-    check(clGetPlatformIDs(8, platforms, &np), "clGetPlatformIDs");
-    for (cl_uint i = 0; i < np && !dev; i++)
-        if (clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS)
-            dev = NULL;
-    if (!dev)
-        check(clGetDeviceIDs(platforms[0], CL_DEVICE_TYPE_ALL, 1, &dev, NULL), "clGetDeviceIDs");
     char name[256] = "";
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
@@ -207,8 +175,8 @@ int main(void)
             s->planes[p] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(float), NULL, &err);
             check(err, "clCreateBuffer");
         }
-        s->up = pinned(ctx, s->q, n, &s->up_mem);
-        s->down = pinned(ctx, s->q, n, &s->down_mem);
+        s->up = probe_pinned(ctx, s->q, n, &s->up_mem);
+        s->down = probe_pinned(ctx, s->q, n, &s->down_mem);
     }
     double start = 0.0;
     for (int i = 0; i < WARM + IMAGES; i++) {

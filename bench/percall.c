@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "probe_time.h"
 #include "tiledconv.h"
 #include "tiledconv_internal.h"
 
@@ -34,19 +35,6 @@
 #define WARMUP 10
 #define CALLS 200
 #define BATCH 16
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* CALLS calls of one image of `channels` channels from in to out; one line. 0, or -1. */
 static int time_calls(tc_context *ctx, const char *what, unsigned char *in, unsigned char *out,
@@ -232,6 +220,23 @@ done:
 }
 
 /* A study setting, said on failure. */
+/* The calls in ordinary memory again after a change of tuning, each label ending in `tag`:
+ * gray and colour images one a call, 16 gray images a call (where `batch`; into pout,
+ * page-locked) and 300 distinct ones. 0, or -1. */
+static int time_ordinary(tc_context *ctx, const char *tag, unsigned char *in, unsigned char *out,
+                         unsigned char *pout, int batch)
+{
+    char gray[96], colour[96], sixteen[96], many[96];
+    snprintf(gray, sizeof gray, "gray, ordinary%s", tag);
+    snprintf(colour, sizeof colour, "colour, ordinary%s", tag);
+    snprintf(sixteen, sizeof sixteen, "16 gray images a call, ordinary in%s", tag);
+    snprintf(many, sizeof many, "300 distinct gray images a call%s", tag);
+    if (time_calls(ctx, gray, in, out, 1) || time_calls(ctx, colour, in, out, 3) ||
+        (batch && time_batch(ctx, sixteen, in, pout, 0)) || time_many(ctx, many))
+        return -1;
+    return 0;
+}
+
 static void tune(const char *setting)
 {
     char err[256];
@@ -324,15 +329,10 @@ int main(int argc, char **argv)
     /* The copies as plain memcpy (the caches' way) against the default's streaming stores,
      * then the default again, for the order's sake. */
     tune("copy-stream=0");
-    if (time_calls(ctx, "gray, ordinary, copy-stream=0", in, out, 1) ||
-        time_calls(ctx, "colour, ordinary, copy-stream=0", in, out, 3) ||
-        time_batch(ctx, "16 gray images a call, ordinary in, copy-stream=0", in, pout, 0) ||
-        time_many(ctx, "300 distinct gray images a call, copy-stream=0"))
+    if (time_ordinary(ctx, ", copy-stream=0", in, out, pout, 1))
         return 1;
     tune("copy-stream=");
-    if (time_calls(ctx, "gray, ordinary (default again)", in, out, 1) ||
-        time_calls(ctx, "colour, ordinary (default again)", in, out, 3) ||
-        time_many(ctx, "300 distinct gray images a call (default again)"))
+    if (time_ordinary(ctx, " (default again)", in, out, pout, 0))
         return 1;
     tc_host_free(ctx, pin);
     tc_host_free(ctx, pout);

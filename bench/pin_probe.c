@@ -14,33 +14,10 @@
  * Each line: the median and minimum over BLOCKS blocks (default 24) of the host's wall time.
  */
 #define _GNU_SOURCE
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define PROBE_NAME "pin_probe"
 #include <sys/mman.h>
-#include <time.h>
 
-static void check(cl_int err, const char *what)
-{
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "pin_probe: %s failed: %d\n", what, (int)err);
-        exit(1);
-    }
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "probe_cl.h"
 
 static void report(const char *label, double *ms, int count, size_t bytes)
 {
@@ -53,8 +30,50 @@ static void report(const char *label, double *ms, int count, size_t bytes)
 static cl_context ctx;
 static cl_command_queue q;
 static cl_device_id dev;
+static cl_mem dbuf; /* the device's copy of a block */
 static size_t n;
 static int blocks;
+
+/* The milliseconds of one blocking write of p's n bytes up into dbuf. */
+static double write_up_ms(const void *p)
+{
+    const double t0 = now_ms();
+    check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "write");
+    return now_ms() - t0;
+}
+
+/* The milliseconds of one blocking read of dbuf's n bytes down into p. */
+static double read_down_ms(void *p)
+{
+    const double t0 = now_ms();
+    check(clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "read");
+    return now_ms() - t0;
+}
+
+/* p's n bytes wrapped in a USE_HOST_PTR buffer, the wrap's milliseconds in *ms; `what` names
+ * the call if it fails. */
+static cl_mem wrap(void *p, const char *what, double *ms)
+{
+    cl_int err;
+    const double t0 = now_ms();
+    cl_mem w = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n, p, &err);
+    check(err, what);
+    *ms = now_ms() - t0;
+    return w;
+}
+
+/* The four times sections 3 and 4 take of each block: the wrap, two copies up, one down. */
+#define WAYS 4
+
+/* One line a way, each labelled "HOW: WHAT[k]", over the blocks' n bytes. */
+static void report_ways(const char *how, const char *const what[WAYS], double *const ms[WAYS])
+{
+    for (int k = 0; k < WAYS; k++) {
+        char label[96];
+        snprintf(label, sizeof label, "%s: %s", how, what[k]);
+        report(label, ms[k], blocks, n);
+    }
+}
 
 /* Memory the host holds, written once (as a decoder leaves it): on 4 KiB pages, or on
  * transparent huge pages where the system gives them. */
@@ -74,24 +93,13 @@ static void *host_memory(int huge)
 
 int main(void)
 {
-    cl_platform_id plats[8];
-    cl_uint np = 0;
     cl_int err;
     const char *size = getenv("SIZE"), *count = getenv("BLOCKS");
     n = size ? (size_t)strtoull(size, NULL, 10) : (size_t)1920 * 1080 * 3;
     blocks = count ? atoi(count) : 24;
     if (blocks < 1 || blocks > 4096)
         blocks = 24;
-    check(clGetPlatformIDs(8, plats, &np), "clGetPlatformIDs");
-    int found = 0;
-    for (cl_uint i = 0; i < np && !found; i++)
-        found = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) == CL_SUCCESS;
-    for (cl_uint i = 0; i < np && !found; i++)
-        found = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS;
-    if (!found) {
-        fprintf(stderr, "pin_probe: no OpenCL device\n");
-        return 1;
-    }
+    dev = probe_device();
     char name[256];
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     printf("device: %s; %zu bytes a block, %d blocks a way\n", name, n, blocks);
@@ -99,7 +107,7 @@ int main(void)
     check(err, "clCreateContext");
     q = clCreateCommandQueue(ctx, dev, 0, &err);
     check(err, "clCreateCommandQueue");
-    cl_mem dbuf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+    dbuf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
     check(err, "clCreateBuffer(device)");
     char *out = host_memory(0);
     check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, out, 0, NULL, NULL), "warm-up write");
@@ -120,12 +128,8 @@ int main(void)
         check(err, "clEnqueueMapBuffer");
         make[i] = now_ms() - t0;
         memset(made[i], 5, n);
-        t0 = now_ms();
-        check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, made[i], 0, NULL, NULL), "write");
-        up[i] = now_ms() - t0;
-        t0 = now_ms();
-        check(clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, n, made[i], 0, NULL, NULL), "read");
-        down[i] = now_ms() - t0;
+        up[i] = write_up_ms(made[i]);
+        down[i] = read_down_ms(made[i]);
     }
     report("ALLOC_HOST_PTR: make and map a block", make, blocks, n);
     report("ALLOC_HOST_PTR: write up from it", up, blocks, n);
@@ -136,17 +140,12 @@ int main(void)
     for (int huge = 0; huge <= 1; huge++) {
         for (int i = 0; i < blocks; i++) {
             char *p = host_memory(huge);
-            double t0 = now_ms();
-            check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "write");
-            up[i] = now_ms() - t0;
+            up[i] = write_up_ms(p);
             char *p2 = host_memory(huge);
-            t0 = now_ms();
+            const double t0 = now_ms();
             memcpy(made[0], p2, n);
-            check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, made[0], 0, NULL, NULL), "write");
-            up2[i] = now_ms() - t0;
-            t0 = now_ms();
-            check(clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "read");
-            down[i] = now_ms() - t0;
+            up2[i] = now_ms() - t0 + write_up_ms(made[0]);
+            down[i] = read_down_ms(p);
             free(p);
             free(p2);
         }
@@ -164,11 +163,8 @@ int main(void)
     for (int huge = 0; huge <= 1; huge++) {
         for (int i = 0; i < blocks; i++) {
             char *p = host_memory(huge);
+            cl_mem w = wrap(p, "clCreateBuffer(USE_HOST_PTR)", &make[i]);
             double t0 = now_ms();
-            cl_mem w = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n, p, &err);
-            check(err, "clCreateBuffer(USE_HOST_PTR)");
-            make[i] = now_ms() - t0;
-            t0 = now_ms();
             check(clEnqueueCopyBuffer(q, w, dbuf, 0, 0, n, 0, NULL, NULL), "copy up");
             check(clFinish(q), "clFinish");
             up[i] = now_ms() - t0;
@@ -191,16 +187,10 @@ int main(void)
             make[i] += now_ms() - t0;
             free(p);
         }
-        const char *tag = huge ? "huge pages" : "4 KiB pages";
-        char label[96];
-        snprintf(label, sizeof label, "USE_HOST_PTR on %s: wrap and release", tag);
-        report(label, make, blocks, n);
-        snprintf(label, sizeof label, "USE_HOST_PTR on %s: first copy up", tag);
-        report(label, up, blocks, n);
-        snprintf(label, sizeof label, "USE_HOST_PTR on %s: second copy up", tag);
-        report(label, up2, blocks, n);
-        snprintf(label, sizeof label, "USE_HOST_PTR on %s: copy down and map", tag);
-        report(label, down, blocks, n);
+        static const char *const what[WAYS] = {"wrap and release", "first copy up",
+                                               "second copy up", "copy down and map"};
+        report_ways(huge ? "USE_HOST_PTR on huge pages" : "USE_HOST_PTR on 4 KiB pages", what,
+                    (double *const[WAYS]){make, up, up2, down});
     }
 
     /* 4. Memory wrapped and kept wrapped (a pool's block made that way): do the ordinary
@@ -208,20 +198,11 @@ int main(void)
     for (int huge = 0; huge <= 1; huge++) {
         for (int i = 0; i < blocks; i++) {
             char *p = host_memory(huge);
-            double t0 = now_ms();
-            cl_mem w = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n, p, &err);
-            check(err, "clCreateBuffer(USE_HOST_PTR)");
-            make[i] = now_ms() - t0;
-            t0 = now_ms();
-            check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "write");
-            up[i] = now_ms() - t0;
+            cl_mem w = wrap(p, "clCreateBuffer(USE_HOST_PTR)", &make[i]);
+            up[i] = write_up_ms(p);
             memset(p, 6, n);
-            t0 = now_ms();
-            check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "write");
-            up2[i] = now_ms() - t0;
-            t0 = now_ms();
-            check(clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "read");
-            down[i] = now_ms() - t0;
+            up2[i] = write_up_ms(p);
+            down[i] = read_down_ms(p);
             if (p[n / 2] != 6) {
                 fprintf(stderr, "pin_probe: the read down gave %d, not 6\n", p[n / 2]);
                 return 1;
@@ -229,16 +210,11 @@ int main(void)
             clReleaseMemObject(w);
             free(p);
         }
-        const char *tag = huge ? "huge pages" : "4 KiB pages";
-        char label[96];
-        snprintf(label, sizeof label, "kept wrapped, %s: wrap", tag);
-        report(label, make, blocks, n);
-        snprintf(label, sizeof label, "kept wrapped, %s: write up from its pointer", tag);
-        report(label, up, blocks, n);
-        snprintf(label, sizeof label, "kept wrapped, %s: again, after the host wrote it", tag);
-        report(label, up2, blocks, n);
-        snprintf(label, sizeof label, "kept wrapped, %s: read down into its pointer", tag);
-        report(label, down, blocks, n);
+        static const char *const what[WAYS] = {"wrap", "write up from its pointer",
+                                               "again, after the host wrote it",
+                                               "read down into its pointer"};
+        report_ways(huge ? "kept wrapped, huge pages" : "kept wrapped, 4 KiB pages", what,
+                    (double *const[WAYS]){make, up, up2, down});
     }
 
     /* 5. Fresh memory never touched, on huge pages, wrapped (a new block of the pool made
@@ -255,17 +231,10 @@ int main(void)
         if (posix_memalign(&p, (size_t)2 << 20, len) != 0)
             return 1;
         madvise(p, len, MADV_HUGEPAGE);
-        double t0 = now_ms();
-        kept[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n, p, &err);
-        check(err, "clCreateBuffer(USE_HOST_PTR, untouched)");
-        make[i] = now_ms() - t0;
+        kept[i] = wrap(p, "clCreateBuffer(USE_HOST_PTR, untouched)", &make[i]);
         memset(p, 7, n);
-        t0 = now_ms();
-        check(clEnqueueWriteBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "write");
-        up[i] = now_ms() - t0;
-        t0 = now_ms();
-        check(clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, n, p, 0, NULL, NULL), "read");
-        down[i] = now_ms() - t0;
+        up[i] = write_up_ms(p);
+        down[i] = read_down_ms(p);
     }
     report("untouched huge pages: wrap", make, blocks, n);
     report("untouched huge pages: write up from its pointer", up, blocks, n);

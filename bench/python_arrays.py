@@ -267,6 +267,34 @@ def verdict(ok):
     return "n/a" if ok is None else ("met" if ok else "MISSED")
 
 
+def call_columns(f, n, t):
+    """One call's time t (ms) at n taps against its peers in f: their times (GaussianBlur,
+    sepFilter2D, CuPy with transfers) and the verdict columns (/bare, <=0.75, <cv2 15+, <CuPy),
+    the same for the ordinary and the page-locked ways."""
+    gb, sf, cu = f.get(("cv2.GaussianBlur", n)), f.get(("cv2.sepFilter2D", n)), \
+        f.get(("CuPy with transfers", n))
+    bare = ratio(t, f.get("bare"))
+    cv2_ok = None if n < 15 or gb is None else t < gb and t < sf
+    return gb, sf, cu, (f"  {rfmt(bare):>6} "
+                        f"{verdict(None if bare is None else bare <= 0.75):>7} "
+                        f"{(verdict(cv2_ok) if n >= 15 else '-'):>9} "
+                        f"{verdict(None if cu is None else t < cu):>7}")
+
+
+def batch_columns(f, n, t, batch):
+    """A batch's time t (s) at n taps against the cv2 pool's in f and the copy floor of its
+    images: the pool's time and the columns x pool, target, floor, /floor, <=1.5, the same for
+    the ordinary and the page-locked ways."""
+    pool = f.get(("cv2 pool", n))
+    floor = None if f.get("floor") is None else f["floor"] * batch / 1e3
+    speedup, target = ratio(pool, t), 2.0 if n == 5 else 4.0
+    over = ratio(t, floor)
+    return pool, (f"{rfmt(speedup):>8}"
+                  f"{verdict(None if speedup is None else speedup >= target):>8}"
+                  f"{fmt(floor, 's'):>10}{rfmt(over):>8}"
+                  f"{verdict(None if over is None else over <= 1.5):>7}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
@@ -362,15 +390,9 @@ def main():
         f = found[name]
         for n in CALL_TAPS:
             t = mine[(name, n)]
-            gb, sf, cu = f.get(("cv2.GaussianBlur", n)), f.get(("cv2.sepFilter2D", n)), \
-                f.get(("CuPy with transfers", n))
-            bare = ratio(t, f.get("bare"))
-            cv2_ok = None if n < 15 or gb is None else t < gb and t < sf
+            gb, sf, cu, verdicts = call_columns(f, n, t)
             lines.append(f"{name:<14}{n:>5}{fmt(t):>12}{fmt(mine[(name, n, 'out')]):>11}"
-                         f"{fmt(gb):>14}{fmt(sf):>13}{fmt(cu):>10}  {rfmt(bare):>6} "
-                         f"{verdict(None if bare is None else bare <= 0.75):>7} "
-                         f"{(verdict(cv2_ok) if n >= 15 else '-'):>9} "
-                         f"{verdict(None if cu is None else t < cu):>7}")
+                         f"{fmt(gb):>14}{fmt(sf):>13}{fmt(cu):>10}" + verdicts)
         lines.append(f"{'':<14}floor (pinned up + down) {fmt(f.get('floor'))}, CuPy's bare "
                      f"pageable round trip {fmt(f.get('bare'))}")
     lines.append("")
@@ -381,15 +403,9 @@ def main():
         f = found[name]
         for n in BATCH_TAPS:
             t = mine[(name, "batch", n)]
-            pool = f.get(("cv2 pool", n))
-            floor = None if f.get("floor") is None else f["floor"] * a.batch / 1e3
-            speedup, target = ratio(pool, t), 2.0 if n == 5 else 4.0
-            over = ratio(t, floor)
+            pool, against = batch_columns(f, n, t, a.batch)
             cu = mine[(name, "cupy batch", n)]
-            lines.append(f"{name:<16}{n:>5}{fmt(t, 's'):>12}{fmt(pool, 's'):>11}"
-                         f"{rfmt(speedup):>8}{verdict(None if speedup is None else speedup >= target):>8}"
-                         f"{fmt(floor, 's'):>10}{rfmt(over):>8}"
-                         f"{verdict(None if over is None else over <= 1.5):>7}"
+            lines.append(f"{name:<16}{n:>5}{fmt(t, 's'):>12}{fmt(pool, 's'):>11}" + against +
                          f"{fmt(cu, 's'):>10}{verdict(None if cu is None else t < cu):>7}")
 
     # --- the page-locked way: images and results in the context's page-locked memory ---
@@ -400,15 +416,9 @@ def main():
         f, held = found[name], locked[name]
         for n in BATCH_TAPS:
             t = held[f"both {n}"]
-            gb, sf, cu = f.get(("cv2.GaussianBlur", n)), f.get(("cv2.sepFilter2D", n)), \
-                f.get(("CuPy with transfers", n))
-            bare = ratio(t, f.get("bare"))
-            cv2_ok = None if n < 15 or gb is None else t < gb and t < sf
+            verdicts = call_columns(f, n, t)[3]
             lines.append(f"{name:<14}{n:>5}{fmt(mine[(name, n)]):>11}{fmt(held[f'in {n}']):>10}"
-                         f"{fmt(t):>10}  {rfmt(bare):>6} "
-                         f"{verdict(None if bare is None else bare <= 0.75):>7} "
-                         f"{(verdict(cv2_ok) if n >= 15 else '-'):>9} "
-                         f"{verdict(None if cu is None else t < cu):>7}")
+                         f"{fmt(t):>10}" + verdicts)
     lines.append("")
     lines.append(f"{'page-locked batch of ' + str(a.batch):<27}{'taps':>5}{'ordinary':>11}"
                  f"{'in+out':>10}{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}"
@@ -417,16 +427,10 @@ def main():
         f, held = found[name], locked[name]
         for n in BATCH_TAPS:
             t = held[f"batch {n}"]
-            pool = f.get(("cv2 pool", n))
-            floor = None if f.get("floor") is None else f["floor"] * a.batch / 1e3
-            speedup, target = ratio(pool, t), 2.0 if n == 5 else 4.0
-            over = ratio(t, floor)
+            against = batch_columns(f, n, t, a.batch)[1]
             cu = mine[(name, "cupy batch", n)]
             lines.append(f"{name:<27}{n:>5}{fmt(mine[(name, 'batch', n)], 's'):>11}"
-                         f"{fmt(t, 's'):>10}{rfmt(speedup):>8}"
-                         f"{verdict(None if speedup is None else speedup >= target):>8}"
-                         f"{fmt(floor, 's'):>10}{rfmt(over):>8}"
-                         f"{verdict(None if over is None else over <= 1.5):>7}"
+                         f"{fmt(t, 's'):>10}" + against +
                          f"{verdict(None if cu is None else t < cu):>7}")
     for name in ("gray", "colour"):
         held = locked[name]

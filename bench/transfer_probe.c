@@ -15,52 +15,20 @@
  * the first enqueue to clFinish's return.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define PROBE_NAME "transfer_probe"
+#include "probe_cl.h"
 
 #define RUNS 200
 #define WARM 20
-
-static void check(cl_int err, const char *what)
-{
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "transfer_probe: %s failed: %d\n", what, (int)err);
-        exit(1);
-    }
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static cl_context ctx;
 static cl_command_queue q;
 static cl_device_id dev;
 
-/* A buffer of n bytes made with ALLOC_HOST_PTR and mapped once: page-locked host memory, as
- * the library's tc_host_alloc makes it. */
+/* A page-locked block of n bytes on the probe's one context and queue. */
 static void *pinned(size_t n, cl_mem *mem)
 {
-    cl_int err;
-    *mem = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n, NULL, &err);
-    check(err, "clCreateBuffer(ALLOC_HOST_PTR)");
-    void *p = clEnqueueMapBuffer(q, *mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, NULL,
-                                 NULL, &err);
-    check(err, "clEnqueueMapBuffer");
-    memset(p, 1, n);
-    return p;
+    return probe_pinned(ctx, q, n, mem);
 }
 
 typedef int (*way)(void *arg, cl_event *ev, int *nev);
@@ -165,21 +133,10 @@ static int up_then_down(void *a, cl_event *ev, int *nev)
 
 int main(void)
 {
-    cl_platform_id plats[8];
-    cl_uint np = 0;
     cl_int err;
     const char *size = getenv("SIZE");
     n = size ? (size_t)strtoull(size, NULL, 10) : (size_t)1920 * 1080;
-    check(clGetPlatformIDs(8, plats, &np), "clGetPlatformIDs");
-    int found = 0;
-    for (cl_uint i = 0; i < np && !found; i++)
-        found = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) == CL_SUCCESS;
-    for (cl_uint i = 0; i < np && !found; i++)
-        found = clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS;
-    if (!found) {
-        fprintf(stderr, "transfer_probe: no OpenCL device\n");
-        return 1;
-    }
+    dev = probe_device();
     char name[256];
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     printf("device: %s; %zu bytes a transfer\n", name, n);

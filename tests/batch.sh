@@ -29,6 +29,14 @@ run() {
     rc=$?
 }
 
+# same_files A B WHAT: every file of folder A has a twin of its name in folder B, byte for byte;
+# one that differs (or is missing) adds "[WHAT<name> differs]" to $bad.
+same_files() {
+    for f in "$1"/*; do
+        cmp -s "$f" "$2/$(basename "$f")" || bad="$bad [$3$(basename "$f") differs]"
+    done
+}
+
 # --- a. 20 files of different kinds -----------------------------------------------------------
 # The BMP Suite's good files (palette of 1, 4 and 8 bits, RLE, top-down, OS/2, 16-, 24- and
 # 32-bit, bitfields, odd widths) and the bundled images; one malformed file in the middle.
@@ -350,9 +358,7 @@ run "$bin" --pyramid 2x2 -O "$tmp/j/pb" "$tmp/j/in"/*
 [ "$rc" -eq 0 ] || bad="$bad [pyramid batch: exit $rc]"
 n1=$(find "$tmp/j/p1" -type f | wc -l | tr -d ' ')
 [ "$n1" -eq 16 ] || bad="$bad [$n1 pyramid levels for 4 inputs, expected 16]"
-for f in "$tmp/j/p1"/*; do
-    cmp -s "$f" "$tmp/j/pb/$(basename "$f")" || bad="$bad [pyramid $(basename "$f") differs]"
-done
+same_files "$tmp/j/p1" "$tmp/j/pb" "pyramid "
 verdict "j: --gradient (sobel, scharr, with --raw) and --pyramid batches = the single runs, byte for byte" \
     "j: --gradient and --pyramid in a batch"
 
@@ -628,27 +634,17 @@ for colour in "" --color; do
                 bad="$bad [$colour $format $queues host-pinned=0: the batch failed]"
             n=$(ls "$tmp/r/staged" | wc -l | tr -d ' ')
             [ "$n" -eq 48 ] || bad="$bad [$colour $format $queues: $n outputs]"
-            for f in "$tmp/r/staged"/*; do
-                cmp -s "$f" "$tmp/r/direct/$(basename "$f")" ||
-                    bad="$bad [$colour $format $queues: $(basename "$f") differs]"
-            done
+            same_files "$tmp/r/staged" "$tmp/r/direct" "$colour $format $queues: "
             [ -n "$queues" ] && continue
             rm -rf "$tmp/r/crew"
             "$bin" -q $colour -f 5 --format $format --tune host-pinned=0 --tune copy-threads=4 \
                 --tune worker-nice=19 -O "$tmp/r/crew" "$tmp/r/in"/* ||
                 bad="$bad [$colour $format copy-threads=4: the batch failed]"
-            for f in "$tmp/r/direct"/*; do
-                cmp -s "$f" "$tmp/r/crew/$(basename "$f")" ||
-                    bad="$bad [$colour $format copy-threads=4: $(basename "$f") differs]"
-            done
+            same_files "$tmp/r/direct" "$tmp/r/crew" "$colour $format copy-threads=4: "
         done
     done
 done
-if [ -z "$bad" ]; then
-    ok "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one queue (and two for JPEG outputs): page-locked pixels = --tune host-pinned=0 (copies on the lane, and on a crew of 4 with the workers at niceness 19), byte for byte"
-else
-    not_ok "r: page-locked pixels" "$bad"
-fi
+verdict "r: 48 JPEG, PNG and PPM inputs, gray and colour, JPEG and PNG outputs, one queue (and two for JPEG outputs): page-locked pixels = --tune host-pinned=0 (copies on the lane, and on a crew of 4 with the workers at niceness 19), byte for byte" "r: page-locked pixels"
 
 # A device slow to open and a slow lane (test hooks: the opening held back 1 s, each lane call
 # 150 ms): the images are decoded before the device is ready, into ordinary memory; once it
@@ -691,16 +687,9 @@ for colour in "" --color; do
         bad="$bad [$colour: -t's lanes' calls: '${calls:-none}']"
     n=$(ls "$tmp/r/moved" | wc -l | tr -d ' ')
     [ "$n" -eq 150 ] || bad="$bad [$colour: $n outputs]"
-    for f in "$tmp/r/staged"/*; do
-        cmp -s "$f" "$tmp/r/moved/$(basename "$f")" ||
-            bad="$bad [$colour: $(basename "$f") differs]"
-    done
+    same_files "$tmp/r/staged" "$tmp/r/moved" "$colour: "
 done
-if [ -z "$bad" ]; then
-    ok "r: a device slow to open and a slow lane (hooks): of 150 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour; -t's timeline in order, its lanes' calls by kind"
-else
-    not_ok "r: images moved into page-locked memory" "$bad"
-fi
+verdict "r: a device slow to open and a slow lane (hooks): of 150 images decoded meanwhile, some moved into page-locked memory by idle workers, byte for byte the staged way, gray and colour; -t's timeline in order, its lanes' calls by kind" "r: images moved into page-locked memory"
 
 # Images of 2 MB or more decoded while the device is held back (1 s) lie on the pool's huge
 # pages of ordinary memory; once the device is open, each is locked where it lies (by an idle
@@ -728,18 +717,11 @@ up=$(sed -n 's/.*page-locked memory: \([0-9]*\) images went up from it.*/\1/p' "
 [ "${locked:-0}" -ge "${early:-1}" ] && [ "${locked:-0}" -le 12 ] ||
     bad="$bad [${locked:-no} images locked in place, ${early:-no} decoded early]"
 [ "${up:-0}" -eq 12 ] || bad="$bad [${up:-no} images went up from page-locked memory]"
-for f in "$tmp/r/staged"/*; do
-    cmp -s "$f" "$tmp/r/locked/$(basename "$f")" || bad="$bad [$(basename "$f") differs]"
-    cmp -s "$f" "$tmp/r/mapped/$(basename "$f")" ||
-        bad="$bad [host-wrap=0: $(basename "$f") differs]"
-done
+same_files "$tmp/r/staged" "$tmp/r/locked" ""
+same_files "$tmp/r/staged" "$tmp/r/mapped" "host-wrap=0: "
 n=$(ls "$tmp/r/locked" | wc -l | tr -d ' ')
 [ "$n" -eq 12 ] || bad="$bad [$n outputs]"
-if [ -z "$bad" ]; then
-    ok "r: 12 colour images of 2.3 MB decoded while the device opened (hook: 1 s): ${locked} locked in place, all 12 up with no staging copy, byte for byte the staged way and the driver's page-locked blocks' (host-wrap=0)"
-else
-    not_ok "r: images locked in place" "$bad"
-fi
+verdict "r: 12 colour images of 2.3 MB decoded while the device opened (hook: 1 s): ${locked} locked in place, all 12 up with no staging copy, byte for byte the staged way and the driver's page-locked blocks' (host-wrap=0)" "r: images locked in place"
 
 # The same for BMPs, whose files are read into page-locked memory and whose rows the device
 # reads as they lie (bottom-up and top-down, rows padded, 8-bit palettes, 32-bit; 4-bit and
@@ -764,16 +746,9 @@ for colour in "" --color; do
             "$tmp/r/in"/* || bad="$bad [$colour $format host-pinned=0: the batch failed]"
         n=$(ls "$tmp/r/staged" | wc -l | tr -d ' ')
         [ "$n" -eq $((i + 1)) ] || bad="$bad [$colour $format: $n outputs]"
-        for f in "$tmp/r/staged"/*; do
-            cmp -s "$f" "$tmp/r/direct/$(basename "$f")" ||
-                bad="$bad [$colour $format: $(basename "$f") differs]"
-        done
+        same_files "$tmp/r/staged" "$tmp/r/direct" "$colour $format: "
     done
 done
-if [ -z "$bad" ]; then
-    ok "r: $((i + 1)) BMPs of every layout the device reads as they lie (and two decoded), gray and colour, BMP and PNG outputs: through page-locked memory = --tune host-pinned=0, byte for byte"
-else
-    not_ok "r: BMPs through page-locked memory" "$bad"
-fi
+verdict "r: $((i + 1)) BMPs of every layout the device reads as they lie (and two decoded), gray and colour, BMP and PNG outputs: through page-locked memory = --tune host-pinned=0, byte for byte" "r: BMPs through page-locked memory"
 
 test_end

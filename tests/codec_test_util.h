@@ -1,6 +1,7 @@
 /* codec_test_util.h - what the codec suites (test_codec.c, test_png.c, test_jpeg.c,
- * test_pnm.c) share: the fixtures of tests/data/formats/ and the formulas that made them, files
- * in memory, the decoder's contract on failure, and a bound on the memory a call may take. */
+ * test_pnm.c, and test_source.c above them) share: the fixtures of tests/data/formats/ and the
+ * formulas that made them, files in memory, the decoder's contract on failure, a counting
+ * allocator, and a bound on the memory a call may take. */
 #ifndef TILEDCONV_CODEC_TEST_UTIL_H
 #define TILEDCONV_CODEC_TEST_UTIL_H
 
@@ -29,6 +30,28 @@ static inline void fix_palette(unsigned i, uint8_t rgb[3])
     rgb[0] = (uint8_t)((i * 17u) % 256u);
     rgb[1] = (uint8_t)((i * 91u + 3u) % 256u);
     rgb[2] = (uint8_t)((255u - i * 3u) % 256u);
+}
+
+/* An io_allocator's functions that count (test_codec.c, test_source.c): what it gave and
+ * took back, and a switch that makes it refuse (as an allocator with nothing to give). */
+typedef struct {
+    int given, taken, refuse;
+} counting;
+
+static inline void *counting_alloc(void *arg, size_t bytes)
+{
+    counting *c = arg;
+    if (c->refuse)
+        return NULL;
+    c->given++;
+    return malloc(bytes);
+}
+
+static inline void counting_release(void *arg, void *pixels)
+{
+    counting *c = arg;
+    c->taken++;
+    free(pixels);
 }
 
 /* A whole file in memory (asserts that it can be read). */

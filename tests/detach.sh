@@ -36,6 +36,36 @@ gone() {
 long="-g 8192x8192 -o $tmp/long/out.bmp -q"
 mkdir -p "$tmp/long"
 
+# The long run's folder emptied, for a check of what a run leaves in it.
+fresh_long() {
+    rm -rf "$tmp/long" && mkdir -p "$tmp/long"
+}
+
+# The long run started in the background: $waiter, the process the shell started, and
+# $child, the child it runs in (empty where none was found).
+start_long() {
+    # shellcheck disable=SC2086
+    "$bin" $long &
+    waiter=$!
+    child=$(child_of "$waiter")
+}
+
+# The waiter killed outright: its child must end too (bad says where not).
+kill_waiter() {
+    if [ -z "$child" ]; then
+        bad="no child of $waiter found"
+    else
+        kill -KILL "$waiter"
+        wait "$waiter"
+        gone "$child" || bad="child $child still running 10 s after its waiter was killed"
+    fi
+}
+
+# What the long run left in its folder besides the output file.
+leftovers() {
+    ls -A "$tmp/long" | grep -v '^out\.bmp$'
+}
+
 # 1. The statuses and the lines on stderr, with and without the child.
 bad=
 for way in "" "--tune detach=0"; do
@@ -68,10 +98,7 @@ verdict "-o - through a pipe: the same bytes with and without the child"
 
 # 3. The child killed outright: the waiter ends by SIGKILL too (status 137).
 bad=
-# shellcheck disable=SC2086
-"$bin" $long &
-waiter=$!
-child=$(child_of "$waiter")
+start_long
 if [ -z "$child" ]; then
     bad="no child of $waiter found"
 else
@@ -84,37 +111,25 @@ verdict "a child killed with SIGKILL: the waiter's status is 137"
 
 # 4. SIGTERM to the waiter: handed on; 143, the child gone, no temporary left.
 bad=
-rm -rf "$tmp/long" && mkdir -p "$tmp/long"
-# shellcheck disable=SC2086
-"$bin" $long &
-waiter=$!
-child=$(child_of "$waiter")
+fresh_long
+start_long
 [ -n "$child" ] || bad="no child of $waiter found;"
 kill -TERM "$waiter"
 wait "$waiter"
 rc=$?
 [ "$rc" -eq 143 ] || [ "$rc" -eq 0 ] || bad="$bad the waiter's status $rc;"
 [ -z "$child" ] || gone "$child" || bad="$bad child $child still running after 10 s;"
-left=$(ls -A "$tmp/long" | grep -v '^out\.bmp$')
+left=$(leftovers)
 [ -z "$left" ] || bad="$bad left: $left;"
 verdict "SIGTERM to the waiter: handed on, status 143, the child gone, nothing left"
 
 # 5. The waiter killed outright: the child ends too, outright (its death signal is SIGKILL;
 # an unnamed temporary file leaves nothing).
 bad=
-rm -rf "$tmp/long" && mkdir -p "$tmp/long"
-# shellcheck disable=SC2086
-"$bin" $long &
-waiter=$!
-child=$(child_of "$waiter")
-if [ -z "$child" ]; then
-    bad="no child of $waiter found"
-else
-    kill -KILL "$waiter"
-    wait "$waiter"
-    gone "$child" || bad="child $child still running 10 s after its waiter was killed"
-fi
-left=$(ls -A "$tmp/long" | grep -v '^out\.bmp$')
+fresh_long
+start_long
+kill_waiter
+left=$(leftovers)
 [ -z "$left" ] || bad="$bad; left: $left"
 verdict "the waiter killed with SIGKILL: the child ends too, nothing left"
 
@@ -122,18 +137,12 @@ verdict "the waiter killed with SIGKILL: the child ends too, nothing left"
 # waiter, and write nothing after the caller saw 137 (it went on for 28 s and wrote every
 # output while its death signal was SIGTERM).
 bad=
-rm -rf "$tmp/long" && mkdir -p "$tmp/long"
+fresh_long
 # shellcheck disable=SC2086
 (trap '' TERM && exec "$bin" $long) &
 waiter=$!
 child=$(child_of "$waiter")
-if [ -z "$child" ]; then
-    bad="no child of $waiter found"
-else
-    kill -KILL "$waiter"
-    wait "$waiter"
-    gone "$child" || bad="child $child still running 10 s after its waiter was killed"
-fi
+kill_waiter
 sleep 0.2
 left=$(ls -A "$tmp/long")
 [ -z "$left" ] || bad="$bad; left: $left"
@@ -141,7 +150,7 @@ verdict "SIGTERM ignored, the waiter killed with SIGKILL: the child ends too, no
 
 # 6. --tune detach=0: one process, no child.
 bad=
-rm -rf "$tmp/long" && mkdir -p "$tmp/long"
+fresh_long
 # shellcheck disable=SC2086
 "$bin" --tune detach=0 $long &
 waiter=$!

@@ -47,16 +47,6 @@ static unsigned long long budget_for(int w, int rows)
     return (unsigned long long)rows * row * (info.is_cpu ? 8 : 4);
 }
 
-/* The library's defaults with these filter lengths. */
-static tc_params params_taps(int taps_x, int taps_y)
-{
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = taps_x;
-    p.taps_y = taps_y;
-    return p;
-}
-
 typedef struct {
     const char *what;
     tc_algorithm algorithm;
@@ -248,7 +238,7 @@ static void test_budget_too_small(void **state)
 {
     (void)state;
     const int w = 4000, h = 300;
-    const tc_params p = params_taps(63, 63);
+    const tc_params p = test_params_taps(63, 63);
     float *src = test_plane(w, h, 3u), *dst = new_plane(w, h);
     assert_int_equal(tc_set_max_memory(ctx, 100000), TC_OK);
     assert_int_equal(tc_filter(ctx, src, dst, w, h, &p), TC_EINVAL);
@@ -268,7 +258,7 @@ static void test_bilinear_whole_only(void **state)
 {
     (void)state;
     const int w = 157, h = 500;
-    tc_params p = params_taps(9, 9);
+    tc_params p = test_params_taps(9, 9);
     p.algorithm = TC_BILINEAR;
     float *src = test_plane(w, h, 5u), *dst = new_plane(w, h);
     if (tc_check_params(ctx, w, h, &p) != TC_OK) {
@@ -317,7 +307,7 @@ static void test_filter_image(void **state)
             assert_non_null(b);
             const tc_image da = {outs[o], w, h, planes, a, ostride, NULL, 0};
             const tc_image db = {outs[o], w, h, planes, b, ostride, NULL, 0};
-            tc_params p = params_taps(5, 9);
+            tc_params p = test_params_taps(5, 9);
             p.border = TC_BORDER_WRAP;
             test_set_roi(&p, 4, 30, 7, 12, 150, 350);
             p.out_scale = 1.5;

@@ -233,27 +233,6 @@ static void test_round_trips(void **state)
     }
 }
 
-/* A counting allocator: what it gave and took back, and a switch that makes it fail. */
-typedef struct {
-    int given, taken, refuse;
-} counting;
-
-static void *counting_alloc(void *arg, size_t bytes)
-{
-    counting *c = arg;
-    if (c->refuse)
-        return NULL;
-    c->given++;
-    return malloc(bytes);
-}
-
-static void counting_release(void *arg, void *pixels)
-{
-    counting *c = arg;
-    c->taken++;
-    free(pixels);
-}
-
 /* io_decode_with: the pixels of io_decode (and of io_decode_luma), put where the allocator
  * gives them for JPEG, PGM/PPM and a PNG as stored; malloc's for a BMP and a PNG whose alpha
  * is dropped, or when the allocator has none; io_image_free gives them back to it. */

@@ -114,16 +114,37 @@ static void small_runs(void **state)
     tc_copier_release(NULL);
 }
 
+/* A source and a destination of cap + 64 bytes, the source filled with a pattern of mul and
+ * shift that repeats at no power of two a copy's parts could fall on. */
+static void copy_buffers(size_t cap, size_t mul, int shift, unsigned char **src,
+                         unsigned char **dst)
+{
+    *src = malloc(cap + 64);
+    *dst = malloc(cap + 64);
+    assert_non_null(*src);
+    assert_non_null(*dst);
+    for (size_t i = 0; i < cap + 64; i++)
+        (*src)[i] = (unsigned char)(i * mul + (i >> shift));
+}
+
+/* A copy of n bytes from `from` landed at dst + off, and the 0xEE around it is untouched:
+ * every byte lands, none beyond. */
+static void expect_landed(const unsigned char *dst, size_t off, const unsigned char *from,
+                          size_t n)
+{
+    assert_memory_equal(dst + off, from, n);
+    for (size_t i = 0; i < off; i++)
+        assert_int_equal(dst[i], 0xEE);
+    assert_int_equal(dst[off + n], 0xEE);
+}
+
 static void memcpy_every_byte(void **state)
 {
     tc_copier *crew = NULL;
     const size_t cap = (size_t)5 << 20;
-    unsigned char *src = malloc(cap + 64), *dst = malloc(cap + 64);
+    unsigned char *src, *dst;
     (void)state;
-    assert_non_null(src);
-    assert_non_null(dst);
-    for (size_t i = 0; i < cap + 64; i++)
-        src[i] = (unsigned char)(i * 131 + (i >> 9));
+    copy_buffers(cap, 131, 9, &src, &dst);
     /* Sizes around the part size and odd offsets: every byte lands, none beyond. */
     const size_t sizes[] = {0, 1, 63, 4096, (size_t)128 << 10, ((size_t)128 << 10) + 1,
                             ((size_t)256 << 10) - 7, (size_t)1 << 20, ((size_t)3 << 20) + 5,
@@ -133,10 +154,7 @@ static void memcpy_every_byte(void **state)
             const size_t n = sizes[k] - (sizes[k] >= off ? off : 0);
             memset(dst, 0xEE, cap + 64);
             tc_copier_memcpy(&crew, dst + off, src + 3 - off, n);
-            assert_memory_equal(dst + off, src + 3 - off, n);
-            for (size_t i = 0; i < off; i++)
-                assert_int_equal(dst[i], 0xEE);
-            assert_int_equal(dst[off + n], 0xEE);
+            expect_landed(dst, off, src + 3 - off, n);
         }
     tc_copier_release(crew);
     free(src);
@@ -149,12 +167,9 @@ static void memcpy_every_byte(void **state)
 static void bulk_copy_every_byte(void **state)
 {
     const size_t cap = ((size_t)1 << 20) + 100;
-    unsigned char *src = malloc(cap + 64), *dst = malloc(cap + 64);
+    unsigned char *src, *dst;
     (void)state;
-    assert_non_null(src);
-    assert_non_null(dst);
-    for (size_t i = 0; i < cap + 64; i++)
-        src[i] = (unsigned char)(i * 29 + (i >> 11));
+    copy_buffers(cap, 29, 11, &src, &dst);
     const size_t sizes[] = {0, 1, 64, (size_t)64 << 10, ((size_t)64 << 10) - 1,
                             ((size_t)64 << 10) + 1, ((size_t)64 << 10) + 63, (size_t)1 << 20,
                             cap - 17};
@@ -165,10 +180,7 @@ static void bulk_copy_every_byte(void **state)
                 const size_t n = sizes[k];
                 memset(dst, 0xEE, cap + 64);
                 tc_bulk_copy(dst + off, src + 5, n);
-                assert_memory_equal(dst + off, src + 5, n);
-                for (size_t i = 0; i < off; i++)
-                    assert_int_equal(dst[i], 0xEE);
-                assert_int_equal(dst[off + n], 0xEE);
+                expect_landed(dst, off, src + 5, n);
             }
     }
     test_tune("copy-stream=");

@@ -176,12 +176,13 @@ static void check_pair(const pair_case *k, int src_pinned, int dst_pinned, int d
     release(&got);
 }
 
-/* Every case with src pinned, dst pinned, and both (each expected to move directly). */
-static void check_every_side(const pair_case *cases, size_t count, const tc_params *p)
+/* Every case with src, dst, and both in host memory of this kind (check_pair's 1: pinned, 2:
+ * registered), each expected to move directly. */
+static void check_every_side(const pair_case *cases, size_t count, const tc_params *p, int kind)
 {
     for (size_t i = 0; i < count; i++)
         for (int sides = 1; sides < 4; sides++)
-            check_pair(&cases[i], sides & 1, (sides & 2) != 0, 1, p);
+            check_pair(&cases[i], sides & 1 ? kind : 0, sides & 2 ? kind : 0, 1, p);
 }
 
 static void test_alloc_and_free(void **state)
@@ -231,16 +232,10 @@ static void test_single_images(void **state)
         {TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 5, 0}, /* rows of a longer stride */
         {TC_PIXELS_F32, TC_PIXELS_F32, 1, 41, 19, 3, 0},
     };
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = 5;
-    p.taps_y = 3;
-    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
+    tc_params p = test_params_taps(5, 3);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p, 1);
     /* An ROI: outside it the output keeps the input. */
-    p.src_left = p.dst_left = 3;
-    p.src_top = p.dst_top = 2;
-    p.roi_width = 20;
-    p.roi_height = 9;
+    test_set_roi(&p, 3, 2, 3, 2, 20, 9);
     p.out_scale = 0.5;
     check_pair(&cases[1], 1, 1, 1, &p);
 }
@@ -259,15 +254,9 @@ static void test_bottom_up_direct(void **state)
         {TC_PIXELS_U16, TC_PIXELS_F32, 4, 23, 11, 1, 1},
         {TC_PIXELS_BGR24, TC_PIXELS_BGR24, 3, 37, 21, 3, 1}, /* a BMP's rows: the U8 view */
     };
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = 7;
-    p.taps_y = 5;
-    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
-    p.src_left = p.dst_left = 4;
-    p.src_top = p.dst_top = 3;
-    p.roi_width = 17;
-    p.roi_height = 8;
+    tc_params p = test_params_taps(7, 5);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p, 1);
+    test_set_roi(&p, 4, 3, 4, 3, 17, 8);
     check_pair(&cases[4], 1, 1, 1, &p);
 }
 
@@ -283,11 +272,8 @@ static void test_conversions_direct(void **state)
         {TC_PIXELS_BGRX32, TC_PIXELS_RGB24, 3, 29, 13, 0, 0},
         {TC_PIXELS_RGB24, TC_PIXELS_GRAY8, 3, 33, 19, 5, 0},
     };
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = 5;
-    p.taps_y = 5;
-    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
+    tc_params p = test_params_taps(5, 5);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p, 1);
 }
 
 /* An image larger than the staging ring: the staged way goes in rounds, the direct one in a
@@ -296,9 +282,7 @@ static void test_larger_than_ring(void **state)
 {
     (void)state;
     const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 3, 61, 47, 0, 0};
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = p.taps_y = 7;
+    tc_params p = test_params_taps(7, 7);
     test_tune("staging-chunk=64");
     test_tune("pinned-bytes=256");
     check_pair(&k, 1, 1, 1, &p);
@@ -335,7 +319,7 @@ static void test_mapped_blocks(void **state)
     tc_params_init(&p);
     p.taps_x = 5;
     test_tune("host-wrap=0");
-    check_every_side(cases, sizeof cases / sizeof cases[0], &p);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p, 1);
     test_alloc_and_free(state);
     test_untune();
 }
@@ -350,13 +334,8 @@ static void test_registered_memory(void **state)
         {TC_PIXELS_U8, TC_PIXELS_U16, 3, 41, 19, 5, 0},
         {TC_PIXELS_BGR24, TC_PIXELS_BGR24, 3, 37, 21, 3, 1},
     };
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = 7;
-    p.taps_y = 3;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int sides = 1; sides < 4; sides++)
-            check_pair(&cases[i], sides & 1 ? 2 : 0, sides & 2 ? 2 : 0, 1, &p);
+    tc_params p = test_params_taps(7, 3);
+    check_every_side(cases, sizeof cases / sizeof cases[0], &p, 2);
     /* A region written after its locking, and between two calls, moves what it holds then. */
     const pair_case k = {TC_PIXELS_U8, TC_PIXELS_U8, 1, 33, 17, 0, 0};
     held_image src = make(k.in, k.width, k.height, 1, 0, 0, 2, 0);
@@ -430,9 +409,7 @@ static void test_batch(void **state)
     tc_image s[N], d[N], ps[N], pd[N];
     unsigned long long pinned_in = 0, pinned_out = 0;
     tc_direct_counts before, after;
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = p.taps_y = 5;
+    tc_params p = test_params_taps(5, 5);
     for (int i = 0; i < N; i++) {
         const int c = formats[i] == TC_PIXELS_GRAY8 ? 1 : i % 2 ? 3 : 1;
         const int w = 19 + 14 * (i % 3), h = 11 + 4 * i, in_pin = i % 3 != 2, out_pin = i % 2;
@@ -512,9 +489,7 @@ static void test_blocks_made_while_filtering(void **state)
     held_image want = make(TC_PIXELS_U8, 53, 29, 3, 0, 0, 0, 0x3C);
     held_image got = make(TC_PIXELS_U8, 53, 29, 3, 0, 0, 1, 0x3C);
     tc_direct_counts before, after;
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = p.taps_y = 5;
+    tc_params p = test_params_taps(5, 5);
     fill(&src);
     copy_pixels(&src, &psrc);
     if (tc_filter_image(ctx, &src.img, &want.img, &p) != TC_OK)
@@ -553,9 +528,7 @@ static void test_copies_change_hands(void **state)
     enum { N = 5 };
     held_image src[N], want[N], got[N];
     tc_image s[N], d[N], g[N];
-    tc_params p;
-    tc_params_init(&p);
-    p.taps_x = p.taps_y = 5;
+    tc_params p = test_params_taps(5, 5);
     for (int i = 0; i < N; i++) {
         const int c = i % 2 ? 3 : 1, w = 61 + 9 * i, h = 37 + 5 * i;
         src[i] = make(TC_PIXELS_U8, w, h, c, 0, 0, 0, 0);

@@ -18,6 +18,23 @@ static int read_text(const char *text, size_t len, const name_list_caps *caps, n
     return rc;
 }
 
+/* Text (len bytes) is read without caps into l, which holds these count names in this order
+ * and no more. */
+static void expect_names(const char *text, size_t len, name_list *l, const char *const *want,
+                         int count)
+{
+    char err[256] = "";
+    assert_int_equal(read_text(text, len, NULL, l, err, sizeof err), 0);
+    assert_int_equal(l->count, count);
+    const char *name = NULL;
+    for (int i = 0; i < count; i++) {
+        name = name_list_next(l, name);
+        assert_non_null(name);
+        assert_string_equal(name, want[i]);
+    }
+    assert_null(name_list_next(l, name));
+}
+
 /* Reading text (len bytes) with caps refuses it at a line (2) with this message, and leaves
  * no list behind. */
 static void expect_refused(const char *text, size_t len, const name_list_caps *caps,
@@ -37,26 +54,15 @@ static void test_names(void **state)
     (void)state;
     static const char text[] = "a.bmp\n\nb c.png\r\n\r\n./d/e.jpg\n\n\nlast";
     name_list l;
-    char err[256] = "";
-    assert_int_equal(read_text(text, sizeof text - 1, NULL, &l, err, sizeof err), 0);
-    assert_int_equal(l.count, 4);
-    const char *want[] = {"a.bmp", "b c.png", "./d/e.jpg", "last"};
-    const char *name = NULL;
-    for (int i = 0; i < 4; i++) {
-        name = name_list_next(&l, name);
-        assert_non_null(name);
-        assert_string_equal(name, want[i]);
-    }
-    assert_null(name_list_next(&l, name));
+    const char *const want[] = {"a.bmp", "b c.png", "./d/e.jpg", "last"};
+    expect_names(text, sizeof text - 1, &l, want, 4);
     /* Names, their NULs, nothing else. */
     assert_int_equal(l.size, strlen("a.bmp b c.png ./d/e.jpg last") + 1);
     name_list_free(&l);
     assert_null(l.text);
     name_list_free(&l); /* twice is safe */
 
-    assert_int_equal(read_text("\n\r\n\n", 4, NULL, &l, err, sizeof err), 0);
-    assert_int_equal(l.count, 0);
-    assert_null(name_list_next(&l, NULL));
+    expect_names("\n\r\n\n", 4, &l, NULL, 0);
     name_list_free(&l);
 }
 
@@ -67,16 +73,8 @@ static void test_one_carriage_return(void **state)
     (void)state;
     static const char text[] = "a.bmp\r\r\nb.png\r\n\r\r\nc.jpg\r\r\r";
     name_list l;
-    char err[256] = "";
-    assert_int_equal(read_text(text, sizeof text - 1, NULL, &l, err, sizeof err), 0);
-    const char *want[] = {"a.bmp\r", "b.png", "\r", "c.jpg\r\r"};
-    const char *name = NULL;
-    assert_int_equal(l.count, 4);
-    for (int i = 0; i < 4; i++) {
-        name = name_list_next(&l, name);
-        assert_non_null(name);
-        assert_string_equal(name, want[i]);
-    }
+    const char *const want[] = {"a.bmp\r", "b.png", "\r", "c.jpg\r\r"};
+    expect_names(text, sizeof text - 1, &l, want, 4);
     name_list_free(&l);
 }
 

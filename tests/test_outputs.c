@@ -129,6 +129,20 @@ static void decode_file(const char *path, io_image *img)
         fail_msg("%s: %s", path, err);
 }
 
+/* The planes written by outputs_write to dir/name at this depth, with one more option where
+ * `option` is not NULL, and the file read back into img. */
+static void written(const char *dir, const char *name, const char *option, const char *value,
+                    const tc_plane *planes, int count, const tc_roi *roi, int depth,
+                    io_image *img)
+{
+    char path[96], err[256];
+    tc_options o;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    options_of(&o, (char *[]){"-o", path, (char *)option, (char *)value, NULL});
+    assert_int_equal(outputs_write(&o, planes, count, roi, depth, err, sizeof err), 0);
+    decode_file(path, img);
+}
+
 /* 16 bits kept where the format holds them, unless --depth says otherwise. */
 static void test_depth_rule(void **state)
 {
@@ -165,15 +179,11 @@ static void test_image_formats(void **state)
     float a[6] = {0.0f, 1.0f, 127.5f, 254.6f, 300.0f, -2.0f}, b[6] = {10, 20, 30, 40, 50, 60};
     const tc_plane gray[1] = {{3, 2, a}}, rgb[3] = {{3, 2, a}, {3, 2, b}, {3, 2, a}};
     const tc_roi roi = {0, 0, 1, 0, 2, 2}; /* target: columns 1 and 2 */
-    tc_options o;
     io_image img;
     assert_non_null(mkdtemp(dir));
 
     /* 16-bit gray PNG, --scale 2 inside the ROI: column 0 only converted. */
-    snprintf(path, sizeof path, "%s/g.png", dir);
-    options_of(&o, (char *[]){"-o", path, "--scale", "2", NULL});
-    assert_int_equal(outputs_write(&o, gray, 1, &roi, 16, err, sizeof err), 0);
-    decode_file(path, &img);
+    written(dir, "g.png", "--scale", "2", gray, 1, &roi, 16, &img);
     assert_int_equal(img.depth, 16);
     assert_int_equal(img.channels, 1);
     const uint16_t *w = img.pixels;
@@ -183,10 +193,7 @@ static void test_image_formats(void **state)
     io_image_free(&img);
 
     /* 8-bit RGB PPM, no mapping. */
-    snprintf(path, sizeof path, "%s/c.ppm", dir);
-    options_of(&o, (char *[]){"-o", path, NULL});
-    assert_int_equal(outputs_write(&o, rgb, 3, &roi, 8, err, sizeof err), 0);
-    decode_file(path, &img);
+    written(dir, "c.ppm", NULL, NULL, rgb, 3, &roi, 8, &img);
     assert_int_equal(img.depth, 8);
     assert_int_equal(img.channels, 3);
     assert_int_equal(img.maxval, 255);
@@ -196,24 +203,15 @@ static void test_image_formats(void **state)
     io_image_free(&img);
 
     /* 16-bit RGB PGM/PPM keeps maxval 65535; JPEG at a quality; BMP through io_encode. */
-    snprintf(path, sizeof path, "%s/c16.pnm", dir);
-    options_of(&o, (char *[]){"-o", path, NULL});
-    assert_int_equal(outputs_write(&o, rgb, 3, &roi, 16, err, sizeof err), 0);
-    decode_file(path, &img);
+    written(dir, "c16.pnm", NULL, NULL, rgb, 3, &roi, 16, &img);
     assert_int_equal(img.maxval, 65535);
     assert_int_equal(((const uint16_t *)img.pixels)[3 * 2 + 1], 30 * 257);
     io_image_free(&img);
-    snprintf(path, sizeof path, "%s/q.jpg", dir);
-    options_of(&o, (char *[]){"-o", path, "--quality", "100", NULL});
-    assert_int_equal(outputs_write(&o, gray, 1, &roi, 8, err, sizeof err), 0);
-    decode_file(path, &img);
+    written(dir, "q.jpg", "--quality", "100", gray, 1, &roi, 8, &img);
     assert_int_equal(img.width, 3);
     assert_int_equal(img.channels, 1);
     io_image_free(&img);
-    snprintf(path, sizeof path, "%s/b.bmp", dir);
-    options_of(&o, (char *[]){"-o", path, NULL});
-    assert_int_equal(outputs_write(&o, gray, 1, &roi, 8, err, sizeof err), 0);
-    decode_file(path, &img);
+    written(dir, "b.bmp", NULL, NULL, gray, 1, &roi, 8, &img);
     assert_int_equal(((const uint8_t *)img.pixels)[3 * 3], 255); /* 254.6 -> 255 */
     io_image_free(&img);
 

@@ -1,7 +1,7 @@
 /* test_source.c - an input's bytes (src/files/source.c): files and standard input, the format from
  * the first bytes, refusals before the rest is read, and decoding with the BMP reader's own
  * messages. */
-#include "test_util.h"
+#include "codec_test_util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -146,27 +146,6 @@ static void test_standard_input(void **state)
 /* The reader the tool uses: every format opened on its header (the size and the samples to
  * come, and the bytes held meanwhile), then decoded as source_decode decodes; the caller's
  * limits from the header, with the flags that lift them named. */
-/* An allocator that counts what it gives and takes back (refuse: it has nothing to give). */
-typedef struct {
-    int refuse, given, taken;
-} counting_pool;
-
-static void *pool_alloc(void *arg, size_t bytes)
-{
-    counting_pool *p = arg;
-    if (p->refuse)
-        return NULL;
-    p->given++;
-    return malloc(bytes);
-}
-
-static void pool_release(void *arg, void *ptr)
-{
-    counting_pool *p = arg;
-    p->taken++;
-    free(ptr);
-}
-
 static void test_reader(void **state)
 {
     (void)state;
@@ -228,8 +207,8 @@ static void test_reader(void **state)
     /* With an allocator the same bytes land in its memory (the header's copied in first), and
      * go back to it; one that has none leaves them to malloc. */
     for (int refuse = 0; refuse < 2; refuse++) {
-        counting_pool pool = {refuse, 0, 0};
-        const io_allocator a = {pool_alloc, pool_release, &pool};
+        counting pool = {0, 0, refuse};
+        const io_allocator a = {counting_alloc, counting_release, &pool};
         uint8_t *again;
         size_t m;
         assert_int_equal(source_reader_open(path, &lim, &r, err, sizeof err), 0);

@@ -50,6 +50,16 @@ static inline void test_untune(void)
     tc_set_tuning(NULL);
 }
 
+/* The library's defaults with these filter lengths. */
+static inline tc_params test_params_taps(int taps_x, int taps_y)
+{
+    tc_params p;
+    tc_params_init(&p);
+    p.taps_x = taps_x;
+    p.taps_y = taps_y;
+    return p;
+}
+
 /* Where p's filter reads (src_left, src_top) and writes (dst_left, dst_top), and the size of
  * the region (0 on an axis: the largest that fits both): one line for each of the many
  * layouts the suites try. */

@@ -266,12 +266,12 @@ def profile_table(out, lengths, times, name):
     add("copy ms (cudaMemcpy, median)", copy)
     add("issue slots busy", pct("Compute Workload", "Issue Slots Busy",
                                 ("sm__inst_issued.avg.pct_of_peak_sustained_active",)))
-    add("FMA pipe, cycles active", pct("", "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
-                                       ("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",)))
-    add("FMA pipe, instructions", pct("", "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",
-                                      ("sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",)))
-    add("LSU pipe, instructions", pct("", "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",
-                                      ("sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",)))
+    for label, metric in (("FMA pipe, cycles active", "sm__pipe_fma_cycles_active"),
+                          ("FMA pipe, instructions", "sm__inst_executed_pipe_fma"),
+                          ("LSU pipe, instructions", "sm__inst_executed_pipe_lsu")):
+        # Raw metrics with no section of their own: found by the raw name alone.
+        raw = metric + ".avg.pct_of_peak_sustained_active"
+        add(label, pct("", raw, (raw,)))
     add("L1/TEX throughput (SOL)", pct("Speed Of Light", "L1/TEX Cache Throughput",
                                        ("l1tex__throughput.avg.pct_of_peak_sustained_active",)))
     add("SM throughput (SOL)", pct("Speed Of Light", "Compute (SM) Throughput",

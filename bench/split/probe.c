@@ -92,33 +92,42 @@ static cl_program build(const char *defines, int taps, int constants, const floa
     return p;
 }
 
+/* The taps of k centred on sample `at` of a line of len samples `stride` apart, its ends
+ * replicated, in double: one pass of the filter, rows and columns alike. */
+static double taps_at(const float *k, int taps, const double *line, size_t stride, int at,
+                      int len)
+{
+    double s = 0.0;
+    for (int i = 0; i < taps; i++) {
+        int j = at - taps / 2 + i;
+        j = j < 0 ? 0 : j >= len ? len - 1 : j;
+        s += k[i] * line[(size_t)j * stride];
+    }
+    return s;
+}
+
 /* The filter, replicate borders, in double: the rows, then the columns. */
 static double largest_difference(const float *in, const float *out, int w, int h, int taps,
                                  const float *k)
 {
-    const int r = taps / 2;
-    double *rows = malloc((size_t)w * h * sizeof *rows), worst = 0.0;
+    const size_t n = (size_t)w * h;
+    double *src = malloc(n * sizeof *src), *rows = malloc(n * sizeof *rows), worst = 0.0;
+    if (!src || !rows) {
+        fprintf(stderr, "probe: no memory for the reference\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++)
+        src[i] = in[i];
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            rows[(size_t)y * w + x] = taps_at(k, taps, src + (size_t)y * w, 1, x, w);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            double s = 0.0;
-            for (int i = 0; i < taps; i++) {
-                int xx = x - r + i;
-                xx = xx < 0 ? 0 : xx >= w ? w - 1 : xx;
-                s += k[i] * (double)in[(size_t)y * w + xx];
-            }
-            rows[(size_t)y * w + x] = s;
-        }
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            double s = 0.0;
-            for (int i = 0; i < taps; i++) {
-                int yy = y - r + i;
-                yy = yy < 0 ? 0 : yy >= h ? h - 1 : yy;
-                s += k[i] * rows[(size_t)yy * w + x];
-            }
+            const double s = taps_at(k, taps, rows + x, (size_t)w, y, h);
             const double d = fabs(s - out[(size_t)y * w + x]);
             worst = d > worst ? d : worst;
         }
+    free(src);
     free(rows);
     return worst;
 }
