@@ -40,9 +40,8 @@ band of one chunk's height in the middle of the input computed both ways (the ch
 against tiledconv's call on the band and its halo rows); the dask-image row gives its largest
 difference from tiledconv's call on that band (rounding: not bit for bit).
 
---device: tiledconv.dask opens Context() (the first GPU, else the first device) in each worker;
-the bench opens Context(--device) instead (it replaces tiledconv.dask._context, in each worker
-process too). --scheduler: threads (a pool of --workers threads), processes (--workers
+--device: tiledconv.dask.filter's device= (each worker thread or process opens its context
+there). --scheduler: threads (a pool of --workers threads), processes (--workers
 processes, spawned) or distributed (a LocalCluster of --workers processes of one thread).
 --small: 2048 x 2048 in 512 chunks and 40 frames of 320 x 256 in chunks of 4, for PoCL.
 
@@ -179,46 +178,27 @@ def crc_grid(a, chunks):
     return grid
 
 
-# ---- The device, in every worker ---------------------------------------------------------------
-def use_device(device):
-    """tiledconv.dask opens Context() in each worker thread; this opens Context(device)."""
-    import tiledconv.dask as tdask
-    local = threading.local()
-    lock = threading.Lock()
-
-    def context():
-        ctx = getattr(local, "ctx", None)
-        if ctx is None or ctx.closed:
-            with lock:
-                ctx = local.ctx = tiledconv.Context(device)
-        return ctx
-
-    tdask._context = context
-
-
 class Scheduler:
     """compute() on --workers threads, spawned processes, or a LocalCluster, the same pool for
     the warm-up and the timed run."""
 
-    def __init__(self, kind, workers, device):
+    def __init__(self, kind, workers):
         import dask
         self.kind, self.dask = kind, dask
         self.client = None
         if kind == "threads":
             from concurrent.futures import ThreadPoolExecutor
-            use_device(device)
             self.pool = ThreadPoolExecutor(workers)
         elif kind == "processes":
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(
-                "spawn"), initializer=use_device, initargs=(device,))
+                "spawn"))
         else:
             from distributed import Client, LocalCluster
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                         processes=True, dashboard_address=None)
             self.client = Client(self.cluster)
-            self.client.run(use_device, device)
 
     def compute(self, x):
         if self.client is not None:
@@ -246,7 +226,7 @@ def chunked(spec, x):
     kx, ky = weights(spec["taps"])
     if spec["row"] == "tiledconv":
         import tiledconv.dask as tdask
-        return tdask.filter(x, kx=kx, ky=ky, border=spec["border"])
+        return tdask.filter(x, kx=kx, ky=ky, border=spec["border"], device=spec["device"])
     if spec["row"] == "dask-image":
         import dask.array as da
         from dask_image import ndfilters
@@ -315,7 +295,7 @@ def child(spec):
         rec["crc"] = crc_grid(out, chunks).tolist()
         print(json.dumps(rec), flush=True)
         return
-    sched = Scheduler(spec["scheduler"], spec["workers"], spec["device"])
+    sched = Scheduler(spec["scheduler"], spec["workers"])
     try:
         t0 = time.perf_counter()
         sched.compute(crc_grid_lazy(chunked(spec, warm_input(spec))))

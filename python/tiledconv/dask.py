@@ -37,12 +37,14 @@ _local = threading.local()
 _opening = threading.Lock()
 
 
-def _context():
-    """This thread's Context on the default device, opened on its first chunk."""
-    ctx = getattr(_local, "ctx", None)
+def _context(device=None):
+    """This thread's Context on `device` (None: the default device), opened on its first
+    chunk there."""
+    contexts = _local.__dict__.setdefault("contexts", {})
+    ctx = contexts.get(device)
     if ctx is None or ctx.closed:
         with _opening:
-            ctx = _local.ctx = tiledconv.Context()
+            ctx = contexts[device] = tiledconv.Context(device)
     return ctx
 
 
@@ -75,17 +77,19 @@ def _radii(kx, ky, mask):
     return (ny - 1) // 2, (nx - 1) // 2
 
 
-def _filter_block(block, kind, keywords):
-    ctx = _context()
+def _filter_block(block, kind, device, keywords):
+    ctx = _context(device)
     if kind in ("image", "colour"):
         return ctx.filter(block, **keywords)
     return ctx.filter_batch(block, **keywords)
 
 
 def filter(darr, kx=None, ky=None, border="replicate", border_value=0.0, algorithm="tiled",
-           mask=None, storage="buffer", *, cval=None, dtype=None):
+           mask=None, storage="buffer", *, cval=None, dtype=None, device=None):
     """A dask array of darr's shape (and dtype, or ``dtype``) filtered as ``tiledconv.filter``
     filters each image; lazy until computed. See the module's text for layouts and borders.
+    ``device`` is what ``tiledconv.Context`` takes ("gpu", "cpu", "0:1", ...; None: the default
+    device): each worker thread opens its own context there on its first chunk.
 
     >>> import dask.array as da, numpy as np, tiledconv, tiledconv.dask
     >>> image = da.from_array(np.arange(48 * 64, dtype=np.float32).reshape(48, 64), chunks=16)
@@ -111,4 +115,4 @@ def filter(darr, kx=None, ky=None, border="replicate", border_value=0.0, algorit
         boundary[row_axis] = boundary[col_axis] = "periodic"
     return darr.map_overlap(_filter_block, depth=depth, boundary=boundary, trim=True,
                             dtype=out_dtype, meta=np.empty((0,) * darr.ndim, out_dtype),
-                            kind=kind, keywords=keywords)
+                            kind=kind, device=device, keywords=keywords)

@@ -120,6 +120,20 @@ def test_cluster_of_two_processes():
     assert np.array_equal(got, tiledconv.filter_batch(a, **keywords))
 
 
+def test_device_named():
+    """device= opens each worker's context there: the CPU device (PoCL, present wherever the
+    suites run) gives the whole call's bytes; a platform that is not there fails the compute
+    with Context's reason."""
+    a = RNG.integers(0, 256, (50, 70), dtype=np.uint8)
+    got = tdask.filter(da.from_array(a, chunks=(20, 30)), kx=[1, 2, 1],
+                       device="cpu").compute(scheduler="threads")
+    with tiledconv.Context("cpu") as ctx:
+        assert np.array_equal(got, ctx.filter(a, kx=[1, 2, 1]))
+    with pytest.raises(ValueError, match="platform 9"):
+        tdask.filter(da.from_array(a, chunks=(20, 30)), device="9:9").compute(
+            scheduler="threads")
+
+
 def test_refusals():
     with pytest.raises(ValueError, match="5-D"):
         tdask.filter(da.zeros((2, 2, 2, 2, 2), chunks=1))
