@@ -1,0 +1,42 @@
+/*
+ * jpeg_coefs.h - a JPEG as libjpeg holds it between the entropy coder and the block arithmetic:
+ * each component's quantised DCT coefficients and its quantisation table. The CPU reads them
+ * from a file (jpeg_read_coefficients) or writes a file from them (jpeg_write_coefficients);
+ * the device does everything between coefficients and pixels (the inverse DCT, upsampling and
+ * colour conversion on the way in; colour conversion, downsampling, the forward DCT and
+ * quantisation on the way out), with libjpeg-turbo 2.1's exact arithmetic, so that the pixels
+ * and the files are the bytes of the CPU path.
+ */
+#ifndef TILEDCONV_JPEG_COEFS_H
+#define TILEDCONV_JPEG_COEFS_H
+
+#include <stdint.h>
+
+#define JPEG_COEFS_MAX_COMPONENTS 3
+
+/* One component (Y, Cb or Cr; or the only one of a gray file). Blocks are stored row-major,
+ * blocks_wide blocks a row, blocks_high rows, each block its 64 coefficients in natural
+ * (row-major) order as libjpeg's JBLOCK holds them: a block's quantised values, not yet
+ * multiplied by quant[]. */
+typedef struct {
+    int h_samp, v_samp;          /* sampling factors (1 or 2; 4 for 4:1:1's luma) */
+    int width, height;           /* samples: libjpeg's downsampled_width and _height */
+    int blocks_wide, blocks_high; /* the arrays' size: width_in_blocks and height_in_blocks
+                                   * rounded up to h_samp and v_samp, as libjpeg allocates
+                                   * them (the blocks past width_in_blocks are libjpeg's
+                                   * dummy blocks: decoded, never shown) */
+    uint16_t quant[64];          /* the component's quantisation table, natural order */
+    int16_t *coef;               /* blocks_wide * blocks_high * 64 */
+} jpeg_coef_component;
+
+typedef struct {
+    int width, height;  /* the image's pixels */
+    int components;     /* 1 (gray) or 3 (YCbCr) */
+    int max_h, max_v;   /* the largest sampling factors */
+    jpeg_coef_component comp[JPEG_COEFS_MAX_COMPONENTS];
+} jpeg_coefs;
+
+/* Frees every component's coefficients; *c is left empty (components 0). */
+void jpeg_coefs_free(jpeg_coefs *c);
+
+#endif
