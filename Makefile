@@ -101,12 +101,10 @@ LIB_SRCS += src/filter.c src/image.c src/reference.c
 LIB_SRCS += src/tuning.c
 # The BMP reader and writer: its headers, its pixels, files read, files written.
 BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp_write.c
-# The library's file layer (include/tiledconv_files.h), first its codecs: the formats, the
-# decoders' limits, files written whole, streams, images read a row at a time.
-IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io/jpeg.c \
-            src/io/pnm.c \
-            src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
-            src/io/stream_bounds.c src/io/rows.c
+# The library's file layer (include/tiledconv_files.h), first its codecs: every file of src/io
+# (the formats behind codec.c's table, the decoders' limits, files written whole, streams,
+# images read a row at a time), so that a new format is its own file and the table's entry.
+IO_SRCS  := $(sort $(wildcard src/io/*.c))
 # Then the file pipeline: the pool of codec workers, the device lanes, the page-locked blocks,
 # the waiters that sync and rename, images in strips under a budget, the memory plan; the
 # inputs and outputs named, the options of a run and its public call (tc_filter_files).
@@ -467,11 +465,7 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 	clang $(FUZZ_FLAGS) -D_POSIX_C_SOURCE=200809L -Isrc/io -o $@ tests/fuzz_bmp.c $(FUZZ_BMP_SRCS)
 
 # The codec layer whole, for the harnesses below.
-FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg.c \
-                   src/io/pnm.c $(BMP_SRCS) \
-                   src/io/stream_bounds.c \
-                   src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
-                   src/io/rows.c
+FUZZ_CODEC_SRCS := $(IO_SRCS)
 
 # The parser and what it calls are instrumented (the codec layer for the output formats'
 # names); the rest of the library (the algorithm and border names) comes from the static

@@ -388,6 +388,40 @@ static void encode_refused(io_format fmt, const io_image *img, const char *want)
     assert_int_equal(expect_encode_refused(fmt, img, 0, "o.x", want, err, sizeof err), 0);
 }
 
+/* What each format holds and is called comes from the codec table alone: the words, the
+ * 16-bit rule, the checks the row writer and io_encode share. */
+static void test_format_table(void **state)
+{
+    char list[64], err[256];
+    io_format f;
+    (void)state;
+    io_format_list(list, sizeof list);
+    assert_string_equal(list, "bmp, png, jpeg (jpg), pnm (pgm, ppm)");
+    io_format_list(list, 12); /* cut short, still a string */
+    assert_string_equal(list, "bmp, png, j");
+    assert_int_equal(io_format_from_word("JPG", &f), 0);
+    assert_int_equal(f, IO_FORMAT_JPEG);
+    assert_int_equal(io_format_from_word("ppm", &f), 0);
+    assert_int_equal(f, IO_FORMAT_PNM);
+    assert_int_equal(io_format_from_word("pn", &f), -1);
+    assert_int_equal(io_format_from_word("jpeg jpg", &f), -1);
+    assert_int_equal(io_format_holds_16_bits(IO_FORMAT_PNG), 1);
+    assert_int_equal(io_format_holds_16_bits(IO_FORMAT_PNM), 1);
+    assert_int_equal(io_format_holds_16_bits(IO_FORMAT_BMP), 0);
+    assert_int_equal(io_format_holds_16_bits(IO_FORMAT_JPEG), 0);
+    assert_int_equal(io_check_writable(IO_FORMAT_PNM, 16, 1000, "p", err, sizeof err), 0);
+    assert_int_equal(io_check_writable(IO_FORMAT_PNG, 16, 65535, "p", err, sizeof err), 0);
+    assert_int_equal(io_check_writable(IO_FORMAT_PNG, 8, 100, "p", err, sizeof err), -1);
+    assert_string_equal(err, "p: PNG holds samples of full scale 255, not maxval 100");
+    assert_int_equal(io_check_writable(IO_FORMAT_JPEG, 16, 65535, "p", err, sizeof err), -1);
+    assert_string_equal(err, "p: JPEG holds 8-bit samples only, not 16-bit");
+    assert_non_null(io_row_reading_of(IO_FORMAT_BMP));
+    assert_non_null(io_row_writing_of(IO_FORMAT_PNM));
+    assert_null(io_row_writing_of((io_format)99));
+    assert_int_equal(io_identify((const uint8_t *)"GIF89a..", 8, &f, err, sizeof err), -1);
+    assert_string_equal(err, "a GIF file: not a format tiledconv reads (BMP, PNG, JPEG, PGM/PPM)");
+}
+
 /* io_encode says what it cannot write before a byte is written. */
 static void test_encode_refusals(void **state)
 {
@@ -480,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_content_not_name),
         cmocka_unit_test(test_encode_refusals),
+        cmocka_unit_test(test_format_table),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_api_edges),
     };

@@ -838,6 +838,22 @@ static void test_optional_pyramid_value(void **state)
 /* Every option of the table is what getopt reads: each name is accepted (alone, or with a
  * value for the options that take one, whose absence is then named by the option's flag), the
  * two-letter flags with one dash and their value attached, and no two rows share a name. */
+/* --format's help names the words the codec table accepts (the one list of them). */
+static void test_format_help_names_the_table(void **state)
+{
+    char list[64];
+    int found = 0;
+    (void)state;
+    io_format_list(list, sizeof list);
+    for (size_t i = 0; i < cli_option_count; i++) {
+        if (cli_options[i].long_name && strcmp(cli_options[i].long_name, "format") == 0) {
+            assert_non_null(strstr(cli_options[i].help, list));
+            found++;
+        }
+    }
+    assert_int_equal(found, 1);
+}
+
 static void test_option_table(void **state)
 {
     (void)state;
@@ -884,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_tiny_numbers),          cmocka_unit_test(test_messages_are_one_line),
         cmocka_unit_test(test_image_formats), cmocka_unit_test(test_optional_pyramid_value),
         cmocka_unit_test(test_option_table),
+        cmocka_unit_test(test_format_help_names_the_table),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -29,12 +29,14 @@ static int has_extension(const char *path)
 static int resolve_image_format(tc_options *o, FILE *err)
 {
     io_format named;
+    char formats[64];
     const int to_stdout = strcmp(o->output, "-") == 0;
+    io_format_list(formats, sizeof formats);
     if (o->output_given && !to_stdout && has_extension(o->output)) {
         if (io_format_from_name(o->output, &named) != 0 && !o->image_format_given) {
             fprintf(err, "tiledconv: -o %s: unknown image extension; the formats are %s (a name "
                          "without an extension is BMP; --format NAME overrides)\n",
-                    o->output, IO_FORMAT_LIST);
+                    o->output, formats);
             return 2;
         }
         if (io_format_from_name(o->output, &named) == 0) {
@@ -50,7 +52,7 @@ static int resolve_image_format(tc_options *o, FILE *err)
     if (o->class_map && io_format_from_name(o->class_map, &o->class_map_format) != 0) {
         fprintf(err, "tiledconv: --class-map %s: unknown image extension; the formats are %s (a "
                      "name without an extension is BMP)\n",
-                o->class_map, IO_FORMAT_LIST);
+                o->class_map, formats);
         return 2;
     }
     if (o->class_map && strcmp(o->class_map, "-") == 0) {
@@ -62,8 +64,7 @@ static int resolve_image_format(tc_options *o, FILE *err)
                  io_format_extension(o->image_format, o->color ? 3 : 1));
         o->output = o->default_output;
     }
-    if (o->depth == 16 && o->write_output &&
-        (o->image_format == IO_FORMAT_BMP || o->image_format == IO_FORMAT_JPEG)) {
+    if (o->depth == 16 && o->write_output && !io_format_holds_16_bits(o->image_format)) {
         fprintf(err, "tiledconv: --depth 16: %s holds 8-bit samples only; write PNG or PGM/PPM "
                      "for 16 bits (-o NAME.png, --format png)\n",
                 io_format_name(o->image_format));

@@ -57,7 +57,8 @@ const cli_option cli_options[] = {
      "(none: BMP); gray, or colour with --color; - writes\n"
      "standard output, and every report goes to stderr"},
     {OPT_FORMAT, NULL, "format", VALUE, "NAME", S_IO, OWN,
-     "the output's format whatever the name, for -o - and -O:\n" IO_FORMAT_LIST},
+     "the output's format whatever the name, for -o - and -O:\n"
+     "bmp, png, jpeg (jpg), pnm (pgm, ppm)"},
     {OPT_DEPTH, NULL, "depth", VALUE, "8|16", S_IO, OWN,
      "bits per sample of a PNG or PGM/PPM output (default 16\n"
      "for an input of more than 8 bits, else 8)"},

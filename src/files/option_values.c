@@ -201,7 +201,9 @@ int opt_parse_block(const char *text, tc_options *o, FILE *err)
 int opt_parse_image_format(const char *text, tc_options *o, FILE *err)
 {
     if (io_format_from_word(text, &o->image_format)) {
-        fprintf(err, "tiledconv: --format '%s': unknown format; use %s\n", text, IO_FORMAT_LIST);
+        char formats[64];
+        io_format_list(formats, sizeof formats);
+        fprintf(err, "tiledconv: --format '%s': unknown format; use %s\n", text, formats);
         return 2;
     }
     o->image_format_given = 1;

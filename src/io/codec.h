@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "codec_common.h"
+#include "io_limits.h"
 
 /* How many leading bytes io_detect needs to tell every format apart (PNG's signature). */
 #define IO_DETECT_BYTES 8
@@ -98,7 +99,7 @@ void io_set_jpeg_sampling(io_jpeg_sampling s);
 /* The output format from a file name's extension, case-insensitive: .bmp; .png; .jpg, .jpeg;
  * .pgm, .ppm, .pnm; a name without an extension is BMP (only the last path component counts, so
  * "out.d/x" has none). Returns 0, or -1 for another extension (the caller's usage error lists
- * IO_FORMAT_LIST). */
+ * io_format_list). */
 int io_format_from_name(const char *path_or_name, io_format *fmt);
 
 /* The format from a word ("bmp", "png", "jpeg" or "jpg", "pnm", "pgm" or "ppm"), for a
@@ -119,7 +120,47 @@ const char *io_format_kind(io_format fmt, int channels);
 /* Whether the format holds 16-bit samples (PNG, PGM/PPM): 1, or 0. */
 int io_format_holds_16_bits(io_format fmt);
 
-/* The words io_format_from_word accepts, for usage messages. */
-#define IO_FORMAT_LIST "bmp, png, jpeg (jpg), pnm (pgm, ppm)"
+/* The words io_format_from_word accepts, for usage messages, into out (64 bytes hold them):
+ * "bmp, png, jpeg (jpg), pnm (pgm, ppm)". */
+void io_format_list(char *out, size_t size);
+
+/* Whether fmt holds samples of this depth and maxval (io_encode's and io_rows_begin's checks:
+ * BMP and JPEG hold 8-bit samples of full scale only, PNG full scale of its depth): 0, or -1
+ * with "PATH: FORMAT holds ..." in err. */
+int io_check_writable(io_format fmt, int depth, int maxval, const char *path, char *err,
+                      size_t err_size);
+
+/* ---- Each format row by row, for rows.c (callers use rows.h) ---------------------------- */
+
+/* A format's row reader, adapted to one shape. open: 0 with *state to read from; 1 for a valid
+ * file that the format cannot give row by row (*h and *held filled, *state NULL: rows.c decodes
+ * it whole); -1 with the reason. finish (NULL: nothing follows the rows) makes the whole
+ * decoder's checks of what comes after them. decode_whole (NULL: io_decode, or io_decode_luma
+ * for luma) decodes the file whole with lim. */
+typedef struct {
+    int (*open)(const uint8_t *data, size_t size, const io_limits *lim, int luma, void **state,
+                io_header *h, size_t *held, char *err, size_t err_size);
+    int (*next)(void *state, void *row, char *err, size_t err_size);
+    int (*finish)(void *state, char *err, size_t err_size);
+    void (*close)(void *state);
+    int (*decode_whole)(const uint8_t *data, size_t size, const io_limits *lim, io_image *img,
+                        char *err, size_t err_size);
+} io_row_reading;
+
+/* A format's row writer. begin: 0 with *state; 1 where this build has no row encoder for the
+ * format (rows.c gathers the rows and io_encode writes them at the end); -1 with the reason.
+ * held (NULL: one row of 16-bit samples) is the most the encoder keeps. */
+typedef struct {
+    int (*begin)(FILE *f, const io_image *shape, int quality, const char *path, void **state,
+                 char *err, size_t err_size);
+    int (*row)(void *state, const void *row, char *err, size_t err_size);
+    int (*end)(void *state, char *err, size_t err_size);
+    void (*free)(void *state);
+    size_t (*held)(int width, int height, int channels);
+} io_row_writing;
+
+/* The format's row reader and writer; NULL for a value that is no format. */
+const io_row_reading *io_row_reading_of(io_format fmt);
+const io_row_writing *io_row_writing_of(io_format fmt);
 
 #endif

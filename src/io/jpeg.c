@@ -594,3 +594,17 @@ void jpeg_writer_free(jpeg_writer *w)
     (void)w;
 }
 #endif
+
+size_t jpeg_writer_bytes(int width, int height, int channels)
+{
+    const size_t row = (size_t)width * (size_t)channels * 2;
+    const size_t image = (size_t)width * (size_t)height * (size_t)channels;
+#ifdef TC_HAVE_JPEGLIB
+    /* libjpeg keeps 64 coefficients of 2 bytes a block for its second pass. */
+    const int full = env_on("TJ_OPTIMIZE") || env_on("TJ_PROGRESSIVE");
+    return 32 * row + ((size_t)1 << 20) + (full ? 2 * image : 0);
+#else
+    (void)row;
+    return 3 * image + ((size_t)1 << 20);
+#endif
+}

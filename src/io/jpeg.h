@@ -57,5 +57,9 @@ int jpeg_writer_row(jpeg_writer *w, const uint8_t *row, char *err, size_t err_si
 /* After the last row: every row written, the file finished. */
 int jpeg_writer_end(jpeg_writer *w, char *err, size_t err_size);
 void jpeg_writer_free(jpeg_writer *w);
+/* The most a writer of that image keeps: an MCU row of samples and coefficients, and with
+ * TJ_OPTIMIZE or TJ_PROGRESSIVE every coefficient; where the build encodes a JPEG whole, the
+ * image and TurboJPEG's output buffer. */
+size_t jpeg_writer_bytes(int width, int height, int channels);
 
 #endif

@@ -536,3 +536,9 @@ int png_writer_end(png_writer *w, char *err, size_t err_size)
                        (unsigned long)w->next, (unsigned long)w->height);
     return 0;
 }
+
+size_t png_writer_bytes(int width, int height, int channels)
+{
+    (void)height;
+    return 4 * (size_t)width * (size_t)channels * 2 + ((size_t)1 << 20);
+}

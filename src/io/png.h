@@ -52,5 +52,7 @@ int png_writer_row(png_writer *w, const void *row, char *err, size_t err_size);
 /* After the last row: every row written (the last one wrote IEND). */
 int png_writer_end(png_writer *w, char *err, size_t err_size);
 void png_writer_free(png_writer *w);
+/* The most a writer of that image keeps: scanlines, the deflater's state, its output buffer. */
+size_t png_writer_bytes(int width, int height, int channels);
 
 #endif
