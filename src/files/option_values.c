@@ -478,8 +478,11 @@ int opt_parse_border(const char *text, filter_args *a, FILE *err)
         a->border_value = v;
         return 0;
     }
-    fprintf(err, "tiledconv: --border '%s': unknown mode; use replicate, constant[=V], "
-                 "reflect101, reflect or wrap\n", text);
+    fprintf(err, "tiledconv: --border '%s': unknown mode; use ", text);
+    for (int m = 0; m < TC_BORDER_COUNT; m++)
+        fprintf(err, "%s%s%s", m == 0 ? "" : m + 1 < TC_BORDER_COUNT ? ", " : " or ",
+                tc_border_name((tc_border)m), m == TC_BORDER_CONSTANT ? "[=V]" : "");
+    fputs("\n", err);
     return 2;
 }
 
