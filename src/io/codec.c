@@ -124,6 +124,50 @@ static long ratio_of(const io_limits *lim)
     return lim->allow_high_ratio ? 0 : IO_MAX_PIXELS_PER_BYTE;
 }
 
+/* Each format's row calls take its own reader or writer, the table's a void *: these forward
+ * the one to the other (the opening calls, which differ, are written out below). */
+#define ROW_READER_CALLS(fmt, reader, row_type)                                          \
+    static int fmt##_next_row(void *state, void *row, char *err, size_t err_size)        \
+    {                                                                                    \
+        return fmt##_rows_next((reader *)state, (row_type *)row, err, err_size);         \
+    }                                                                                    \
+    static void fmt##_close_rows(void *state)                                            \
+    {                                                                                    \
+        fmt##_rows_close((reader *)state);                                               \
+    }
+#define ROW_WRITER_CALLS(fmt, writer, row_type)                                          \
+    static int fmt##_put_row(void *state, const void *row, char *err, size_t err_size)   \
+    {                                                                                    \
+        return fmt##_writer_row((writer *)state, (const row_type *)row, err, err_size);  \
+    }                                                                                    \
+    static int fmt##_end_rows(void *state, char *err, size_t err_size)                   \
+    {                                                                                    \
+        return fmt##_writer_end((writer *)state, err, err_size);                         \
+    }                                                                                    \
+    static void fmt##_free_rows(void *state)                                             \
+    {                                                                                    \
+        fmt##_writer_free((writer *)state);                                              \
+    }
+
+ROW_READER_CALLS(bmp, bmp_rows, uint8_t)
+ROW_WRITER_CALLS(bmp, bmp_writer, uint8_t)
+ROW_READER_CALLS(png, png_rows, void)
+ROW_WRITER_CALLS(png, png_writer, void)
+ROW_READER_CALLS(jpeg, jpeg_rows, void)
+ROW_WRITER_CALLS(jpeg, jpeg_writer, uint8_t)
+ROW_READER_CALLS(pnm, pnm_rows, void)
+ROW_WRITER_CALLS(pnm, pnm_writer, void)
+
+static int png_finish_rows(void *state, char *err, size_t err_size)
+{
+    return png_rows_finish(state, err, err_size);
+}
+
+static int jpeg_finish_rows(void *state, char *err, size_t err_size)
+{
+    return jpeg_rows_finish(state, err, err_size);
+}
+
 /* A BMP: its reader's own words, as the tool has always shown them (no "BMP: " before). */
 static int bmp_open_rows(const uint8_t *data, size_t size, const io_limits *lim, int luma,
                          void **state, io_header *h, size_t *held, char *err, size_t err_size)
@@ -138,16 +182,6 @@ static int bmp_open_rows(const uint8_t *data, size_t size, const io_limits *lim,
     *h = (io_header){width, height, 3, 8, 255};
     *held = rc == 1 ? io_image_bytes(width, height, 3, 8) : 0;
     return rc;
-}
-
-static int bmp_next_row(void *state, void *row, char *err, size_t err_size)
-{
-    return bmp_rows_next(state, row, err, err_size);
-}
-
-static void bmp_close_rows(void *state)
-{
-    bmp_rows_close(state);
 }
 
 /* An RLE BMP decoded whole with the caller's limits (its own bomb guard among them). */
@@ -172,21 +206,6 @@ static int bmp_begin_rows(FILE *f, const io_image *shape, int quality, const cha
     return rc;
 }
 
-static int bmp_put_row(void *state, const void *row, char *err, size_t err_size)
-{
-    return bmp_writer_row(state, row, err, err_size);
-}
-
-static int bmp_end_rows(void *state, char *err, size_t err_size)
-{
-    return bmp_writer_end(state, err, err_size);
-}
-
-static void bmp_free_rows(void *state)
-{
-    bmp_writer_free(state);
-}
-
 static int png_open_rows(const uint8_t *data, size_t size, const io_limits *lim, int luma,
                          void **state, io_header *h, size_t *held, char *err, size_t err_size)
 {
@@ -196,21 +215,6 @@ static int png_open_rows(const uint8_t *data, size_t size, const io_limits *lim,
                                  h, held, err, err_size);
     *state = r;
     return rc;
-}
-
-static int png_next_row(void *state, void *row, char *err, size_t err_size)
-{
-    return png_rows_next(state, row, err, err_size);
-}
-
-static int png_finish_rows(void *state, char *err, size_t err_size)
-{
-    return png_rows_finish(state, err, err_size);
-}
-
-static void png_close_rows(void *state)
-{
-    png_rows_close(state);
 }
 
 static int png_begin_rows(FILE *f, const io_image *shape, int quality, const char *path,
@@ -224,21 +228,6 @@ static int png_begin_rows(FILE *f, const io_image *shape, int quality, const cha
     return rc;
 }
 
-static int png_put_row(void *state, const void *row, char *err, size_t err_size)
-{
-    return png_writer_row(state, row, err, err_size);
-}
-
-static int png_end_rows(void *state, char *err, size_t err_size)
-{
-    return png_writer_end(state, err, err_size);
-}
-
-static void png_free_rows(void *state)
-{
-    png_writer_free(state);
-}
-
 static int jpeg_open_rows(const uint8_t *data, size_t size, const io_limits *lim, int luma,
                           void **state, io_header *h, size_t *held, char *err, size_t err_size)
 {
@@ -249,21 +238,6 @@ static int jpeg_open_rows(const uint8_t *data, size_t size, const io_limits *lim
     return rc;
 }
 
-static int jpeg_next_row(void *state, void *row, char *err, size_t err_size)
-{
-    return jpeg_rows_next(state, row, err, err_size);
-}
-
-static int jpeg_finish_rows(void *state, char *err, size_t err_size)
-{
-    return jpeg_rows_finish(state, err, err_size);
-}
-
-static void jpeg_close_rows(void *state)
-{
-    jpeg_rows_close(state);
-}
-
 static int jpeg_begin_rows(FILE *f, const io_image *shape, int quality, const char *path,
                            void **state, char *err, size_t err_size)
 {
@@ -272,21 +246,6 @@ static int jpeg_begin_rows(FILE *f, const io_image *shape, int quality, const ch
                                      path, &w, err, err_size);
     *state = w;
     return rc;
-}
-
-static int jpeg_put_row(void *state, const void *row, char *err, size_t err_size)
-{
-    return jpeg_writer_row(state, row, err, err_size);
-}
-
-static int jpeg_end_rows(void *state, char *err, size_t err_size)
-{
-    return jpeg_writer_end(state, err, err_size);
-}
-
-static void jpeg_free_rows(void *state)
-{
-    jpeg_writer_free(state);
 }
 
 static int pnm_open_rows(const uint8_t *data, size_t size, const io_limits *lim, int luma,
@@ -301,16 +260,6 @@ static int pnm_open_rows(const uint8_t *data, size_t size, const io_limits *lim,
     return rc;
 }
 
-static int pnm_next_row(void *state, void *row, char *err, size_t err_size)
-{
-    return pnm_rows_next(state, row, err, err_size);
-}
-
-static void pnm_close_rows(void *state)
-{
-    pnm_rows_close(state);
-}
-
 static int pnm_begin_rows(FILE *f, const io_image *shape, int quality, const char *path,
                           void **state, char *err, size_t err_size)
 {
@@ -320,21 +269,6 @@ static int pnm_begin_rows(FILE *f, const io_image *shape, int quality, const cha
                                     shape->depth, shape->maxval, path, &w, err, err_size);
     *state = w;
     return rc;
-}
-
-static int pnm_put_row(void *state, const void *row, char *err, size_t err_size)
-{
-    return pnm_writer_row(state, row, err, err_size);
-}
-
-static int pnm_end_rows(void *state, char *err, size_t err_size)
-{
-    return pnm_writer_end(state, err, err_size);
-}
-
-static void pnm_free_rows(void *state)
-{
-    pnm_writer_free(state);
 }
 
 /* PGM/PPM and BMP: nothing after the raster is read (as io_decode reads none). */
