@@ -86,7 +86,7 @@ LIB_SRCS := src/context.c src/params.c src/host_api.c src/gradient.c src/pyramid
 # Running filters on a device: which kernel runs a job and its geometry, the launchers, the
 # device buffers, the job's kernels, the images beside buffers and the bilinear-tap trick, the
 # kernels' programs (built, and kept on disk between processes), the devices.
-LIB_SRCS += src/variants.c src/split.c src/tiled_geometry.c src/launch.c src/buffers.c src/job_kernels.c \
+LIB_SRCS += src/variants.c src/split.c src/tiled_geometry.c src/launch.c src/host_run.c src/buffers.c src/job_kernels.c \
             src/kernel_args.c src/storage.c src/bilinear.c src/programs.c \
             src/program_cache.c src/device.c src/status.c src/hostmem.c
 # Pixels in, pixels out: the older layouts, the channel-last layouts and the pipeline that

@@ -8,6 +8,7 @@
 #include "pixels.h"
 #include "channels.h"
 #include "copier.h"
+#include "host_run.h"
 #include "tuning.h"
 
 #include <stddef.h>
@@ -223,37 +224,6 @@ static void accumulate(tc_run_stats *total, tc_run_stats *one, int c)
         tc_run_stats_add(total, one);
         tc_run_stats_free(one);
     }
-}
-
-static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
-                       const tc_job *job, const tc_image *src, const tc_image *dst, double scale,
-                       double offset, tc_run_stats *stats, tc_msg *m)
-{
-    const int count = planes_of(dst);
-    tc_plane in = {0, 0, NULL}, out[3] = {{0, 0, NULL}, {0, 0, NULL}, {0, 0, NULL}};
-    int status = TC_OK;
-    memset(stats, 0, sizeof *stats);
-    if (tc_plane_alloc(&in, src->width, src->height))
-        status = tc_fail(m, TC_ENOMEM, "out of host memory for a %d x %d plane", src->width,
-                         src->height);
-    for (int c = 0; status == TC_OK && c < count; c++)
-        if (tc_plane_alloc(&out[c], src->width, src->height))
-            status = tc_fail(m, TC_ENOMEM, "out of host memory for a %d x %d plane", src->width,
-                             src->height);
-    for (int c = 0; status == TC_OK && c < count; c++) {
-        tc_run_stats one;
-        host_unpack(src, c, count, &in);
-        if ((status = tc_run(d, programs, buffers, job, &in, &out[c], 0, 1, &one, m)) == TC_OK)
-            accumulate(stats, &one, c);
-    }
-    if (status == TC_OK)
-        host_pack(out, count, &job->roi, scale, offset, dst);
-    else
-        tc_run_stats_free(stats);
-    tc_plane_free(&in);
-    for (int c = 0; c < 3; c++)
-        tc_plane_free(&out[c]);
-    return status;
 }
 
 /* ---- The device path -------------------------------------------------------------------- */
@@ -782,7 +752,9 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
     if (convert_on_host || src->format == TC_PIXELS_FLOAT32 || !d->info.has_double) {
         if ((status = check_indices(src, m)) != TC_OK)
             return status;
-        return run_on_host(d, programs, buffers, job, src, dst, scale, offset, stats, m);
+        static const tc_host_conversions pixels = {host_unpack, host_pack};
+        return tc_run_on_host(d, programs, buffers, job, &pixels, src, dst, *planes, scale,
+                              offset, stats, m);
     }
     return run_on_device(d, programs, buffers, pb, crew, blocks, counts, job, src, dst, scale,
                          offset, stats, convert_ms, m);

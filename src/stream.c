@@ -33,6 +33,7 @@
 
 #include "channels.h"
 #include "copier.h"
+#include "host_run.h"
 #include "programs.h"
 #include "stream_slot.h"
 #include "tuning.h"
@@ -512,46 +513,43 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
     return TC_OK;
 }
 
-/* The host's way, image by image: planes formed and mapped back on the host (image.c's
- * conversions), each filtered by tc_run. */
+/* The channel-last layouts' conversions on the host (channels.c), in host_run.h's shape. */
+static void channel_to_plane(const tc_image *src, int c, int planes, tc_plane *p)
+{
+    (void)planes;
+    tc_channels_to_plane(src, c, p);
+}
+
+static void planes_to_channels(const tc_plane *planes, int count, const tc_roi *roi,
+                               double scale, double offset, const tc_image *dst)
+{
+    (void)count; /* dst->planes of them */
+    tc_channels_from_planes(planes, roi, scale, offset, dst);
+}
+
+/* The host's way, image by image (host_run.c), each image's run added to the total. */
 static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
                        const tc_params *p, const tc_job *job, const tc_image *src,
                        const tc_image *dst, tc_stream_stats *stats, int *have_total,
                        tc_msg *m)
 {
-    tc_plane in = {0, 0, NULL}, out[TC_MAX_CHANNELS];
-    int status = TC_OK;
+    static const tc_host_conversions channels = {channel_to_plane, planes_to_channels};
+    tc_run_stats one;
     stats->job = *job;
-    memset(out, 0, sizeof out);
-    if (tc_plane_alloc(&in, src->width, src->height))
-        status = tc_fail(m, TC_ENOMEM, "out of host memory for a %d x %d plane", src->width,
-                         src->height);
-    for (int c = 0; status == TC_OK && c < src->planes; c++)
-        if (tc_plane_alloc(&out[c], src->width, src->height))
-            status = tc_fail(m, TC_ENOMEM, "out of host memory for a %d x %d plane",
-                             src->width, src->height);
-    for (int c = 0; status == TC_OK && c < src->planes; c++) {
-        tc_run_stats one;
-        tc_channels_to_plane(src, c, &in);
-        if ((status = tc_run(d, programs, buffers, &stats->job, &in, &out[c], 0, 1, &one, m)) !=
-            TC_OK)
-            break;
-        if (!*have_total) {
-            tc_run_stats_free(&stats->run);
-            stats->run = one;
-            *have_total = 1;
-        } else {
-            tc_run_stats_add_device(&stats->run, &one);
-            stats->run.d2h_ms += one.d2h_ms;
-            tc_run_stats_free(&one);
-        }
+    const int status = tc_run_on_host(d, programs, buffers, &stats->job, &channels, src, dst,
+                                      src->planes, p->out_scale, p->out_offset, &one, m);
+    if (status != TC_OK)
+        return status;
+    if (!*have_total) {
+        tc_run_stats_free(&stats->run);
+        stats->run = one;
+        *have_total = 1;
+    } else {
+        tc_run_stats_add_device(&stats->run, &one);
+        stats->run.d2h_ms += one.d2h_ms;
+        tc_run_stats_free(&one);
     }
-    if (status == TC_OK)
-        tc_channels_from_planes(out, &stats->job.roi, p->out_scale, p->out_offset, dst);
-    tc_plane_free(&in);
-    for (int c = 0; c < TC_MAX_CHANNELS; c++)
-        tc_plane_free(&out[c]);
-    return status;
+    return TC_OK;
 }
 
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
