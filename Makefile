@@ -176,18 +176,30 @@ $(BIN): $(CLI_OBJS) $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
 
 # The test build of the tool, build/test/tiledconv: the same objects but for cli/test_hooks.c,
 # compiled with -DTILEDCONV_TEST_HOOKS, so that TILEDCONV_TEST_CORRUPT (a wrong pixel for -e to
-# catch) and TILEDCONV_CLEAN_EXIT (contexts closed before the end) are read. The product reads
-# neither; the end-to-end suites that need them run this build (docs/testing.md).
+# catch) and TILEDCONV_CLEAN_EXIT (contexts closed before the end) are read. It links a library
+# of its own, build/test/lib: the product's objects but for the file layer's that read a hook
+# (src/files/file_hooks.h), compiled again with it. The product reads none of them and has no
+# code for them; the end-to-end suites that need them run this build (docs/testing.md).
 TEST_BIN := build/test/tiledconv
-TEST_BIN_RPATH := $(shell realpath -m --relative-to=$(abspath build/test) $(abspath $(LIBOUT)))
+TEST_LIBOUT := build/test/lib
+HOOKED_NAMES := batch batch_lanes job_filter file_hooks
+HOOKED_OBJS := $(patsubst %,$(O)/test-hooks/%.o,$(HOOKED_NAMES))
 $(O)/test-hooks/test_hooks.o: cli/test_hooks.c
 	@mkdir -p $(@D)
 	$(CC) $(CLI_CPPFLAGS) -DTILEDCONV_TEST_HOOKS $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
-$(TEST_BIN): $(filter-out $(O)/cli/test_hooks.o,$(CLI_OBJS)) $(O)/test-hooks/test_hooks.o \
-             $(LIBOUT)/$(SONAME) $(LIBOUT)/libtiledconv.so
+$(O)/test-hooks/%.o: src/files/%.c | check-opencl
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -Wl,-rpath,'$$ORIGIN/$(TEST_BIN_RPATH)' \
-	    $(TOOL_LIBS)
+	$(CC) $(ALL_CPPFLAGS) -Isrc/files -DTILEDCONV_TEST_HOOKS $(ALL_CFLAGS) $(FILES_CFLAGS) \
+	    $(DEPFLAGS) -c -o $@ $<
+$(TEST_LIBOUT)/$(SONAME): $(filter-out $(patsubst %,$(O)/src/files/%.o,$(HOOKED_NAMES)),$(LIB_OBJS)) \
+                          $(HOOKED_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(CODEC_LIBS) $(LIBS)
+$(TEST_BIN): $(filter-out $(O)/cli/test_hooks.o,$(CLI_OBJS)) $(O)/test-hooks/test_hooks.o \
+             $(TEST_LIBOUT)/$(SONAME)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) -Wl,-rpath,'$$ORIGIN/lib' \
+	    $(TEST_LIBOUT)/$(SONAME) $(CODEC_LIBS) -lm -lpthread
 test-build: $(TEST_BIN)
 
 INSTALL_RPATH := $(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))

@@ -29,6 +29,19 @@ else
     ok "$name"
 fi
 
+name="the product's library has no hook (no file_hooks symbol), the test build's has"
+product_lib=$(ldd "$bin" | awk '/libtiledconv/ { print $3 }')
+test_lib=$(ldd "$test_build" | awk '/libtiledconv/ { print $3 }')
+if [ -z "$product_lib" ] || [ -z "$test_lib" ] || [ "$product_lib" = "$test_lib" ]; then
+    not_ok "$name" "libraries: '$product_lib' and '$test_lib'"
+elif nm -D "$product_lib" | grep -q -w file_hooks; then
+    not_ok "$name" "$product_lib exports file_hooks"
+elif ! nm -D "$test_lib" | grep -q -w file_hooks; then
+    not_ok "$name" "$test_lib has no file_hooks: the check cannot see hooks"
+else
+    ok "$name"
+fi
+
 name="the test build honours TILEDCONV_TEST_CORRUPT: -e fails (exit 1)"
 TILEDCONV_TEST_CORRUPT=5,7 "$test_build" -q -g 64x64 -e --no-output >"$tmp/out" 2>&1
 rc=$?

@@ -136,8 +136,10 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     b->budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 4 : (size_t)1 << 30;
     if (b->budget > ((size_t)8 << 30))
         b->budget = (size_t)8 << 30;
+#ifdef TILEDCONV_TEST_HOOKS
     if (file_hooks.batch_budget)
         b->budget = (size_t)file_hooks.batch_budget;
+#endif
     size_threads(b, n_requests);
     if (o->max_memory) { /* --max-memory bounds the whole process (batch_given_budget) */
         b->resident_at_start = tc_host_resident();

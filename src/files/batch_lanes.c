@@ -9,6 +9,7 @@
 #include "file_hooks.h"
 /* The device of a lane opened and checked against the run's options; the lanes then wait
  * until all have tried, so that each knows whether any device opened. */
+#ifdef TILEDCONV_TEST_HOOKS
 /* A test hook's wait (file_hooks.h). */
 static void test_pause(unsigned ms)
 {
@@ -16,12 +17,15 @@ static void test_pause(unsigned ms)
     if (ms)
         nanosleep(&ts, NULL);
 }
+#endif
 
 static void open_lane(lane *l)
 {
     batch *b = l->b;
     const unsigned long long resident = tc_host_resident();
+#ifdef TILEDCONV_TEST_HOOKS
     test_pause(file_hooks.open_delay_ms);
+#endif
     if ((l->open_status = tc_open(l->request, &l->ctx, l->err, sizeof l->err)) == TC_OK) {
         tc_context_device(l->ctx, &l->dev);
         /* The device's times of each image only where they are shown (-t, -v, --csv, --json):
@@ -142,11 +146,13 @@ void *batch_lane_main(void *arg)
     for (;;) {
         job *taken[JOB_FILTER_MANY];
         int n = 0;
+#ifdef TILEDCONV_TEST_HOOKS
         if (file_hooks.lane_pause_ms) {
             pthread_mutex_unlock(&b->lock);
             test_pause(file_hooks.lane_pause_ms);
             pthread_mutex_lock(&b->lock);
         }
+#endif
         /* Every image waiting, up to a call's worth, in order (one library call pipelines
          * them), but those a worker is moving into page-locked memory (batch_pool.c). */
         while ((n = take_waiting(b, taken)) == 0 &&

@@ -1,8 +1,10 @@
 /*
- * file_hooks.h - what the tests may set inside a run of files: all zero in the product, where
- * nothing sets them. The command line's test build (cli/test_hooks.c, compiled with
- * -DTILEDCONV_TEST_HOOKS) fills them from its environment before the run; no library code
- * reads the environment for them.
+ * file_hooks.h - what the tests may set inside a run of files. Only a build with
+ * -DTILEDCONV_TEST_HOOKS has them: the command line's test build (build/test/tiledconv and the
+ * library beside it, whose files that read a hook are compiled again with it) and the
+ * sanitizer build. The product's library has neither the settings nor the code that reads them
+ * (each reading stands in #ifdef TILEDCONV_TEST_HOOKS). cli/test_hooks.c fills them from its
+ * environment before the run; no library code reads the environment for them.
  */
 #ifndef TILEDCONV_FILE_HOOKS_H
 #define TILEDCONV_FILE_HOOKS_H
@@ -16,6 +18,8 @@ typedef struct {
                                       * result's first plane, for -e to catch; NULL: none */
 } file_test_hooks;
 
+#ifdef TILEDCONV_TEST_HOOKS
 extern file_test_hooks file_hooks;
+#endif
 
 #endif

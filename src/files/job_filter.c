@@ -80,6 +80,7 @@ static int prepare_output(const tc_options *o, job *j, tc_image *dst)
     return 0;
 }
 
+#ifdef TILEDCONV_TEST_HOOKS
 /* Test-only fault injection, so that the tests can show -e catching a wrong pixel in a batch
  * as in one run (main.c): TILEDCONV_TEST_CORRUPT="x,y" adds 1 to that pixel of the result's
  * first plane (--gradient: the magnitude) in every image that has it, "x,y,v" adds v. */
@@ -95,6 +96,9 @@ static void inject_test_fault(const tc_options *o, job *j)
     const size_t first = o->gradient && j->n_planes == 3 ? 2 : 0;
     j->planes[(first * (size_t)h + (size_t)y) * (size_t)w + (size_t)x] += amount;
 }
+#else
+#define inject_test_fault(o, j) ((void)(o), (void)(j))
+#endif
 
 /* -e: the input planes formed on the host, for the reference (count planes of src). */
 static int keep_host_planes(job *j, int count)
