@@ -37,7 +37,7 @@ static void print_record(const batch *b, const job *j)
         .tolerance = j->tolerance,
         .sha256 = j->sha256,
     };
-    (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
+    report_row_print(stdout, &r, b->o->format != TC_FORMAT_CSV);
 }
 
 /* Each image: its line on failure, -v's line, its record. */
@@ -235,7 +235,7 @@ static void print_batch_record(const batch *b, double wall_ms)
         .lanes = b->lanes_working,
         .writers = b->n_workers,
     };
-    (b->o->format == TC_FORMAT_CSV ? report_row_csv : report_row_json)(stdout, &r);
+    report_row_print(stdout, &r, b->o->format != TC_FORMAT_CSV);
 }
 
 static void print_single(const batch *b)

@@ -406,7 +406,7 @@ static void print_records(const tc_options *o, const tc_device_info *dev, const 
         r.d2h_ms = f->stats[st].download_ms;
         r.identical = st == 0 ? -1 : f->identical;
         r.verified = -1;
-        (csv ? report_pyramid_csv : report_pyramid_json)(stdout, &r);
+        report_pyramid_print(stdout, &r, !csv);
     }
     for (int i = 0; i < s->count; i++) {
         const tc_pyramid_level *l = &s->level[i];
@@ -429,7 +429,7 @@ static void print_records(const tc_options *o, const tc_device_info *dev, const 
         r.max_difference = f->max_difference[i];
         r.sha256 = f->sha256[i];
         r.verified = f->checked ? f->mismatches[i] == 0 : -1;
-        (csv ? report_pyramid_csv : report_pyramid_json)(stdout, &r);
+        report_pyramid_print(stdout, &r, !csv);
     }
 }
 

@@ -470,26 +470,32 @@ void report_json(FILE *out, const tc_result *r)
 
 /* ---- Batch records: one row per image, then one for the batch. ------------------------- */
 
-enum { ROW_IMAGE = 1, ROW_BATCH = 2, ROW_BOTH = 3 };
-#define BWORD(n, rows) {#n, FIELD_WORD, offsetof(report_row, n), 0, rows}
-#define BTEXT(n, rows) {#n, FIELD_TEXT, offsetof(report_row, n), 0, rows}
-#define BINT(n, rows) {#n, FIELD_INT, offsetof(report_row, n), 0, rows}
-#define BREAL(n, d, rows) {#n, FIELD_REAL, offsetof(report_row, n), d, rows}
+/* The fields of a table of records of several kinds (the batch's, --pyramid's): member n of
+ * RECORD, the struct the table describes (defined just before each table), printed as `kind`
+ * with d decimals, in the kinds of row `rows` (bits of the table's own enum). */
+#define RFIELD(n, kind, d, rows) {#n, kind, offsetof(RECORD, n), d, rows}
+#define RWORD(n, rows) RFIELD(n, FIELD_WORD, 0, rows)
+#define RTEXT(n, rows) RFIELD(n, FIELD_TEXT, 0, rows)
+#define RINT(n, rows) RFIELD(n, FIELD_INT, 0, rows)
+#define RREAL(n, d, rows) RFIELD(n, FIELD_REAL, d, rows)
 
+enum { ROW_IMAGE = 1, ROW_BATCH = 2, ROW_BOTH = 3 };
+#define RECORD report_row
 static const field batch_fields[] = {
-    BWORD(type, ROW_BOTH),          BTEXT(input, ROW_IMAGE),        BTEXT(output, ROW_IMAGE),
-    BWORD(status, ROW_IMAGE),       BINT(width, ROW_IMAGE),         BINT(height, ROW_IMAGE),
-    BINT(images, ROW_BATCH),        BINT(written, ROW_BATCH),       BINT(refused, ROW_BATCH),
-    BINT(failed, ROW_BATCH),        BREAL(seconds, 4, ROW_BATCH),
-    BREAL(images_per_s, 2, ROW_BATCH),
-    BREAL(startup_ms, 3, ROW_BATCH), BREAL(read_ms, 3, ROW_BOTH),   BREAL(upload_ms, 3, ROW_BOTH),
-    BREAL(convert_ms, 3, ROW_BOTH), BREAL(kernel_ms, 4, ROW_BOTH),  BREAL(download_ms, 3, ROW_BOTH),
-    BREAL(write_ms, 3, ROW_BOTH),   BINT(readers, ROW_BATCH),       BINT(lanes, ROW_BATCH),
-    BINT(writers, ROW_BATCH),       BTEXT(error, ROW_IMAGE),
-    {"tolerance", FIELD_ROW_CHECK_REAL, offsetof(report_row, tolerance), 9, ROW_IMAGE},
-    {"max_difference", FIELD_ROW_CHECK_REAL, offsetof(report_row, max_difference), 9, ROW_IMAGE},
-    {"sha256", FIELD_ROW_CHECK_HEX, offsetof(report_row, sha256), 0, ROW_IMAGE},
+    RWORD(type, ROW_BOTH),          RTEXT(input, ROW_IMAGE),        RTEXT(output, ROW_IMAGE),
+    RWORD(status, ROW_IMAGE),       RINT(width, ROW_IMAGE),         RINT(height, ROW_IMAGE),
+    RINT(images, ROW_BATCH),        RINT(written, ROW_BATCH),       RINT(refused, ROW_BATCH),
+    RINT(failed, ROW_BATCH),        RREAL(seconds, 4, ROW_BATCH),
+    RREAL(images_per_s, 2, ROW_BATCH),
+    RREAL(startup_ms, 3, ROW_BATCH), RREAL(read_ms, 3, ROW_BOTH),   RREAL(upload_ms, 3, ROW_BOTH),
+    RREAL(convert_ms, 3, ROW_BOTH), RREAL(kernel_ms, 4, ROW_BOTH),  RREAL(download_ms, 3, ROW_BOTH),
+    RREAL(write_ms, 3, ROW_BOTH),   RINT(readers, ROW_BATCH),       RINT(lanes, ROW_BATCH),
+    RINT(writers, ROW_BATCH),       RTEXT(error, ROW_IMAGE),
+    RFIELD(tolerance, FIELD_ROW_CHECK_REAL, 9, ROW_IMAGE),
+    RFIELD(max_difference, FIELD_ROW_CHECK_REAL, 9, ROW_IMAGE),
+    RFIELD(sha256, FIELD_ROW_CHECK_HEX, 0, ROW_IMAGE),
 };
+#undef RECORD
 #define BATCH_FIELD_COUNT (sizeof batch_fields / sizeof batch_fields[0])
 
 /* The CSV header of a table of records of several kinds. */
@@ -526,53 +532,39 @@ void report_row_csv_header(FILE *out)
     print_kinds_header(out, batch_fields, BATCH_FIELD_COUNT);
 }
 
-static void print_row(FILE *out, const report_row *r, int json)
+void report_row_print(FILE *out, const report_row *r, int json)
 {
     print_kind(out, r, batch_fields, BATCH_FIELD_COUNT,
                strcmp(r->type, "batch") == 0 ? ROW_BATCH : ROW_IMAGE, json);
 }
 
-void report_row_csv(FILE *out, const report_row *r)
-{
-    print_row(out, r, 0);
-}
-
-void report_row_json(FILE *out, const report_row *r)
-{
-    print_row(out, r, 1);
-}
-
 /* ---- --pyramid's records: a row per launch style, a row per level. ---------------------- */
 
 enum { ROW_PYRAMID = 1, ROW_LEVEL = 2, ROW_PYRAMID_LEVEL = 3 };
-#define PWORD(n, rows) {#n, FIELD_WORD, offsetof(report_pyramid_row, n), 0, rows}
-#define PTEXT(n, rows) {#n, FIELD_TEXT, offsetof(report_pyramid_row, n), 0, rows}
-#define PINT(n, rows) {#n, FIELD_INT, offsetof(report_pyramid_row, n), 0, rows}
-#define PREAL(n, d, rows) {#n, FIELD_REAL, offsetof(report_pyramid_row, n), d, rows}
-
+#define RECORD report_pyramid_row
 static const field pyramid_fields[] = {
-    PWORD(type, ROW_PYRAMID_LEVEL),     PTEXT(input, ROW_PYRAMID_LEVEL),
-    PTEXT(device, ROW_PYRAMID),         PWORD(launch, ROW_PYRAMID_LEVEL),
-    PINT(octaves, ROW_PYRAMID),         PINT(levels, ROW_PYRAMID),
-    PREAL(sigma0, 6, ROW_PYRAMID),      PWORD(border, ROW_PYRAMID),
-    PINT(width, ROW_PYRAMID_LEVEL),     PINT(height, ROW_PYRAMID_LEVEL),
-    PINT(iterations, ROW_PYRAMID),      PINT(launches, ROW_PYRAMID),
-    PREAL(kernel_ms_min, 6, ROW_PYRAMID), PREAL(kernel_ms_median, 6, ROW_PYRAMID),
-    PREAL(kernel_ms_mean, 6, ROW_PYRAMID), PREAL(wall_ms_per_iteration, 6, ROW_PYRAMID),
-    PREAL(bytes, 0, ROW_PYRAMID),       PREAL(gbytes_per_s, 3, ROW_PYRAMID),
-    PREAL(build_ms, 3, ROW_PYRAMID),    PREAL(h2d_ms, 6, ROW_PYRAMID),
-    PREAL(d2h_ms, 6, ROW_PYRAMID),
-    {"identical", FIELD_VERDICT, offsetof(report_pyramid_row, identical), 0, ROW_PYRAMID},
-    PINT(octave, ROW_LEVEL),            PINT(level, ROW_LEVEL),
-    PREAL(sigma, 6, ROW_LEVEL),         PREAL(sigma_input, 6, ROW_LEVEL),
-    PREAL(sigma_applied, 6, ROW_LEVEL), PINT(taps, ROW_LEVEL),
-    PTEXT(output, ROW_LEVEL),
-    {"verified", FIELD_VERDICT, offsetof(report_pyramid_row, verified), 0, ROW_LEVEL},
-    {"tolerance", FIELD_PYR_CHECK_REAL, offsetof(report_pyramid_row, tolerance), 9, ROW_LEVEL},
-    {"max_difference", FIELD_PYR_CHECK_REAL, offsetof(report_pyramid_row, max_difference), 9,
-     ROW_LEVEL},
-    {"sha256", FIELD_PYR_CHECK_HEX, offsetof(report_pyramid_row, sha256), 0, ROW_LEVEL},
+    RWORD(type, ROW_PYRAMID_LEVEL),     RTEXT(input, ROW_PYRAMID_LEVEL),
+    RTEXT(device, ROW_PYRAMID),         RWORD(launch, ROW_PYRAMID_LEVEL),
+    RINT(octaves, ROW_PYRAMID),         RINT(levels, ROW_PYRAMID),
+    RREAL(sigma0, 6, ROW_PYRAMID),      RWORD(border, ROW_PYRAMID),
+    RINT(width, ROW_PYRAMID_LEVEL),     RINT(height, ROW_PYRAMID_LEVEL),
+    RINT(iterations, ROW_PYRAMID),      RINT(launches, ROW_PYRAMID),
+    RREAL(kernel_ms_min, 6, ROW_PYRAMID), RREAL(kernel_ms_median, 6, ROW_PYRAMID),
+    RREAL(kernel_ms_mean, 6, ROW_PYRAMID), RREAL(wall_ms_per_iteration, 6, ROW_PYRAMID),
+    RREAL(bytes, 0, ROW_PYRAMID),       RREAL(gbytes_per_s, 3, ROW_PYRAMID),
+    RREAL(build_ms, 3, ROW_PYRAMID),    RREAL(h2d_ms, 6, ROW_PYRAMID),
+    RREAL(d2h_ms, 6, ROW_PYRAMID),
+    RFIELD(identical, FIELD_VERDICT, 0, ROW_PYRAMID),
+    RINT(octave, ROW_LEVEL),            RINT(level, ROW_LEVEL),
+    RREAL(sigma, 6, ROW_LEVEL),         RREAL(sigma_input, 6, ROW_LEVEL),
+    RREAL(sigma_applied, 6, ROW_LEVEL), RINT(taps, ROW_LEVEL),
+    RTEXT(output, ROW_LEVEL),
+    RFIELD(verified, FIELD_VERDICT, 0, ROW_LEVEL),
+    RFIELD(tolerance, FIELD_PYR_CHECK_REAL, 9, ROW_LEVEL),
+    RFIELD(max_difference, FIELD_PYR_CHECK_REAL, 9, ROW_LEVEL),
+    RFIELD(sha256, FIELD_PYR_CHECK_HEX, 0, ROW_LEVEL),
 };
+#undef RECORD
 #define PYRAMID_FIELD_COUNT (sizeof pyramid_fields / sizeof pyramid_fields[0])
 
 void report_pyramid_csv_header(FILE *out)
@@ -580,20 +572,10 @@ void report_pyramid_csv_header(FILE *out)
     print_kinds_header(out, pyramid_fields, PYRAMID_FIELD_COUNT);
 }
 
-static void print_pyramid_row(FILE *out, const report_pyramid_row *r, int json)
+void report_pyramid_print(FILE *out, const report_pyramid_row *r, int json)
 {
     print_kind(out, r, pyramid_fields, PYRAMID_FIELD_COUNT,
                strcmp(r->type, "pyramid") == 0 ? ROW_PYRAMID : ROW_LEVEL, json);
-}
-
-void report_pyramid_csv(FILE *out, const report_pyramid_row *r)
-{
-    print_pyramid_row(out, r, 0);
-}
-
-void report_pyramid_json(FILE *out, const report_pyramid_row *r)
-{
-    print_pyramid_row(out, r, 1);
 }
 
 void report_device_json(FILE *out, const tc_device_info *d, int is_default)

@@ -114,8 +114,8 @@ typedef struct {
 } report_row;
 
 void report_row_csv_header(FILE *out);
-void report_row_csv(FILE *out, const report_row *r);
-void report_row_json(FILE *out, const report_row *r);
+/* A record as a CSV row (json 0) or a JSON object (json 1). */
+void report_row_print(FILE *out, const report_row *r, int json);
 
 /* --pyramid's records (cli/pyramid.c): one row of type "pyramid" per launch style that ran
  * (both with -t, --csv or --json), then one of type "level" per level. CSV rows share one
@@ -146,7 +146,7 @@ typedef struct {
 } report_pyramid_row;
 
 void report_pyramid_csv_header(FILE *out);
-void report_pyramid_csv(FILE *out, const report_pyramid_row *r);
-void report_pyramid_json(FILE *out, const report_pyramid_row *r);
+/* A record as a CSV row (json 0) or a JSON object (json 1). */
+void report_pyramid_print(FILE *out, const report_pyramid_row *r, int json);
 
 #endif

@@ -22,120 +22,94 @@ static tc_roi full_roi(int w, int h)
     return r;
 }
 
-/* 1/4 1/2 1/4 along a row of three: the ends repeat the edge pixel. Height 1: the vertical
- * pass sees the same row three times and, the weights summing to 1, leaves it. */
-static void test_binomial3_row_with_replicated_edges(void **state)
+/* The reference's output for the w x h plane of `values` under f on roi: a plane of the same
+ * size, the caller's to free. */
+static tc_plane reference_of(int w, int h, const float *values, const tc_roi *roi,
+                             const tc_filter_spec *f)
 {
-    (void)state;
-    const float in_px[] = {0, 4, 8};
-    tc_plane in = make_plane(3, 1, in_px), out;
-    tc_filter_spec f;
-    tc_roi roi = full_roi(3, 1);
-    tc_filter_binomial(&f, 3);
-    assert_int_equal(tc_plane_alloc(&out, 3, 1), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
-    /* 0.25*0 + 0.5*0 + 0.25*4 = 1; 0.25*0 + 0.5*4 + 0.25*8 = 4; 0.25*4 + 0.5*8 + 0.25*8 = 7 */
-    assert_true(out.px[0] == 1.0f);
-    assert_true(out.px[1] == 4.0f);
-    assert_true(out.px[2] == 7.0f);
+    tc_plane in = make_plane(w, h, values), out;
+    assert_int_equal(tc_plane_alloc(&out, w, h), 0);
+    assert_int_equal(reference_convolve(&in, roi, f, &out), TC_OK);
     tc_plane_free(&in);
-    tc_plane_free(&out);
+    return out;
 }
 
-/* An impulse of 16 in the middle of a 5 x 5 image spreads into 16 * k k^T. */
-static void test_impulse_gives_outer_product(void **state)
+/* out holds exactly `expected`, its first n pixels; a failure names the case and the pixel. */
+static void expect_pixels(const char *what, const tc_plane *out, const float *expected, int n)
 {
-    (void)state;
-    float px[25] = {0};
-    px[12] = 16.0f;
-    tc_plane in = make_plane(5, 5, px), out;
-    tc_filter_spec f;
-    tc_roi roi = full_roi(5, 5);
-    tc_filter_binomial(&f, 3);
-    assert_int_equal(tc_plane_alloc(&out, 5, 5), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
-    const float expected[25] = {0, 0, 0, 0, 0, /**/ 0, 1, 2, 1, 0, /**/ 0, 2, 4, 2, 0,
-                                /**/ 0, 1, 2, 1, 0, /**/ 0, 0, 0, 0, 0};
-    for (int i = 0; i < 25; i++)
-        assert_true(out.px[i] == expected[i]);
-    tc_plane_free(&in);
-    tc_plane_free(&out);
+    for (int i = 0; i < n; i++)
+        if (out->px[i] != expected[i])
+            fail_msg("%s: pixel (%d, %d): %g, expected %g", what, i % out->width,
+                     i / out->width, out->px[i], expected[i]);
 }
 
-/* 5 taps: 1 4 6 4 1 / 16 of an impulse of 256 at the centre of a 9 x 1 row: 16 64 96 64 16. */
-static void test_binomial5_impulse(void **state)
+/* reference_tolerance under f on the row 255 -10: max|in| is 255. */
+static double tolerance_on_255(const tc_filter_spec *f)
+{
+    const float px[2] = {255, -10};
+    tc_plane in = make_plane(2, 1, px);
+    const double tolerance = reference_tolerance(&in, f);
+    tc_plane_free(&in);
+    return tolerance;
+}
+
+/* Small images filtered by hand, each output worked out exactly; binomial: the filter of that
+ * many taps (tc_filter_binomial, border replicate), else `spec`. */
+static void test_filters_by_hand(void **state)
 {
     (void)state;
-    float px[9] = {0};
-    px[4] = 256.0f;
-    tc_plane in = make_plane(9, 1, px), out;
+    static const struct {
+        const char *what;
+        int w, h;
+        float px[25];
+        tc_roi roi;
+        int binomial;
+        tc_filter_spec spec;
+        float expected[25];
+    } cases[] = {
+        /* 1/4 1/2 1/4 along a row of three: the ends repeat the edge pixel. Height 1: the
+         * vertical pass sees the same row three times and, the weights summing to 1, leaves
+         * it. 0.25*0 + 0.5*0 + 0.25*4 = 1; 0.25*0 + 0.5*4 + 0.25*8 = 4; 0.25*4 + 0.5*8 +
+         * 0.25*8 = 7. */
+        {"binomial 3, a row, replicated edges", 3, 1, {0, 4, 8}, {0, 0, 0, 0, 3, 1}, 3, {0},
+         {1, 4, 7}},
+        /* An impulse of 16 in the middle of a 5 x 5 image spreads into 16 * k k^T. */
+        {"an impulse gives the outer product", 5, 5, {[12] = 16}, {0, 0, 0, 0, 5, 5}, 3, {0},
+         {0, 0, 0, 0, 0, /**/ 0, 1, 2, 1, 0, /**/ 0, 2, 4, 2, 0, /**/ 0, 1, 2, 1, 0,
+          /**/ 0, 0, 0, 0, 0}},
+        /* 5 taps: 1 4 6 4 1 / 16 of an impulse of 256 at the centre of a 9 x 1 row. */
+        {"binomial 5, an impulse", 9, 1, {[4] = 256}, {0, 0, 0, 0, 9, 1}, 5, {0},
+         {0, 0, 16, 64, 96, 64, 16, 0, 0}},
+        /* The clamp is to the source ROI, not to the image: pixel 0 (100) is outside the sROI
+         * and must not leak in; the target ROI starts at 0; pixel 3 is outside the tROI and
+         * keeps its input. */
+        {"clamped to the source ROI, the pixels outside the target kept", 4, 1, {100, 0, 4, 8},
+         {1, 0, 0, 0, 3, 1}, 3, {0}, {1, 4, 7, 8}},
+        /* Correlation, not convolution: an asymmetric kernel is not flipped. 0 0 1 picks the
+         * right neighbour: out(x) = in(x + 1), the last pixel repeating itself. */
+        {"correlation, not flipped", 4, 1, {1, 2, 3, 4}, {0, 0, 0, 0, 4, 1}, 0,
+         {.taps_x = 3, .taps_y = 3, .kx = {0, 0, 1}, .ky = {0, 1, 0},
+          .border = TC_BORDER_REPLICATE},
+         {2, 3, 4, 4}},
+        /* Separate kx and ky: kx picks the left neighbour, ky the pixel below. */
+        {"separate row and column filters", 3, 2, {1, 2, 3, /**/ 4, 5, 6}, {0, 0, 0, 0, 3, 2},
+         0,
+         {.taps_x = 3, .taps_y = 3, .kx = {1, 0, 0}, .ky = {0, 0, 1},
+          .border = TC_BORDER_REPLICATE},
+         {4, 4, 5, /**/ 4, 4, 5}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tc_filter_spec f = cases[c].spec;
+        if (cases[c].binomial)
+            tc_filter_binomial(&f, cases[c].binomial);
+        tc_plane out = reference_of(cases[c].w, cases[c].h, cases[c].px, &cases[c].roi, &f);
+        expect_pixels(cases[c].what, &out, cases[c].expected, cases[c].w * cases[c].h);
+        tc_plane_free(&out);
+    }
+    /* The 5 taps above: 1 4 6 4 1 / 16. */
     tc_filter_spec f;
-    tc_roi roi = full_roi(9, 1);
     tc_filter_binomial(&f, 5);
     assert_true(f.kx[0] == 1.0f / 16 && f.kx[1] == 4.0f / 16 && f.kx[2] == 6.0f / 16);
-    assert_int_equal(tc_plane_alloc(&out, 9, 1), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
-    const float expected[9] = {0, 0, 16, 64, 96, 64, 16, 0, 0};
-    for (int i = 0; i < 9; i++)
-        assert_true(out.px[i] == expected[i]);
-    tc_plane_free(&in);
-    tc_plane_free(&out);
-}
-
-/* The clamp is to the source ROI, not to the image: pixel 0 (100) is outside the sROI and must
- * not leak in; the target ROI starts at 0; pixel 3 is outside the tROI and keeps its input. */
-static void test_clamps_to_source_roi_and_keeps_outside_pixels(void **state)
-{
-    (void)state;
-    const float px[4] = {100, 0, 4, 8};
-    tc_plane in = make_plane(4, 1, px), out;
-    tc_filter_spec f;
-    tc_roi roi = {1, 0, 0, 0, 3, 1};
-    tc_filter_binomial(&f, 3);
-    assert_int_equal(tc_plane_alloc(&out, 4, 1), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
-    assert_true(out.px[0] == 1.0f);
-    assert_true(out.px[1] == 4.0f);
-    assert_true(out.px[2] == 7.0f);
-    assert_true(out.px[3] == 8.0f);
-    tc_plane_free(&in);
-    tc_plane_free(&out);
-}
-
-/* Correlation, not convolution: an asymmetric kernel is not flipped. 0 0 1 picks the right
- * neighbour: out(x) = in(x + 1), the last pixel repeating itself. */
-static void test_correlation_not_flipped(void **state)
-{
-    (void)state;
-    const float px[4] = {1, 2, 3, 4};
-    tc_plane in = make_plane(4, 1, px), out;
-    tc_filter_spec f = {.taps_x = 3, .taps_y = 3, .kx = {0, 0, 1}, .ky = {0, 1, 0},
-                        .border = TC_BORDER_REPLICATE, .border_value = 0.0f};
-    tc_roi roi = full_roi(4, 1);
-    assert_int_equal(tc_plane_alloc(&out, 4, 1), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
-    assert_true(out.px[0] == 2.0f && out.px[1] == 3.0f && out.px[2] == 4.0f &&
-                out.px[3] == 4.0f);
-    tc_plane_free(&in);
-    tc_plane_free(&out);
-}
-
-/* Separate kx and ky: kx picks the left neighbour, ky the pixel below. */
-static void test_separate_row_and_column_filters(void **state)
-{
-    (void)state;
-    const float px[6] = {1, 2, 3, /**/ 4, 5, 6};
-    tc_plane in = make_plane(3, 2, px), out;
-    tc_filter_spec f = {.taps_x = 3, .taps_y = 3, .kx = {1, 0, 0}, .ky = {0, 0, 1},
-                        .border = TC_BORDER_REPLICATE, .border_value = 0.0f};
-    tc_roi roi = full_roi(3, 2);
-    assert_int_equal(tc_plane_alloc(&out, 3, 2), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
-    const float expected[6] = {4, 4, 5, /**/ 4, 4, 5};
-    for (int i = 0; i < 6; i++)
-        assert_true(out.px[i] == expected[i]);
-    tc_plane_free(&in);
-    tc_plane_free(&out);
 }
 
 /* Each border rule on the row "abcd" = 1 2 3 4, read two pixels to the left (kx picks x - 2)
@@ -241,13 +215,10 @@ static void test_in_place_equals_out_of_place(void **state)
 static void test_tolerance_formula(void **state)
 {
     (void)state;
-    const float px[2] = {255, -10};
-    tc_plane in = make_plane(2, 1, px);
     tc_filter_spec f;
     tc_filter_binomial(&f, 3);
     /* 2 * (2 * 3) * FLT_EPSILON * 255 * 1 * 1 */
-    assert_true(fabs(reference_tolerance(&in, &f) - 12.0 * FLT_EPSILON * 255.0) < 1e-12);
-    tc_plane_free(&in);
+    assert_true(fabs(tolerance_on_255(&f) - 12.0 * FLT_EPSILON * 255.0) < 1e-12);
 }
 
 static void test_binomial_filters_sum_to_one(void **state)
@@ -274,25 +245,20 @@ static void test_mask_by_hand(void **state)
 {
     (void)state;
     const float px[12] = {1, 2, 3, 4, /**/ 5, 6, 7, 8, /**/ 9, 10, 11, 12};
-    tc_plane in = make_plane(4, 3, px), out;
     tc_roi roi = full_roi(4, 3);
     static const float m[9] = {0, 1, 0, /**/ 2, 0, -1, /**/ 0, 0, 3};
     tc_filter_spec f;
     tc_filter_binomial(&f, 3);
     tc_filter_set_mask(&f, m, 3, 3);
     assert_int_equal(f.mask_separable, 0);
-    assert_int_equal(tc_plane_alloc(&out, 4, 3), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
+    tc_plane out = reference_of(4, 3, px, &roi, &f);
     /* out(x, y) = S(x, y - 1) + 2 S(x - 1, y) - S(x + 1, y) + 3 S(x + 1, y + 1), coordinates
      * clamped: e.g. (0, 0): S(0, 0) + 2 S(0, 0) - S(1, 0) + 3 S(1, 1) = 1 + 2 - 2 + 18 = 19;
      * (2, 0): 3 + 4 - 4 + 24 = 27; (0, 2): S(0, 1) + 2 S(0, 2) - S(1, 2) + 3 S(1, 2) =
      * 5 + 18 - 10 + 30 = 43; (3, 2): S(3, 1) + 2 S(2, 2) - S(3, 2) + 3 S(3, 2) =
      * 8 + 22 - 12 + 36 = 54. */
     const float expected[12] = {19, 22, 27, 30, /**/ 35, 38, 43, 46, /**/ 43, 46, 51, 54};
-    for (int i = 0; i < 12; i++)
-        if (out.px[i] != expected[i])
-            fail_msg("pixel (%d, %d): %g, expected %g", i % 4, i / 4, out.px[i], expected[i]);
-    tc_plane_free(&in);
+    expect_pixels("a 3 x 3 mask", &out, expected, 12);
     tc_plane_free(&out);
 }
 
@@ -304,7 +270,6 @@ static void test_mask_rectangular_constant_border(void **state)
     float px[5 * 4];
     for (int i = 0; i < 20; i++)
         px[i] = (float)i;
-    tc_plane in = make_plane(5, 4, px), out;
     /* sROI 2 x 2 at (1, 1), tROI at (3, 0). */
     tc_roi roi = {1, 1, 3, 0, 2, 2};
     /* Only the corners and the centre weigh: S(x - 2, y - 1), S(x + 2, y + 1), S(x, y). */
@@ -317,8 +282,7 @@ static void test_mask_rectangular_constant_border(void **state)
     tc_filter_set_mask(&f, m, 5, 3);
     f.border = TC_BORDER_CONSTANT;
     f.border_value = 10.0f;
-    assert_int_equal(tc_plane_alloc(&out, 5, 4), 0);
-    assert_int_equal(reference_convolve(&in, &roi, &f, &out), TC_OK);
+    tc_plane out = reference_of(5, 4, px, &roi, &f);
     /* The sROI is px 6 7 / 11 12. ROI (0, 0): 10 + 2 * 10 + 4 * 6 = 54; (1, 0): 10 + 20 + 28 =
      * 58; (0, 1): 10 + 20 + 44 = 74; (1, 1): 10 + 20 + 48 = 78 (every corner read is outside). */
     assert_true(out.px[0 * 5 + 3] == 54.0f && out.px[0 * 5 + 4] == 58.0f);
@@ -326,7 +290,6 @@ static void test_mask_rectangular_constant_border(void **state)
     for (int i = 0; i < 20; i++)
         if (i != 3 && i != 4 && i != 8 && i != 9)
             assert_true(out.px[i] == px[i]);
-    tc_plane_free(&in);
     tc_plane_free(&out);
 }
 
@@ -399,32 +362,23 @@ static void test_per_axis_by_hand(void **state)
 static void test_mask_tolerance_formula(void **state)
 {
     (void)state;
-    const float px[2] = {255, -10};
-    tc_plane in = make_plane(2, 1, px);
     static const float lap8[9] = {1, 1, 1, 1, -8, 1, 1, 1, 1};
     tc_filter_spec f;
     tc_filter_binomial(&f, 3);
     tc_filter_set_mask(&f, lap8, 3, 3);
-    assert_true(fabs(reference_tolerance(&in, &f) - 2.0 * 9 * FLT_EPSILON * 255.0 * 16.0) <
-                1e-12);
+    assert_true(fabs(tolerance_on_255(&f) - 2.0 * 9 * FLT_EPSILON * 255.0 * 16.0) < 1e-12);
     static const float b3[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
     tc_filter_set_mask(&f, b3, 3, 3);
     assert_int_equal(f.mask_separable, 1);
     /* sum|kx| x sum|ky| = 8 x 2 = 16 = sum|m|: 2 x 9 eps 255 16 + 2 x 6 eps 255 16. */
     const double want = 2.0 * 9 * FLT_EPSILON * 255.0 * 16.0 + 2.0 * 6 * FLT_EPSILON * 255.0 * 16.0;
-    assert_true(fabs(reference_tolerance(&in, &f) - want) < 1e-12);
-    tc_plane_free(&in);
+    assert_true(fabs(tolerance_on_255(&f) - want) < 1e-12);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_binomial3_row_with_replicated_edges),
-        cmocka_unit_test(test_impulse_gives_outer_product),
-        cmocka_unit_test(test_binomial5_impulse),
-        cmocka_unit_test(test_clamps_to_source_roi_and_keeps_outside_pixels),
-        cmocka_unit_test(test_correlation_not_flipped),
-        cmocka_unit_test(test_separate_row_and_column_filters),
+        cmocka_unit_test(test_filters_by_hand),
         cmocka_unit_test(test_border_rules_by_hand),
         cmocka_unit_test(test_border_corners_and_long_reach),
         cmocka_unit_test(test_tolerance_formula),

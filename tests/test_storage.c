@@ -30,11 +30,18 @@
 #include "tiledconv.h"
 
 
-/* 0..255 with a fractional part, so that a misplaced tap or a wrong fraction shows. */
-static float *random_plane(int w, int h)
+/* A plane of w x h floats, not yet written (the test stops where there is no memory). */
+static float *new_plane(int w, int h)
 {
     float *p = malloc((size_t)w * h * sizeof *p);
     assert_non_null(p);
+    return p;
+}
+
+/* 0..255 with a fractional part, so that a misplaced tap or a wrong fraction shows. */
+static float *random_plane(int w, int h)
+{
+    float *p = new_plane(w, h);
     for (size_t i = 0; i < (size_t)w * h; i++)
         p[i] = (float)(rng_next() % 25600) / 100.0f;
     return p;
@@ -252,11 +259,9 @@ static void test_image_storage_layouts(void **state)
         const int taps = lengths[li % 4];
         const tc_border border = borders[li % 5];
         float *in = random_plane(l->w, l->h);
-        float *buf = malloc((size_t)l->w * l->h * sizeof *buf);
-        float *img = malloc((size_t)l->w * l->h * sizeof *img);
+        float *buf = new_plane(l->w, l->h);
+        float *img = new_plane(l->w, l->h);
         float kx[TC_MAX_TAPS], ky[TC_MAX_TAPS];
-        assert_non_null(buf);
-        assert_non_null(img);
         for (int i = 0; i < taps; i++) { /* asymmetric, signs mixed: any filter */
             kx[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
             ky[i] = (float)(rng_next() % 200) / 100.0f - 1.0f;
@@ -304,11 +309,9 @@ static void test_image_storage_tiled_variants(void **state)
     (void)state;
     const layout l = {96, 80, 4, 3, 1, 5, 88, 70, "blocks"};
     float *in = random_plane(l.w, l.h);
-    float *buf = malloc((size_t)l.w * l.h * sizeof *buf);
-    float *img = malloc((size_t)l.w * l.h * sizeof *img);
+    float *buf = new_plane(l.w, l.h);
+    float *img = new_plane(l.w, l.h);
     static const int blocks[3][3] = {{8, 4, 1}, {4, 8, 1}, {4, 4, 0}}; /* w, h, float4 I/O */
-    assert_non_null(buf);
-    assert_non_null(img);
     for (int v = 0; v < 3; v++) {
         tc_params p = params_for(&l, 5, NULL, NULL, TC_BORDER_REFLECT101, TC_TILED,
                                  TC_STORAGE_IMAGE);
@@ -334,9 +337,8 @@ static void test_image_storage_programs(void **state)
     (void)state;
     const layout l = {40, 30, 0, 0, 0, 0, 0, 0, "cache"};
     float *in = random_plane(l.w, l.h);
-    float *out = malloc((size_t)l.w * l.h * sizeof *out);
+    float *out = new_plane(l.w, l.h);
     tc_stats s;
-    assert_non_null(out);
     tc_params p = params_for(&l, 9, NULL, NULL, TC_BORDER_WRAP, TC_ONEPASS, TC_STORAGE_IMAGE);
     p.count_classes = 0;
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_OK);
@@ -379,11 +381,9 @@ static void test_image_storage_long_and_mask_kernels(void **state)
     (void)state;
     const layout l = {150, 150, 3, 2, 6, 1, 0, 0, "long-filter and mask kernels"};
     float *in = random_plane(l.w, l.h);
-    float *buf = malloc((size_t)l.w * l.h * sizeof *buf);
-    float *img = malloc((size_t)l.w * l.h * sizeof *img);
+    float *buf = new_plane(l.w, l.h);
+    float *img = new_plane(l.w, l.h);
     float kx[TC_MAX_TAPS], ky[TC_MAX_TAPS], mask[TC_MAX_MASK_SIZE * TC_MAX_MASK_SIZE];
-    assert_non_null(buf);
-    assert_non_null(img);
     for (int i = 0; i < TC_MAX_TAPS; i++) { /* asymmetric, signs mixed */
         kx[i] = (float)(rng_next() % 200) / 400.0f - 0.25f;
         ky[i] = (float)(rng_next() % 200) / 400.0f - 0.25f;
@@ -467,10 +467,9 @@ static void check_bilinear_xy(const layout *l, int taps_x, int taps_y, const flo
                               const float *ky, tc_border border, int in_place)
 {
     float *in = random_plane(l->w, l->h);
-    float *out = malloc((size_t)l->w * l->h * sizeof *out);
+    float *out = new_plane(l->w, l->h);
     char what[128];
     tc_stats s;
-    assert_non_null(out);
     tc_params p = params_for(l, taps_x, kx, ky, border, TC_BILINEAR, TC_STORAGE_BUFFER);
     p.taps_y = taps_y;
     snprintf(what, sizeof what, "bilinear, %d x %d taps, %s%s", taps_x, taps_y,
@@ -574,9 +573,8 @@ static void test_bilinear_per_axis(void **state)
     /* A 3 x 5 binomial mask, rank 1: bilinear runs its factors, checked against its weights. */
     static const float binomial_mask[15] = {1, 2, 1, 4, 8, 4, 6, 12, 6, 4, 8, 4, 1, 2, 1};
     float *in = random_plane(l.w, l.h);
-    float *out = malloc((size_t)l.w * l.h * sizeof *out);
+    float *out = new_plane(l.w, l.h);
     float m[15];
-    assert_non_null(out);
     for (int i = 0; i < 15; i++)
         m[i] = binomial_mask[i] / 64.0f;
     tc_params p = params_for(&l, 3, NULL, NULL, TC_BORDER_REFLECT, TC_BILINEAR,
@@ -599,10 +597,8 @@ static void test_bilinear_after_larger_image(void **state)
     (void)state;
     const layout big = {72, 56, 0, 0, 0, 0, 0, 0, "larger, NaN"};
     const layout small = {40, 30, 0, 0, 0, 0, 0, 0, "smaller after NaN"};
-    float *nan_plane = malloc((size_t)big.w * big.h * sizeof *nan_plane);
-    float *out = malloc((size_t)big.w * big.h * sizeof *out);
-    assert_non_null(nan_plane);
-    assert_non_null(out);
+    float *nan_plane = new_plane(big.w, big.h);
+    float *out = new_plane(big.w, big.h);
     for (int i = 0; i < big.w * big.h; i++)
         nan_plane[i] = NAN;
     tc_params p = params_for(&big, 5, NULL, NULL, TC_BORDER_REPLICATE, TC_BILINEAR,
@@ -623,12 +619,10 @@ static void test_bilinear_reads_only_the_sroi(void **state)
     (void)state;
     const layout l = {40, 30, 5, 4, 2, 1, 30, 20, "NaN around the sROI"};
     float *in = random_plane(l.w, l.h);
-    float *out = malloc((size_t)l.w * l.h * sizeof *out);
-    float *ref = malloc((size_t)l.w * l.h * sizeof *ref);
+    float *out = new_plane(l.w, l.h);
+    float *ref = new_plane(l.w, l.h);
     float kx[7], ky[7];
     char err[256];
-    assert_non_null(out);
-    assert_non_null(ref);
     for (int y = 0; y < l.h; y++)
         for (int x = 0; x < l.w; x++)
             if (x < l.sl || x >= l.sl + l.rw || y < l.st || y >= l.st + l.rh)
@@ -676,9 +670,8 @@ static void test_refusals(void **state)
     (void)state;
     const layout l = {40, 30, 0, 0, 0, 0, 0, 0, "refusals"};
     float *in = random_plane(l.w, l.h);
-    float *out = malloc((size_t)l.w * l.h * sizeof *out);
+    float *out = new_plane(l.w, l.h);
     const float laplace[3] = {1, -2, 1}, blur[3] = {0.25f, 0.5f, 0.25f};
-    assert_non_null(out);
     tc_params p = params_for(&l, 3, laplace, blur, TC_BORDER_REPLICATE, TC_BILINEAR,
                              TC_STORAGE_BUFFER);
     assert_int_equal(tc_filter(ctx, in, out, l.w, l.h, &p), TC_EINVAL);
@@ -728,8 +721,7 @@ static void test_no_image_support(void **state)
     (void)state;
     const layout l = {40, 30, 0, 0, 0, 0, 0, 0, "no images"};
     float *in = random_plane(l.w, l.h);
-    float *out = malloc((size_t)l.w * l.h * sizeof *out);
-    assert_non_null(out);
+    float *out = new_plane(l.w, l.h);
     test_tune("no-images=1");
     tc_params p = params_for(&l, 3, NULL, NULL, TC_BORDER_REPLICATE, TC_TILED,
                              TC_STORAGE_IMAGE);

@@ -49,25 +49,6 @@
  * One argument is the probe's own (all_interior); border_value is passed as in OpenCL though
  * the replicate rule never reads it.
  */
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
-
-#include <cuda_runtime.h>
-
-/* Every CUDA call: its error name and text, the call, the line; then exit 1. */
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        const cudaError_t err_ = (call);                                                   \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "long_probe: %s (%s) in %s at %s:%d\n", cudaGetErrorName(err_), \
-                    cudaGetErrorString(err_), #call, __FILE__, __LINE__);                  \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
 
 /* ---- The -D values job_kernels.c passes for tiled_long_conv (src/config.h) ------------------ */
 
@@ -78,30 +59,22 @@
 #define SHIFT 0              /* the tiles sit on the source's 4-column grid */
 #define TC_VECTOR_IO 1
 
+#define PROBE_NAME "long_probe"
+#include "probe_common.cuh" /* Common.cl's helpers, the host's timing and check */
+
 /* Long.cl's geometry, independent of the length. */
 #define L_GROUP 256                                /* work-items per group */
 #define L_JPR (LONG_TILE_W / BLOCK_X)              /* jobs per filtered row */
 #define L_GY (L_GROUP / L_JPR)                     /* the group's rows of work-items */
 #define L_VY (LONG_TILE_H * LONG_TILE_W / L_GROUP) /* outputs of a work-item, one column */
 
-/* Common.cl's FLOOR4: v rounded down to a multiple of 4, v >= -64. */
-__host__ __device__ constexpr int floor4(int v)
-{
-    return (v + 64) / 4 * 4 - 64;
-}
-
 /* The length-dependent -D values and Common.cl's / Long.cl's macros of them, for TAPS taps
  * along both axes (RADIUS_X = RADIUS_Y). Radius 1 would take another load_segment form:
  * the instantiations start at 17 taps. */
-template <int TAPS> struct Geometry {
-    static constexpr int RADIUS_X = TAPS / 2, RADIUS_Y = TAPS / 2;
+template <int TAPS> struct Geometry : Window<TAPS> {
+    using W = Window<TAPS>; /* RADIUS_X, RADIUS_Y, the read window (probe_common.cuh) */
+    static constexpr int RADIUS_X = W::RADIUS_X, RADIUS_Y = W::RADIUS_Y;
     static constexpr int TAPS_X = 2 * RADIUS_X + 1, TAPS_Y = 2 * RADIUS_Y + 1;
-    static constexpr int SEG_W = BLOCK_X + 2 * RADIUS_X; /* raw pixels in one row segment */
-    static constexpr int WIN_LO = floor4(SHIFT - RADIUS_X);
-    static constexpr int WIN_HI = floor4(SHIFT + BLOCK_X - 1 + RADIUS_X) + 4;
-    static constexpr int WIN_Q = (WIN_HI - WIN_LO) / 4; /* float4s per segment */
-    static constexpr int APRON_L = SHIFT - WIN_LO;
-    static constexpr int APRON_R = WIN_HI - SHIFT - BLOCK_X;
     static constexpr int L_HR = LONG_TILE_H + 2 * RADIUS_Y; /* filtered rows in hrows */
     static constexpr int L_ROWS = L_VY + 2 * RADIUS_Y;      /* filtered rows a column needs */
     static constexpr int L_CHUNKS = (L_ROWS + L_VY - 1) / L_VY;
@@ -117,37 +90,7 @@ template <int TAPS> struct Geometry {
 __constant__ float c_kx[64];
 __constant__ float c_ky[64];
 
-/* ---- Common.cl ----------------------------------------------------------------------------- */
-
-/* border_index for BORDER_REPLICATE. */
-__device__ __forceinline__ int border_index(int p, int n)
-{
-    if (p >= 0 && p < n)
-        return p;
-    return min(max(p, 0), n - 1);
-}
-
-/* load_segment, the float4 window form (TC_VECTOR_IO, SHIFT 0, radius > 1). */
-template <int TAPS>
-__device__ __forceinline__ void load_segment(const float *src, int pitch, int sx, int sy,
-                                             float seg[Geometry<TAPS>::SEG_W])
-{
-    using G = Geometry<TAPS>;
-    const float *p = src + sy * pitch + sx; /* the block's first pixel */
-    const float4 *w4 = (const float4 *)(p - SHIFT + G::WIN_LO);
-    float win[4 * G::WIN_Q];
-#pragma unroll
-    for (int v = 0; v < G::WIN_Q; v++) {
-        const float4 q = w4[v];
-        win[4 * v] = q.x;
-        win[4 * v + 1] = q.y;
-        win[4 * v + 2] = q.z;
-        win[4 * v + 3] = q.w;
-    }
-#pragma unroll
-    for (int i = 0; i < G::SEG_W; i++)
-        seg[i] = win[SHIFT - G::RADIUS_X - G::WIN_LO + i];
-}
+/* ---- Common.cl (border_index and load_segment: probe_common.cuh) ---------------------------- */
 
 /* load_segment_bordered for BORDER_REPLICATE (the BORDER_CONSTANT branches fold away). */
 template <int TAPS>
@@ -308,44 +251,7 @@ __global__ void LONG_BOUNDS
             out_col[o * pitch] = out[o];
 }
 
-/* ---- The host: images, timing, the check ---------------------------------------------------- */
-
-/* Where the image lies in its buffers. The source and the target share one pitch, as the
- * kernel's single pitch argument requires (the OpenCL planes have the same). */
-struct Layout {
-    int n;            /* the ROI: n x n */
-    int sL, sT;       /* the ROI's first pixel in the source buffer */
-    int pitch;        /* floats a row, a multiple of 32 (128 bytes) */
-    int src_rows;     /* rows of the source buffer */
-    bool interior;    /* a halo: every tile reads unchecked */
-};
-
-static int round_up(int v, int m)
-{
-    return (v + m - 1) / m * m;
-}
-
-/* The interior layout's halo covers every read of every tile as class 1 reads it, the tiles
- * past the ROI's right and bottom edges included (when n is not a multiple of the tile). */
-template <int TAPS> static Layout layout_of(int n, bool interior)
-{
-    using G = Geometry<TAPS>;
-    Layout a;
-    a.n = n;
-    a.interior = interior;
-    if (!interior) { /* the OpenCL run's: the ROI is the whole buffer */
-        a.sL = a.sT = 0;
-        a.pitch = round_up(n, 32);
-        a.src_rows = n;
-        return a;
-    }
-    const int tiles_w = round_up(n, LONG_TILE_W), tiles_h = round_up(n, LONG_TILE_H);
-    a.sL = round_up(G::APRON_L, 32);
-    a.sT = G::RADIUS_Y;
-    a.pitch = round_up(a.sL + tiles_w + G::APRON_R, 32);
-    a.src_rows = a.sT + tiles_h + G::RADIUS_Y;
-    return a;
-}
+/* ---- The host (probe_common.cuh: the layout, the timing, the check, the command line) -------- */
 
 /* Normalised binomial coefficients (bench/roofline.c's f=TAPS filters). */
 static std::vector<double> binomial(int taps)
@@ -363,17 +269,6 @@ static std::vector<double> binomial(int taps)
     return k;
 }
 
-/* The source pixel at ROI coordinate (x, y): from the halo in the interior layout, by the
- * replicate rule otherwise. */
-static float source_at(const std::vector<float> &src, const Layout &a, int x, int y)
-{
-    if (!a.interior) {
-        x = std::min(std::max(x, 0), a.n - 1);
-        y = std::min(std::max(y, 0), a.n - 1);
-    }
-    return src[(size_t)(a.sT + y) * a.pitch + (size_t)(a.sL + x)];
-}
-
 /* The plainest definition: out(x, y) = sum_j ky[j] sum_i kx[i] src(x - r + i, y - r + j). */
 static double reference_at(const std::vector<float> &src, const Layout &a,
                            const std::vector<float> &k, int x, int y)
@@ -389,33 +284,13 @@ static double reference_at(const std::vector<float> &src, const Layout &a,
     return sum;
 }
 
-static float median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5f * (v[m - 1] + v[m]);
-}
-
-/* A small deterministic generator (the image and the sample of checked pixels). */
-static unsigned lcg(unsigned &state)
-{
-    state = state * 1664525u + 1013904223u;
-    return state >> 8;
-}
-
-/* One length: build the buffers, time the copy and the kernel, check the output. Returns
+/* One length: the binomial filter of TAPS taps along both axes, timed and checked. Returns
  * whether the check passed. */
-template <int TAPS> static bool run_length(int n, int iter, bool interior)
+template <int TAPS> static bool run_length(const ProbeOptions &o)
 {
-    const Layout a = layout_of<TAPS>(n, interior);
-    const size_t src_floats = (size_t)a.src_rows * a.pitch, dst_floats = (size_t)n * a.pitch;
-    const size_t image_bytes = (size_t)n * n * sizeof(float);
-
-    /* The source: uniform in [0, 1), halo included. */
-    std::vector<float> host_src(src_floats);
-    unsigned state = 12345u;
-    for (float &v : host_src)
-        v = (float)(lcg(state) & 0xffffff) / 16777216.0f;
+    const int n = o.n;
+    const Layout a = layout_of<TAPS>(n, o.interior, LONG_TILE_W, LONG_TILE_H);
+    const std::vector<float> host_src = random_source(a);
 
     /* Coefficients as floats, the ones the device multiplies by; the reference uses them too. */
     const std::vector<double> kd = binomial(TAPS);
@@ -423,184 +298,32 @@ template <int TAPS> static bool run_length(int n, int iter, bool interior)
     CUDA_CHECK(cudaMemcpyToSymbol(c_kx, k.data(), TAPS * sizeof(float)));
     CUDA_CHECK(cudaMemcpyToSymbol(c_ky, k.data(), TAPS * sizeof(float)));
 
-    float *src = nullptr, *dst = nullptr;
-    CUDA_CHECK(cudaMalloc(&src, src_floats * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&dst, dst_floats * sizeof(float))); /* n rows of pitch >= n */
-    CUDA_CHECK(cudaMemcpy(src, host_src.data(), src_floats * sizeof(float),
-                          cudaMemcpyHostToDevice));
-
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<float> ms(iter);
-
-    /* The copy of the image's bytes, device to device (the roofline's memory floor). */
-    CUDA_CHECK(cudaMemcpy(dst, src, image_bytes, cudaMemcpyDeviceToDevice)); /* warm-up */
-    for (int i = 0; i < iter; i++) {
-        CUDA_CHECK(cudaEventRecord(start));
-        CUDA_CHECK(cudaMemcpy(dst, src, image_bytes, cudaMemcpyDeviceToDevice));
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
-    }
-    const float copy_ms = median(ms);
-
-    /* The kernel: the target first filled with NaN, so that a pixel never written fails. */
-    CUDA_CHECK(cudaMemset(dst, 0xff, dst_floats * sizeof(float)));
     const dim3 block(L_JPR, L_GY, 1);
     const int ox = TC_VECTOR_IO ? a.sL & 3 : 0;
     const dim3 grid((unsigned)((n + ox + LONG_TILE_W - 1) / LONG_TILE_W),
                     (unsigned)((n + LONG_TILE_H - 1) / LONG_TILE_H), 1);
-    const int all_interior = interior ? 1 : 0;
-    tiled_long_conv<TAPS><<<grid, block>>>(src, dst, a.pitch, a.sL, a.sT, 0, 0, n, n, 0.0f,
-                                           all_interior); /* warm-up */
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int i = 0; i < iter; i++) {
-        CUDA_CHECK(cudaEventRecord(start));
-        tiled_long_conv<TAPS><<<grid, block>>>(src, dst, a.pitch, a.sL, a.sT, 0, 0, n, n,
-                                               0.0f, all_interior);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
-    }
-    const float kernel_ms = median(ms);
-
-    cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, tiled_long_conv<TAPS>));
-
-    /* The check: 4096 random pixels and the four corners against the reference. */
-    std::vector<float> host_dst(dst_floats);
-    CUDA_CHECK(cudaMemcpy(host_dst.data(), dst, dst_floats * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    std::vector<int> xs = {0, n - 1, 0, n - 1}, ys = {0, 0, n - 1, n - 1};
-    unsigned pick = 777u;
-    for (int i = 0; i < 4096; i++) {
-        xs.push_back((int)(lcg(pick) % (unsigned)n));
-        ys.push_back((int)(lcg(pick) % (unsigned)n));
-    }
+    const int all_interior = o.interior ? 1 : 0;
     double scale = 0.0;
     for (float v : host_src)
         scale = std::max(scale, (double)std::fabs(v));
-    const double tolerance = 1e-4 * scale;
-    double worst = 0.0;
-    int bad = 0;
-    for (size_t i = 0; i < xs.size(); i++) {
-        const double want = reference_at(host_src, a, k, xs[i], ys[i]);
-        const double got = host_dst[(size_t)ys[i] * a.pitch + (size_t)xs[i]];
-        const double diff = std::fabs(got - want);
-        if (!(diff <= tolerance)) { /* NaN fails too */
-            if (bad < 5)
-                fprintf(stderr, "long_probe: %d taps: pixel (%d, %d) is %.9g, want %.9g\n", TAPS,
-                        xs[i], ys[i], got, want);
-            bad++;
-            worst = std::isnan(diff) || diff > worst ? diff : worst;
-        } else if (diff > worst) {
-            worst = diff;
-        }
-    }
-
-    printf("%d,%d,%s,%ux%u,%d,%zu,%zu,%.6f,%.6f,%.3f,%.3g,%.3g,%zu,%s\n", TAPS, n,
-           interior ? "interior" : "edges", grid.x, grid.y, attr.numRegs, attr.sharedSizeBytes,
-           attr.localSizeBytes, kernel_ms, copy_ms, kernel_ms / copy_ms, worst, tolerance,
-           xs.size(), bad ? "false" : "true");
-    fflush(stdout);
-
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaFree(dst));
-    CUDA_CHECK(cudaFree(src));
-    return bad == 0;
-}
-
-static int usage(const char *why)
-{
-    fprintf(stderr,
-            "long_probe: %s\nusage: long_probe [--size N] [--taps 17,31,47,63] [--iter N] "
-            "[--edges]\n",
-            why);
-    return 2;
-}
-
-/* A whole decimal number in lo .. hi, or -1. */
-static int parse_int(const char *s, int lo, int hi)
-{
-    char *end = nullptr;
-    const long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    return (int)v;
+    char label[32];
+    snprintf(label, sizeof label, "%d taps", TAPS);
+    return run_case(
+        TAPS, label, a, host_src, o.iter, (const void *)tiled_long_conv<TAPS>, grid,
+        [&](const float *src, float *dst) {
+            tiled_long_conv<TAPS><<<grid, block>>>(src, dst, a.pitch, a.sL, a.sT, 0, 0, n, n,
+                                                   0.0f, all_interior);
+        },
+        [&](int x, int y) { return reference_at(host_src, a, k, x, y); }, 1e-4 * scale);
 }
 
 int main(int argc, char **argv)
 {
-    int n = 8192, iter = 50;
-    bool interior = true;
-    std::vector<int> lengths = {17, 31, 47, 63};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            printf("usage: long_probe [--size N] [--taps 17,31,47,63] [--iter N] [--edges]\n"
-                   "  --size N   N x N gray float32 image, 32 .. 32768 (default 8192)\n"
-                   "  --taps L   lengths among 17, 23, 31, 47, 63, comma-separated (default\n"
-                   "             17, 31, 47, 63)\n"
-                   "  --iter N   timed launches and copies after a warm-up (default 50)\n"
-                   "  --edges    no halo: the edge tiles take the bordered path, as in the\n"
-                   "             OpenCL run (default: every tile reads unchecked)\n");
-            return 0;
-        }
-        if (strcmp(arg, "--edges") == 0) {
-            interior = false;
-            continue;
-        }
-        if (strcmp(arg, "--size") != 0 && strcmp(arg, "--taps") != 0 &&
-            strcmp(arg, "--iter") != 0)
-            return usage("unknown option");
-        if (i + 1 >= argc)
-            return usage("an option lacks its value");
-        const char *value = argv[++i];
-        if (strcmp(arg, "--size") == 0) {
-            /* At least one tile's width; at most what int pitches and offsets hold. */
-            if ((n = parse_int(value, 32, 32768)) < 0)
-                return usage("--size: a whole number from 32 to 32768");
-        } else if (strcmp(arg, "--iter") == 0) {
-            if ((iter = parse_int(value, 1, 100000)) < 0)
-                return usage("--iter: a whole number from 1 to 100000");
-        } else {
-            lengths.clear();
-            char list[256];
-            snprintf(list, sizeof list, "%s", value);
-            for (char *tok = strtok(list, ","); tok; tok = strtok(nullptr, ",")) {
-                const int taps = parse_int(tok, 1, 63);
-                if (taps != 17 && taps != 23 && taps != 31 && taps != 47 && taps != 63)
-                    return usage("--taps: a comma-separated list of 17, 23, 31, 47, 63");
-                lengths.push_back(taps);
-            }
-            if (lengths.empty())
-                return usage("--taps: a comma-separated list of 17, 23, 31, 47, 63");
-        }
-    }
-
-    int device = 0;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    fprintf(stderr, "long_probe: %s, %d SMs, %d x %d, %d timed runs\n", prop.name,
-            prop.multiProcessorCount, n, n, iter);
-
-    printf("taps,size,mode,grid,registers,shared_bytes,local_bytes,kernel_ms,copy_ms,"
-           "kernel_over_copy,max_abs_diff,tolerance,pixels_checked,ok\n");
-    fflush(stdout);
-    bool ok = true;
-    for (int taps : lengths) {
-        switch (taps) {
-        case 17: ok = run_length<17>(n, iter, interior) && ok; break;
-        case 23: ok = run_length<23>(n, iter, interior) && ok; break;
-        case 31: ok = run_length<31>(n, iter, interior) && ok; break;
-        case 47: ok = run_length<47>(n, iter, interior) && ok; break;
-        default: ok = run_length<63>(n, iter, interior) && ok; break;
-        }
-    }
-    return ok ? 0 : 1;
+    static const ProbeCommandLine command_line = {
+        "--taps", {17, 31, 47, 63}, 32,
+        "  --taps L    lengths among 17, 23, 31, 47, 63, comma-separated (default\n"
+        "              17, 31, 47, 63)\n"};
+    return probe_main<Instantiations<17, 23, 31, 47, 63>>(
+        argc, argv, command_line,
+        [](auto taps, const ProbeOptions &o) { return run_length<decltype(taps)::value>(o); });
 }

@@ -37,25 +37,6 @@
  * every tile takes the class-1 path (at 8192 x 8192, 252 of the 16384 tiles lie along the
  * image's edges and take the bordered path in the OpenCL run); --edges runs that geometry.
  */
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <vector>
-
-#include <cuda_runtime.h>
-
-/* Every CUDA call: its error name and text, the call, the line; then exit 1. */
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        const cudaError_t err_ = (call);                                                   \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "mask_probe: %s (%s) in %s at %s:%d\n", cudaGetErrorName(err_), \
-                    cudaGetErrorString(err_), #call, __FILE__, __LINE__);                  \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
 
 /* ---- The -D values job_kernels.c passes for mrows-8x8 (src/config.h, src/variants.c) -------- */
 
@@ -68,23 +49,15 @@
 #define TILE_W (GROUP_X * BLOCK_X)
 #define TILE_H (GROUP_Y * BLOCK_Y)
 
-/* Common.cl's FLOOR4: v rounded down to a multiple of 4, v >= -64. */
-__host__ __device__ constexpr int floor4(int v)
-{
-    return (v + 64) / 4 * 4 - 64;
-}
+#define PROBE_NAME "mask_probe"
+#include "probe_common.cuh" /* Common.cl's helpers, the host's timing and check */
 
 /* The mask-dependent -D values and Common.cl's / Masks.cl's macros of them, for a MASK x MASK
  * mask. */
-template <int MASK> struct Geometry {
-    static constexpr int RADIUS_X = MASK / 2, RADIUS_Y = MASK / 2;
+template <int MASK> struct Geometry : Window<MASK> {
+    using W = Window<MASK>; /* RADIUS_X, RADIUS_Y, the read window (probe_common.cuh) */
+    static constexpr int RADIUS_X = W::RADIUS_X, RADIUS_Y = W::RADIUS_Y;
     static constexpr int MASK_W = 2 * RADIUS_X + 1, MASK_H = 2 * RADIUS_Y + 1;
-    static constexpr int SEG_W = BLOCK_X + 2 * RADIUS_X; /* raw pixels in one row segment */
-    static constexpr int WIN_LO = floor4(SHIFT - RADIUS_X);
-    static constexpr int WIN_HI = floor4(SHIFT + BLOCK_X - 1 + RADIUS_X) + 4;
-    static constexpr int WIN_Q = (WIN_HI - WIN_LO) / 4; /* float4s per segment */
-    static constexpr int APRON_L = SHIFT - WIN_LO;
-    static constexpr int APRON_R = WIN_HI - SHIFT - BLOCK_X;
     static constexpr int MR_Q = (MASK_W + 3) / 4; /* float4s of weights a mask row */
     static_assert(MASK % 2 == 1 && RADIUS_X > 1 && RADIUS_X <= 7, "odd sides 5 .. 15");
 };
@@ -92,37 +65,7 @@ template <int MASK> struct Geometry {
 /* The mask (Masks.cl's __constant const float *mask argument), row-major. */
 __constant__ float c_mask[15 * 15];
 
-/* ---- Common.cl ----------------------------------------------------------------------------- */
-
-/* border_index for BORDER_REPLICATE. */
-__device__ __forceinline__ int border_index(int p, int n)
-{
-    if (p >= 0 && p < n)
-        return p;
-    return min(max(p, 0), n - 1);
-}
-
-/* load_segment, the float4 window form (TC_VECTOR_IO, SHIFT 0, radius > 1). */
-template <int MASK>
-__device__ __forceinline__ void load_segment(const float *src, int pitch, int sx, int sy,
-                                             float seg[Geometry<MASK>::SEG_W])
-{
-    using G = Geometry<MASK>;
-    const float *p = src + sy * pitch + sx; /* the block's first pixel */
-    const float4 *w4 = (const float4 *)(p - SHIFT + G::WIN_LO);
-    float win[4 * G::WIN_Q];
-#pragma unroll
-    for (int v = 0; v < G::WIN_Q; v++) {
-        const float4 q = w4[v];
-        win[4 * v] = q.x;
-        win[4 * v + 1] = q.y;
-        win[4 * v + 2] = q.z;
-        win[4 * v + 3] = q.w;
-    }
-#pragma unroll
-    for (int i = 0; i < G::SEG_W; i++)
-        seg[i] = win[SHIFT - G::RADIUS_X - G::WIN_LO + i];
-}
+/* ---- Common.cl (border_index and load_segment: probe_common.cuh) ---------------------------- */
 
 /* load_segment_lean for BORDER_REPLICATE (the BORDER_CONSTANT branches fold away). */
 template <int MASK>
@@ -264,49 +207,7 @@ __global__ void __launch_bounds__(GROUP_X * GROUP_Y)
     store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
 }
 
-/* ---- The host: images, timing, the check (long_probe.cu's) ---------------------------------- */
-
-struct Layout {
-    int n;            /* the ROI: n x n */
-    int sL, sT;       /* the ROI's first pixel in the source buffer */
-    int pitch;        /* floats a row, a multiple of 32 (128 bytes) */
-    int src_rows;     /* rows of the source buffer */
-    bool interior;    /* a halo: every tile reads unchecked */
-};
-
-static int round_up(int v, int m)
-{
-    return (v + m - 1) / m * m;
-}
-
-template <int MASK> static Layout layout_of(int n, bool interior)
-{
-    using G = Geometry<MASK>;
-    Layout a;
-    a.n = n;
-    a.interior = interior;
-    if (!interior) {
-        a.sL = a.sT = 0;
-        a.pitch = round_up(n, 32);
-        a.src_rows = n;
-        return a;
-    }
-    const int tiles_w = round_up(n, TILE_W), tiles_h = round_up(n, TILE_H);
-    a.sL = round_up(G::APRON_L, 32);
-    a.sT = G::RADIUS_Y;
-    a.pitch = round_up(a.sL + tiles_w + G::APRON_R, 32);
-    a.src_rows = a.sT + tiles_h + G::RADIUS_Y;
-    return a;
-}
-
-static float source_at(const std::vector<float> &src, const Layout &a, int x, int y)
-{
-    if (!a.interior) {
-        x = std::min(std::max(x, 0), a.n - 1);
-        y = std::min(std::max(y, 0), a.n - 1);
-    }
-    return src[(size_t)(a.sT + y) * a.pitch + (size_t)(a.sL + x)];
-}
+/* ---- The host (probe_common.cuh: the layout, the timing, the check, the command line) -------- */
 
 /* out(x, y) = sum_j sum_i m[j][i] src(x - r + i, y - r + j), in double. */
 static double reference_at(const std::vector<float> &src, const Layout &a,
@@ -320,29 +221,13 @@ static double reference_at(const std::vector<float> &src, const Layout &a,
     return sum;
 }
 
-static float median(std::vector<float> v)
+/* One mask: bench/roofline.c's MASK x MASK weights, timed and checked. Returns whether the
+ * check passed. */
+template <int MASK> static bool run_mask(const ProbeOptions &o)
 {
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5f * (v[m - 1] + v[m]);
-}
-
-static unsigned lcg(unsigned &state)
-{
-    state = state * 1664525u + 1013904223u;
-    return state >> 8;
-}
-
-template <int MASK> static bool run_mask(int n, int iter, bool interior)
-{
-    const Layout a = layout_of<MASK>(n, interior);
-    const size_t src_floats = (size_t)a.src_rows * a.pitch, dst_floats = (size_t)n * a.pitch;
-    const size_t image_bytes = (size_t)n * n * sizeof(float);
-
-    std::vector<float> host_src(src_floats);
-    unsigned state = 12345u;
-    for (float &v : host_src)
-        v = (float)(lcg(state) & 0xffffff) / 16777216.0f;
+    const int n = o.n;
+    const Layout a = layout_of<MASK>(n, o.interior, TILE_W, TILE_H);
+    const std::vector<float> host_src = random_source(a);
 
     /* bench/roofline.c's mask=SxS weights. */
     std::vector<float> m((size_t)MASK * MASK);
@@ -354,176 +239,31 @@ template <int MASK> static bool run_mask(int n, int iter, bool interior)
         }
     CUDA_CHECK(cudaMemcpyToSymbol(c_mask, m.data(), m.size() * sizeof(float)));
 
-    float *src = nullptr, *dst = nullptr;
-    CUDA_CHECK(cudaMalloc(&src, src_floats * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&dst, dst_floats * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(src, host_src.data(), src_floats * sizeof(float),
-                          cudaMemcpyHostToDevice));
-
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<float> ms(iter);
-
-    CUDA_CHECK(cudaMemcpy(dst, src, image_bytes, cudaMemcpyDeviceToDevice)); /* warm-up */
-    for (int i = 0; i < iter; i++) {
-        CUDA_CHECK(cudaEventRecord(start));
-        CUDA_CHECK(cudaMemcpy(dst, src, image_bytes, cudaMemcpyDeviceToDevice));
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
-    }
-    const float copy_ms = median(ms);
-
-    CUDA_CHECK(cudaMemset(dst, 0xff, dst_floats * sizeof(float))); /* NaN: unwritten fails */
     const dim3 block(GROUP_X, GROUP_Y, 1);
     const int tL = 0, ox = TC_VECTOR_IO ? tL & 3 : 0;
     const dim3 grid((unsigned)((n + ox + TILE_W - 1) / TILE_W),
                     (unsigned)((n + TILE_H - 1) / TILE_H), 1);
-    const int all_interior = interior ? 1 : 0;
-    tiled_mask_rows_conv<MASK><<<grid, block>>>(src, dst, a.pitch, a.sL, a.sT, tL, 0, n, n,
-                                                all_interior); /* warm-up */
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    for (int i = 0; i < iter; i++) {
-        CUDA_CHECK(cudaEventRecord(start));
-        tiled_mask_rows_conv<MASK><<<grid, block>>>(src, dst, a.pitch, a.sL, a.sT, tL, 0, n, n,
-                                                    all_interior);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
-    }
-    const float kernel_ms = median(ms);
-
-    cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, tiled_mask_rows_conv<MASK>));
-
-    std::vector<float> host_dst(dst_floats);
-    CUDA_CHECK(cudaMemcpy(host_dst.data(), dst, dst_floats * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    std::vector<int> xs = {0, n - 1, 0, n - 1}, ys = {0, 0, n - 1, n - 1};
-    unsigned pick = 777u;
-    for (int i = 0; i < 4096; i++) {
-        xs.push_back((int)(lcg(pick) % (unsigned)n));
-        ys.push_back((int)(lcg(pick) % (unsigned)n));
-    }
+    const int all_interior = o.interior ? 1 : 0;
+    char label[32];
+    snprintf(label, sizeof label, "%d x %d", MASK, MASK);
     /* Pixels in [0, 1): a float sum of S x S products is within a few S^2 ulps of the weights'
      * absolute sum; 1e-5 of that sum is far above it and far below any wrong tap. */
-    const double tolerance = 1e-5 * weight_sum;
-    double worst = 0.0;
-    int bad = 0;
-    for (size_t i = 0; i < xs.size(); i++) {
-        const double want = reference_at(host_src, a, m, MASK, xs[i], ys[i]);
-        const double got = host_dst[(size_t)ys[i] * a.pitch + (size_t)xs[i]];
-        const double diff = std::fabs(got - want);
-        if (!(diff <= tolerance)) { /* NaN fails too */
-            if (bad < 5)
-                fprintf(stderr, "mask_probe: %d x %d: pixel (%d, %d) is %.9g, want %.9g\n", MASK,
-                        MASK, xs[i], ys[i], got, want);
-            bad++;
-            worst = std::isnan(diff) || diff > worst ? diff : worst;
-        } else if (diff > worst) {
-            worst = diff;
-        }
-    }
-
-    printf("%d,%d,%s,%ux%u,%d,%zu,%zu,%.6f,%.6f,%.3f,%.3g,%.3g,%zu,%s\n", MASK, n,
-           interior ? "interior" : "edges", grid.x, grid.y, attr.numRegs, attr.sharedSizeBytes,
-           attr.localSizeBytes, kernel_ms, copy_ms, kernel_ms / copy_ms, worst, tolerance,
-           xs.size(), bad ? "false" : "true");
-    fflush(stdout);
-
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaFree(dst));
-    CUDA_CHECK(cudaFree(src));
-    return bad == 0;
-}
-
-static int usage(const char *why)
-{
-    fprintf(stderr,
-            "mask_probe: %s\nusage: mask_probe [--size N] [--masks 9,11,13,15] [--iter N] "
-            "[--edges]\n",
-            why);
-    return 2;
-}
-
-static int parse_int(const char *s, int lo, int hi)
-{
-    char *end = nullptr;
-    const long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    return (int)v;
+    return run_case(
+        MASK, label, a, host_src, o.iter, (const void *)tiled_mask_rows_conv<MASK>, grid,
+        [&](const float *src, float *dst) {
+            tiled_mask_rows_conv<MASK><<<grid, block>>>(src, dst, a.pitch, a.sL, a.sT, tL, 0,
+                                                        n, n, all_interior);
+        },
+        [&](int x, int y) { return reference_at(host_src, a, m, MASK, x, y); },
+        1e-5 * weight_sum);
 }
 
 int main(int argc, char **argv)
 {
-    int n = 8192, iter = 50;
-    bool interior = true;
-    std::vector<int> sides = {9, 11, 13, 15};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            printf("usage: mask_probe [--size N] [--masks 9,11,13,15] [--iter N] [--edges]\n"
-                   "  --size N    N x N gray float32 image, 64 .. 32768 (default 8192)\n"
-                   "  --masks S   sides among 9, 11, 13, 15, comma-separated (default all)\n"
-                   "  --iter N    timed launches and copies after a warm-up (default 50)\n"
-                   "  --edges     no halo: the edge tiles take the bordered path, as in the\n"
-                   "              OpenCL run (default: every tile reads unchecked)\n");
-            return 0;
-        }
-        if (strcmp(arg, "--edges") == 0) {
-            interior = false;
-            continue;
-        }
-        if (strcmp(arg, "--size") != 0 && strcmp(arg, "--masks") != 0 &&
-            strcmp(arg, "--iter") != 0)
-            return usage("unknown option");
-        if (i + 1 >= argc)
-            return usage("an option lacks its value");
-        const char *value = argv[++i];
-        if (strcmp(arg, "--size") == 0) {
-            if ((n = parse_int(value, 64, 32768)) < 0)
-                return usage("--size: a whole number from 64 to 32768");
-        } else if (strcmp(arg, "--iter") == 0) {
-            if ((iter = parse_int(value, 1, 100000)) < 0)
-                return usage("--iter: a whole number from 1 to 100000");
-        } else {
-            sides.clear();
-            char list[256];
-            snprintf(list, sizeof list, "%s", value);
-            for (char *tok = strtok(list, ","); tok; tok = strtok(nullptr, ",")) {
-                const int side = parse_int(tok, 1, 15);
-                if (side != 9 && side != 11 && side != 13 && side != 15)
-                    return usage("--masks: a comma-separated list of 9, 11, 13, 15");
-                sides.push_back(side);
-            }
-            if (sides.empty())
-                return usage("--masks: a comma-separated list of 9, 11, 13, 15");
-        }
-    }
-
-    int device = 0;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    fprintf(stderr, "mask_probe: %s, %d SMs, %d x %d, %d timed runs\n", prop.name,
-            prop.multiProcessorCount, n, n, iter);
-
-    printf("taps,size,mode,grid,registers,shared_bytes,local_bytes,kernel_ms,copy_ms,"
-           "kernel_over_copy,max_abs_diff,tolerance,pixels_checked,ok\n");
-    fflush(stdout);
-    bool ok = true;
-    for (int side : sides) {
-        switch (side) {
-        case 9: ok = run_mask<9>(n, iter, interior) && ok; break;
-        case 11: ok = run_mask<11>(n, iter, interior) && ok; break;
-        case 13: ok = run_mask<13>(n, iter, interior) && ok; break;
-        default: ok = run_mask<15>(n, iter, interior) && ok; break;
-        }
-    }
-    return ok ? 0 : 1;
+    static const ProbeCommandLine command_line = {
+        "--masks", {9, 11, 13, 15}, 64,
+        "  --masks S   sides among 9, 11, 13, 15, comma-separated (default all)\n"};
+    return probe_main<Instantiations<9, 11, 13, 15>>(
+        argc, argv, command_line,
+        [](auto side, const ProbeOptions &o) { return run_mask<decltype(side)::value>(o); });
 }
