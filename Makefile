@@ -106,7 +106,7 @@ BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp
 # The library's file layer (include/tiledconv_files.h), first its codecs: the formats, the
 # decoders' limits, files written whole, streams, images read a row at a time.
 IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io/jpeg.c \
-            src/io/pnm.c \
+            src/io/jpeg_coefs_write.c src/io/pnm.c \
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
 # Then the file pipeline: the pool of codec workers, the device lanes, the page-locked blocks,
