@@ -205,7 +205,9 @@ __kernel void jpeg_encode_blocks(__global const uchar *pixels, int width, int he
     const int n = id - l.first_block;
     if (n >= l.width_in_blocks * l.height_in_blocks)
         return;
-    const int bx = n % l.width_in_blocks, by = n / l.width_in_blocks;
+    /* The remainder spelt out: LLVM would make n % w so, through a `freeze` that oclgrind's
+     * uninitialised-value check cannot follow (kernel-check). */
+    const int by = n / l.width_in_blocks, bx = n - by * l.width_in_blocks;
 
     /* jcdctmgr.c's convsamp: samples centred on 0. */
     int block[64];
@@ -219,7 +221,9 @@ __kernel void jpeg_encode_blocks(__global const uchar *pixels, int width, int he
     __global short *array = coef + (size_t)l.coef_block * 64;
     __global short *out = array + ((size_t)by * l.blocks_wide + bx) * 64;
     __constant const int *div = divisors + 192 * c;
-    for (int i = 0; i < 64; i++)
+    const short dc = quantize(block[0], div, 0);
+    out[0] = dc;
+    for (int i = 1; i < 64; i++)
         out[i] = quantize(block[i], div, i);
-    dummy_blocks(array, &l, bx, by, out[0]);
+    dummy_blocks(array, &l, bx, by, dc); /* the buffer is write-only: the DC kept aside */
 }
