@@ -10,7 +10,6 @@
  * tables of another quality are refused.
  */
 #include "test_util.h"
-#include "test_context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,8 @@
 #include "jpeg_encode.h"
 
 #ifdef TC_HAVE_JPEGLIB
+#include "test_context.h"
+
 #include <jpeglib.h>
 
 /* The four samplings jpeg_encode writes: gray for one channel, the chroma's for three. */
