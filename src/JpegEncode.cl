@@ -203,7 +203,7 @@ __kernel void jpeg_encode_blocks(__global const uchar *pixels, int width, int he
         c++;
     const component_layout l = layouts[c];
     const int n = id - l.first_block;
-    if (n >= l.width_in_blocks * l.height_in_blocks)
+    if (n >= l.width_in_blocks * l.height_in_blocks) /* past the last block: whole groups */
         return;
     /* The remainder spelt out: LLVM would make n % w so, through a `freeze` that oclgrind's
      * uninitialised-value check cannot follow (kernel-check). */

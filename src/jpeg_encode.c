@@ -18,6 +18,9 @@ typedef struct {
     cl_int kind;
 } jpeg_block_layout;
 
+/* Work-items (blocks) a group, where the kernel allows as many. */
+#define BLOCKS_PER_GROUP 64
+
 /* The ints a component's divisors take in the kernel's table: 64 reciprocals, 64
  * corrections, 64 shifts. */
 #define DIVISOR_INTS 192
@@ -104,7 +107,7 @@ static int block_layouts(const jpeg_coefs *c, jpeg_block_layout *out, size_t *bl
             if (k->quant[j] < 1 || k->quant[j] > 255)
                 return tc_fail(m, TC_EINVAL, "component %d: quantiser %d is %u (1..255 here)", i,
                                j, k->quant[j]);
-        if (first + wib * hib > INT_MAX || coef_block + (long)k->blocks_wide * k->blocks_high >
+        if (first + wib * hib > INT_MAX - BLOCKS_PER_GROUP || coef_block + (long)k->blocks_wide * k->blocks_high >
                                                INT_MAX / 64)
             return tc_fail(m, TC_EINVAL, "a %d x %d JPEG: too many blocks for one range",
                            c->width, c->height);
@@ -189,9 +192,19 @@ static int run_kernel(const tc_device *d, tc_program_cache *programs, cl_mem pix
     const tc_kernel_arg args[] = {TC_KARG(pixels),   TC_KARG(width),      TC_KARG(height),
                                   TC_KARG(channels), TC_KARG(layouts),    TC_KARG(components),
                                   TC_KARG(divisors), TC_KARG(coef)};
+    /* Groups of a fixed size (the range rounded up; the kernel skips the items past the last
+     * block): PoCL compiles a kernel again for each group size it meets, which a size of the
+     * driver's choice, following the image's, would make once an image. */
+    size_t group = 0, global = 0;
+    CL_CALL(status, cleanup, m,
+            clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group,
+                                     &group, NULL));
+    group = group < BLOCKS_PER_GROUP ? group : BLOCKS_PER_GROUP;
+    global = (blocks + group - 1) / group * group;
     if ((status = tc_set_args(kernel, "jpeg_encode_blocks", args,
                               (int)(sizeof args / sizeof args[0]), m)) == TC_OK)
-        status = tc_enqueue_range(d->queue, kernel, 1, &blocks, NULL, NULL, m);
+        status = tc_enqueue_range(d->queue, kernel, 1, &global, &group, NULL, m);
+cleanup:
     clReleaseKernel(kernel); /* the enqueued launch keeps what it needs */
     return status;
 }
