@@ -84,6 +84,14 @@ static int block_layouts(const jpeg_coefs *c, jpeg_block_layout *out, size_t *bl
     if (c->width <= 0 || c->height <= 0 || c->max_h < 1 || c->max_v < 1)
         return tc_fail(m, TC_EINVAL, "a %d x %d JPEG with sampling %d x %d: nothing to encode",
                        c->width, c->height, c->max_h, c->max_v);
+    int max_h = 1, max_v = 1; /* the components' largest factors, which c's must be */
+    for (int i = 0; i < c->components; i++) {
+        max_h = c->comp[i].h_samp > max_h ? c->comp[i].h_samp : max_h;
+        max_v = c->comp[i].v_samp > max_v ? c->comp[i].v_samp : max_v;
+    }
+    if (max_h != c->max_h || max_v != c->max_v)
+        return tc_fail(m, TC_EINVAL, "largest sampling %d x %d, where the components' is %d x %d",
+                       c->max_h, c->max_v, max_h, max_v);
     for (int i = 0; i < c->components; i++) {
         const jpeg_coef_component *k = &c->comp[i];
         if (k->h_samp < 1 || k->v_samp < 1 || c->max_h % k->h_samp || c->max_v % k->v_samp)
@@ -107,8 +115,8 @@ static int block_layouts(const jpeg_coefs *c, jpeg_block_layout *out, size_t *bl
             if (k->quant[j] < 1 || k->quant[j] > 255)
                 return tc_fail(m, TC_EINVAL, "component %d: quantiser %d is %u (1..255 here)", i,
                                j, k->quant[j]);
-        if (first + wib * hib > INT_MAX - BLOCKS_PER_GROUP || coef_block + (long)k->blocks_wide * k->blocks_high >
-                                               INT_MAX / 64)
+        if (first + wib * hib > INT_MAX - BLOCKS_PER_GROUP ||
+            coef_block + (long)k->blocks_wide * k->blocks_high > INT_MAX / 64)
             return tc_fail(m, TC_EINVAL, "a %d x %d JPEG: too many blocks for one range",
                            c->width, c->height);
         out[i] = (jpeg_block_layout){(cl_int)first,       (cl_int)wib,
