@@ -95,6 +95,8 @@ LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/stream_slot.c src/pinne
             src/deferred_figures.c src/copier.c src/bulk_copy.c src/bands.c src/host_blocks.c
 # The gradient and the Gaussian scale space on a device, and the scale space's plan.
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
+# A JPEG's block arithmetic on the device: pixels to coefficients on the way out.
+LIB_SRCS += src/jpeg_encode.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
 # The study and test settings.
@@ -123,8 +125,10 @@ CLI_SRCS := cli/main.c \
             cli/verify.c cli/batch_report.c cli/classmap.c cli/detach.c \
             cli/gradient_run.c cli/pyramid_run.c cli/strips_study.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
-# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples
+# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl; JpegEncode.cl
+# stands alone (programs.c).
+CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples \
+            JpegEncode
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o)) $(addprefix $(O)/,$(FILES_SRCS:.c=.o))
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES)) \
             $(IO_OBJS)
@@ -381,10 +385,13 @@ bench-smoke: all test-build
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/bench
 	@PYTHON=$(PYTHON) bench/run --smoke all
 
-kernel-check: $(BIN)
+# The JPEG encode kernel has no path through the tool yet: its suite runs it under oclgrind.
+JPEG_ENCODE_SUITE := $(O)/tests/test_jpeg_encode_device
+kernel-check: $(BIN) $(JPEG_ENCODE_SUITE)
 	@sh scripts/install-deps.sh oclgrind
 	@PYTHON=$(PYTHON) sh tests/kernel-check.sh ./$(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
+	@sh tests/jpeg-encode-kernel-check.sh $(JPEG_ENCODE_SUITE)
 
 # The suites build their kernel programs with TEST_CL_OPTIONS (TILEDCONV_CL_OPTIONS): without
 # the optimiser PoCL builds a program in a tenth of the time or less (a 47-tap long kernel 0.7 s
@@ -395,8 +402,8 @@ TEST_CL_OPTIONS ?= -cl-opt-disable -Werror
 # kernel-check (oclgrind: one process at a time, one core for about five minutes) runs beside
 # the suites, which mostly keep one core busy (a process at a time), its report after theirs
 # (build/kernel-check.log); the fuzzers (one core each for a fixed time) beside the sanitized
-# suites. The product binary and its library are built first, so that nothing rebuilds them
-# under the checker.
+# suites. The product binary and its library (and the suite kernel-check runs) are built
+# first, so that nothing rebuilds them under the checker.
 # Each run of make test sees what a fresh machine sees: the suites run with a new, empty home
 # folder (build/test-home), so that nothing a machine keeps between runs can help them: PoCL's
 # kernel cache and the library's program cache (every program is built again: the compiler's
@@ -407,7 +414,7 @@ TEST_ENV  := HOME=$(TEST_HOME) XDG_CACHE_HOME=$(TEST_HOME)/.cache \
              TILEDCONV_PROGRAM_CACHE=$(TEST_HOME)/.cache/tiledconv
 test: deps-test
 	@sh scripts/install-deps.sh oclgrind
-	$(MAKE) WERROR=-Werror $(BIN)
+	$(MAKE) WERROR=-Werror $(BIN) $(JPEG_ENCODE_SUITE)
 	@rm -rf $(TEST_HOME); mkdir -p $(TEST_HOME)/.cache/pocl $(TEST_HOME)/.cache/tiledconv; \
 	    echo "tiledconv: the suites run with HOME=$(TEST_HOME), every cache in it empty"
 	@mkdir -p build; rm -f build/kernel-check.log build/kernel-check.status; \

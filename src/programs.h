@@ -25,12 +25,14 @@ TC_EMBEDDED_CL(pyramid);
 TC_EMBEDDED_CL(images);
 TC_EMBEDDED_CL(channels); /* the channel-last layouts' conversions (stream.c), as Pixels.cl */
 TC_EMBEDDED_CL(gradient); /* the one-read gradient (gradient.c), after Common.cl as the filters */
+TC_EMBEDDED_CL(jpegencode); /* JpegEncode.cl: pixels to a JPEG's coefficients (jpeg_encode.c) */
 
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
  * pixel conversions (Samples.cl + Pixels.cl), the bilinear passes (Common.cl + Images.cl,
  * which shares Common.cl's border rule), the one-read gradient (Common.cl + Gradient.cl), the
- * Gaussian scale space's (Common.cl + Pyramid.cl). */
+ * Gaussian scale space's (Common.cl + Pyramid.cl), a JPEG's coefficients from pixels
+ * (JpegEncode.cl alone). */
 typedef enum {
     TC_SOURCE_FILTERS,
     TC_SOURCE_PIXELS,
@@ -39,7 +41,8 @@ typedef enum {
     TC_SOURCE_IMAGES,
     TC_SOURCE_GRADIENT,
     TC_SOURCE_PYRAMID,
-    TC_SOURCE_CHANNELS /* Samples.cl + Channels.cl: the channel-last layouts' conversions */
+    TC_SOURCE_CHANNELS, /* Samples.cl + Channels.cl: the channel-last layouts' conversions */
+    TC_SOURCE_JPEG_ENCODE /* JpegEncode.cl: libjpeg's colour conversion, downsampling, DCT */
 } tc_source;
 
 typedef struct tc_program_entry tc_program_entry;

@@ -238,18 +238,9 @@ done:
  * the environment. Without libjpeg's header (JPEGLIB=no) a JPEG is decoded and encoded whole.
  */
 #ifdef TC_HAVE_JPEGLIB
-#include <ctype.h>
-#include <jpeglib.h>
-#include <setjmp.h>
-#include <stdio.h>
+#include "jpeg_settings.h"
 
-/* libjpeg reports through these: an error or a warning ends the call by a jump back into the
- * function that set `jump`, with the message kept. Nothing is printed. */
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    char msg[JMSG_LENGTH_MAX];
-} jpeg_trap;
+#include <ctype.h>
 
 static void trap_error(j_common_ptr c)
 {
@@ -271,7 +262,7 @@ static void trap_output(j_common_ptr c)
     (void)c;
 }
 
-static void trap_init(jpeg_trap *t)
+void jpeg_trap_init(jpeg_trap *t)
 {
     jpeg_std_error(&t->pub);
     t->pub.error_exit = trap_error;
@@ -335,7 +326,7 @@ int jpeg_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_p
         return -1;
     if (!(r = calloc(1, sizeof *r)))
         return io_fail(err, err_size, "JPEG: out of memory for the row reader");
-    trap_init(&r->trap);
+    jpeg_trap_init(&r->trap);
     r->d.err = &r->trap.pub;
     r->height = h->height;
     if (setjmp(r->trap.jump)) {
@@ -418,8 +409,8 @@ static int env_on(const char *name)
     return v && strcmp(v, "1") == 0;
 }
 
-/* TurboJPEG's setCompDefaults for TJFLAG_ACCURATEDCT, 4:4:4 or gray, and its environment. */
-static void writer_settings(j_compress_ptr c, int channels, int quality)
+/* TurboJPEG's setCompDefaults for TJFLAG_ACCURATEDCT (jpeg_settings.h). */
+void jpeg_writer_settings(j_compress_ptr c, int channels, int quality)
 {
     const char *restart = getenv("TJ_RESTART");
     c->in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_EXT_RGB;
@@ -465,7 +456,7 @@ static int writer_start(jpeg_writer *w, int width, int height, int channels, int
     jpeg_stdio_dest(&w->c, w->f);
     w->c.image_width = (JDIMENSION)width;
     w->c.image_height = (JDIMENSION)height;
-    writer_settings(&w->c, channels, quality);
+    jpeg_writer_settings(&w->c, channels, quality);
     jpeg_start_compress(&w->c, TRUE);
     return 0;
 }
@@ -484,7 +475,7 @@ int jpeg_writer_begin(FILE *f, int width, int height, int channels, int quality,
                        quality);
     if (!(w = calloc(1, sizeof *w)))
         return io_fail(err, err_size, "%s: out of memory for the JPEG encoder", path);
-    trap_init(&w->trap);
+    jpeg_trap_init(&w->trap);
     w->c.err = &w->trap.pub;
     w->f = f;
     w->height = height;

@@ -1,0 +1,263 @@
+/* jpeg_encode.c - pixels to a JPEG's coefficients on the device (jpeg_encode.h). */
+#include "jpeg_encode.h"
+
+#include "kernel_args.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* JpegEncode.cl's component_layout, field for field (all cl_int, so the layouts agree). */
+typedef struct {
+    cl_int first_block;
+    cl_int width_in_blocks, height_in_blocks;
+    cl_int blocks_wide, blocks_high;
+    cl_int coef_block;
+    cl_int h_samp, v_samp;
+    cl_int h_ratio, v_ratio;
+    cl_int rows;
+    cl_int kind;
+} jpeg_block_layout;
+
+/* Work-items (blocks) a group, where the kernel allows as many. */
+#define BLOCKS_PER_GROUP 64
+
+/* The ints a component's divisors take in the kernel's table: 64 reciprocals, 64
+ * corrections, 64 shifts. */
+#define DIVISOR_INTS 192
+
+/* x / y rounded up, for positive ints (libjpeg's jdiv_round_up). */
+static long div_up(long x, long y)
+{
+    return (x + y - 1) / y;
+}
+
+/* The index of the highest bit set, plus 1 (jcdctmgr.c's flss); v > 0. */
+static int highest_bit(unsigned v)
+{
+    int bit = 0;
+    while (v) {
+        bit++;
+        v >>= 1;
+    }
+    return bit;
+}
+
+/* jcdctmgr.c's compute_reciprocal for the accurate DCT's divisor q << 3 (which undoes the
+ * DCT's scaling), with libjpeg-turbo's 16-bit DCTELEM (its SIMD builds): the reciprocal, the
+ * correction with the rounding folded in, and the whole shift (libjpeg's shift + 16). q << 3
+ * is at least 8, so libjpeg's divisor-of-1 case never arises. */
+static void reciprocal(unsigned q, cl_int *recip, cl_int *corr, cl_int *shift)
+{
+    const unsigned divisor = q << 3;
+    int r = 16 + highest_bit(divisor) - 1;
+    unsigned fq = (1u << r) / divisor, fr = (1u << r) % divisor, c = divisor / 2;
+    if (fr == 0) { /* a power of two: fq one bit too wide for 16 bits */
+        fq >>= 1;
+        r--;
+    } else if (fr <= divisor / 2) { /* the fraction below one half */
+        c++;
+    } else {
+        fq++;
+    }
+    *recip = (cl_int)fq;
+    *corr = (cl_int)c;
+    *shift = r;
+}
+
+static void divisors_of(const uint16_t quant[64], cl_int out[DIVISOR_INTS])
+{
+    for (int i = 0; i < 64; i++)
+        reciprocal(quant[i], &out[i], &out[64 + i], &out[128 + i]);
+}
+
+/* The kernel's table of c's components, checked: the blocks libjpeg would make for the
+ * image's size and sampling, ratios the kernel reproduces (1 or 2 across, and 2 down only
+ * with 2 across, as jcsample.c's h2v2), tables of 1..255 (baseline's, which jpeg_set_quality
+ * forces). *blocks: real blocks in all (the range), *array_blocks: with the dummies. */
+static int block_layouts(const jpeg_coefs *c, jpeg_block_layout *out, size_t *blocks,
+                         size_t *array_blocks, tc_msg *m)
+{
+    long first = 0, coef_block = 0;
+    if (c->components != 1 && c->components != 3)
+        return tc_fail(m, TC_EINVAL, "a JPEG of %d components: gray (1) and YCbCr (3) only",
+                       c->components);
+    if (c->width <= 0 || c->height <= 0 || c->max_h < 1 || c->max_v < 1)
+        return tc_fail(m, TC_EINVAL, "a %d x %d JPEG with sampling %d x %d: nothing to encode",
+                       c->width, c->height, c->max_h, c->max_v);
+    int max_h = 1, max_v = 1; /* the components' largest factors, which c's must be */
+    for (int i = 0; i < c->components; i++) {
+        max_h = c->comp[i].h_samp > max_h ? c->comp[i].h_samp : max_h;
+        max_v = c->comp[i].v_samp > max_v ? c->comp[i].v_samp : max_v;
+    }
+    if (max_h != c->max_h || max_v != c->max_v)
+        return tc_fail(m, TC_EINVAL, "largest sampling %d x %d, where the components' is %d x %d",
+                       c->max_h, c->max_v, max_h, max_v);
+    for (int i = 0; i < c->components; i++) {
+        const jpeg_coef_component *k = &c->comp[i];
+        if (k->h_samp < 1 || k->v_samp < 1 || c->max_h % k->h_samp || c->max_v % k->v_samp)
+            return tc_fail(m, TC_EINVAL, "component %d: sampling %d x %d under a largest %d x %d",
+                           i, k->h_samp, k->v_samp, c->max_h, c->max_v);
+        const int hr = c->max_h / k->h_samp, vr = c->max_v / k->v_samp;
+        if (hr > 2 || vr > hr)
+            return tc_fail(m, TC_EINVAL,
+                           "component %d: downsampled %d x %d, which libjpeg averages with "
+                           "other roundings (the device does 1 x 1, 2 x 1 and 2 x 2)",
+                           i, hr, vr);
+        const long wib = div_up((long)c->width * k->h_samp, 8L * c->max_h);
+        const long hib = div_up((long)c->height * k->v_samp, 8L * c->max_v);
+        if (k->blocks_wide != div_up(wib, k->h_samp) * k->h_samp ||
+            k->blocks_high != div_up(hib, k->v_samp) * k->v_samp)
+            return tc_fail(m, TC_EINVAL,
+                           "component %d: %d x %d blocks, where libjpeg makes %ld x %ld", i,
+                           k->blocks_wide, k->blocks_high, div_up(wib, k->h_samp) * k->h_samp,
+                           div_up(hib, k->v_samp) * k->v_samp);
+        for (int j = 0; j < 64; j++)
+            if (k->quant[j] < 1 || k->quant[j] > 255)
+                return tc_fail(m, TC_EINVAL, "component %d: quantiser %d is %u (1..255 here)", i,
+                               j, k->quant[j]);
+        if (first + wib * hib > INT_MAX - BLOCKS_PER_GROUP ||
+            coef_block + (long)k->blocks_wide * k->blocks_high > INT_MAX / 64)
+            return tc_fail(m, TC_EINVAL, "a %d x %d JPEG: too many blocks for one range",
+                           c->width, c->height);
+        out[i] = (jpeg_block_layout){(cl_int)first,       (cl_int)wib,
+                                     (cl_int)hib,         k->blocks_wide,
+                                     k->blocks_high,      (cl_int)coef_block,
+                                     k->h_samp,           k->v_samp,
+                                     hr,                  vr,
+                                     (cl_int)(div_up(c->height, c->max_v) * k->v_samp),
+                                     c->components == 1 ? 0 : i};
+        first += wib * hib;
+        coef_block += (long)k->blocks_wide * k->blocks_high;
+    }
+    *blocks = (size_t)first;
+    *array_blocks = (size_t)coef_block;
+    return TC_OK;
+}
+
+/* pixels holds the c->width x c->height x channels bytes the kernel reads. */
+static int check_pixels(cl_mem pixels, const jpeg_coefs *c, tc_msg *m)
+{
+    size_t size = 0;
+    const size_t need = (size_t)c->width * (size_t)c->height * (size_t)c->components;
+    const cl_int err = clGetMemObjectInfo(pixels, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(m, err, "clGetMemObjectInfo(pixels)");
+    if (size < need)
+        return tc_fail(m, TC_EINVAL, "the pixel buffer holds %zu bytes; a %d x %d x %d image "
+                                     "takes %zu",
+                       size, c->width, c->height, c->components, need);
+    return TC_OK;
+}
+
+/* Each component's coefficients from the device's buffer into c, allocating those not given;
+ * *made says which were allocated here. Returns once no read is left in flight, so that the
+ * caller may free what a failure leaves. */
+static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
+                    const jpeg_block_layout *l, int *made, tc_msg *m)
+{
+    int status = TC_OK;
+    for (int i = 0; i < c->components; i++) {
+        jpeg_coef_component *k = &c->comp[i];
+        const size_t bytes =
+            (size_t)k->blocks_wide * (size_t)k->blocks_high * 64 * sizeof(int16_t);
+        if (!k->coef) {
+            if (!(k->coef = malloc(bytes))) {
+                status = tc_fail(m, TC_ENOMEM,
+                                 "out of host memory for %zu bytes of coefficients", bytes);
+                goto cleanup;
+            }
+            made[i] = 1;
+        }
+        CL_CALL(status, cleanup, m,
+                clEnqueueReadBuffer(q, coef, CL_FALSE,
+                                    (size_t)l[i].coef_block * 64 * sizeof(int16_t), bytes,
+                                    k->coef, 0, NULL, NULL));
+    }
+    CL_CALL(status, cleanup, m, clFinish(q));
+cleanup:
+    if (status != TC_OK)
+        (void)clFinish(q); /* the reads enqueued before the failure; its own failure is moot */
+    return status;
+}
+
+/* The encode program's kernel, from the cache or built now, run over `blocks` work-items. */
+static int run_kernel(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
+                      const jpeg_coefs *c, cl_mem layouts, cl_mem divisors, cl_mem coef,
+                      size_t blocks, tc_msg *m)
+{
+    cl_program program;
+    cl_kernel kernel;
+    double build_ms;
+    cl_int err;
+    int status = tc_program_get(programs, d, TC_SOURCE_JPEG_ENCODE, "", &program, &build_ms, m);
+    if (status != TC_OK)
+        return status;
+    kernel = clCreateKernel(program, "jpeg_encode_blocks", &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(m, err, "clCreateKernel(jpeg_encode_blocks)");
+    const cl_int width = c->width, height = c->height, channels = c->components;
+    const cl_int components = c->components;
+    const tc_kernel_arg args[] = {TC_KARG(pixels),   TC_KARG(width),      TC_KARG(height),
+                                  TC_KARG(channels), TC_KARG(layouts),    TC_KARG(components),
+                                  TC_KARG(divisors), TC_KARG(coef)};
+    /* Groups of a fixed size (the range rounded up; the kernel skips the items past the last
+     * block): PoCL compiles a kernel again for each group size it meets, which a size of the
+     * driver's choice, following the image's, would make once an image. */
+    size_t group = 0, global = 0;
+    CL_CALL(status, cleanup, m,
+            clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group,
+                                     &group, NULL));
+    group = group < BLOCKS_PER_GROUP ? group : BLOCKS_PER_GROUP;
+    global = (blocks + group - 1) / group * group;
+    if ((status = tc_set_args(kernel, "jpeg_encode_blocks", args,
+                              (int)(sizeof args / sizeof args[0]), m)) == TC_OK)
+        status = tc_enqueue_range(d->queue, kernel, 1, &global, &group, NULL, m);
+cleanup:
+    clReleaseKernel(kernel); /* the enqueued launch keeps what it needs */
+    return status;
+}
+
+int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
+                         jpeg_coefs *c, tc_msg *m)
+{
+    jpeg_block_layout layouts[JPEG_COEFS_MAX_COMPONENTS];
+    cl_int divisors[JPEG_COEFS_MAX_COMPONENTS * DIVISOR_INTS];
+    int made[JPEG_COEFS_MAX_COMPONENTS] = {0};
+    size_t blocks = 0, array_blocks = 0;
+    cl_mem layout_buf = NULL, divisor_buf = NULL, coef = NULL;
+    cl_int err;
+    int status;
+
+    if ((status = block_layouts(c, layouts, &blocks, &array_blocks, m)) != TC_OK ||
+        (status = check_pixels(pixels, c, m)) != TC_OK)
+        return status;
+    for (int i = 0; i < c->components; i++)
+        divisors_of(c->comp[i].quant, divisors + i * DIVISOR_INTS);
+    layout_buf = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                sizeof layouts[0] * (size_t)c->components, layouts, &err);
+    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG component layouts)");
+    divisor_buf = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 sizeof divisors[0] * DIVISOR_INTS * (size_t)c->components,
+                                 divisors, &err);
+    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG quantisation divisors)");
+    coef = clCreateBuffer(d->context, CL_MEM_WRITE_ONLY, array_blocks * 64 * sizeof(int16_t),
+                          NULL, &err);
+    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG coefficients)");
+    if ((status = run_kernel(d, programs, pixels, c, layout_buf, divisor_buf, coef, blocks, m)) ==
+        TC_OK)
+        status = download(d->queue, coef, c, layouts, made, m);
+cleanup:
+    if (status != TC_OK)
+        for (int i = 0; i < c->components; i++)
+            if (made[i]) {
+                free(c->comp[i].coef);
+                c->comp[i].coef = NULL;
+            }
+    if (coef)
+        clReleaseMemObject(coef);
+    if (divisor_buf)
+        clReleaseMemObject(divisor_buf);
+    if (layout_buf)
+        clReleaseMemObject(layout_buf);
+    return status;
+}
