@@ -104,7 +104,7 @@ BMP_SRCS := src/io/bmp_header.c src/io/bmp_decode.c src/io/bmp_file.c src/io/bmp
 # The library's file layer (include/tiledconv_files.h), first its codecs: the formats, the
 # decoders' limits, files written whole, streams, images read a row at a time.
 IO_SRCS  := src/io/codec.c src/io/codec_common.c $(BMP_SRCS) src/io/png.c src/io/jpeg.c \
-            src/io/jpeg_trap.c src/io/pnm.c \
+            src/io/jpeg_trap.c src/io/jpeg_coefs.c src/io/pnm.c \
             src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
             src/io/stream_bounds.c src/io/rows.c
 # Then the file pipeline: the pool of codec workers, the device lanes, the page-locked blocks,
@@ -165,7 +165,7 @@ check-codecs:
 	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
 	    exit 1; }
 
-$(addprefix $(O)/src/io/,codec.o png.o jpeg.o jpeg_trap.o pnm.o rows.o): | check-codecs
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o jpeg_trap.o jpeg_coefs.o pnm.o rows.o): | check-codecs
 
 # The tool links the shared library like any other program, and finds it through a path
 # relative to its own place: $$ORIGIN/build/lib for ./tiledconv (LIBOUT from BIN's folder).
@@ -468,7 +468,7 @@ build/fuzz/fuzz_bmp: tests/fuzz_bmp.c $(FUZZ_BMP_SRCS) $(wildcard src/io/*.h)
 
 # The codec layer whole, for the harnesses below.
 FUZZ_CODEC_SRCS := src/io/codec.c src/io/codec_common.c src/io/png.c src/io/jpeg.c \
-                   src/io/jpeg_trap.c src/io/pnm.c $(BMP_SRCS) \
+                   src/io/jpeg_trap.c src/io/jpeg_coefs.c src/io/pnm.c $(BMP_SRCS) \
                    src/io/stream_bounds.c \
                    src/io/atomic_file.c src/io/text.c src/io/io_limits.c src/io/signals.c \
                    src/io/rows.c
