@@ -95,6 +95,8 @@ LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/stream_slot.c src/pinne
             src/deferred_figures.c src/copier.c src/bulk_copy.c src/bands.c src/host_blocks.c
 # The gradient and the Gaussian scale space on a device, and the scale space's plan.
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
+# A JPEG's pixels made on the device from its coefficients.
+LIB_SRCS += src/jpeg_decode.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
 # The study and test settings.
@@ -125,8 +127,9 @@ CLI_SRCS := cli/main.c \
             cli/verify.c cli/batch_report.c cli/classmap.c cli/detach.c \
             cli/gradient_run.c cli/pyramid_run.c cli/strips_study.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
-# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl (programs.c).
-CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples
+# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl (programs.c);
+# JpegDecode.cl stands alone.
+CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples JpegDecode
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o)) $(addprefix $(O)/,$(FILES_SRCS:.c=.o))
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES)) \
             $(IO_OBJS)

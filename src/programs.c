@@ -137,7 +137,8 @@ static const char *border_line(void)
 }
 
 /* A source's lines: the file put first (Common.cl before the filter programs, Samples.cl before
- * the two conversion programs), then its own file. */
+ * the two conversion programs; none before JpegDecode.cl, which shares nothing), then its own
+ * file. */
 #define CL_FILE(name) name##_cl_lines, &name##_cl_line_count
 static const struct {
     const char *const *first_lines;
@@ -153,17 +154,24 @@ static const struct {
     [TC_SOURCE_GRADIENT] = {CL_FILE(common), CL_FILE(gradient)},
     [TC_SOURCE_PYRAMID] = {CL_FILE(common), CL_FILE(pyramid)},
     [TC_SOURCE_CHANNELS] = {CL_FILE(samples), CL_FILE(channels)},
+    [TC_SOURCE_JPEG_DECODE] = {NULL, NULL, CL_FILE(jpegdecode)},
 };
 #undef CL_FILE
 #define N_SOURCES (sizeof source_files / sizeof source_files[0])
+
+/* The lines of a source's first file: none for a source that is one file alone. */
+static unsigned first_count(size_t source)
+{
+    return source_files[source].first_count ? *source_files[source].first_count : 0;
+}
 
 /* The most lines a program's source can have (the border line among them). */
 static unsigned lines_capacity(void)
 {
     unsigned n = 0;
     for (size_t i = 0; i < N_SOURCES; i++)
-        if (*source_files[i].first_count + *source_files[i].count > n)
-            n = *source_files[i].first_count + *source_files[i].count;
+        if (first_count(i) + *source_files[i].count > n)
+            n = first_count(i) + *source_files[i].count;
     return n + 1;
 }
 
@@ -171,14 +179,14 @@ static unsigned lines_capacity(void)
 static int source_lines(tc_source source, const char **lines, unsigned capacity,
                         unsigned *count)
 {
-    const unsigned first_count = *source_files[source].first_count;
+    const unsigned first_lines = first_count((size_t)source);
     const unsigned file_count = *source_files[source].count;
     unsigned n = 0;
-    if (first_count + file_count + 1 > capacity)
+    if (first_lines + file_count + 1 > capacity)
         return -1;
     if (source_files[source].first_lines == common_cl_lines)
         lines[n++] = border_line();
-    for (unsigned i = 0; i < first_count; i++)
+    for (unsigned i = 0; i < first_lines; i++)
         lines[n++] = source_files[source].first_lines[i];
     for (unsigned i = 0; i < file_count; i++)
         lines[n++] = source_files[source].lines[i];
