@@ -374,10 +374,11 @@ bench-smoke: all test-build
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/bench
 	@PYTHON=$(PYTHON) bench/run --smoke all
 
-kernel-check: $(BIN)
+kernel-check: $(BIN) $(O)/tests/test_jpeg_device
 	@sh scripts/install-deps.sh oclgrind
 	@PYTHON=$(PYTHON) sh tests/kernel-check.sh ./$(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
+	@sh tests/jpeg-kernel-check.sh $(O)/tests/test_jpeg_device
 
 # The suites build their kernel programs with TEST_CL_OPTIONS (TILEDCONV_CL_OPTIONS): without
 # the optimiser PoCL builds a program in a tenth of the time or less (a 47-tap long kernel 0.7 s
