@@ -97,6 +97,8 @@ LIB_SRCS += src/pixels.c src/channels.c src/stream.c src/stream_slot.c src/pinne
 LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 # A JPEG's block arithmetic on the device: pixels to coefficients on the way out.
 LIB_SRCS += src/jpeg_encode.c
+# A JPEG's pixels made on the device from its coefficients.
+LIB_SRCS += src/jpeg_decode.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
 # The study and test settings.
@@ -125,10 +127,10 @@ CLI_SRCS := cli/main.c \
             cli/verify.c cli/batch_report.c cli/classmap.c cli/detach.c \
             cli/gradient_run.c cli/pyramid_run.c cli/strips_study.c
 # The kernels: Common.cl goes before each of TiledConv.cl, Long.cl, Masks.cl, Images.cl,
-# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl; JpegEncode.cl
-# stands alone (programs.c).
+# Gradient.cl and Pyramid.cl, Samples.cl before Pixels.cl and Channels.cl; JpegEncode.cl and
+# JpegDecode.cl stand alone (programs.c).
 CL_NAMES := TiledConv Pixels Common Long Masks Images Gradient Pyramid Channels Samples \
-            JpegEncode
+            JpegEncode JpegDecode
 IO_OBJS  := $(addprefix $(O)/,$(IO_SRCS:.c=.o)) $(addprefix $(O)/,$(FILES_SRCS:.c=.o))
 LIB_OBJS := $(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(patsubst %,$(O)/src/%_cl.o,$(CL_NAMES)) \
             $(IO_OBJS)
@@ -167,7 +169,7 @@ check-codecs:
 	    echo "tiledconv: libturbojpeg0-dev, or run 'make run', which installs what is missing."; \
 	    exit 1; }
 
-$(addprefix $(O)/src/io/,codec.o png.o jpeg.o pnm.o rows.o): | check-codecs
+$(addprefix $(O)/src/io/,codec.o png.o jpeg.o jpeg_trap.o jpeg_coefs.o pnm.o rows.o): | check-codecs
 
 # The tool links the shared library like any other program, and finds it through a path
 # relative to its own place: $$ORIGIN/build/lib for ./tiledconv (LIBOUT from BIN's folder).
@@ -385,13 +387,14 @@ bench-smoke: all test-build
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/bench
 	@PYTHON=$(PYTHON) bench/run --smoke all
 
-# The JPEG encode kernel has no path through the tool yet: its suite runs it under oclgrind.
+# The JPEG kernels have no path through the tool yet: their suites run them under oclgrind.
 JPEG_ENCODE_SUITE := $(O)/tests/test_jpeg_encode_device
-kernel-check: $(BIN) $(JPEG_ENCODE_SUITE)
+kernel-check: $(BIN) $(JPEG_ENCODE_SUITE) $(O)/tests/test_jpeg_device
 	@sh scripts/install-deps.sh oclgrind
 	@PYTHON=$(PYTHON) sh tests/kernel-check.sh ./$(BIN)
 	@sh tests/gradient-kernel-check.sh ./$(BIN)
 	@sh tests/jpeg-encode-kernel-check.sh $(JPEG_ENCODE_SUITE)
+	@sh tests/jpeg-kernel-check.sh $(O)/tests/test_jpeg_device
 
 # The suites build their kernel programs with TEST_CL_OPTIONS (TILEDCONV_CL_OPTIONS): without
 # the optimiser PoCL builds a program in a tenth of the time or less (a 47-tap long kernel 0.7 s

@@ -137,7 +137,8 @@ static const char *border_line(void)
 }
 
 /* A source's lines: the file put first (Common.cl before the filter programs, Samples.cl before
- * the two conversion programs; none before a program that shares nothing), then its own
+ * the two conversion programs; none before a program that shares nothing: JpegEncode.cl,
+ * JpegDecode.cl), then its own
  * file. */
 #define CL_FILE(name) name##_cl_lines, &name##_cl_line_count
 static const struct {
@@ -155,6 +156,7 @@ static const struct {
     [TC_SOURCE_PYRAMID] = {CL_FILE(common), CL_FILE(pyramid)},
     [TC_SOURCE_CHANNELS] = {CL_FILE(samples), CL_FILE(channels)},
     [TC_SOURCE_JPEG_ENCODE] = {NULL, NULL, CL_FILE(jpegencode)},
+    [TC_SOURCE_JPEG_DECODE] = {NULL, NULL, CL_FILE(jpegdecode)},
 };
 #undef CL_FILE
 #define N_SOURCES (sizeof source_files / sizeof source_files[0])

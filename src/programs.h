@@ -26,6 +26,7 @@ TC_EMBEDDED_CL(images);
 TC_EMBEDDED_CL(channels); /* the channel-last layouts' conversions (stream.c), as Pixels.cl */
 TC_EMBEDDED_CL(gradient); /* the one-read gradient (gradient.c), after Common.cl as the filters */
 TC_EMBEDDED_CL(jpegencode); /* JpegEncode.cl: pixels to a JPEG's coefficients (jpeg_encode.c) */
+TC_EMBEDDED_CL(jpegdecode); /* JPEG coefficients to pixels (jpeg_decode.c), a file alone */
 
 /* Which source a program is built from: the separable kernels (Common.cl + TiledConv.cl), the
  * tiled kernel for long filters (Common.cl + Long.cl), the masks' (Common.cl + Masks.cl), the
@@ -42,7 +43,8 @@ typedef enum {
     TC_SOURCE_GRADIENT,
     TC_SOURCE_PYRAMID,
     TC_SOURCE_CHANNELS, /* Samples.cl + Channels.cl: the channel-last layouts' conversions */
-    TC_SOURCE_JPEG_ENCODE /* JpegEncode.cl: libjpeg's colour conversion, downsampling, DCT */
+    TC_SOURCE_JPEG_ENCODE /* JpegEncode.cl: libjpeg's colour conversion, downsampling, DCT */,
+    TC_SOURCE_JPEG_DECODE /* JpegDecode.cl alone: a JPEG's pixels from its coefficients */
 } tc_source;
 
 typedef struct tc_program_entry tc_program_entry;

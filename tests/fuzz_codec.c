@@ -13,10 +13,12 @@
  *
  * Besides the sanitizers' checks it asserts the API contract: on failure the image is untouched
  * and the reason is one non-empty line with the format's prefix; on success the fields are
- * consistent and every sample is within the maxval.
+ * consistent and every sample is within the maxval. The JPEG harness also runs the device
+ * decoder's coefficient reader (jpeg_coefs_read) on each input, colour and luma.
  */
 #include "codec.h"
 #include "jpeg.h"
+#include "jpeg_coefs.h"
 #include "png.h"
 #include "pnm.h"
 
@@ -38,12 +40,47 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#if defined(FUZZ_JPEG)
+/* The coefficient reader of the device decoder on the same input, colour and luma: 0 with
+ * coefficients that fit the image (every block of every component read by ASan), -1 with a
+ * "JPEG: " reason and *out untouched, or 1 with a reason; nothing else. */
+static void check_coefficients(const uint8_t *data, size_t size, int luma)
+{
+    jpeg_coefs c = {.components = -4};
+    char err[512] = "";
+    const int rc = jpeg_coefs_read(data, size, luma, 0, IO_MAX_PIXELS_PER_BYTE, &c, err,
+                                   sizeof err);
+    if (rc == 0) {
+        if (c.width < 1 || c.height < 1 || c.components < 1 ||
+            c.components > (luma ? 1 : JPEG_COEFS_MAX_COMPONENTS))
+            abort();
+        long sum = 0;
+        for (int i = 0; i < c.components; i++) {
+            const jpeg_coef_component *k = &c.comp[i];
+            if (k->blocks_wide * 8 < k->width || k->blocks_high * 8 < k->height || !k->coef)
+                abort();
+            for (size_t j = 0; j < (size_t)k->blocks_wide * k->blocks_high * 64; j++)
+                sum += k->coef[j];
+        }
+        (void)sum;
+        jpeg_coefs_free(&c);
+    } else if ((rc != -1 && rc != 1) || err[0] == '\0' || strchr(err, '\n') ||
+               (rc == -1 && (strncmp(err, PREFIX, strlen(PREFIX)) != 0 || c.components != -4))) {
+        abort();
+    }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int sentinel;
     io_image img = {-7, -9, -1, -2, -3, &sentinel, NULL};
     char err[512] = "";
 
+#if defined(FUZZ_JPEG)
+    check_coefficients(data, size, 0);
+    check_coefficients(data, size, 1);
+#endif
     if (DECODE(data, size, &img, err, sizeof err) == 0) {
         if (img.width < 1 || img.height < 1 || img.width > IO_MAX_SIDE ||
             img.height > IO_MAX_SIDE || (img.channels != 1 && img.channels != 3) ||

@@ -238,49 +238,12 @@ done:
  * the environment. Without libjpeg's header (JPEGLIB=no) a JPEG is decoded and encoded whole.
  */
 #ifdef TC_HAVE_JPEGLIB
-#include "jpeg_settings.h"
-
 #include <ctype.h>
+#include <jpeglib.h>
+#include <stdio.h>
 
-static void trap_error(j_common_ptr c)
-{
-    jpeg_trap *t = (jpeg_trap *)c->err;
-    (*c->err->format_message)(c, t->msg);
-    longjmp(t->jump, 1);
-}
-
-static void trap_message(j_common_ptr c, int level)
-{
-    /* level < 0: a warning, which libjpeg gives for corrupt or truncated data before it fills
-     * in gray; refused, as TJFLAG_STOPONWARNING refuses it. Trace messages are ignored. */
-    if (level < 0)
-        trap_error(c);
-}
-
-static void trap_output(j_common_ptr c)
-{
-    (void)c;
-}
-
-void jpeg_trap_init(jpeg_trap *t)
-{
-    jpeg_std_error(&t->pub);
-    t->pub.error_exit = trap_error;
-    t->pub.emit_message = trap_message;
-    t->pub.output_message = trap_output;
-    t->msg[0] = '\0';
-}
-
-/* TJFLAG_LIMITSCANS: more than 500 scans of a progressive file are refused with TurboJPEG's
- * words (each scan revisits the whole image). */
-static void limit_scans(j_common_ptr c)
-{
-    jpeg_trap *t = (jpeg_trap *)c->err;
-    if (c->is_decompressor && ((j_decompress_ptr)c)->input_scan_number > 500) {
-        snprintf(t->msg, sizeof t->msg, "Progressive JPEG image has more than 500 scans");
-        longjmp(t->jump, 1);
-    }
-}
+#include "jpeg_settings.h"
+#include "jpeg_trap.h"
 
 struct jpeg_rows {
     struct jpeg_decompress_struct d;
@@ -335,7 +298,7 @@ int jpeg_rows_open(const uint8_t *data, size_t size, long max_pixels, long max_p
         return -1;
     }
     jpeg_create_decompress(&r->d);
-    r->progress.progress_monitor = limit_scans;
+    r->progress.progress_monitor = jpeg_trap_limit_scans;
     r->d.progress = &r->progress;
     jpeg_mem_src(&r->d, data, (unsigned long)size);
     jpeg_read_header(&r->d, TRUE);

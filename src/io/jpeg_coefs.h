@@ -10,6 +10,7 @@
 #ifndef TILEDCONV_JPEG_COEFS_H
 #define TILEDCONV_JPEG_COEFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define JPEG_COEFS_MAX_COMPONENTS 3
@@ -38,5 +39,21 @@ typedef struct {
 
 /* Frees every component's coefficients; *c is left empty (components 0). */
 void jpeg_coefs_free(jpeg_coefs *c);
+
+/* The coefficients of the JPEG in data, read with libjpeg's jpeg_read_coefficients after the
+ * checks and with the refusals of jpeg.c's decoder (jpeg_probe's limits and words, warnings
+ * refused, more than 500 scans refused). luma_only keeps component 0 alone, what a gray job
+ * needs (TurboJPEG's TJPF_GRAY decode is the Y plane). Returns
+ *    0  with *out filled (free it with jpeg_coefs_free);
+ *   -1  for a file the CPU decoder refuses too, with the reason ("JPEG: ...") in err;
+ *    1  for a valid file whose pixels only the CPU path gives as TurboJPEG does, the reason
+ *       in err (no "JPEG: " prefix): a colour space other than YCbCr or gray, a coefficient
+ *       whose product with its quantiser leaves +-32767 (TurboJPEG's SIMD inverse DCT
+ *       wraps there, its C one does not), a progressive file whose low AC coefficients are
+ *       not fully refined (libjpeg-turbo 2.1 smooths its blocks), a sampling that is not an
+ *       integral ratio, or a build without libjpeg's header.
+ * *out is untouched unless 0 is returned. data must stay valid during the call only. */
+int jpeg_coefs_read(const uint8_t *data, size_t size, int luma_only, long max_pixels,
+                    long max_pixels_per_byte, jpeg_coefs *out, char *err, size_t err_size);
 
 #endif

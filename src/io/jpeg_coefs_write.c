@@ -250,18 +250,3 @@ int jpeg_coefs_encode(FILE *f, const jpeg_coefs *c, int quality, const char *pat
     return io_fail(err, err_size, "%s: built without libjpeg: no JPEG from coefficients", path);
 }
 #endif
-
-/* jpeg_coefs.h's jpeg_coefs_free, here until this branch meets the one whose jpeg_coefs.c (the
- * reader) defines it too: where they meet, one definition is kept and this block goes. */
-#ifndef TC_JPEG_COEFS_READER
-void jpeg_coefs_free(jpeg_coefs *c)
-{
-    if (!c)
-        return;
-    for (int i = 0; i < JPEG_COEFS_MAX_COMPONENTS; i++) {
-        free(c->comp[i].coef);
-        c->comp[i].coef = NULL;
-    }
-    c->components = 0;
-}
-#endif

@@ -1,0 +1,225 @@
+/*
+ * jpeg_coefs.c - a JPEG file read as far as its quantised coefficients (jpeg_coefs.h), for the
+ * device decoder, with every refusal of jpeg.c's TurboJPEG decoder; and the files whose pixels
+ * the device could not make as TurboJPEG makes them told apart, so that they stay on the CPU.
+ *
+ * The arithmetic after the coefficients is libjpeg-turbo 2.1's as tjDecompress2 runs it with
+ * jpeg.c's flags: dequantisation and the islow inverse DCT, the upsampler jdsample.c picks for
+ * each component, the YCbCr tables of jdcolor.c. What that arithmetic does not cover:
+ *   - colour spaces other than YCbCr and gray (an RGB JPEG is copied, or made gray from RGB);
+ *   - block smoothing: libjpeg-turbo 2.1 smooths the blocks of a progressive file while any of
+ *     the first nine AC coefficients of a component is not fully refined (jdcoefct.c,
+ *     smoothing_ok), from the coefficients' bit positions left after the last scan;
+ *   - a coefficient times its quantiser beyond +-32767: TurboJPEG's SIMD inverse DCT multiplies
+ *     in 16 bits and wraps, where the C one libjpeg documents does not.
+ */
+#include "jpeg_coefs.h"
+
+#include "codec_common.h"
+#include "jpeg.h"
+#include "jpeg_trap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void jpeg_coefs_free(jpeg_coefs *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < JPEG_COEFS_MAX_COMPONENTS; i++)
+        free(c->comp[i].coef);
+    memset(c, 0, sizeof *c);
+}
+
+/* The "stays on the CPU" answer: 1, with the reason. */
+static int cpu_only(char *err, size_t err_size, const char *why)
+{
+    if (err && err_size)
+        snprintf(err, err_size, "%s", why);
+    return 1;
+}
+
+#ifdef TC_HAVE_JPEGLIB
+
+/* The decompressor and what the jump back from libjpeg must find intact (on the heap, not in
+ * locals that setjmp would leave indeterminate). */
+typedef struct {
+    struct jpeg_decompress_struct d;
+    jpeg_trap trap;
+    struct jpeg_progress_mgr progress;
+    jpeg_coefs coefs;
+} coef_reader;
+
+/* libjpeg-turbo 2.1's smoothing_ok (jdcoefct.c), on the state after the last scan: 1 when
+ * tjDecompress2 would smooth the blocks (a progressive file, every component's DC seen, the
+ * quantisers of the first nine AC coefficients non-zero, and one of those coefficients not
+ * fully refined in some component). */
+static int smoothing_applies(j_decompress_ptr d)
+{
+    /* Q01, Q10, Q20, Q11, Q02, Q03, Q12, Q21, Q30 in natural order, as jdcoefct.c's SAVED_COEFS
+     * positions after the DC. */
+    static const int positions[] = {1, 8, 16, 9, 2, 3, 10, 17, 24};
+    const int count = (int)(sizeof positions / sizeof positions[0]);
+    int useful = 0;
+    if (!d->progressive_mode || !d->coef_bits)
+        return 0;
+    for (int ci = 0; ci < d->num_components; ci++) {
+        const JQUANT_TBL *q = d->comp_info[ci].quant_table;
+        const int *bits = d->coef_bits[ci];
+        if (!q || q->quantval[0] == 0)
+            return 0;
+        for (int i = 0; i < count; i++)
+            if (q->quantval[positions[i]] == 0)
+                return 0;
+        if (bits[0] < 0)
+            return 0;
+        for (int i = 1; i <= count; i++)
+            if (bits[i] != 0)
+                useful = 1;
+    }
+    return useful;
+}
+
+/* Why the header alone sends the file to the CPU, or NULL. */
+static const char *header_refusal(j_decompress_ptr d, int luma_only)
+{
+    const int keep = luma_only ? 1 : d->num_components;
+    if (!(d->num_components == 1 && d->jpeg_color_space == JCS_GRAYSCALE) &&
+        !(d->num_components == 3 && d->jpeg_color_space == JCS_YCbCr))
+        return "the colour space is neither YCbCr nor gray";
+    if (d->num_components > JPEG_COEFS_MAX_COMPONENTS)
+        return "more components than the device decoder takes";
+    for (int ci = 0; ci < keep; ci++) {
+        const jpeg_component_info *c = &d->comp_info[ci];
+        if (d->max_h_samp_factor % c->h_samp_factor || d->max_v_samp_factor % c->v_samp_factor)
+            return "a sampling that is not an integral ratio";
+    }
+    return NULL;
+}
+
+/* Component ci's blocks copied out of libjpeg's array into c->coef (the dummy blocks past the
+ * image's blocks zeroed: a file's scans need not have written them, and nothing shows them),
+ * with the largest magnitude of each of the 64 positions kept in most[]. 0, or -1 when the
+ * memory is short. */
+static int copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
+                       jpeg_coef_component *c, int most[DCTSIZE2])
+{
+    const jpeg_component_info *info = &d->comp_info[ci];
+    const int used_wide = (int)info->width_in_blocks, used_high = (int)info->height_in_blocks;
+    c->blocks_wide = (used_wide + info->h_samp_factor - 1) / info->h_samp_factor *
+                     info->h_samp_factor;
+    c->blocks_high = (used_high + info->v_samp_factor - 1) / info->v_samp_factor *
+                     info->v_samp_factor;
+    const size_t row_values = (size_t)c->blocks_wide * DCTSIZE2;
+    if (!(c->coef = calloc(row_values * (size_t)c->blocks_high, sizeof *c->coef)))
+        return -1;
+    for (int y = 0; y < used_high; y++) {
+        JBLOCKARRAY rows =
+            (*d->mem->access_virt_barray)((j_common_ptr)d, array, (JDIMENSION)y, 1, FALSE);
+        int16_t *to = c->coef + (size_t)y * row_values;
+        memcpy(to, rows[0], (size_t)used_wide * DCTSIZE2 * sizeof *to);
+        for (int b = 0; b < used_wide; b++)
+            for (int k = 0; k < DCTSIZE2; k++) {
+                const int v = to[b * DCTSIZE2 + k] < 0 ? -to[b * DCTSIZE2 + k]
+                                                       : to[b * DCTSIZE2 + k];
+                most[k] = v > most[k] ? v : most[k];
+            }
+    }
+    return 0;
+}
+
+/* The component's size and quantisers from libjpeg's (a component no scan carried has no table:
+ * its coefficients are all zero, and libjpeg's IDCT multiplies them by zeros). */
+static void describe(j_decompress_ptr d, int ci, jpeg_coef_component *c)
+{
+    const jpeg_component_info *info = &d->comp_info[ci];
+    c->h_samp = info->h_samp_factor;
+    c->v_samp = info->v_samp_factor;
+    c->width = (int)info->downsampled_width;
+    c->height = (int)info->downsampled_height;
+    for (int k = 0; k < DCTSIZE2; k++)
+        c->quant[k] = info->quant_table ? (uint16_t)info->quant_table->quantval[k] : 0;
+}
+
+/* The read itself, inside the trap: 0, -1 (the trap's message) or 1 (reason in err). */
+static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma_only,
+                      char *err, size_t err_size)
+{
+    j_decompress_ptr d = &r->d;
+    jpeg_create_decompress(d);
+    r->progress.progress_monitor = jpeg_trap_limit_scans;
+    d->progress = &r->progress;
+    jpeg_mem_src(d, data, (unsigned long)size);
+    jpeg_read_header(d, TRUE);
+    const char *why = header_refusal(d, luma_only);
+    if (why)
+        return cpu_only(err, err_size, why);
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(d);
+    if (smoothing_applies(d))
+        return cpu_only(err, err_size,
+                        "a progressive file whose low AC coefficients are not fully refined "
+                        "(libjpeg-turbo smooths its blocks)");
+    jpeg_coefs *out = &r->coefs;
+    out->width = (int)d->image_width;
+    out->height = (int)d->image_height;
+    out->components = luma_only ? 1 : d->num_components;
+    out->max_h = d->max_h_samp_factor;
+    out->max_v = d->max_v_samp_factor;
+    for (int ci = 0; ci < out->components; ci++) {
+        jpeg_coef_component *c = &out->comp[ci];
+        int most[DCTSIZE2] = {0};
+        describe(d, ci, c);
+        if (copy_blocks(d, arrays[ci], ci, c, most))
+            return io_fail(err, err_size, "JPEG: out of memory for the coefficients of a "
+                                          "%d x %d image", out->width, out->height);
+        for (int k = 0; k < DCTSIZE2; k++)
+            if ((long)most[k] * c->quant[k] > 32767)
+                return cpu_only(err, err_size, "a coefficient times its quantiser leaves "
+                                               "+-32767 (TurboJPEG's SIMD inverse DCT wraps)");
+    }
+    jpeg_finish_decompress(d); /* on to EOI, as tjDecompress2 reads */
+    return 0;
+}
+
+int jpeg_coefs_read(const uint8_t *data, size_t size, int luma_only, long max_pixels,
+                    long max_pixels_per_byte, jpeg_coefs *out, char *err, size_t err_size)
+{
+    io_header hd;
+    coef_reader *r;
+    int rc;
+    if (!out)
+        return io_fail(err, err_size, "JPEG: no place for the coefficients");
+    if (jpeg_probe(data, size, max_pixels, max_pixels_per_byte, &hd, err, err_size))
+        return -1;
+    if (!(r = calloc(1, sizeof *r)))
+        return io_fail(err, err_size, "JPEG: out of memory for the coefficient reader");
+    jpeg_trap_init(&r->trap);
+    r->d.err = &r->trap.pub;
+    if (setjmp(r->trap.jump))
+        rc = io_fail(err, err_size, "JPEG: %s", r->trap.msg);
+    else
+        rc = read_coefs(r, data, size, luma_only, err, err_size);
+    jpeg_destroy_decompress(&r->d);
+    if (rc == 0)
+        *out = r->coefs;
+    else
+        jpeg_coefs_free(&r->coefs);
+    free(r);
+    return rc;
+}
+
+#else /* no libjpeg header: TurboJPEG alone has no coefficient API */
+
+int jpeg_coefs_read(const uint8_t *data, size_t size, int luma_only, long max_pixels,
+                    long max_pixels_per_byte, jpeg_coefs *out, char *err, size_t err_size)
+{
+    io_header hd;
+    (void)luma_only;
+    (void)out;
+    if (jpeg_probe(data, size, max_pixels, max_pixels_per_byte, &hd, err, err_size))
+        return -1;
+    return cpu_only(err, err_size, "built without libjpeg's coefficient reader");
+}
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * jpeg_decode.h - a JPEG's pixels made on the device from its quantised coefficients
+ * (src/io/jpeg_coefs.h, read on the CPU), byte for byte TurboJPEG's with the flags of
+ * src/io/jpeg.c: the kernels of src/JpegDecode.cl, their buffers and one decode.
+ */
+#ifndef TILEDCONV_JPEG_DECODE_H
+#define TILEDCONV_JPEG_DECODE_H
+
+#include "device.h"
+#include "jpeg_coefs.h"
+#include "programs.h"
+
+/* What the decoder keeps on a device between images: the two kernels, and buffers grown when an
+ * image needs more (each component's coefficients, the quantisers, the components' planes of
+ * samples, the count of blocks outside TurboJPEG's SIMD bounds). Zeroed: nothing made yet. */
+typedef struct {
+    cl_kernel idct, color;
+    cl_mem coef[JPEG_COEFS_MAX_COMPONENTS], quant, planes, wrong;
+    size_t coef_bytes[JPEG_COEFS_MAX_COMPONENTS], quant_bytes, planes_bytes, wrong_bytes;
+} tc_jpeg_decoder;
+
+void tc_jpeg_decoder_release(tc_jpeg_decoder *dec);
+
+/* The parts of a context a decode uses. */
+typedef struct {
+    const tc_device *device;
+    tc_program_cache *programs;
+    tc_jpeg_decoder *decoder;
+} tc_jpeg_decode_parts;
+
+/* The bytes tc_jpeg_decode writes: width x height x channels, rows packed. */
+size_t tc_jpeg_decoded_bytes(const jpeg_coefs *c, int channels);
+
+/* Decodes c on the device's queue into out (at least tc_jpeg_decoded_bytes): channels 3 gives
+ * RGB from a three-component (YCbCr) c, 1 the first component's plane (the Y of a colour file,
+ * a gray file's samples). Returns when out is written, with *exact 1 where every block lay
+ * within the bounds in which TurboJPEG's SIMD inverse DCT equals libjpeg's C one (every block
+ * made from 8-bit pixels does); 0 means out is not TurboJPEG's, and the file is to be decoded
+ * on the CPU. TC_OK, or the failure with its reason in m (TC_EINVAL for a c or channels the
+ * kernels do not take). */
+int tc_jpeg_decode(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int channels, cl_mem out,
+                   int *exact, tc_msg *m);
+
+#endif
