@@ -271,6 +271,12 @@ $(O)/tests/%: tests/%.c $(STATIC) $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
 	    $< $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(STATIC) $(CMOCKA_LIBS) \
 	    $(CODEC_LIBS) $(LIBS)
 
+# The JPEG stages' diagnostic (bench/jpeg_stages.c): the library's device JPEG parts, linked
+# as the unit suites link them.
+build/jpeg_stages: bench/jpeg_stages.c $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC) $(CODEC_LIBS) $(LIBS)
+
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 deps-build:
