@@ -99,6 +99,8 @@ LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 LIB_SRCS += src/jpeg_encode.c
 # A JPEG's pixels made on the device from its coefficients.
 LIB_SRCS += src/jpeg_decode.c
+# A JPEG filtered on the device from coefficients to coefficients (the batch's JPEG path).
+LIB_SRCS += src/jpeg_filter.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
 # The study and test settings.

@@ -36,6 +36,8 @@ static void print_record(const batch *b, const job *j)
         .max_difference = j->max_error,
         .tolerance = j->tolerance,
         .sha256 = j->sha256,
+        .jpeg_decode = j->jpeg_decode,
+        .jpeg_encode = j->jpeg_encode,
     };
     report_row_print(stdout, &r, b->o->format != TC_FORMAT_CSV);
 }
