@@ -17,6 +17,7 @@
 #      the BMP decoded on the CPU and encoded there, all as the CPU path writes them
 #   d. the lane's fallback (TILEDCONV_TEST_JPEG_INEXACT: every device decode taken as not
 #      TurboJPEG's): the files decoded on the CPU there, the same bytes, "cpu" in the records
+#   e. an image in strips (--max-memory) beside one run whole: "cpu" for the one in strips
 # Usage: sh tests/jpeg-device.sh BINARY (the test build, from the project root). Prints "ok -
 # ..." or "not ok - ...: why" per case, then "jpeg-device: N passed, M failed"; exit 1 when
 # any failed.
@@ -102,7 +103,7 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-# both NAME CPU-FILES ARGS...: the inputs through the CPU path and through the device's with
+# both NAME CPU-FILES ARGS...: the inputs (the files in $inputs) through the CPU path and through the device's with
 # ARGS: the same files byte for byte, the same exit status and stderr lines (sorted: the
 # workers finish in any order), and the records as check_records says.
 cases=0
@@ -112,9 +113,10 @@ both() {
     cases=$((cases + 1))
     rm -rf "$tmp/cpu" "$tmp/dev"
     mkdir -p "$tmp/cpu" "$tmp/dev"
-    "$bin" --json "$@" -O "$tmp/cpu" "$in"/* >"$tmp/cpu.json" 2>"$tmp/cpu.err"
+    "$bin" --json "$@" -O "$tmp/cpu" "$inputs"/* >"$tmp/cpu.json" 2>"$tmp/cpu.err"
     rc_cpu=$?
-    "$bin" --json --tune jpeg-device=1 "$@" -O "$tmp/dev" "$in"/* >"$tmp/dev.json" 2>"$tmp/dev.err"
+    "$bin" --json --tune jpeg-device=1 "$@" -O "$tmp/dev" "$inputs"/* >"$tmp/dev.json" \
+        2>"$tmp/dev.err"
     rc_dev=$?
     bad=
     [ "$rc_cpu" = "$rc_dev" ] || bad="exit status $rc_cpu, with the device path $rc_dev"
@@ -135,6 +137,7 @@ both() {
 }
 
 # --- a, b. Both ways, the records -------------------------------------------------------------
+inputs=$in
 both "gray, 5 taps" "$cpu_gray" -f 5
 both "colour, 5 taps" "$cpu_colour" --color -f 5
 both "gray, 31 taps" "$cpu_gray" -f 31
@@ -157,5 +160,20 @@ both "colour, every device decode taken as inexact: decoded on the CPU by the la
     "$all_jpegs" --color -f 5
 both "gray, every device decode taken as inexact" "$all_jpegs" -f 5
 unset TILEDCONV_TEST_JPEG_INEXACT
+
+# --- e. Strips --------------------------------------------------------------------------------
+# Under --max-memory 300M a 2000 x 1500 photo runs in strips, read and written by rows on the
+# CPU ("cpu"), beside one that runs whole through the device.
+inputs=$tmp/strips
+mkdir -p "$inputs"
+cp "$in/c333.jpg" "$inputs/"
+if "$bin" -q -g 2000x1500 --color -o "$inputs/big.jpg" >/dev/null 2>&1; then
+    both "colour, --max-memory 300M: a photo in strips on the CPU, one whole on the device" \
+        "big.jpg" --color -f 5 --max-memory 300M
+    grep -q '"input": "[^"]*big.jpg".*"status": "written"' "$tmp/dev.json" ||
+        not_ok "e: the photo in strips was written" "$(head -c 300 "$tmp/dev.err")"
+else
+    not_ok "e: a 2000 x 1500 input" "not made"
+fi
 
 test_end

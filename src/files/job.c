@@ -198,6 +198,9 @@ void job_open(const tc_options *o, int keep_format, job *j)
             job_drop_input(j);
             return;
         }
+        /* Strips decode and encode a JPEG's rows on the CPU (--json's records say so). */
+        j->jpeg_decode = j->reader.format == IO_FORMAT_JPEG ? "cpu" : NULL;
+        j->jpeg_encode = j->out_format == IO_FORMAT_JPEG && j->item->output ? "cpu" : NULL;
         if ((j->strips = strips_take(&j->reader)) == NULL) {
             job_fail(j, JOB_FAILED, "out of host memory");
             job_drop_input(j);
@@ -206,9 +209,6 @@ void job_open(const tc_options *o, int keep_format, job *j)
         j->reader_open = 0;
         j->in_strips = 1;
         j->bytes = (size_t)strips_budget(o, &given, &limit);
-        /* Strips decode and encode a JPEG's rows on the CPU (--json's records say so). */
-        j->jpeg_decode = j->reader.format == IO_FORMAT_JPEG ? "cpu" : NULL;
-        j->jpeg_encode = j->out_format == IO_FORMAT_JPEG && j->item->output ? "cpu" : NULL;
         return;
     }
     /* The JPEG path holds the coefficients both ways besides what the CPU path would hold

@@ -101,7 +101,8 @@ struct job {
     jpeg_coefs coefs_in, coefs_out;
     int coefs_done;        /* coefs_out made on the device: job_stage writes them */
     const char *jpeg_decode, *jpeg_encode; /* "device" or "cpu" for a JPEG input, output
-                            * (--json's records); NULL for other formats or not reached */
+                            * (--json's records of the images written); NULL for other
+                            * formats or not reached */
     /* the staged outputs, on their way into place */
     commit_item commit;
     job *next;             /* the batch's lists */
