@@ -99,6 +99,8 @@ LIB_SRCS += src/gradient_launch.c src/pyramid_launch.c src/pyramid_plan.c
 LIB_SRCS += src/jpeg_encode.c
 # A JPEG's pixels made on the device from its coefficients.
 LIB_SRCS += src/jpeg_decode.c
+# A JPEG filtered on the device from coefficients to coefficients (the batch's JPEG path).
+LIB_SRCS += src/jpeg_filter.c
 # The filters themselves (pure host code), planes and ROIs, the CPU reference.
 LIB_SRCS += src/filter.c src/image.c src/reference.c
 # The study and test settings.
@@ -143,7 +145,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 TEST_NAMES := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS  := $(addprefix $(O)/tests/,$(TEST_NAMES))
 
-.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests full-sweeps batch-tests detach-tests cold-builds hardening3-tests formats-tests seeds-tests images-tests \
+.PHONY: all lib run test test-build manual manual-check doc-tests unit-tests e2e-tests full-sweeps batch-tests detach-tests cold-builds hardening3-tests formats-tests jpeg-device-tests seeds-tests images-tests \
         gradient-tests pyramid-tests strips-tests strips-large api-test python-tests kernel-check \
         bench bench-smoke \
         sanitize fuzz fuzz-build fuzz-check \
@@ -330,6 +332,12 @@ detach-tests: $(TEST_BIN)
 formats-tests: $(TEST_BIN)
 	@sh tests/e2e-formats.sh $(TEST_BIN)
 
+# The device's JPEG path through the batch (--tune jpeg-device=1) against the CPU path: every
+# output file byte for byte, gray and colour, ROIs, samplings, a mixed batch, the lane's
+# fallback, --json's jpeg_decode and jpeg_encode (tests/jpeg-device.sh).
+jpeg-device-tests: $(TEST_BIN)
+	@sh tests/jpeg-device.sh $(TEST_BIN)
+
 # What the docs tell a user to run, run as written (tests/doc-commands.sh): every ```sh,
 # ```python and ```c block of README.md and docs/, the manual's examples, in a scratch folder
 # of the bundled images; the docs' links, and the scripts' execute bits.
@@ -393,7 +401,8 @@ bench-smoke: all test-build
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/bench
 	@PYTHON=$(PYTHON) bench/run --smoke all
 
-# The JPEG kernels have no path through the tool yet: their suites run them under oclgrind.
+# The JPEG kernels' suites run them under oclgrind (their path through the tool, --tune
+# jpeg-device=1, is jpeg-device-tests').
 JPEG_ENCODE_SUITE := $(O)/tests/test_jpeg_encode_device
 kernel-check: $(BIN) $(JPEG_ENCODE_SUITE) $(O)/tests/test_jpeg_device
 	@sh scripts/install-deps.sh oclgrind
@@ -430,8 +439,8 @@ test: deps-test
 	    ( $(TEST_ENV) $(MAKE) -s kernel-check > build/kernel-check.log 2>&1; \
 	      echo $$? > build/kernel-check.status ) & \
 	    $(TEST_ENV) TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all \
-	    unit-tests manual-check doc-tests e2e-tests batch-tests formats-tests images-tests \
-	    gradient-tests pyramid-tests strips-tests hardening3-tests api-test python-tests \
+	    unit-tests manual-check doc-tests e2e-tests batch-tests formats-tests jpeg-device-tests \
+	    images-tests gradient-tests pyramid-tests strips-tests hardening3-tests api-test python-tests \
 	    bench-smoke cold-builds; suites=$$?; wait; \
 	    cat build/kernel-check.log; [ $$suites -eq 0 ] && [ "$$(cat build/kernel-check.status)" = 0 ]
 	$(TEST_ENV) TILEDCONV_CL_OPTIONS=-Werror $(MAKE) seeds-tests detach-tests

@@ -36,6 +36,10 @@ static void print_record(const batch *b, const job *j)
         .max_difference = j->max_error,
         .tolerance = j->tolerance,
         .sha256 = j->sha256,
+        /* Which way a JPEG went, for the images written (a failed one may have stopped on
+         * either). */
+        .jpeg_decode = j->status == JOB_OK ? j->jpeg_decode : NULL,
+        .jpeg_encode = j->status == JOB_OK ? j->jpeg_encode : NULL,
     };
     report_row_print(stdout, &r, b->o->format != TC_FORMAT_CSV);
 }

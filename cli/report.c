@@ -311,7 +311,9 @@ typedef enum {
     FIELD_ROW_CHECK_REAL, /* the same in a batch's image row (report_row.checked) */
     FIELD_ROW_CHECK_HEX,
     FIELD_PYR_CHECK_REAL, /* the same in a --pyramid level row (report_pyramid_row.checked) */
-    FIELD_PYR_CHECK_HEX
+    FIELD_PYR_CHECK_HEX,
+    FIELD_JSON_WORD  /* a word of JSON records alone, absent where NULL: no CSV column, so that
+                      * the CSV's columns stay what they were */
 } field_kind;
 
 typedef struct {
@@ -375,6 +377,7 @@ static void print_value(FILE *out, const void *record, int passes, const field *
 {
     const char *base = (const char *)record + f->offset;
     switch (f->kind) {
+    case FIELD_JSON_WORD:
     case FIELD_WORD:
     case FIELD_TEXT: {
         const char *s = *(const char *const *)(const void *)base;
@@ -494,6 +497,8 @@ static const field batch_fields[] = {
     RFIELD(tolerance, FIELD_ROW_CHECK_REAL, 9, ROW_IMAGE),
     RFIELD(max_difference, FIELD_ROW_CHECK_REAL, 9, ROW_IMAGE),
     RFIELD(sha256, FIELD_ROW_CHECK_HEX, 0, ROW_IMAGE),
+    RFIELD(jpeg_decode, FIELD_JSON_WORD, 0, ROW_IMAGE),
+    RFIELD(jpeg_encode, FIELD_JSON_WORD, 0, ROW_IMAGE),
 };
 #undef RECORD
 #define BATCH_FIELD_COUNT (sizeof batch_fields / sizeof batch_fields[0])
@@ -502,7 +507,8 @@ static const field batch_fields[] = {
 static void print_kinds_header(FILE *out, const field *fields, size_t count)
 {
     for (size_t i = 0; i < count; i++)
-        fprintf(out, "%s%s", i ? "," : "", fields[i].name);
+        if (fields[i].kind != FIELD_JSON_WORD)
+            fprintf(out, "%s%s", i ? "," : "", fields[i].name);
     fputc('\n', out);
 }
 
@@ -515,6 +521,9 @@ static void print_kind(FILE *out, const void *record, const field *fields, size_
     for (size_t i = 0; i < count; i++) {
         const field *f = &fields[i];
         if (json && !(f->rows & kind))
+            continue;
+        if (f->kind == FIELD_JSON_WORD &&
+            (!json || !*(const char *const *)(const void *)((const char *)record + f->offset)))
             continue;
         if (json)
             fprintf(out, "%s\"%s\": ", first ? "{" : ", ", f->name);

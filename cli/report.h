@@ -111,6 +111,9 @@ typedef struct {
     int checked;
     double tolerance, max_difference;
     const char *sha256;
+    /* image rows, JSON only: where a JPEG input was decoded and a JPEG output's coefficients
+     * made, "device" or "cpu"; NULL (the field absent) for other formats */
+    const char *jpeg_decode, *jpeg_encode;
 } report_row;
 
 void report_row_csv_header(FILE *out);

@@ -13,8 +13,9 @@
 const char *test_hooks_note(void)
 {
     return " (a test build: its TILEDCONV_TEST_CORRUPT, TILEDCONV_CLEAN_EXIT, "
-           "TILEDCONV_TEST_BATCH_BUDGET, TILEDCONV_TEST_OPEN_DELAY_MS and "
-           "TILEDCONV_TEST_LANE_PAUSE_MS hooks are compiled in)";
+           "TILEDCONV_TEST_BATCH_BUDGET, TILEDCONV_TEST_OPEN_DELAY_MS, "
+           "TILEDCONV_TEST_LANE_PAUSE_MS and TILEDCONV_TEST_JPEG_INEXACT hooks are compiled "
+           "in)";
 }
 
 const char *test_hook_corrupt_spec(void)
@@ -45,8 +46,14 @@ unsigned test_hook_lane_pause_ms(void)
     return v ? (unsigned)strtoul(v, NULL, 10) : 0;
 }
 
+int test_hook_jpeg_inexact(void)
+{
+    return getenv("TILEDCONV_TEST_JPEG_INEXACT") != NULL;
+}
+
 void test_hooks_install(void)
 {
+    file_hooks.jpeg_inexact = test_hook_jpeg_inexact();
     file_hooks.batch_budget = test_hook_batch_budget();
     file_hooks.open_delay_ms = test_hook_open_delay_ms();
     file_hooks.lane_pause_ms = test_hook_lane_pause_ms();
@@ -85,6 +92,11 @@ unsigned test_hook_open_delay_ms(void)
 }
 
 unsigned test_hook_lane_pause_ms(void)
+{
+    return 0;
+}
+
+int test_hook_jpeg_inexact(void)
 {
     return 0;
 }

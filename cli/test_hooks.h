@@ -41,4 +41,8 @@ unsigned test_hook_open_delay_ms(void);
  * that the tests see what a slow lane brings about (the workers idle meanwhile). */
 unsigned test_hook_lane_pause_ms(void);
 
+/* TILEDCONV_TEST_JPEG_INEXACT set: the JPEG path's lane takes the device's decode of every file
+ * as not TurboJPEG's, so that the tests see its fallback (the file decoded on the CPU there). */
+int test_hook_jpeg_inexact(void);
+
 #endif

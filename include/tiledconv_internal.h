@@ -332,6 +332,25 @@ TC_INTERNAL int tc_context_plan_bands(tc_context *ctx, const tc_params *p, int w
                                       unsigned long long per_row, unsigned long long fixed,
                                       int max_rows, tc_band_plan *plan);
 
+/* ---- JPEG from coefficients to coefficients (context.c, jpeg_filter.c) ------------ */
+
+struct jpeg_coefs; /* src/io/jpeg_coefs.h */
+
+/* One JPEG filtered as tc_filter_image filters its pixels, on the device from its quantised
+ * coefficients to the output's, nothing else crossing the bus: in (jpeg_coefs_read's; luma
+ * alone for channels 1) is decoded on the device, filtered with p (the job built as
+ * tc_filter_image builds it for in's size), and encoded into out's coefficients (laid out
+ * by jpeg_coefs_layout for the same size and channels; each component's coef allocated when
+ * NULL, jpeg_coefs_free frees them). The output's 8-bit samples are those tc_filter_image
+ * gives for the decoded pixels, so that jpeg_coefs_encode writes the file the CPU path
+ * writes. TC_OK with *exact 1 (out filled, tc_last_stats the filter's figures); TC_OK with
+ * *exact 0 where that cannot be promised (the device's decode is not TurboJPEG's for this
+ * file, or tc_filter_image would run these pixels in bands or convert them on the host): the
+ * caller then decodes the file on the CPU and filters its pixels; or the failure, tc_error
+ * saying why. The context keeps the decoder's and the slot's buffers between calls. */
+TC_INTERNAL int tc_filter_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
+                               const tc_params *p, struct jpeg_coefs *out, int *exact);
+
 /* ---- Study and test settings (tuning.c) -------------------------------------------- */
 
 /* Settings for kernel studies and for the tests, read by every context at each run: switches
@@ -390,6 +409,11 @@ typedef struct {
                              * filtered and packed by three kernels, as every other layout is,
                              * rather than by one kernel that reads and writes its bytes (set
                              * as fused-bytes=0), for comparing */
+    int jpeg_device;        /* 1: a batch's JPEG written as JPEG goes through the device from
+                             * coefficients to coefficients wherever that gives the CPU path's
+                             * bytes (the file layer's jpeg_device_path says where), the workers
+                             * doing the entropy decoding and coding alone; 0: decoded and
+                             * encoded on the CPU */
 } tc_tuning;
 
 /* The threads that copy between callers' memory and the pinned staging for the calling

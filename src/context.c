@@ -83,6 +83,9 @@ TC_API void tc_close(tc_context *ctx)
     tc_pyramid_run_stats_free(&ctx->pyramid_last);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
     tc_stream_release(ctx->stream); /* its transfers finished before the host blocks go */
+    if (ctx->jpeg)
+        tc_jpeg_filter_release(ctx->jpeg);
+    free(ctx->jpeg);
     tc_copier_release(ctx->copier);
     tc_host_blocks_release(&ctx->host);
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
@@ -105,6 +108,10 @@ TC_API int tc_trim(tc_context *ctx)
     /* The pipeline's transfers are finished before its blocks go (as at tc_close). */
     tc_stream_release(ctx->stream);
     ctx->stream = NULL;
+    if (ctx->jpeg)
+        tc_jpeg_filter_release(ctx->jpeg);
+    free(ctx->jpeg);
+    ctx->jpeg = NULL;
     tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
@@ -480,6 +487,37 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
         }
     job_set_free(&jobs);
     return status;
+}
+
+int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc_params *p,
+                   jpeg_coefs *out, int *exact)
+{
+    tc_job job;
+    tc_run_stats stats;
+    int status;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!in || !out || !exact)
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", !in ? "in" : !out ? "out" : "exact");
+    *exact = 0;
+    if ((status = build_job(p, in->width, in->height, &job, &ctx->error)) != TC_OK)
+        return status;
+    /* tc_filter_image would take another way than the pipeline's device conversions for
+     * these pixels: bands (the image over the device or the budget), or the host's
+     * conversions (no doubles on the device, or asked for). The CPU path gives its bytes. */
+    if (!whole_fits(ctx, &job, in->width, in->height) || !ctx->device.info.has_double ||
+        p->convert_on_host)
+        return TC_OK;
+    if (!ctx->jpeg && !(ctx->jpeg = calloc(1, sizeof *ctx->jpeg)))
+        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for the JPEG filter");
+    if ((status = tc_jpeg_filter_run(ctx->jpeg, &ctx->device, &ctx->programs, &ctx->buffers,
+                                     &job, p->out_scale, p->out_offset, in, channels, out,
+                                     exact, &stats, &ctx->error)) != TC_OK ||
+        !*exact)
+        return status;
+    tc_context_remember(ctx, &stats, &job, channels, 0.0);
+    return TC_OK;
 }
 
 TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,

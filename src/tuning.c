@@ -60,6 +60,7 @@ static const struct {
     {"batch-overlap", INT, offsetof(tc_tuning, no_overlap), 0, 1, 1, 0, "0 or 1", 1},
     {"host-wrap", INT, offsetof(tc_tuning, host_mapped), 0, 1, 1, 0, "0 or 1", 1},
     {"fused-bytes", INT, offsetof(tc_tuning, no_fused_bytes), 0, 1, 1, 0, "0 or 1", 1},
+    {"jpeg-device", INT, offsetof(tc_tuning, jpeg_device), 0, 1, 1, 0, "0 or 1", 0},
 };
 #define SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 

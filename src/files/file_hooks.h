@@ -16,6 +16,9 @@ typedef struct {
     unsigned lane_pause_ms;          /* and so long before each call */
     const char *corrupt_spec;        /* "x,y" or "x,y,v": v (1) added to that pixel of every
                                       * result's first plane, for -e to catch; NULL: none */
+    int jpeg_inexact;                /* the JPEG path's lane takes every device decode as not
+                                      * TurboJPEG's (tc_filter_jpeg's exact 0), so that the
+                                      * tests reach its fallback to the CPU */
 } file_test_hooks;
 
 #ifdef TILEDCONV_TEST_HOOKS

@@ -38,6 +38,7 @@ void job_drop_input(job *j)
     io_image_free(&j->image);
     free(j->float_src);
     j->float_src = NULL;
+    jpeg_coefs_free(&j->coefs_in);
     strips_release(&j->strips);
 }
 
@@ -53,6 +54,7 @@ void job_drop_buffers(job *j)
     j->planes = NULL;
     free(j->host_planes);
     j->host_planes = NULL;
+    jpeg_coefs_free(&j->coefs_out);
 }
 
 /* ---- Reading ----------------------------------------------------------------------------- */
@@ -95,6 +97,47 @@ static unsigned long long job_bytes(const tc_options *o, const job *j, const sou
     if (o->verify)
         bytes += (planes + 1) * plane;
     return bytes;
+}
+
+/*
+ * Whether the job takes the device's JPEG path (--tune jpeg-device=1): the worker does the
+ * entropy decoding alone (the input's coefficients), the lane decodes, filters and encodes on
+ * the device from coefficients to coefficients (tc_filter_jpeg), the worker does the entropy
+ * coding alone; output files byte for byte the CPU path's. Only where the lane's call is the
+ * whole of what the CPU path does between the file's bytes and the output's:
+ *   - --tune jpeg-device=1 (0, the default, is the CPU path everywhere);
+ *   - a JPEG input written to a JPEG output (-o, -O, standard output; not --no-output, which
+ *     encodes nothing), 8 bits (all a JPEG holds);
+ *   - whole: not in strips, whose rows are read and written by the CPU's scanline calls;
+ *   - filtered by the library's one filter: not --no-filter (no device), not --gradient
+ *     (its own call, on planes made on the host);
+ *   - the result as the output's 8-bit samples: not -e (float planes, checked against the
+ *     CPU reference of the host's planes) and not --raw (float planes written);
+ *   - the file's samples are the output's channels: any JPEG for a gray job (its luma), a
+ *     colour (three-component) one for a colour job; a gray file in a colour job becomes
+ *     RGB through the host's pixel conversions.
+ * The worker may still find the file's pixels to be the CPU's alone (jpeg_coefs_read's 1: a
+ * colour space other than YCbCr, coefficients past TurboJPEG's SIMD bounds, a progressive file
+ * not fully refined, ...), and the lane may find the device's decode not TurboJPEG's, or the
+ * image one tc_filter_image would run in bands or convert on the host: that job then takes
+ * the CPU path from there. Called by job_open, the reader open on the header.
+ */
+int job_jpeg_device_path(const tc_options *o, const job *j)
+{
+    return o->tuning.jpeg_device && !o->no_filter && !o->gradient && !job_wants_planes(o, j) &&
+           !j->in_strips && j->item->output && j->reader.format == IO_FORMAT_JPEG &&
+           j->out_format == IO_FORMAT_JPEG && j->depth == 8 &&
+           j->reader.head.channels == (o->color ? 3 : 1);
+}
+
+/* The host bytes of a job of the JPEG path's coefficients: each component's blocks, at most
+ * the image's size rounded up to the largest MCU (32 pixels: 4:1:1) in 16-bit values, for
+ * the input's components and the output's. */
+static unsigned long long coef_bytes(const tc_options *o, const io_header *h)
+{
+    const unsigned long long n = ((unsigned long long)h->width + 31) *
+                                 ((unsigned long long)h->height + 31) * sizeof(int16_t);
+    return 2ULL * (o->color ? 3 : 1) * n;
 }
 
 /* The output's bits per sample: --depth, else 16 for a deep input written where 16 bits fit
@@ -143,7 +186,7 @@ void job_open(const tc_options *o, int keep_format, job *j)
         return;
     }
     text_shown shown;
-    const unsigned long long bytes = job_bytes(o, j, &j->reader);
+    unsigned long long bytes = job_bytes(o, j, &j->reader);
     if (strips_wanted(o, &j->reader, bytes, j->room)) {
         /* Its lane reads, filters and writes it a band of rows at a time; it may take the
          * whole budget, for which the images in flight make room. */
@@ -155,6 +198,9 @@ void job_open(const tc_options *o, int keep_format, job *j)
             job_drop_input(j);
             return;
         }
+        /* Strips decode and encode a JPEG's rows on the CPU (--json's records say so). */
+        j->jpeg_decode = j->reader.format == IO_FORMAT_JPEG ? "cpu" : NULL;
+        j->jpeg_encode = j->out_format == IO_FORMAT_JPEG && j->item->output ? "cpu" : NULL;
         if ((j->strips = strips_take(&j->reader)) == NULL) {
             job_fail(j, JOB_FAILED, "out of host memory");
             job_drop_input(j);
@@ -165,6 +211,11 @@ void job_open(const tc_options *o, int keep_format, job *j)
         j->bytes = (size_t)strips_budget(o, &given, &limit);
         return;
     }
+    /* The JPEG path holds the coefficients both ways besides what the CPU path would hold
+     * (its file's bytes are kept until the lane is done, and the CPU path's pixels and
+     * output may still be needed there). */
+    if ((j->jpeg_path = job_jpeg_device_path(o, j)) != 0)
+        bytes += coef_bytes(o, &j->reader.head);
     if (plan_check_host(text_show(source_name(j->item->input), &shown), bytes, why,
                         sizeof why)) {
         job_fail_named(j, JOB_FAILED, why);
@@ -176,7 +227,9 @@ void job_open(const tc_options *o, int keep_format, job *j)
     j->bytes = (size_t)(bytes + (o->max_memory ? strips_device_bytes(o, &j->reader) : 0));
     const io_header *hd = &j->reader.head;
     const unsigned long long n = (unsigned long long)hd->width * (unsigned long long)hd->height;
-    if (j->reader.format != IO_FORMAT_BMP)
+    if (j->jpeg_path) /* nothing of the pool's, unless the lane decodes it on the CPU after all */
+        j->pooled = 0;
+    else if (j->reader.format != IO_FORMAT_BMP)
         j->pooled = (size_t)(n * (unsigned long long)(hd->channels * (hd->depth / 8)) +
                              n * (o->color ? 3u : 1u));
     else /* the file and the output, or neither */
@@ -201,6 +254,8 @@ static void decode_coded(const tc_options *o, job *j)
         job_fail_named(j, JOB_REFUSED, why);
         return;
     }
+    if (j->reader.format == IO_FORMAT_JPEG)
+        j->jpeg_decode = "cpu";
     const io_image *im = &j->image;
     const int w = im->width, h = im->height;
     const size_t n = (size_t)w * (size_t)h;
@@ -278,14 +333,55 @@ static void decode_bmp(job *j)
                         3L * j->decoded.width, NULL, 0};
 }
 
+/* A JPEG of the JPEG path: its coefficients (the entropy decoding alone) and the file's bytes
+ * kept (job_decode_on_cpu), or, where jpeg_coefs_read says the pixels are the CPU's alone or
+ * refuses the file, the CPU path from here (whose decoder then says in its own words why it
+ * refuses the file). */
+static void read_coefs(const tc_options *o, job *j)
+{
+    char why[512];
+    if (source_reader_coefs(&j->reader, &j->coefs_in, why, sizeof why) != 0) {
+        j->jpeg_path = 0;
+        decode_coded(o, j);
+        return;
+    }
+    const int w = j->coefs_in.width, h = j->coefs_in.height, channels = o->color ? 3 : 1;
+    j->file = j->reader.whole.data;
+    j->file_size = j->reader.whole.size;
+    j->file_from = NULL; /* malloc's */
+    j->reader.whole.data = NULL;
+    j->reader.whole.size = 0;
+    source_reader_close(&j->reader);
+    j->reader_open = 0;
+    /* The pixels' size and layout, for the lane's parameters and the records; no data. */
+    j->src = (tc_image){channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24, w, h, 0, NULL,
+                        (long)w * channels, NULL, 0};
+}
+
 void job_decode(const tc_options *o, job *j)
 {
     if (j->in_strips) /* its lane reads it, a band at a time */
         return;
     if (j->reader.format == IO_FORMAT_BMP)
         decode_bmp(j);
+    else if (j->jpeg_path)
+        read_coefs(o, j);
     else
         decode_coded(o, j);
+}
+
+void job_decode_on_cpu(const tc_options *o, job *j)
+{
+    jpeg_coefs_free(&j->coefs_in);
+    jpeg_coefs_free(&j->coefs_out);
+    j->jpeg_path = 0;
+    /* The kept file back in the (closed) reader, which decode_coded decodes and frees. */
+    j->reader.whole.data = j->file;
+    j->reader.whole.size = j->file_size;
+    j->file = NULL;
+    j->file_size = 0;
+    j->reader_open = 1;
+    decode_coded(o, j);
 }
 
 /* Where the device reads the input's pixels from, when they lie whole in one buffer of the

@@ -30,6 +30,7 @@
 #include "commit.h"
 #include "tiledconv_internal.h"
 #include "inputs.h"
+#include "jpeg_coefs.h"
 #include "file_options.h"
 #include "source.h"
 #include "tiledconv.h"
@@ -93,6 +94,15 @@ struct job {
      * (strips.h), which leaves nothing to stage */
     source_reader *strips;
     int in_strips;
+    /* --tune jpeg-device=1 (job_jpeg_device_path): the worker reads the input's coefficients
+     * (keeping the file's bytes in file, in case the lane must decode it on the CPU after
+     * all), the lane makes the output's, the worker writes them */
+    int jpeg_path;         /* on that path (until the lane's call says otherwise) */
+    jpeg_coefs coefs_in, coefs_out;
+    int coefs_done;        /* coefs_out made on the device: job_stage writes them */
+    const char *jpeg_decode, *jpeg_encode; /* "device" or "cpu" for a JPEG input, output
+                            * (--json's records of the images written); NULL for other
+                            * formats or not reached */
     /* the staged outputs, on their way into place */
     commit_item commit;
     job *next;             /* the batch's lists */
@@ -123,8 +133,19 @@ int job_result_planes(const tc_options *o, const job *j);
  * the host bytes the job may need (its budget); on a failure the job is failed and closed. */
 void job_open(const tc_options *o, int keep_format, job *j);
 
-/* The pixels of the opened input into j->src (the reader is closed). */
+/* Whether the opened job takes the device's JPEG path (--tune jpeg-device=1): job.c says
+ * where and why. */
+int job_jpeg_device_path(const tc_options *o, const job *j);
+
+/* The pixels of the opened input into j->src (the reader is closed); on the JPEG path, its
+ * coefficients into j->coefs_in instead (j->src then has the size and layout of the pixels,
+ * no data), or, where the coefficients cannot give the CPU path's pixels, the pixels. */
 void job_decode(const tc_options *o, job *j);
+
+/* A job of the JPEG path whose pixels the device cannot give as the CPU does after all
+ * (tc_filter_jpeg's exact 0): its coefficients dropped, its kept file decoded on the CPU into
+ * j->src, as job_decode does for every other job. */
+void job_decode_on_cpu(const tc_options *o, job *j);
 
 /* The bytes of ordinary memory the device would read the decoded input from (staged through
  * pinned memory on the lane): decoded while the devices opened, or read far ahead. 0 where

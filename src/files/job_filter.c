@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jpeg_coefs_write.h"
 #include "pinned_pool.h"
 #include "strips.h"
 #include "file_hooks.h"
+#include "text.h"
 
 /* The command line's names for the ROI fields, for messages. */
 static const tc_roi_names flag_names = {"-sL", "-sT", "-tL", "-tT", "-W", "-H"};
@@ -234,10 +236,52 @@ static void filter_whole(const tc_options *o, tc_context *ctx, job *j, const tc_
     inject_test_fault(o, j);
 }
 
+/* A job of the JPEG path (job_jpeg_device_path): from the input's coefficients to the
+ * output's on the device (tc_filter_jpeg), laid out as jpeg_encode lays out the file at the
+ * run's quality and sampling; or, where the device's pixels would not be the CPU path's, the
+ * file decoded on the CPU here and filtered as any other job. */
+static void filter_jpeg(const tc_options *o, tc_context *ctx, job *j)
+{
+    const int channels = o->color ? 3 : 1;
+    tc_params p;
+    text_shown shown;
+    char err[sizeof j->msg];
+    int exact = 0;
+    if (job_params(o, j, &p))
+        return;
+    if (jpeg_coefs_layout(j->src.width, j->src.height, channels, o->quality, &j->coefs_out,
+                          text_show(j->item->output, &shown), err, sizeof err)) {
+        job_fail_named(j, JOB_FAILED, err);
+        return;
+    }
+    const int status = tc_filter_jpeg(ctx, &j->coefs_in, channels, &p, &j->coefs_out, &exact);
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return;
+    }
+    jpeg_coefs_free(&j->coefs_in); /* the device is done with them */
+#ifdef TILEDCONV_TEST_HOOKS
+    exact = exact && !file_hooks.jpeg_inexact;
+#endif
+    if (!exact) {
+        job_decode_on_cpu(o, j);
+        if (j->status == JOB_OK)
+            job_filter(o, ctx, j);
+        return;
+    }
+    j->coefs_done = 1;
+    j->jpeg_decode = "device";
+    take_stats(ctx, j);
+}
+
 void job_filter(const tc_options *o, tc_context *ctx, job *j)
 {
     tc_params p;
     tc_image dst;
+    if (j->jpeg_path) {
+        filter_jpeg(o, ctx, j);
+        return;
+    }
     if (j->in_strips) {
         filter_strips(o, ctx, j);
         return;
@@ -289,7 +333,8 @@ void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
         job *j = jobs[i];
         if (j->status != JOB_OK)
             continue;
-        if (j->in_strips || o->gradient || n == 1 || k == JOB_FILTER_MANY) {
+        /* The JPEG path's one at a time (tc_filter_jpeg takes one image). */
+        if (j->in_strips || o->gradient || j->jpeg_path || n == 1 || k == JOB_FILTER_MANY) {
             job_filter(o, ctx, j);
             continue;
         }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jpeg_coefs_write.h"
 #include "outputs.h"
 #include "sha256.h"
 #include "text.h"
@@ -125,6 +126,9 @@ static int write_image(const tc_options *o, const job *j, FILE *f, char *err, si
     const size_t n = (size_t)w * (size_t)h;
     const char *path = j->item->output;
     text_shown shown;
+    if (j->coefs_done) /* the JPEG path: the entropy coding of the device's coefficients */
+        return jpeg_coefs_encode(f, &j->coefs_out, o->quality, text_show(path, &shown), err,
+                                 err_size);
     if (j->planes) {
         /* --gradient: the image is the magnitude, the last plane. */
         const int count = o->gradient ? 1 : j->n_planes;
@@ -235,6 +239,8 @@ void job_stage(const tc_options *o, job *j)
     c->flags[1] = "--raw ";
     if (j->status != JOB_OK || j->in_strips) /* strips wrote their files themselves */
         return;
+    if (j->item->output && j->out_format == IO_FORMAT_JPEG)
+        j->jpeg_encode = j->coefs_done ? "device" : "cpu";
     if (j->item->output && outputs_is_stdout(j->item->output)) {
         write_stdout(o, j);
         return;

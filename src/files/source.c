@@ -455,6 +455,17 @@ int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_
     return 0;
 }
 
+int source_reader_coefs(source_reader *r, jpeg_coefs *out, char *err, size_t err_size)
+{
+    if (r->format != IO_FORMAT_JPEG || !r->whole.data) {
+        snprintf(err, err_size, "not a JPEG input");
+        return -1;
+    }
+    return jpeg_coefs_read(r->whole.data, r->whole.size, r->luma,
+                           (long)io_limits_max_pixels(&r->lim), ratio_of(&r->lim), out, err,
+                           err_size);
+}
+
 int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size,
                             const io_allocator **from, char *err, size_t err_size)
 {

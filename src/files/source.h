@@ -24,6 +24,7 @@
 #include "bmp.h"
 #include "codec.h"
 #include "io_limits.h"
+#include "jpeg_coefs.h"
 
 /* The most bytes an input may have, file or stream: the BMP reader's limit (2 GiB), far above
  * any image within the pixel limit at 32 bits per pixel, for every format. */
@@ -106,6 +107,12 @@ void source_reader_use_allocator(source_reader *r, const io_allocator *a);
 /* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
  * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */
 int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size);
+
+/* A JPEG's quantised coefficients (jpeg_coefs_read), with the limits the reader was opened
+ * with; the luma's alone where source_reader_want_luma was called. jpeg_coefs_read's answer:
+ * 0 (*out filled), 1 (a valid file whose pixels only the CPU path gives) or -1 (refused;
+ * and -1 for an input of another format), the reason in err without the input's name. */
+int source_reader_coefs(source_reader *r, jpeg_coefs *out, char *err, size_t err_size);
 
 /* A BMP's meaningful bytes, undecoded, into a new buffer, for callers that hand the pixels on
  * as they lie in the file (bmp_view_pixels): the reader's allocator's where it gives one

@@ -30,7 +30,7 @@ typedef struct {
     int16_t *coef;               /* blocks_wide * blocks_high * 64 */
 } jpeg_coef_component;
 
-typedef struct {
+typedef struct jpeg_coefs { /* named, so that tiledconv_internal.h can declare it */
     int width, height;  /* the image's pixels */
     int components;     /* 1 (gray) or 3 (YCbCr) */
     int max_h, max_v;   /* the largest sampling factors */

@@ -1,0 +1,148 @@
+/*
+ * jpeg_filter.c - a JPEG filtered on the device from coefficients to coefficients
+ * (jpeg_filter.h). The steps are the pipeline's for an image of 8-bit samples (stream.c's
+ * enqueue_image), with the upload replaced by the device's decode into the slot's input
+ * samples and the download by the device's encode from its output samples:
+ *
+ *   decode    tc_jpeg_decode: coefficients up, the samples into the slot's input buffer
+ *   unpack    unpack_samples: one float plane per channel (the output planes start as the
+ *             input where some pixel lies outside the target ROI)
+ *   filter    the job's kernel on each plane (tc_run_resident, as the pipeline's
+ *             filter_resident runs the jobs it does not prepare: the same kernels, the same
+ *             arguments, so the same values)
+ *   pack      pack_samples: v * scale + offset inside the target ROI, rounded as every
+ *             output of the pipeline is
+ *   encode    tc_jpeg_encode_coefs: the output's coefficients down
+ *
+ * The decoder and the encoder run on the device's queue and return when their work is done;
+ * the conversions run on the slot's queue, which is finished before the next step reads what
+ * they wrote.
+ */
+#include "jpeg_filter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "channels.h"
+#include "jpeg_encode.h"
+#include "programs.h"
+
+void tc_jpeg_filter_release(tc_jpeg_filter_state *st)
+{
+    tc_slot_release(&st->slot);
+    tc_jpeg_decoder_release(&st->decoder);
+}
+
+/* The slot's queue and conversion kernels (the pipeline's program of Channels.cl), and its
+ * buffers for img: its samples both ways and a plane in and out per channel. Made here
+ * rather than by tc_slot_ensure, which makes the samples' buffers read-only and write-only
+ * for the host's transfers: here kernels write the input samples (the decoder's) and read
+ * the output's (the encoder's). */
+static int ensure_slot(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
+                       const tc_image *img, double *build_ms, tc_msg *m)
+{
+    tc_slot *s = &st->slot;
+    const size_t bytes = tc_channels_packed_bytes(img);
+    const size_t plane = (size_t)tc_device_pitch(img->width) * (size_t)img->height * sizeof(float);
+    cl_program program;
+    int status;
+    if (!s->queue &&
+        ((status = tc_program_get(programs, d, TC_SOURCE_CHANNELS, "-cl-std=CL1.2", &program,
+                                  build_ms, m)) != TC_OK ||
+         (status = tc_slot_open(s, d, program, m)) != TC_OK))
+        return status;
+    unsigned long long more = tc_new_bytes(s->in_size, bytes) + tc_new_bytes(s->out_size, bytes);
+    for (int c = 0; c < img->planes; c++)
+        more += tc_new_bytes(s->src_size[c], plane) + tc_new_bytes(s->dst_size[c], plane);
+    if ((status = tc_check_host_room(d, more, "the JPEG image's buffers", m)) != TC_OK ||
+        (status = tc_ensure_buffer(d, &s->in, &s->in_size, bytes, CL_MEM_READ_WRITE,
+                                   "clCreateBuffer(JPEG input samples)", m)) != TC_OK ||
+        (status = tc_ensure_buffer(d, &s->out, &s->out_size, bytes, CL_MEM_READ_WRITE,
+                                   "clCreateBuffer(JPEG output samples)", m)) != TC_OK)
+        return status;
+    for (int c = 0; c < img->planes; c++)
+        if ((status = tc_ensure_buffer(d, &s->src[c], &s->src_size[c], plane, CL_MEM_READ_WRITE,
+                                       "clCreateBuffer(input plane)", m)) != TC_OK ||
+            (status = tc_ensure_buffer(d, &s->dst[c], &s->dst_size[c], plane, CL_MEM_READ_WRITE,
+                                       "clCreateBuffer(output plane)", m)) != TC_OK)
+            return status;
+    return TC_OK;
+}
+
+/* Each plane filtered on the device's queue, after the slot's unpack has finished; the first
+ * run's figures become the total's shape (twopass's passes), the rest are added (stream.c's
+ * filter_resident). */
+static int filter_planes(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
+                         tc_slot *s, const tc_job *job, const tc_image *img, tc_run_stats *total,
+                         tc_msg *m)
+{
+    int status = TC_OK, have_total = 0;
+    CL_CALL(status, cleanup, m, clFinish(s->queue));
+    for (int c = 0; c < img->planes; c++) {
+        tc_run_stats one;
+        if ((status = tc_run_resident(d, programs, buffers, job, s->src[c], s->dst[c],
+                                      img->width, img->height, 0, 1, &one, m)) != TC_OK)
+            return status;
+        if (!have_total) {
+            one.build_ms += total->build_ms;
+            tc_run_stats_free(total);
+            *total = one;
+            have_total = 1;
+        } else {
+            tc_run_stats_add_device(total, &one);
+            tc_run_stats_free(&one);
+        }
+    }
+    /* pack_samples, on the slot's queue, reads what the filter wrote on the device's. */
+    CL_CALL(status, cleanup, m, clFinish(d->queue));
+cleanup:
+    return status;
+}
+
+int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
+                       tc_buffers *buffers, const tc_job *job, double scale, double offset,
+                       const jpeg_coefs *in, int channels, jpeg_coefs *out, int *exact,
+                       tc_run_stats *stats, tc_msg *m)
+{
+    const int w = in->width, h = in->height;
+    /* The image as the pipeline sees a gray or RGB file's pixels (channels.h's view): 8-bit
+     * samples, channel-last, rows packed, top-down. It has no host memory: data is never
+     * read, its samples lie in the slot's buffers. */
+    const tc_image img = {TC_PIXELS_U8, w, h, channels, NULL, (long)w * (long)channels, NULL, 0};
+    const tc_jpeg_decode_parts parts = {d, programs, &st->decoder};
+    tc_slot *s = &st->slot;
+    tc_run_stats total;
+    int status, decoded = 0;
+    *exact = 0;
+    memset(&total, 0, sizeof total);
+    if (channels != 1 && channels != 3)
+        return tc_fail(m, TC_EINVAL, "channels %d: a JPEG is filtered as 1 (gray) or 3 (RGB)",
+                       channels);
+    if (out->width != w || out->height != h || out->components != channels)
+        return tc_fail(m, TC_EINVAL, "the output's coefficients are laid out for %d x %d x %d, "
+                                     "the image is %d x %d x %d",
+                       out->width, out->height, out->components, w, h, channels);
+    if ((status = tc_check_fits(d, w, h, m)) != TC_OK ||
+        (status = ensure_slot(st, d, programs, &img, &total.build_ms, m)) != TC_OK ||
+        (status = tc_jpeg_decode(&parts, in, channels, s->in, &decoded, m)) != TC_OK ||
+        !decoded)
+        return status;
+    /* Untimed, downloaded by nobody: the flight's chunks are the whole stream, once. */
+    tc_slot_begin(s, &img, channels, 0, 0, tc_channels_packed_bytes(&img), 0, 0);
+    if ((status = tc_slot_unpack(s, &img, job, 0, m)) == TC_OK &&
+        (status = filter_planes(d, programs, buffers, s, job, &img, &total, m)) == TC_OK &&
+        (status = tc_slot_pack(s, &img, job, scale, offset, m)) == TC_OK) {
+        /* The encoder, on the device's queue, reads what pack_samples wrote on the slot's. */
+        const cl_int err = clFinish(s->queue);
+        status = err == CL_SUCCESS ? tc_jpeg_encode_coefs(d, programs, s->out, out, m)
+                                   : cl_fail(m, err, "clFinish(s->queue)");
+    }
+    tc_slot_abandon(s); /* its work finished (all of it, on success), no events to release */
+    if (status != TC_OK) {
+        tc_run_stats_free(&total);
+        return status;
+    }
+    *exact = 1;
+    *stats = total;
+    return TC_OK;
+}
