@@ -432,7 +432,7 @@ TEST_ENV  := HOME=$(TEST_HOME) XDG_CACHE_HOME=$(TEST_HOME)/.cache \
              TILEDCONV_PROGRAM_CACHE=$(TEST_HOME)/.cache/tiledconv
 test: deps-test
 	@sh scripts/install-deps.sh oclgrind
-	$(MAKE) WERROR=-Werror $(BIN) $(JPEG_ENCODE_SUITE)
+	$(MAKE) WERROR=-Werror $(BIN) $(JPEG_ENCODE_SUITE) $(O)/tests/test_jpeg_device
 	@rm -rf $(TEST_HOME); mkdir -p $(TEST_HOME)/.cache/pocl $(TEST_HOME)/.cache/tiledconv; \
 	    echo "tiledconv: the suites run with HOME=$(TEST_HOME), every cache in it empty"
 	@mkdir -p build; rm -f build/kernel-check.log build/kernel-check.status; \
