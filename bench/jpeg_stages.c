@@ -130,6 +130,44 @@ static void report(const char *stage, double *pass_ms, int count)
            pass_ms[PASSES - 1] / count);
 }
 
+/* PASSES passes of count files written into memory by write, each pass's ms into t. 0, or -1
+ * with the writer's message printed. */
+typedef int (*jpeg_writer_fn)(FILE *f, const void *what, char *err, size_t err_size);
+
+static int time_writes(jpeg_writer_fn write, const void *what, int count, double *t)
+{
+    char err[512];
+    for (int p = 0; p < PASSES; p++) {
+        const double t0 = now_ms();
+        for (int i = 0; i < count; i++) {
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            const int failed = !f || write(f, what, err, sizeof err);
+            if (f)
+                fclose(f);
+            free(buf);
+            if (failed) {
+                fprintf(stderr, "jpeg_stages: %s\n", f ? err : "open_memstream failed");
+                return -1;
+            }
+        }
+        t[p] = now_ms() - t0;
+    }
+    return 0;
+}
+
+/* The two writers compared: libjpeg from pixels, and from coefficients (quality 95). */
+static int write_pixels(FILE *f, const void *img, char *err, size_t err_size)
+{
+    return jpeg_encode(f, img, 95, "out", err, err_size);
+}
+
+static int write_coefs(FILE *f, const void *coefs, char *err, size_t err_size)
+{
+    return jpeg_coefs_encode(f, coefs, 95, "out", err, err_size);
+}
+
 int main(int argc, char **argv)
 {
     const char *request = argc > 1 ? argv[1] : "gpu";
@@ -207,19 +245,8 @@ int main(int argc, char **argv)
     if (!rgb || clEnqueueReadBuffer(d.queue, pixels, CL_TRUE, 0, bytes, rgb, 0, NULL, NULL))
         return fprintf(stderr, "jpeg_stages: reading the pixels back failed\n"), 1;
     const io_image decoded = {w, h, 3, 8, 255, rgb, NULL};
-    for (int p = 0; p < PASSES; p++) {
-        const double t0 = now_ms();
-        for (int i = 0; i < count; i++) {
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *f = open_memstream(&buf, &len);
-            if (!f || jpeg_encode(f, &decoded, 95, "out", err, sizeof err))
-                return fprintf(stderr, "jpeg_stages: %s\n", f ? err : "open_memstream"), 1;
-            fclose(f);
-            free(buf);
-        }
-        t[p] = now_ms() - t0;
-    }
+    if (time_writes(write_pixels, &decoded, count, t))
+        return 1;
     report("cpu: encode whole (libjpeg, q95)", t, count);
 
     if (jpeg_coefs_layout(w, h, 3, 95, &out, "out", err, sizeof err))
@@ -235,19 +262,8 @@ int main(int argc, char **argv)
         return fprintf(stderr, "jpeg_stages: device encode: %s\n", m.text), 1;
     report("device: encode (pixels to coefficients, down)", t, count);
 
-    for (int p = 0; p < PASSES; p++) {
-        const double t0 = now_ms();
-        for (int i = 0; i < count; i++) {
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *f = open_memstream(&buf, &len);
-            if (!f || jpeg_coefs_encode(f, &out, 95, "out", err, sizeof err))
-                return fprintf(stderr, "jpeg_stages: %s\n", f ? err : "open_memstream"), 1;
-            fclose(f);
-            free(buf);
-        }
-        t[p] = now_ms() - t0;
-    }
+    if (time_writes(write_coefs, &out, count, t))
+        return 1;
     report("cpu: entropy coding alone (from coefficients)", t, count);
 
     free(rgb);

@@ -28,35 +28,25 @@ int test_hook_clean_exit(void)
     return getenv("TILEDCONV_CLEAN_EXIT") != NULL;
 }
 
-unsigned long long test_hook_batch_budget(void)
+/* A number from the environment, or 0. */
+static unsigned long long env_number(const char *name)
 {
-    const char *v = getenv("TILEDCONV_TEST_BATCH_BUDGET");
+    const char *v = getenv(name);
     return v ? strtoull(v, NULL, 10) : 0;
 }
 
-unsigned test_hook_open_delay_ms(void)
-{
-    const char *v = getenv("TILEDCONV_TEST_OPEN_DELAY_MS");
-    return v ? (unsigned)strtoul(v, NULL, 10) : 0;
-}
-
-unsigned test_hook_lane_pause_ms(void)
-{
-    const char *v = getenv("TILEDCONV_TEST_LANE_PAUSE_MS");
-    return v ? (unsigned)strtoul(v, NULL, 10) : 0;
-}
-
-int test_hook_jpeg_inexact(void)
-{
-    return getenv("TILEDCONV_TEST_JPEG_INEXACT") != NULL;
-}
-
+/* The hooks inside the library's run of files (file_hooks.h): TILEDCONV_TEST_BATCH_BUDGET
+ * (the bytes a batch's images in flight may hold, in place of a quarter of the machine's
+ * memory, so that a few small images show the bound), TILEDCONV_TEST_OPEN_DELAY_MS and
+ * TILEDCONV_TEST_LANE_PAUSE_MS (how long the lanes wait before they open their devices and
+ * before each call: a slow device's start-up, a slow lane), TILEDCONV_TEST_JPEG_INEXACT (the
+ * JPEG path's lane takes every device decode as not TurboJPEG's: its fallback to the CPU). */
 void test_hooks_install(void)
 {
-    file_hooks.jpeg_inexact = test_hook_jpeg_inexact();
-    file_hooks.batch_budget = test_hook_batch_budget();
-    file_hooks.open_delay_ms = test_hook_open_delay_ms();
-    file_hooks.lane_pause_ms = test_hook_lane_pause_ms();
+    file_hooks.batch_budget = env_number("TILEDCONV_TEST_BATCH_BUDGET");
+    file_hooks.open_delay_ms = (unsigned)env_number("TILEDCONV_TEST_OPEN_DELAY_MS");
+    file_hooks.lane_pause_ms = (unsigned)env_number("TILEDCONV_TEST_LANE_PAUSE_MS");
+    file_hooks.jpeg_inexact = getenv("TILEDCONV_TEST_JPEG_INEXACT") != NULL;
     file_hooks.corrupt_spec = test_hook_corrupt_spec();
 }
 
@@ -77,26 +67,6 @@ const char *test_hook_corrupt_spec(void)
 }
 
 int test_hook_clean_exit(void)
-{
-    return 0;
-}
-
-unsigned long long test_hook_batch_budget(void)
-{
-    return 0;
-}
-
-unsigned test_hook_open_delay_ms(void)
-{
-    return 0;
-}
-
-unsigned test_hook_lane_pause_ms(void)
-{
-    return 0;
-}
-
-int test_hook_jpeg_inexact(void)
 {
     return 0;
 }

@@ -7,8 +7,9 @@
 #ifndef TILEDCONV_TEST_HOOKS_H
 #define TILEDCONV_TEST_HOOKS_H
 
-/* Hands the hooks that reach inside the library's run of files (file_hooks.h) to it: once, at
- * the start, in a test build; nothing in the product. */
+/* Hands the hooks that reach inside the library's run of files (file_hooks.h) to it, read from
+ * the environment (test_hooks.c lists them): once, at the start, in a test build; nothing in
+ * the product. */
 void test_hooks_install(void);
 
 /* What --version adds: "" in the product, a note that the hooks are compiled in otherwise. */
@@ -26,23 +27,5 @@ void test_hook_corrupt(float *plane, int width, int height);
  * for the leak-checked runs and to measure what that costs; without it the tool ends at once
  * when every output is in place. */
 int test_hook_clean_exit(void);
-
-/* TILEDCONV_TEST_BATCH_BUDGET=BYTES, or 0: the bytes a batch's images in flight may hold, in
- * place of a quarter of the machine's memory, so that the tests show the bound with a few
- * small images. */
-unsigned long long test_hook_batch_budget(void);
-
-/* TILEDCONV_TEST_OPEN_DELAY_MS=MS, or 0: how long a batch's lanes wait before they open their
- * devices, so that the tests see what a slow device's start-up brings about (every image
- * decoded before it is ready) on a device that opens at once. */
-unsigned test_hook_open_delay_ms(void);
-
-/* TILEDCONV_TEST_LANE_PAUSE_MS=MS, or 0: how long a batch's lane waits before each call, so
- * that the tests see what a slow lane brings about (the workers idle meanwhile). */
-unsigned test_hook_lane_pause_ms(void);
-
-/* TILEDCONV_TEST_JPEG_INEXACT set: the JPEG path's lane takes the device's decode of every file
- * as not TurboJPEG's, so that the tests see its fallback (the file decoded on the CPU there). */
-int test_hook_jpeg_inexact(void);
 
 #endif

@@ -9,6 +9,7 @@
  * the decoder does not make).
  */
 #include "test_util.h"
+#include "test_context.h"
 
 #include "codec_test_util.h"
 
@@ -16,24 +17,11 @@
 #include "jpeg_coefs.h"
 #include "jpeg_coefs_write.h"
 
-static tc_context *ctx;
 static int files_compared;
-
-static int setup(void **state)
-{
-    char err[512];
-    (void)state;
-    if (tc_open(NULL, &ctx, err, sizeof err) != TC_OK) {
-        fprintf(stderr, "no OpenCL device: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
 
 static int teardown(void **state)
 {
-    (void)state;
-    tc_close(ctx);
+    context_teardown(state);
     io_set_jpeg_sampling(IO_JPEG_420);
     print_message("tc_filter_jpeg: %d files byte for byte the CPU path's\n", files_compared);
     return 0;
@@ -259,5 +247,5 @@ int main(void)
         cmocka_unit_test(test_bands_answer_inexact),
         cmocka_unit_test(test_refusals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, context_setup, teardown);
 }
