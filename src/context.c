@@ -16,6 +16,7 @@
 #include "bands.h"
 #include "channels.h"
 #include "copier.h"
+#include "jpeg_filter.h"
 #include "params.h"
 #include "storage.h"
 

@@ -12,7 +12,6 @@
 #include "device.h"
 #include "gradient_launch.h"
 #include "host_blocks.h"
-#include "jpeg_filter.h"
 #include "launch.h"
 #include "pixels.h"
 #include "programs.h"
@@ -42,7 +41,8 @@ struct tc_context {
     int have_pyramid;
     tc_stream *stream; /* the channel-last layouts' pipeline, made on first use */
     tc_copier *copier; /* the threads of the host's staging copies, started on first use */
-    tc_jpeg_filter_state *jpeg; /* tc_filter_jpeg's decoder and slot, made on first use */
+    struct tc_jpeg_filter_state *jpeg; /* tc_filter_jpeg's decoder and slot (jpeg_filter.h),
+                                        * made on first use */
     tc_host_blocks host; /* tc_host_alloc's blocks */
     tc_direct_counts direct; /* transfers that went straight from and to those blocks */
     tc_msg error;

@@ -18,7 +18,7 @@
  * own (its queue, its conversion kernels, its buffers of samples and planes, all made
  * READ_WRITE here: the decoder writes the input samples, the encoder reads the output's). No
  * pinned memory: nothing but coefficients moves. Zeroed: nothing made yet. */
-typedef struct {
+typedef struct tc_jpeg_filter_state {
     tc_jpeg_decoder decoder;
     tc_slot slot;
 } tc_jpeg_filter_state;
