@@ -149,25 +149,24 @@ static int check_pixels(cl_mem pixels, const jpeg_coefs *c, tc_msg *m)
     return TC_OK;
 }
 
-/* Each component's coefficients from the device's buffer into c, allocating those not given;
- * *made says which were allocated here. Returns once no read is left in flight, so that the
- * caller may free what a failure leaves. */
+/* Each component's coefficients from the device's buffer into c, whose block is allocated
+ * here where it has none (jpeg_coefs_alloc: the calling thread's allocator, malloc else; *made
+ * says so). Returns once no read is left in flight, so that the caller may free what a failure
+ * leaves. */
 static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
                     const jpeg_block_layout *l, int *made, tc_msg *m)
 {
     int status = TC_OK;
+    if (!c->block) {
+        if (jpeg_coefs_alloc(c))
+            return tc_fail(m, TC_ENOMEM, "out of host memory for %zu bytes of coefficients",
+                           jpeg_coefs_bytes(c));
+        *made = 1;
+    }
     for (int i = 0; i < c->components; i++) {
-        jpeg_coef_component *k = &c->comp[i];
+        const jpeg_coef_component *k = &c->comp[i];
         const size_t bytes =
             (size_t)k->blocks_wide * (size_t)k->blocks_high * 64 * sizeof(int16_t);
-        if (!k->coef) {
-            if (!(k->coef = malloc(bytes))) {
-                status = tc_fail(m, TC_ENOMEM,
-                                 "out of host memory for %zu bytes of coefficients", bytes);
-                goto cleanup;
-            }
-            made[i] = 1;
-        }
         CL_CALL(status, cleanup, m,
                 clEnqueueReadBuffer(q, coef, CL_FALSE,
                                     (size_t)l[i].coef_block * 64 * sizeof(int16_t), bytes,
@@ -222,7 +221,7 @@ int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem 
 {
     jpeg_block_layout layouts[JPEG_COEFS_MAX_COMPONENTS];
     cl_int divisors[JPEG_COEFS_MAX_COMPONENTS * DIVISOR_INTS];
-    int made[JPEG_COEFS_MAX_COMPONENTS] = {0};
+    int made = 0;
     size_t blocks = 0, array_blocks = 0;
     cl_mem layout_buf = NULL, divisor_buf = NULL, coef = NULL;
     cl_int err;
@@ -245,14 +244,15 @@ int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem 
     CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG coefficients)");
     if ((status = run_kernel(d, programs, pixels, c, layout_buf, divisor_buf, coef, blocks, m)) ==
         TC_OK)
-        status = download(d->queue, coef, c, layouts, made, m);
+        status = download(d->queue, coef, c, layouts, &made, m);
 cleanup:
-    if (status != TC_OK)
+    if (status != TC_OK && made) {
+        io_pixels_free(c->block, c->allocator);
+        c->block = NULL;
+        c->allocator = NULL;
         for (int i = 0; i < c->components; i++)
-            if (made[i]) {
-                free(c->comp[i].coef);
-                c->comp[i].coef = NULL;
-            }
+            c->comp[i].coef = NULL;
+    }
     if (coef)
         clReleaseMemObject(coef);
     if (divisor_buf)

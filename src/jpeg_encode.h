@@ -14,9 +14,10 @@
 /* Fills each component's coefficients of c, whose shape and quantisation tables are set
  * (jpeg_coefs_layout), from pixels: c->width x c->height pixels, rows packed from the top, one
  * byte a pixel for a gray c (1 component), R, G, B for a colour one (3: Y, Cb, Cr). Samplings
- * where each factor is the largest or half of it (gray, 4:4:4, 4:2:2, 4:2:0). A component's
- * coef, when not NULL, is written (blocks_wide * blocks_high * 64 values); when NULL it is
- * allocated (malloc; jpeg_coefs_free frees it). Every block is written, the dummy blocks that
+ * where each factor is the largest or half of it (gray, 4:4:4, 4:2:2, 4:2:0). Where c has
+ * its block (jpeg_coefs_alloc), the coefficients are written there; where it has none, one is
+ * allocated (jpeg_coefs_alloc: the calling thread's allocator or malloc; jpeg_coefs_free
+ * frees it). Every block is written, the dummy blocks that
  * pad the last MCUs as libjpeg makes them. Waits for the results. TC_OK; TC_EINVAL for a
  * layout these kernels do not make; TC_EDEVICE or TC_ENOMEM with the failing call. On failure
  * the coefficients allocated here are freed again (coef NULL). */

@@ -227,8 +227,9 @@ void job_open(const tc_options *o, int keep_format, job *j)
     j->bytes = (size_t)(bytes + (o->max_memory ? strips_device_bytes(o, &j->reader) : 0));
     const io_header *hd = &j->reader.head;
     const unsigned long long n = (unsigned long long)hd->width * (unsigned long long)hd->height;
-    if (j->jpeg_path) /* nothing of the pool's, unless the lane decodes it on the CPU after all */
-        j->pooled = 0;
+    if (j->jpeg_path) /* its coefficients both ways (and the pixels' blocks, should the lane
+                       * decode it on the CPU after all) */
+        j->pooled = (size_t)coef_bytes(o, hd);
     else if (j->reader.format != IO_FORMAT_BMP)
         j->pooled = (size_t)(n * (unsigned long long)(hd->channels * (hd->depth / 8)) +
                              n * (o->color ? 3u : 1u));
@@ -340,6 +341,9 @@ static void decode_bmp(job *j)
 static void read_coefs(const tc_options *o, job *j)
 {
     char why[512];
+    if (j->pool) /* page-locked: they cross the bus at its rate, with no staging copy */
+        source_reader_use_allocator(&j->reader, j->input_ordinary ? &j->pool->io_ordinary
+                                                                  : &j->pool->io);
     if (source_reader_coefs(&j->reader, &j->coefs_in, why, sizeof why) != 0) {
         j->jpeg_path = 0;
         decode_coded(o, j);
@@ -385,12 +389,16 @@ void job_decode_on_cpu(const tc_options *o, job *j)
 }
 
 /* Where the device reads the input's pixels from, when they lie whole in one buffer of the
- * host: a decoder's 8-bit samples, or a BMP's file whose rows go up as they lie. Its start
- * (*base) and bytes; 0 for any other input. */
+ * host: a decoder's 8-bit samples, a BMP's file whose rows go up as they lie, or the JPEG
+ * path's coefficients. Its start (*base) and bytes; 0 for any other input. */
 static size_t input_buffer(const job *j, const void **base)
 {
     if (!j->pool || j->status != JOB_OK)
         return 0;
+    if (j->jpeg_path && j->coefs_in.block) {
+        *base = j->coefs_in.block;
+        return jpeg_coefs_bytes(&j->coefs_in);
+    }
     if (j->image.pixels && j->src.data == j->image.pixels) {
         *base = j->image.pixels;
         return (size_t)j->image.width * (size_t)j->image.height * (size_t)j->image.channels;
@@ -440,6 +448,16 @@ int job_move_input(job *j)
     if (!block)
         return 0;
     memcpy(block, base, n);
+    if (base == j->coefs_in.block) {
+        for (int i = 0; i < j->coefs_in.components; i++)
+            j->coefs_in.comp[i].coef =
+                (int16_t *)block + (j->coefs_in.comp[i].coef - (const int16_t *)base);
+        io_pixels_free(j->coefs_in.block, j->coefs_in.allocator);
+        j->coefs_in.block = block;
+        j->coefs_in.allocator = &j->pool->io;
+        j->input_ordinary = 0;
+        return 1;
+    }
     j->src.data = (uint8_t *)block + ((const uint8_t *)j->src.data - (const uint8_t *)base);
     if (base == j->image.pixels) {
         io_image_free(&j->image);

@@ -254,6 +254,14 @@ static void filter_jpeg(const tc_options *o, tc_context *ctx, job *j)
         job_fail_named(j, JOB_FAILED, err);
         return;
     }
+    /* The output's coefficients page-locked, as the pixels' rows would be (download's). */
+    io_pixels_use(j->pool ? &j->pool->io : NULL);
+    const int made = jpeg_coefs_alloc(&j->coefs_out);
+    io_pixels_use(NULL);
+    if (made) {
+        job_fail(j, JOB_FAILED, "out of host memory for the output's coefficients");
+        return;
+    }
     const int status = tc_filter_jpeg(ctx, &j->coefs_in, channels, &p, &j->coefs_out, &exact);
     if (status != TC_OK) {
         job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));

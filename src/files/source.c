@@ -461,9 +461,12 @@ int source_reader_coefs(source_reader *r, jpeg_coefs *out, char *err, size_t err
         snprintf(err, err_size, "not a JPEG input");
         return -1;
     }
-    return jpeg_coefs_read(r->whole.data, r->whole.size, r->luma,
-                           (long)io_limits_max_pixels(&r->lim), ratio_of(&r->lim), out, err,
-                           err_size);
+    io_pixels_use(r->allocator); /* the coefficients' block where decoded pixels would go */
+    const int rc = jpeg_coefs_read(r->whole.data, r->whole.size, r->luma,
+                                   (long)io_limits_max_pixels(&r->lim), ratio_of(&r->lim), out,
+                                   err, err_size);
+    io_pixels_use(NULL);
+    return rc;
 }
 
 int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size,

@@ -27,9 +27,37 @@ void jpeg_coefs_free(jpeg_coefs *c)
 {
     if (!c)
         return;
-    for (int i = 0; i < JPEG_COEFS_MAX_COMPONENTS; i++)
-        free(c->comp[i].coef);
+    io_pixels_free(c->block, c->allocator);
     memset(c, 0, sizeof *c);
+}
+
+/* One component's coefficients, in values. */
+static size_t component_values(const jpeg_coef_component *k)
+{
+    return (size_t)k->blocks_wide * (size_t)k->blocks_high * 64;
+}
+
+size_t jpeg_coefs_bytes(const jpeg_coefs *c)
+{
+    size_t values = 0;
+    for (int i = 0; i < c->components; i++)
+        values += component_values(&c->comp[i]);
+    return values * sizeof(int16_t);
+}
+
+int jpeg_coefs_alloc(jpeg_coefs *c)
+{
+    const io_allocator *from;
+    int16_t *at = io_pixels_alloc(jpeg_coefs_bytes(c), &from);
+    if (!at)
+        return -1;
+    c->block = at;
+    c->allocator = from;
+    for (int i = 0; i < c->components; i++) {
+        c->comp[i].coef = at;
+        at += component_values(&c->comp[i]);
+    }
+    return 0;
 }
 
 /* The "stays on the CPU" answer: 1, with the reason. */
@@ -98,27 +126,33 @@ static const char *header_refusal(j_decompress_ptr d, int luma_only)
     return NULL;
 }
 
+/* Component ci's array size: width_in_blocks and height_in_blocks rounded up to the sampling
+ * factors, as libjpeg allocates its arrays. */
+static void size_blocks(j_decompress_ptr d, int ci, jpeg_coef_component *c)
+{
+    const jpeg_component_info *info = &d->comp_info[ci];
+    c->blocks_wide = ((int)info->width_in_blocks + info->h_samp_factor - 1) /
+                     info->h_samp_factor * info->h_samp_factor;
+    c->blocks_high = ((int)info->height_in_blocks + info->v_samp_factor - 1) /
+                     info->v_samp_factor * info->v_samp_factor;
+}
+
 /* Component ci's blocks copied out of libjpeg's array into c->coef (the dummy blocks past the
  * image's blocks zeroed: a file's scans need not have written them, and nothing shows them),
- * with the largest magnitude of each of the 64 positions kept in most[]. 0, or -1 when the
- * memory is short. */
-static int copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
-                       jpeg_coef_component *c, int most[DCTSIZE2])
+ * with the largest magnitude of each of the 64 positions kept in most[]. */
+static void copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
+                        jpeg_coef_component *c, int most[DCTSIZE2])
 {
     const jpeg_component_info *info = &d->comp_info[ci];
     const int used_wide = (int)info->width_in_blocks, used_high = (int)info->height_in_blocks;
-    c->blocks_wide = (used_wide + info->h_samp_factor - 1) / info->h_samp_factor *
-                     info->h_samp_factor;
-    c->blocks_high = (used_high + info->v_samp_factor - 1) / info->v_samp_factor *
-                     info->v_samp_factor;
     const size_t row_values = (size_t)c->blocks_wide * DCTSIZE2;
-    if (!(c->coef = calloc(row_values * (size_t)c->blocks_high, sizeof *c->coef)))
-        return -1;
+    const size_t used_values = (size_t)used_wide * DCTSIZE2;
     for (int y = 0; y < used_high; y++) {
         JBLOCKARRAY rows =
             (*d->mem->access_virt_barray)((j_common_ptr)d, array, (JDIMENSION)y, 1, FALSE);
         int16_t *to = c->coef + (size_t)y * row_values;
-        memcpy(to, rows[0], (size_t)used_wide * DCTSIZE2 * sizeof *to);
+        memcpy(to, rows[0], used_values * sizeof *to);
+        memset(to + used_values, 0, (row_values - used_values) * sizeof *to);
         for (int b = 0; b < used_wide; b++)
             for (int k = 0; k < DCTSIZE2; k++) {
                 const int v = to[b * DCTSIZE2 + k] < 0 ? -to[b * DCTSIZE2 + k]
@@ -126,7 +160,8 @@ static int copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
                 most[k] = v > most[k] ? v : most[k];
             }
     }
-    return 0;
+    memset(c->coef + (size_t)used_high * row_values, 0,
+           (size_t)(c->blocks_high - used_high) * row_values * sizeof *c->coef);
 }
 
 /* The component's size and quantisers from libjpeg's (a component no scan carried has no table:
@@ -167,12 +202,16 @@ static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma
     out->max_h = d->max_h_samp_factor;
     out->max_v = d->max_v_samp_factor;
     for (int ci = 0; ci < out->components; ci++) {
+        describe(d, ci, &out->comp[ci]);
+        size_blocks(d, ci, &out->comp[ci]);
+    }
+    if (jpeg_coefs_alloc(out))
+        return io_fail(err, err_size, "JPEG: out of memory for the coefficients of a "
+                                      "%d x %d image", out->width, out->height);
+    for (int ci = 0; ci < out->components; ci++) {
         jpeg_coef_component *c = &out->comp[ci];
         int most[DCTSIZE2] = {0};
-        describe(d, ci, c);
-        if (copy_blocks(d, arrays[ci], ci, c, most))
-            return io_fail(err, err_size, "JPEG: out of memory for the coefficients of a "
-                                          "%d x %d image", out->width, out->height);
+        copy_blocks(d, arrays[ci], ci, c, most);
         for (int k = 0; k < DCTSIZE2; k++)
             if ((long)most[k] * c->quant[k] > 32767)
                 return cpu_only(err, err_size, "a coefficient times its quantiser leaves "

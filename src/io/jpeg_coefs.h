@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec_common.h" /* io_allocator */
+
 #define JPEG_COEFS_MAX_COMPONENTS 3
 
 /* One component (Y, Cb or Cr; or the only one of a gray file). Blocks are stored row-major,
@@ -35,9 +37,24 @@ typedef struct jpeg_coefs { /* named, so that tiledconv_internal.h can declare i
     int components;     /* 1 (gray) or 3 (YCbCr) */
     int max_h, max_v;   /* the largest sampling factors */
     jpeg_coef_component comp[JPEG_COEFS_MAX_COMPONENTS];
+    /* Every component's coefficients in one block, component 0 first (each comp[i].coef
+     * points into it): one allocation an image, from the allocator the thread uses for
+     * decoded pixels (codec_common.h's io_pixels_alloc), so that a batch's coefficients lie
+     * in page-locked memory and cross the bus at its rate, as its pixels do. */
+    void *block;
+    const io_allocator *allocator; /* where block came from; NULL: malloc */
 } jpeg_coefs;
 
-/* Frees every component's coefficients; *c is left empty (components 0). */
+/* The bytes of every component's coefficients as laid out in c (blocks_wide x blocks_high
+ * blocks of 64 16-bit values each). */
+size_t jpeg_coefs_bytes(const jpeg_coefs *c);
+
+/* The one block of c's laid-out components (io_pixels_alloc's, the calling thread's
+ * allocator or malloc; its contents undefined), with each comp[i].coef pointed into it. 0, or
+ * -1 when no memory is left (c untouched). */
+int jpeg_coefs_alloc(jpeg_coefs *c);
+
+/* Frees the coefficients (to their allocator); *c is left empty (components 0). */
 void jpeg_coefs_free(jpeg_coefs *c);
 
 /* The coefficients of the JPEG in data, read with libjpeg's jpeg_read_coefficients after the
