@@ -512,12 +512,14 @@ int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc
         return TC_OK;
     if (!ctx->jpeg && !(ctx->jpeg = calloc(1, sizeof *ctx->jpeg)))
         return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for the JPEG filter");
+    double convert_ms = 0.0;
     if ((status = tc_jpeg_filter_run(ctx->jpeg, &ctx->device, &ctx->programs, &ctx->buffers,
                                      &job, p->out_scale, p->out_offset, in, channels, out,
-                                     exact, &stats, &ctx->error)) != TC_OK ||
+                                     exact, &stats, ctx->untimed ? NULL : &convert_ms,
+                                     &ctx->error)) != TC_OK ||
         !*exact)
         return status;
-    tc_context_remember(ctx, &stats, &job, channels, 0.0);
+    tc_context_remember(ctx, &stats, &job, channels, convert_ms);
     return TC_OK;
 }
 

@@ -171,7 +171,7 @@ static int ensure_buffers(const tc_jpeg_decode_parts *p, const layout *l, tc_msg
 /* The coefficients, the quantisers and a zero count to the device. The writes do not block:
  * the caller waits for the queue before c may change. */
 static int upload(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, const layout *l,
-                  uint16_t quant[3][64], tc_msg *m)
+                  uint16_t quant[3][64], cl_event ev[2], tc_msg *m)
 {
     const cl_command_queue q = p->device->queue;
     tc_jpeg_decoder *dec = p->decoder;
@@ -181,11 +181,11 @@ static int upload(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, const layo
         memcpy(quant[i], c->comp[i].quant, sizeof quant[i]);
         CL_CALL(status, done, m,
                 clEnqueueWriteBuffer(q, dec->coef[i], CL_FALSE, 0, l->coef_bytes[i],
-                                     c->comp[i].coef, 0, NULL, NULL));
+                                     c->comp[i].coef, 0, NULL, ev && i == 0 ? &ev[0] : NULL));
     }
     CL_CALL(status, done, m,
             clEnqueueWriteBuffer(q, dec->quant, CL_FALSE, 0, 3 * 64 * sizeof(uint16_t), quant,
-                                 0, NULL, NULL));
+                                 0, NULL, ev ? &ev[1] : NULL));
     CL_CALL(status, done, m,
             clEnqueueFillBuffer(q, dec->wrong, &zero, sizeof zero, 0, sizeof zero, 0, NULL,
                                 NULL));
@@ -201,7 +201,7 @@ static cl_int4 int4_of(const int v[3])
 
 /* jpeg_idct over every shown block, then jpeg_color over every pixel into out. */
 static int launch(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int channels,
-                  const layout *l, cl_mem out, tc_msg *m)
+                  const layout *l, cl_mem out, cl_event ev[2], tc_msg *m)
 {
     tc_jpeg_decoder *dec = p->decoder;
     const cl_command_queue q = p->device->queue;
@@ -234,11 +234,25 @@ static int launch(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int channe
     int status;
     if ((status = tc_set_args(dec->idct, "jpeg_idct", idct_args,
                               (int)(sizeof idct_args / sizeof idct_args[0]), m)) != TC_OK ||
-        (status = tc_enqueue_range(q, dec->idct, 1, &blocks, NULL, NULL, m)) != TC_OK ||
+        (status = tc_enqueue_range(q, dec->idct, 1, &blocks, NULL, ev ? &ev[0] : NULL, m)) !=
+            TC_OK ||
         (status = tc_set_args(dec->color, "jpeg_color", color_args,
                               (int)(sizeof color_args / sizeof color_args[0]), m)) != TC_OK ||
-        (status = tc_enqueue(q, dec->color, pixels, NULL, NULL, m)) != TC_OK)
+        (status = tc_enqueue(q, dec->color, pixels, NULL, ev ? &ev[1] : NULL, m)) != TC_OK)
         return status;
+    return TC_OK;
+}
+
+/* The finished decode's transfer and kernel spans added to t. */
+static int add_times(cl_event up[2], cl_event blocks[2], tc_jpeg_times *t, tc_msg *m)
+{
+    double up_ms = 0.0, blocks_ms = 0.0;
+    int status;
+    if ((status = tc_stat_span_ms(up[0], up[1], &up_ms, m)) != TC_OK ||
+        (status = tc_stat_span_ms(blocks[0], blocks[1], &blocks_ms, m)) != TC_OK)
+        return status;
+    t->up_ms += up_ms;
+    t->blocks_ms += blocks_ms;
     return TC_OK;
 }
 
@@ -252,9 +266,10 @@ int tc_jpeg_decode(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int chann
     if ((status = plan(c, channels, &l, m)) != TC_OK ||
         (status = ensure_kernels(p, m)) != TC_OK || (status = ensure_buffers(p, &l, m)) != TC_OK)
         return status;
-    status = upload(p, c, &l, quant, m);
+    cl_event up[2] = {NULL, NULL}, blocks[2] = {NULL, NULL};
+    status = upload(p, c, &l, quant, p->times ? up : NULL, m);
     if (status == TC_OK)
-        status = launch(p, c, channels, &l, out, m);
+        status = launch(p, c, channels, &l, out, p->times ? blocks : NULL, m);
     /* Waits for the uploads too, whatever happened: they read c and quant. */
     const cl_int err = clEnqueueReadBuffer(p->device->queue, p->decoder->wrong, CL_TRUE, 0,
                                            sizeof wrong, &wrong, 0, NULL, NULL);
@@ -265,5 +280,11 @@ int tc_jpeg_decode(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int chann
     }
     if (status == TC_OK)
         *exact = wrong == 0;
+    if (status == TC_OK && p->times)
+        status = add_times(up, blocks, p->times, m);
+    for (int i = 0; i < 2; i++) {
+        tc_event_release(&up[i]);
+        tc_event_release(&blocks[i]);
+    }
     return status;
 }

@@ -21,11 +21,19 @@ typedef struct {
 
 void tc_jpeg_decoder_release(tc_jpeg_decoder *dec);
 
-/* The parts of a context a decode uses. */
+/* The device's times of a JPEG's block work, ms, from profiling events (0 where the driver
+ * keeps none): the coefficients' transfers and the kernels of the block arithmetic. Each call
+ * given one adds its own to it. */
+typedef struct {
+    double up_ms, blocks_ms, down_ms;
+} tc_jpeg_times;
+
+/* The parts of a context a decode uses; times NULL: untimed (no events). */
 typedef struct {
     const tc_device *device;
     tc_program_cache *programs;
     tc_jpeg_decoder *decoder;
+    tc_jpeg_times *times;
 } tc_jpeg_decode_parts;
 
 /* The bytes tc_jpeg_decode writes: width x height x channels, rows packed. */

@@ -153,8 +153,14 @@ static int check_pixels(cl_mem pixels, const jpeg_coefs *c, tc_msg *m)
  * here where it has none (jpeg_coefs_alloc: the calling thread's allocator, malloc else; *made
  * says so). Returns once no read is left in flight, so that the caller may free what a failure
  * leaves. */
+/* Where the read of component i keeps its event: the first's and the last's, for the span. */
+static cl_event *end_event(cl_event ev[2], int i, const jpeg_coefs *c)
+{
+    return i == 0 ? &ev[0] : i == c->components - 1 ? &ev[1] : NULL;
+}
+
 static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
-                    const jpeg_block_layout *l, int *made, tc_msg *m)
+                    const jpeg_block_layout *l, int *made, cl_event ev[2], tc_msg *m)
 {
     int status = TC_OK;
     if (!c->block) {
@@ -170,7 +176,7 @@ static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
         CL_CALL(status, cleanup, m,
                 clEnqueueReadBuffer(q, coef, CL_FALSE,
                                     (size_t)l[i].coef_block * 64 * sizeof(int16_t), bytes,
-                                    k->coef, 0, NULL, NULL));
+                                    k->coef, 0, NULL, ev ? end_event(ev, i, c) : NULL));
     }
     CL_CALL(status, cleanup, m, clFinish(q));
 cleanup:
@@ -182,7 +188,7 @@ cleanup:
 /* The encode program's kernel, from the cache or built now, run over `blocks` work-items. */
 static int run_kernel(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
                       const jpeg_coefs *c, cl_mem layouts, cl_mem divisors, cl_mem coef,
-                      size_t blocks, tc_msg *m)
+                      size_t blocks, cl_event *done, tc_msg *m)
 {
     cl_program program;
     cl_kernel kernel;
@@ -210,15 +216,30 @@ static int run_kernel(const tc_device *d, tc_program_cache *programs, cl_mem pix
     global = (blocks + group - 1) / group * group;
     if ((status = tc_set_args(kernel, "jpeg_encode_blocks", args,
                               (int)(sizeof args / sizeof args[0]), m)) == TC_OK)
-        status = tc_enqueue_range(d->queue, kernel, 1, &global, &group, NULL, m);
+        status = tc_enqueue_range(d->queue, kernel, 1, &global, &group, done, m);
 cleanup:
     clReleaseKernel(kernel); /* the enqueued launch keeps what it needs */
     return status;
 }
 
-int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
-                         jpeg_coefs *c, tc_msg *m)
+/* The finished encode's kernel and transfer spans added to t (a gray image's one read is both
+ * ends of its span). */
+static int add_times(cl_event kernel, cl_event down[2], tc_jpeg_times *t, tc_msg *m)
 {
+    double blocks_ms = 0.0, down_ms = 0.0;
+    int status;
+    if ((status = tc_stat_ms(kernel, &blocks_ms, m)) != TC_OK ||
+        (status = tc_stat_span_ms(down[0], down[1] ? down[1] : down[0], &down_ms, m)) != TC_OK)
+        return status;
+    t->blocks_ms += blocks_ms;
+    t->down_ms += down_ms;
+    return TC_OK;
+}
+
+int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
+                         jpeg_coefs *c, tc_jpeg_times *times, tc_msg *m)
+{
+    cl_event kernel_done = NULL, down[2] = {NULL, NULL};
     jpeg_block_layout layouts[JPEG_COEFS_MAX_COMPONENTS];
     cl_int divisors[JPEG_COEFS_MAX_COMPONENTS * DIVISOR_INTS];
     int made = 0;
@@ -242,10 +263,15 @@ int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem 
     coef = clCreateBuffer(d->context, CL_MEM_WRITE_ONLY, array_blocks * 64 * sizeof(int16_t),
                           NULL, &err);
     CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG coefficients)");
-    if ((status = run_kernel(d, programs, pixels, c, layout_buf, divisor_buf, coef, blocks, m)) ==
-        TC_OK)
-        status = download(d->queue, coef, c, layouts, &made, m);
+    if ((status = run_kernel(d, programs, pixels, c, layout_buf, divisor_buf, coef, blocks,
+                             times ? &kernel_done : NULL, m)) == TC_OK &&
+        (status = download(d->queue, coef, c, layouts, &made, times ? down : NULL, m)) == TC_OK &&
+        times)
+        status = add_times(kernel_done, down, times, m);
 cleanup:
+    tc_event_release(&kernel_done);
+    tc_event_release(&down[0]);
+    tc_event_release(&down[1]);
     if (status != TC_OK && made) {
         io_pixels_free(c->block, c->allocator);
         c->block = NULL;

@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "jpeg_coefs.h"
+#include "jpeg_decode.h" /* tc_jpeg_times */
 #include "programs.h"
 
 /* Fills each component's coefficients of c, whose shape and quantisation tables are set
@@ -20,8 +21,9 @@
  * frees it). Every block is written, the dummy blocks that
  * pad the last MCUs as libjpeg makes them. Waits for the results. TC_OK; TC_EINVAL for a
  * layout these kernels do not make; TC_EDEVICE or TC_ENOMEM with the failing call. On failure
- * the coefficients allocated here are freed again (coef NULL). */
+ * the coefficients allocated here are freed again (coef NULL). times (NULL: untimed) gets the
+ * kernel's time and the coefficients' download added. */
 int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
-                         jpeg_coefs *c, tc_msg *m);
+                         jpeg_coefs *c, tc_jpeg_times *times, tc_msg *m);
 
 #endif

@@ -16,7 +16,8 @@
  *
  * The decoder and the encoder run on the device's queue and return when their work is done;
  * the conversions run on the slot's queue, which is finished before the next step reads what
- * they wrote.
+ * they wrote. Timed, the coefficients' transfers are the run's upload and download, and the
+ * block arithmetic with the conversions its conversion time, as the pipeline counts its own.
  */
 #include "jpeg_filter.h"
 
@@ -99,17 +100,31 @@ cleanup:
     return status;
 }
 
+/* The conversions' times (the slot's unpack and pack events, timed) added to t's blocks. */
+static int add_conversions(const tc_flight *f, tc_jpeg_times *t, tc_msg *m)
+{
+    double unpack_ms = 0.0, pack_ms = 0.0;
+    int status;
+    if ((status = tc_stat_ms(f->unpack, &unpack_ms, m)) != TC_OK ||
+        (status = tc_stat_ms(f->pack, &pack_ms, m)) != TC_OK)
+        return status;
+    t->blocks_ms += unpack_ms + pack_ms;
+    return TC_OK;
+}
+
 int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
                        tc_buffers *buffers, const tc_job *job, double scale, double offset,
                        const jpeg_coefs *in, int channels, jpeg_coefs *out, int *exact,
-                       tc_run_stats *stats, tc_msg *m)
+                       tc_run_stats *stats, double *convert_ms, tc_msg *m)
 {
+    tc_jpeg_times times = {0.0, 0.0, 0.0};
+    const int timed = convert_ms != NULL;
     const int w = in->width, h = in->height;
     /* The image as the pipeline sees a gray or RGB file's pixels (channels.h's view): 8-bit
      * samples, channel-last, rows packed, top-down. It has no host memory: data is never
      * read, its samples lie in the slot's buffers. */
     const tc_image img = {TC_PIXELS_U8, w, h, channels, NULL, (long)w * (long)channels, NULL, 0};
-    const tc_jpeg_decode_parts parts = {d, programs, &st->decoder};
+    const tc_jpeg_decode_parts parts = {d, programs, &st->decoder, timed ? &times : NULL};
     tc_slot *s = &st->slot;
     tc_run_stats total;
     int status, decoded = 0;
@@ -128,21 +143,28 @@ int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
         !decoded)
         return status;
     /* Untimed, downloaded by nobody: the flight's chunks are the whole stream, once. */
-    tc_slot_begin(s, &img, channels, 0, 0, tc_channels_packed_bytes(&img), 0, 0);
+    tc_slot_begin(s, &img, channels, 0, timed, tc_channels_packed_bytes(&img), 0, 0);
     if ((status = tc_slot_unpack(s, &img, job, 0, m)) == TC_OK &&
         (status = filter_planes(d, programs, buffers, s, job, &img, &total, m)) == TC_OK &&
         (status = tc_slot_pack(s, &img, job, scale, offset, m)) == TC_OK) {
         /* The encoder, on the device's queue, reads what pack_samples wrote on the slot's. */
         const cl_int err = clFinish(s->queue);
-        status = err == CL_SUCCESS ? tc_jpeg_encode_coefs(d, programs, s->out, out, m)
-                                   : cl_fail(m, err, "clFinish(s->queue)");
+        status = err == CL_SUCCESS
+                     ? tc_jpeg_encode_coefs(d, programs, s->out, out, timed ? &times : NULL, m)
+                     : cl_fail(m, err, "clFinish(s->queue)");
     }
+    if (status == TC_OK && timed)
+        status = add_conversions(&s->f, &times, m);
     tc_slot_abandon(s); /* its work finished (all of it, on success), no events to release */
     if (status != TC_OK) {
         tc_run_stats_free(&total);
         return status;
     }
     *exact = 1;
+    total.h2d_ms = times.up_ms;
+    total.d2h_ms = times.down_ms;
     *stats = total;
+    if (timed)
+        *convert_ms = times.blocks_ms;
     return TC_OK;
 }

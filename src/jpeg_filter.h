@@ -33,10 +33,12 @@ void tc_jpeg_filter_release(tc_jpeg_filter_state *st);
  * job) or 3 (RGB). The device must have doubles (pack_samples takes them). Returns TC_OK with
  * *exact 1 and out filled, and *stats the filter's figures (tc_run_stats_free after); TC_OK
  * with *exact 0 where the device's decode is not TurboJPEG's (tc_jpeg_decode), out and *stats
- * then untouched: the file is to be decoded on the CPU; or the failure with its reason in m. */
+ * then untouched: the file is to be decoded on the CPU; or the failure with its reason in m.
+ * convert_ms (NULL: untimed, no events) gets the decode's, conversions' and encode's kernel
+ * times, and stats' h2d_ms and d2h_ms the coefficients' transfers. */
 int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
                        tc_buffers *buffers, const tc_job *job, double scale, double offset,
                        const jpeg_coefs *in, int channels, jpeg_coefs *out, int *exact,
-                       tc_run_stats *stats, tc_msg *m);
+                       tc_run_stats *stats, double *convert_ms, tc_msg *m);
 
 #endif

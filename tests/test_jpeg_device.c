@@ -180,7 +180,7 @@ static uint8_t *made(const recipe *r, int kind, size_t *size)
  * tc_jpeg_decode says. */
 static uint8_t *device_plane(const jpeg_coefs *c, int channels, int *exact)
 {
-    tc_jpeg_decode_parts parts = {&device, &programs, &decoder};
+    tc_jpeg_decode_parts parts = {&device, &programs, &decoder, NULL};
     if (small) {
         decoders = realloc(decoders, (size_t)(decoder_count + 1) * sizeof *decoders);
         assert_non_null(decoders);

@@ -104,7 +104,7 @@ static void device_coefs(const io_image *img, int quality, jpeg_coefs *c)
                                        (size_t)img->channels,
                                    img->pixels, &cerr);
     assert_int_equal(cerr, CL_SUCCESS);
-    const int status = tc_jpeg_encode_coefs(&ctx->device, &ctx->programs, pixels, c, &m);
+    const int status = tc_jpeg_encode_coefs(&ctx->device, &ctx->programs, pixels, c, NULL, &m);
     clReleaseMemObject(pixels);
     if (status != TC_OK)
         fail_msg("tc_jpeg_encode_coefs: %s", m.text);
@@ -320,12 +320,12 @@ static void test_refusals(void **state)
     assert_int_equal(jpeg_coefs_layout(20, 12, 3, 50, &c, "x", err, sizeof err), 0);
     c.comp[1].h_samp = 2; /* Cb at 2 x 1 under 2 x 2: half the rows, every column */
     c.comp[1].v_samp = 1;
-    assert_int_equal(tc_jpeg_encode_coefs(&ctx->device, &ctx->programs, pixels, &c, &m),
+    assert_int_equal(tc_jpeg_encode_coefs(&ctx->device, &ctx->programs, pixels, &c, NULL, &m),
                      TC_EINVAL);
     assert_non_null(strstr(m.text, "component 1: downsampled 1 x 2"));
     assert_null(c.comp[0].coef);
     assert_int_equal(jpeg_coefs_layout(21, 12, 3, 50, &c, "x", err, sizeof err), 0);
-    assert_int_equal(tc_jpeg_encode_coefs(&ctx->device, &ctx->programs, pixels, &c, &m),
+    assert_int_equal(tc_jpeg_encode_coefs(&ctx->device, &ctx->programs, pixels, &c, NULL, &m),
                      TC_EINVAL);
     assert_non_null(strstr(m.text, "holds 720 bytes"));
     assert_null(c.comp[0].coef);
