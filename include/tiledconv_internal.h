@@ -340,14 +340,15 @@ struct jpeg_coefs; /* src/io/jpeg_coefs.h */
  * coefficients to the output's, nothing else crossing the bus: in (jpeg_coefs_read's; luma
  * alone for channels 1) is decoded on the device, filtered with p (the job built as
  * tc_filter_image builds it for in's size), and encoded into out's coefficients (laid out
- * by jpeg_coefs_layout for the same size and channels; each component's coef allocated when
- * NULL, jpeg_coefs_free frees them). The output's 8-bit samples are those tc_filter_image
+ * by jpeg_coefs_layout for the same size and channels; its block allocated here where it has
+ * none, by jpeg_coefs_alloc, and jpeg_coefs_free frees it). The output's 8-bit samples are those tc_filter_image
  * gives for the decoded pixels, so that jpeg_coefs_encode writes the file the CPU path
  * writes. TC_OK with *exact 1 (out filled, tc_last_stats the filter's figures); TC_OK with
  * *exact 0 where that cannot be promised (the device's decode is not TurboJPEG's for this
  * file, or tc_filter_image would run these pixels in bands or convert them on the host): the
  * caller then decodes the file on the CPU and filters its pixels; or the failure, tc_error
- * saying why. The context keeps the decoder's and the slot's buffers between calls. */
+ * saying why. The context keeps the decoder's, the encoder's and the slot's buffers between
+ * calls. */
 TC_INTERNAL int tc_filter_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
                                const tc_params *p, struct jpeg_coefs *out, int *exact);
 

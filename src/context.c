@@ -512,6 +512,10 @@ int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc
         return TC_OK;
     if (!ctx->jpeg && !(ctx->jpeg = calloc(1, sizeof *ctx->jpeg)))
         return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for the JPEG filter");
+    if (!out->block && out->components > 0 && jpeg_coefs_alloc(out))
+        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %zu bytes of the "
+                                               "output's coefficients",
+                       jpeg_coefs_bytes(out));
     double convert_ms = 0.0;
     if ((status = tc_jpeg_filter_run(ctx->jpeg, &ctx->device, &ctx->programs, &ctx->buffers,
                                      &job, p->out_scale, p->out_offset, in, channels, out,

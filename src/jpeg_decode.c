@@ -16,6 +16,15 @@
 /* JpegDecode.cl's UP_ names. */
 enum { UP_FULLSIZE, UP_REPLICATE, UP_H2V1, UP_H1V2, UP_H2V2 };
 
+/* The events of the decode in flight, if any. */
+static void release_events(tc_jpeg_decoder *dec)
+{
+    for (int i = 0; i < 2; i++) {
+        tc_event_release(&dec->up[i]);
+        tc_event_release(&dec->blocks[i]);
+    }
+}
+
 void tc_jpeg_decoder_release(tc_jpeg_decoder *dec)
 {
     cl_mem *mems[] = {&dec->wrong, &dec->planes, &dec->quant, &dec->coef[2], &dec->coef[1],
@@ -23,6 +32,7 @@ void tc_jpeg_decoder_release(tc_jpeg_decoder *dec)
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
+    release_events(dec);
     if (dec->color)
         clReleaseKernel(dec->color);
     if (dec->idct)
@@ -170,11 +180,11 @@ static int ensure_buffers(const tc_jpeg_decode_parts *p, const layout *l, tc_msg
 
 /* The coefficients, the quantisers and a zero count to the device. The writes do not block:
  * the caller waits for the queue before c may change. */
-static int upload(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, const layout *l,
-                  uint16_t quant[3][64], cl_event ev[2], tc_msg *m)
+static int upload(const tc_jpeg_decode_parts *p, cl_command_queue q, const jpeg_coefs *c,
+                  const layout *l, cl_event ev[2], tc_msg *m)
 {
-    const cl_command_queue q = p->device->queue;
     tc_jpeg_decoder *dec = p->decoder;
+    uint16_t(*quant)[64] = dec->quant_host;
     const cl_int zero = 0;
     int status = TC_OK;
     for (int i = 0; i < l->components; i++) {
@@ -200,11 +210,10 @@ static cl_int4 int4_of(const int v[3])
 }
 
 /* jpeg_idct over every shown block, then jpeg_color over every pixel into out. */
-static int launch(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int channels,
-                  const layout *l, cl_mem out, cl_event ev[2], tc_msg *m)
+static int launch(const tc_jpeg_decode_parts *p, cl_command_queue q, const jpeg_coefs *c,
+                  int channels, const layout *l, cl_mem out, cl_event ev[2], tc_msg *m)
 {
     tc_jpeg_decoder *dec = p->decoder;
-    const cl_command_queue q = p->device->queue;
     int pitch[3], wide[3], high[3];
     for (int i = 0; i < 3; i++) {
         pitch[i] = l->blocks_used[i] * 8;
@@ -243,48 +252,53 @@ static int launch(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int channe
     return TC_OK;
 }
 
-/* The finished decode's transfer and kernel spans added to t. */
-static int add_times(cl_event up[2], cl_event blocks[2], tc_jpeg_times *t, tc_msg *m)
+int tc_jpeg_decode_enqueue(const tc_jpeg_decode_parts *p, cl_command_queue queue,
+                           const jpeg_coefs *c, int channels, cl_mem out, tc_msg *m)
 {
-    double up_ms = 0.0, blocks_ms = 0.0;
+    tc_jpeg_decoder *dec = p->decoder;
+    layout l;
     int status;
-    if ((status = tc_stat_span_ms(up[0], up[1], &up_ms, m)) != TC_OK ||
-        (status = tc_stat_span_ms(blocks[0], blocks[1], &blocks_ms, m)) != TC_OK)
+    release_events(dec); /* a decode before that was never finished */
+    if ((status = plan(c, channels, &l, m)) != TC_OK ||
+        (status = ensure_kernels(p, m)) != TC_OK || (status = ensure_buffers(p, &l, m)) != TC_OK ||
+        (status = upload(p, queue, c, &l, p->times ? dec->up : NULL, m)) != TC_OK ||
+        (status = launch(p, queue, c, channels, &l, out, p->times ? dec->blocks : NULL, m)) !=
+            TC_OK)
         return status;
-    t->up_ms += up_ms;
-    t->blocks_ms += blocks_ms;
-    return TC_OK;
+    CL_CALL(status, done, m,
+            clEnqueueReadBuffer(queue, dec->wrong, CL_FALSE, 0, sizeof dec->wrong_host,
+                                &dec->wrong_host, 0, NULL, NULL));
+done:
+    return status;
+}
+
+int tc_jpeg_decode_finish(const tc_jpeg_decode_parts *p, int *exact, tc_msg *m)
+{
+    tc_jpeg_decoder *dec = p->decoder;
+    double up_ms = 0.0, blocks_ms = 0.0;
+    int status = TC_OK;
+    *exact = dec->wrong_host == 0;
+    if (p->times && dec->up[0] &&
+        (status = tc_stat_span_ms(dec->up[0], dec->up[1], &up_ms, m)) == TC_OK &&
+        (status = tc_stat_span_ms(dec->blocks[0], dec->blocks[1], &blocks_ms, m)) == TC_OK) {
+        p->times->up_ms += up_ms;
+        p->times->blocks_ms += blocks_ms;
+    }
+    release_events(dec);
+    return status;
 }
 
 int tc_jpeg_decode(const tc_jpeg_decode_parts *p, const jpeg_coefs *c, int channels, cl_mem out,
                    int *exact, tc_msg *m)
 {
-    layout l;
-    uint16_t quant[3][64] = {{0}};
-    cl_int wrong = 0;
-    int status;
-    if ((status = plan(c, channels, &l, m)) != TC_OK ||
-        (status = ensure_kernels(p, m)) != TC_OK || (status = ensure_buffers(p, &l, m)) != TC_OK)
-        return status;
-    cl_event up[2] = {NULL, NULL}, blocks[2] = {NULL, NULL};
-    status = upload(p, c, &l, quant, p->times ? up : NULL, m);
+    const cl_command_queue q = p->device->queue;
+    int status = tc_jpeg_decode_enqueue(p, q, c, channels, out, m);
+    /* Waits for the uploads too, whatever happened: they read c. */
+    const cl_int err = clFinish(q);
+    if (status == TC_OK && err != CL_SUCCESS)
+        status = cl_fail(m, err, "clFinish(JPEG decode)");
     if (status == TC_OK)
-        status = launch(p, c, channels, &l, out, p->times ? blocks : NULL, m);
-    /* Waits for the uploads too, whatever happened: they read c and quant. */
-    const cl_int err = clEnqueueReadBuffer(p->device->queue, p->decoder->wrong, CL_TRUE, 0,
-                                           sizeof wrong, &wrong, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        (void)clFinish(p->device->queue); /* the uploads' end, so that c may go */
-        if (status == TC_OK)
-            status = cl_fail(m, err, "clEnqueueReadBuffer(JPEG block count)");
-    }
-    if (status == TC_OK)
-        *exact = wrong == 0;
-    if (status == TC_OK && p->times)
-        status = add_times(up, blocks, p->times, m);
-    for (int i = 0; i < 2; i++) {
-        tc_event_release(&up[i]);
-        tc_event_release(&blocks[i]);
-    }
+        return tc_jpeg_decode_finish(p, exact, m);
+    release_events(p->decoder);
     return status;
 }

@@ -17,6 +17,11 @@ typedef struct {
     cl_kernel idct, color;
     cl_mem coef[JPEG_COEFS_MAX_COMPONENTS], quant, planes, wrong;
     size_t coef_bytes[JPEG_COEFS_MAX_COMPONENTS], quant_bytes, planes_bytes, wrong_bytes;
+    /* The decode in flight (tc_jpeg_decode_enqueue): the host's side of its transfers, which
+     * must live until its queue has finished, and its events where timed. */
+    uint16_t quant_host[JPEG_COEFS_MAX_COMPONENTS][64];
+    cl_int wrong_host;
+    cl_event up[2], blocks[2];
 } tc_jpeg_decoder;
 
 void tc_jpeg_decoder_release(tc_jpeg_decoder *dec);
@@ -38,6 +43,17 @@ typedef struct {
 
 /* The bytes tc_jpeg_decode writes: width x height x channels, rows packed. */
 size_t tc_jpeg_decoded_bytes(const jpeg_coefs *c, int channels);
+
+/* Enqueues c's decode into out on queue (the device's or another of its context), as
+ * tc_jpeg_decode does it, and returns at once: c, and the decoder, must stay as they are until
+ * queue has finished; tc_jpeg_decode_finish then says whether out is TurboJPEG's. TC_OK, or
+ * the failure with its reason in m (the queue may hold work enqueued before it). */
+int tc_jpeg_decode_enqueue(const tc_jpeg_decode_parts *p, cl_command_queue queue,
+                           const jpeg_coefs *c, int channels, cl_mem out, tc_msg *m);
+
+/* After the queue of tc_jpeg_decode_enqueue has finished: *exact as tc_jpeg_decode gives it,
+ * and the decode's times added to p->times where it has them; the decode's events released. */
+int tc_jpeg_decode_finish(const tc_jpeg_decode_parts *p, int *exact, tc_msg *m);
 
 /* Decodes c on the device's queue into out (at least tc_jpeg_decoded_bytes): channels 3 gives
  * RGB from a three-component (YCbCr) c, 1 the first component's plane (the Y of a colour file,

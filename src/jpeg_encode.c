@@ -5,25 +5,12 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* JpegEncode.cl's component_layout, field for field (all cl_int, so the layouts agree). */
-typedef struct {
-    cl_int first_block;
-    cl_int width_in_blocks, height_in_blocks;
-    cl_int blocks_wide, blocks_high;
-    cl_int coef_block;
-    cl_int h_samp, v_samp;
-    cl_int h_ratio, v_ratio;
-    cl_int rows;
-    cl_int kind;
-} jpeg_block_layout;
+#include "buffers.h" /* tc_ensure_buffer */
 
 /* Work-items (blocks) a group, where the kernel allows as many. */
 #define BLOCKS_PER_GROUP 64
-
-/* The ints a component's divisors take in the kernel's table: 64 reciprocals, 64
- * corrections, 64 shifts. */
-#define DIVISOR_INTS 192
 
 /* x / y rounded up, for positive ints (libjpeg's jdiv_round_up). */
 static long div_up(long x, long y)
@@ -64,7 +51,7 @@ static void reciprocal(unsigned q, cl_int *recip, cl_int *corr, cl_int *shift)
     *shift = r;
 }
 
-static void divisors_of(const uint16_t quant[64], cl_int out[DIVISOR_INTS])
+static void divisors_of(const uint16_t quant[64], cl_int out[TC_JPEG_DIVISOR_INTS])
 {
     for (int i = 0; i < 64; i++)
         reciprocal(quant[i], &out[i], &out[64 + i], &out[128 + i]);
@@ -74,7 +61,7 @@ static void divisors_of(const uint16_t quant[64], cl_int out[DIVISOR_INTS])
  * image's size and sampling, ratios the kernel reproduces (1 or 2 across, and 2 down only
  * with 2 across, as jcsample.c's h2v2), tables of 1..255 (baseline's, which jpeg_set_quality
  * forces). *blocks: real blocks in all (the range), *array_blocks: with the dummies. */
-static int block_layouts(const jpeg_coefs *c, jpeg_block_layout *out, size_t *blocks,
+static int block_layouts(const jpeg_coefs *c, tc_jpeg_block_layout *out, size_t *blocks,
                          size_t *array_blocks, tc_msg *m)
 {
     long first = 0, coef_block = 0;
@@ -119,7 +106,7 @@ static int block_layouts(const jpeg_coefs *c, jpeg_block_layout *out, size_t *bl
             coef_block + (long)k->blocks_wide * k->blocks_high > INT_MAX / 64)
             return tc_fail(m, TC_EINVAL, "a %d x %d JPEG: too many blocks for one range",
                            c->width, c->height);
-        out[i] = (jpeg_block_layout){(cl_int)first,       (cl_int)wib,
+        out[i] = (tc_jpeg_block_layout){(cl_int)first,       (cl_int)wib,
                                      (cl_int)hib,         k->blocks_wide,
                                      k->blocks_high,      (cl_int)coef_block,
                                      k->h_samp,           k->v_samp,
@@ -159,16 +146,11 @@ static cl_event *end_event(cl_event ev[2], int i, const jpeg_coefs *c)
     return i == 0 ? &ev[0] : i == c->components - 1 ? &ev[1] : NULL;
 }
 
+/* Each component's coefficients read from the device's buffer into c's block (not waited for). */
 static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
-                    const jpeg_block_layout *l, int *made, cl_event ev[2], tc_msg *m)
+                    const tc_jpeg_block_layout *l, cl_event ev[2], tc_msg *m)
 {
     int status = TC_OK;
-    if (!c->block) {
-        if (jpeg_coefs_alloc(c))
-            return tc_fail(m, TC_ENOMEM, "out of host memory for %zu bytes of coefficients",
-                           jpeg_coefs_bytes(c));
-        *made = 1;
-    }
     for (int i = 0; i < c->components; i++) {
         const jpeg_coef_component *k = &c->comp[i];
         const size_t bytes =
@@ -178,100 +160,146 @@ static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
                                     (size_t)l[i].coef_block * 64 * sizeof(int16_t), bytes,
                                     k->coef, 0, NULL, ev ? end_event(ev, i, c) : NULL));
     }
-    CL_CALL(status, cleanup, m, clFinish(q));
 cleanup:
-    if (status != TC_OK)
-        (void)clFinish(q); /* the reads enqueued before the failure; its own failure is moot */
     return status;
 }
 
-/* The encode program's kernel, from the cache or built now, run over `blocks` work-items. */
-static int run_kernel(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
-                      const jpeg_coefs *c, cl_mem layouts, cl_mem divisors, cl_mem coef,
-                      size_t blocks, cl_event *done, tc_msg *m)
+void tc_jpeg_encoder_release(tc_jpeg_encoder *enc)
+{
+    tc_event_release(&enc->kernel_done);
+    tc_event_release(&enc->down[0]);
+    tc_event_release(&enc->down[1]);
+    cl_mem *mems[] = {&enc->coef, &enc->divisors, &enc->layouts};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (*mems[i])
+            clReleaseMemObject(*mems[i]);
+    if (enc->kernel)
+        clReleaseKernel(enc->kernel);
+    memset(enc, 0, sizeof *enc);
+}
+
+/* The encode program's kernel and the buffers of c's layout, kept or made (grown) now. */
+static int ensure_encoder(tc_jpeg_encoder *enc, const tc_device *d, tc_program_cache *programs,
+                          size_t array_blocks, int components, tc_msg *m)
 {
     cl_program program;
-    cl_kernel kernel;
     double build_ms;
     cl_int err;
-    int status = tc_program_get(programs, d, TC_SOURCE_JPEG_ENCODE, "", &program, &build_ms, m);
-    if (status != TC_OK)
+    int status;
+    if (!enc->kernel) {
+        if ((status = tc_program_get(programs, d, TC_SOURCE_JPEG_ENCODE, "", &program, &build_ms,
+                                     m)) != TC_OK)
+            return status;
+        enc->kernel = clCreateKernel(program, "jpeg_encode_blocks", &err);
+        if (err != CL_SUCCESS)
+            return cl_fail(m, err, "clCreateKernel(jpeg_encode_blocks)");
+    }
+    const size_t layout_bytes = sizeof(tc_jpeg_block_layout) * (size_t)components,
+                 divisor_bytes = sizeof(cl_int) * TC_JPEG_DIVISOR_INTS * (size_t)components;
+    if ((status = tc_ensure_buffer(d, &enc->layouts, &enc->layouts_size, layout_bytes,
+                                   CL_MEM_READ_ONLY, "clCreateBuffer(JPEG component layouts)",
+                                   m)) != TC_OK ||
+        (status = tc_ensure_buffer(d, &enc->divisors, &enc->divisors_size, divisor_bytes,
+                                   CL_MEM_READ_ONLY,
+                                   "clCreateBuffer(JPEG quantisation divisors)", m)) != TC_OK)
         return status;
-    kernel = clCreateKernel(program, "jpeg_encode_blocks", &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(m, err, "clCreateKernel(jpeg_encode_blocks)");
+    return tc_ensure_buffer(d, &enc->coef, &enc->coef_size, array_blocks * 64 * sizeof(int16_t),
+                            CL_MEM_WRITE_ONLY, "clCreateBuffer(JPEG coefficients)", m);
+}
+
+/* The kernel over `blocks` work-items on queue, its tables written before it. */
+static int run_kernel(tc_jpeg_encoder *enc, const tc_device *d, cl_command_queue q,
+                      cl_mem pixels, const jpeg_coefs *c, size_t blocks, int timed, tc_msg *m)
+{
     const cl_int width = c->width, height = c->height, channels = c->components;
     const cl_int components = c->components;
-    const tc_kernel_arg args[] = {TC_KARG(pixels),   TC_KARG(width),      TC_KARG(height),
-                                  TC_KARG(channels), TC_KARG(layouts),    TC_KARG(components),
-                                  TC_KARG(divisors), TC_KARG(coef)};
+    const tc_kernel_arg args[] = {TC_KARG(pixels),       TC_KARG(width),    TC_KARG(height),
+                                  TC_KARG(channels),     TC_KARG(enc->layouts),
+                                  TC_KARG(components),   TC_KARG(enc->divisors),
+                                  TC_KARG(enc->coef)};
+    int status = TC_OK;
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(q, enc->layouts, CL_FALSE, 0,
+                                 sizeof enc->layout_host[0] * (size_t)components,
+                                 enc->layout_host, 0, NULL, NULL));
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(q, enc->divisors, CL_FALSE, 0,
+                                 sizeof enc->divisor_host[0] * (size_t)components,
+                                 enc->divisor_host, 0, NULL, NULL));
     /* Groups of a fixed size (the range rounded up; the kernel skips the items past the last
      * block): PoCL compiles a kernel again for each group size it meets, which a size of the
      * driver's choice, following the image's, would make once an image. */
     size_t group = 0, global = 0;
     CL_CALL(status, cleanup, m,
-            clGetKernelWorkGroupInfo(kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group,
-                                     &group, NULL));
+            clGetKernelWorkGroupInfo(enc->kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                     sizeof group, &group, NULL));
     group = group < BLOCKS_PER_GROUP ? group : BLOCKS_PER_GROUP;
     global = (blocks + group - 1) / group * group;
-    if ((status = tc_set_args(kernel, "jpeg_encode_blocks", args,
+    if ((status = tc_set_args(enc->kernel, "jpeg_encode_blocks", args,
                               (int)(sizeof args / sizeof args[0]), m)) == TC_OK)
-        status = tc_enqueue_range(d->queue, kernel, 1, &global, &group, done, m);
+        status = tc_enqueue_range(q, enc->kernel, 1, &global, &group,
+                                  timed ? &enc->kernel_done : NULL, m);
 cleanup:
-    clReleaseKernel(kernel); /* the enqueued launch keeps what it needs */
     return status;
 }
 
-/* The finished encode's kernel and transfer spans added to t (a gray image's one read is both
- * ends of its span). */
-static int add_times(cl_event kernel, cl_event down[2], tc_jpeg_times *t, tc_msg *m)
+int tc_jpeg_encode_enqueue(tc_jpeg_encoder *enc, const tc_device *d, tc_program_cache *programs,
+                           cl_command_queue queue, cl_mem pixels, jpeg_coefs *c, int timed,
+                           tc_msg *m)
+{
+    size_t blocks = 0, array_blocks = 0;
+    int status;
+    tc_event_release(&enc->kernel_done); /* an encode before that was never finished */
+    tc_event_release(&enc->down[0]);
+    tc_event_release(&enc->down[1]);
+    if (!c->block)
+        return tc_fail(m, TC_EINVAL, "the coefficients have no block (jpeg_coefs_alloc)");
+    if ((status = block_layouts(c, enc->layout_host, &blocks, &array_blocks, m)) != TC_OK ||
+        (status = check_pixels(pixels, c, m)) != TC_OK ||
+        (status = ensure_encoder(enc, d, programs, array_blocks, c->components, m)) != TC_OK)
+        return status;
+    for (int i = 0; i < c->components; i++)
+        divisors_of(c->comp[i].quant, enc->divisor_host[i]);
+    if ((status = run_kernel(enc, d, queue, pixels, c, blocks, timed, m)) != TC_OK)
+        return status;
+    return download(queue, enc->coef, c, enc->layout_host, timed ? enc->down : NULL, m);
+}
+
+int tc_jpeg_encode_finish(tc_jpeg_encoder *enc, tc_jpeg_times *times, tc_msg *m)
 {
     double blocks_ms = 0.0, down_ms = 0.0;
-    int status;
-    if ((status = tc_stat_ms(kernel, &blocks_ms, m)) != TC_OK ||
-        (status = tc_stat_span_ms(down[0], down[1] ? down[1] : down[0], &down_ms, m)) != TC_OK)
-        return status;
-    t->blocks_ms += blocks_ms;
-    t->down_ms += down_ms;
-    return TC_OK;
+    int status = TC_OK;
+    /* A gray image's one read is both ends of its span. */
+    if (times && enc->kernel_done &&
+        (status = tc_stat_ms(enc->kernel_done, &blocks_ms, m)) == TC_OK &&
+        (status = tc_stat_span_ms(enc->down[0], enc->down[1] ? enc->down[1] : enc->down[0],
+                                  &down_ms, m)) == TC_OK) {
+        times->blocks_ms += blocks_ms;
+        times->down_ms += down_ms;
+    }
+    tc_event_release(&enc->kernel_done);
+    tc_event_release(&enc->down[0]);
+    tc_event_release(&enc->down[1]);
+    return status;
 }
 
 int tc_jpeg_encode_coefs(const tc_device *d, tc_program_cache *programs, cl_mem pixels,
                          jpeg_coefs *c, tc_jpeg_times *times, tc_msg *m)
 {
-    cl_event kernel_done = NULL, down[2] = {NULL, NULL};
-    jpeg_block_layout layouts[JPEG_COEFS_MAX_COMPONENTS];
-    cl_int divisors[JPEG_COEFS_MAX_COMPONENTS * DIVISOR_INTS];
-    int made = 0;
-    size_t blocks = 0, array_blocks = 0;
-    cl_mem layout_buf = NULL, divisor_buf = NULL, coef = NULL;
-    cl_int err;
-    int status;
-
-    if ((status = block_layouts(c, layouts, &blocks, &array_blocks, m)) != TC_OK ||
-        (status = check_pixels(pixels, c, m)) != TC_OK)
-        return status;
-    for (int i = 0; i < c->components; i++)
-        divisors_of(c->comp[i].quant, divisors + i * DIVISOR_INTS);
-    layout_buf = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                sizeof layouts[0] * (size_t)c->components, layouts, &err);
-    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG component layouts)");
-    divisor_buf = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                 sizeof divisors[0] * DIVISOR_INTS * (size_t)c->components,
-                                 divisors, &err);
-    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG quantisation divisors)");
-    coef = clCreateBuffer(d->context, CL_MEM_WRITE_ONLY, array_blocks * 64 * sizeof(int16_t),
-                          NULL, &err);
-    CL_CHECK(status, cleanup, m, err, "clCreateBuffer(JPEG coefficients)");
-    if ((status = run_kernel(d, programs, pixels, c, layout_buf, divisor_buf, coef, blocks,
-                             times ? &kernel_done : NULL, m)) == TC_OK &&
-        (status = download(d->queue, coef, c, layouts, &made, times ? down : NULL, m)) == TC_OK &&
-        times)
-        status = add_times(kernel_done, down, times, m);
-cleanup:
-    tc_event_release(&kernel_done);
-    tc_event_release(&down[0]);
-    tc_event_release(&down[1]);
+    tc_jpeg_encoder enc;
+    const int made = !c->block;
+    memset(&enc, 0, sizeof enc);
+    if (made && jpeg_coefs_alloc(c))
+        return tc_fail(m, TC_ENOMEM, "out of host memory for %zu bytes of coefficients",
+                       jpeg_coefs_bytes(c));
+    int status = tc_jpeg_encode_enqueue(&enc, d, programs, d->queue, pixels, c, times != NULL, m);
+    /* Waits for the reads too, whatever happened, so that c may be freed. */
+    const cl_int err = clFinish(d->queue);
+    if (status == TC_OK && err != CL_SUCCESS)
+        status = cl_fail(m, err, "clFinish(JPEG encode)");
+    if (status == TC_OK)
+        status = tc_jpeg_encode_finish(&enc, times, m);
+    tc_jpeg_encoder_release(&enc);
     if (status != TC_OK && made) {
         io_pixels_free(c->block, c->allocator);
         c->block = NULL;
@@ -279,11 +307,5 @@ cleanup:
         for (int i = 0; i < c->components; i++)
             c->comp[i].coef = NULL;
     }
-    if (coef)
-        clReleaseMemObject(coef);
-    if (divisor_buf)
-        clReleaseMemObject(divisor_buf);
-    if (layout_buf)
-        clReleaseMemObject(layout_buf);
     return status;
 }

@@ -4,20 +4,22 @@
  * enqueue_image), with the upload replaced by the device's decode into the slot's input
  * samples and the download by the device's encode from its output samples:
  *
- *   decode    tc_jpeg_decode: coefficients up, the samples into the slot's input buffer
+ *   decode    tc_jpeg_decode_enqueue: coefficients up, the samples into the slot's input
  *   unpack    unpack_samples: one float plane per channel (the output planes start as the
  *             input where some pixel lies outside the target ROI)
- *   filter    the job's kernel on each plane (tc_run_resident, as the pipeline's
- *             filter_resident runs the jobs it does not prepare: the same kernels, the same
- *             arguments, so the same values)
+ *   filter    the job's kernel on each plane: the pipeline's prepared launch where one runs
+ *             the job (tc_launch_preparable), else tc_run_resident on the device's queue, as
+ *             the pipeline's filter_resident runs it (the same kernels, the same arguments,
+ *             so the same values)
  *   pack      pack_samples: v * scale + offset inside the target ROI, rounded as every
  *             output of the pipeline is
- *   encode    tc_jpeg_encode_coefs: the output's coefficients down
+ *   encode    tc_jpeg_encode_enqueue: the output's coefficients down
  *
- * The decoder and the encoder run on the device's queue and return when their work is done;
- * the conversions run on the slot's queue, which is finished before the next step reads what
- * they wrote. Timed, the coefficients' transfers are the run's upload and download, and the
- * block arithmetic with the conversions its conversion time, as the pipeline counts its own.
+ * All of it goes in the slot's one in-order queue and the host waits once an image (the
+ * resident filter alone waits for its queue on either side); the decode's exactness, read
+ * back at the end, says whether the coefficients that came down count. Timed, the
+ * coefficients' transfers are the run's upload and download, and the block arithmetic with
+ * the conversions its conversion time, as the pipeline counts its own.
  */
 #include "jpeg_filter.h"
 
@@ -31,6 +33,8 @@
 void tc_jpeg_filter_release(tc_jpeg_filter_state *st)
 {
     tc_slot_release(&st->slot);
+    tc_launch_cache_release(&st->launches);
+    tc_jpeg_encoder_release(&st->encoder);
     tc_jpeg_decoder_release(&st->decoder);
 }
 
@@ -100,16 +104,67 @@ cleanup:
     return status;
 }
 
-/* The conversions' times (the slot's unpack and pack events, timed) added to t's blocks. */
-static int add_conversions(const tc_flight *f, tc_jpeg_times *t, tc_msg *m)
+/* The filter's kernel on each plane, in the slot's queue where a prepared launch runs it
+ * (tc_launch_preparable: the pipeline's own launches, kept in st), else through
+ * filter_planes. total takes the launch's shape or the runs' figures. */
+static int filter_slot(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
+                       tc_buffers *buffers, const tc_job *job, const tc_image *img,
+                       tc_run_stats *total, tc_msg *m)
 {
-    double unpack_ms = 0.0, pack_ms = 0.0;
+    tc_slot *s = &st->slot;
+    tc_launch *launch;
+    double build_ms = 0.0;
     int status;
-    if ((status = tc_stat_ms(f->unpack, &unpack_ms, m)) != TC_OK ||
-        (status = tc_stat_ms(f->pack, &pack_ms, m)) != TC_OK)
+    if (!tc_launch_preparable(job))
+        return filter_planes(d, programs, buffers, s, job, img, total, m);
+    if ((status = tc_launch_cache_get(&st->launches, d, programs, job, s->src[0], s->dst[0],
+                                      img->width, &launch, &build_ms, m)) != TC_OK)
         return status;
-    t->blocks_ms += unpack_ms + pack_ms;
+    total->build_ms += build_ms;
+    total->iterations = 1;
+    if (!(total->kernel_ms = calloc(1, sizeof *total->kernel_ms)))
+        return tc_fail(m, TC_ENOMEM, "out of host memory for the run's figures");
+    memcpy(total->global, launch->global, sizeof total->global);
+    memcpy(total->local, launch->local, sizeof total->local);
+    return tc_slot_filter(s, launch, m);
+}
+
+/* The slot's figures of the finished image: its conversions (unpack and pack) added to t's
+ * blocks, and a prepared launch's kernels to total's kernel time. */
+static int add_slot_times(const tc_flight *f, tc_jpeg_times *t, tc_run_stats *total, tc_msg *m)
+{
+    double ms = 0.0;
+    int status;
+    for (int c = 0; c < f->planes && f->fast; c++) {
+        if ((status = tc_stat_ms(f->kernels[c], &ms, m)) != TC_OK)
+            return status;
+        total->kernel_ms[0] += ms;
+    }
+    if ((status = tc_stat_ms(f->unpack, &ms, m)) != TC_OK)
+        return status;
+    t->blocks_ms += ms;
+    if ((status = tc_stat_ms(f->pack, &ms, m)) != TC_OK)
+        return status;
+    t->blocks_ms += ms;
     return TC_OK;
+}
+
+/* Everything of one image enqueued on the slot's queue: decode, unpack, filter, pack, encode
+ * (only a filter that needs the device's own queue waits between). */
+static int enqueue_all(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
+                       tc_buffers *buffers, const tc_job *job, double scale, double offset,
+                       const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
+                       const tc_image *img, jpeg_coefs *out, tc_run_stats *total, int timed,
+                       tc_msg *m)
+{
+    tc_slot *s = &st->slot;
+    int status;
+    if ((status = tc_jpeg_decode_enqueue(parts, s->queue, in, img->planes, s->in, m)) != TC_OK ||
+        (status = tc_slot_unpack(s, img, job, 0, m)) != TC_OK ||
+        (status = filter_slot(st, d, programs, buffers, job, img, total, m)) != TC_OK ||
+        (status = tc_slot_pack(s, img, job, scale, offset, m)) != TC_OK)
+        return status;
+    return tc_jpeg_encode_enqueue(&st->encoder, d, programs, s->queue, s->out, out, timed, m);
 }
 
 int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
@@ -127,40 +182,40 @@ int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
     const tc_jpeg_decode_parts parts = {d, programs, &st->decoder, timed ? &times : NULL};
     tc_slot *s = &st->slot;
     tc_run_stats total;
-    int status, decoded = 0;
+    int status;
     *exact = 0;
     memset(&total, 0, sizeof total);
     if (channels != 1 && channels != 3)
         return tc_fail(m, TC_EINVAL, "channels %d: a JPEG is filtered as 1 (gray) or 3 (RGB)",
                        channels);
-    if (out->width != w || out->height != h || out->components != channels)
-        return tc_fail(m, TC_EINVAL, "the output's coefficients are laid out for %d x %d x %d, "
+    if (out->width != w || out->height != h || out->components != channels || !out->block)
+        return tc_fail(m, TC_EINVAL, "the output's coefficients are laid out for %d x %d x %d%s, "
                                      "the image is %d x %d x %d",
-                       out->width, out->height, out->components, w, h, channels);
+                       out->width, out->height, out->components,
+                       out->block ? "" : " with no block", w, h, channels);
     if ((status = tc_check_fits(d, w, h, m)) != TC_OK ||
-        (status = ensure_slot(st, d, programs, &img, &total.build_ms, m)) != TC_OK ||
-        (status = tc_jpeg_decode(&parts, in, channels, s->in, &decoded, m)) != TC_OK ||
-        !decoded)
+        (status = ensure_slot(st, d, programs, &img, &total.build_ms, m)) != TC_OK)
         return status;
-    /* Untimed, downloaded by nobody: the flight's chunks are the whole stream, once. */
-    tc_slot_begin(s, &img, channels, 0, timed, tc_channels_packed_bytes(&img), 0, 0);
-    if ((status = tc_slot_unpack(s, &img, job, 0, m)) == TC_OK &&
-        (status = filter_planes(d, programs, buffers, s, job, &img, &total, m)) == TC_OK &&
-        (status = tc_slot_pack(s, &img, job, scale, offset, m)) == TC_OK) {
-        /* The encoder, on the device's queue, reads what pack_samples wrote on the slot's. */
-        const cl_int err = clFinish(s->queue);
-        status = err == CL_SUCCESS
-                     ? tc_jpeg_encode_coefs(d, programs, s->out, out, timed ? &times : NULL, m)
-                     : cl_fail(m, err, "clFinish(s->queue)");
-    }
+    /* Downloaded by nobody: the flight's chunks are the whole stream, once. */
+    tc_slot_begin(s, &img, channels, tc_launch_preparable(job), timed,
+                  tc_channels_packed_bytes(&img), 0, 0);
+    status = enqueue_all(st, d, programs, buffers, job, scale, offset, &parts, in, &img, out,
+                         &total, timed, m);
+    /* The one wait of the image (whatever happened: the transfers read in and write out). */
+    const cl_int err = clFinish(s->queue);
+    if (status == TC_OK && err != CL_SUCCESS)
+        status = cl_fail(m, err, "clFinish(JPEG image)");
+    if (status == TC_OK)
+        status = tc_jpeg_decode_finish(&parts, exact, m);
+    if (status == TC_OK)
+        status = tc_jpeg_encode_finish(&st->encoder, timed ? &times : NULL, m);
     if (status == TC_OK && timed)
-        status = add_conversions(&s->f, &times, m);
-    tc_slot_abandon(s); /* its work finished (all of it, on success), no events to release */
-    if (status != TC_OK) {
+        status = add_slot_times(&s->f, &times, &total, m);
+    tc_slot_abandon(s); /* its work finished, its events released */
+    if (status != TC_OK || !*exact) {
         tc_run_stats_free(&total);
         return status;
     }
-    *exact = 1;
     total.h2d_ms = times.up_ms;
     total.d2h_ms = times.down_ms;
     *stats = total;

@@ -2,25 +2,30 @@
  * jpeg_filter.h - one JPEG filtered on the device from coefficients to coefficients: decoded
  * (jpeg_decode.h) into a device buffer of 8-bit samples, turned into float planes, filtered
  * and packed into 8-bit samples by the image pipeline's own kernels (Channels.cl's
- * unpack_samples and pack_samples, as stream_slot.c enqueues them; the job's kernel through
- * tc_run_resident, plane by plane), then encoded to the output's coefficients
- * (jpeg_encode.h). Only coefficients cross the bus. The context holds one of these
- * (context.c's tc_filter_jpeg, which builds the job as tc_filter_image does).
+ * unpack_samples and pack_samples, as stream_slot.c enqueues them; the job's kernel by the
+ * pipeline's prepared launch, or tc_run_resident plane by plane where none runs it), then
+ * encoded to the output's coefficients (jpeg_encode.h), all on one queue with one wait. Only
+ * coefficients cross the bus. The context holds one of these (context.c's tc_filter_jpeg,
+ * which builds the job as tc_filter_image does).
  */
 #ifndef TILEDCONV_JPEG_FILTER_H
 #define TILEDCONV_JPEG_FILTER_H
 
 #include "jpeg_decode.h"
+#include "jpeg_encode.h"
 #include "launch.h"
 #include "stream_slot.h"
 
-/* What is kept between images: the decoder's kernels and buffers, and a pipeline slot of its
- * own (its queue, its conversion kernels, its buffers of samples and planes, all made
- * READ_WRITE here: the decoder writes the input samples, the encoder reads the output's). No
- * pinned memory: nothing but coefficients moves. Zeroed: nothing made yet. */
+/* What is kept between images: the decoder's and the encoder's kernels and buffers, a
+ * pipeline slot of its own (its queue, on which everything runs, its conversion kernels, its
+ * buffers of samples and planes, all made READ_WRITE here: the decoder writes the input
+ * samples, the encoder reads the output's) and the filter's prepared launches. No pinned
+ * memory of its own: the coefficients' blocks are the caller's. Zeroed: nothing made yet. */
 typedef struct tc_jpeg_filter_state {
     tc_jpeg_decoder decoder;
+    tc_jpeg_encoder encoder;
     tc_slot slot;
+    tc_launch_cache launches; /* the filter's prepared launches (tc_launch_preparable jobs) */
 } tc_jpeg_filter_state;
 
 /* Everything st holds; safe on a zeroed one. */
@@ -32,8 +37,9 @@ void tc_jpeg_filter_release(tc_jpeg_filter_state *st);
  * target ROI, as pack_samples makes them. channels: 1 (the first component's plane, a gray
  * job) or 3 (RGB). The device must have doubles (pack_samples takes them). Returns TC_OK with
  * *exact 1 and out filled, and *stats the filter's figures (tc_run_stats_free after); TC_OK
- * with *exact 0 where the device's decode is not TurboJPEG's (tc_jpeg_decode), out and *stats
- * then untouched: the file is to be decoded on the CPU; or the failure with its reason in m.
+ * with *exact 0 where the device's decode is not TurboJPEG's (tc_jpeg_decode), out's values
+ * then meaningless and *stats untouched: the file is to be decoded on the CPU; or the failure
+ * with its reason in m. out must have its block (jpeg_coefs_alloc): the device writes there.
  * convert_ms (NULL: untimed, no events) gets the decode's, conversions' and encode's kernel
  * times, and stats' h2d_ms and d2h_ms the coefficients' transfers. */
 int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,

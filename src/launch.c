@@ -763,3 +763,50 @@ cleanup:
         clReleaseMemObject(a);
     return status;
 }
+
+int tc_launch_preparable(const tc_job *job)
+{
+    return (job->algorithm == TC_TILED || job->algorithm == TC_ONEPASS) &&
+           job->storage == TC_STORAGE_BUFFER && !job->count_classes &&
+           tc_kernel_of(job) != TC_KERNEL_TILED_SPLIT; /* two passes */
+}
+
+void tc_launch_cache_release(tc_launch_cache *c)
+{
+    for (int i = 0; i < TC_LAUNCHES_KEPT; i++)
+        if (c->kept[i].used)
+            tc_launch_release(&c->kept[i].launch);
+    memset(c, 0, sizeof *c);
+}
+
+int tc_launch_cache_get(tc_launch_cache *c, const tc_device *d, tc_program_cache *programs,
+                        const tc_job *job, cl_mem src, cl_mem dst, int width, tc_launch **launch,
+                        double *build_ms, tc_msg *m)
+{
+    tc_launch_kept *oldest = &c->kept[0];
+    for (int i = 0; i < TC_LAUNCHES_KEPT; i++) {
+        tc_launch_kept *e = &c->kept[i];
+        if (e->used && e->width == width && memcmp(&e->job, job, sizeof *job) == 0) {
+            e->age = ++c->clock;
+            *launch = &e->launch;
+            return TC_OK;
+        }
+        if (!e->used || (oldest->used && e->age < oldest->age))
+            oldest = e;
+    }
+    /* A launch still queued keeps its kernel and buffers alive until it has run (OpenCL's
+     * reference counts), so the oldest may go now. */
+    if (oldest->used)
+        tc_launch_release(&oldest->launch);
+    oldest->used = 0;
+    const int status =
+        tc_launch_prepare(d, programs, job, src, dst, width, &oldest->launch, build_ms, m);
+    if (status != TC_OK)
+        return status;
+    oldest->used = 1;
+    oldest->width = width;
+    oldest->job = *job;
+    oldest->age = ++c->clock;
+    *launch = &oldest->launch;
+    return TC_OK;
+}

@@ -71,6 +71,35 @@ int tc_launch_prepare(const tc_device *d, tc_program_cache *programs, const tc_j
 /* Enqueues the prepared launch; *event (not NULL) receives its event. */
 int tc_launch_enqueue(tc_launch *l, cl_event *event, tc_msg *m);
 
+/* Jobs whose one-pass kernel a prepared launch can run again with other planes: tiled (but
+ * its split variant, two passes) and onepass reading buffers, without the class counters
+ * (whose counts each run would need reset and read). The others run through
+ * tc_run_resident, plane by plane. */
+int tc_launch_preparable(const tc_job *job);
+
+/* Prepared launches kept: the jobs of a few image sizes or filters, the one used least
+ * recently made anew when another is needed. Zeroed: empty. */
+#define TC_LAUNCHES_KEPT 4
+typedef struct {
+    int used;
+    unsigned long age;
+    int width;
+    tc_job job;
+    tc_launch launch;
+} tc_launch_kept;
+typedef struct {
+    tc_launch_kept kept[TC_LAUNCHES_KEPT];
+    unsigned long clock;
+} tc_launch_cache;
+
+/* The prepared launch of job at this width (tc_launch_preparable), kept in c or made now
+ * (from src into dst, as tc_launch_prepare; the planes' arguments are the caller's to set). */
+int tc_launch_cache_get(tc_launch_cache *c, const tc_device *d, tc_program_cache *programs,
+                        const tc_job *job, cl_mem src, cl_mem dst, int width, tc_launch **launch,
+                        double *build_ms, tc_msg *m);
+
+void tc_launch_cache_release(tc_launch_cache *c);
+
 /* Releases what tc_launch_prepare made; safe on a zeroed or half-made launch. */
 void tc_launch_release(tc_launch *l);
 

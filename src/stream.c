@@ -47,25 +47,13 @@
  * ordinary memory took 0.32-0.36 ms by rounds against 0.40-0.42 by chunks, a 1080p colour one
  * (6.2 MB) 0.83-0.91 against 0.74-0.76 (docs/benchmarks.md); the bound lies between the two. */
 #define LONE_ROUND_BYTES ((size_t)4 << 20)
-/* Prepared filter launches kept: the jobs of a few image sizes or filters. */
-#define LAUNCHES 4
-
-typedef struct {
-    int used;
-    unsigned long age;
-    int width;
-    tc_job job;
-    tc_launch launch;
-} prepared;
-
 struct tc_stream {
     const tc_device *d;
     tc_copier **crew;                /* the context's copy crew */
     const tc_stream_host *host;      /* the context's page-locked blocks (this run's) */
     cl_program program;
     tc_slot slots[MAX_SLOTS];
-    prepared launches[LAUNCHES];
-    unsigned long clock;
+    tc_launch_cache launches;
 };
 
 /* ---- Setup and release ------------------------------------------------------------------- */
@@ -76,9 +64,7 @@ void tc_stream_release(tc_stream *st)
         return;
     for (int i = 0; i < MAX_SLOTS; i++)
         tc_slot_release(&st->slots[i]);
-    for (int i = 0; i < LAUNCHES; i++)
-        if (st->launches[i].used)
-            tc_launch_release(&st->launches[i].launch);
+    tc_launch_cache_release(&st->launches);
     free(st);
 }
 
@@ -96,51 +82,6 @@ static int open_slot(tc_stream *st, tc_program_cache *programs, tc_slot *s, doub
 }
 
 /* ---- The filters ------------------------------------------------------------------------- */
-
-/* Jobs whose one-pass kernel a prepared launch can run again with other planes: tiled (but
- * its split variant, two passes) and onepass reading buffers, without the class counters
- * (whose counts each run would need reset and read). The others run through
- * tc_run_resident, plane by plane. */
-static int preparable(const tc_job *job)
-{
-    return (job->algorithm == TC_TILED || job->algorithm == TC_ONEPASS) &&
-           job->storage == TC_STORAGE_BUFFER && !job->count_classes &&
-           tc_kernel_of(job) != TC_KERNEL_TILED_SPLIT; /* two passes */
-}
-
-/* The prepared launch of this job at this width: kept, or made now in place of the one used
- * least recently. */
-static int launch_for(tc_stream *st, tc_program_cache *programs, const tc_slot *s,
-                      const tc_job *job, int width, tc_launch **launch, double *build_ms,
-                      tc_msg *m)
-{
-    prepared *oldest = &st->launches[0];
-    for (int i = 0; i < LAUNCHES; i++) {
-        prepared *e = &st->launches[i];
-        if (e->used && e->width == width && memcmp(&e->job, job, sizeof *job) == 0) {
-            e->age = ++st->clock;
-            *launch = &e->launch;
-            return TC_OK;
-        }
-        if (!e->used || (oldest->used && e->age < oldest->age))
-            oldest = e;
-    }
-    /* A launch still queued keeps its kernel and buffers alive until it has run (OpenCL's
-     * reference counts), so the oldest may go now. */
-    if (oldest->used)
-        tc_launch_release(&oldest->launch);
-    oldest->used = 0;
-    const int status = tc_launch_prepare(st->d, programs, job, s->src[0], s->dst[0], width,
-                                         &oldest->launch, build_ms, m);
-    if (status != TC_OK)
-        return status;
-    oldest->used = 1;
-    oldest->width = width;
-    oldest->job = *job;
-    oldest->age = ++st->clock;
-    *launch = &oldest->launch;
-    return TC_OK;
-}
 
 /* The planes filtered one by one on the device's own queue (twopass, bilinear, image
  * storage, class counts), after the slot's unpack has finished; the first run's figures
@@ -245,7 +186,7 @@ static int fused_bytes(const tc_job *job, const tc_image *src, const tc_image *d
 {
     const tc_kernel_kind kind = tc_kernel_of(job);
     const tc_roi *r = &job->roi;
-    return !tc_tuning_now()->no_fused_bytes && preparable(job) &&
+    return !tc_tuning_now()->no_fused_bytes && tc_launch_preparable(job) &&
            (kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG) &&
            src->format == TC_PIXELS_U8 && src->planes == 1 && dst->format == TC_PIXELS_U8 &&
            dst->planes == 1 && scale == 1.0 && offset == 0.0 && r->src_left == 0 &&
@@ -263,7 +204,7 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
                          size_t out_chunk, int direct_in, int direct_out, tc_run_stats *total,
                          int *have_total, tc_msg *m)
 {
-    const int fast = preparable(job);
+    const int fast = tc_launch_preparable(job);
     const int bytes = fused_bytes(job, src, dst, scale, offset, direct_in, direct_out);
     tc_job packed;
     if (bytes) { /* the same job, its kernel built for the bytes */
@@ -279,7 +220,8 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
     tc_slot_begin(s, dst, src->planes, fast, st->host->timed, out_chunk, direct_out,
                   (many || small) && tc_copier_width() > 1);
     if (fast &&
-        (status = launch_for(st, programs, s, job, src->width, &launch, &build_ms, m)) != TC_OK)
+        (status = tc_launch_cache_get(&st->launches, st->d, programs, job, s->src[0], s->dst[0],
+                                      src->width, &launch, &build_ms, m)) != TC_OK)
         return status;
     total->build_ms += build_ms;
     status = gathered ? tc_slot_upload_gathered(s, src, in_chunk, m)
