@@ -14,8 +14,8 @@ const char *test_hooks_note(void)
 {
     return " (a test build: its TILEDCONV_TEST_CORRUPT, TILEDCONV_CLEAN_EXIT, "
            "TILEDCONV_TEST_BATCH_BUDGET, TILEDCONV_TEST_OPEN_DELAY_MS, "
-           "TILEDCONV_TEST_LANE_PAUSE_MS and TILEDCONV_TEST_JPEG_INEXACT hooks are compiled "
-           "in)";
+           "TILEDCONV_TEST_LANE_PAUSE_MS, TILEDCONV_TEST_JPEG_INEXACT and "
+           "TILEDCONV_TEST_JPEG_DECODE_CORRUPT hooks are compiled in)";
 }
 
 const char *test_hook_corrupt_spec(void)
@@ -40,13 +40,16 @@ static unsigned long long env_number(const char *name)
  * memory, so that a few small images show the bound), TILEDCONV_TEST_OPEN_DELAY_MS and
  * TILEDCONV_TEST_LANE_PAUSE_MS (how long the lanes wait before they open their devices and
  * before each call: a slow device's start-up, a slow lane), TILEDCONV_TEST_JPEG_INEXACT (the
- * JPEG path's lane takes every device decode as not TurboJPEG's: its fallback to the CPU). */
+ * JPEG path's lane takes every device decode as not TurboJPEG's: its fallback to the CPU),
+ * TILEDCONV_TEST_JPEG_DECODE_CORRUPT (-e's comparison of the device's JPEG decode sees one
+ * sample changed). */
 void test_hooks_install(void)
 {
     file_hooks.batch_budget = env_number("TILEDCONV_TEST_BATCH_BUDGET");
     file_hooks.open_delay_ms = (unsigned)env_number("TILEDCONV_TEST_OPEN_DELAY_MS");
     file_hooks.lane_pause_ms = (unsigned)env_number("TILEDCONV_TEST_LANE_PAUSE_MS");
     file_hooks.jpeg_inexact = getenv("TILEDCONV_TEST_JPEG_INEXACT") != NULL;
+    file_hooks.jpeg_decode_corrupt = getenv("TILEDCONV_TEST_JPEG_DECODE_CORRUPT") != NULL;
     file_hooks.corrupt_spec = test_hook_corrupt_spec();
 }
 

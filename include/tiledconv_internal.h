@@ -352,6 +352,14 @@ struct jpeg_coefs; /* src/io/jpeg_coefs.h */
 TC_INTERNAL int tc_filter_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
                                const tc_params *p, struct jpeg_coefs *out, int *exact);
 
+/* One JPEG decoded on the device as tc_filter_jpeg decodes it, its samples read back into
+ * out (in's width x height x channels bytes, rows packed; channels 1: the first component's
+ * plane, 3: RGB): what -e compares with TurboJPEG's own decode. TC_OK with *exact 1, or 0
+ * where the device's decode is not TurboJPEG's by design for this file (the cases
+ * tc_filter_jpeg gives to the CPU); or the failure, tc_error saying why. */
+TC_INTERNAL int tc_decode_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
+                               unsigned char *out, int *exact);
+
 /* ---- Study and test settings (tuning.c) -------------------------------------------- */
 
 /* Settings for kernel studies and for the tests, read by every context at each run: switches

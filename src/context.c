@@ -527,6 +527,20 @@ int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc
     return TC_OK;
 }
 
+int tc_decode_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, unsigned char *out,
+                   int *exact)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!in || !out || !exact)
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", !in ? "in" : !out ? "out" : "exact");
+    if (!ctx->jpeg && !(ctx->jpeg = calloc(1, sizeof *ctx->jpeg)))
+        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for the JPEG filter");
+    return tc_jpeg_filter_decode(ctx->jpeg, &ctx->device, &ctx->programs, in, channels, out,
+                                 exact, &ctx->error);
+}
+
 TC_API int tc_image_to_planes(const tc_image *src, int planes, float *out, char *err,
                               size_t err_size)
 {

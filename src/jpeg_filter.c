@@ -223,3 +223,37 @@ int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
         *convert_ms = times.blocks_ms;
     return TC_OK;
 }
+
+int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
+                          tc_program_cache *programs, const jpeg_coefs *in, int channels,
+                          unsigned char *out, int *exact, tc_msg *m)
+{
+    const tc_image img = {TC_PIXELS_U8,        in->width, in->height, channels, NULL,
+                          (long)in->width * (long)channels, NULL, 0};
+    const tc_jpeg_decode_parts parts = {d, programs, &st->decoder, NULL};
+    const size_t bytes = tc_jpeg_decoded_bytes(in, channels);
+    double build_ms = 0.0;
+    int status;
+    *exact = 0;
+    if (channels != 1 && channels != 3)
+        return tc_fail(m, TC_EINVAL, "channels %d: a JPEG is decoded as 1 (gray) or 3 (RGB)",
+                       channels);
+    if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
+        (status = ensure_slot(st, d, programs, &img, &build_ms, m)) != TC_OK)
+        return status;
+    tc_slot *s = &st->slot;
+    status = tc_jpeg_decode_enqueue(&parts, s->queue, in, channels, s->in, m);
+    if (status == TC_OK)
+        CL_CALL(status, done, m,
+                clEnqueueReadBuffer(s->queue, s->in, CL_FALSE, 0, bytes, out, 0, NULL, NULL));
+done:;
+    const cl_int err = clFinish(s->queue); /* whatever happened: the transfers use in and out */
+    if (status == TC_OK && err != CL_SUCCESS)
+        status = cl_fail(m, err, "clFinish(JPEG decode)");
+    if (status == TC_OK)
+        return tc_jpeg_decode_finish(&parts, exact, m);
+    tc_msg ignored; /* the decode's events released; the first failure is the one to tell */
+    (void)tc_jpeg_decode_finish(&parts, exact, &ignored);
+    *exact = 0;
+    return status;
+}

@@ -47,4 +47,12 @@ int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
                        const jpeg_coefs *in, int channels, jpeg_coefs *out, int *exact,
                        tc_run_stats *stats, double *convert_ms, tc_msg *m);
 
+/* The JPEG in decoded on the device alone (the decode of tc_jpeg_filter_run), its samples
+ * read back into out (width x height x channels bytes, rows packed): for comparing with
+ * TurboJPEG's. TC_OK with *exact as tc_jpeg_decode gives it (0: out is not TurboJPEG's by
+ * design, for this file), or the failure with its reason in m. */
+int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
+                          tc_program_cache *programs, const jpeg_coefs *in, int channels,
+                          unsigned char *out, int *exact, tc_msg *m);
+
 #endif

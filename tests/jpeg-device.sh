@@ -18,6 +18,8 @@
 #   d. the lane's fallback (TILEDCONV_TEST_JPEG_INEXACT: every device decode taken as not
 #      TurboJPEG's): the files decoded on the CPU there, the same bytes, "cpu" in the records
 #   e. an image in strips (--max-memory) beside one run whole: "cpu" for the one in strips
+#   f. -e with jpeg-device=1: every JPEG the device decodes exactly is decoded there too and
+#      compared with TurboJPEG's (the run the CPU path's); one changed sample fails those files
 # Usage: sh tests/jpeg-device.sh BINARY (the test build, from the project root). Prints "ok -
 # ..." or "not ok - ...: why" per case, then "jpeg-device: N passed, M failed"; exit 1 when
 # any failed.
@@ -175,5 +177,51 @@ if "$bin" -q -g 2000x1500 --color -o "$inputs/big.jpg" >/dev/null 2>&1; then
 else
     not_ok "e: a 2000 x 1500 input" "not made"
 fi
+
+# --- f. -e compares the device's decode -----------------------------------------------------------
+# With -e the JPEGs take the CPU path (-e checks float planes), and each one the device decodes
+# exactly is decoded there too and compared, sample for sample, with TurboJPEG's: the run is
+# the CPU path's, and a difference (TILEDCONV_TEST_JPEG_DECODE_CORRUPT changes one sample the
+# comparison sees) fails exactly those files, nothing of theirs written.
+inputs=$in
+cases=$((cases + 1))
+rm -rf "$tmp/cpu" "$tmp/dev"
+"$bin" -q -e --color -f 5 -O "$tmp/cpu" "$in"/* 2>"$tmp/cpu.err"
+rc_cpu=$?
+"$bin" -q -e --tune jpeg-device=1 --color -f 5 -O "$tmp/dev" "$in"/* 2>"$tmp/dev.err"
+rc_dev=$?
+bad=
+[ "$rc_cpu.$rc_dev" = "0.0" ] || bad="exit status $rc_cpu, with the device's check $rc_dev"
+files=0
+for f in "$tmp/cpu"/*; do
+    [ -e "$f" ] || continue
+    files=$((files + 1))
+    cmp -s "$f" "$tmp/dev/${f##*/}" || bad="$bad [${f##*/} differs]"
+done
+n_in=$(ls "$in" | wc -l)
+[ "$files" -eq "$n_in" ] || bad="$bad [$files of $n_in files written]"
+verdict "f: -e with jpeg-device=1: every file checked, $files written as the CPU path writes them"
+
+cases=$((cases + 1))
+rm -rf "$tmp/dev"
+TILEDCONV_TEST_JPEG_DECODE_CORRUPT=1 "$bin" -q -e --tune jpeg-device=1 --color -f 5 \
+    -O "$tmp/dev" "$in"/* 2>"$tmp/dev.err"
+rc_dev=$?
+bad=
+[ "$rc_dev" = 1 ] || bad="exit status $rc_dev (want 1)"
+caught=$(grep -c "verification FAILED: the device's JPEG decode differs from TurboJPEG's in 1 of" \
+    "$tmp/dev.err")
+checked=0
+for f in $all_jpegs; do
+    case " $cpu_colour " in *" $f "*) continue ;; esac
+    checked=$((checked + 1))
+    grep -q "/$f: verification FAILED: the device's JPEG decode" "$tmp/dev.err" ||
+        bad="$bad [$f not caught]"
+    [ ! -e "$tmp/dev/$f" ] || bad="$bad [$f written]"
+done
+[ "$caught" = "$checked" ] || bad="$bad [$caught caught, $checked compared]"
+written=$(ls "$tmp/dev" 2>/dev/null | wc -l)
+[ "$written" -eq $((n_in - checked)) ] || bad="$bad [$written written, want $((n_in - checked))]"
+verdict "f: -e with one sample of the device's decode changed: the $checked JPEGs it decodes caught, the rest written"
 
 test_end

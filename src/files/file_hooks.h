@@ -19,6 +19,8 @@ typedef struct {
     int jpeg_inexact;                /* the JPEG path's lane takes every device decode as not
                                       * TurboJPEG's (tc_filter_jpeg's exact 0), so that the
                                       * tests reach its fallback to the CPU */
+    int jpeg_decode_corrupt;         /* -e's comparison of the device's JPEG decode sees one
+                                      * sample of it changed, for the tests to see it caught */
 } file_test_hooks;
 
 #ifdef TILEDCONV_TEST_HOOKS

@@ -122,6 +122,12 @@ static unsigned long long job_bytes(const tc_options *o, const job *j, const sou
  * image one tc_filter_image would run in bands or convert on the host: that job then takes
  * the CPU path from there. Called by job_open, the reader open on the header.
  */
+int job_jpeg_check_wanted(const tc_options *o, const job *j)
+{
+    return o->verify && o->tuning.jpeg_device && !o->gradient && !j->in_strips &&
+           j->reader.format == IO_FORMAT_JPEG && j->reader.head.channels == (o->color ? 3 : 1);
+}
+
 int job_jpeg_device_path(const tc_options *o, const job *j)
 {
     return o->tuning.jpeg_device && !o->no_filter && !o->gradient && !job_wants_planes(o, j) &&
@@ -214,7 +220,7 @@ void job_open(const tc_options *o, int keep_format, job *j)
     /* The JPEG path holds the coefficients both ways besides what the CPU path would hold
      * (its file's bytes are kept until the lane is done, and the CPU path's pixels and
      * output may still be needed there). */
-    if ((j->jpeg_path = job_jpeg_device_path(o, j)) != 0)
+    if ((j->jpeg_path = job_jpeg_device_path(o, j)) != 0 || job_jpeg_check_wanted(o, j))
         bytes += coef_bytes(o, &j->reader.head);
     if (plan_check_host(text_show(source_name(j->item->input), &shown), bytes, why,
                         sizeof why)) {
@@ -248,6 +254,10 @@ static void decode_coded(const tc_options *o, job *j)
     if (j->pool) /* straight into page-locked memory, which the device reads as it lies */
         source_reader_use_allocator(&j->reader, j->input_ordinary ? &j->pool->io_ordinary
                                                                   : &j->pool->io);
+    /* -e on the JPEG path's terms: the coefficients too, for the lane to decode on the device
+     * and compare (a file whose pixels are the CPU's alone is not compared). */
+    j->jpeg_check = job_jpeg_check_wanted(o, j) &&
+                    source_reader_coefs(&j->reader, &j->coefs_in, why, sizeof why) == 0;
     const int rc = source_reader_decode(&j->reader, &j->image, why, sizeof why);
     source_reader_close(&j->reader); /* the file's bytes are not needed beside the samples */
     j->reader_open = 0;

@@ -100,6 +100,9 @@ struct job {
     int jpeg_path;         /* on that path (until the lane's call says otherwise) */
     jpeg_coefs coefs_in, coefs_out;
     int coefs_done;        /* coefs_out made on the device: job_stage writes them */
+    int jpeg_check;        /* -e with --tune jpeg-device=1, a JPEG the CPU decodes: coefs_in
+                            * read beside its pixels, which the device's decode of them must
+                            * equal (job_filter.c's check_device_decode) */
     const char *jpeg_decode, *jpeg_encode; /* "device" or "cpu" for a JPEG input, output
                             * (--json's records of the images written); NULL for other
                             * formats or not reached */
@@ -136,6 +139,12 @@ void job_open(const tc_options *o, int keep_format, job *j);
 /* Whether the opened job takes the device's JPEG path (--tune jpeg-device=1): job.c says
  * where and why. */
 int job_jpeg_device_path(const tc_options *o, const job *j);
+
+/* Whether -e also compares the device's decode of the opened JPEG with TurboJPEG's: -e with
+ * --tune jpeg-device=1, a JPEG whose samples are the job's channels, whole, not --gradient
+ * (whose planes are made otherwise). The job then takes the CPU path, and its lane decodes the
+ * coefficients on the device beside it. */
+int job_jpeg_check_wanted(const tc_options *o, const job *j);
 
 /* The pixels of the opened input into j->src (the reader is closed); on the JPEG path, its
  * coefficients into j->coefs_in instead (j->src then has the size and layout of the pixels,

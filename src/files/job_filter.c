@@ -282,6 +282,45 @@ static void filter_jpeg(const tc_options *o, tc_context *ctx, job *j)
     take_stats(ctx, j);
 }
 
+/* -e on the JPEG path's terms (job_jpeg_check_wanted): the file's coefficients decoded on the
+ * device and compared, sample for sample, with TurboJPEG's decode that the job filters; a
+ * difference fails the job as -e's own mismatches do. A file the device does not decode as
+ * TurboJPEG by design (tc_decode_jpeg's exact 0) is not compared. */
+static void check_device_decode(tc_context *ctx, job *j)
+{
+    const size_t n = (size_t)j->image.width * (size_t)j->image.height * (size_t)j->image.channels;
+    unsigned char *got = j->image.pixels && j->image.depth == 8 ? malloc(n ? n : 1) : NULL;
+    int exact = 0;
+    j->jpeg_check = 0; /* once: the group's call and job_filter both come here */
+    if (!got) {
+        if (j->image.pixels && j->image.depth == 8)
+            job_fail(j, JOB_FAILED, "out of host memory for the device's decode");
+        jpeg_coefs_free(&j->coefs_in);
+        return;
+    }
+    const int status = tc_decode_jpeg(ctx, &j->coefs_in, j->image.channels, got, &exact);
+    jpeg_coefs_free(&j->coefs_in);
+#ifdef TILEDCONV_TEST_HOOKS
+    if (file_hooks.jpeg_decode_corrupt && n)
+        got[n / 2] ^= 1;
+#endif
+    if (status != TC_OK)
+        job_fail(j, JOB_FAILED, tc_error(ctx));
+    else if (exact) {
+        size_t differ = 0;
+        const unsigned char *want = j->image.pixels;
+        for (size_t i = 0; i < n; i++)
+            differ += got[i] != want[i];
+        if (differ) {
+            char why[200];
+            snprintf(why, sizeof why, "verification FAILED: the device's JPEG decode differs "
+                                      "from TurboJPEG's in %zu of %zu samples", differ, n);
+            job_fail(j, JOB_FAILED, why);
+        }
+    }
+    free(got);
+}
+
 void job_filter(const tc_options *o, tc_context *ctx, job *j)
 {
     tc_params p;
@@ -289,6 +328,11 @@ void job_filter(const tc_options *o, tc_context *ctx, job *j)
     if (j->jpeg_path) {
         filter_jpeg(o, ctx, j);
         return;
+    }
+    if (j->jpeg_check) {
+        check_device_decode(ctx, j);
+        if (j->status != JOB_OK)
+            return;
     }
     if (j->in_strips) {
         filter_strips(o, ctx, j);
@@ -339,6 +383,8 @@ void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
     int k = 0;
     for (int i = 0; i < n; i++) {
         job *j = jobs[i];
+        if (j->jpeg_check)
+            check_device_decode(ctx, j);
         if (j->status != JOB_OK)
             continue;
         /* The JPEG path's one at a time (tc_filter_jpeg takes one image). */
