@@ -357,6 +357,16 @@ TC_INTERNAL int tc_filter_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int
  * plane, 3: RGB): what -e compares with TurboJPEG's own decode. TC_OK with *exact 1, or 0
  * where the device's decode is not TurboJPEG's by design for this file (the cases
  * tc_filter_jpeg gives to the CPU); or the failure, tc_error saying why. */
+/* An image's pixels filtered as tc_filter_image filters them and encoded on the device into
+ * out's coefficients (laid out by jpeg_coefs_layout for src's size; its block allocated here
+ * where it has none), so that the CPU's part of writing the JPEG is the entropy coding alone
+ * (jpeg_coefs_encode): src 8-bit gray (TC_PIXELS_GRAY8) for a gray out, RGB (TC_PIXELS_RGB24)
+ * for a colour one, in packed rows. TC_OK with *done 1; TC_OK with *done 0 where
+ * tc_filter_image would run these pixels in bands or convert them on the host (the caller
+ * then filters them so and encodes on the CPU); or the failure, tc_error saying why. */
+TC_INTERNAL int tc_filter_to_jpeg(tc_context *ctx, const tc_image *src, const tc_params *p,
+                                  struct jpeg_coefs *out, int *done);
+
 TC_INTERNAL int tc_decode_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
                                unsigned char *out, int *exact);
 

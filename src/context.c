@@ -490,25 +490,21 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
     return status;
 }
 
-int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc_params *p,
-                   jpeg_coefs *out, int *exact)
+/* tc_filter_jpeg and tc_filter_to_jpeg: from in's coefficients or from pixels. */
+static int filter_jpeg(tc_context *ctx, const jpeg_coefs *in, const tc_image *pixels,
+                       int channels, const tc_params *p, jpeg_coefs *out, int *exact)
 {
     tc_job job;
     tc_run_stats stats;
     int status;
-    if (!ctx)
-        return TC_EINVAL;
-    ctx->error.text[0] = '\0';
-    if (!in || !out || !exact)
-        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", !in ? "in" : !out ? "out" : "exact");
+    const int w = in ? in->width : pixels->width, h = in ? in->height : pixels->height;
     *exact = 0;
-    if ((status = build_job(p, in->width, in->height, &job, &ctx->error)) != TC_OK)
+    if ((status = build_job(p, w, h, &job, &ctx->error)) != TC_OK)
         return status;
     /* tc_filter_image would take another way than the pipeline's device conversions for
      * these pixels: bands (the image over the device or the budget), or the host's
      * conversions (no doubles on the device, or asked for). The CPU path gives its bytes. */
-    if (!whole_fits(ctx, &job, in->width, in->height) || !ctx->device.info.has_double ||
-        p->convert_on_host)
+    if (!whole_fits(ctx, &job, w, h) || !ctx->device.info.has_double || p->convert_on_host)
         return TC_OK;
     if (!ctx->jpeg && !(ctx->jpeg = calloc(1, sizeof *ctx->jpeg)))
         return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for the JPEG filter");
@@ -518,13 +514,36 @@ int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc
                        jpeg_coefs_bytes(out));
     double convert_ms = 0.0;
     if ((status = tc_jpeg_filter_run(ctx->jpeg, &ctx->device, &ctx->programs, &ctx->buffers,
-                                     &job, p->out_scale, p->out_offset, in, channels, out,
-                                     exact, &stats, ctx->untimed ? NULL : &convert_ms,
+                                     &job, p->out_scale, p->out_offset, in, pixels, channels,
+                                     out, exact, &stats, ctx->untimed ? NULL : &convert_ms,
                                      &ctx->error)) != TC_OK ||
         !*exact)
         return status;
     tc_context_remember(ctx, &stats, &job, channels, convert_ms);
     return TC_OK;
+}
+
+int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc_params *p,
+                   jpeg_coefs *out, int *exact)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!in || !out || !exact)
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", !in ? "in" : !out ? "out" : "exact");
+    return filter_jpeg(ctx, in, NULL, channels, p, out, exact);
+}
+
+int tc_filter_to_jpeg(tc_context *ctx, const tc_image *src, const tc_params *p, jpeg_coefs *out,
+                      int *done)
+{
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!src || !out || !done)
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL",
+                       !src ? "src" : !out ? "out" : "done");
+    return filter_jpeg(ctx, NULL, src, out->components, p, out, done);
 }
 
 int tc_decode_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, unsigned char *out,

@@ -151,15 +151,31 @@ static int add_slot_times(const tc_flight *f, tc_jpeg_times *t, tc_run_stats *to
 
 /* Everything of one image enqueued on the slot's queue: decode, unpack, filter, pack, encode
  * (only a filter that needs the device's own queue waits between). */
+/* The input's samples into the slot's: the device's decode of in's coefficients, or the
+ * packed rows of pixels uploaded (their event in *up where timed). */
+static int enqueue_input(tc_slot *s, const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
+                         const tc_image *pixels, const tc_image *img, cl_event *up, tc_msg *m)
+{
+    int status = TC_OK;
+    if (in)
+        return tc_jpeg_decode_enqueue(parts, s->queue, in, img->planes, s->in, m);
+    CL_CALL(status, cleanup, m,
+            clEnqueueWriteBuffer(s->queue, s->in, CL_FALSE, 0, tc_channels_packed_bytes(img),
+                                 pixels->data, 0, NULL, up));
+cleanup:
+    return status;
+}
+
 static int enqueue_all(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
                        tc_buffers *buffers, const tc_job *job, double scale, double offset,
                        const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
-                       const tc_image *img, jpeg_coefs *out, tc_run_stats *total, int timed,
-                       tc_msg *m)
+                       const tc_image *pixels, const tc_image *img, jpeg_coefs *out,
+                       tc_run_stats *total, int timed, tc_msg *m)
 {
     tc_slot *s = &st->slot;
     int status;
-    if ((status = tc_jpeg_decode_enqueue(parts, s->queue, in, img->planes, s->in, m)) != TC_OK ||
+    if ((status = enqueue_input(s, parts, in, pixels, img, timed ? &s->f.direct_up : NULL, m)) !=
+            TC_OK ||
         (status = tc_slot_unpack(s, img, job, 0, m)) != TC_OK ||
         (status = filter_slot(st, d, programs, buffers, job, img, total, m)) != TC_OK ||
         (status = tc_slot_pack(s, img, job, scale, offset, m)) != TC_OK)
@@ -167,14 +183,31 @@ static int enqueue_all(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
     return tc_jpeg_encode_enqueue(&st->encoder, d, programs, s->queue, s->out, out, timed, m);
 }
 
+/* The pixels an image of the JPEG filter may start from: gray or RGB 8-bit samples in packed
+ * rows, top-down, of the channels given. */
+static int takes_pixels(const tc_image *px, int channels)
+{
+    return px->data &&
+           (px->format == (channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24) ||
+            (px->format == TC_PIXELS_U8 && px->planes == channels)) &&
+           px->stride == (long)px->width * channels;
+}
+
 int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
                        tc_buffers *buffers, const tc_job *job, double scale, double offset,
-                       const jpeg_coefs *in, int channels, jpeg_coefs *out, int *exact,
-                       tc_run_stats *stats, double *convert_ms, tc_msg *m)
+                       const jpeg_coefs *in, const tc_image *pixels, int channels,
+                       jpeg_coefs *out, int *exact, tc_run_stats *stats, double *convert_ms,
+                       tc_msg *m)
 {
     tc_jpeg_times times = {0.0, 0.0, 0.0};
     const int timed = convert_ms != NULL;
-    const int w = in->width, h = in->height;
+    if ((in == NULL) == (pixels == NULL))
+        return tc_fail(m, TC_EINVAL, "a JPEG filter starts from coefficients or from pixels");
+    if (pixels && !takes_pixels(pixels, channels))
+        return tc_fail(m, TC_EINVAL, "pixels for a JPEG of %d channels: 8-bit %s samples in "
+                                     "packed rows",
+                       channels, channels == 1 ? "gray" : "RGB");
+    const int w = in ? in->width : pixels->width, h = in ? in->height : pixels->height;
     /* The image as the pipeline sees a gray or RGB file's pixels (channels.h's view): 8-bit
      * samples, channel-last, rows packed, top-down. It has no host memory: data is never
      * read, its samples lie in the slot's buffers. */
@@ -199,14 +232,19 @@ int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
     /* Downloaded by nobody: the flight's chunks are the whole stream, once. */
     tc_slot_begin(s, &img, channels, tc_launch_preparable(job), timed,
                   tc_channels_packed_bytes(&img), 0, 0);
-    status = enqueue_all(st, d, programs, buffers, job, scale, offset, &parts, in, &img, out,
-                         &total, timed, m);
+    status = enqueue_all(st, d, programs, buffers, job, scale, offset, &parts, in, pixels, &img,
+                         out, &total, timed, m);
     /* The one wait of the image (whatever happened: the transfers read in and write out). */
     const cl_int err = clFinish(s->queue);
     if (status == TC_OK && err != CL_SUCCESS)
         status = cl_fail(m, err, "clFinish(JPEG image)");
-    if (status == TC_OK)
+    if (status == TC_OK && in) {
         status = tc_jpeg_decode_finish(&parts, exact, m);
+    } else if (status == TC_OK) { /* pixels: nothing to be inexact */
+        *exact = 1;
+        if (timed)
+            status = tc_stat_ms(s->f.direct_up, &times.up_ms, m);
+    }
     if (status == TC_OK)
         status = tc_jpeg_encode_finish(&st->encoder, timed ? &times : NULL, m);
     if (status == TC_OK && timed)

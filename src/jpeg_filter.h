@@ -31,7 +31,9 @@ typedef struct tc_jpeg_filter_state {
 /* Everything st holds; safe on a zeroed one. */
 void tc_jpeg_filter_release(tc_jpeg_filter_state *st);
 
-/* Filters the JPEG in (whose components the kernels take: 1, or 3 for channels 3) by job
+/* Filters the JPEG in (whose components the kernels take: 1, or 3 for channels 3), or with
+ * in NULL the pixels (8-bit gray for channels 1, RGB for 3, packed rows: uploaded as they
+ * are, *exact then always 1), by job
  * (built for in->width x in->height) into out's coefficients (laid out by jpeg_coefs_layout
  * for the same size and channels), the output samples v * scale + offset inside the job's
  * target ROI, as pack_samples makes them. channels: 1 (the first component's plane, a gray
@@ -44,8 +46,9 @@ void tc_jpeg_filter_release(tc_jpeg_filter_state *st);
  * times, and stats' h2d_ms and d2h_ms the coefficients' transfers. */
 int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
                        tc_buffers *buffers, const tc_job *job, double scale, double offset,
-                       const jpeg_coefs *in, int channels, jpeg_coefs *out, int *exact,
-                       tc_run_stats *stats, double *convert_ms, tc_msg *m);
+                       const jpeg_coefs *in, const tc_image *pixels, int channels,
+                       jpeg_coefs *out, int *exact, tc_run_stats *stats, double *convert_ms,
+                       tc_msg *m);
 
 /* The JPEG in decoded on the device alone (the decode of tc_jpeg_filter_run), its samples
  * read back into out (width x height x channels bytes, rows packed): for comparing with

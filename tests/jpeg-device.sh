@@ -10,11 +10,13 @@
 #      --sampling 444 --quality 80: every output file byte for byte the same, the same exit
 #      status and the same lines on stderr
 #   b. --json's records: "jpeg_decode" and "jpeg_encode" "device" for every JPEG the path takes,
-#      "cpu" for the unrefined progressive file (libjpeg smooths its blocks) and for a gray
-#      file in a colour job (the host makes its RGB), and on the CPU path; absent for the PNG
-#      and the BMP (written as themselves)
-#   c. a mixed batch written as JPEG (--format jpeg): the JPEGs through the device, the PNG and
-#      the BMP decoded on the CPU and encoded there, all as the CPU path writes them
+#      "cpu" for the decode of the unrefined progressive file (libjpeg smooths its blocks; its
+#      pixels are still encoded on the device) and for both of a gray file in a colour job
+#      (the host makes its RGB), and on the CPU path; absent for the PNG and the BMP (written
+#      as themselves)
+#   c. a mixed batch written as JPEG (--format jpeg): the JPEGs through the device, the PNG
+#      decoded on the CPU and encoded on the device, the BMP (BGR rows) both on the CPU, all as
+#      the CPU path writes them
 #   d. the lane's fallback (TILEDCONV_TEST_JPEG_INEXACT: every device decode taken as not
 #      TurboJPEG's): the files decoded on the CPU there, the same bytes, "cpu" in the records
 #   e. an image in strips (--max-memory) beside one run whole: "cpu" for the one in strips
@@ -70,17 +72,23 @@ if [ "$made" -ne 14 ]; then
     exit 1
 fi
 # The JPEGs whose pixels the device path does not make, per kind of job: the unrefined file,
-# and in a colour job the gray files.
+# and in a colour job the gray files. Those the device does not encode: in a colour job the
+# gray files and the BMP (their RGB made on the host); every other output written as JPEG is
+# encoded on the device, the unrefined file's from the CPU's pixels.
 cpu_gray="c640-unrefined.jpg"
 cpu_colour="c640-unrefined.jpg gray-prog.jpg g1.jpg g17.jpg g333.jpg"
+enc_gray=""
+enc_colour="gray-prog.jpg g1.jpg g17.jpg g333.jpg b451.bmp"
 
-# check_records FILE WHICH CPU-FILES: --json's image records in FILE: for each JPEG input
-# written, jpeg_decode and jpeg_encode are WHICH ("device": but "cpu" for CPU-FILES; "cpu":
-# all), and for the other inputs (written as themselves) absent; prints why not.
+# check_records FILE WHICH CPU-DECODED CPU-ENCODED: --json's image records in FILE: for each
+# input written, jpeg_decode (JPEG inputs) and jpeg_encode (JPEG outputs) are WHICH ("device":
+# but "cpu" for the files named in CPU-DECODED and CPU-ENCODED; "cpu": all), and absent for
+# other formats; prints why not.
 check_records() {
     python3 - "$@" <<'EOF'
 import json, os, sys
-path, which, cpu = sys.argv[1], sys.argv[2], set(sys.argv[3].split())
+path, which = sys.argv[1], sys.argv[2]
+cpu_decode, cpu_encode = set(sys.argv[3].split()), set(sys.argv[4].split())
 bad, seen = [], 0
 for line in open(path):
     r = json.loads(line)
@@ -89,15 +97,12 @@ for line in open(path):
     seen += 1
     name = os.path.basename(r["input"])
     jpeg_out = r["output"].endswith(".jpg")
-    if name.endswith(".jpg"):
-        want = "cpu" if which == "cpu" or name in cpu else "device"
-        got = (r.get("jpeg_decode"), r.get("jpeg_encode"))
-        if got != (want, want):
-            bad.append("%s: %s, %s (want %s)" % (name, got[0], got[1], want))
-    else:
-        got = (r.get("jpeg_decode"), r.get("jpeg_encode"))
-        if got != (None, "cpu" if jpeg_out else None):
-            bad.append("%s: %s, %s" % (name, got[0], got[1]))
+    on_cpu = lambda names: "cpu" if which == "cpu" or name in names else "device"
+    want = (on_cpu(cpu_decode) if name.endswith(".jpg") else None,
+            on_cpu(cpu_encode) if jpeg_out else None)
+    got = (r.get("jpeg_decode"), r.get("jpeg_encode"))
+    if got != want:
+        bad.append("%s: %s, %s (want %s, %s)" % (name, got[0], got[1], want[0], want[1]))
 if seen == 0:
     bad.append("no image written")
 print("; ".join(bad[:4]))
@@ -105,13 +110,14 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-# both NAME CPU-FILES ARGS...: the inputs (the files in $inputs) through the CPU path and through the device's with
-# ARGS: the same files byte for byte, the same exit status and stderr lines (sorted: the
-# workers finish in any order), and the records as check_records says.
+# both NAME CPU-DECODED CPU-ENCODED ARGS...: the inputs (the files in $inputs) through the CPU
+# path and through the device's with ARGS: the same files byte for byte, the same exit status
+# and stderr lines (sorted: the workers finish in any order), and the records as check_records
+# says.
 cases=0
 both() {
-    name=$1 cpu=$2
-    shift 2
+    name=$1 cpu=$2 cpu_enc=$3
+    shift 3
     cases=$((cases + 1))
     rm -rf "$tmp/cpu" "$tmp/dev"
     mkdir -p "$tmp/cpu" "$tmp/dev"
@@ -133,34 +139,38 @@ both() {
         cmp -s "$f" "$tmp/dev/${f##*/}" || bad="$bad [${f##*/} differs]"
     done
     [ "$files" -gt 0 ] || bad="$bad [nothing written]"
-    why=$(check_records "$tmp/cpu.json" cpu "$cpu") || bad="$bad [CPU path's records: $why]"
-    why=$(check_records "$tmp/dev.json" device "$cpu") || bad="$bad [device path's records: $why]"
+    why=$(check_records "$tmp/cpu.json" cpu "" "") || bad="$bad [CPU path's records: $why]"
+    why=$(check_records "$tmp/dev.json" device "$cpu" "$cpu_enc") ||
+        bad="$bad [device path's records: $why]"
     verdict "$name: $files files the same both ways, the records right"
 }
 
 # --- a, b. Both ways, the records -------------------------------------------------------------
 inputs=$in
-both "gray, 5 taps" "$cpu_gray" -f 5
-both "colour, 5 taps" "$cpu_colour" --color -f 5
-both "gray, 31 taps" "$cpu_gray" -f 31
-both "colour, 31 taps" "$cpu_colour" --color -f 31
-both "gray, ROIs (-sL 3 -sT 2 -tL 1 -tT 4), --scale 1.5 --offset -20" "$cpu_gray" -f 7 \
+both "gray, 5 taps" "$cpu_gray" "$enc_gray" -f 5
+both "colour, 5 taps" "$cpu_colour" "$enc_colour" --color -f 5
+both "gray, 31 taps" "$cpu_gray" "$enc_gray" -f 31
+both "colour, 31 taps" "$cpu_colour" "$enc_colour" --color -f 31
+both "gray, ROIs (-sL 3 -sT 2 -tL 1 -tT 4), --scale 1.5 --offset -20" "$cpu_gray" \
+    "$enc_gray" -f 7 \
     -sL 3 -sT 2 -tL 1 -tT 4 --scale 1.5 --offset -20
-both "colour, ROIs (-sL 2 -tT 3 -W 9 -H 5), a 3 x 3 mask" "$cpu_colour" --color \
+both "colour, ROIs (-sL 2 -tT 3 -W 9 -H 5), a 3 x 3 mask" "$cpu_colour" "$enc_colour" --color \
     --mask '0,1,0;1,-4,1;0,1,0' -sL 2 -tT 3 -W 9 -H 5
-both "colour, --sampling 444 --quality 80" "$cpu_colour" --color -f 5 --sampling 444 \
+both "colour, --sampling 444 --quality 80" "$cpu_colour" "$enc_colour" --color -f 5 \
+    --sampling 444 \
     --quality 80
 
 # --- c. A mixed batch written as JPEG ------------------------------------------------------------
-both "colour, every input written as JPEG (--format jpeg)" "$cpu_colour" --color -f 5 \
+both "colour, every input written as JPEG (--format jpeg)" "$cpu_colour" "$enc_colour" \
+    --color -f 5 \
     --format jpeg
 
 # --- d. The lane's fallback to the CPU ----------------------------------------------------------
 all_jpegs=$(cd "$in" && ls ./*.jpg | sed 's|^\./||' | tr '\n' ' ')
 export TILEDCONV_TEST_JPEG_INEXACT=1
 both "colour, every device decode taken as inexact: decoded on the CPU by the lane" \
-    "$all_jpegs" --color -f 5
-both "gray, every device decode taken as inexact" "$all_jpegs" -f 5
+    "$all_jpegs" "$enc_colour" --color -f 5
+both "gray, every device decode taken as inexact" "$all_jpegs" "$enc_gray" -f 5
 unset TILEDCONV_TEST_JPEG_INEXACT
 
 # --- e. Strips --------------------------------------------------------------------------------
@@ -171,7 +181,7 @@ mkdir -p "$inputs"
 cp "$in/c333.jpg" "$inputs/"
 if "$bin" -q -g 2000x1500 --color -o "$inputs/big.jpg" >/dev/null 2>&1; then
     both "colour, --max-memory 300M: a photo in strips on the CPU, one whole on the device" \
-        "big.jpg" --color -f 5 --max-memory 300M
+        "big.jpg" "big.jpg" --color -f 5 --max-memory 300M
     grep -q '"input": "[^"]*big.jpg".*"status": "written"' "$tmp/dev.json" ||
         not_ok "e: the photo in strips was written" "$(head -c 300 "$tmp/dev.err")"
 else

@@ -282,6 +282,58 @@ static void filter_jpeg(const tc_options *o, tc_context *ctx, job *j)
     take_stats(ctx, j);
 }
 
+/* Whether the lane encodes the job's output on the device (--tune jpeg-device=1): a JPEG
+ * output of 8-bit samples made from pixels the device takes as they lie (gray or RGB in
+ * packed rows: what the PNG, JPEG and PGM/PPM decoders give), whole, from the library's one
+ * filter, off the JPEG path (which encodes on the device already). */
+static int encodes_on_device(const tc_options *o, const job *j)
+{
+    const int channels = o->color ? 3 : 1;
+    return o->tuning.jpeg_device && !j->jpeg_path && !j->in_strips && !o->gradient &&
+           !o->no_filter && !job_wants_planes(o, j) && j->item->output &&
+           j->out_format == IO_FORMAT_JPEG && j->depth == 8 && j->src.data &&
+           j->src.format == (channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24) &&
+           j->src.stride == (long)j->src.width * channels;
+}
+
+/* The pixels filtered and encoded to the output's coefficients on the device
+ * (tc_filter_to_jpeg), the worker left the entropy coding alone: 1 when done (or failed), 0
+ * where the library would filter these pixels another way (bands, the host's conversions):
+ * the job then runs as any other. */
+static int filter_to_jpeg(const tc_options *o, tc_context *ctx, job *j)
+{
+    tc_params p;
+    text_shown shown;
+    char err[sizeof j->msg];
+    int done = 0;
+    if (job_params(o, j, &p))
+        return 1;
+    if (jpeg_coefs_layout(j->src.width, j->src.height, o->color ? 3 : 1, o->quality,
+                          &j->coefs_out, text_show(j->item->output, &shown), err, sizeof err)) {
+        job_fail_named(j, JOB_FAILED, err);
+        return 1;
+    }
+    io_pixels_use(j->pool ? &j->pool->io : NULL); /* page-locked, as the output rows would be */
+    const int short_of_memory = jpeg_coefs_alloc(&j->coefs_out);
+    io_pixels_use(NULL);
+    if (short_of_memory) {
+        job_fail(j, JOB_FAILED, "out of host memory for the output's coefficients");
+        return 1;
+    }
+    const int status = tc_filter_to_jpeg(ctx, &j->src, &p, &j->coefs_out, &done);
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return 1;
+    }
+    if (!done) {
+        jpeg_coefs_free(&j->coefs_out);
+        return 0;
+    }
+    j->coefs_done = 1;
+    take_stats(ctx, j);
+    return 1;
+}
+
 /* -e on the JPEG path's terms (job_jpeg_check_wanted): the file's coefficients decoded on the
  * device and compared, sample for sample, with TurboJPEG's decode that the job filters; a
  * difference fails the job as -e's own mismatches do. A file the device does not decode as
@@ -334,6 +386,8 @@ void job_filter(const tc_options *o, tc_context *ctx, job *j)
         if (j->status != JOB_OK)
             return;
     }
+    if (encodes_on_device(o, j) && filter_to_jpeg(o, ctx, j))
+        return;
     if (j->in_strips) {
         filter_strips(o, ctx, j);
         return;
@@ -387,8 +441,9 @@ void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
             check_device_decode(ctx, j);
         if (j->status != JOB_OK)
             continue;
-        /* The JPEG path's one at a time (tc_filter_jpeg takes one image). */
-        if (j->in_strips || o->gradient || j->jpeg_path || n == 1 || k == JOB_FILTER_MANY) {
+        /* The JPEG filter's one at a time (tc_filter_jpeg and tc_filter_to_jpeg take one). */
+        if (j->in_strips || o->gradient || j->jpeg_path || encodes_on_device(o, j) || n == 1 ||
+            k == JOB_FILTER_MANY) {
             job_filter(o, ctx, j);
             continue;
         }
