@@ -336,7 +336,7 @@ formats-tests: $(TEST_BIN)
 # output file byte for byte, gray and colour, ROIs, samplings, a mixed batch, the lane's
 # fallback, --json's jpeg_decode and jpeg_encode (tests/jpeg-device.sh).
 jpeg-device-tests: $(TEST_BIN)
-	@sh tests/jpeg-device.sh $(TEST_BIN)
+	@PYTHON=$(PYTHON) sh tests/jpeg-device.sh $(TEST_BIN)
 
 # What the docs tell a user to run, run as written (tests/doc-commands.sh): every ```sh,
 # ```python and ```c block of README.md and docs/, the manual's examples, in a scratch folder

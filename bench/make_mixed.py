@@ -9,6 +9,7 @@ number, so that no two are alike.
 
     python3 bench/make_mixed.py --out DIR                 1,060 files (the benchmark's folder)
     python3 bench/make_mixed.py --out DIR --count 50 --seed 7
+    python3 bench/make_mixed.py --out DIR --each 2 --scale 0.1      2 small ones of each kind
 
 JPEGs are written by libjpeg-turbo's cjpeg (libjpeg-turbo-progs), the rest here (PNG through
 zlib), so that the bytes do not depend on which OpenCV a machine has.
@@ -111,12 +112,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--images", default="images")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scale", type=float, default=1.0, help="each side times this")
+    ap.add_argument("--each", type=int, default=0, help="this many of every kind, not --count")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     plan = []
-    for i in range(a.count):
-        size = rng.choices([s for s, _ in SIZES], [w for _, w in SIZES])[0]
-        kind = rng.choices([k for k, _ in KINDS], [w for _, w in KINDS])[0]
+    kinds = ([k for k, _ in KINDS for _ in range(a.each)] if a.each else
+             rng.choices([k for k, _ in KINDS], [w for _, w in KINDS], k=a.count))
+    for i, kind in enumerate(kinds):
+        w, h = rng.choices([s for s, _ in SIZES], [w for _, w in SIZES])[0]
+        size = (max(1, round(w * a.scale)), max(1, round(h * a.scale)))
         plan.append((i, size, kind, rng.randrange(75, 96)))
     sources = sorted(os.path.join(a.images, f) for f in os.listdir(a.images)
                      if f.endswith(".bmp"))

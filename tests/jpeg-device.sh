@@ -20,7 +20,9 @@
 #   d. the lane's fallback (TILEDCONV_TEST_JPEG_INEXACT: every device decode taken as not
 #      TurboJPEG's): the files decoded on the CPU there, the same bytes, "cpu" in the records
 #   e. an image in strips (--max-memory) beside one run whole: "cpu" for the one in strips
-#   f. -e with jpeg-device=1: every JPEG the device decodes exactly is decoded there too and
+#   f. the mixed folder of bench/make_mixed.py (two small pictures of each kind), colour and gray,
+#      written as JPEG: the same files, the records naming what each decoder and encoder did
+#   g. -e with jpeg-device=1: every JPEG the device decodes exactly is decoded there too and
 #      compared with TurboJPEG's (the run the CPU path's); one changed sample fails those files
 # Usage: sh tests/jpeg-device.sh BINARY (the test build, from the project root). Prints "ok -
 # ..." or "not ok - ...: why" per case, then "jpeg-device: N passed, M failed"; exit 1 when
@@ -29,7 +31,7 @@
 . "$(dirname "$0")/lib.sh"
 test_begin jpeg-device "$@"
 unset TILEDCONV_TEST_CORRUPT TILEDCONV_TEST_JPEG_INEXACT
-for need in python3 jpegtran; do
+for need in python3 jpegtran cjpeg; do
     if ! command -v $need >/dev/null 2>&1; then
         echo "not ok - $need is not installed (make test installs it)"
         echo "jpeg-device: 0 passed, 1 failed"
@@ -188,7 +190,24 @@ else
     not_ok "e: a 2000 x 1500 input" "not made"
 fi
 
-# --- f. -e compares the device's decode -----------------------------------------------------------
+# --- f. The mixed folder ---------------------------------------------------------------------------
+# Two small pictures of each kind bench/make_mixed.py makes (JPEG baseline, progressive, 4:4:4
+# and gray; PNG RGB, 16-bit, palette and RGBA; BMP; PPM; PGM), written as JPEG. What the CPU
+# decodes (a gray JPEG in a colour job) and encodes (pixels the host converts: 16 bits, BMP's
+# BGR rows, gray files in a colour job, colour ones in a gray job) is named by kind.
+inputs=$tmp/mixed
+if "${PYTHON:-python3}" "$root/bench/make_mixed.py" --out "$inputs" --each 2 --scale 0.1 --threads 2 \
+    --images "$root/images" >/dev/null 2>"$tmp/mixed.err"; then
+    kinds() { (cd "$inputs" && for k in "$@"; do ls ./*-"$k".*; done | sed 's|^\./||' | tr '\n' ' '); }
+    both "f: the mixed folder, colour, written as JPEG" "$(kinds jpeg-gray)" \
+        "$(kinds jpeg-gray png-16 bmp pgm)" --color -f 5 --format jpeg
+    both "f: the mixed folder, gray, written as JPEG" "" \
+        "$(kinds png-16 png-rgb png-palette png-rgba bmp ppm)" -f 5 --format jpeg
+else
+    not_ok "f: the mixed folder" "$(head -c 300 "$tmp/mixed.err")"
+fi
+
+# --- g. -e compares the device's decode -----------------------------------------------------------
 # With -e the JPEGs take the CPU path (-e checks float planes), and each one the device decodes
 # exactly is decoded there too and compared, sample for sample, with TurboJPEG's: the run is
 # the CPU path's, and a difference (TILEDCONV_TEST_JPEG_DECODE_CORRUPT changes one sample the
@@ -210,7 +229,7 @@ for f in "$tmp/cpu"/*; do
 done
 n_in=$(ls "$in" | wc -l)
 [ "$files" -eq "$n_in" ] || bad="$bad [$files of $n_in files written]"
-verdict "f: -e with jpeg-device=1: every file checked, $files written as the CPU path writes them"
+verdict "g: -e with jpeg-device=1: every file checked, $files written as the CPU path writes them"
 
 cases=$((cases + 1))
 rm -rf "$tmp/dev"
@@ -232,6 +251,6 @@ done
 [ "$caught" = "$checked" ] || bad="$bad [$caught caught, $checked compared]"
 written=$(ls "$tmp/dev" 2>/dev/null | wc -l)
 [ "$written" -eq $((n_in - checked)) ] || bad="$bad [$written written, want $((n_in - checked))]"
-verdict "f: -e with one sample of the device's decode changed: the $checked JPEGs it decodes caught, the rest written"
+verdict "g: -e with one sample of the device's decode changed: the $checked JPEGs it decodes caught, the rest written"
 
 test_end
