@@ -367,6 +367,17 @@ TC_INTERNAL int tc_filter_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int
 TC_INTERNAL int tc_filter_to_jpeg(tc_context *ctx, const tc_image *src, const tc_params *p,
                                   struct jpeg_coefs *out, int *done);
 
+/* tc_filter_jpeg (in, pixels NULL) and tc_filter_to_jpeg (pixels, in NULL) in two halves, so
+ * that a caller with several images keeps the device busy: begin enqueues the image and
+ * returns at once, *ticket its number (TC_OK with *ticket -1: not for the device, as *exact 0
+ * and *done 0 say above); end waits for it and gives *exact as those calls do, tc_last_stats
+ * then its figures. Two images may be in flight at once (begin refuses a third); in, pixels
+ * and out must stay as they are until the end. */
+TC_INTERNAL int tc_jpeg_begin(tc_context *ctx, const struct jpeg_coefs *in, const tc_image *pixels,
+                              int channels, const tc_params *p, struct jpeg_coefs *out,
+                              int *ticket);
+TC_INTERNAL int tc_jpeg_end(tc_context *ctx, int ticket, int *exact);
+
 TC_INTERNAL int tc_decode_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
                                unsigned char *out, int *exact);
 

@@ -490,15 +490,19 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
     return status;
 }
 
-/* tc_filter_jpeg and tc_filter_to_jpeg: from in's coefficients or from pixels. */
-static int filter_jpeg(tc_context *ctx, const jpeg_coefs *in, const tc_image *pixels,
-                       int channels, const tc_params *p, jpeg_coefs *out, int *exact)
+int tc_jpeg_begin(tc_context *ctx, const jpeg_coefs *in, const tc_image *pixels, int channels,
+                  const tc_params *p, jpeg_coefs *out, int *ticket)
 {
     tc_job job;
-    tc_run_stats stats;
     int status;
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if ((!in && !pixels) || !p || !out || !ticket)
+        return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL",
+                       !in && !pixels ? "in" : !p ? "p" : !out ? "out" : "ticket");
+    *ticket = -1;
     const int w = in ? in->width : pixels->width, h = in ? in->height : pixels->height;
-    *exact = 0;
     if ((status = build_job(p, w, h, &job, &ctx->error)) != TC_OK)
         return status;
     /* tc_filter_image would take another way than the pipeline's device conversions for
@@ -512,15 +516,41 @@ static int filter_jpeg(tc_context *ctx, const jpeg_coefs *in, const tc_image *pi
         return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %zu bytes of the "
                                                "output's coefficients",
                        jpeg_coefs_bytes(out));
+    return tc_jpeg_filter_start(ctx->jpeg, &ctx->device, &ctx->programs, &ctx->buffers, &job,
+                                p->out_scale, p->out_offset, in, pixels, channels, out,
+                                !ctx->untimed, ticket, &ctx->error);
+}
+
+int tc_jpeg_end(tc_context *ctx, int ticket, int *exact)
+{
+    tc_run_stats stats;
     double convert_ms = 0.0;
-    if ((status = tc_jpeg_filter_run(ctx->jpeg, &ctx->device, &ctx->programs, &ctx->buffers,
-                                     &job, p->out_scale, p->out_offset, in, pixels, channels,
-                                     out, exact, &stats, ctx->untimed ? NULL : &convert_ms,
-                                     &ctx->error)) != TC_OK ||
-        !*exact)
+    if (!ctx)
+        return TC_EINVAL;
+    ctx->error.text[0] = '\0';
+    if (!exact || !ctx->jpeg || ticket < 0 || ticket >= TC_JPEG_FLIGHTS ||
+        !ctx->jpeg->flights[ticket].busy)
+        return tc_fail(&ctx->error, TC_EINVAL, "no JPEG image %d in flight", ticket);
+    const tc_jpeg_flight *f = &ctx->jpeg->flights[ticket];
+    const int channels = f->img.planes;
+    const tc_job job = f->job;
+    const int status = tc_jpeg_filter_finish(ctx->jpeg, &ctx->device, &ctx->programs, ticket,
+                                             exact, &stats, &convert_ms, &ctx->error);
+    if (status == TC_OK && *exact)
+        tc_context_remember(ctx, &stats, &job, channels, convert_ms);
+    return status;
+}
+
+/* tc_filter_jpeg and tc_filter_to_jpeg: begun and ended at once. */
+static int filter_jpeg(tc_context *ctx, const jpeg_coefs *in, const tc_image *pixels,
+                       int channels, const tc_params *p, jpeg_coefs *out, int *exact)
+{
+    int ticket, status;
+    *exact = 0;
+    if ((status = tc_jpeg_begin(ctx, in, pixels, channels, p, out, &ticket)) != TC_OK ||
+        ticket < 0)
         return status;
-    tc_context_remember(ctx, &stats, &job, channels, convert_ms);
-    return TC_OK;
+    return tc_jpeg_end(ctx, ticket, exact);
 }
 
 int tc_filter_jpeg(tc_context *ctx, const jpeg_coefs *in, int channels, const tc_params *p,

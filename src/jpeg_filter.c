@@ -32,10 +32,14 @@
 
 void tc_jpeg_filter_release(tc_jpeg_filter_state *st)
 {
-    tc_slot_release(&st->slot);
+    for (int i = 0; i < TC_JPEG_FLIGHTS; i++) {
+        tc_jpeg_flight *f = &st->flights[i];
+        tc_slot_release(&f->slot); /* waits for its queue */
+        tc_run_stats_free(&f->total);
+        tc_jpeg_encoder_release(&f->encoder);
+        tc_jpeg_decoder_release(&f->decoder);
+    }
     tc_launch_cache_release(&st->launches);
-    tc_jpeg_encoder_release(&st->encoder);
-    tc_jpeg_decoder_release(&st->decoder);
 }
 
 /* The slot's queue and conversion kernels (the pipeline's program of Channels.cl), and its
@@ -43,10 +47,9 @@ void tc_jpeg_filter_release(tc_jpeg_filter_state *st)
  * rather than by tc_slot_ensure, which makes the samples' buffers read-only and write-only
  * for the host's transfers: here kernels write the input samples (the decoder's) and read
  * the output's (the encoder's). */
-static int ensure_slot(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
+static int ensure_slot(tc_slot *s, const tc_device *d, tc_program_cache *programs,
                        const tc_image *img, double *build_ms, tc_msg *m)
 {
-    tc_slot *s = &st->slot;
     const size_t bytes = tc_channels_packed_bytes(img);
     const size_t plane = (size_t)tc_device_pitch(img->width) * (size_t)img->height * sizeof(float);
     cl_program program;
@@ -107,11 +110,10 @@ cleanup:
 /* The filter's kernel on each plane, in the slot's queue where a prepared launch runs it
  * (tc_launch_preparable: the pipeline's own launches, kept in st), else through
  * filter_planes. total takes the launch's shape or the runs' figures. */
-static int filter_slot(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
-                       tc_buffers *buffers, const tc_job *job, const tc_image *img,
-                       tc_run_stats *total, tc_msg *m)
+static int filter_slot(tc_jpeg_filter_state *st, tc_slot *s, const tc_device *d,
+                       tc_program_cache *programs, tc_buffers *buffers, const tc_job *job,
+                       const tc_image *img, tc_run_stats *total, tc_msg *m)
 {
-    tc_slot *s = &st->slot;
     tc_launch *launch;
     double build_ms = 0.0;
     int status;
@@ -166,21 +168,21 @@ cleanup:
     return status;
 }
 
-static int enqueue_all(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
-                       tc_buffers *buffers, const tc_job *job, double scale, double offset,
-                       const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
-                       const tc_image *pixels, const tc_image *img, jpeg_coefs *out,
-                       tc_run_stats *total, int timed, tc_msg *m)
+static int enqueue_all(tc_jpeg_filter_state *st, tc_jpeg_flight *f, const tc_device *d,
+                       tc_program_cache *programs, tc_buffers *buffers, double scale,
+                       double offset, const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
+                       const tc_image *pixels, jpeg_coefs *out, tc_msg *m)
 {
-    tc_slot *s = &st->slot;
+    tc_slot *s = &f->slot;
     int status;
-    if ((status = enqueue_input(s, parts, in, pixels, img, timed ? &s->f.direct_up : NULL, m)) !=
+    if ((status = enqueue_input(s, parts, in, pixels, &f->img,
+                                f->timed ? &s->f.direct_up : NULL, m)) != TC_OK ||
+        (status = tc_slot_unpack(s, &f->img, &f->job, 0, m)) != TC_OK ||
+        (status = filter_slot(st, s, d, programs, buffers, &f->job, &f->img, &f->total, m)) !=
             TC_OK ||
-        (status = tc_slot_unpack(s, img, job, 0, m)) != TC_OK ||
-        (status = filter_slot(st, d, programs, buffers, job, img, total, m)) != TC_OK ||
-        (status = tc_slot_pack(s, img, job, scale, offset, m)) != TC_OK)
+        (status = tc_slot_pack(s, &f->img, &f->job, scale, offset, m)) != TC_OK)
         return status;
-    return tc_jpeg_encode_enqueue(&st->encoder, d, programs, s->queue, s->out, out, timed, m);
+    return tc_jpeg_encode_enqueue(&f->encoder, d, programs, s->queue, s->out, out, f->timed, m);
 }
 
 /* The pixels an image of the JPEG filter may start from: gray or RGB 8-bit samples in packed
@@ -193,73 +195,124 @@ static int takes_pixels(const tc_image *px, int channels)
            px->stride == (long)px->width * channels;
 }
 
-int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
-                       tc_buffers *buffers, const tc_job *job, double scale, double offset,
-                       const jpeg_coefs *in, const tc_image *pixels, int channels,
-                       jpeg_coefs *out, int *exact, tc_run_stats *stats, double *convert_ms,
-                       tc_msg *m)
+/* The arguments' checks of tc_jpeg_filter_start. */
+static int check_start(const jpeg_coefs *in, const tc_image *pixels, int channels,
+                       const jpeg_coefs *out, tc_msg *m)
 {
-    tc_jpeg_times times = {0.0, 0.0, 0.0};
-    const int timed = convert_ms != NULL;
     if ((in == NULL) == (pixels == NULL))
         return tc_fail(m, TC_EINVAL, "a JPEG filter starts from coefficients or from pixels");
     if (pixels && !takes_pixels(pixels, channels))
         return tc_fail(m, TC_EINVAL, "pixels for a JPEG of %d channels: 8-bit %s samples in "
                                      "packed rows",
                        channels, channels == 1 ? "gray" : "RGB");
-    const int w = in ? in->width : pixels->width, h = in ? in->height : pixels->height;
-    /* The image as the pipeline sees a gray or RGB file's pixels (channels.h's view): 8-bit
-     * samples, channel-last, rows packed, top-down. It has no host memory: data is never
-     * read, its samples lie in the slot's buffers. */
-    const tc_image img = {TC_PIXELS_U8, w, h, channels, NULL, (long)w * (long)channels, NULL, 0};
-    const tc_jpeg_decode_parts parts = {d, programs, &st->decoder, timed ? &times : NULL};
-    tc_slot *s = &st->slot;
-    tc_run_stats total;
-    int status;
-    *exact = 0;
-    memset(&total, 0, sizeof total);
     if (channels != 1 && channels != 3)
         return tc_fail(m, TC_EINVAL, "channels %d: a JPEG is filtered as 1 (gray) or 3 (RGB)",
                        channels);
+    const int w = in ? in->width : pixels->width, h = in ? in->height : pixels->height;
     if (out->width != w || out->height != h || out->components != channels || !out->block)
         return tc_fail(m, TC_EINVAL, "the output's coefficients are laid out for %d x %d x %d%s, "
                                      "the image is %d x %d x %d",
                        out->width, out->height, out->components,
                        out->block ? "" : " with no block", w, h, channels);
+    return TC_OK;
+}
+
+int tc_jpeg_filter_start(tc_jpeg_filter_state *st, const tc_device *d,
+                         tc_program_cache *programs, tc_buffers *buffers, const tc_job *job,
+                         double scale, double offset, const jpeg_coefs *in,
+                         const tc_image *pixels, int channels, jpeg_coefs *out, int timed,
+                         int *flight, tc_msg *m)
+{
+    tc_jpeg_flight *f = NULL;
+    int status;
+    *flight = -1;
+    for (int i = 0; i < TC_JPEG_FLIGHTS && !f; i++)
+        if (!st->flights[i].busy) {
+            f = &st->flights[i];
+            *flight = i;
+        }
+    if (!f)
+        return tc_fail(m, TC_EINVAL, "every JPEG flight is in the air: finish one first");
+    if ((status = check_start(in, pixels, channels, out, m)) != TC_OK)
+        return status;
+    const int w = in ? in->width : pixels->width, h = in ? in->height : pixels->height;
+    /* The image as the pipeline sees a gray or RGB file's pixels (channels.h's view): 8-bit
+     * samples, channel-last, rows packed, top-down. It has no host memory: data is never
+     * read, its samples lie in the slot's buffers. */
+    f->img = (tc_image){TC_PIXELS_U8, w, h, channels, NULL, (long)w * (long)channels, NULL, 0};
+    f->job = *job;
+    f->from_coefs = in != NULL;
+    f->timed = timed;
+    f->times = (tc_jpeg_times){0.0, 0.0, 0.0};
+    tc_run_stats_free(&f->total);
+    memset(&f->total, 0, sizeof f->total);
+    const tc_jpeg_decode_parts parts = {d, programs, &f->decoder, timed ? &f->times : NULL};
     if ((status = tc_check_fits(d, w, h, m)) != TC_OK ||
-        (status = ensure_slot(st, d, programs, &img, &total.build_ms, m)) != TC_OK)
+        (status = ensure_slot(&f->slot, d, programs, &f->img, &f->total.build_ms, m)) != TC_OK)
         return status;
     /* Downloaded by nobody: the flight's chunks are the whole stream, once. */
-    tc_slot_begin(s, &img, channels, tc_launch_preparable(job), timed,
-                  tc_channels_packed_bytes(&img), 0, 0);
-    status = enqueue_all(st, d, programs, buffers, job, scale, offset, &parts, in, pixels, &img,
-                         out, &total, timed, m);
+    tc_slot_begin(&f->slot, &f->img, channels, tc_launch_preparable(job), timed,
+                  tc_channels_packed_bytes(&f->img), 0, 0);
+    f->busy = 1;
+    f->status = enqueue_all(st, f, d, programs, buffers, scale, offset, &parts, in, pixels, out, m);
+    if (f->status != TC_OK) /* told at the finish, which waits for what went in before it */
+        f->why = *m;
+    return TC_OK;
+}
+
+int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
+                          tc_program_cache *programs, int flight, int *exact,
+                          tc_run_stats *stats, double *convert_ms, tc_msg *m)
+{
+    tc_jpeg_flight *f = &st->flights[flight];
+    tc_slot *s = &f->slot;
+    const tc_jpeg_decode_parts parts = {d, programs, &f->decoder, f->timed ? &f->times : NULL};
+    int status = f->status;
+    *exact = 0;
+    if (status != TC_OK)
+        *m = f->why;
     /* The one wait of the image (whatever happened: the transfers read in and write out). */
     const cl_int err = clFinish(s->queue);
     if (status == TC_OK && err != CL_SUCCESS)
         status = cl_fail(m, err, "clFinish(JPEG image)");
-    if (status == TC_OK && in) {
+    if (status == TC_OK && f->from_coefs) {
         status = tc_jpeg_decode_finish(&parts, exact, m);
     } else if (status == TC_OK) { /* pixels: nothing to be inexact */
         *exact = 1;
-        if (timed)
-            status = tc_stat_ms(s->f.direct_up, &times.up_ms, m);
+        if (f->timed)
+            status = tc_stat_ms(s->f.direct_up, &f->times.up_ms, m);
     }
     if (status == TC_OK)
-        status = tc_jpeg_encode_finish(&st->encoder, timed ? &times : NULL, m);
-    if (status == TC_OK && timed)
-        status = add_slot_times(&s->f, &times, &total, m);
+        status = tc_jpeg_encode_finish(&f->encoder, f->timed ? &f->times : NULL, m);
+    if (status == TC_OK && f->timed)
+        status = add_slot_times(&s->f, &f->times, &f->total, m);
     tc_slot_abandon(s); /* its work finished, its events released */
+    f->busy = 0;
     if (status != TC_OK || !*exact) {
-        tc_run_stats_free(&total);
+        tc_run_stats_free(&f->total);
         return status;
     }
-    total.h2d_ms = times.up_ms;
-    total.d2h_ms = times.down_ms;
-    *stats = total;
-    if (timed)
-        *convert_ms = times.blocks_ms;
+    f->total.h2d_ms = f->times.up_ms;
+    f->total.d2h_ms = f->times.down_ms;
+    *stats = f->total;
+    memset(&f->total, 0, sizeof f->total);
+    if (convert_ms)
+        *convert_ms = f->times.blocks_ms;
     return TC_OK;
+}
+
+int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_cache *programs,
+                       tc_buffers *buffers, const tc_job *job, double scale, double offset,
+                       const jpeg_coefs *in, const tc_image *pixels, int channels,
+                       jpeg_coefs *out, int *exact, tc_run_stats *stats, double *convert_ms,
+                       tc_msg *m)
+{
+    int flight, status;
+    *exact = 0;
+    if ((status = tc_jpeg_filter_start(st, d, programs, buffers, job, scale, offset, in, pixels,
+                                       channels, out, convert_ms != NULL, &flight, m)) != TC_OK)
+        return status;
+    return tc_jpeg_filter_finish(st, d, programs, flight, exact, stats, convert_ms, m);
 }
 
 int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
@@ -268,7 +321,8 @@ int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
 {
     const tc_image img = {TC_PIXELS_U8,        in->width, in->height, channels, NULL,
                           (long)in->width * (long)channels, NULL, 0};
-    const tc_jpeg_decode_parts parts = {d, programs, &st->decoder, NULL};
+    tc_jpeg_flight *f = &st->flights[0];
+    const tc_jpeg_decode_parts parts = {d, programs, &f->decoder, NULL};
     const size_t bytes = tc_jpeg_decoded_bytes(in, channels);
     double build_ms = 0.0;
     int status;
@@ -276,10 +330,12 @@ int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
     if (channels != 1 && channels != 3)
         return tc_fail(m, TC_EINVAL, "channels %d: a JPEG is decoded as 1 (gray) or 3 (RGB)",
                        channels);
+    if (f->busy)
+        return tc_fail(m, TC_EINVAL, "a JPEG image is in flight: finish it first");
     if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
-        (status = ensure_slot(st, d, programs, &img, &build_ms, m)) != TC_OK)
+        (status = ensure_slot(&f->slot, d, programs, &img, &build_ms, m)) != TC_OK)
         return status;
-    tc_slot *s = &st->slot;
+    tc_slot *s = &f->slot;
     status = tc_jpeg_decode_enqueue(&parts, s->queue, in, channels, s->in, m);
     if (status == TC_OK)
         CL_CALL(status, done, m,

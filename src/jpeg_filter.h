@@ -16,16 +16,36 @@
 #include "launch.h"
 #include "stream_slot.h"
 
-/* What is kept between images: the decoder's and the encoder's kernels and buffers, a
- * pipeline slot of its own (its queue, on which everything runs, its conversion kernels, its
- * buffers of samples and planes, all made READ_WRITE here: the decoder writes the input
- * samples, the encoder reads the output's) and the filter's prepared launches. No pinned
- * memory of its own: the coefficients' blocks are the caller's. Zeroed: nothing made yet. */
-typedef struct tc_jpeg_filter_state {
+/* One image of the JPEG filter, from its start to its finish, and what it keeps between
+ * images: the decoder's and the encoder's kernels and buffers, a pipeline slot of its own (its
+ * queue, on which everything of the image runs, its conversion kernels, its buffers of samples
+ * and planes, all made READ_WRITE here: the decoder writes the input samples, the encoder
+ * reads the output's). No pinned memory of its own: the coefficients' blocks are the
+ * caller's. */
+typedef struct {
     tc_jpeg_decoder decoder;
     tc_jpeg_encoder encoder;
     tc_slot slot;
-    tc_launch_cache launches; /* the filter's prepared launches (tc_launch_preparable jobs) */
+    /* the image in flight */
+    int busy, from_coefs, timed, status;
+    tc_msg why;         /* status's reason, told at the finish */
+    tc_image img;       /* its samples' view (the slot keeps a pointer to it) */
+    tc_job job;
+    tc_run_stats total; /* the filter's figures */
+    tc_jpeg_times times;
+} tc_jpeg_flight;
+
+/* Images a context keeps in flight: one enqueued while the one before runs, so that the
+ * device's queues never wait for the host between images (each image waits once, at its
+ * finish). */
+#define TC_JPEG_FLIGHTS 2
+
+/* The flights and the filter's prepared launches (tc_launch_preparable jobs), which all of
+ * them use (a launch's plane arguments are set as each image is enqueued). Zeroed: nothing
+ * made yet. */
+typedef struct tc_jpeg_filter_state {
+    tc_jpeg_flight flights[TC_JPEG_FLIGHTS];
+    tc_launch_cache launches;
 } tc_jpeg_filter_state;
 
 /* Everything st holds; safe on a zeroed one. */
@@ -49,6 +69,22 @@ int tc_jpeg_filter_run(tc_jpeg_filter_state *st, const tc_device *d, tc_program_
                        const jpeg_coefs *in, const tc_image *pixels, int channels,
                        jpeg_coefs *out, int *exact, tc_run_stats *stats, double *convert_ms,
                        tc_msg *m);
+
+/* tc_jpeg_filter_run in two halves: the image enqueued on a free flight (*flight its number;
+ * TC_EINVAL where every flight is busy), returning at once; in, pixels and out must stay as
+ * they are until its finish. timed: events kept for its figures. A failure while enqueueing is
+ * kept and told by the finish (after its wait), which then returns it. */
+int tc_jpeg_filter_start(tc_jpeg_filter_state *st, const tc_device *d,
+                         tc_program_cache *programs, tc_buffers *buffers, const tc_job *job,
+                         double scale, double offset, const jpeg_coefs *in,
+                         const tc_image *pixels, int channels, jpeg_coefs *out, int timed,
+                         int *flight, tc_msg *m);
+
+/* Waits for the flight's image and gives what tc_jpeg_filter_run gives (convert_ms only where
+ * it was started timed; NULL: not wanted); the flight is free again. */
+int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
+                          tc_program_cache *programs, int flight, int *exact,
+                          tc_run_stats *stats, double *convert_ms, tc_msg *m);
 
 /* The JPEG in decoded on the device alone (the decode of tc_jpeg_filter_run), its samples
  * read back into out (width x height x channels bytes, rows packed): for comparing with

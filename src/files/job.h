@@ -100,6 +100,9 @@ struct job {
     int jpeg_path;         /* on that path (until the lane's call says otherwise) */
     jpeg_coefs coefs_in, coefs_out;
     int coefs_done;        /* coefs_out made on the device: job_stage writes them */
+    int ticket;            /* the library's JPEG filter's number for it while in flight */
+    int cpu_encode;        /* the library would not take its pixels through the JPEG filter:
+                            * filtered and encoded as any other job's */
     int jpeg_check;        /* -e with --tune jpeg-device=1, a JPEG the CPU decodes: coefs_in
                             * read beside its pixels, which the device's decode of them must
                             * equal (job_filter.c's check_device_decode) */

@@ -236,52 +236,6 @@ static void filter_whole(const tc_options *o, tc_context *ctx, job *j, const tc_
     inject_test_fault(o, j);
 }
 
-/* A job of the JPEG path (job_jpeg_device_path): from the input's coefficients to the
- * output's on the device (tc_filter_jpeg), laid out as jpeg_encode lays out the file at the
- * run's quality and sampling; or, where the device's pixels would not be the CPU path's, the
- * file decoded on the CPU here and filtered as any other job. */
-static void filter_jpeg(const tc_options *o, tc_context *ctx, job *j)
-{
-    const int channels = o->color ? 3 : 1;
-    tc_params p;
-    text_shown shown;
-    char err[sizeof j->msg];
-    int exact = 0;
-    if (job_params(o, j, &p))
-        return;
-    if (jpeg_coefs_layout(j->src.width, j->src.height, channels, o->quality, &j->coefs_out,
-                          text_show(j->item->output, &shown), err, sizeof err)) {
-        job_fail_named(j, JOB_FAILED, err);
-        return;
-    }
-    /* The output's coefficients page-locked, as the pixels' rows would be (download's). */
-    io_pixels_use(j->pool ? &j->pool->io : NULL);
-    const int made = jpeg_coefs_alloc(&j->coefs_out);
-    io_pixels_use(NULL);
-    if (made) {
-        job_fail(j, JOB_FAILED, "out of host memory for the output's coefficients");
-        return;
-    }
-    const int status = tc_filter_jpeg(ctx, &j->coefs_in, channels, &p, &j->coefs_out, &exact);
-    if (status != TC_OK) {
-        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
-        return;
-    }
-    jpeg_coefs_free(&j->coefs_in); /* the device is done with them */
-#ifdef TILEDCONV_TEST_HOOKS
-    exact = exact && !file_hooks.jpeg_inexact;
-#endif
-    if (!exact) {
-        job_decode_on_cpu(o, j);
-        if (j->status == JOB_OK)
-            job_filter(o, ctx, j);
-        return;
-    }
-    j->coefs_done = 1;
-    j->jpeg_decode = "device";
-    take_stats(ctx, j);
-}
-
 /* Whether the lane encodes the job's output on the device (--tune jpeg-device=1): a JPEG
  * output of 8-bit samples made from pixels the device takes as they lie (gray or RGB in
  * packed rows: what the PNG, JPEG and PGM/PPM decoders give), whole, from the library's one
@@ -296,42 +250,82 @@ static int encodes_on_device(const tc_options *o, const job *j)
            j->src.stride == (long)j->src.width * channels;
 }
 
-/* The pixels filtered and encoded to the output's coefficients on the device
- * (tc_filter_to_jpeg), the worker left the entropy coding alone: 1 when done (or failed), 0
- * where the library would filter these pixels another way (bands, the host's conversions):
- * the job then runs as any other. */
-static int filter_to_jpeg(const tc_options *o, tc_context *ctx, job *j)
+/* Whether the job goes through the library's JPEG filter: the JPEG path (from the input's
+ * coefficients), or the device's encoder (from its pixels). */
+static int takes_jpeg_filter(const tc_options *o, const job *j)
 {
+    return j->jpeg_path || encodes_on_device(o, j);
+}
+
+/* A job of the JPEG filter begun (tc_jpeg_begin): from the input's coefficients on the JPEG
+ * path (job_jpeg_device_path), or from its pixels (encodes_on_device), to the output's
+ * coefficients, laid out as jpeg_encode lays out the file at the run's quality and sampling,
+ * in page-locked memory as the pixels' rows would be. 1: in flight (jpeg_end must follow);
+ * 0: not (failed, or run otherwise here: the file decoded on the CPU where the library would
+ * not take its pixels this way, and filtered as any other job). */
+static int jpeg_begin(const tc_options *o, tc_context *ctx, job *j)
+{
+    const int channels = o->color ? 3 : 1;
     tc_params p;
     text_shown shown;
     char err[sizeof j->msg];
-    int done = 0;
     if (job_params(o, j, &p))
-        return 1;
-    if (jpeg_coefs_layout(j->src.width, j->src.height, o->color ? 3 : 1, o->quality,
-                          &j->coefs_out, text_show(j->item->output, &shown), err, sizeof err)) {
+        return 0;
+    if (jpeg_coefs_layout(j->src.width, j->src.height, channels, o->quality, &j->coefs_out,
+                          text_show(j->item->output, &shown), err, sizeof err)) {
         job_fail_named(j, JOB_FAILED, err);
-        return 1;
+        return 0;
     }
-    io_pixels_use(j->pool ? &j->pool->io : NULL); /* page-locked, as the output rows would be */
+    io_pixels_use(j->pool ? &j->pool->io : NULL);
     const int short_of_memory = jpeg_coefs_alloc(&j->coefs_out);
     io_pixels_use(NULL);
     if (short_of_memory) {
         job_fail(j, JOB_FAILED, "out of host memory for the output's coefficients");
-        return 1;
-    }
-    const int status = tc_filter_to_jpeg(ctx, &j->src, &p, &j->coefs_out, &done);
-    if (status != TC_OK) {
-        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
-        return 1;
-    }
-    if (!done) {
-        jpeg_coefs_free(&j->coefs_out);
         return 0;
     }
+    const int status = tc_jpeg_begin(ctx, j->jpeg_path ? &j->coefs_in : NULL,
+                                     j->jpeg_path ? NULL : &j->src, channels, &p, &j->coefs_out,
+                                     &j->ticket);
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return 0;
+    }
+    if (j->ticket >= 0)
+        return 1;
+    jpeg_coefs_free(&j->coefs_out);
+    if (j->jpeg_path)
+        job_decode_on_cpu(o, j);
+    j->cpu_encode = 1; /* encodes_on_device would send it here again */
+    if (j->status == JOB_OK)
+        job_filter(o, ctx, j);
+    return 0;
+}
+
+/* The job of jpeg_begin finished: its coefficients are the output's, or, where the device's
+ * decode is not TurboJPEG's, the file is decoded on the CPU and filtered as any other job. */
+static void jpeg_end(const tc_options *o, tc_context *ctx, job *j)
+{
+    int exact = 0;
+    const int status = tc_jpeg_end(ctx, j->ticket, &exact);
+    j->ticket = -1;
+    jpeg_coefs_free(&j->coefs_in); /* the device is done with them */
+    if (status != TC_OK) {
+        job_fail(j, status == TC_EINVAL ? JOB_REFUSED : JOB_FAILED, tc_error(ctx));
+        return;
+    }
+#ifdef TILEDCONV_TEST_HOOKS
+    exact = exact && !(j->jpeg_path && file_hooks.jpeg_inexact);
+#endif
+    if (!exact) {
+        job_decode_on_cpu(o, j);
+        if (j->status == JOB_OK)
+            job_filter(o, ctx, j);
+        return;
+    }
     j->coefs_done = 1;
+    if (j->jpeg_path)
+        j->jpeg_decode = "device";
     take_stats(ctx, j);
-    return 1;
 }
 
 /* -e on the JPEG path's terms (job_jpeg_check_wanted): the file's coefficients decoded on the
@@ -378,7 +372,8 @@ void job_filter(const tc_options *o, tc_context *ctx, job *j)
     tc_params p;
     tc_image dst;
     if (j->jpeg_path) {
-        filter_jpeg(o, ctx, j);
+        if (jpeg_begin(o, ctx, j))
+            jpeg_end(o, ctx, j);
         return;
     }
     if (j->jpeg_check) {
@@ -386,8 +381,11 @@ void job_filter(const tc_options *o, tc_context *ctx, job *j)
         if (j->status != JOB_OK)
             return;
     }
-    if (encodes_on_device(o, j) && filter_to_jpeg(o, ctx, j))
+    if (encodes_on_device(o, j) && !j->cpu_encode) {
+        if (jpeg_begin(o, ctx, j))
+            jpeg_end(o, ctx, j);
         return;
+    }
     if (j->in_strips) {
         filter_strips(o, ctx, j);
         return;
@@ -434,16 +432,27 @@ void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
     job *together[JOB_FILTER_MANY];
     tc_image src[JOB_FILTER_MANY], dst[JOB_FILTER_MANY];
     tc_params first, p;
+    job *flying = NULL; /* the JPEG filter's image in flight, ended once the next is begun */
     int k = 0;
     for (int i = 0; i < n; i++) {
         job *j = jobs[i];
+        if (j->status == JOB_OK && takes_jpeg_filter(o, j) && !j->in_strips && !j->cpu_encode) {
+            if (jpeg_begin(o, ctx, j)) {
+                if (flying)
+                    jpeg_end(o, ctx, flying);
+                flying = j;
+            }
+            continue;
+        }
+        if (flying) { /* the others run with none in flight */
+            jpeg_end(o, ctx, flying);
+            flying = NULL;
+        }
         if (j->jpeg_check)
             check_device_decode(ctx, j);
         if (j->status != JOB_OK)
             continue;
-        /* The JPEG filter's one at a time (tc_filter_jpeg and tc_filter_to_jpeg take one). */
-        if (j->in_strips || o->gradient || j->jpeg_path || encodes_on_device(o, j) || n == 1 ||
-            k == JOB_FILTER_MANY) {
+        if (j->in_strips || o->gradient || n == 1 || k == JOB_FILTER_MANY) {
             job_filter(o, ctx, j);
             continue;
         }
@@ -459,6 +468,8 @@ void job_filter_many(const tc_options *o, tc_context *ctx, job **jobs, int n)
         src[k] = j->src;
         k++;
     }
+    if (flying)
+        jpeg_end(o, ctx, flying);
     if (k > 0)
         filter_together(o, ctx, together, src, dst, k, &first);
 }
