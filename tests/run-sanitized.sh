@@ -7,6 +7,7 @@
 #     on the CPU device, under LeakSanitizer (no leak of ours);
 #   - the Python tests (tests/python) with the sanitized library preloaded into Debian's
 #     python3: every library call they make under ASan and LSan (tests/lsan-python.supp);
+#   - the device's JPEG path of DIR/tiledconv on the kinds of bench/make_mixed.py's folder;
 #   - the bad-input table of tests/e2e.sh against DIR/tiledconv.
 # Any sanitizer report ("ERROR: AddressSanitizer", "runtime error:", ...) fails its case.
 # Leaks inside the OpenCL ICD loader, PoCL and LLVM are suppressed (tests/lsan.supp).
@@ -107,6 +108,31 @@ if [ -f "$dir/lib/libtiledconv.so.1" ] && "$py" -c 'import numpy, pytest' 2>/dev
 else
     failed=$((failed + 1))
     echo "not ok - python tests under ASan: $dir/lib/libtiledconv.so.1 or numpy/pytest missing"
+fi
+
+# The device's JPEG path (--tune jpeg-device=1): coefficient blocks, two images in flight,
+# the lane's fallback and the device's encoder from pixels, on one picture of each kind of the
+# mixed folder, gray and colour, with the contexts closed before the exit so that LeakSanitizer
+# sees what they held.
+if [ -x "$dir/tiledconv" ] &&
+    "$py" "$here/../bench/make_mixed.py" --out "$tmp/mixed" --each 1 --scale 0.1 --threads 2 \
+        --images "$here/../images" >/dev/null 2>&1; then
+    : >"$tmp/err"
+    rc=0
+    for args in "--color" "" "--color -f 31"; do
+        for inexact in "" 1; do
+            rm -rf "$tmp/jpeg-out"
+            # shellcheck disable=SC2086 # the arguments are words
+            env TILEDCONV_CLEAN_EXIT=1 ${inexact:+TILEDCONV_TEST_JPEG_INEXACT=1} \
+                "$dir/tiledconv" -q $args --tune jpeg-device=1 --format jpeg \
+                -O "$tmp/jpeg-out" "$tmp/mixed"/* >>"$tmp/err" 2>&1 || rc=$?
+        done
+    done
+    [ -z "$(ls "$tmp/jpeg-out")" ] && rc=1
+    judge "the device's JPEG path" "$rc" "11 kinds, gray and colour, 5 and 31 taps, the fallback"
+else
+    failed=$((failed + 1))
+    echo "not ok - the device's JPEG path under ASan: no tool or no mixed folder"
 fi
 
 if [ -x "$dir/tiledconv" ]; then
