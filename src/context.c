@@ -534,10 +534,16 @@ int tc_jpeg_end(tc_context *ctx, int ticket, int *exact)
     const tc_jpeg_flight *f = &ctx->jpeg->flights[ticket];
     const int channels = f->img.planes;
     const tc_job job = f->job;
+    const jpeg_coefs *in = f->in, *out = f->out;
     const int status = tc_jpeg_filter_finish(ctx->jpeg, &ctx->device, &ctx->programs, ticket,
                                              exact, &stats, &convert_ms, &ctx->error);
-    if (status == TC_OK && *exact)
+    if (status == TC_OK && *exact) {
         tc_context_remember(ctx, &stats, &job, channels, convert_ms);
+        /* The coefficients moved from and into page-locked memory without staging where the
+         * caller's blocks are the context's (-t counts them with the pixels'). */
+        ctx->direct.up += in && tc_host_blocks_hold(&ctx->host, in->block, jpeg_coefs_bytes(in));
+        ctx->direct.down += tc_host_blocks_hold(&ctx->host, out->block, jpeg_coefs_bytes(out));
+    }
     return status;
 }
 

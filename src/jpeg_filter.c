@@ -241,7 +241,8 @@ int tc_jpeg_filter_start(tc_jpeg_filter_state *st, const tc_device *d,
      * read, its samples lie in the slot's buffers. */
     f->img = (tc_image){TC_PIXELS_U8, w, h, channels, NULL, (long)w * (long)channels, NULL, 0};
     f->job = *job;
-    f->from_coefs = in != NULL;
+    f->in = in;
+    f->out = out;
     f->timed = timed;
     f->times = (tc_jpeg_times){0.0, 0.0, 0.0};
     tc_run_stats_free(&f->total);
@@ -275,7 +276,7 @@ int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
     const cl_int err = clFinish(s->queue);
     if (status == TC_OK && err != CL_SUCCESS)
         status = cl_fail(m, err, "clFinish(JPEG image)");
-    if (status == TC_OK && f->from_coefs) {
+    if (status == TC_OK && f->in) {
         status = tc_jpeg_decode_finish(&parts, exact, m);
     } else if (status == TC_OK) { /* pixels: nothing to be inexact */
         *exact = 1;

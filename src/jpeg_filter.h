@@ -27,12 +27,14 @@ typedef struct {
     tc_jpeg_encoder encoder;
     tc_slot slot;
     /* the image in flight */
-    int busy, from_coefs, timed, status;
+    int busy, timed, status;
     tc_msg why;         /* status's reason, told at the finish */
     tc_image img;       /* its samples' view (the slot keeps a pointer to it) */
     tc_job job;
     tc_run_stats total; /* the filter's figures */
     tc_jpeg_times times;
+    const jpeg_coefs *in; /* its coefficients (NULL: from pixels) */
+    jpeg_coefs *out;
 } tc_jpeg_flight;
 
 /* Images a context keeps in flight: one enqueued while the one before runs, so that the
