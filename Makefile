@@ -232,9 +232,10 @@ $(O)/src/%.o: src/%.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The file layer is compiled position-independent with its names visible: the command line
-# calls into it beyond the public API (its reports read the batch's state).
-FILES_CFLAGS := -fPIC -DTILEDCONV_BUILDING
+# The file layer is compiled position-independent with its names hidden, but for those the
+# command line calls beyond the public API (TC_TOOL, src/io/tool_visible.h: its reports read
+# the batch's state).
+FILES_CFLAGS := -fPIC -fvisibility=hidden -DTILEDCONV_BUILDING
 $(O)/src/files/%.o: src/files/%.c | check-opencl
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -Isrc/files $(ALL_CFLAGS) $(FILES_CFLAGS) $(DEPFLAGS) -c -o $@ $<

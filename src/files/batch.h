@@ -8,6 +8,8 @@
 #ifndef TILEDCONV_BATCH_H
 #define TILEDCONV_BATCH_H
 
+#include "tool_visible.h" /* src/io */
+
 #include "inputs.h"
 #include "file_options.h"
 
@@ -50,7 +52,7 @@ enum {
  * to open (tc_open's requests); end: a BATCH_END_ value. Returns the tool's exit status: 0
  * when every image succeeded, else 1 when any failed at run time (or no device opened, or a
  * device request was not valid: 2), else 2. Prints nothing. */
-int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
+TC_TOOL int batch_run(const tc_options *o, const batch_list *list, char requests[][64], int n_requests,
               int end, const batch_reporter *r);
 
 #endif

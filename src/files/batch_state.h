@@ -6,6 +6,8 @@
 #ifndef TILEDCONV_BATCH_STATE_H
 #define TILEDCONV_BATCH_STATE_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <pthread.h>
 #include <stddef.h>
 
@@ -110,10 +112,10 @@ struct batch {
 };
 
 /* Wall ms on the monotonic clock. */
-double batch_now_ms(void);
+TC_TOOL double batch_now_ms(void);
 
 /* ms since this process started (its exec), to the tick (10 ms); -1 where it cannot be read. */
-double batch_process_age_ms(void);
+TC_TOOL double batch_process_age_ms(void);
 
 /* The job last in the list; the first job out of it (NULL when it is empty); the job after
  * prev (NULL: the first) out of it. */

@@ -3,6 +3,8 @@
 #ifndef TILEDCONV_COMPARE_H
 #define TILEDCONV_COMPARE_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stdio.h>
 
 #include "tiledconv_internal.h"
@@ -15,7 +17,7 @@ typedef struct {
 
 /* Compares every pixel: outside the target ROI exactly, inside within the tolerance. Prints
  * up to max_report mismatches (x, y, expected, actual) to report when it is not NULL. */
-tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual,
+TC_TOOL tc_verify_result verify_compare(const tc_plane *expected, const tc_plane *actual,
                                 const tc_roi *roi, double tolerance, FILE *report,
                                 int max_report);
 

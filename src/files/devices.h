@@ -3,6 +3,8 @@
 #ifndef TILEDCONV_DEVICES_H
 #define TILEDCONV_DEVICES_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 
 #include "option_parse.h"
@@ -14,7 +16,7 @@
  *   otherwise           one request from --device, -p and -d as given ("" by default).
  * Returns 0, 2 (a usage error: nothing matches, or flags that exclude each other) or 1 (the
  * platforms could not be listed), with the reason in err. */
-int devices_resolve(const tc_options *o, char requests[][64], int *count, char *err,
+TC_TOOL int devices_resolve(const tc_options *o, char requests[][64], int *count, char *err,
                     size_t err_size);
 
 #endif

@@ -9,6 +9,8 @@
 #ifndef TILEDCONV_FILE_HOOKS_H
 #define TILEDCONV_FILE_HOOKS_H
 
+#include "tool_visible.h" /* src/io */
+
 typedef struct {
     unsigned long long batch_budget; /* the bytes a batch's images in flight may hold, in
                                       * place of a quarter of the machine's memory; 0: that */
@@ -24,7 +26,7 @@ typedef struct {
 } file_test_hooks;
 
 #ifdef TILEDCONV_TEST_HOOKS
-extern file_test_hooks file_hooks;
+TC_TOOL extern file_test_hooks file_hooks;
 #endif
 
 #endif

@@ -7,6 +7,8 @@
 #ifndef TILEDCONV_FILE_OPTIONS_H
 #define TILEDCONV_FILE_OPTIONS_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -109,9 +111,9 @@ typedef struct {
 void options_defaults(tc_options *o);
 
 /* The library's parameters for these options and a resolved ROI. */
-void options_params(const tc_options *o, const tc_roi *roi, tc_params *p);
+TC_TOOL void options_params(const tc_options *o, const tc_roi *roi, tc_params *p);
 
 /* The scale space's parameters for these options (--pyramid OxL, --sigma, --border). */
-tc_pyramid_params options_pyramid_params(const tc_options *o);
+TC_TOOL tc_pyramid_params options_pyramid_params(const tc_options *o);
 
 #endif

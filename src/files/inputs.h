@@ -7,6 +7,8 @@
 #ifndef TILEDCONV_INPUTS_H
 #define TILEDCONV_INPUTS_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 
 #include "name_list.h"
@@ -32,15 +34,15 @@ typedef struct {
  * without --format, where every output would replace its input; an -O that is not a folder,
  * or cannot be created, ...); 1 when the list cannot be read or memory runs out. err names
  * the flag, the folder or both files. */
-int inputs_gather(const tc_options *o, batch_list *list, char *err, size_t err_size);
+TC_TOOL int inputs_gather(const tc_options *o, batch_list *list, char *err, size_t err_size);
 
-void inputs_free(batch_list *list);
+TC_TOOL void inputs_free(batch_list *list);
 
 /* BASE of DIR/BASE.EXT: the input's file name without its folder and its extension
  * ("a/b.x.bmp" gives "b.x"). */
-void inputs_base_name(const char *path, char *out, size_t size);
+TC_TOOL void inputs_base_name(const char *path, char *out, size_t size);
 
 /* Whether the options ask for a batch: -O, --files-from, or more than one input. */
-int inputs_is_batch(const tc_options *o, const batch_list *list);
+TC_TOOL int inputs_is_batch(const tc_options *o, const batch_list *list);
 
 #endif

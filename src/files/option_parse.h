@@ -6,6 +6,8 @@
 #ifndef TILEDCONV_CLI_OPTIONS_H
 #define TILEDCONV_CLI_OPTIONS_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -17,11 +19,11 @@
  * after the options); opts points into argv. The AMD sample's two-letter flags also take their
  * value attached (-sL3 is -sL 3): such words in argv are replaced by "-sL=3" before parsing;
  * the replacements live until the next call. */
-int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
+TC_TOOL int cli_parse(int argc, char **argv, tc_options *opts, FILE *err);
 
 /* Whether -a bilinear cannot run this filter (a mask that is not rank 1, or a pair of
  * neighbouring taps with opposite signs in both pairings, bilinear.h): 1 with the reason,
  * naming the coefficient, in why; else 0. */
-int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
+TC_TOOL int cli_bilinear_refusal(const tc_filter_spec *f, char *why, size_t size);
 
 #endif

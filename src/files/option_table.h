@@ -7,6 +7,8 @@
 #ifndef TILEDCONV_OPTION_TABLE_H
 #define TILEDCONV_OPTION_TABLE_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 
 /* getopt's code of each option without a one-letter name; the others use their letter. */
@@ -111,9 +113,9 @@ typedef struct {
 /* The most rows the table may have (getopt's tables are made in arrays of this size). */
 #define CLI_OPTION_CAPACITY 96
 
-extern const cli_option cli_options[];
-extern const size_t cli_option_count;
-extern const cli_section_info cli_sections[CLI_SECTION_COUNT];
+TC_TOOL extern const cli_option cli_options[];
+TC_TOOL extern const size_t cli_option_count;
+TC_TOOL extern const cli_section_info cli_sections[CLI_SECTION_COUNT];
 
 /* The option of this code (the first name of an alias), or NULL. */
 const cli_option *cli_option_of(int code);
@@ -125,6 +127,6 @@ const char *cli_option_flag(int code, char *buf, size_t size);
 
 /* The label of an option in -h: "-s, --source FILE", "    --format NAME" (room for a short
  * name kept), "FILE..." for the operands. */
-void cli_option_label(const cli_option *opt, char *out, size_t size);
+TC_TOOL void cli_option_label(const cli_option *opt, char *out, size_t size);
 
 #endif

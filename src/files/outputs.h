@@ -3,6 +3,8 @@
 #ifndef TILEDCONV_OUTPUTS_H
 #define TILEDCONV_OUTPUTS_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -17,12 +19,12 @@
 int outputs_check(const char *out_path, const char *in_path, char *err, size_t err_size);
 
 /* The same rules for the file of another flag (--raw); the message names that flag. */
-int outputs_check_flag(const char *flag, const char *out_path, const char *in_path, char *err,
+TC_TOOL int outputs_check_flag(const char *flag, const char *out_path, const char *in_path, char *err,
                        size_t err_size);
 
 /* An existing output that is read-only (no write bit, or not writable by this user) is not
  * replaced without --force (force 1). 0, or -1 with a message naming flag and path. */
-int outputs_check_replaceable(const char *flag, const char *path, int force, char *err,
+TC_TOOL int outputs_check_replaceable(const char *flag, const char *path, int force, char *err,
                               size_t err_size);
 
 /* 1 when a and b name the same file: the same string, or both exist and are one inode. */
@@ -45,11 +47,11 @@ typedef struct {
  * is no file. Found by sorting, so a batch's thousands of names cost a stat each. 0, or -1
  * with one line naming both ("-o x.bmp and --class-map ./x.bmp are the same file; give each
  * its own name", "-O d/a.bmp would replace the input d/a.bmp; refusing"). */
-int outputs_check_distinct(const outputs_named *files, size_t n, char *err, size_t err_size);
+TC_TOOL int outputs_check_distinct(const outputs_named *files, size_t n, char *err, size_t err_size);
 
 /* Every output the options ask for may be written (-o, --raw, --class-map), and no two of them
  * are the same file. 0, or -1 with the reason in err. */
-int outputs_check_all(const tc_options *o, char *err, size_t err_size);
+TC_TOOL int outputs_check_all(const tc_options *o, char *err, size_t err_size);
 
 /* Writes what the run produced: the image (-o, in o->image_format: gray for 1 plane, RGB for
  * 3, of `depth` bits per sample (8, or 16 with maxval 65535), with --scale/--offset inside the
@@ -74,11 +76,11 @@ typedef struct {
  * pixel; each raw file as --raw's), and only when all are complete are they put in place, the
  * folder synced once after the last. 0, or -1 with "-O PATH: reason" (or "--raw PATH: ...")
  * in err and none of the files written. */
-int outputs_write_all(const tc_options *o, const outputs_item *items, int count, int depth,
+TC_TOOL int outputs_write_all(const tc_options *o, const outputs_item *items, int count, int depth,
                       char *err, size_t err_size);
 /* outputs_write with other planes for --raw than for the image: --gradient's image is the
  * magnitude, its raw file gx, gy and the magnitude. */
-int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
+TC_TOOL int outputs_write_split(const tc_options *o, const tc_plane *planes, int count,
                         const tc_plane *raw_planes, int raw_count, const tc_roi *roi, int depth,
                         char *err, size_t err_size);
 
@@ -93,18 +95,18 @@ int outputs_image_from_planes(const tc_options *o, const tc_plane *planes, int c
 int outputs_raw_stream(FILE *f, const tc_plane *planes, int count);
 
 /* 1 when path is "-", standard output. */
-int outputs_is_stdout(const char *path);
+TC_TOOL int outputs_is_stdout(const char *path);
 
 /* How the reports name an output: "standard output" for "-", else the path. */
-const char *outputs_name(const char *path);
+TC_TOOL const char *outputs_name(const char *path);
 
 /* The output image's bits per sample for an input whose samples have more than 8 bits (deep) or
  * not: --depth when given, else 16 for a deep input written to PNG or PGM/PPM (16 bits are kept
  * where the format can hold them), else 8. */
-int outputs_depth(const tc_options *o, int deep);
+TC_TOOL int outputs_depth(const tc_options *o, int deep);
 
 /* "8-bit grayscale BMP", "16-bit colour PNG": what an output holds, for the reports. */
-void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t size);
+TC_TOOL void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t size);
 
 /* -o -: keeps the process's standard output for the image alone. A copy of descriptor 1 is
  * kept for the image, and descriptor 1 then points at standard error, so that every report
@@ -113,10 +115,10 @@ void outputs_describe(io_format fmt, int depth, int channels, char *buf, size_t 
  * from its writer threads), so that a reader that goes away makes the write fail with EPIPE,
  * reported as one line with exit 1, instead of killing the tool without a word. Call once,
  * before anything is printed. 0, or -1 with the reason in err. */
-int outputs_claim_stdout(char *err, size_t err_size);
+TC_TOOL int outputs_claim_stdout(char *err, size_t err_size);
 
 /* The descriptor the image goes to once standard output is claimed, else -1. */
-int outputs_stdout_fd(void);
+TC_TOOL int outputs_stdout_fd(void);
 
 /* What outputs_put_image and outputs_put_bytes sync: nothing (--no-sync); the file and, after
  * the rename, its folder; or the file alone, for a batch, which syncs its folder once at the
@@ -127,7 +129,7 @@ enum { OUTPUTS_SYNC_NONE = 0, OUTPUTS_SYNC_ALL = 1, OUTPUTS_SYNC_FILE = 2 };
  * as sync says (OUTPUTS_SYNC_*), linked or renamed into place; or for "-" encoded in memory
  * and written to the claimed standard output whole. 0, or -1 with "PATH: reason" in err
  * ("-o -: ..." for standard output). */
-int outputs_put_image(const char *path, io_format fmt, const io_image *img, int quality,
+TC_TOOL int outputs_put_image(const char *path, io_format fmt, const io_image *img, int quality,
                       int sync, char *err, size_t err_size);
 
 /* Bytes of a finished file (the batch's BMP, headers and rows) into place at path, synced as

@@ -9,6 +9,8 @@
 #ifndef TILEDCONV_PLAN_H
 #define TILEDCONV_PLAN_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 
 #include "tiledconv_internal.h"
@@ -42,7 +44,7 @@ size_t plan_room_now(const tc_options *o, size_t room);
 /* --max-memory below what the process holds before any device and PLAN_RUN_MARGIN: 2 with
  * one line in err naming the least budget, before the platform opens (whose opening alone
  * would pass the budget: PoCL's 70-80 MB); else 0. */
-int plan_check_budget(const tc_options *o, char *err, size_t err_size);
+TC_TOOL int plan_check_budget(const tc_options *o, char *err, size_t err_size);
 
 typedef struct {
     unsigned long long plane;        /* one device plane, rows padded to the device pitch */
@@ -54,32 +56,32 @@ typedef struct {
 
 /* 1 when decoded samples of this kind become the first plane in place (tc_plane_take_rgb): 8-bit
  * RGB of full scale, which every BMP decodes to (and colour PNGs and JPEGs). */
-int plan_in_place(int channels, int depth, int maxval);
+TC_TOOL int plan_in_place(int channels, int depth, int maxval);
 
 /* The host bytes of reading an input (in, open on its header) up to its planes (plane_set bytes
  * of them): the input's bytes and the decoded samples while it is decoded; then the planes,
  * made in the samples' memory (plan_in_place) or beside them. */
-unsigned long long plan_load(const source_reader *in, unsigned long long plane_set);
+TC_TOOL unsigned long long plan_load(const source_reader *in, unsigned long long plane_set);
 
 /* The plan of a run of these options on a width x height image with this ROI on this device.
  * in: the file, open on its header (NULL for -g, whose planes are made directly); depth: the
  * output image's bits per sample (outputs_depth). */
-void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
+TC_TOOL void plan_make(const tc_options *o, int width, int height, const tc_roi *roi,
                const source_reader *in, int depth, const tc_device_info *dev, run_plan *p);
 
 /* The plan against the device's limits and the host's memory now, or --max-memory where that
  * is less. `what` names the image in messages ("-g 65536x16384", or the file). Returns 0; or 2
  * (a fixed limit, or --max-memory) or 1 (host memory), with one line in err saying how much is
  * needed and which limit it passes. */
-int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
+TC_TOOL int plan_check(const run_plan *p, const tc_device_info *dev, const char *what, char *err,
                size_t err_size);
 
 /* The decoders' limits from the options (--max-pixels, --allow-high-ratio), with those flags
  * named for the messages: the same for one image and for every image of a batch. */
-void plan_io_limits(const tc_options *o, io_limits *lim);
+TC_TOOL void plan_io_limits(const tc_options *o, io_limits *lim);
 
 /* `bytes` of host memory for `what` (an image of a batch) against the host's memory now, with
  * the platform's reserve: 0, or 1 with one line in err saying how much and which limit. */
-int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size);
+TC_TOOL int plan_check_host(const char *what, unsigned long long bytes, char *err, size_t err_size);
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef TILEDCONV_SHA256_H
 #define TILEDCONV_SHA256_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +25,6 @@ void sha256_update(sha256_ctx *c, const void *data, size_t n);
 void sha256_final(sha256_ctx *c, char hex[65]);
 
 /* All three at once. */
-void sha256_hex(const void *data, size_t n, char hex[65]);
+TC_TOOL void sha256_hex(const void *data, size_t n, char hex[65]);
 
 #endif

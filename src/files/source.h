@@ -18,6 +18,8 @@
 #ifndef TILEDCONV_SOURCE_H
 #define TILEDCONV_SOURCE_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,10 +43,10 @@ typedef struct {
 } source;
 
 /* 1 when path names standard input ("-"). */
-int source_is_stdin(const char *path);
+TC_TOOL int source_is_stdin(const char *path);
 
 /* How messages name an input: "standard input" for "-", else the path. */
-const char *source_name(const char *path);
+TC_TOOL const char *source_name(const char *path);
 
 /* Reads path ("-": standard input) whole, at most SOURCE_MAX_BYTES (a PNG, JPEG or PGM/PPM
  * from standard input or a pipe as far as its image goes, stream_bounds.h). Its first
@@ -91,13 +93,13 @@ typedef struct {
  * raises it)") and the bomb guard (bmp.c's for RLE, io_check_bomb for PNG and JPEG). Nothing is
  * allocated for the pixels. Returns 0, or -1 with "NAME: reason" in err and nothing left to
  * close; after 0, source_reader_close always. */
-int source_reader_open(const char *path, const io_limits *lim, source_reader *r, char *err,
+TC_TOOL int source_reader_open(const char *path, const io_limits *lim, source_reader *r, char *err,
                        size_t err_size);
 
 /* The run needs the intensity alone (a gray job): a JPEG will be decoded to its luma, one
  * channel (io_decode_luma), and head says so from now on, for the memory plan; other formats
  * are unchanged. Call after source_reader_open, before decoding. */
-void source_reader_want_luma(source_reader *r);
+TC_TOOL void source_reader_want_luma(source_reader *r);
 
 /* The pixels source_reader_decode makes go where a gives them (io_decode_with), as far as
  * the format allows (a BMP decoded: to malloc's memory), and so do source_reader_bmp_bytes's.
@@ -106,7 +108,7 @@ void source_reader_use_allocator(source_reader *r, const io_allocator *a);
 
 /* The image's samples, with the limits the reader was opened with: a BMP as 8-bit RGB (the
  * BMP reader), the others as io_decode gives them. Returns 0, or -1 with "NAME: reason". */
-int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size);
+TC_TOOL int source_reader_decode(source_reader *r, io_image *img, char *err, size_t err_size);
 
 /* A JPEG's quantised coefficients (jpeg_coefs_read), with the limits the reader was opened
  * with; the luma's alone where source_reader_want_luma was called. jpeg_coefs_read's answer:
@@ -124,6 +126,6 @@ int source_reader_bmp_bytes(source_reader *r, uint8_t **data, size_t *size,
                             const io_allocator **from, char *err, size_t err_size);
 
 /* Releases the input (the mapping, the buffers, the descriptor); safe to call twice. */
-void source_reader_close(source_reader *r);
+TC_TOOL void source_reader_close(source_reader *r);
 
 #endif

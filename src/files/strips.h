@@ -15,6 +15,8 @@
 #ifndef TILEDCONV_STRIPS_H
 #define TILEDCONV_STRIPS_H
 
+#include "tool_visible.h" /* src/io */
+
 #include <stddef.h>
 
 #include "file_options.h"
@@ -30,13 +32,13 @@ unsigned long long strips_budget(const tc_options *o, int *given, const char **l
  * --class-map, and for one image (study 1) -t, -i, --csv and --json's timed records; an image
  * to standard output, which a failure half-way would leave half-written; bilinear, whose
  * weights depend on a row's place), or NULL. */
-const char *strips_refusal(const tc_options *o, int study);
+TC_TOOL const char *strips_refusal(const tc_options *o, int study);
 
 /* Whether an image whose whole run plans as `whole` (plan.h) goes in strips: it passes the
  * device's largest buffer or memory, or its host bytes and the platform's reserve pass the
  * budget. dev NULL: the device is not known yet (a batch's reader), and its buffers are
  * counted as host memory as a CPU device's are. */
-int strips_needed(const tc_options *o, const run_plan *whole, const tc_device_info *dev);
+TC_TOOL int strips_needed(const tc_options *o, const run_plan *whole, const tc_device_info *dev);
 
 /* The device's bytes of an image (open on its header) as a CPU device holds them: input and
  * output planes, rows padded, and the 8-bit pixels each way. */
@@ -91,7 +93,7 @@ int strips_run(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
 
 /* strips_run for one image alone (not a batch's), with -e's first mismatches written to report
  * (NULL: none) as they are found. */
-int strips_run_reported(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
+TC_TOOL int strips_run_reported(const tc_options *o, tc_context *ctx, const tc_device_info *dev,
                         source_reader *in, const char *name, const strips_output *out,
                         FILE *report, strips_result *res, char *err, size_t err_size);
 

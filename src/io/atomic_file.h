@@ -15,6 +15,8 @@
 #ifndef TILEDCONV_ATOMIC_FILE_H
 #define TILEDCONV_ATOMIC_FILE_H
 
+#include "tool_visible.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -36,7 +38,7 @@ typedef struct {
 
 /* Reads the process's umask once, for every file made after (a program calls it before it
  * starts threads; later calls do nothing). The umask is never changed. */
-void atomic_file_read_umask(void);
+TC_TOOL void atomic_file_read_umask(void);
 
 /* Creates the file: a new output gets the mode any new file gets (0666 less the umask), a
  * replaced one keeps its mode less the setuid and setgid bits (and, where allowed, its owner and

@@ -17,6 +17,8 @@
 #ifndef TILEDCONV_CODEC_H
 #define TILEDCONV_CODEC_H
 
+#include "tool_visible.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,7 +96,7 @@ int io_encode(FILE *f, io_format fmt, const io_image *img, int quality, const ch
 
 /* Sets the sampling of every colour JPEG io_encode writes from now on, for the whole process
  * (the command line's --sampling): call it before any thread encodes. */
-void io_set_jpeg_sampling(io_jpeg_sampling s);
+TC_TOOL void io_set_jpeg_sampling(io_jpeg_sampling s);
 
 /* The output format from a file name's extension, case-insensitive: .bmp; .png; .jpg, .jpeg;
  * .pgm, .ppm, .pnm; a name without an extension is BMP (only the last path component counts, so
@@ -111,7 +113,7 @@ const char *io_format_name(io_format fmt);
 
 /* The extension of an output in this format, without the dot, for names made by the tool
  * (-O DIR): "bmp", "png", "jpg"; a PNM's is "pgm" for one channel and "ppm" for three. */
-const char *io_format_extension(io_format fmt, int channels);
+TC_TOOL const char *io_format_extension(io_format fmt, int channels);
 
 /* What an output of this format and channels is called in the reports: "PGM" and "PPM" for a
  * PNM, else its name. */

@@ -6,6 +6,8 @@
 #ifndef TILEDCONV_CODEC_COMMON_H
 #define TILEDCONV_CODEC_COMMON_H
 
+#include "tool_visible.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,7 +85,7 @@ void io_pixels_use(const io_allocator *a);
 
 /* Frees the pixels (to their allocator) and sets them to NULL; safe on an image that was never
  * filled. */
-void io_image_free(io_image *img);
+TC_TOOL void io_image_free(io_image *img);
 
 /* max_pixels as the decoders use it: <= 0 means IO_MAX_PIXELS, the default; above
  * IO_HARD_MAX_PIXELS means that, the most any caller may ask for (io_limits.h). */

@@ -9,6 +9,8 @@
 #ifndef TILEDCONV_IO_LIMITS_H
 #define TILEDCONV_IO_LIMITS_H
 
+#include "tool_visible.h"
+
 #include <stddef.h>
 
 /* The hard limit, whatever the caller asks for: 2^30 pixels (32768 x 32768), so that every
@@ -38,7 +40,7 @@ long long io_limits_max_pixels(const io_limits *l);
 
 /* A width x height image within the limit: 0, or -1 with the reason in err ("image size W x H
  * (N pixels) exceeds the limit of M pixels (HINT raises it)"). */
-int io_limits_check_pixels(long long width, long long height, const io_limits *l,
+TC_TOOL int io_limits_check_pixels(long long width, long long height, const io_limits *l,
                            char *err, size_t err_size);
 
 /* Compressed data of stream_bytes that decodes to a width x height image: refused (-1, the

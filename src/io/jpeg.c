@@ -23,6 +23,7 @@
  *     jpeg_write_coefficients.
  */
 #include "jpeg.h"
+#include "tool_visible.h"
 
 #include "codec_common.h"
 
@@ -172,7 +173,7 @@ int jpeg_decode_luma(const uint8_t *data, size_t size, long max_pixels,
 /* The chroma sampling of every colour JPEG the process writes (io_set_jpeg_sampling). */
 static io_jpeg_sampling sampling = IO_JPEG_420;
 
-void io_set_jpeg_sampling(io_jpeg_sampling s)
+TC_TOOL void io_set_jpeg_sampling(io_jpeg_sampling s) /* codec.h */
 {
     sampling = s;
 }

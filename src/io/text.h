@@ -8,6 +8,8 @@
 #ifndef TILEDCONV_TEXT_H
 #define TILEDCONV_TEXT_H
 
+#include "tool_visible.h"
+
 #include <stddef.h>
 
 /* The longest name a message shows, in bytes: the first TEXT_SHOWN_HEAD bytes, "...", and the
@@ -25,7 +27,7 @@ typedef struct {
  * characters, any other control character (bytes below 0x20, and 0x7f) as \xHH; longer than
  * TEXT_SHOWN_MAX, the middle replaced by "...". Other bytes, UTF-8 included, are kept.
  * s NULL shows as "(null)". */
-const char *text_show(const char *s, text_shown *out);
+TC_TOOL const char *text_show(const char *s, text_shown *out);
 
 /* The same escaping for a whole message of any length, into buf (size bytes), cut in the middle
  * when it does not fit so that its end (where the reason usually is) survives: keeps the first
