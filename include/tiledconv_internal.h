@@ -352,11 +352,6 @@ struct jpeg_coefs; /* src/io/jpeg_coefs.h */
 TC_INTERNAL int tc_filter_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
                                const tc_params *p, struct jpeg_coefs *out, int *exact);
 
-/* One JPEG decoded on the device as tc_filter_jpeg decodes it, its samples read back into
- * out (in's width x height x channels bytes, rows packed; channels 1: the first component's
- * plane, 3: RGB): what -e compares with TurboJPEG's own decode. TC_OK with *exact 1, or 0
- * where the device's decode is not TurboJPEG's by design for this file (the cases
- * tc_filter_jpeg gives to the CPU); or the failure, tc_error saying why. */
 /* An image's pixels filtered as tc_filter_image filters them and encoded on the device into
  * out's coefficients (laid out by jpeg_coefs_layout for src's size; its block allocated here
  * where it has none), so that the CPU's part of writing the JPEG is the entropy coding alone
@@ -378,6 +373,11 @@ TC_INTERNAL int tc_jpeg_begin(tc_context *ctx, const struct jpeg_coefs *in, cons
                               int *ticket);
 TC_INTERNAL int tc_jpeg_end(tc_context *ctx, int ticket, int *exact);
 
+/* One JPEG decoded on the device as tc_filter_jpeg decodes it, its samples read back into
+ * out (in's width x height x channels bytes, rows packed; channels 1: the first component's
+ * plane, 3: RGB): what -e compares with TurboJPEG's own decode. TC_OK with *exact 1, or 0
+ * where the device's decode is not TurboJPEG's by design for this file (the cases
+ * tc_filter_jpeg gives to the CPU); or the failure, tc_error saying why. */
 TC_INTERNAL int tc_decode_jpeg(tc_context *ctx, const struct jpeg_coefs *in, int channels,
                                unsigned char *out, int *exact);
 

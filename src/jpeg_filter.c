@@ -40,6 +40,10 @@ void tc_jpeg_filter_release(tc_jpeg_filter_state *st)
         tc_jpeg_decoder_release(&f->decoder);
     }
     tc_launch_cache_release(&st->launches);
+    if (st->samples)
+        clReleaseMemObject(st->samples);
+    st->samples = NULL;
+    st->samples_size = 0;
 }
 
 /* The slot's queue and conversion kernels (the pipeline's program of Channels.cl), and its
@@ -151,8 +155,6 @@ static int add_slot_times(const tc_flight *f, tc_jpeg_times *t, tc_run_stats *to
     return TC_OK;
 }
 
-/* Everything of one image enqueued on the slot's queue: decode, unpack, filter, pack, encode
- * (only a filter that needs the device's own queue waits between). */
 /* The input's samples into the slot's: the device's decode of in's coefficients, or the
  * packed rows of pixels uploaded (their event in *up where timed). */
 static int enqueue_input(tc_slot *s, const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
@@ -168,6 +170,8 @@ cleanup:
     return status;
 }
 
+/* Everything of one image enqueued on the flight's queue: decode (or upload), unpack, filter,
+ * pack, encode (only a filter that needs the device's own queue waits between). */
 static int enqueue_all(tc_jpeg_filter_state *st, tc_jpeg_flight *f, const tc_device *d,
                        tc_program_cache *programs, tc_buffers *buffers, double scale,
                        double offset, const tc_jpeg_decode_parts *parts, const jpeg_coefs *in,
@@ -224,12 +228,12 @@ int tc_jpeg_filter_start(tc_jpeg_filter_state *st, const tc_device *d,
                          int *flight, tc_msg *m)
 {
     tc_jpeg_flight *f = NULL;
-    int status;
+    int status, which = -1;
     *flight = -1;
     for (int i = 0; i < TC_JPEG_FLIGHTS && !f; i++)
         if (!st->flights[i].busy) {
             f = &st->flights[i];
-            *flight = i;
+            which = i;
         }
     if (!f)
         return tc_fail(m, TC_EINVAL, "every JPEG flight is in the air: finish one first");
@@ -248,14 +252,33 @@ int tc_jpeg_filter_start(tc_jpeg_filter_state *st, const tc_device *d,
     tc_run_stats_free(&f->total);
     memset(&f->total, 0, sizeof f->total);
     const tc_jpeg_decode_parts parts = {d, programs, &f->decoder, timed ? &f->times : NULL};
-    if ((status = tc_check_fits(d, w, h, m)) != TC_OK ||
-        (status = ensure_slot(&f->slot, d, programs, &f->img, &f->total.build_ms, m)) != TC_OK)
+    if ((status = tc_check_fits(d, w, h, m)) != TC_OK)
         return status;
+    if (ensure_slot(&f->slot, d, programs, &f->img, &f->total.build_ms, m) != TC_OK) {
+        /* Short of device memory beside what the idle flights keep: theirs go, and where it
+         * is still short the image is not for the device (*flight -1: the caller's other
+         * way, which runs it in bands if it must). */
+        for (int i = 0; i < TC_JPEG_FLIGHTS; i++)
+            if (!st->flights[i].busy)
+                tc_slot_release_buffers(&st->flights[i].slot);
+        if (ensure_slot(&f->slot, d, programs, &f->img, &f->total.build_ms, m) != TC_OK) {
+            tc_slot_release_buffers(&f->slot);
+            return TC_OK;
+        }
+    }
     /* Downloaded by nobody: the flight's chunks are the whole stream, once. */
     tc_slot_begin(&f->slot, &f->img, channels, tc_launch_preparable(job), timed,
                   tc_channels_packed_bytes(&f->img), 0, 0);
     f->busy = 1;
+    *flight = which;
     f->status = enqueue_all(st, f, d, programs, buffers, scale, offset, &parts, in, pixels, out, m);
+    /* Sent to the device now: a driver may hold enqueued work until a flush or a wait, and the
+     * wait is the next image's to come first. */
+    if (f->status == TC_OK) {
+        const cl_int err = clFlush(f->slot.queue);
+        if (err != CL_SUCCESS)
+            f->status = cl_fail(m, err, "clFlush(JPEG image)");
+    }
     if (f->status != TC_OK) /* told at the finish, which waits for what went in before it */
         f->why = *m;
     return TC_OK;
@@ -268,7 +291,9 @@ int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
     tc_jpeg_flight *f = &st->flights[flight];
     tc_slot *s = &f->slot;
     const tc_jpeg_decode_parts parts = {d, programs, &f->decoder, f->timed ? &f->times : NULL};
-    int status = f->status;
+    tc_jpeg_times *times = f->timed ? &f->times : NULL;
+    tc_msg ignored; /* the steps' after the first failure: it is the one to tell */
+    int status = f->status, decoded = 1;
     *exact = 0;
     if (status != TC_OK)
         *m = f->why;
@@ -276,23 +301,26 @@ int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
     const cl_int err = clFinish(s->queue);
     if (status == TC_OK && err != CL_SUCCESS)
         status = cl_fail(m, err, "clFinish(JPEG image)");
-    if (status == TC_OK && f->in) {
-        status = tc_jpeg_decode_finish(&parts, exact, m);
-    } else if (status == TC_OK) { /* pixels: nothing to be inexact */
-        *exact = 1;
-        if (f->timed)
-            status = tc_stat_ms(s->f.direct_up, &f->times.up_ms, m);
-    }
+    /* Both halves finished whatever happened, so that their events go now. */
+    const int decode_status =
+        f->in ? tc_jpeg_decode_finish(&parts, &decoded, status == TC_OK ? m : &ignored) : TC_OK;
     if (status == TC_OK)
-        status = tc_jpeg_encode_finish(&f->encoder, f->timed ? &f->times : NULL, m);
+        status = decode_status;
+    if (status == TC_OK && !f->in && f->timed) /* pixels: their upload */
+        status = tc_stat_ms(s->f.direct_up, &f->times.up_ms, m);
+    const int encode_status =
+        tc_jpeg_encode_finish(&f->encoder, times, status == TC_OK ? m : &ignored);
+    if (status == TC_OK)
+        status = encode_status;
     if (status == TC_OK && f->timed)
         status = add_slot_times(&s->f, &f->times, &f->total, m);
     tc_slot_abandon(s); /* its work finished, its events released */
     f->busy = 0;
-    if (status != TC_OK || !*exact) {
+    if (status != TC_OK || !decoded) {
         tc_run_stats_free(&f->total);
         return status;
     }
+    *exact = 1;
     f->total.h2d_ms = f->times.up_ms;
     f->total.d2h_ms = f->times.down_ms;
     *stats = f->total;
@@ -320,12 +348,9 @@ int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
                           tc_program_cache *programs, const jpeg_coefs *in, int channels,
                           unsigned char *out, int *exact, tc_msg *m)
 {
-    const tc_image img = {TC_PIXELS_U8,        in->width, in->height, channels, NULL,
-                          (long)in->width * (long)channels, NULL, 0};
     tc_jpeg_flight *f = &st->flights[0];
     const tc_jpeg_decode_parts parts = {d, programs, &f->decoder, NULL};
     const size_t bytes = tc_jpeg_decoded_bytes(in, channels);
-    double build_ms = 0.0;
     int status;
     *exact = 0;
     if (channels != 1 && channels != 3)
@@ -333,22 +358,19 @@ int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
                        channels);
     if (f->busy)
         return tc_fail(m, TC_EINVAL, "a JPEG image is in flight: finish it first");
-    if ((status = tc_check_fits(d, in->width, in->height, m)) != TC_OK ||
-        (status = ensure_slot(&f->slot, d, programs, &img, &build_ms, m)) != TC_OK)
+    /* Its samples alone, in a buffer of their own on the device's queue (no conversion
+     * program, which a device without doubles cannot build, and no planes); an image past
+     * what one buffer holds is not compared. */
+    if (bytes > d->info.max_alloc_bytes)
+        return TC_OK;
+    if ((status = tc_ensure_buffer(d, &st->samples, &st->samples_size, bytes, CL_MEM_READ_WRITE,
+                                   "clCreateBuffer(JPEG decoded samples)", m)) != TC_OK ||
+        (status = tc_jpeg_decode(&parts, in, channels, st->samples, exact, m)) != TC_OK)
         return status;
-    tc_slot *s = &f->slot;
-    status = tc_jpeg_decode_enqueue(&parts, s->queue, in, channels, s->in, m);
-    if (status == TC_OK)
-        CL_CALL(status, done, m,
-                clEnqueueReadBuffer(s->queue, s->in, CL_FALSE, 0, bytes, out, 0, NULL, NULL));
-done:;
-    const cl_int err = clFinish(s->queue); /* whatever happened: the transfers use in and out */
-    if (status == TC_OK && err != CL_SUCCESS)
-        status = cl_fail(m, err, "clFinish(JPEG decode)");
-    if (status == TC_OK)
-        return tc_jpeg_decode_finish(&parts, exact, m);
-    tc_msg ignored; /* the decode's events released; the first failure is the one to tell */
-    (void)tc_jpeg_decode_finish(&parts, exact, &ignored);
+    CL_CALL(status, failed, m,
+            clEnqueueReadBuffer(d->queue, st->samples, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
+    return TC_OK;
+failed:
     *exact = 0;
     return status;
 }

@@ -48,6 +48,8 @@ typedef struct {
 typedef struct tc_jpeg_filter_state {
     tc_jpeg_flight flights[TC_JPEG_FLIGHTS];
     tc_launch_cache launches;
+    cl_mem samples; /* tc_jpeg_filter_decode's */
+    size_t samples_size;
 } tc_jpeg_filter_state;
 
 /* Everything st holds; safe on a zeroed one. */
@@ -91,7 +93,8 @@ int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
 /* The JPEG in decoded on the device alone (the decode of tc_jpeg_filter_run), its samples
  * read back into out (width x height x channels bytes, rows packed): for comparing with
  * TurboJPEG's. TC_OK with *exact as tc_jpeg_decode gives it (0: out is not TurboJPEG's by
- * design, for this file), or the failure with its reason in m. */
+ * design, for this file, or the samples are more than one device buffer holds), or the
+ * failure with its reason in m. No flight may be in the air. */
 int tc_jpeg_filter_decode(tc_jpeg_filter_state *st, const tc_device *d,
                           tc_program_cache *programs, const jpeg_coefs *in, int channels,
                           unsigned char *out, int *exact, tc_msg *m);
