@@ -137,11 +137,26 @@ static void size_blocks(j_decompress_ptr d, int ci, jpeg_coef_component *c)
                      info->v_samp_factor * info->v_samp_factor;
 }
 
+/* A row's blocks copied, the largest magnitude of each position kept in most[] (as 16 bits
+ * unsigned, which -32768's is too): one pass, in loops the compiler vectorises (restrict: the
+ * three never overlap). */
+static void copy_row(const int16_t *restrict from, int16_t *restrict to, int blocks,
+                     uint16_t *restrict most)
+{
+    for (int b = 0; b < blocks; b++, from += DCTSIZE2, to += DCTSIZE2)
+        for (int k = 0; k < DCTSIZE2; k++) {
+            const int16_t v = from[k];
+            const uint16_t m = (uint16_t)(v < 0 ? -v : v);
+            to[k] = v;
+            most[k] = m > most[k] ? m : most[k];
+        }
+}
+
 /* Component ci's blocks copied out of libjpeg's array into c->coef (the dummy blocks past the
  * image's blocks zeroed: a file's scans need not have written them, and nothing shows them),
  * with the largest magnitude of each of the 64 positions kept in most[]. */
 static void copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
-                        jpeg_coef_component *c, int most[DCTSIZE2])
+                        jpeg_coef_component *c, uint16_t most[DCTSIZE2])
 {
     const jpeg_component_info *info = &d->comp_info[ci];
     const int used_wide = (int)info->width_in_blocks, used_high = (int)info->height_in_blocks;
@@ -151,14 +166,8 @@ static void copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
         JBLOCKARRAY rows =
             (*d->mem->access_virt_barray)((j_common_ptr)d, array, (JDIMENSION)y, 1, FALSE);
         int16_t *to = c->coef + (size_t)y * row_values;
-        memcpy(to, rows[0], used_values * sizeof *to);
+        copy_row(rows[0][0], to, used_wide, most);
         memset(to + used_values, 0, (row_values - used_values) * sizeof *to);
-        for (int b = 0; b < used_wide; b++)
-            for (int k = 0; k < DCTSIZE2; k++) {
-                const int v = to[b * DCTSIZE2 + k] < 0 ? -to[b * DCTSIZE2 + k]
-                                                       : to[b * DCTSIZE2 + k];
-                most[k] = v > most[k] ? v : most[k];
-            }
     }
     memset(c->coef + (size_t)used_high * row_values, 0,
            (size_t)(c->blocks_high - used_high) * row_values * sizeof *c->coef);
@@ -210,7 +219,7 @@ static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma
                                       "%d x %d image", out->width, out->height);
     for (int ci = 0; ci < out->components; ci++) {
         jpeg_coef_component *c = &out->comp[ci];
-        int most[DCTSIZE2] = {0};
+        uint16_t most[DCTSIZE2] = {0};
         copy_blocks(d, arrays[ci], ci, c, most);
         for (int k = 0; k < DCTSIZE2; k++)
             if ((long)most[k] * c->quant[k] > 32767)
