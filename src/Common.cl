@@ -381,6 +381,17 @@ TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, in
     }
 }
 
+/* The segment of ROI row y at block column x: unchecked (class 1) or mapped (class 2). checked
+ * is a constant at every call, so each call site compiles to one of the two. */
+TC_INLINE void load_segment_checked(SRC_T src, int pitch, int sL, int sT, int w, int h,
+                                    float value, bool checked, int x, int y, float seg[SEG_W])
+{
+    if (checked)
+        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
+    else
+        load_segment(src, pitch, sL + x, sT + y, seg);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The store of a block (the tiled kernels whose tiles sit on the target's 4-column grid)     */
 /* ------------------------------------------------------------------------------------------ */
@@ -436,10 +447,54 @@ TC_INLINE void store_block(DST_T dst, int pitch, int tL, int tT, int w, int h, i
     }
 }
 
+/* A block's outputs cleared before its sums. */
+TC_INLINE void clear_block(float out[BLOCK_Y][BLOCK_X])
+{
+#pragma unroll
+    for (int o = 0; o < BLOCK_Y; o++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++)
+            out[o][c] = 0.0f;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The article's classes of a tile                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The tests of the tiled kernels whose tile (tile_w x tile_h at ROI (l, t)) is read with
+ * aprons of APRON_L and APRON_R columns and ry rows above and below. They depend on the tile's
+ * place alone, never on the work-item, so every work-item of a group takes the same branch and
+ * the barriers inside the branches are reached by all of it or by none. Class 1 (free on
+ * read): the tile and its aprons lie inside the sROI, reads unchecked; class 2 otherwise, every
+ * coordinate that may leave the sROI mapped. Class 3 (free on write): the tile lies inside the
+ * tROI, writes unchecked; class 4 otherwise, writes guarded. */
+TC_INLINE bool tile_free_on_read(int l, int t, int tile_w, int tile_h, int ry, int w, int h)
+{
+    return l >= APRON_L && t >= ry && l + tile_w + APRON_R <= w && t + tile_h + ry <= h;
+}
+
+TC_INLINE bool tile_free_on_write(int l, int t, int tile_w, int tile_h, int w, int h)
+{
+    return l >= 0 && l + tile_w <= w && t + tile_h <= h;
+}
+
 #ifdef TC_COUNT_CLASSES
-/* For -v and the tests: each group adds itself to the counts of its two classes, so that the
- * classes reported are the ones the kernel took, not a prediction. */
+/* For -v and the tests: each group (or each tile, where a group walks several) adds itself to
+ * the counts of its two classes, so that the classes reported are the ones the kernel took,
+ * not a prediction. COUNT_CLASSES(counts, ...) adds them where counts is true: the call of one
+ * work-item of the group; without TC_COUNT_CLASSES it is nothing. */
 #define CLASS_COUNTS_ARG , __global int *class_counts
+#define COUNT_CLASSES(counts, free_on_read, free_on_write) \
+    count_classes(class_counts, counts, free_on_read, free_on_write)
+TC_INLINE void count_classes(__global int *class_counts, bool counts, bool free_on_read,
+                             bool free_on_write)
+{
+    if (counts) {
+        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+    }
+}
 #else
 #define CLASS_COUNTS_ARG
+#define COUNT_CLASSES(counts, free_on_read, free_on_write) ((void)0)
 #endif

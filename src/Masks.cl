@@ -95,32 +95,18 @@ TC_INLINE void mask_row(WEIGHTS m, int mj, const float seg[SEG_W], float out[BLO
             out[c] = fma(WEIGHT(m, mj, i), seg[c + i], out[c]);
 }
 
-/* The segment of ROI row y at block column x: unchecked (class 1) or mapped (class 2). */
-TC_INLINE void mask_segment(SRC_T src, int pitch, int sL, int sT, int w, int h,
-                            float value, bool checked, int x, int y, float seg[SEG_W])
-{
-    if (checked)
-        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
-    else
-        load_segment(src, pitch, sL + x, sT + y, seg);
-}
-
 /* The block at ROI (bx, by) into out. checked is a constant at both calls. */
 TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
                           float value, bool checked, int bx, int by, WEIGHTS m,
                           float out[BLOCK_Y][BLOCK_X])
 {
-#pragma unroll
-    for (int o = 0; o < BLOCK_Y; o++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            out[o][c] = 0.0f;
+    clear_block(out);
 #if TC_MASK_SHARE_ROWS
     /* Source row by - RADIUS_Y + r, read once, into every output row o it reaches. */
 #pragma unroll
     for (int r = 0; r < BLOCK_Y + 2 * RADIUS_Y; r++) {
         float seg[SEG_W];
-        mask_segment(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r, seg);
+        load_segment_checked(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r, seg);
 #pragma unroll
         for (int o = 0; o < BLOCK_Y; o++)
             if (r - o >= 0 && r - o < MASK_H)
@@ -133,8 +119,8 @@ TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
 #pragma unroll
         for (int o = 0; o < BLOCK_Y; o++) {
             float seg[SEG_W];
-            mask_segment(src, pitch, sL, sT, w, h, value, checked, bx, by + o + mj - RADIUS_Y,
-                         seg);
+            load_segment_checked(src, pitch, sL, sT, w, h, value, checked, bx,
+                                 by + o + mj - RADIUS_Y, seg);
             mask_row(m, mj, seg, out[o]);
         }
 #endif
@@ -158,15 +144,9 @@ void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
     const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
     /* The article's classes, from the group's position alone (tiled_conv's tests, with the
      * mask's radii). */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
     float out[BLOCK_Y][BLOCK_X];
     if (free_on_read) /* class 1 */
         mask_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, m, out);
@@ -320,11 +300,7 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
                                bool checked, int bx, int by, __local const float4 *weights,
                                float out[BLOCK_Y][BLOCK_X])
 {
-#pragma unroll
-    for (int o = 0; o < BLOCK_Y; o++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            out[o][c] = 0.0f;
+    clear_block(out);
 #if TC_MASK_PREFETCH
     float next[SEG_W]; /* the window of the row after the current one */
     mask_rows_window(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y, next);
@@ -390,15 +366,9 @@ void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
     const int t = get_group_id(1) * TILE_H;
     const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
     /* The article's classes, from the group's position alone (tiled_mask_conv's tests). */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
     float out[BLOCK_Y][BLOCK_X];
     if (free_on_read) /* class 1 */
         mask_rows_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, weights, out);

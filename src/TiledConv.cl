@@ -189,10 +189,7 @@ TC_INLINE void hfilter_global(SRC_T src, int pitch, int sL, int sT, int x,
                               COEFFS kx, float out[BLOCK_X])
 {
     float seg[SEG_W];
-    if (checked)
-        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
-    else
-        load_segment(src, pitch, sL + x, sT + y, seg);
+    load_segment_checked(src, pitch, sL, sT, w, h, value, checked, x, y, seg);
     filter_segment(seg, kx, out);
 }
 
@@ -416,11 +413,7 @@ TC_INLINE void filter_publish_accumulate(SRC_T src, int pitch, int sL, int sT,
     __local float4 *top = shared;
     __local float4 *bottom = shared + EDGE_SIZE / 4;
     const int col4 = lx * (BLOCK_X / 4);
-#pragma unroll
-    for (int o = 0; o < BLOCK_Y; o++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            out[o][c] = 0.0f;
+    clear_block(out);
 #pragma unroll
     for (int r = 0; r < BLOCK_Y; r++) {
         float hs[BLOCK_X];
@@ -544,15 +537,9 @@ void tiled_conv(SRC_T src, DST_T dst, int pitch,
      *   class 4 (otherwise):     the tile reaches past the tROI's left, right or bottom edge:
      *                            guard the writes.
      */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
 
     float out[BLOCK_Y][BLOCK_X]; /* the block's results */
 #if TC_VERTICAL_ACC
