@@ -325,17 +325,25 @@ TC_INLINE void load_segment(SRC_T src, int pitch, int sx, int sy, float seg[SEG_
 #endif /* TC_IMAGE || TC_IO_U8 */
 }
 
+/* The segment of a row outside the sROI under BORDER_CONSTANT: the border value throughout. */
+TC_INLINE void fill_segment(float value, float seg[SEG_W])
+{
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = value;
+}
+
 /* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
  * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
- * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
-TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
-                                     int h, float value, float seg[SEG_W])
+ * else each pixel's column mapped (the blocks at the sROI's left and right edges). Each
+ * coordinate is mapped by border_index, or with fold (a constant at every call) by
+ * border_fold, whose one fold is enough where the sROI is large (Masks.cl's folded windows). */
+TC_INLINE void load_segment_mapped(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
+                                   int h, float value, bool fold, float seg[SEG_W])
 {
-    const int sy = border_index(y, h);
+    const int sy = fold ? border_fold(y, h) : border_index(y, h);
     if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
+        fill_segment(value, seg);
         return;
     }
     if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
@@ -343,11 +351,18 @@ TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x
     } else {
 #pragma unroll
         for (int i = 0; i < SEG_W; i++) {
-            const int sx = border_index(x - RADIUS_X + i, w);
+            const int c = x - RADIUS_X + i;
+            const int sx = fold ? border_fold(c, w) : border_index(c, w);
             seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
                                                          : SRC_AT(src, pitch, sL + sx, sT + sy);
         }
     }
+}
+
+TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
+                                     int h, float value, float seg[SEG_W])
+{
+    load_segment_mapped(src, pitch, sL, sT, x, y, w, h, value, false, seg);
 }
 
 /* load_segment_bordered with its per-pixel branch (a window crossing the sROI's left or right
@@ -362,9 +377,7 @@ TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, in
 {
     const int sy = border_index(y, h);
     if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
+        fill_segment(value, seg);
     } else if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
         load_segment(src, pitch, sL + x, sT + sy, seg);
     } else {

@@ -235,9 +235,9 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 /* How a class-2 window that crosses the sROI's left or right edge is read (TC_MASK_ROWS_WINDOW):
  *   0  load_segment_lean: the per-pixel mapping a rolled loop, into an array of its own;
  *   1  load_segment_bordered: that mapping unrolled, every load in flight at once;
- *   2  mask_rows_folded where the sROI is at least MR_FOLD_MIN_W wide and MR_FOLD_MIN_H tall
- *      (lean where smaller): unrolled, the row and each column mapped by border_fold, the
- *      rule applied once.
+ *   2  load_segment_mapped with fold (Common.cl) where the sROI is at least MR_FOLD_MIN_W
+ *      wide and MR_FOLD_MIN_H tall (lean where smaller): unrolled, the row and each column
+ *      mapped by border_fold, the rule applied once.
  * The lean loop's loads wait for each other, and a group with one such window waits for it:
  * on a data-centre GPU (bench/split/mask-edges.cases) the few groups along the image's left
  * and right edges cost 12-15 % of a large mask's time with replicate and constant (8192^2, 9 x 9
@@ -261,26 +261,6 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define MR_FOLD_MIN_W (2 * (TILE_W + SEG_W) + 8)
 #define MR_FOLD_MIN_H (2 * (TILE_H + 2 * RADIUS_Y) + 8)
 
-TC_INLINE void mask_rows_folded(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
-                                float value, float seg[SEG_W])
-{
-    const int sy = border_fold(y, h);
-    if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
-    } else if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
-        load_segment(src, pitch, sL + x, sT + sy, seg);
-    } else {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++) {
-            const int sx = border_fold(x - RADIUS_X + i, w);
-            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
-                                                         : SRC_AT(src, pitch, sL + sx, sT + sy);
-        }
-    }
-}
-
 /* The window of ROI row y for the block at column bx (class 2 when checked, a constant). */
 TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
                                 bool checked, int bx, int y, float seg[SEG_W])
@@ -290,7 +270,7 @@ TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int
     else if (TC_MASK_ROWS_WINDOW == 1)
         load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
     else if (TC_MASK_ROWS_WINDOW == 2 && w >= MR_FOLD_MIN_W && h >= MR_FOLD_MIN_H)
-        mask_rows_folded(src, pitch, sL, sT, bx, y, w, h, value, seg);
+        load_segment_mapped(src, pitch, sL, sT, bx, y, w, h, value, true, seg);
     else
         load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
 }
