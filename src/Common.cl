@@ -238,6 +238,59 @@ TC_INLINE void stage_neighbourhood(SRC_T src, int pitch, int sL, int sT, int w, 
                                                border_value);
 }
 
+#ifdef ONEPASS_GROUP
+/* The one-pass kernels, TiledConv.cl's one_pass_conv and Masks.cl's one_pass_mask_conv: the
+ * same code but for the weight of a product, ky[j] kx[i] (separable) or the mask's, passed in
+ * kx (kx[j * TAPS_X + i]); separable is a constant at both calls.
+ * Work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly). The group
+ * copies its (16 + 2 ry) x (16 + 2 rx) neighbourhood into raw (the kernel's local memory),
+ * mapped into the sROI, then every work-item sums all TAPS_Y x TAPS_X products from there. Up
+ * to 15 x 15 taps every loop is unrolled; beyond, only the inner one (a 63 x 63 unrolled body
+ * would be 4000 multiply-adds of code for a kernel kept as the plain baseline). This is each
+ * kernel's whole body, called by every work-item: the barrier inside is reached by all. */
+#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
+#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
+#if TAPS_X * TAPS_Y <= 225
+#define OP_UNROLL_ROWS 1
+#else
+#define OP_UNROLL_ROWS 0
+#endif
+
+TC_INLINE void one_pass(SRC_T src, __global float *dst, int pitch, int sL, int sT, int tL,
+                        int tT, int w, int h, __constant const float *kx,
+                        __constant const float *ky, bool separable, float border_value,
+                        __local float *raw)
+{
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
+
+    /* Work-item (lx, ly) copies the rows ly, ly + 16, ... and in each the columns lx, lx + 16,
+     * ..., mapped into the sROI by the border rule (stage_neighbourhood, shared with
+     * tiled_conv's class 2). */
+    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
+                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
+    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
+     * work-item: the guard on the write below comes after it. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int x = x0 + lx, y = y0 + ly;
+    if (x < w && y < h) {
+        float acc = 0.0f;
+#if OP_UNROLL_ROWS
+#pragma unroll
+#else
+#pragma unroll 1
+#endif
+        for (int j = 0; j < TAPS_Y; j++)
+#pragma unroll
+            for (int i = 0; i < TAPS_X; i++)
+                acc = fma(separable ? ky[j] * kx[i] : kx[j * TAPS_X + i],
+                          raw[(ly + j) * OP_RAW_W + lx + i], acc);
+        dst[(tT + y) * pitch + tL + x] = acc;
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------------------------------ */
 /* A block row's read window (the tiled kernels)                                              */
 /* ------------------------------------------------------------------------------------------ */

@@ -159,39 +159,17 @@ void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
 /* one_pass_mask_conv                                                                         */
 /* ------------------------------------------------------------------------------------------ */
 
-#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
-#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
-
-/* TiledConv.cl's one_pass_conv with the mask's weights for the outer product's: work-item
- * (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly); the group stages its
- * (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into the sROI, and every
- * work-item sums its MASK_H x MASK_W products from there. */
+/* TiledConv.cl's one_pass_conv with the mask's weights for the outer product's (Common.cl's
+ * one_pass): work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly);
+ * the group stages its (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into
+ * the sROI, and every work-item sums its MASK_H x MASK_W products from there. */
 __kernel TC_GROUP_SIZE(ONEPASS_GROUP, ONEPASS_GROUP, 1)
 void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
                         int sL, int sT, int tL, int tT, int w, int h,
                         __constant const float *mask, float border_value)
 {
     __local float raw[OP_RAW_H * OP_RAW_W];
-
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
-
-    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
-                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
-    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
-     * work-item: the guard on the write below comes after it. */
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    const int x = x0 + lx, y = y0 + ly;
-    if (x < w && y < h) {
-        float acc = 0.0f;
-#pragma unroll
-        for (int j = 0; j < MASK_H; j++)
-#pragma unroll
-            for (int i = 0; i < MASK_W; i++)
-                acc = fma(mask[j * MASK_W + i], raw[(ly + j) * OP_RAW_W + lx + i], acc);
-        dst[(tT + y) * pitch + tL + x] = acc;
-    }
+    one_pass(src, dst, pitch, sL, sT, tL, tT, w, h, mask, 0, false, border_value, raw);
 }
 
 #else /* TC_MASK_ROWS */
