@@ -550,6 +550,7 @@ TC_INLINE bool tile_free_on_write(int l, int t, int tile_w, int tile_h, int w, i
  * not a prediction. COUNT_CLASSES(counts, ...) adds them where counts is true: the call of one
  * work-item of the group; without TC_COUNT_CLASSES it is nothing. */
 #define CLASS_COUNTS_ARG , __global int *class_counts
+#define CLASS_COUNTS_PASS , class_counts /* to a helper whose parameters end CLASS_COUNTS_ARG */
 #define COUNT_CLASSES(counts, free_on_read, free_on_write) \
     count_classes(class_counts, counts, free_on_read, free_on_write)
 TC_INLINE void count_classes(__global int *class_counts, bool counts, bool free_on_read,
@@ -562,5 +563,6 @@ TC_INLINE void count_classes(__global int *class_counts, bool counts, bool free_
 }
 #else
 #define CLASS_COUNTS_ARG
+#define CLASS_COUNTS_PASS
 #define COUNT_CLASSES(counts, free_on_read, free_on_write) ((void)0)
 #endif

@@ -126,34 +126,9 @@ TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
 #endif
 }
 
-__kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
-void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
-                     int sL, int sT, int tL, int tT, int w, int h,
-                     __constant const float *mask, float border_value,
-                     tc_values16 mask_values CLASS_COUNTS_ARG)
-{
-#if TC_MASK_VALUES
-    const WEIGHTS m = mask_values;
-#else
-    WEIGHTS m = mask;
-#endif
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
-    const int l = get_group_id(0) * TILE_W - ox;
-    const int t = get_group_id(1) * TILE_H;
-    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
-    /* The article's classes, from the group's position alone (tiled_conv's tests, with the
-     * mask's radii). */
-    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
-    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
-    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
-    float out[BLOCK_Y][BLOCK_X];
-    if (free_on_read) /* class 1 */
-        mask_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, m, out);
-    else /* class 2 */
-        mask_block(src, pitch, sL, sT, w, h, border_value, true, bx, by, m, out);
-    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
-}
+/* The block function and the type of its weights for mask_tile, below. */
+#define TILE_WEIGHTS WEIGHTS
+#define TILE_BLOCK mask_block
 
 /* ------------------------------------------------------------------------------------------ */
 /* one_pass_mask_conv                                                                         */
@@ -296,6 +271,57 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
     }
 }
 
+/* The block function and the type of its weights for mask_tile, below. */
+#define TILE_WEIGHTS __local const float4 *
+#define TILE_BLOCK mask_rows_block
+
+#endif /* TC_MASK_ROWS */
+
+/* ------------------------------------------------------------------------------------------ */
+/* The tile of tiled_mask_conv and of tiled_mask_rows_conv                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Both kernels' work once their weights m are at hand: the group's tile on the target's 4-grid,
+ * work-item (lx, ly)'s block, the article's classes from the group's position alone
+ * (tiled_conv's tests, with the mask's radii), the block by TILE_BLOCK, unchecked or mapped
+ * (checked a constant at each call), and its store. */
+TC_INLINE void mask_tile(SRC_T src, __global float *dst, int pitch, int sL, int sT, int tL,
+                         int tT, int w, int h, float border_value, int lx, int ly,
+                         TILE_WEIGHTS m CLASS_COUNTS_ARG)
+{
+    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
+    const int l = get_group_id(0) * TILE_W - ox;
+    const int t = get_group_id(1) * TILE_H;
+    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
+    float out[BLOCK_Y][BLOCK_X];
+    if (free_on_read) /* class 1 */
+        TILE_BLOCK(src, pitch, sL, sT, w, h, border_value, false, bx, by, m, out);
+    else /* class 2 */
+        TILE_BLOCK(src, pitch, sL, sT, w, h, border_value, true, bx, by, m, out);
+    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
+}
+
+#if !TC_MASK_ROWS
+/* tiled_mask_conv (its ownership, classes and variants: above, at the top of its part). */
+__kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
+void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
+                     int sL, int sT, int tL, int tT, int w, int h,
+                     __constant const float *mask, float border_value,
+                     tc_values16 mask_values CLASS_COUNTS_ARG)
+{
+#if TC_MASK_VALUES
+    const WEIGHTS m = mask_values;
+#else
+    WEIGHTS m = mask;
+#endif
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    mask_tile(src, dst, pitch, sL, sT, tL, tT, w, h, border_value, lx, ly, m CLASS_COUNTS_PASS);
+}
+#else
+/* tiled_mask_rows_conv (above, at the top of its part: how it differs from tiled_mask_conv). */
 __kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
 void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
                           int sL, int sT, int tL, int tT, int w, int h,
@@ -319,20 +345,7 @@ void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
     /* Every weight is in local memory before anyone reads one. */
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
-    const int l = get_group_id(0) * TILE_W - ox;
-    const int t = get_group_id(1) * TILE_H;
-    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
-    /* The article's classes, from the group's position alone (tiled_mask_conv's tests). */
-    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
-    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
-    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
-    float out[BLOCK_Y][BLOCK_X];
-    if (free_on_read) /* class 1 */
-        mask_rows_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, weights, out);
-    else /* class 2 */
-        mask_rows_block(src, pitch, sL, sT, w, h, border_value, true, bx, by, weights, out);
-    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
+    mask_tile(src, dst, pitch, sL, sT, tL, tT, w, h, border_value, lx, ly,
+              weights CLASS_COUNTS_PASS);
 }
-
-#endif /* TC_MASK_ROWS */
+#endif
