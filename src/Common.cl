@@ -1,7 +1,8 @@
 /*
  * Common.cl - what every kernel program shares: the border rules, the staging of a
- * neighbourhood in local memory, the float4 read windows of a block row, and the store of a
- * work-item's block. Each program is this file followed by the file of its kernels
+ * neighbourhood in local memory (and the one-pass kernels' whole body), the float4 read windows
+ * of a block row, the store of a work-item's block, and the article's classes of a tile (their
+ * tests and their counting). Each program is this file followed by the file of its kernels
  * (programs.c): TiledConv.cl (the separable kernels up to 15 taps, and the one-pass and
  * two-pass ones at any length), Long.cl (the tiled kernel beyond 15 taps), Masks.cl (the
  * non-separable masks).
