@@ -381,57 +381,61 @@ def main():
     result["peers"] = {name: {" ".join(map(str, k)) if isinstance(k, tuple) else k: v
                               for k, v in f.items()} for name, f in found.items()}
 
-    # --- the table ---
-    lines.append("")
-    lines.append(f"{'per call':<14}{'taps':>5}{'tiledconv':>12}{'out=':>11}{'GaussianBlur':>14}"
-                 f"{'sepFilter2D':>13}{'CuPy':>10}  {'/bare':>6} {'<=0.75':>7} "
-                 f"{'<cv2 15+':>9} {'<CuPy':>7}")
-    for name in ("gray", "colour"):
+    # --- the tables: each a heading, then a row a tap count for gray, then for colour ---
+    def table(heading, taps, row, after=None):
+        lines.append("")
+        lines.append(heading)
+        for name in ("gray", "colour"):
+            lines.extend(row(name, n) for n in taps)
+            if after:
+                lines.append(after(name))
+
+    def call_row(name, n):
+        t = mine[(name, n)]
+        gb, sf, cu, verdicts = call_columns(found[name], n, t)
+        return (f"{name:<14}{n:>5}{fmt(t):>12}{fmt(mine[(name, n, 'out')]):>11}"
+                f"{fmt(gb):>14}{fmt(sf):>13}{fmt(cu):>10}" + verdicts)
+
+    def floors(name):
         f = found[name]
-        for n in CALL_TAPS:
-            t = mine[(name, n)]
-            gb, sf, cu, verdicts = call_columns(f, n, t)
-            lines.append(f"{name:<14}{n:>5}{fmt(t):>12}{fmt(mine[(name, n, 'out')]):>11}"
-                         f"{fmt(gb):>14}{fmt(sf):>13}{fmt(cu):>10}" + verdicts)
-        lines.append(f"{'':<14}floor (pinned up + down) {fmt(f.get('floor'))}, CuPy's bare "
-                     f"pageable round trip {fmt(f.get('bare'))}")
-    lines.append("")
-    lines.append(f"{'batch of ' + str(a.batch):<16}{'taps':>5}{'tiledconv':>12}{'cv2 pool':>11}"
-                 f"{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}{'<=1.5':>7}"
-                 f"{'CuPy':>10}{'<CuPy':>7}")
-    for name in ("gray", "colour"):
-        f = found[name]
-        for n in BATCH_TAPS:
-            t = mine[(name, "batch", n)]
-            pool, against = batch_columns(f, n, t, a.batch)
-            cu = mine[(name, "cupy batch", n)]
-            lines.append(f"{name:<16}{n:>5}{fmt(t, 's'):>12}{fmt(pool, 's'):>11}" + against +
-                         f"{fmt(cu, 's'):>10}{verdict(None if cu is None else t < cu):>7}")
+        return (f"{'':<14}floor (pinned up + down) {fmt(f.get('floor'))}, CuPy's bare "
+                f"pageable round trip {fmt(f.get('bare'))}")
+
+    def batch_row(name, n):
+        t = mine[(name, "batch", n)]
+        pool, against = batch_columns(found[name], n, t, a.batch)
+        cu = mine[(name, "cupy batch", n)]
+        return (f"{name:<16}{n:>5}{fmt(t, 's'):>12}{fmt(pool, 's'):>11}" + against +
+                f"{fmt(cu, 's'):>10}{verdict(None if cu is None else t < cu):>7}")
+
+    table(f"{'per call':<14}{'taps':>5}{'tiledconv':>12}{'out=':>11}{'GaussianBlur':>14}"
+          f"{'sepFilter2D':>13}{'CuPy':>10}  {'/bare':>6} {'<=0.75':>7} "
+          f"{'<cv2 15+':>9} {'<CuPy':>7}", CALL_TAPS, call_row, floors)
+    table(f"{'batch of ' + str(a.batch):<16}{'taps':>5}{'tiledconv':>12}{'cv2 pool':>11}"
+          f"{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}{'<=1.5':>7}"
+          f"{'CuPy':>10}{'<CuPy':>7}", BATCH_TAPS, batch_row)
 
     # --- the page-locked way: images and results in the context's page-locked memory ---
-    lines.append("")
-    lines.append(f"{'page-locked':<14}{'taps':>5}{'ordinary':>11}{'in':>10}{'in+out':>10}"
-                 f"  {'/bare':>6} {'<=0.75':>7} {'<cv2 15+':>9} {'<CuPy':>7}")
-    for name in ("gray", "colour"):
-        f, held = found[name], locked[name]
-        for n in BATCH_TAPS:
-            t = held[f"both {n}"]
-            verdicts = call_columns(f, n, t)[3]
-            lines.append(f"{name:<14}{n:>5}{fmt(mine[(name, n)]):>11}{fmt(held[f'in {n}']):>10}"
-                         f"{fmt(t):>10}" + verdicts)
-    lines.append("")
-    lines.append(f"{'page-locked batch of ' + str(a.batch):<27}{'taps':>5}{'ordinary':>11}"
-                 f"{'in+out':>10}{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}"
-                 f"{'<=1.5':>7}{'<CuPy':>7}")
-    for name in ("gray", "colour"):
-        f, held = found[name], locked[name]
-        for n in BATCH_TAPS:
-            t = held[f"batch {n}"]
-            against = batch_columns(f, n, t, a.batch)[1]
-            cu = mine[(name, "cupy batch", n)]
-            lines.append(f"{name:<27}{n:>5}{fmt(mine[(name, 'batch', n)], 's'):>11}"
-                         f"{fmt(t, 's'):>10}" + against +
-                         f"{verdict(None if cu is None else t < cu):>7}")
+    def locked_row(name, n):
+        held = locked[name]
+        t = held[f"both {n}"]
+        verdicts = call_columns(found[name], n, t)[3]
+        return (f"{name:<14}{n:>5}{fmt(mine[(name, n)]):>11}{fmt(held[f'in {n}']):>10}"
+                f"{fmt(t):>10}" + verdicts)
+
+    def locked_batch_row(name, n):
+        t = locked[name][f"batch {n}"]
+        against = batch_columns(found[name], n, t, a.batch)[1]
+        cu = mine[(name, "cupy batch", n)]
+        return (f"{name:<27}{n:>5}{fmt(mine[(name, 'batch', n)], 's'):>11}"
+                f"{fmt(t, 's'):>10}" + against +
+                f"{verdict(None if cu is None else t < cu):>7}")
+
+    table(f"{'page-locked':<14}{'taps':>5}{'ordinary':>11}{'in':>10}{'in+out':>10}"
+          f"  {'/bare':>6} {'<=0.75':>7} {'<cv2 15+':>9} {'<CuPy':>7}", BATCH_TAPS, locked_row)
+    table(f"{'page-locked batch of ' + str(a.batch):<27}{'taps':>5}{'ordinary':>11}"
+          f"{'in+out':>10}{'x pool':>8}{'target':>8}{'floor':>10}{'/floor':>8}"
+          f"{'<=1.5':>7}{'<CuPy':>7}", BATCH_TAPS, locked_batch_row)
     for name in ("gray", "colour"):
         held = locked[name]
         mb = held["alloc bytes"] / 1e6

@@ -481,6 +481,11 @@ void report_json(FILE *out, const tc_result *r)
 #define RTEXT(n, rows) RFIELD(n, FIELD_TEXT, 0, rows)
 #define RINT(n, rows) RFIELD(n, FIELD_INT, 0, rows)
 #define RREAL(n, d, rows) RFIELD(n, FIELD_REAL, d, rows)
+/* The columns of a check (-e), in every table that has one: the tolerance, the largest
+ * difference and the output's SHA-256, as `real` and `hex` (the table's kinds for them). */
+#define RCHECK(real, hex, rows) \
+    RFIELD(tolerance, real, 9, rows), RFIELD(max_difference, real, 9, rows), \
+        RFIELD(sha256, hex, 0, rows)
 
 enum { ROW_IMAGE = 1, ROW_BATCH = 2, ROW_BOTH = 3 };
 #define RECORD report_row
@@ -494,9 +499,7 @@ static const field batch_fields[] = {
     RREAL(convert_ms, 3, ROW_BOTH), RREAL(kernel_ms, 4, ROW_BOTH),  RREAL(download_ms, 3, ROW_BOTH),
     RREAL(write_ms, 3, ROW_BOTH),   RINT(readers, ROW_BATCH),       RINT(lanes, ROW_BATCH),
     RINT(writers, ROW_BATCH),       RTEXT(error, ROW_IMAGE),
-    RFIELD(tolerance, FIELD_ROW_CHECK_REAL, 9, ROW_IMAGE),
-    RFIELD(max_difference, FIELD_ROW_CHECK_REAL, 9, ROW_IMAGE),
-    RFIELD(sha256, FIELD_ROW_CHECK_HEX, 0, ROW_IMAGE),
+    RCHECK(FIELD_ROW_CHECK_REAL, FIELD_ROW_CHECK_HEX, ROW_IMAGE),
     RFIELD(jpeg_decode, FIELD_JSON_WORD, 0, ROW_IMAGE),
     RFIELD(jpeg_encode, FIELD_JSON_WORD, 0, ROW_IMAGE),
 };
@@ -569,9 +572,7 @@ static const field pyramid_fields[] = {
     RREAL(sigma_applied, 6, ROW_LEVEL), RINT(taps, ROW_LEVEL),
     RTEXT(output, ROW_LEVEL),
     RFIELD(verified, FIELD_VERDICT, 0, ROW_LEVEL),
-    RFIELD(tolerance, FIELD_PYR_CHECK_REAL, 9, ROW_LEVEL),
-    RFIELD(max_difference, FIELD_PYR_CHECK_REAL, 9, ROW_LEVEL),
-    RFIELD(sha256, FIELD_PYR_CHECK_HEX, 0, ROW_LEVEL),
+    RCHECK(FIELD_PYR_CHECK_REAL, FIELD_PYR_CHECK_HEX, ROW_LEVEL),
 };
 #undef RECORD
 #define PYRAMID_FIELD_COUNT (sizeof pyramid_fields / sizeof pyramid_fields[0])

@@ -1,7 +1,8 @@
 /*
  * Common.cl - what every kernel program shares: the border rules, the staging of a
- * neighbourhood in local memory, the float4 read windows of a block row, and the store of a
- * work-item's block. Each program is this file followed by the file of its kernels
+ * neighbourhood in local memory (and the one-pass kernels' whole body), the float4 read windows
+ * of a block row, the store of a work-item's block, and the article's classes of a tile (their
+ * tests and their counting). Each program is this file followed by the file of its kernels
  * (programs.c): TiledConv.cl (the separable kernels up to 15 taps, and the one-pass and
  * two-pass ones at any length), Long.cl (the tiled kernel beyond 15 taps), Masks.cl (the
  * non-separable masks).
@@ -238,6 +239,59 @@ TC_INLINE void stage_neighbourhood(SRC_T src, int pitch, int sL, int sT, int w, 
                                                border_value);
 }
 
+#ifdef ONEPASS_GROUP
+/* The one-pass kernels, TiledConv.cl's one_pass_conv and Masks.cl's one_pass_mask_conv: the
+ * same code but for the weight of a product, ky[j] kx[i] (separable) or the mask's, passed in
+ * kx (kx[j * TAPS_X + i]); separable is a constant at both calls.
+ * Work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly). The group
+ * copies its (16 + 2 ry) x (16 + 2 rx) neighbourhood into raw (the kernel's local memory),
+ * mapped into the sROI, then every work-item sums all TAPS_Y x TAPS_X products from there. Up
+ * to 15 x 15 taps every loop is unrolled; beyond, only the inner one (a 63 x 63 unrolled body
+ * would be 4000 multiply-adds of code for a kernel kept as the plain baseline). This is each
+ * kernel's whole body, called by every work-item: the barrier inside is reached by all. */
+#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
+#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
+#if TAPS_X * TAPS_Y <= 225
+#define OP_UNROLL_ROWS 1
+#else
+#define OP_UNROLL_ROWS 0
+#endif
+
+TC_INLINE void one_pass(SRC_T src, __global float *dst, int pitch, int sL, int sT, int tL,
+                        int tT, int w, int h, __constant const float *kx,
+                        __constant const float *ky, bool separable, float border_value,
+                        __local float *raw)
+{
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
+
+    /* Work-item (lx, ly) copies the rows ly, ly + 16, ... and in each the columns lx, lx + 16,
+     * ..., mapped into the sROI by the border rule (stage_neighbourhood, shared with
+     * tiled_conv's class 2). */
+    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
+                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
+    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
+     * work-item: the guard on the write below comes after it. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int x = x0 + lx, y = y0 + ly;
+    if (x < w && y < h) {
+        float acc = 0.0f;
+#if OP_UNROLL_ROWS
+#pragma unroll
+#else
+#pragma unroll 1
+#endif
+        for (int j = 0; j < TAPS_Y; j++)
+#pragma unroll
+            for (int i = 0; i < TAPS_X; i++)
+                acc = fma(separable ? ky[j] * kx[i] : kx[j * TAPS_X + i],
+                          raw[(ly + j) * OP_RAW_W + lx + i], acc);
+        dst[(tT + y) * pitch + tL + x] = acc;
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------------------------------ */
 /* A block row's read window (the tiled kernels)                                              */
 /* ------------------------------------------------------------------------------------------ */
@@ -325,17 +379,25 @@ TC_INLINE void load_segment(SRC_T src, int pitch, int sx, int sy, float seg[SEG_
 #endif /* TC_IMAGE || TC_IO_U8 */
 }
 
+/* The segment of a row outside the sROI under BORDER_CONSTANT: the border value throughout. */
+TC_INLINE void fill_segment(float value, float seg[SEG_W])
+{
+#pragma unroll
+    for (int i = 0; i < SEG_W; i++)
+        seg[i] = value;
+}
+
 /* The same segment of ROI row y, either possibly outside the sROI: the row mapped by the
  * border rule, then the window read as in class 1 where it lies inside the sROI's columns,
- * else each pixel's column mapped (the blocks at the sROI's left and right edges). */
-TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
-                                     int h, float value, float seg[SEG_W])
+ * else each pixel's column mapped (the blocks at the sROI's left and right edges). Each
+ * coordinate is mapped by border_index, or with fold (a constant at every call) by
+ * border_fold, whose one fold is enough where the sROI is large (Masks.cl's folded windows). */
+TC_INLINE void load_segment_mapped(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
+                                   int h, float value, bool fold, float seg[SEG_W])
 {
-    const int sy = border_index(y, h);
+    const int sy = fold ? border_fold(y, h) : border_index(y, h);
     if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
+        fill_segment(value, seg);
         return;
     }
     if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
@@ -343,11 +405,18 @@ TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x
     } else {
 #pragma unroll
         for (int i = 0; i < SEG_W; i++) {
-            const int sx = border_index(x - RADIUS_X + i, w);
+            const int c = x - RADIUS_X + i;
+            const int sx = fold ? border_fold(c, w) : border_index(c, w);
             seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
                                                          : SRC_AT(src, pitch, sL + sx, sT + sy);
         }
     }
+}
+
+TC_INLINE void load_segment_bordered(SRC_T src, int pitch, int sL, int sT, int x, int y, int w,
+                                     int h, float value, float seg[SEG_W])
+{
+    load_segment_mapped(src, pitch, sL, sT, x, y, w, h, value, false, seg);
 }
 
 /* load_segment_bordered with its per-pixel branch (a window crossing the sROI's left or right
@@ -362,9 +431,7 @@ TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, in
 {
     const int sy = border_index(y, h);
     if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
+        fill_segment(value, seg);
     } else if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
         load_segment(src, pitch, sL + x, sT + sy, seg);
     } else {
@@ -379,6 +446,17 @@ TC_INLINE void load_segment_lean(SRC_T src, int pitch, int sL, int sT, int x, in
         for (int i = 0; i < SEG_W; i++)
             seg[i] = mapped[i];
     }
+}
+
+/* The segment of ROI row y at block column x: unchecked (class 1) or mapped (class 2). checked
+ * is a constant at every call, so each call site compiles to one of the two. */
+TC_INLINE void load_segment_checked(SRC_T src, int pitch, int sL, int sT, int w, int h,
+                                    float value, bool checked, int x, int y, float seg[SEG_W])
+{
+    if (checked)
+        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
+    else
+        load_segment(src, pitch, sL + x, sT + y, seg);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -436,10 +514,56 @@ TC_INLINE void store_block(DST_T dst, int pitch, int tL, int tT, int w, int h, i
     }
 }
 
+/* A block's outputs cleared before its sums. */
+TC_INLINE void clear_block(float out[BLOCK_Y][BLOCK_X])
+{
+#pragma unroll
+    for (int o = 0; o < BLOCK_Y; o++)
+#pragma unroll
+        for (int c = 0; c < BLOCK_X; c++)
+            out[o][c] = 0.0f;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The article's classes of a tile                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The tests of the tiled kernels whose tile (tile_w x tile_h at ROI (l, t)) is read with
+ * aprons of APRON_L and APRON_R columns and ry rows above and below. They depend on the tile's
+ * place alone, never on the work-item, so every work-item of a group takes the same branch and
+ * the barriers inside the branches are reached by all of it or by none. Class 1 (free on
+ * read): the tile and its aprons lie inside the sROI, reads unchecked; class 2 otherwise, every
+ * coordinate that may leave the sROI mapped. Class 3 (free on write): the tile lies inside the
+ * tROI, writes unchecked; class 4 otherwise, writes guarded. */
+TC_INLINE bool tile_free_on_read(int l, int t, int tile_w, int tile_h, int ry, int w, int h)
+{
+    return l >= APRON_L && t >= ry && l + tile_w + APRON_R <= w && t + tile_h + ry <= h;
+}
+
+TC_INLINE bool tile_free_on_write(int l, int t, int tile_w, int tile_h, int w, int h)
+{
+    return l >= 0 && l + tile_w <= w && t + tile_h <= h;
+}
+
 #ifdef TC_COUNT_CLASSES
-/* For -v and the tests: each group adds itself to the counts of its two classes, so that the
- * classes reported are the ones the kernel took, not a prediction. */
+/* For -v and the tests: each group (or each tile, where a group walks several) adds itself to
+ * the counts of its two classes, so that the classes reported are the ones the kernel took,
+ * not a prediction. COUNT_CLASSES(counts, ...) adds them where counts is true: the call of one
+ * work-item of the group; without TC_COUNT_CLASSES it is nothing. */
 #define CLASS_COUNTS_ARG , __global int *class_counts
+#define CLASS_COUNTS_PASS , class_counts /* to a helper whose parameters end CLASS_COUNTS_ARG */
+#define COUNT_CLASSES(counts, free_on_read, free_on_write) \
+    count_classes(class_counts, counts, free_on_read, free_on_write)
+TC_INLINE void count_classes(__global int *class_counts, bool counts, bool free_on_read,
+                             bool free_on_write)
+{
+    if (counts) {
+        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
+        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
+    }
+}
 #else
 #define CLASS_COUNTS_ARG
+#define CLASS_COUNTS_PASS
+#define COUNT_CLASSES(counts, free_on_read, free_on_write) ((void)0)
 #endif

@@ -115,10 +115,7 @@ TC_INLINE void hfilter(__global const float *src, int pitch, int sL, int sT, int
                        int h, float value, bool checked, float d[BLOCK_X], float s[BLOCK_X])
 {
     float seg[SEG_W];
-    if (checked)
-        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
-    else
-        load_segment(src, pitch, sL + x, sT + y, seg);
+    load_segment_checked(src, pitch, sL, sT, w, h, value, checked, x, y, seg);
     filter_both(seg, d, s);
 }
 
@@ -231,15 +228,9 @@ void gradient_tiled(__global const float *src, __global float *mag_out, __global
      *   class 2 (otherwise):     every coordinate that may leave the sROI is mapped;
      *   class 3 (free on write): the tile lies inside the tROI: writes unchecked;
      *   class 4 (otherwise):     writes guarded. */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
 
     /* hd[1 + r], hs[1 + r]: row by + r filtered along the row by d and by s, r = -1 .. BLOCK_Y */
     float hd[HROWS][BLOCK_X], hs[HROWS][BLOCK_X];

@@ -53,6 +53,13 @@ __constant sampler_t bl_linear =
 __constant sampler_t bl_nearest =
     CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 
+/* The tap at texel at, its coordinate along the pass's axis mapped by the border rule to
+ * index: value where the rule put it outside (BORDER_CONSTANT's -1), else the texel. */
+TC_INLINE float mapped_texel(read_only image2d_t img, int2 at, int index, float value)
+{
+    return BORDER == BORDER_CONSTANT && index < 0 ? value : read_imagef(img, bl_nearest, at).x;
+}
+
 /*
  * Pass 1: tmp(x, y) = sum_i kx[i] S(sL + x + i - RADIUS_X, sT + y) for the ROI's w x h pixels,
  * columns outside the sROI mapped by the border rule. Work-item (x, y) computes tmp(x, y).
@@ -85,10 +92,7 @@ void bilinear_rows(read_only image2d_t src, write_only image2d_t tmp, int sL, in
 #pragma unroll
         for (int i = 0; i < TAPS_X; i++) {
             const int bx = border_index(x + i - RADIUS_X, w);
-            const float s = BORDER == BORDER_CONSTANT && bx < 0
-                                ? border_value
-                                : read_imagef(src, bl_nearest, (int2)(sL + bx, sT + y)).x;
-            acc = fma(kx[i], s, acc);
+            acc = fma(kx[i], mapped_texel(src, (int2)(sL + bx, sT + y), bx, border_value), acc);
         }
     }
     write_imagef(tmp, (int2)(x, y), (float4)(acc, 0.0f, 0.0f, 1.0f));
@@ -122,10 +126,7 @@ void bilinear_cols(read_only image2d_t tmp, __global float *dst, int pitch, int 
 #pragma unroll
         for (int j = 0; j < TAPS_Y; j++) {
             const int by = border_index(y + j - RADIUS_Y, h);
-            const float s = BORDER == BORDER_CONSTANT && by < 0
-                                ? border_value2
-                                : read_imagef(tmp, bl_nearest, (int2)(x, by)).x;
-            acc = fma(ky[j], s, acc);
+            acc = fma(ky[j], mapped_texel(tmp, (int2)(x, by), by, border_value2), acc);
         }
     }
     dst[(tT + y) * pitch + tL + x] = acc;

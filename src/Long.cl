@@ -295,15 +295,9 @@ void tiled_long_conv(SRC_T src, DST_T dst, int pitch,
     const int t = get_group_id(1) * LONG_TILE_H;
     /* The classes depend on the group alone, so the barrier below, between two branches on
      * them, is reached by every work-item of a group or by none (as OpenCL requires). */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y &&
-                              l + LONG_TILE_W + APRON_R <= w && t + LONG_TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + LONG_TILE_W <= w && t + LONG_TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    const bool free_on_read = tile_free_on_read(l, t, LONG_TILE_W, LONG_TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, LONG_TILE_W, LONG_TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
 
     /* (a) The tile's rows and its halo rows, filtered horizontally into hrows. */
     if (free_on_read)
@@ -606,12 +600,7 @@ void tiled_slide_conv(SRC_T src, __global float *dst, int pitch,
         /* The article's classes of this tile, from the group's position and k alone. */
         const bool free_on_read = inside_x && t >= RADIUS_Y && t + SLIDE_S + RADIUS_Y <= h;
         const bool free_on_write = write_x && t + SLIDE_S <= h;
-#ifdef TC_COUNT_CLASSES
-        if (lid == 0 && k >= 0) {
-            atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-            atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-        }
-#endif
+        COUNT_CLASSES(lid == 0 && k >= 0, free_on_read, free_on_write);
         /* (a) The tile's new rows (or the rows above the first tile), filtered horizontally. */
         const int y0 = k < 0 ? t0 - RADIUS_Y : t + RADIUS_Y;
         const int row0 = k < 0 ? 0 : 2 * RADIUS_Y;
@@ -725,12 +714,7 @@ void tiled_rows_conv(SRC_T src, __global float *dst, int pitch,
     /* The classes depend on the group alone: the barriers below are reached by all of it. */
     const bool free_on_read = l >= RADIUS_X && l + R_TW + RADIUS_X <= w && t + R_TH <= h;
     const bool free_on_write = l + R_TW <= w && t + R_TH <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lid == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    COUNT_CLASSES(lid == 0, free_on_read, free_on_write);
     float kx[TAPS_X];
 #pragma unroll
     for (int i = 0; i < TAPS_X; i++)

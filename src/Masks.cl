@@ -95,32 +95,18 @@ TC_INLINE void mask_row(WEIGHTS m, int mj, const float seg[SEG_W], float out[BLO
             out[c] = fma(WEIGHT(m, mj, i), seg[c + i], out[c]);
 }
 
-/* The segment of ROI row y at block column x: unchecked (class 1) or mapped (class 2). */
-TC_INLINE void mask_segment(SRC_T src, int pitch, int sL, int sT, int w, int h,
-                            float value, bool checked, int x, int y, float seg[SEG_W])
-{
-    if (checked)
-        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
-    else
-        load_segment(src, pitch, sL + x, sT + y, seg);
-}
-
 /* The block at ROI (bx, by) into out. checked is a constant at both calls. */
 TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
                           float value, bool checked, int bx, int by, WEIGHTS m,
                           float out[BLOCK_Y][BLOCK_X])
 {
-#pragma unroll
-    for (int o = 0; o < BLOCK_Y; o++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            out[o][c] = 0.0f;
+    clear_block(out);
 #if TC_MASK_SHARE_ROWS
     /* Source row by - RADIUS_Y + r, read once, into every output row o it reaches. */
 #pragma unroll
     for (int r = 0; r < BLOCK_Y + 2 * RADIUS_Y; r++) {
         float seg[SEG_W];
-        mask_segment(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r, seg);
+        load_segment_checked(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y + r, seg);
 #pragma unroll
         for (int o = 0; o < BLOCK_Y; o++)
             if (r - o >= 0 && r - o < MASK_H)
@@ -133,85 +119,32 @@ TC_INLINE void mask_block(SRC_T src, int pitch, int sL, int sT, int w, int h,
 #pragma unroll
         for (int o = 0; o < BLOCK_Y; o++) {
             float seg[SEG_W];
-            mask_segment(src, pitch, sL, sT, w, h, value, checked, bx, by + o + mj - RADIUS_Y,
-                         seg);
+            load_segment_checked(src, pitch, sL, sT, w, h, value, checked, bx,
+                                 by + o + mj - RADIUS_Y, seg);
             mask_row(m, mj, seg, out[o]);
         }
 #endif
 }
 
-__kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
-void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
-                     int sL, int sT, int tL, int tT, int w, int h,
-                     __constant const float *mask, float border_value,
-                     tc_values16 mask_values CLASS_COUNTS_ARG)
-{
-#if TC_MASK_VALUES
-    const WEIGHTS m = mask_values;
-#else
-    WEIGHTS m = mask;
-#endif
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
-    const int l = get_group_id(0) * TILE_W - ox;
-    const int t = get_group_id(1) * TILE_H;
-    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
-    /* The article's classes, from the group's position alone (tiled_conv's tests, with the
-     * mask's radii). */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
-    float out[BLOCK_Y][BLOCK_X];
-    if (free_on_read) /* class 1 */
-        mask_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, m, out);
-    else /* class 2 */
-        mask_block(src, pitch, sL, sT, w, h, border_value, true, bx, by, m, out);
-    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
-}
+/* The block function and the type of its weights for mask_tile, below. */
+#define TILE_WEIGHTS WEIGHTS
+#define TILE_BLOCK mask_block
 
 /* ------------------------------------------------------------------------------------------ */
 /* one_pass_mask_conv                                                                         */
 /* ------------------------------------------------------------------------------------------ */
 
-#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
-#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
-
-/* TiledConv.cl's one_pass_conv with the mask's weights for the outer product's: work-item
- * (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly); the group stages its
- * (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into the sROI, and every
- * work-item sums its MASK_H x MASK_W products from there. */
+/* TiledConv.cl's one_pass_conv with the mask's weights for the outer product's (Common.cl's
+ * one_pass): work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly);
+ * the group stages its (16 + 2 ry) x (16 + 2 rx) neighbourhood in local memory, mapped into
+ * the sROI, and every work-item sums its MASK_H x MASK_W products from there. */
 __kernel TC_GROUP_SIZE(ONEPASS_GROUP, ONEPASS_GROUP, 1)
 void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
                         int sL, int sT, int tL, int tT, int w, int h,
                         __constant const float *mask, float border_value)
 {
     __local float raw[OP_RAW_H * OP_RAW_W];
-
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
-
-    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
-                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
-    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
-     * work-item: the guard on the write below comes after it. */
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    const int x = x0 + lx, y = y0 + ly;
-    if (x < w && y < h) {
-        float acc = 0.0f;
-#pragma unroll
-        for (int j = 0; j < MASK_H; j++)
-#pragma unroll
-            for (int i = 0; i < MASK_W; i++)
-                acc = fma(mask[j * MASK_W + i], raw[(ly + j) * OP_RAW_W + lx + i], acc);
-        dst[(tT + y) * pitch + tL + x] = acc;
-    }
+    one_pass(src, dst, pitch, sL, sT, tL, tT, w, h, mask, 0, false, border_value, raw);
 }
 
 #else /* TC_MASK_ROWS */
@@ -255,9 +188,9 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 /* How a class-2 window that crosses the sROI's left or right edge is read (TC_MASK_ROWS_WINDOW):
  *   0  load_segment_lean: the per-pixel mapping a rolled loop, into an array of its own;
  *   1  load_segment_bordered: that mapping unrolled, every load in flight at once;
- *   2  mask_rows_folded where the sROI is at least MR_FOLD_MIN_W wide and MR_FOLD_MIN_H tall
- *      (lean where smaller): unrolled, the row and each column mapped by border_fold, the
- *      rule applied once.
+ *   2  load_segment_mapped with fold (Common.cl) where the sROI is at least MR_FOLD_MIN_W
+ *      wide and MR_FOLD_MIN_H tall (lean where smaller): unrolled, the row and each column
+ *      mapped by border_fold, the rule applied once.
  * The lean loop's loads wait for each other, and a group with one such window waits for it:
  * on a data-centre GPU (bench/split/mask-edges.cases) the few groups along the image's left
  * and right edges cost 12-15 % of a large mask's time with replicate and constant (8192^2, 9 x 9
@@ -281,26 +214,6 @@ void one_pass_mask_conv(SRC_T src, __global float *dst, int pitch,
 #define MR_FOLD_MIN_W (2 * (TILE_W + SEG_W) + 8)
 #define MR_FOLD_MIN_H (2 * (TILE_H + 2 * RADIUS_Y) + 8)
 
-TC_INLINE void mask_rows_folded(SRC_T src, int pitch, int sL, int sT, int x, int y, int w, int h,
-                                float value, float seg[SEG_W])
-{
-    const int sy = border_fold(y, h);
-    if (BORDER == BORDER_CONSTANT && sy < 0) {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++)
-            seg[i] = value;
-    } else if (x >= APRON_L && x + BLOCK_X + APRON_R <= w) {
-        load_segment(src, pitch, sL + x, sT + sy, seg);
-    } else {
-#pragma unroll
-        for (int i = 0; i < SEG_W; i++) {
-            const int sx = border_fold(x - RADIUS_X + i, w);
-            seg[i] = BORDER == BORDER_CONSTANT && sx < 0 ? value
-                                                         : SRC_AT(src, pitch, sL + sx, sT + sy);
-        }
-    }
-}
-
 /* The window of ROI row y for the block at column bx (class 2 when checked, a constant). */
 TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int h, float value,
                                 bool checked, int bx, int y, float seg[SEG_W])
@@ -310,7 +223,7 @@ TC_INLINE void mask_rows_window(SRC_T src, int pitch, int sL, int sT, int w, int
     else if (TC_MASK_ROWS_WINDOW == 1)
         load_segment_bordered(src, pitch, sL, sT, bx, y, w, h, value, seg);
     else if (TC_MASK_ROWS_WINDOW == 2 && w >= MR_FOLD_MIN_W && h >= MR_FOLD_MIN_H)
-        mask_rows_folded(src, pitch, sL, sT, bx, y, w, h, value, seg);
+        load_segment_mapped(src, pitch, sL, sT, bx, y, w, h, value, true, seg);
     else
         load_segment_lean(src, pitch, sL, sT, bx, y, w, h, value, seg);
 }
@@ -320,11 +233,7 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
                                bool checked, int bx, int by, __local const float4 *weights,
                                float out[BLOCK_Y][BLOCK_X])
 {
-#pragma unroll
-    for (int o = 0; o < BLOCK_Y; o++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            out[o][c] = 0.0f;
+    clear_block(out);
 #if TC_MASK_PREFETCH
     float next[SEG_W]; /* the window of the row after the current one */
     mask_rows_window(src, pitch, sL, sT, w, h, value, checked, bx, by - RADIUS_Y, next);
@@ -362,6 +271,57 @@ TC_INLINE void mask_rows_block(SRC_T src, int pitch, int sL, int sT, int w, int 
     }
 }
 
+/* The block function and the type of its weights for mask_tile, below. */
+#define TILE_WEIGHTS __local const float4 *
+#define TILE_BLOCK mask_rows_block
+
+#endif /* TC_MASK_ROWS */
+
+/* ------------------------------------------------------------------------------------------ */
+/* The tile of tiled_mask_conv and of tiled_mask_rows_conv                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Both kernels' work once their weights m are at hand: the group's tile on the target's 4-grid,
+ * work-item (lx, ly)'s block, the article's classes from the group's position alone
+ * (tiled_conv's tests, with the mask's radii), the block by TILE_BLOCK, unchecked or mapped
+ * (checked a constant at each call), and its store. */
+TC_INLINE void mask_tile(SRC_T src, __global float *dst, int pitch, int sL, int sT, int tL,
+                         int tT, int w, int h, float border_value, int lx, int ly,
+                         TILE_WEIGHTS m CLASS_COUNTS_ARG)
+{
+    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
+    const int l = get_group_id(0) * TILE_W - ox;
+    const int t = get_group_id(1) * TILE_H;
+    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
+    float out[BLOCK_Y][BLOCK_X];
+    if (free_on_read) /* class 1 */
+        TILE_BLOCK(src, pitch, sL, sT, w, h, border_value, false, bx, by, m, out);
+    else /* class 2 */
+        TILE_BLOCK(src, pitch, sL, sT, w, h, border_value, true, bx, by, m, out);
+    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
+}
+
+#if !TC_MASK_ROWS
+/* tiled_mask_conv (its ownership, classes and variants: above, at the top of its part). */
+__kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
+void tiled_mask_conv(SRC_T src, __global float *dst, int pitch,
+                     int sL, int sT, int tL, int tT, int w, int h,
+                     __constant const float *mask, float border_value,
+                     tc_values16 mask_values CLASS_COUNTS_ARG)
+{
+#if TC_MASK_VALUES
+    const WEIGHTS m = mask_values;
+#else
+    WEIGHTS m = mask;
+#endif
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    mask_tile(src, dst, pitch, sL, sT, tL, tT, w, h, border_value, lx, ly, m CLASS_COUNTS_PASS);
+}
+#else
+/* tiled_mask_rows_conv (above, at the top of its part: how it differs from tiled_mask_conv). */
 __kernel TC_GROUP_SIZE(GROUP_X, GROUP_Y, 1)
 void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
                           int sL, int sT, int tL, int tT, int w, int h,
@@ -385,26 +345,7 @@ void tiled_mask_rows_conv(SRC_T src, __global float *dst, int pitch,
     /* Every weight is in local memory before anyone reads one. */
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const int ox = TC_VECTOR_IO ? tL & 3 : 0; /* the tiles on the target's 4-grid */
-    const int l = get_group_id(0) * TILE_W - ox;
-    const int t = get_group_id(1) * TILE_H;
-    const int bx = l + lx * BLOCK_X, by = t + ly * BLOCK_Y;
-    /* The article's classes, from the group's position alone (tiled_mask_conv's tests). */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
-    float out[BLOCK_Y][BLOCK_X];
-    if (free_on_read) /* class 1 */
-        mask_rows_block(src, pitch, sL, sT, w, h, border_value, false, bx, by, weights, out);
-    else /* class 2 */
-        mask_rows_block(src, pitch, sL, sT, w, h, border_value, true, bx, by, weights, out);
-    store_block(dst, pitch, tL, tT, w, h, bx, by, free_on_write, out); /* class 3 or 4 */
+    mask_tile(src, dst, pitch, sL, sT, tL, tT, w, h, border_value, lx, ly,
+              weights CLASS_COUNTS_PASS);
 }
-
-#endif /* TC_MASK_ROWS */
+#endif

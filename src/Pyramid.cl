@@ -189,8 +189,7 @@ void pyramid_octave(__global const float *base, int pitch, int w, int h,
      * (the classes depend on the group alone); the arithmetic is the slice's own. A loop over
      * the rows, not unrolled: a job is already (2R + 1) x BLOCK_X multiply-adds of code. */
     const int R = PYR_RADIUS(z);
-    const bool free_on_read = l >= APRON_L && t >= R && l + LONG_TILE_W + APRON_R <= w &&
-                              t + LONG_TILE_H + R <= h;
+    const bool free_on_read = tile_free_on_read(l, t, LONG_TILE_W, LONG_TILE_H, R, w, h);
     const int x0 = l + lx * BLOCK_X;
 #pragma unroll 1
     for (int r = ly; r < LONG_TILE_H + 2 * R; r += P_GY) {

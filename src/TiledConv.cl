@@ -189,10 +189,7 @@ TC_INLINE void hfilter_global(SRC_T src, int pitch, int sL, int sT, int x,
                               COEFFS kx, float out[BLOCK_X])
 {
     float seg[SEG_W];
-    if (checked)
-        load_segment_bordered(src, pitch, sL, sT, x, y, w, h, value, seg);
-    else
-        load_segment(src, pitch, sL + x, sT + y, seg);
+    load_segment_checked(src, pitch, sL, sT, w, h, value, checked, x, y, seg);
     filter_segment(seg, kx, out);
 }
 
@@ -416,11 +413,7 @@ TC_INLINE void filter_publish_accumulate(SRC_T src, int pitch, int sL, int sT,
     __local float4 *top = shared;
     __local float4 *bottom = shared + EDGE_SIZE / 4;
     const int col4 = lx * (BLOCK_X / 4);
-#pragma unroll
-    for (int o = 0; o < BLOCK_Y; o++)
-#pragma unroll
-        for (int c = 0; c < BLOCK_X; c++)
-            out[o][c] = 0.0f;
+    clear_block(out);
 #pragma unroll
     for (int r = 0; r < BLOCK_Y; r++) {
         float hs[BLOCK_X];
@@ -544,15 +537,9 @@ void tiled_conv(SRC_T src, DST_T dst, int pitch,
      *   class 4 (otherwise):     the tile reaches past the tROI's left, right or bottom edge:
      *                            guard the writes.
      */
-    const bool free_on_read = l >= APRON_L && t >= RADIUS_Y && l + TILE_W + APRON_R <= w &&
-                              t + TILE_H + RADIUS_Y <= h;
-    const bool free_on_write = l >= 0 && l + TILE_W <= w && t + TILE_H <= h;
-#ifdef TC_COUNT_CLASSES
-    if (lx == 0 && ly == 0) {
-        atomic_inc(&class_counts[free_on_read ? 0 : 1]);
-        atomic_inc(&class_counts[free_on_write ? 2 : 3]);
-    }
-#endif
+    const bool free_on_read = tile_free_on_read(l, t, TILE_W, TILE_H, RADIUS_Y, w, h);
+    const bool free_on_write = tile_free_on_write(l, t, TILE_W, TILE_H, w, h);
+    COUNT_CLASSES(lx == 0 && ly == 0, free_on_read, free_on_write);
 
     float out[BLOCK_Y][BLOCK_X]; /* the block's results */
 #if TC_VERTICAL_ACC
@@ -636,52 +623,14 @@ void tiled_conv(SRC_T src, DST_T dst, int pitch,
 /* one_pass_conv: the classic one-pass local-memory convolution                                */
 /* ------------------------------------------------------------------------------------------ */
 
-#define OP_RAW_W (ONEPASS_GROUP + 2 * RADIUS_X)
-#define OP_RAW_H (ONEPASS_GROUP + 2 * RADIUS_Y)
-
-/* Work-item (lx, ly) of group (gx, gy) owns ROI pixel (gx * 16 + lx, gy * 16 + ly). The group
- * copies its (16 + 2 ry) x (16 + 2 rx) neighbourhood into local memory, mapped into the sROI,
- * then every work-item sums all TAPS_Y x TAPS_X products from there. Up to 15 x 15 taps every
- * loop is unrolled; beyond, only the inner one (a 63 x 63 unrolled body would be 4000
- * multiply-adds of code for a kernel kept as the plain baseline). */
-#if TAPS_X * TAPS_Y <= 225
-#define OP_UNROLL_ROWS 1
-#else
-#define OP_UNROLL_ROWS 0
-#endif
+/* The body is Common.cl's one_pass, which one_pass_mask_conv shares. */
 __kernel __attribute__((reqd_work_group_size(ONEPASS_GROUP, ONEPASS_GROUP, 1)))
 void one_pass_conv(SRC_T src, __global float *dst, int pitch,
                    int sL, int sT, int tL, int tT, int w, int h,
                    __constant const float *kx, __constant const float *ky, float border_value)
 {
     __local float raw[OP_RAW_H * OP_RAW_W];
-
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int x0 = get_group_id(0) * ONEPASS_GROUP, y0 = get_group_id(1) * ONEPASS_GROUP;
-
-    /* Work-item (lx, ly) copies the rows ly, ly + 16, ... and in each the columns lx, lx + 16,
-     * ..., mapped into the sROI by the border rule (stage_neighbourhood, shared with
-     * tiled_conv's class 2). */
-    stage_neighbourhood(src, pitch, sL, sT, w, h, border_value, x0 - RADIUS_X, y0 - RADIUS_Y,
-                        OP_RAW_W, OP_RAW_H, ONEPASS_GROUP, ONEPASS_GROUP, lx, ly, raw);
-    /* The whole neighbourhood is in local memory before anyone reads it. Reached by every
-     * work-item: the guard on the write below comes after it. */
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    const int x = x0 + lx, y = y0 + ly;
-    if (x < w && y < h) {
-        float acc = 0.0f;
-#if OP_UNROLL_ROWS
-#pragma unroll
-#else
-#pragma unroll 1
-#endif
-        for (int j = 0; j < TAPS_Y; j++)
-#pragma unroll
-            for (int i = 0; i < TAPS_X; i++)
-                acc = fma(ky[j] * kx[i], raw[(ly + j) * OP_RAW_W + lx + i], acc);
-        dst[(tT + y) * pitch + tL + x] = acc;
-    }
+    one_pass(src, dst, pitch, sL, sT, tL, tT, w, h, kx, ky, true, border_value, raw);
 }
 
 /* ------------------------------------------------------------------------------------------ */

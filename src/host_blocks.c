@@ -110,18 +110,24 @@ static void release_block(cl_command_queue queue, tc_host_block *k)
         wait_note(k->note);
 }
 
-/* Room for one more entry; the lock is held. */
+void *tc_list_room(void *list, int count, int *capacity, size_t size, int first)
+{
+    if (count < *capacity)
+        return list;
+    const int grown = *capacity ? 2 * *capacity : first;
+    void *more = realloc(list, (size_t)grown * size);
+    if (more)
+        *capacity = grown;
+    return more;
+}
+
+/* Room for one more entry; the lock is held. TC_OK, or TC_ENOMEM. */
 static int make_room(tc_host_blocks *b)
 {
-    if (b->count < b->capacity)
-        return 0;
-    const int capacity = b->capacity ? 2 * b->capacity : 8;
-    tc_host_block *more = realloc(b->list, (size_t)capacity * sizeof *more);
-    if (!more)
-        return -1;
-    b->list = more;
-    b->capacity = capacity;
-    return 0;
+    tc_host_block *list = tc_list_room(b->list, b->count, &b->capacity, sizeof *list, 8);
+    if (list)
+        b->list = list;
+    return list ? TC_OK : TC_ENOMEM;
 }
 
 /* The maps' queue, made on the first block; the lock is held. */
@@ -144,7 +150,7 @@ fail:
 static int keep_block(tc_host_blocks *b, const tc_host_block *k, tc_msg *m)
 {
     pthread_mutex_lock(&b->lock);
-    if (make_room(b) != 0) {
+    if (make_room(b) != TC_OK) {
         pthread_mutex_unlock(&b->lock);
         return tc_fail(m, TC_ENOMEM, "out of host memory for the list of host blocks");
     }
@@ -152,6 +158,23 @@ static int keep_block(tc_host_blocks *b, const tc_host_block *k, tc_msg *m)
     pthread_mutex_unlock(&b->lock);
     return TC_OK;
 }
+
+#if defined(MAP_ANONYMOUS)
+void *tc_map_aligned(size_t len, size_t align, size_t extra)
+{
+    const size_t whole = len + extra;
+    unsigned char *raw = mmap(NULL, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                              -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    const size_t head = (align - (uintptr_t)raw % align) % align;
+    if (head)
+        munmap(raw, head);
+    if (whole - head > len)
+        munmap(raw + head + len, whole - head - len);
+    return raw + head;
+}
+#endif
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -166,17 +189,10 @@ static void *fresh_memory(size_t bytes, void **map, size_t *map_len)
     const size_t align = bytes >= HUGE_PAGE && HUGE_PAGE % page == 0 ? HUGE_PAGE : page;
     if (bytes > SIZE_MAX - 2 * align)
         return NULL;
-    const size_t len = (bytes + align - 1) / align * align, whole = len + align - page;
-    unsigned char *raw = mmap(NULL, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                              -1, 0);
-    if (raw == MAP_FAILED)
+    const size_t len = (bytes + align - 1) / align * align;
+    unsigned char *start = tc_map_aligned(len, align, align - page);
+    if (!start)
         return NULL;
-    const size_t head = (align - (uintptr_t)raw % align) % align;
-    if (head)
-        munmap(raw, head);
-    if (whole - head > len)
-        munmap(raw + head + len, whole - head - len);
-    unsigned char *start = raw + head;
 #if defined(MADV_HUGEPAGE)
     if (align == HUGE_PAGE)
         (void)madvise(start, len, MADV_HUGEPAGE); /* advice: without it, small pages */
@@ -370,7 +386,7 @@ int tc_host_blocks_lock(tc_host_blocks *b, const tc_device *d, void *p, size_t b
     tc_host_block k = {p, bytes, mem, TC_BLOCK_LENT, note};
     pthread_mutex_lock(&b->lock);
     /* Another thread may have locked overlapping bytes meanwhile: the first one keeps them. */
-    status = overlaps(b, p, bytes) ? TC_EINVAL : make_room(b) != 0 ? TC_ENOMEM : TC_OK;
+    status = overlaps(b, p, bytes) ? TC_EINVAL : make_room(b);
     if (status == TC_OK)
         b->list[b->count++] = k;
     pthread_mutex_unlock(&b->lock);

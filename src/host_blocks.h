@@ -73,4 +73,17 @@ int tc_host_blocks_hold(tc_host_blocks *b, const void *p, size_t n);
 /* Every block unmapped and released, the queue and the lock too. */
 void tc_host_blocks_release(tc_host_blocks *b);
 
+/* What this list and the file layer's pool of blocks (src/files/pinned_pool.c) both do. */
+
+/* A list of *capacity entries of size bytes, count of them in use, with room for one more:
+ * list itself, or realloc's larger copy (the capacity doubled, from first entries) with
+ * *capacity updated; NULL, the list and *capacity as they were, when there is no memory. */
+void *tc_list_room(void *list, int count, int *capacity, size_t size, int first);
+
+/* len bytes of fresh anonymous memory whose start is a multiple of align: a mapping extra bytes
+ * longer (at least align less the page size), its head before that boundary and its tail after
+ * the len bytes unmapped. NULL where the system refuses the mapping. Systems with mmap's
+ * MAP_ANONYMOUS only. */
+void *tc_map_aligned(size_t len, size_t align, size_t extra);
+
 #endif

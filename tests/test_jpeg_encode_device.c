@@ -78,14 +78,18 @@ static io_image make_image(int w, int h, int channels, int pattern)
     return (io_image){w, h, channels, 8, 255, p, NULL};
 }
 
-/* jpeg_encode's file, in memory. */
-static uint8_t *cpu_file(const io_image *img, int quality, size_t *size)
+/* A JPEG file in memory: jpeg_encode's of img (the CPU's, c NULL), or the one written from the
+ * coefficients c (the device's). */
+static uint8_t *file_in_memory(const io_image *img, const jpeg_coefs *c, int quality,
+                               size_t *size)
 {
     char *buf = NULL, err[512] = "";
     FILE *f = open_memstream(&buf, size);
     assert_non_null(f);
-    if (jpeg_encode(f, img, quality, "cpu", err, sizeof err) != 0)
-        fail_msg("jpeg_encode: %s", err);
+    const int rc = c ? jpeg_coefs_encode(f, c, quality, "device", err, sizeof err)
+                     : jpeg_encode(f, img, quality, "cpu", err, sizeof err);
+    if (rc != 0)
+        fail_msg("%s: %s", c ? "jpeg_coefs_encode" : "jpeg_encode", err);
     assert_int_equal(fclose(f), 0);
     return (uint8_t *)buf;
 }
@@ -108,18 +112,6 @@ static void device_coefs(const io_image *img, int quality, jpeg_coefs *c)
     clReleaseMemObject(pixels);
     if (status != TC_OK)
         fail_msg("tc_jpeg_encode_coefs: %s", m.text);
-}
-
-/* The file written from c, in memory. */
-static uint8_t *device_file(const jpeg_coefs *c, int quality, size_t *size)
-{
-    char *buf = NULL, err[512] = "";
-    FILE *f = open_memstream(&buf, size);
-    assert_non_null(f);
-    if (jpeg_coefs_encode(f, c, quality, "device", err, sizeof err) != 0)
-        fail_msg("jpeg_coefs_encode: %s", err);
-    assert_int_equal(fclose(f), 0);
-    return (uint8_t *)buf;
 }
 
 /* ---- libjpeg's own coefficients of a file (jpeg_read_coefficients) ---- */
@@ -189,9 +181,9 @@ static void check_case(const sampling_case *s, int w, int h, int pattern, int qu
     jpeg_coefs c;
     size_t want_size = 0, got_size = 0;
     io_set_jpeg_sampling(s->sampling);
-    uint8_t *want = cpu_file(&img, quality, &want_size);
+    uint8_t *want = file_in_memory(&img, NULL, quality, &want_size);
     device_coefs(&img, quality, &c);
-    uint8_t *got = device_file(&c, quality, &got_size);
+    uint8_t *got = file_in_memory(NULL, &c, quality, &got_size);
     if (got_size != want_size || memcmp(got, want, want_size) != 0) {
         int block = 0, index = 0, v = 0, ref = 0;
         const int comp = first_difference(want, want_size, &c, &block, &index, &v, &ref);
@@ -260,7 +252,7 @@ static void test_coefficients_match_libjpeg(void **state)
             size_t size = 0;
             int block, index, got, want;
             io_set_jpeg_sampling(s->sampling);
-            uint8_t *file = cpu_file(&img, 85, &size);
+            uint8_t *file = file_in_memory(&img, NULL, 85, &size);
             device_coefs(&img, 85, &c);
             const int comp = first_difference(file, size, &c, &block, &index, &got, &want);
             if (comp >= 0)

@@ -165,12 +165,7 @@ static void test_filters_and_rois(void **state)
     /* A ROI that leaves pixels outside (they keep the input), with scale and offset. */
     tc_params_init(&p);
     p.taps_x = p.taps_y = 7;
-    p.src_left = 3;
-    p.src_top = 2;
-    p.dst_left = 1;
-    p.dst_top = 4;
-    p.roi_width = 50;
-    p.roi_height = 31;
+    test_set_roi(&p, 3, 2, 1, 4, 50, 31);
     p.out_scale = 1.5;
     p.out_offset = -20.0;
     p.border = TC_BORDER_REFLECT101;

@@ -67,6 +67,13 @@ static void raw_options(tc_options *o, char *path)
     assert_ptr_equal(o->raw_output, path);
 }
 
+/* A new folder from the template dir (mkdtemp's), and path (size bytes) the name in it. */
+static void in_new_folder(char *dir, char *path, size_t size, const char *name)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, size, "%s/%s", dir, name);
+}
+
 /* --raw: width * height little-endian float32 per plane, planes one after another. */
 static void test_raw_file(void **state)
 {
@@ -77,8 +84,7 @@ static void test_raw_file(void **state)
     const tc_roi roi = {0, 0, 0, 0, 3, 2};
     tc_options o;
     unsigned char bytes[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/out.raw", dir);
+    in_new_folder(dir, path, sizeof path, "out.raw");
     raw_options(&o, path);
     assert_int_equal(outputs_write(&o, planes, 2, &roi, 8, err, sizeof err), 0);
     FILE *f = fopen(path, "rb");
@@ -325,8 +331,7 @@ static void test_new_output_unnamed_until_linked(void **state)
     (void)state;
     char dir[] = "/tmp/tiledconv-atomic.XXXXXX", path[64], err[256] = "";
     atomic_file af = ATOMIC_FILE_INIT;
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/new.bmp", dir);
+    in_new_folder(dir, path, sizeof path, "new.bmp");
     n_events = 0;
     assert_int_equal(atomic_file_open(&af, path, err, sizeof err), 0);
     fputs("data", af.f);
@@ -367,8 +372,7 @@ static void test_replace_keeps_mode(void **state)
     (void)state;
     char dir[] = "/tmp/tiledconv-atomic.XXXXXX", path[64], err[256] = "";
     atomic_file af = ATOMIC_FILE_INIT;
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/old.bmp", dir);
+    in_new_folder(dir, path, sizeof path, "old.bmp");
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fputs("old contents", f);
@@ -417,8 +421,7 @@ static void test_signals_remove_temporaries(void **state)
     (void)state;
     const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     char dir[] = "/tmp/tiledconv-signals.XXXXXX", path[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/.out.bmp.abcdef", dir);
+    in_new_folder(dir, path, sizeof path, ".out.bmp.abcdef");
     for (int i = 0; i < 4; i++) {
         const int ignored = i == 3, sig = ignored ? SIGHUP : sigs[i];
         char sig_text[8];
@@ -454,8 +457,7 @@ static void test_read_only_and_unwritable(void **state)
     (void)state;
     char dir[] = "/tmp/tiledconv-ro.XXXXXX", path[64], err[256] = "";
     tc_options o;
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/ro.bmp", dir);
+    in_new_folder(dir, path, sizeof path, "ro.bmp");
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fclose(f), 0);
@@ -487,28 +489,36 @@ static void test_put_sync_modes(void **state)
     char dir[] = "/tmp/tiledconv-put.XXXXXX", path[64], err[256] = "";
     static const uint8_t data[4] = {1, 2, 3, 4};
     const io_image img = {2, 2, 1, 8, 255, (void *)data, NULL};
+    /* bytes: through outputs_put_bytes (else outputs_put_image in fmt); events: how many, and
+     * those of them checked (NULL: not). */
+    static const struct {
+        const char *name;
+        int bytes;
+        io_format fmt;
+        int sync, events;
+        const char *event[3];
+    } cases[] = {
+        {"a.bmp", 1, IO_FORMAT_BMP, OUTPUTS_SYNC_FILE, 2, {"fsync file", "link a.bmp", NULL}},
+        {"b.png", 0, IO_FORMAT_PNG, OUTPUTS_SYNC_ALL, 3, {NULL, NULL, "fsync folder"}},
+        {"c.pgm", 0, IO_FORMAT_PNM, OUTPUTS_SYNC_NONE, 1, {"link c.pgm", NULL, NULL}},
+    };
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/a.bmp", dir);
-    n_events = 0;
-    assert_int_equal(outputs_put_bytes(path, data, sizeof data, OUTPUTS_SYNC_FILE, err,
-                                       sizeof err), 0);
-    assert_int_equal(n_events, 2);
-    assert_string_equal(events[0], "fsync file");
-    assert_string_equal(events[1], "link a.bmp");
-    snprintf(path, sizeof path, "%s/b.png", dir);
-    n_events = 0;
-    assert_int_equal(outputs_put_image(path, IO_FORMAT_PNG, &img, 0, OUTPUTS_SYNC_ALL, err,
-                                       sizeof err), 0);
-    assert_int_equal(n_events, 3);
-    assert_string_equal(events[2], "fsync folder");
-    snprintf(path, sizeof path, "%s/c.pgm", dir);
-    n_events = 0;
-    assert_int_equal(outputs_put_image(path, IO_FORMAT_PNM, &img, 0, OUTPUTS_SYNC_NONE, err,
-                                       sizeof err), 0);
-    assert_int_equal(n_events, 1);
-    assert_string_equal(events[0], "link c.pgm");
-    for (const char *name = "a.bmp\0b.png\0c.pgm\0"; *name; name += strlen(name) + 1) {
-        snprintf(path, sizeof path, "%s/%s", dir, name);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cases[i].name);
+        n_events = 0;
+        if (cases[i].bytes)
+            assert_int_equal(outputs_put_bytes(path, data, sizeof data, cases[i].sync, err,
+                                               sizeof err), 0);
+        else
+            assert_int_equal(outputs_put_image(path, cases[i].fmt, &img, 0, cases[i].sync, err,
+                                               sizeof err), 0);
+        assert_int_equal(n_events, cases[i].events);
+        for (int e = 0; e < 3; e++)
+            if (cases[i].event[e])
+                assert_string_equal(events[e], cases[i].event[e]);
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cases[i].name);
         assert_int_equal(remove(path), 0);
     }
     assert_int_equal(rmdir(dir), 0);
@@ -591,32 +601,36 @@ static void test_distinct_outputs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* outputs_check_all refuses o's outputs: flag1's file1 and flag2's file2, one file. */
+static void refused_as_one_file(const tc_options *o, const char *flag1, const char *file1,
+                                const char *flag2, const char *file2)
+{
+    char err[512] = "", want[512];
+    assert_int_equal(outputs_check_all(o, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s %s and %s %s are the same file; give each its own name",
+             flag1, file1, flag2, file2);
+    assert_string_equal(err, want);
+}
+
 /* The options' outputs: -o, --raw and --class-map, any two of them one file. */
 static void test_check_all_distinct(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/tiledconv-same.XXXXXX", a[96], b[96], err[512] = "", want[512];
-    assert_non_null(mkdtemp(dir));
-    snprintf(a, sizeof a, "%s/out.png", dir);
+    char dir[] = "/tmp/tiledconv-same.XXXXXX", a[96], b[96], err[512] = "";
+    in_new_folder(dir, a, sizeof a, "out.png");
     snprintf(b, sizeof b, "%s/./out.png", dir);
     tc_options o;
     memset(&o, 0, sizeof o);
     o.write_output = 1;
     o.output = a;
     o.class_map = b;
-    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
-    snprintf(want, sizeof want, "-o %s and --class-map %s are the same file; give each its own "
-             "name", a, b);
-    assert_string_equal(err, want);
+    refused_as_one_file(&o, "-o", a, "--class-map", b);
     o.class_map = NULL;
     o.raw_output = b;
     assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
     o.write_output = 0; /* --no-output: -o's name is not written */
     o.class_map = a;
-    assert_int_equal(outputs_check_all(&o, err, sizeof err), -1);
-    snprintf(want, sizeof want, "--raw %s and --class-map %s are the same file; give each its "
-             "own name", b, a);
-    assert_string_equal(err, want);
+    refused_as_one_file(&o, "--raw", b, "--class-map", a);
     o.class_map = NULL;
     assert_int_equal(outputs_check_all(&o, err, sizeof err), 0);
     assert_int_equal(rmdir(dir), 0);

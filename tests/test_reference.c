@@ -16,6 +16,17 @@ static tc_plane make_plane(int w, int h, const float *values)
     return p;
 }
 
+/* A w x h plane of made-up values: pixel i is (i * step) % mod + frac (i % period), integers
+ * and short binary fractions, exact in float. */
+static tc_plane pattern_plane(int w, int h, int step, int mod, float frac, int period)
+{
+    tc_plane p;
+    assert_int_equal(tc_plane_alloc(&p, w, h), 0);
+    for (int i = 0; i < w * h; i++)
+        p.px[i] = (float)((i * step) % mod) + frac * (float)(i % period);
+    return p;
+}
+
 static tc_roi full_roi(int w, int h)
 {
     tc_roi r = {0, 0, 0, 0, w, h};
@@ -191,10 +202,9 @@ static void test_border_corners_and_long_reach(void **state)
 static void test_in_place_equals_out_of_place(void **state)
 {
     (void)state;
-    float px[9 * 7];
-    for (int i = 0; i < 9 * 7; i++)
-        px[i] = (float)((i * 37) % 23) + 0.25f * (float)(i % 4);
-    tc_plane in = make_plane(9, 7, px), out, same;
+    tc_plane in = pattern_plane(9, 7, 37, 23, 0.25f, 4), out, same;
+    float px[9 * 7]; /* the input as it was, for the checks below */
+    memcpy(px, in.px, sizeof px);
     tc_roi roi = {1, 2, 2, 1, 6, 5}; /* overlapping: the target is one right, one up */
     assert_int_equal(tc_plane_alloc(&out, 9, 7), 0);
     for (int b = 0; b < TC_BORDER_COUNT; b++) {
@@ -300,10 +310,7 @@ static void test_mask_rectangular_constant_border(void **state)
 static void test_mask_rank1_equals_separable(void **state)
 {
     (void)state;
-    float px[23 * 17];
-    for (int i = 0; i < 23 * 17; i++)
-        px[i] = (float)((i * 7919) % 256) + 0.5f * (float)(i % 3);
-    tc_plane in = make_plane(23, 17, px), a, b;
+    tc_plane in = pattern_plane(23, 17, 7919, 256, 0.5f, 3), a, b;
     tc_roi roi = {2, 3, 5, 1, 16, 12};
     static const float kx[5] = {0.5f, -1.0f, 2.0f, 0.25f, 3.0f}, ky[3] = {1.0f, -2.0f, 0.5f};
     float m[15];

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "pinned_pool.h"
 
+#include "host_blocks.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #if defined(__GLIBC__)
@@ -40,19 +42,12 @@ static void *huge_map(size_t bytes, size_t *size)
     if (whole == 0 || bytes > SIZE_MAX - 2 * HUGE_PAGE)
         return NULL;
     /* A huge page more than needed, to cut the mapping down to a boundary. */
-    const size_t map = up + HUGE_PAGE;
-    unsigned char *raw = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                              0);
-    if (raw == MAP_FAILED)
+    unsigned char *start = tc_map_aligned(up, HUGE_PAGE, HUGE_PAGE);
+    if (!start)
         return NULL;
-    const size_t head = (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE;
-    if (head)
-        munmap(raw, head);
-    if (map - head > up)
-        munmap(raw + head + up, map - head - up);
-    (void)madvise(raw + head, whole, MADV_HUGEPAGE); /* advice: without it, small pages */
+    (void)madvise(start, whole, MADV_HUGEPAGE); /* advice: without it, small pages */
     *size = up;
-    return raw + head;
+    return start;
 #else
     (void)bytes;
     (void)size;
@@ -60,17 +55,21 @@ static void *huge_map(size_t bytes, size_t *size)
 #endif
 }
 
+/* Room for one more block in the list, under the lock: 0, or -1 when the list cannot grow. */
+static int make_room(pinned_pool *p)
+{
+    pinned_block *blocks = tc_list_room(p->blocks, p->count, &p->capacity, sizeof *blocks, 16);
+    if (!blocks)
+        return -1;
+    p->blocks = blocks;
+    return 0;
+}
+
 /* Adds a block to the list, under the lock: 0, or -1 when the list cannot grow. */
 static int track(pinned_pool *p, pinned_block k)
 {
-    if (p->count == p->capacity) {
-        const int capacity = p->capacity ? 2 * p->capacity : 16;
-        pinned_block *more = realloc(p->blocks, (size_t)capacity * sizeof *more);
-        if (!more)
-            return -1;
-        p->blocks = more;
-        p->capacity = capacity;
-    }
+    if (make_room(p) != 0)
+        return -1;
     p->blocks[p->count++] = k;
     return 0;
 }
@@ -230,15 +229,7 @@ void *pinned_pool_get(pinned_pool *p, size_t bytes)
         return malloc(bytes);
     if (!room) { /* the list grows outside the lock's hot path, rarely */
         pthread_mutex_lock(&p->lock);
-        if (p->count == p->capacity) {
-            const int capacity = p->capacity ? 2 * p->capacity : 16;
-            pinned_block *more = realloc(p->blocks, (size_t)capacity * sizeof *more);
-            if (more) {
-                p->blocks = more;
-                p->capacity = capacity;
-            }
-        }
-        const int ok = p->count < p->capacity;
+        const int ok = make_room(p) == 0;
         pthread_mutex_unlock(&p->lock);
         if (!ok)
             return malloc(bytes);
