@@ -78,7 +78,9 @@ in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 stamp "building the library and build/roofline"
 make lib >>"$log" 2>&1 || { say "make lib failed (see $log)"; exit 1; }
 ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=120 -Iinclude -Isrc \
-    bench/roofline.c build/lib/libtiledconv.a -lOpenCL -lm -lpthread -o build/roofline \
+    bench/roofline.c build/lib/libtiledconv.a \
+    $(pkg-config --libs spng libturbojpeg libjpeg 2>/dev/null || echo -lspng -lturbojpeg -ljpeg) \
+    -lOpenCL -lm -lpthread -o build/roofline \
     >>"$log" 2>&1 || { say "building bench/roofline.c failed (see $log)"; exit 1; }
 separable=$(build/roofline --list | awk '$2 == "separable" {print $1}')
 mask_variants=$(build/roofline --list | awk '$2 == "mask" {print $1}')
