@@ -437,6 +437,61 @@ static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *ds
     return status;
 }
 
+/* Whether a checked pair goes through the pipeline: a channel-last layout or its view, whole;
+ * *view says whether it needs the view. */
+static int takes_stream(const tc_context *ctx, const tc_image *src, const tc_image *dst,
+                        const tc_job *job, int *view)
+{
+    tc_image cs, cd;
+    *view = !tc_is_channels(src->format) && tc_channels_view(src, dst, &cs, &cd);
+    return (tc_is_channels(src->format) || *view) &&
+           whole_fits(ctx, job, src->width, src->height);
+}
+
+/* count checked pairs: those the pipeline takes through it together, then the others (the
+ * older layouts, images that run in bands) one after another, so that one palette BMP among
+ * a batch's photos does not take the pipeline from the rest (the command line's batch
+ * overlaps the one-by-one kind with two contexts a device). */
+static int filter_sorted(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
+                         const tc_params *p, const tc_job *const *jobs)
+{
+    tc_image *pairs = malloc(2 * (size_t)count * sizeof *pairs);
+    const tc_job **streamed = malloc((size_t)count * sizeof *streamed);
+    unsigned char *alone = malloc((size_t)count);
+    int n = 0, views = 0, status = TC_OK;
+    if (!pairs || !streamed || !alone) {
+        free(pairs);
+        free(streamed);
+        free(alone);
+        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %d images", count);
+    }
+    for (int i = 0; i < count; i++) {
+        int view;
+        alone[i] = !takes_stream(ctx, &src[i], &dst[i], jobs[i], &view);
+        if (alone[i])
+            continue;
+        views |= view;
+        pairs[n] = src[i];
+        pairs[count + n] = dst[i];
+        streamed[n++] = jobs[i];
+    }
+    if (n > 0) {
+        memmove(pairs + n, pairs + count, (size_t)n * sizeof *pairs);
+        status = views ? filter_views(ctx, pairs, pairs + n, n, p, streamed)
+                       : filter_streamed(ctx, pairs, pairs + n, n, p, streamed);
+    }
+    for (int i = 0; status == TC_OK && i < count; i++)
+        if (alone[i] && (status = filter_one(ctx, &src[i], &dst[i], p, jobs[i])) != TC_OK) {
+            char reason[sizeof ctx->error.text];
+            snprintf(reason, sizeof reason, "%s", ctx->error.text);
+            status = tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
+        }
+    free(pairs);
+    free(streamed);
+    free(alone);
+    return status;
+}
+
 TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image *dst,
                            const tc_params *p)
 {
@@ -455,8 +510,7 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
                             int count, const tc_params *p)
 {
     job_set jobs;
-    tc_image cs, cd;
-    int status, streamed = 1, views = 0;
+    int status;
     if (!ctx)
         return TC_EINVAL;
     ctx->error.text[0] = '\0';
@@ -468,24 +522,7 @@ TC_API int tc_filter_images(tc_context *ctx, const tc_image *src, const tc_image
         return tc_fail(&ctx->error, TC_EINVAL, "%s is NULL", src ? "dst" : "src");
     if ((status = job_set_make(src, dst, count, p, &jobs, &ctx->error)) != TC_OK)
         return status;
-    for (int i = 0; i < count; i++) {
-        const int view =
-            !tc_is_channels(src[i].format) && tc_channels_view(&src[i], &dst[i], &cs, &cd);
-        views |= view;
-        streamed &= (tc_is_channels(src[i].format) || view) &&
-                    whole_fits(ctx, jobs.of[i], src[i].width, src[i].height);
-    }
-    if (streamed)
-        status = views ? filter_views(ctx, src, dst, count, p, jobs.of)
-                       : filter_streamed(ctx, src, dst, count, p, jobs.of);
-    /* The older layouts, and images that run in bands, one after another (the command line's
-     * batch overlaps them with two contexts a device). */
-    for (int i = 0; !streamed && status == TC_OK && i < count; i++)
-        if ((status = filter_one(ctx, &src[i], &dst[i], p, jobs.of[i])) != TC_OK) {
-            char reason[sizeof ctx->error.text];
-            snprintf(reason, sizeof reason, "%s", ctx->error.text);
-            status = tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
-        }
+    status = filter_sorted(ctx, src, dst, count, p, jobs.of);
     job_set_free(&jobs);
     return status;
 }

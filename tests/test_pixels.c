@@ -285,7 +285,7 @@ static tc_image case_dst(const batch_case *c, unsigned char *block)
 
 /* tc_filter_images over the older layouts: pairs the pipeline takes (gray, RGB and BGR to
  * themselves, gray to one float plane; padded, bottom-up) and, in a second batch, with a pair
- * it does not (BGRX to gray); every image's block equals its single call's byte for byte: the
+ * it does not (BGRX to gray, first); every image's block equals its single call's byte for byte: the
  * padding between rows zeroed, the bytes past the rows untouched. */
 static void test_batches_of_older_layouts(void **state)
 {
@@ -305,30 +305,35 @@ static void test_batches_of_older_layouts(void **state)
     make_case(&c[4], TC_PIXELS_GRAY8, TC_PIXELS_GRAY8, 64, 9, 0, 0);
     make_case(&c[5], TC_PIXELS_BGRX32, TC_PIXELS_GRAY8, 30, 11, 1, 2);
     for (int round = 0; round < 2; round++) {
-        const int n = round == 0 ? N - 1 : N; /* the second batch has the BGRX pair */
+        /* The second batch has the BGRX pair, first: the pairs after it still go through the
+         * pipeline together, it alone, and each gets its own bytes. */
+        const int n = round == 0 ? N - 1 : N;
+        batch_case *b[N];
+        for (int i = 0; i < n; i++)
+            b[i] = &c[round == 0 ? i : (i + N - 1) % N];
         for (int i = 0; i < n; i++) {
-            memset(c[i].batch, 0xA5, c[i].out_size);
-            s[i] = case_src(&c[i]);
-            d[i] = case_dst(&c[i], c[i].batch);
+            memset(b[i]->batch, 0xA5, b[i]->out_size);
+            s[i] = case_src(b[i]);
+            d[i] = case_dst(b[i], b[i]->batch);
         }
         assert_int_equal(tc_filter_images(ctx, s, d, n, &p), TC_OK);
         for (int i = 0; i < n; i++) {
-            tc_image one = case_dst(&c[i], c[i].single);
-            memset(c[i].single, 0xA5, c[i].out_size);
+            tc_image one = case_dst(b[i], b[i]->single);
+            memset(b[i]->single, 0xA5, b[i]->out_size);
             assert_int_equal(tc_filter_image(ctx, &s[i], &one, &p), TC_OK);
-            assert_memory_equal(c[i].batch, c[i].single, c[i].out_size);
+            assert_memory_equal(b[i]->batch, b[i]->single, b[i]->out_size);
             /* The last row stored ends the writes: what follows it is the garbage. */
-            const size_t row = (size_t)c[i].w * (size_t)(c[i].out == TC_PIXELS_FLOAT32
+            const size_t row = (size_t)b[i]->w * (size_t)(b[i]->out == TC_PIXELS_FLOAT32
                                                                ? 4
-                                                               : bytes_of(c[i].out));
-            const size_t end = (size_t)c[i].out_row * (size_t)(c[i].h - 1) + row;
-            for (size_t at = end; at < c[i].out_size; at++)
-                assert_int_equal(c[i].batch[at], 0xA5);
+                                                               : bytes_of(b[i]->out));
+            const size_t end = (size_t)b[i]->out_row * (size_t)(b[i]->h - 1) + row;
+            for (size_t at = end; at < b[i]->out_size; at++)
+                assert_int_equal(b[i]->batch[at], 0xA5);
             /* The gaps between 8-bit rows are zero. */
-            for (int r = 0; c[i].out != TC_PIXELS_FLOAT32 && r < c[i].h - 1; r++)
-                for (size_t at = (size_t)r * (size_t)c[i].out_row + row;
-                     at < (size_t)(r + 1) * (size_t)c[i].out_row; at++)
-                    assert_int_equal(c[i].batch[at], 0);
+            for (int r = 0; b[i]->out != TC_PIXELS_FLOAT32 && r < b[i]->h - 1; r++)
+                for (size_t at = (size_t)r * (size_t)b[i]->out_row + row;
+                     at < (size_t)(r + 1) * (size_t)b[i]->out_row; at++)
+                    assert_int_equal(b[i]->batch[at], 0);
         }
     }
     for (int i = 0; i < N; i++) {
