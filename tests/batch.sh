@@ -7,7 +7,8 @@
 #   b. the rules checked before any work: two inputs of one name, -o with two inputs, neither
 #      -O nor --no-output, an output that would replace an input, -O naming the inputs' folder;
 #   c. the device's 8-bit path against the host's, byte for byte: every bundled image, every
-#      border, gray and colour, with an output mapping that lands on .5;
+#      border, gray and colour, with an output mapping that lands on .5; c2. the workers'
+#      conversions (palette, gray, BGR, BGRX to RGB; colour to intensity) against the host's;
 #   d. --files-from - with 2,000 names; e. the progress line on a terminal and not on a pipe;
 #   f. scripts/batch-parallel.sh over GNU parallel with two jobs; g. --json and --csv records;
 #   h. -e's records carry the SHA-256 of the pixels; i. a file cut short while it is read;
@@ -177,6 +178,40 @@ for border in $c_borders; do
 done
 cases_verdict $((12 * c_count)) "c: device and host 8-bit paths identical: 3 images x $c_count borders x gray/colour x 2 mappings" \
     "c: device and host 8-bit paths identical"
+
+# --- c2. the workers' conversions against the host's planes ------------------------------------
+# A batch converts on its workers what the pipeline would not take as it lies: a colour job's
+# gray, palette, BGR and BGRX pixels become the output's RGB (BGR for a BMP), a gray job's colour
+# pixels their intensity plane. -e's single run forms the planes on the host (image.c) from the
+# file as it lies: the two must write the same bytes.
+mkdir -p "$tmp/c2/in"
+for f in bmpsuite/g/pal8.bmp bmpsuite/g/pal8gs.bmp bmpsuite/g/pal4.bmp bmpsuite/g/pal8topdown.bmp     bmpsuite/g/rgb32.bmp bmpsuite/g/rgb24.bmp formats/g8.png formats/p8.png formats/rgb8.ppm     formats/gray-prog.jpg; do
+    cp "$root/tests/data/$f" "$tmp/c2/in/"
+done
+cases=0
+bad=""
+for colour in "" --color; do
+    for ext in png bmp; do
+        d=$tmp/c2/dev
+        rm -rf "$d" && mkdir -p "$d"
+        # shellcheck disable=SC2086 # the flag is meant to split
+        if ! "$bin" -q -O "$d" --format $ext -f 5 $colour "$tmp"/c2/in/* 2>"$tmp/err"; then
+            bad="$bad [$colour $ext: batch failed: $(sed -n 1p "$tmp/err")]"
+            continue
+        fi
+        for f in "$tmp"/c2/in/*; do
+            b=$(basename "$f")
+            b=${b%.*}
+            cases=$((cases + 1))
+            # shellcheck disable=SC2086
+            "$bin" -q -s "$f" -o "$tmp/c2/host.$ext" -e -f 5 $colour >/dev/null 2>"$tmp/err" ||
+                bad="$bad [$b $colour $ext: -e: $(sed -n 1p "$tmp/err")]"
+            cmp -s "$tmp/c2/host.$ext" "$d/$b.$ext" || bad="$bad [$b $colour $ext: outputs differ]"
+        done
+    done
+done
+cases_verdict 40 "c2: the workers' conversions = the host's planes: 10 files (palette, gray, BGR, BGRX, RGB, gray JPEG) x gray/colour x PNG/BMP" \
+    "c2: the workers' conversions = the host's planes"
 
 # --- d. --files-from - with 2,000 names ---------------------------------------------------------
 mkdir -p "$tmp/many" "$tmp/manyout"

@@ -11,12 +11,12 @@
 #      status and the same lines on stderr
 #   b. --json's records: "jpeg_decode" and "jpeg_encode" "device" for every JPEG the path takes,
 #      "cpu" for the decode of the unrefined progressive file (libjpeg smooths its blocks; its
-#      pixels are still encoded on the device) and for both of a gray file in a colour job
-#      (the host makes its RGB), and on the CPU path; absent for the PNG and the BMP (written
-#      as themselves)
+#      pixels are still encoded on the device) and for the decode of a gray file in a colour
+#      job (the worker makes its RGB, which the device encodes), and on the CPU path; absent
+#      for the PNG and the BMP (written as themselves)
 #   c. a mixed batch written as JPEG (--format jpeg): the JPEGs through the device, the PNG
-#      decoded on the CPU and encoded on the device, the BMP (BGR rows) both on the CPU, all as
-#      the CPU path writes them
+#      and the BMP (its BGR rows repacked as RGB by the worker) decoded on the CPU and encoded
+#      on the device, all as the CPU path writes them
 #   d. the lane's fallback (TILEDCONV_TEST_JPEG_INEXACT: every device decode taken as not
 #      TurboJPEG's): the files decoded on the CPU there, the same bytes, "cpu" in the records
 #   e. an image in strips (--max-memory) beside one run whole: "cpu" for the one in strips
@@ -74,13 +74,13 @@ if [ "$made" -ne 14 ]; then
     exit 1
 fi
 # The JPEGs whose pixels the device path does not make, per kind of job: the unrefined file,
-# and in a colour job the gray files. Those the device does not encode: in a colour job the
-# gray files and the BMP (their RGB made on the host); every other output written as JPEG is
-# encoded on the device, the unrefined file's from the CPU's pixels.
+# and in a colour job the gray files. Every output written as JPEG is encoded on the device:
+# the unrefined file's from the CPU's pixels, the gray files' and the BMP's in a colour job
+# from the RGB the worker makes of them.
 cpu_gray="c640-unrefined.jpg"
 cpu_colour="c640-unrefined.jpg gray-prog.jpg g1.jpg g17.jpg g333.jpg"
 enc_gray=""
-enc_colour="gray-prog.jpg g1.jpg g17.jpg g333.jpg b451.bmp"
+enc_colour=""
 
 # check_records FILE WHICH CPU-DECODED CPU-ENCODED: --json's image records in FILE: for each
 # input written, jpeg_decode (JPEG inputs) and jpeg_encode (JPEG outputs) are WHICH ("device":
@@ -193,14 +193,16 @@ fi
 # --- f. The mixed folder ---------------------------------------------------------------------------
 # Two small pictures of each kind bench/make_mixed.py makes (JPEG baseline, progressive, 4:4:4
 # and gray; PNG RGB, 16-bit, palette and RGBA; BMP; PPM; PGM), written as JPEG. What the CPU
-# decodes (a gray JPEG in a colour job) and encodes (pixels the host converts: 16 bits, BMP's
-# BGR rows, gray files in a colour job, colour ones in a gray job) is named by kind.
+# decodes (a gray JPEG in a colour job) and encodes (pixels the host converts to float planes:
+# 16 bits; colour ones in a gray job, whose intensity the device makes) is named by kind; a
+# colour job's gray files and BMP rows are repacked as RGB by the worker and encoded on the
+# device.
 inputs=$tmp/mixed
 if "${PYTHON:-python3}" "$root/bench/make_mixed.py" --out "$inputs" --each 2 --scale 0.1 --threads 2 \
     --images "$root/images" >/dev/null 2>"$tmp/mixed.err"; then
     kinds() { (cd "$inputs" && for k in "$@"; do ls ./*-"$k".*; done | sed 's|^\./||' | tr '\n' ' '); }
     both "f: the mixed folder, colour, written as JPEG" "$(kinds jpeg-gray)" \
-        "$(kinds jpeg-gray png-16 bmp pgm)" --color -f 5 --format jpeg
+        "$(kinds png-16)" --color -f 5 --format jpeg
     both "f: the mixed folder, gray, written as JPEG" "" \
         "$(kinds png-16 png-rgb png-palette png-rgba bmp ppm)" -f 5 --format jpeg
 else

@@ -59,6 +59,11 @@ void job_drop_buffers(job *j)
 
 /* ---- Reading ----------------------------------------------------------------------------- */
 
+static int pack_pixels(const tc_image *src, int channels, int bgr, uint8_t *out);
+static unsigned long long repack_bytes(const tc_options *o, const job *j,
+                                       const source_reader *r);
+static int makes_intensity(const tc_options *o, const job *j, tc_pixel_format src);
+
 int job_wants_planes(const tc_options *o, const job *j)
 {
     return o->verify || j->item->raw || j->depth == 16 || o->gradient;
@@ -96,7 +101,7 @@ static unsigned long long job_bytes(const tc_options *o, const job *j, const sou
         bytes += (unsigned long long)job_result_planes(o, j) * plane;
     if (o->verify)
         bytes += (planes + 1) * plane;
-    return bytes;
+    return bytes + repack_bytes(o, j, r);
 }
 
 /*
@@ -114,8 +119,8 @@ static unsigned long long job_bytes(const tc_options *o, const job *j, const sou
  *   - the result as the output's 8-bit samples: not -e (float planes, checked against the
  *     CPU reference of the host's planes) and not --raw (float planes written);
  *   - the file's samples are the output's channels: any JPEG for a gray job (its luma), a
- *     colour (three-component) one for a colour job; a gray file in a colour job becomes
- *     RGB through the host's pixel conversions.
+ *     colour (three-component) one for a colour job; a gray file in a colour job is decoded
+ *     on the CPU and becomes RGB on the worker (repack_colour).
  * The worker may still find the file's pixels to be the CPU's alone (jpeg_coefs_read's 1: a
  * colour space other than YCbCr, coefficients past TurboJPEG's SIMD bounds, a progressive file
  * not fully refined, ...), and the lane may find the device's decode not TurboJPEG's, or the
@@ -242,6 +247,8 @@ void job_open(const tc_options *o, int keep_format, job *j)
     else /* the file and the output, or neither */
         j->pooled = (size_t)((bmp_moves_directly(j) ? (unsigned long long)j->reader.held : 0) +
                              n * (o->color ? 3u : 1u));
+    if (!j->jpeg_path)
+        j->pooled += (size_t)repack_bytes(o, j, &j->reader);
 }
 
 /* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
@@ -372,6 +379,117 @@ static void read_coefs(const tc_options *o, job *j)
                         (long)w * channels, NULL, 0};
 }
 
+/* The layout a colour job's 8-bit pixels are repacked into by the worker (repack_colour), for
+ * src as decoded: the output's own order (RGB, or BGR for a BMP), so that the lane gives them
+ * to the pipeline with the others and the device's encoder can take them; 0: none (they go
+ * as they lie, or the output is float planes, which the host makes anyway). */
+static tc_pixel_format repack_target(const tc_options *o, const job *j, tc_pixel_format src)
+{
+    const tc_pixel_format want =
+        j->out_format == IO_FORMAT_BMP ? TC_PIXELS_BGR24 : TC_PIXELS_RGB24;
+    if (!o->color || o->no_filter || job_wants_planes(o, j) || src == want)
+        return 0;
+    return src == TC_PIXELS_GRAY8 || src == TC_PIXELS_INDEXED8 || src == TC_PIXELS_BGRX32 ||
+                   src == TC_PIXELS_BGR24 || src == TC_PIXELS_RGB24
+               ? want
+               : 0;
+}
+
+/* What repack_target or makes_intensity will say once the file is decoded, from its header:
+ * the bytes of the worker's conversion the job may hold beside its input. */
+static unsigned long long repack_bytes(const tc_options *o, const job *j, const source_reader *r)
+{
+    const io_header *h = &r->head;
+    const unsigned long long n = (unsigned long long)h->width * (unsigned long long)h->height;
+    tc_pixel_format src = 0;
+    if (r->format == IO_FORMAT_BMP) {
+        const unsigned bpp = r->bmp.plain_bpp;
+        src = bpp == 8 ? TC_PIXELS_INDEXED8 : bpp == 24 ? TC_PIXELS_BGR24
+                                          : bpp == 32 ? TC_PIXELS_BGRX32
+                                                      : TC_PIXELS_RGB24;
+    } else if (h->depth == 8 && h->maxval == 255)
+        src = h->channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24;
+    if (src && makes_intensity(o, j, src))
+        return sizeof(float) * n;
+    return src && repack_target(o, j, src) ? 3 * n : 0;
+}
+
+/* A colour job's 8-bit pixels in the layout of repack_target, made here on the worker's core
+ * rather than by the lane's conversions on the device (which take the pipeline's flow from
+ * the lane: one image at a time), in page-locked memory where the batch has it; the input's
+ * own buffer is released. The same samples the device's conversions read (a copy, a
+ * palette's colours, a gray sample thrice): the bytes out are the same. Where there is no
+ * memory, or a palette index lies past the palette, the pixels stay as they are and the
+ * library takes them (and refuses the bad index in its own words). */
+static void repack_colour(const tc_options *o, job *j)
+{
+    const tc_pixel_format to = repack_target(o, j, j->src.format);
+    if (!to || j->status != JOB_OK || !j->src.data)
+        return;
+    const int w = j->src.width, h = j->src.height;
+    const io_allocator *from,
+        *a = j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL;
+    io_pixels_use(a);
+    uint8_t *px = io_pixels_alloc((size_t)w * (size_t)h * 3, &from);
+    io_pixels_use(NULL);
+    if (!px)
+        return;
+    if (pack_pixels(&j->src, 3, to == TC_PIXELS_BGR24, px) != 0) {
+        io_pixels_free(px, from);
+        return;
+    }
+    io_pixels_free(j->file, j->file_from);
+    j->file = NULL;
+    j->file_from = NULL;
+    j->file_size = 0;
+    bmp_free(&j->decoded);
+    io_image_free(&j->image);
+    j->image = (io_image){w, h, 3, 8, 255, px, from};
+    j->src = (tc_image){to, w, h, 0, px, 3L * w, NULL, 0};
+}
+
+/* Whether a gray job's 8-bit colour pixels become their intensity plane on the worker
+ * (intensity_plane): RGB, BGR, BGRX or a palette's, filtered whole into 8-bit rows. */
+static int makes_intensity(const tc_options *o, const job *j, tc_pixel_format src)
+{
+    return !o->color && !o->no_filter && !job_wants_planes(o, j) &&
+           (src == TC_PIXELS_RGB24 || src == TC_PIXELS_BGR24 || src == TC_PIXELS_BGRX32 ||
+            src == TC_PIXELS_INDEXED8);
+}
+
+/* A gray job's colour pixels as their intensity, one float a pixel (tc_image_to_planes: the
+ * host's reference conversion, which the device's reproduces term by term), made here on the
+ * worker's core rather than by the lane's conversions on the device, so that the lane gives it
+ * to the pipeline with the others (a one-channel F32 image). It lies where a BMP's bytes would
+ * (j->file), page-locked where the batch has the blocks; the input's own buffer is released.
+ * Where there is no memory, or a palette index lies past the palette, the pixels stay. */
+static void intensity_plane(const tc_options *o, job *j)
+{
+    char err[256];
+    if (!makes_intensity(o, j, j->src.format) || j->status != JOB_OK || !j->src.data)
+        return;
+    const int w = j->src.width, h = j->src.height;
+    const size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    const io_allocator *from,
+        *a = j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL;
+    io_pixels_use(a);
+    float *plane = io_pixels_alloc(bytes, &from);
+    io_pixels_use(NULL);
+    if (!plane)
+        return;
+    if (tc_image_to_planes(&j->src, 1, plane, err, sizeof err) != TC_OK) {
+        io_pixels_free(plane, from);
+        return;
+    }
+    io_pixels_free(j->file, j->file_from);
+    bmp_free(&j->decoded);
+    io_image_free(&j->image);
+    j->file = (uint8_t *)plane;
+    j->file_from = from;
+    j->file_size = bytes;
+    j->src = (tc_image){TC_PIXELS_F32, w, h, 1, plane, (long)w * (long)sizeof(float), NULL, 0};
+}
+
 void job_decode(const tc_options *o, job *j)
 {
     if (j->in_strips) /* its lane reads it, a band at a time */
@@ -382,6 +500,10 @@ void job_decode(const tc_options *o, job *j)
         read_coefs(o, j);
     else
         decode_coded(o, j);
+    if (!j->jpeg_path) {
+        repack_colour(o, j);
+        intensity_plane(o, j);
+    }
 }
 
 void job_decode_on_cpu(const tc_options *o, job *j)
@@ -484,17 +606,31 @@ int job_move_input(job *j)
 
 /* ---- --no-filter: the codec floor ---------------------------------------------------------- */
 
-/* src's pixels as packed rows of `channels` 8-bit samples, where its layout allows a plain
- * copy (gray to gray, RGB to RGB, BGR or BGRX to RGB): 0, or -1 when it needs the planes. */
-static int copy_pixels(const tc_image *src, int channels, uint8_t *out)
+/* src's pixels as packed rows of `channels` 8-bit samples, in the order R, G, B (B, G, R with
+ * bgr), where its layout allows a plain copy (gray to gray or to three equal samples, RGB, BGR
+ * or BGRX to three, a palette's colours): 0, or -1 when it needs the planes (the intensity of
+ * colours, other scales) or a palette index lies past the palette (the library's to refuse). */
+static int pack_pixels(const tc_image *src, int channels, int bgr, uint8_t *out)
 {
     const int w = src->width, h = src->height;
     const size_t row = (size_t)w * (size_t)channels;
     const int same = (channels == 1 && src->format == TC_PIXELS_GRAY8) ||
-                     (channels == 3 && src->format == TC_PIXELS_RGB24);
-    const int step = src->format == TC_PIXELS_BGR24 ? 3 : src->format == TC_PIXELS_BGRX32 ? 4 : 0;
-    if (!same && !(channels == 3 && step))
+                     (channels == 3 && src->format == (bgr ? TC_PIXELS_BGR24 : TC_PIXELS_RGB24));
+    const int step = src->format == TC_PIXELS_BGR24    ? 3
+                     : src->format == TC_PIXELS_BGRX32 ? 4
+                     : src->format == TC_PIXELS_RGB24  ? 3
+                                                       : 1;
+    /* The source's red sample and blue sample in a pixel of step bytes. */
+    const int red = src->format == TC_PIXELS_RGB24 ? 0 : 2, r = bgr ? 2 : 0;
+    if (!same && channels != 3)
         return -1;
+    if (src->format == TC_PIXELS_INDEXED8)
+        for (int y = 0; y < h; y++) {
+            const uint8_t *in = (const uint8_t *)src->data + (long)y * src->stride;
+            for (int x = 0; x < w; x++)
+                if (in[x] >= src->palette_size)
+                    return -1;
+        }
     for (int y = 0; y < h; y++) {
         const uint8_t *in = (const uint8_t *)src->data + (long)y * src->stride;
         uint8_t *o = out + (size_t)y * row;
@@ -502,11 +638,22 @@ static int copy_pixels(const tc_image *src, int channels, uint8_t *out)
             memcpy(o, in, row);
             continue;
         }
-        for (int x = 0; x < w; x++, in += step, o += 3) {
-            o[0] = in[2];
-            o[1] = in[1];
-            o[2] = in[0];
-        }
+        if (src->format == TC_PIXELS_GRAY8)
+            for (int x = 0; x < w; x++, o += 3)
+                o[0] = o[1] = o[2] = in[x];
+        else if (src->format == TC_PIXELS_INDEXED8)
+            for (int x = 0; x < w; x++, o += 3) {
+                const uint8_t *c = src->palette + 3 * in[x];
+                o[r] = c[0];
+                o[1] = c[1];
+                o[2 - r] = c[2];
+            }
+        else
+            for (int x = 0; x < w; x++, in += step, o += 3) {
+                o[r] = in[red];
+                o[1] = in[1];
+                o[2 - r] = in[2 - red];
+            }
     }
     return 0;
 }
@@ -522,7 +669,7 @@ void job_copy(const tc_options *o, job *j)
         return;
     }
     j->out_pixels = 1;
-    if (j->depth == 8 && copy_pixels(&j->src, channels, j->out) == 0)
+    if (j->depth == 8 && pack_pixels(&j->src, channels, 0, j->out) == 0)
         return;
     /* Any other layout: the planes a filter would read, then the output's samples. */
     float *planes = malloc(n * (size_t)channels * sizeof(float));
