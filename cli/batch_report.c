@@ -215,8 +215,16 @@ static void print_stages(const batch *b, double wall_ms)
     printf("  the pool of %d worker%s (read+decode, encode+write) was busy %.0f%% of the wall "
            "time\n",
            b->n_workers, b->n_workers == 1 ? "" : "s", 100.0 * pool);
-    if (pool > bound_busy)
+    /* The lanes' stages are parts of one thread's time each: a lane busy with all of them
+     * together bounds the rate before any of them alone does. */
+    const double lanes_busy = device && b->lane_calls > 0
+                                  ? b->lane_ms / ((lanes > 0 ? lanes : 1) * wall_ms)
+                                  : 0.0;
+    if (pool >= bound_busy && pool >= lanes_busy)
         printf("  the busiest stage, which bounds the rate: the pool's codecs\n");
+    else if (lanes_busy > bound_busy)
+        printf("  the busiest stage, which bounds the rate: the lanes (their calls into the "
+               "library, copies included)\n");
     else
         printf("  the busiest stage, which bounds the rate: %s%s\n", stages[bound].name,
                device && bound >= 1 && bound <= 5 ? " (device stages share the lanes)" : "");
