@@ -39,7 +39,8 @@ static unsigned long long env_number(const char *name)
  * (the bytes a batch's images in flight may hold, in place of a quarter of the machine's
  * memory, so that a few small images show the bound), TILEDCONV_TEST_OPEN_DELAY_MS and
  * TILEDCONV_TEST_LANE_PAUSE_MS (how long the lanes wait before they open their devices and
- * before each call: a slow device's start-up, a slow lane), TILEDCONV_TEST_JPEG_INEXACT (the
+ * before each call: a slow device's start-up, a slow lane), TILEDCONV_TEST_LANE_CALL_MS (how
+ * much longer each lane's call takes: the lanes the bound), TILEDCONV_TEST_JPEG_INEXACT (the
  * JPEG path's lane takes every device decode as not TurboJPEG's: its fallback to the CPU),
  * TILEDCONV_TEST_JPEG_DECODE_CORRUPT (-e's comparison of the device's JPEG decode sees one
  * sample changed). */
@@ -48,6 +49,7 @@ void test_hooks_install(void)
     file_hooks.batch_budget = env_number("TILEDCONV_TEST_BATCH_BUDGET");
     file_hooks.open_delay_ms = (unsigned)env_number("TILEDCONV_TEST_OPEN_DELAY_MS");
     file_hooks.lane_pause_ms = (unsigned)env_number("TILEDCONV_TEST_LANE_PAUSE_MS");
+    file_hooks.lane_call_ms = (unsigned)env_number("TILEDCONV_TEST_LANE_CALL_MS");
     file_hooks.jpeg_inexact = getenv("TILEDCONV_TEST_JPEG_INEXACT") != NULL;
     file_hooks.jpeg_decode_corrupt = getenv("TILEDCONV_TEST_JPEG_DECODE_CORRUPT") != NULL;
     file_hooks.corrupt_spec = test_hook_corrupt_spec();

@@ -17,7 +17,8 @@
 #      runs and --threads 1; n. bounded memory with 1 and 64 workers; o. --no-filter;
 #   p. the cache of built programs; q. images of several sizes through the lanes' calls;
 #   r. pixels in the device's page-locked memory = the staged way (--tune host-pinned=0), whose
-#      copies run on the lane's thread (a batch's default) or on a crew of 4 (copy-threads=4).
+#      copies run on the lane's thread (a batch's default) or on a crew of 4 (copy-threads=4);
+#   s. -t names the bound: the lanes where their calls are (a slow lane), else the pool.
 # Usage: sh tests/batch.sh ./tiledconv   (from the project root). Prints "ok - ..." or
 # "not ok - ...: why" per case, then "batch: N passed, M failed"; exit 1 when any failed.
 
@@ -785,5 +786,21 @@ for colour in "" --color; do
     done
 done
 verdict "r: $((i + 1)) BMPs of every layout the device reads as they lie (and two decoded), gray and colour, BMP and PNG outputs: through page-locked memory = --tune host-pinned=0, byte for byte" "r: BMPs through page-locked memory"
+
+# --- s. -t names the bound ----------------------------------------------------------------------
+# A lane whose calls take 300 ms longer each (TILEDCONV_TEST_LANE_CALL_MS) bounds the batch
+# although none of its stages alone is the busiest: -t must name the lanes. --no-filter has no
+# lanes: the pool's codecs (--no-sync: the waiters' fsyncs, a stage of their own, may outweigh
+# the pool on a few small files).
+bad=""
+bound() { grep 'which bounds the rate' "$tmp/out" | sed 's/.*bounds the rate: //'; }
+rm -rf "$tmp/s"
+run env TILEDCONV_TEST_LANE_CALL_MS=300 "$bin" -t --no-sync -f 5 --format png -O "$tmp/s/a" \
+    "$root/tests/data/formats/rgb8.png" "$root/tests/data/formats/g8.png" \
+    "$root/tests/data/formats/p8.png"
+case $(bound) in "the lanes "*) ;; *) bad="$bad [a slow lane: rc $rc, the bound \"$(bound)\"]" ;; esac
+run "$bin" -t --no-sync --no-filter --format png -O "$tmp/s/b" "$root/tests/data/formats/rgb8.png"
+[ "$(bound)" = "the pool's codecs" ] || bad="$bad [--no-filter: rc $rc, the bound \"$(bound)\"]"
+verdict "s: -t names the lanes as the bound when their calls are (a slow lane), the pool's codecs with --no-filter" "s: -t's bound"
 
 test_end

@@ -184,6 +184,10 @@ void *batch_lane_main(void *arg)
             taken[i]->status = JOB_NO_DEVICE;
         if (l->status == 0)
             job_filter_many(b->o, l->ctx, taken, n);
+#ifdef TILEDCONV_TEST_HOOKS
+        if (file_hooks.lane_call_ms)
+            test_pause(file_hooks.lane_call_ms);
+#endif
         /* A CPU device's buffers are host memory, which a --max-memory budget counts only
          * while their images are in flight: the context keeps none beyond the call. */
         if (l->status == 0 && b->o->max_memory && l->dev.is_cpu)

@@ -16,6 +16,7 @@ typedef struct {
                                       * place of a quarter of the machine's memory; 0: that */
     unsigned open_delay_ms;          /* each lane waits so long before it opens its device */
     unsigned lane_pause_ms;          /* and so long before each call */
+    unsigned lane_call_ms;           /* and so long inside each call (the lanes the bound) */
     const char *corrupt_spec;        /* "x,y" or "x,y,v": v (1) added to that pixel of every
                                       * result's first plane, for -e to catch; NULL: none */
     int jpeg_inexact;                /* the JPEG path's lane takes every device decode as not
