@@ -26,6 +26,11 @@ if [ ! -d "$root/usr" ]; then
     done
 fi
 lib=$root/usr/lib/x86_64-linux-gnu
+# jpeglib.h includes jconfig.h, which Debian keeps in the multiarch folder: without it there the
+# compiler takes the machine's own (libjpeg-turbo8's on the GPU machine, JPEG_LIB_VERSION 80)
+# and libjpeg62 refuses every call ("Wrong JPEG library version").
+CPATH=$root/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}
+export CPATH
 # The packages' .pc files name /usr: the sysroot makes pkg-config point into $root.
 PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 PKG_CONFIG_SYSROOT_DIR=$root
