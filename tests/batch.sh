@@ -183,35 +183,51 @@ cases_verdict $((12 * c_count)) "c: device and host 8-bit paths identical: 3 ima
 # --- c2. the workers' conversions against the host's planes ------------------------------------
 # A batch converts on its workers what the pipeline would not take as it lies: a colour job's
 # gray, palette, BGR and BGRX pixels become the output's RGB (BGR for a BMP), a gray job's colour
-# pixels their intensity plane. -e's single run forms the planes on the host (image.c) from the
-# file as it lies: the two must write the same bytes.
+# pixels their intensity plane; 16-bit samples go as they lie (U16), samples of another scale
+# as float channels. -e's single run forms the planes on the host (image.c) from the file as it
+# lies: the two must write the same bytes. --no-filter's copy (pack_pixels, or the planes) must
+# equal an identity filter's (-c 0,1,0) -e run.
 mkdir -p "$tmp/c2/in"
-for f in bmpsuite/g/pal8.bmp bmpsuite/g/pal8gs.bmp bmpsuite/g/pal4.bmp bmpsuite/g/pal8topdown.bmp     bmpsuite/g/rgb32.bmp bmpsuite/g/rgb24.bmp formats/g8.png formats/p8.png formats/rgb8.ppm     formats/gray-prog.jpg; do
+for f in bmpsuite/g/pal8.bmp bmpsuite/g/pal8gs.bmp bmpsuite/g/pal4.bmp bmpsuite/g/pal8topdown.bmp \
+    bmpsuite/g/rgb32.bmp bmpsuite/g/rgb24.bmp formats/g8.png formats/p8.png formats/rgb8.ppm \
+    formats/gray-prog.jpg formats/rgb16.png formats/g16.png formats/rgb1000.ppm \
+    formats/g100.pgm; do
     cp "$root/tests/data/$f" "$tmp/c2/in/"
 done
+n_c2=$(ls "$tmp/c2/in" | wc -l | tr -d ' ')
 cases=0
 bad=""
 for colour in "" --color; do
     for ext in png bmp; do
-        d=$tmp/c2/dev
-        rm -rf "$d" && mkdir -p "$d"
-        # shellcheck disable=SC2086 # the flag is meant to split
-        if ! "$bin" -q -O "$d" --format $ext -f 5 $colour "$tmp"/c2/in/* 2>"$tmp/err"; then
-            bad="$bad [$colour $ext: batch failed: $(sed -n 1p "$tmp/err")]"
-            continue
-        fi
-        for f in "$tmp"/c2/in/*; do
-            b=$(basename "$f")
-            b=${b%.*}
-            cases=$((cases + 1))
-            # shellcheck disable=SC2086
-            "$bin" -q -s "$f" -o "$tmp/c2/host.$ext" -e -f 5 $colour >/dev/null 2>"$tmp/err" ||
-                bad="$bad [$b $colour $ext: -e: $(sed -n 1p "$tmp/err")]"
-            cmp -s "$tmp/c2/host.$ext" "$d/$b.$ext" || bad="$bad [$b $colour $ext: outputs differ]"
+        for run in filter copy; do
+            [ "$run" = copy ] && [ "$ext" = bmp ] && continue
+            flags="-f 5"
+            single="-f 5"
+            if [ "$run" = copy ]; then
+                flags=--no-filter
+                single="-c 0,1,0"
+            fi
+            d=$tmp/c2/dev
+            rm -rf "$d" && mkdir -p "$d"
+            # shellcheck disable=SC2086 # the flags are meant to split
+            if ! "$bin" -q -O "$d" --format $ext $flags $colour "$tmp"/c2/in/* 2>"$tmp/err"; then
+                bad="$bad [$colour $ext $run: batch failed: $(sed -n 1p "$tmp/err")]"
+                continue
+            fi
+            for f in "$tmp"/c2/in/*; do
+                b=$(basename "$f")
+                b=${b%.*}
+                cases=$((cases + 1))
+                # shellcheck disable=SC2086
+                "$bin" -q -s "$f" -o "$tmp/c2/host.$ext" -e $single $colour >/dev/null \
+                    2>"$tmp/err" || bad="$bad [$b $colour $ext $run: -e: $(sed -n 1p "$tmp/err")]"
+                cmp -s "$tmp/c2/host.$ext" "$d/$b.$ext" ||
+                    bad="$bad [$b $colour $ext $run: outputs differ]"
+            done
         done
     done
 done
-cases_verdict 40 "c2: the workers' conversions = the host's planes: 10 files (palette, gray, BGR, BGRX, RGB, gray JPEG) x gray/colour x PNG/BMP" \
+cases_verdict $((6 * n_c2)) "c2: the workers' conversions = the host's planes: $n_c2 files (palette, gray, BGR, BGRX, RGB, gray JPEG, 16-bit, other scales) x gray/colour x PNG/BMP, and --no-filter's copy to PNG" \
     "c2: the workers' conversions = the host's planes"
 
 # --- d. --files-from - with 2,000 names ---------------------------------------------------------

@@ -63,6 +63,7 @@ static int pack_pixels(const tc_image *src, int channels, int bgr, uint8_t *out)
 static unsigned long long repack_bytes(const tc_options *o, const job *j,
                                        const source_reader *r);
 static int makes_intensity(const tc_options *o, const job *j, tc_pixel_format src);
+static int streams_samples(const tc_options *o, const job *j);
 
 int job_wants_planes(const tc_options *o, const job *j)
 {
@@ -251,6 +252,43 @@ void job_open(const tc_options *o, int keep_format, job *j)
         j->pooled += (size_t)repack_bytes(o, j, &j->reader);
 }
 
+/* Whether a decoded input of another scale or depth goes to the pipeline as channel-last
+ * samples (U16 as they lie, or the float planes' values interleaved by the worker) rather than
+ * as float planes, which the library converts on the lane's thread, one image at a time: where
+ * the result is 8-bit rows in R, G, B order (not float planes, not a BMP's BGR rows) and there
+ * is a filter to run. */
+static int streams_samples(const tc_options *o, const job *j)
+{
+    return !o->no_filter && !job_wants_planes(o, j) &&
+           !(o->color && j->out_format == IO_FORMAT_BMP);
+}
+
+/* The float planes of j->src (FLOAT32) as one channel-last F32 image, interleaved here on the
+ * worker into page-locked memory where the batch has it (held where a BMP's bytes would be,
+ * j->file); the planes are released. Without the memory the planes stay. */
+static void planes_to_channels(job *j)
+{
+    const int w = j->src.width, h = j->src.height, planes = j->src.planes;
+    const size_t n = (size_t)w * (size_t)h;
+    const io_allocator *from,
+        *a = j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL;
+    io_pixels_use(a);
+    float *v = io_pixels_alloc(n * (size_t)planes * sizeof(float), &from);
+    io_pixels_use(NULL);
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < planes; c++)
+            v[i * (size_t)planes + (size_t)c] = j->float_src[(size_t)c * n + i];
+    free(j->float_src);
+    j->float_src = NULL;
+    j->file = (uint8_t *)v;
+    j->file_from = from;
+    j->file_size = n * (size_t)planes * sizeof(float);
+    j->src = (tc_image){TC_PIXELS_F32, w, h, planes, v, (long)w * planes * (long)sizeof(float),
+                        NULL, 0};
+}
+
 /* A PNG, JPEG or PGM/PPM: its samples decoded (and the input released); 8-bit gray or RGB of
  * full scale go to the device as pixels, any other scale or depth becomes float planes here
  * (each sample v * 255 / maxval, unrounded), in the count the output needs (the intensity, or
@@ -283,6 +321,14 @@ static void decode_coded(const tc_options *o, job *j)
         return;
     }
     const int planes = o->color ? 3 : 1;
+    const int stream = streams_samples(o, j);
+    /* 16-bit samples of full scale in the count the output needs: the pipeline reads them as
+     * they lie (U16, each v * 255 / 65535 as the planes below would hold it), no planes made. */
+    if (stream && im->depth == 16 && im->maxval == 65535 && im->channels == planes) {
+        j->src = (tc_image){TC_PIXELS_U16, w, h, planes, im->pixels,
+                            (long)w * planes * (long)sizeof(uint16_t), NULL, 0};
+        return;
+    }
     if (!(j->float_src = malloc(n * (size_t)planes * sizeof(float)))) {
         job_fail(j, JOB_FAILED, "out of host memory for the input planes");
         io_image_free(&j->image);
@@ -296,6 +342,8 @@ static void decode_coded(const tc_options *o, job *j)
     io_image_free(&j->image);
     j->src = (tc_image){TC_PIXELS_FLOAT32, w, h, planes, j->float_src,
                         (long)w * (long)sizeof(float), NULL, 0};
+    if (stream)
+        planes_to_channels(j);
 }
 
 int job_input_moves_directly(const tc_options *o, const job *j)
@@ -411,6 +459,9 @@ static unsigned long long repack_bytes(const tc_options *o, const job *j, const 
         src = h->channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24;
     if (src && makes_intensity(o, j, src))
         return sizeof(float) * n;
+    if (r->format != IO_FORMAT_BMP && !(h->depth == 8 && h->maxval == 255) &&
+        streams_samples(o, j)) /* planes_to_channels' copy beside the planes */
+        return sizeof(float) * n * (o->color ? 3u : 1u);
     return src && repack_target(o, j, src) ? 3 * n : 0;
 }
 
@@ -533,7 +584,8 @@ static size_t input_buffer(const job *j, const void **base)
     }
     if (j->image.pixels && j->src.data == j->image.pixels) {
         *base = j->image.pixels;
-        return (size_t)j->image.width * (size_t)j->image.height * (size_t)j->image.channels;
+        return (size_t)j->image.width * (size_t)j->image.height * (size_t)j->image.channels *
+               (size_t)(j->image.depth / 8);
     }
     if (j->file && (const uint8_t *)j->src.data >= j->file &&
         (const uint8_t *)j->src.data < j->file + j->file_size) {
@@ -622,7 +674,10 @@ static int pack_pixels(const tc_image *src, int channels, int bgr, uint8_t *out)
                                                        : 1;
     /* The source's red sample and blue sample in a pixel of step bytes. */
     const int red = src->format == TC_PIXELS_RGB24 ? 0 : 2, r = bgr ? 2 : 0;
-    if (!same && channels != 3)
+    const int bytes = src->format == TC_PIXELS_GRAY8 || src->format == TC_PIXELS_RGB24 ||
+                      src->format == TC_PIXELS_BGR24 || src->format == TC_PIXELS_BGRX32 ||
+                      src->format == TC_PIXELS_INDEXED8;
+    if (!same && (channels != 3 || !bytes))
         return -1;
     if (src->format == TC_PIXELS_INDEXED8)
         for (int y = 0; y < h; y++) {

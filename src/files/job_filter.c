@@ -220,11 +220,13 @@ static int prepare_whole(const tc_options *o, job *j, tc_params *p, tc_image *ds
     if (job_params(o, j, p) || prepare_output(o, j, dst) ||
         (o->verify && keep_host_planes(j, o->color ? 3 : 1)))
         return -1;
-    /* The worker's intensity plane (a one-channel F32 image) pairs with the same 8-bit rows
-     * as a one-channel U8 image, as the channel-last layouts pair only with each other. */
-    if (j->src.format == TC_PIXELS_F32 && dst->format == TC_PIXELS_GRAY8) {
+    /* Channel-last samples from the worker (an intensity plane, 16-bit samples, interleaved
+     * float planes) pair with the same 8-bit rows as a U8 image of as many channels, as the
+     * channel-last layouts pair only with each other. */
+    if ((j->src.format == TC_PIXELS_F32 || j->src.format == TC_PIXELS_U16) &&
+        (dst->format == TC_PIXELS_GRAY8 || dst->format == TC_PIXELS_RGB24)) {
+        dst->planes = dst->format == TC_PIXELS_GRAY8 ? 1 : 3;
         dst->format = TC_PIXELS_U8;
-        dst->planes = 1;
     }
     return 0;
 }
