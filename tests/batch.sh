@@ -8,7 +8,7 @@
 #      -O nor --no-output, an output that would replace an input, -O naming the inputs' folder;
 #   c. the device's 8-bit path against the host's, byte for byte: every bundled image, every
 #      border, gray and colour, with an output mapping that lands on .5; c2. the workers'
-#      conversions (palette, gray, BGR, BGRX to RGB; colour to intensity) against the host's;
+#      conversions (palette, gray, BGR, BGRX to RGB; 16 bits, other scales) against the host's;
 #   d. --files-from - with 2,000 names; e. the progress line on a terminal and not on a pipe;
 #   f. scripts/batch-parallel.sh over GNU parallel with two jobs; g. --json and --csv records;
 #   h. -e's records carry the SHA-256 of the pixels; i. a file cut short while it is read;
@@ -182,9 +182,9 @@ cases_verdict $((12 * c_count)) "c: device and host 8-bit paths identical: 3 ima
 
 # --- c2. the workers' conversions against the host's planes ------------------------------------
 # A batch converts on its workers what the pipeline would not take as it lies: a colour job's
-# gray, palette, BGR and BGRX pixels become the output's RGB (BGR for a BMP), a gray job's colour
-# pixels their intensity plane; 16-bit samples go as they lie (U16), samples of another scale
-# as float channels. -e's single run forms the planes on the host (image.c) from the file as it
+# gray, palette, BGR and BGRX pixels become the output's RGB (BGR for a BMP); 16-bit samples go
+# as they lie (U16), samples of another scale as float channels (a gray job's colour pixels keep
+# the device's conversion to their intensity). -e's single run forms the planes on the host (image.c) from the file as it
 # lies: the two must write the same bytes. --no-filter's copy (pack_pixels, or the planes) must
 # equal an identity filter's (-c 0,1,0) -e run.
 mkdir -p "$tmp/c2/in"

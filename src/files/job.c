@@ -62,7 +62,6 @@ void job_drop_buffers(job *j)
 static int pack_pixels(const tc_image *src, int channels, int bgr, uint8_t *out);
 static unsigned long long repack_bytes(const tc_options *o, const job *j,
                                        const source_reader *r);
-static int makes_intensity(const tc_options *o, const job *j, tc_pixel_format src);
 static int streams_samples(const tc_options *o, const job *j);
 
 int job_wants_planes(const tc_options *o, const job *j)
@@ -443,7 +442,7 @@ static tc_pixel_format repack_target(const tc_options *o, const job *j, tc_pixel
                : 0;
 }
 
-/* What repack_target or makes_intensity will say once the file is decoded, from its header:
+/* What repack_target or streams_samples will say once the file is decoded, from its header:
  * the bytes of the worker's conversion the job may hold beside its input. */
 static unsigned long long repack_bytes(const tc_options *o, const job *j, const source_reader *r)
 {
@@ -457,8 +456,6 @@ static unsigned long long repack_bytes(const tc_options *o, const job *j, const 
                                                       : TC_PIXELS_RGB24;
     } else if (h->depth == 8 && h->maxval == 255)
         src = h->channels == 1 ? TC_PIXELS_GRAY8 : TC_PIXELS_RGB24;
-    if (src && makes_intensity(o, j, src))
-        return sizeof(float) * n;
     if (r->format != IO_FORMAT_BMP && !(h->depth == 8 && h->maxval == 255) &&
         streams_samples(o, j)) /* planes_to_channels' copy beside the planes */
         return sizeof(float) * n * (o->color ? 3u : 1u);
@@ -499,48 +496,6 @@ static void repack_colour(const tc_options *o, job *j)
     j->src = (tc_image){to, w, h, 0, px, 3L * w, NULL, 0};
 }
 
-/* Whether a gray job's 8-bit colour pixels become their intensity plane on the worker
- * (intensity_plane): RGB, BGR, BGRX or a palette's, filtered whole into 8-bit rows. */
-static int makes_intensity(const tc_options *o, const job *j, tc_pixel_format src)
-{
-    return !o->color && !o->no_filter && !job_wants_planes(o, j) &&
-           (src == TC_PIXELS_RGB24 || src == TC_PIXELS_BGR24 || src == TC_PIXELS_BGRX32 ||
-            src == TC_PIXELS_INDEXED8);
-}
-
-/* A gray job's colour pixels as their intensity, one float a pixel (tc_image_to_planes: the
- * host's reference conversion, which the device's reproduces term by term), made here on the
- * worker's core rather than by the lane's conversions on the device, so that the lane gives it
- * to the pipeline with the others (a one-channel F32 image). It lies where a BMP's bytes would
- * (j->file), page-locked where the batch has the blocks; the input's own buffer is released.
- * Where there is no memory, or a palette index lies past the palette, the pixels stay. */
-static void intensity_plane(const tc_options *o, job *j)
-{
-    char err[256];
-    if (!makes_intensity(o, j, j->src.format) || j->status != JOB_OK || !j->src.data)
-        return;
-    const int w = j->src.width, h = j->src.height;
-    const size_t bytes = (size_t)w * (size_t)h * sizeof(float);
-    const io_allocator *from,
-        *a = j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL;
-    io_pixels_use(a);
-    float *plane = io_pixels_alloc(bytes, &from);
-    io_pixels_use(NULL);
-    if (!plane)
-        return;
-    if (tc_image_to_planes(&j->src, 1, plane, err, sizeof err) != TC_OK) {
-        io_pixels_free(plane, from);
-        return;
-    }
-    io_pixels_free(j->file, j->file_from);
-    bmp_free(&j->decoded);
-    io_image_free(&j->image);
-    j->file = (uint8_t *)plane;
-    j->file_from = from;
-    j->file_size = bytes;
-    j->src = (tc_image){TC_PIXELS_F32, w, h, 1, plane, (long)w * (long)sizeof(float), NULL, 0};
-}
-
 void job_decode(const tc_options *o, job *j)
 {
     if (j->in_strips) /* its lane reads it, a band at a time */
@@ -551,10 +506,8 @@ void job_decode(const tc_options *o, job *j)
         read_coefs(o, j);
     else
         decode_coded(o, j);
-    if (!j->jpeg_path) {
+    if (!j->jpeg_path)
         repack_colour(o, j);
-        intensity_plane(o, j);
-    }
 }
 
 void job_decode_on_cpu(const tc_options *o, job *j)

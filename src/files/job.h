@@ -48,9 +48,8 @@ struct job {
     /* input */
     source_reader reader;  /* open from job_open until job_decode */
     int reader_open;
-    uint8_t *file;         /* a BMP's bytes, a JPEG's on the JPEG path, or a gray job's
-                            * intensity plane made by the worker (freed once the device has
-                            * them) */
+    uint8_t *file;         /* a BMP's bytes, a JPEG's on the JPEG path, or the float channels
+                            * the worker made of planes (freed once the device has them) */
     const io_allocator *file_from; /* where they came from (io_pixels_free; NULL: malloc) */
     int input_ordinary;    /* its input goes to ordinary memory, not the pool's page-locked
                             * blocks (read far ahead of the lanes: batch_pool.c's may_read) */

@@ -220,8 +220,7 @@ static int prepare_whole(const tc_options *o, job *j, tc_params *p, tc_image *ds
     if (job_params(o, j, p) || prepare_output(o, j, dst) ||
         (o->verify && keep_host_planes(j, o->color ? 3 : 1)))
         return -1;
-    /* Channel-last samples from the worker (an intensity plane, 16-bit samples, interleaved
-     * float planes) pair with the same 8-bit rows as a U8 image of as many channels, as the
+    /* Channel-last samples from the worker (16-bit samples, interleaved float planes) pair with the same 8-bit rows as a U8 image of as many channels, as the
      * channel-last layouts pair only with each other. */
     if ((j->src.format == TC_PIXELS_F32 || j->src.format == TC_PIXELS_U16) &&
         (dst->format == TC_PIXELS_GRAY8 || dst->format == TC_PIXELS_RGB24)) {
