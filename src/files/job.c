@@ -251,6 +251,17 @@ void job_open(const tc_options *o, int keep_format, job *j)
         j->pooled += (size_t)repack_bytes(o, j, &j->reader);
 }
 
+/* bytes for what the worker makes of the input, where the decoders put its pixels: the pool's
+ * page-locked blocks (or its ordinary memory, read far ahead of the lanes), else malloc's;
+ * *from says which, for io_pixels_free. */
+static void *worker_alloc(const job *j, size_t bytes, const io_allocator **from)
+{
+    io_pixels_use(j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL);
+    void *p = io_pixels_alloc(bytes, from);
+    io_pixels_use(NULL);
+    return p;
+}
+
 /* Whether a decoded input of another scale or depth goes to the pipeline as channel-last
  * samples (U16 as they lie, or the float planes' values interleaved by the worker) rather than
  * as float planes, which the library converts on the lane's thread, one image at a time: where
@@ -269,11 +280,8 @@ static void planes_to_channels(job *j)
 {
     const int w = j->src.width, h = j->src.height, planes = j->src.planes;
     const size_t n = (size_t)w * (size_t)h;
-    const io_allocator *from,
-        *a = j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL;
-    io_pixels_use(a);
-    float *v = io_pixels_alloc(n * (size_t)planes * sizeof(float), &from);
-    io_pixels_use(NULL);
+    const io_allocator *from;
+    float *v = worker_alloc(j, n * (size_t)planes * sizeof(float), &from);
     if (!v)
         return;
     for (size_t i = 0; i < n; i++)
@@ -475,11 +483,8 @@ static void repack_colour(const tc_options *o, job *j)
     if (!to || j->status != JOB_OK || !j->src.data)
         return;
     const int w = j->src.width, h = j->src.height;
-    const io_allocator *from,
-        *a = j->pool ? (j->input_ordinary ? &j->pool->io_ordinary : &j->pool->io) : NULL;
-    io_pixels_use(a);
-    uint8_t *px = io_pixels_alloc((size_t)w * (size_t)h * 3, &from);
-    io_pixels_use(NULL);
+    const io_allocator *from;
+    uint8_t *px = worker_alloc(j, (size_t)w * (size_t)h * 3, &from);
     if (!px)
         return;
     if (pack_pixels(&j->src, 3, to == TC_PIXELS_BGR24, px) != 0) {
