@@ -58,12 +58,10 @@
  * another, 13-15 taps with reflect-101 0.79-0.94x (docs/benchmarks.md). */
 #define TC_LONG_BUDGETS {{5, 0}, {31, 64}}
 /* Rows of 15 taps or fewer with longer columns (job_kernels.c): TC_LONG_COLUMNS_BUDGET
- * registers where the rows have more than one tap, else the compiler's choice. 8192^2 gray,
- * under 64 with the coefficients by value against uncapped: on one GPU machine 3 x 63 0.88x
- * the time, 7 x 41 0.90x, 9 x 45 0.96x, 7 x 63 0.97x, 15 x 63 0.88x, 15 x 31 with replicate
- * 1.04x (bench/split/long-values-bands.cases); on another 15 x 31 with reflect and reflect-101
- * 0.78x, 11 x 31 and 13 x 31 0.94x, with replicate 1.01-1.02x (long-values-h100.cases). One tap
- * along rows (1 x 41, 1 x 63: split's second pass) was 1.04-1.12x slower under the budget. */
+ * registers where the rows have more than one tap, else the compiler's choice: under 64 with
+ * the coefficients by value, long columns took 0.78-0.97x the uncapped time, and one tap along
+ * rows (split's second pass) ran slower under the budget (docs/kernels.md has the measurements,
+ * bench/split/ their cases). */
 #define TC_LONG_COLUMNS_BUDGET 64
 
 /* tiled_rows_conv (the rows variant, and the split variant's first pass): a work-item a row's

@@ -120,12 +120,8 @@ static const struct {
  * the rows' length. tiled_long_conv runs under a register budget on NVIDIA's compiler
  * (config.h's TC_LONG_BUDGETS) with its coefficients by value, which took away the jumps in its
  * time that the border's edge reads had made and the bands where long-lean, long-ahead and
- * long-wide had beaten it (bench/split/long-budgets.cases), and then split's (docs/kernels.md,
- * "The bands"): on one GPU machine, 8192^2 gray, long took 0.72-0.96x split's time at every
- * length from 47 to 63 with replicate and reflect-101, 0.59-0.78x with short columns
- * (bench/split/long-values-h100.cases, long-short-columns.cases); on another 0.74-0.98x from 47
- * to 57 taps with every border and to 63 with wrap, level at 61-63 with replicate and constant,
- * split 1-6 % ahead from 59 with the mirror borders (long-values-bands.cases). At 11 taps the
+ * long-wide had beaten it, and then split's from 47 to 63 taps (docs/kernels.md, "The bands",
+ * has the measurements and bench/split/ their cases). At 11 taps the
  * mirror borders keep tiled_conv. The columns' length does not choose.
  */
 #define TC_LONG_BANDS_FROM 11
