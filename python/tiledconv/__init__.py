@@ -92,7 +92,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _arrays, _files, _host_memory, _native
+from . import _arrays, _files, _host_memory, _native, _result_memory
 from ._native import TC_EINVAL, TC_OK
 
 __all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "empty",
@@ -996,7 +996,7 @@ class Context:
         items = list(images)
         n = len(items)
         if out is None:
-            outs = [None] * n
+            outs = None  # made below, once the results' shapes are known
         elif isinstance(out, (list, tuple)):
             outs = list(out)
             if len(outs) != n:
@@ -1005,9 +1005,12 @@ class Context:
             raise TypeError(f"out: expected a list of {n} arrays for a list of images, got "
                             f"{type(out).__name__}")
         checked = [_arrays.checked(a, f"images[{i}]") for i, a in enumerate(items)]
-        _arrays.refuse_overlaps([a for a, _, _, _ in checked], outs)
+        if outs is not None:
+            _arrays.refuse_overlaps([a for a, _, _, _ in checked], outs)
         dtypes = [_arrays.result_dtype(a.dtype if dtype is None else dtype)
                   for a, _, _, _ in checked]
+        if outs is None:
+            outs = _new_results([(a.shape, dt) for (a, _, _, _), dt in zip(checked, dtypes)])
         outputs = [_arrays.Output(a.shape, dt, o, c, f"out[{i}]")
                    for i, ((a, _, _, c), dt, o) in enumerate(zip(checked, dtypes, outs))]
         _arrays.populate([o.target for o in outputs if o.fresh])
@@ -1034,6 +1037,8 @@ class Context:
         rdtype = _arrays.result_dtype(arr.dtype if dtype is None else dtype)
         if isinstance(out, np.ndarray) and out.shape == images.shape and n > 0:
             _arrays.refuse_overlaps([images[i] for i in range(n)], [out[i] for i in range(n)])
+        if out is None:
+            out = _new_results([(images.shape, rdtype)])[0]
         output = _arrays.Output(images.shape, rdtype, out, c, batch=True)
         if output.fresh:
             _arrays.populate([output.target])
@@ -1055,6 +1060,18 @@ class Context:
             status = _lib.tc_filter_images(self._handle(), srcs, dsts, n, params.ref())
             if status != TC_OK:
                 self._fail(status)
+
+
+def _new_results(specs):
+    """A batch's new result arrays for (shape, dtype) specs: views of one block that later
+    batches reuse once they are gone (_result_memory) where the batch is large and the library
+    writes them as they are (not float64, computed in float32 through a copy); else None
+    each, for Output to make."""
+    if all(np.dtype(dt) != _arrays.FLOAT64 for _, dt in specs):
+        made = _result_memory.arrays(specs, _arrays.populate)
+        if made is not None:
+            return made
+    return [None] * len(specs)
 
 
 # ---- The default context ----------------------------------------------------------------------

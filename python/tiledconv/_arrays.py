@@ -24,6 +24,7 @@ _FORMATS = {np.dtype(np.uint8): _native.TC_PIXELS_U8, np.dtype(np.uint16): _nati
             np.dtype(np.float32): _native.TC_PIXELS_F32}
 _FLOAT32 = np.dtype(np.float32)
 _FLOAT64 = np.dtype(np.float64)
+FLOAT64 = _FLOAT64
 
 # Borders. The library's names in its enumeration's order (tc_border), as tc_border_name gives
 # them up to its "?" ...
