@@ -340,9 +340,11 @@ static int job_set_make(const tc_image *src, const tc_image *dst, int count, con
     return status;
 }
 
-/* count pairs of the channel-last layouts through the pipeline (stream.c). */
+/* count pairs of the channel-last layouts through the pipeline (stream.c); with pixels, the raw
+ * views of pairs of the older layouts (stream.h). */
 static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
-                           const tc_params *p, const tc_job *const *jobs)
+                           const tc_params *p, const tc_job *const *jobs,
+                           const tc_pixel_pair *pixels)
 {
     tc_stream_stats st;
     tc_deferred *run = &ctx->later[1];
@@ -350,7 +352,7 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
     tc_deferred_clear(run);
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
                                         &ctx->buffers, &ctx->copier, &host, p, jobs, src,
-                                        dst, count, &st, &ctx->error);
+                                        dst, pixels, count, &st, &ctx->error);
     if (status != TC_OK) {
         tc_deferred_clear(run);
         return status;
@@ -404,10 +406,10 @@ static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
     if (!whole_fits(ctx, job, src->width, src->height))
         return filter_bands(ctx, src, dst, p, job);
     if (tc_is_channels(src->format))
-        return filter_streamed(ctx, src, dst, 1, p, &job);
+        return filter_streamed(ctx, src, dst, 1, p, &job, NULL);
     /* Pairs whose bytes the pipeline gives exactly take it (channels.h). */
     if (tc_channels_view(src, dst, &cs, &cd)) {
-        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job);
+        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job, NULL);
         if (status == TC_OK)
             tc_channels_zero_gaps(dst);
         return status;
@@ -430,7 +432,7 @@ static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *ds
             views[i] = src[i];
             views[count + i] = dst[i];
         }
-    status = filter_streamed(ctx, views, views + count, count, p, jobs);
+    status = filter_streamed(ctx, views, views + count, count, p, jobs, NULL);
     for (int i = 0; status == TC_OK && i < count; i++)
         tc_channels_zero_gaps(&dst[i]);
     free(views);
@@ -478,7 +480,7 @@ static int filter_sorted(tc_context *ctx, const tc_image *src, const tc_image *d
     if (n > 0) {
         memmove(pairs + n, pairs + count, (size_t)n * sizeof *pairs);
         status = views ? filter_views(ctx, pairs, pairs + n, n, p, streamed)
-                       : filter_streamed(ctx, pairs, pairs + n, n, p, streamed);
+                       : filter_streamed(ctx, pairs, pairs + n, n, p, streamed, NULL);
     }
     for (int i = 0; status == TC_OK && i < count; i++)
         if (alone[i] && (status = filter_one(ctx, &src[i], &dst[i], p, jobs[i])) != TC_OK) {

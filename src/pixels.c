@@ -760,6 +760,30 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
                          offset, stats, convert_ms, m);
 }
 
+/* ---- What the pipeline needs (stream.h) ------------------------------------------------- */
+
+int tc_pixels_device_converts(const tc_device *d, const tc_image *src, int convert_on_host)
+{
+    /* Float planes need no conversion; without double precision the device cannot make the
+     * host's values. Both go the host's way. */
+    return !convert_on_host && src->format != TC_PIXELS_FLOAT32 && d->info.has_double;
+}
+
+int tc_pixels_planes(const tc_image *dst)
+{
+    return planes_of(dst);
+}
+
+void tc_pixels_raw(const tc_image *img, tc_image *raw)
+{
+    if (img->format == TC_PIXELS_FLOAT32) /* plane c's row y is row c * height + y */
+        *raw = (tc_image){TC_PIXELS_F32, img->width, img->planes * img->height, 1, img->data,
+                          img->stride, NULL, 0};
+    else
+        *raw = (tc_image){TC_PIXELS_U8, img->width, img->height, pixel_bytes(img->format),
+                          img->data, img->stride, NULL, 0};
+}
+
 /* ---- The host conversions, for tc_filter_image in bands (bands.c) ------------------------ */
 
 void tc_pixels_unpack(const tc_image *src, int c, int planes, tc_plane *p)

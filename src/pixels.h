@@ -33,6 +33,12 @@ typedef struct {
 
 void tc_pixel_buffers_release(tc_pixel_buffers *pb, cl_command_queue queue);
 
+/* A pair of the older layouts in the pipeline: the caller's images, which Pixels.cl converts
+ * while their bytes move as their raw views (tc_pixels_raw). */
+typedef struct {
+    const tc_image *src, *dst;
+} tc_pixel_pair;
+
 /* Checks one side of tc_filter_image: a known format, sizes, data, a stride that holds a row,
  * a palette for INDEXED8 (src only), planes 1 or 3 for FLOAT32. TC_OK or TC_EINVAL. */
 int tc_image_check(const tc_image *img, int is_src, tc_msg *m);
@@ -50,6 +56,21 @@ int tc_run_image(const tc_device *d, tc_program_cache *programs, tc_buffers *buf
                  tc_direct_counts *counts, const tc_job *job, const tc_image *src,
                  const tc_image *dst, double scale, double offset, int convert_on_host,
                  tc_run_stats *stats, double *convert_ms, int *planes, tc_msg *m);
+
+/* Whether a validated pair of the older layouts with source src has its conversions on the
+ * device d (the pipeline's way): d has double precision, src is not float planes, and the
+ * caller did not ask for the host's (convert_on_host). */
+int tc_pixels_device_converts(const tc_device *d, const tc_image *src, int convert_on_host);
+
+/* The planes a dst of the older layouts asks for: 1 (the intensity) or 3 (R, G, B). */
+int tc_pixels_planes(const tc_image *dst);
+
+/* The bytes of a validated image of the older layouts as a channel-last image over the same
+ * rows, for the pipeline to move: a byte a channel (1, 3 or 4: BGRX's fourth byte too), or for
+ * float planes one F32 channel whose rows run on through the planes (plane c's row y is row
+ * c * height + y, as tc_image lays them out). Its samples mean nothing to Channels.cl: Pixels.cl
+ * converts them. */
+void tc_pixels_raw(const tc_image *img, tc_image *raw);
 
 /* The host's conversions, a band of rows at a time (bands.c): plane c (of `planes`: 1 the
  * intensity, 3 R, G, B) of src's rows into p; count planes into dst's pixels, inside roi (the
