@@ -101,10 +101,13 @@ int tc_channels_view(const tc_image *src, const tc_image *dst, tc_image *csrc, t
 
 void tc_channels_zero_gaps(const tc_image *dst)
 {
-    if (dst->format != TC_PIXELS_GRAY8 && dst->format != TC_PIXELS_RGB24 &&
-        dst->format != TC_PIXELS_BGR24)
+    const size_t bytes = dst->format == TC_PIXELS_GRAY8                                  ? 1
+                         : dst->format == TC_PIXELS_RGB24 || dst->format == TC_PIXELS_BGR24 ? 3
+                         : dst->format == TC_PIXELS_BGRX32                                  ? 4
+                                                                                           : 0;
+    if (!bytes)
         return;
-    const size_t row = (size_t)dst->width * (dst->format == TC_PIXELS_GRAY8 ? 1 : 3);
+    const size_t row = (size_t)dst->width * bytes;
     const size_t step = dst->stride < 0 ? (size_t)0 - (size_t)dst->stride : (size_t)dst->stride;
     if (step == row)
         return;

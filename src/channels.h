@@ -46,8 +46,9 @@ int tc_channels_check_pair(const tc_image *src, const tc_image *dst, tc_msg *m);
  * after the run. */
 int tc_channels_view(const tc_image *src, const tc_image *dst, tc_image *csrc, tc_image *cdst);
 
-/* Zeroes the bytes of an 8-bit dst of the older layouts between one row's pixels and the next
- * row stored (nothing after the row stored last), as pixels.c's pack does. */
+/* Zeroes the bytes of an 8-bit dst of the older layouts (GRAY8, RGB24, BGR24, BGRX32) between
+ * one row's pixels and the next row stored (nothing after the row stored last), as the device
+ * path has always left them: the pipeline moves the pixels alone. */
 void tc_channels_zero_gaps(const tc_image *dst);
 
 /* Bytes [offset, offset + n) of the image's packed stream: copied out of the caller's rows

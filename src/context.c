@@ -2,8 +2,9 @@
  * context.c - tiledconv.h's context and its filter calls: a context holds a device, the programs
  * built on it, the buffers of the last run and why the last call failed; tc_filter and its
  * companions check their arguments, turn tc_params into a job (params.c) and run it whole, in
- * bands (bands.c), through the pixel paths (pixels.c) or the pipeline (stream.c). The gradient
- * (gradient.c) and the scale space (pyramid.c) use a context through context.h.
+ * bands (bands.c), through the pipeline (stream.c) or with the host's conversions (pixels.c,
+ * stream.c's host way). The gradient (gradient.c) and the scale space (pyramid.c) use a
+ * context through context.h.
  */
 #include "context.h"
 #include "tiledconv_files.h"
@@ -89,7 +90,6 @@ TC_API void tc_close(tc_context *ctx)
     free(ctx->jpeg);
     tc_copier_release(ctx->copier);
     tc_host_blocks_release(&ctx->host);
-    tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_buffers_release(&ctx->buffers);
     tc_program_cache_release(&ctx->programs);
@@ -113,7 +113,6 @@ TC_API int tc_trim(tc_context *ctx)
         tc_jpeg_filter_release(ctx->jpeg);
     free(ctx->jpeg);
     ctx->jpeg = NULL;
-    tc_pixel_buffers_release(&ctx->pixel_buffers, ctx->device.queue);
     tc_gradient_buffers_release(&ctx->gradient);
     tc_pyramid_buffers_release(&ctx->pyramid_buffers);
     tc_buffers_release(&ctx->buffers);
@@ -340,9 +339,11 @@ static int job_set_make(const tc_image *src, const tc_image *dst, int count, con
     return status;
 }
 
-/* count pairs of the channel-last layouts through the pipeline (stream.c). */
+/* count pairs of the channel-last layouts through the pipeline (stream.c); with pixels, the raw
+ * views of pairs of the older layouts (stream.h). */
 static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
-                           const tc_params *p, const tc_job *const *jobs)
+                           const tc_params *p, const tc_job *const *jobs,
+                           const tc_pixel_pair *pixels)
 {
     tc_stream_stats st;
     tc_deferred *run = &ctx->later[1];
@@ -350,7 +351,7 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
     tc_deferred_clear(run);
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
                                         &ctx->buffers, &ctx->copier, &host, p, jobs, src,
-                                        dst, count, &st, &ctx->error);
+                                        dst, pixels, count, &st, &ctx->error);
     if (status != TC_OK) {
         tc_deferred_clear(run);
         return status;
@@ -362,21 +363,28 @@ static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image 
     return TC_OK;
 }
 
-/* One pair of the older layouts (pixels.c), already checked. */
+/* One pair of the older layouts (pixels.h), already checked: through the pipeline as its raw
+ * bytes, which Pixels.cl converts in the slot (the bytes between the caller's rows zeroed
+ * after, as its pack did them on the device before), or with the host's conversions. */
 static int filter_pixels(tc_context *ctx, const tc_image *src, const tc_image *dst,
                          const tc_params *p, const tc_job *job)
 {
     tc_run_stats stats;
-    double convert_ms = 0.0;
-    int planes = 1;
-    const int status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers,
-                                    &ctx->pixel_buffers, &ctx->copier, &ctx->host, &ctx->direct,
-                                    job, src, dst,
-                                    p->out_scale, p->out_offset, p->convert_on_host, &stats,
-                                    &convert_ms, &planes, &ctx->error);
+    int planes = 1, status;
+    if (tc_pixels_device_converts(&ctx->device, src, p->convert_on_host)) {
+        const tc_pixel_pair pair = {src, dst};
+        tc_image raw_src, raw_dst;
+        tc_pixels_raw(src, &raw_src);
+        tc_pixels_raw(dst, &raw_dst);
+        if ((status = filter_streamed(ctx, &raw_src, &raw_dst, 1, p, &job, &pair)) == TC_OK)
+            tc_channels_zero_gaps(dst);
+        return status;
+    }
+    status = tc_run_image(&ctx->device, &ctx->programs, &ctx->buffers, job, src, dst,
+                          p->out_scale, p->out_offset, &stats, &planes, &ctx->error);
     if (status != TC_OK)
         return status;
-    tc_context_remember(ctx, &stats, job, planes, convert_ms);
+    tc_context_remember(ctx, &stats, job, planes, 0.0);
     return TC_OK;
 }
 
@@ -395,8 +403,8 @@ static int filter_bands(tc_context *ctx, const tc_image *src, const tc_image *ds
     return TC_OK;
 }
 
-/* One checked pair, whole (channel-last layouts through the pipeline, the older ones through
- * pixels.c) or in bands. */
+/* One checked pair, whole (through the pipeline: the channel-last layouts, the older ones as
+ * their channel-last views or their raw bytes; or the host's conversions) or in bands. */
 static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
                       const tc_params *p, const tc_job *job)
 {
@@ -404,10 +412,10 @@ static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
     if (!whole_fits(ctx, job, src->width, src->height))
         return filter_bands(ctx, src, dst, p, job);
     if (tc_is_channels(src->format))
-        return filter_streamed(ctx, src, dst, 1, p, &job);
+        return filter_streamed(ctx, src, dst, 1, p, &job, NULL);
     /* Pairs whose bytes the pipeline gives exactly take it (channels.h). */
     if (tc_channels_view(src, dst, &cs, &cd)) {
-        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job);
+        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job, NULL);
         if (status == TC_OK)
             tc_channels_zero_gaps(dst);
         return status;
@@ -430,7 +438,7 @@ static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *ds
             views[i] = src[i];
             views[count + i] = dst[i];
         }
-    status = filter_streamed(ctx, views, views + count, count, p, jobs);
+    status = filter_streamed(ctx, views, views + count, count, p, jobs, NULL);
     for (int i = 0; status == TC_OK && i < count; i++)
         tc_channels_zero_gaps(&dst[i]);
     free(views);
@@ -478,7 +486,7 @@ static int filter_sorted(tc_context *ctx, const tc_image *src, const tc_image *d
     if (n > 0) {
         memmove(pairs + n, pairs + count, (size_t)n * sizeof *pairs);
         status = views ? filter_views(ctx, pairs, pairs + n, n, p, streamed)
-                       : filter_streamed(ctx, pairs, pairs + n, n, p, streamed);
+                       : filter_streamed(ctx, pairs, pairs + n, n, p, streamed, NULL);
     }
     for (int i = 0; status == TC_OK && i < count; i++)
         if (alone[i] && (status = filter_one(ctx, &src[i], &dst[i], p, jobs[i])) != TC_OK) {

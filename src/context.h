@@ -24,7 +24,6 @@ struct tc_context {
     tc_device device;
     tc_program_cache programs;
     tc_buffers buffers;
-    tc_pixel_buffers pixel_buffers;
     tc_gradient_buffers gradient; /* gx, gy and the rest of tc_gradient's */
     tc_run_stats last; /* the last successful run's figures (arrays owned here) */
     tc_job last_job;

@@ -61,7 +61,7 @@ static int ensure_slot(tc_slot *s, const tc_device *d, tc_program_cache *program
     if (!s->queue &&
         ((status = tc_program_get(programs, d, TC_SOURCE_CHANNELS, "-cl-std=CL1.2", &program,
                                   build_ms, m)) != TC_OK ||
-         (status = tc_slot_open(s, d, program, m)) != TC_OK))
+         (status = tc_slot_open(s, d, program, 0, m)) != TC_OK))
         return status;
     unsigned long long more = tc_new_bytes(s->in_size, bytes) + tc_new_bytes(s->out_size, bytes);
     for (int c = 0; c < img->planes; c++)
@@ -268,7 +268,7 @@ int tc_jpeg_filter_start(tc_jpeg_filter_state *st, const tc_device *d,
     }
     /* Downloaded by nobody: the flight's chunks are the whole stream, once. */
     tc_slot_begin(&f->slot, &f->img, channels, tc_launch_preparable(job), timed,
-                  tc_channels_packed_bytes(&f->img), 0, 0);
+                  tc_channels_packed_bytes(&f->img), 0, 0, NULL);
     f->busy = 1;
     *flight = which;
     f->status = enqueue_all(st, f, d, programs, buffers, scale, offset, &parts, in, pixels, out, m);

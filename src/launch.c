@@ -674,7 +674,7 @@ int tc_run(const tc_device *d, tc_program_cache *programs, tc_buffers *buffers,
                                                                 plane_bytes)
                                                  : 0),
                                         "the image's planes", m)) != TC_OK ||
-        /* Read-write: the pixel path (pixels.c) forms its planes in the same buffer. */
+        /* Read-write, as the planes' buffers have always been made. */
         (status = tc_ensure_buffer(d, &buffers->src, &buffers->src_bytes, plane_bytes,
                                 CL_MEM_READ_WRITE, "clCreateBuffer(input plane)", m)) != TC_OK ||
         (status = tc_ensure_buffer(d, &buffers->dst, &buffers->dst_bytes, plane_bytes,

@@ -9,10 +9,13 @@
  *              enqueued as soon as it is copied, so that the bus moves one chunk while the
  *              threads copy the next; one of several, or a small one, a round at a time,
  *              shared out among the threads, then moved by one transfer
- *   unpack     unpack_samples: one float plane per channel (Channels.cl)
+ *   unpack     unpack_samples: one float plane per channel (Channels.cl); for the older
+ *              layouts, whose raw bytes the slot moved, unpack_pixels (Pixels.cl): the
+ *              intensity plane, or R, G and B
  *   filter     the job's kernel once per plane, from a launch prepared once per job and size
  *              (its arguments but the two planes set once; the coefficients on the device)
- *   pack       pack_samples: the output samples, packed
+ *   pack       pack_samples (or pack_pixels; float planes out copied): the output samples,
+ *              packed
  *   download   the reads enqueued at once into pinned memory (by rounds, one a round); each
  *              chunk scattered into the caller's rows once it has arrived (by rounds, a round
  *              shared out once it has), while the later ones are in transfer
@@ -51,7 +54,8 @@ struct tc_stream {
     const tc_device *d;
     tc_copier **crew;                /* the context's copy crew */
     const tc_stream_host *host;      /* the context's page-locked blocks (this run's) */
-    cl_program program;
+    cl_program program;              /* Channels.cl's conversions */
+    cl_program pixels_program;       /* Pixels.cl's, for the older layouts */
     tc_slot slots[MAX_SLOTS];
     tc_launch_cache launches;
 };
@@ -68,17 +72,31 @@ void tc_stream_release(tc_stream *st)
     free(st);
 }
 
-/* The slot's queue and conversion kernels, made on its first image (and the stream's
- * program of the conversions, on its first slot). */
-static int open_slot(tc_stream *st, tc_program_cache *programs, tc_slot *s, double *build_ms,
-                     tc_msg *m)
+/* The slot's queue and the conversion kernels of the image's kind (pixels: the older
+ * layouts'), made on its first image of that kind (and the stream's program of those
+ * conversions, on its first image of the kind: a run of one kind builds no other). */
+static int open_slot(tc_stream *st, tc_program_cache *programs, tc_slot *s, int pixels,
+                     double *build_ms, tc_msg *m)
 {
+    cl_program *program = pixels ? &st->pixels_program : &st->program;
     int status;
-    if (!st->program &&
-        (status = tc_program_get(programs, st->d, TC_SOURCE_CHANNELS, "-cl-std=CL1.2",
-                                 &st->program, build_ms, m)) != TC_OK)
+    if (!*program &&
+        (status = tc_program_get(programs, st->d, pixels ? TC_SOURCE_PIXELS : TC_SOURCE_CHANNELS,
+                                 "-cl-std=CL1.2", program, build_ms, m)) != TC_OK)
         return status;
-    return tc_slot_open(s, st->d, st->program, m);
+    return tc_slot_open(s, st->d, *program, pixels, m);
+}
+
+/* Pair i's pair of the older layouts, or NULL for a channel-last one. */
+static const tc_pixel_pair *pixels_of(const tc_pixel_pair *pixels, int i)
+{
+    return pixels && pixels[i].src ? &pixels[i] : NULL;
+}
+
+/* The planes pair i's filter runs on: one a channel, or the older layouts' 1 or 3. */
+static int planes_of(const tc_image *src, const tc_pixel_pair *px)
+{
+    return px ? tc_pixels_planes(px->dst) : src->planes;
 }
 
 /* ---- The filters ------------------------------------------------------------------------- */
@@ -92,7 +110,7 @@ static int filter_resident(const tc_device *d, tc_program_cache *programs, tc_bu
 {
     int status = TC_OK;
     CL_CALL(status, cleanup, m, clFinish(s->queue));
-    for (int c = 0; c < src->planes; c++) {
+    for (int c = 0; c < s->f.planes; c++) {
         tc_run_stats one;
         if ((status = tc_run_resident(d, programs, buffers, job, s->src[c], s->dst[c],
                                       src->width, src->height, 0, 1, &one, m)) != TC_OK)
@@ -119,7 +137,8 @@ cleanup:
  * the device's memory (then two, or one). A CPU device gets one: its buffers are the host's
  * memory, its transfers copies by the same cores that run its kernels, so a second and third
  * image in flight would cost that memory and overlap nothing. */
-static int slots_for(const tc_device *d, const tc_image *src, const tc_image *dst, int count)
+static int slots_for(const tc_device *d, const tc_image *src, const tc_image *dst,
+                     const tc_pixel_pair *pixels, int count)
 {
     const int set = tc_tuning_now()->stream_slots;
     if (set > 0)
@@ -130,7 +149,8 @@ static int slots_for(const tc_device *d, const tc_image *src, const tc_image *ds
     for (int i = 0; i < count; i++) {
         const unsigned long long plane = (unsigned long long)tc_device_pitch(src[i].width) *
                                          (unsigned long long)src[i].height * sizeof(float);
-        const unsigned long long bytes = 2ULL * (unsigned long long)src[i].planes * plane +
+        const int planes = planes_of(&src[i], pixels_of(pixels, i));
+        const unsigned long long bytes = 2ULL * (unsigned long long)planes * plane +
                                          tc_channels_packed_bytes(&src[i]) +
                                          tc_channels_packed_bytes(&dst[i]);
         largest = bytes > largest ? bytes : largest;
@@ -159,19 +179,23 @@ static int check_streams(const tc_device *d, const tc_image *src, const tc_image
     return status;
 }
 
-/* Image src into slot s: its device buffers and rings made ready (and its chunks said). */
+/* Image src into slot s: its device buffers and rings made ready (and its chunks said). Float
+ * planes out of the older layouts always come down through the ring: copy_planes
+ * (stream_slot.c) packs them top-down whichever way the caller's rows run. */
 static int prepare_image(tc_stream *st, tc_slot *s, const tc_image *src, const tc_image *dst,
-                         size_t *in_chunk, size_t *out_chunk, int *direct_in, int *direct_out,
-                         tc_msg *m)
+                         const tc_pixel_pair *px, size_t *in_chunk, size_t *out_chunk,
+                         int *direct_in, int *direct_out, tc_msg *m)
 {
     int status;
     *in_chunk = tc_ring_chunk(tc_channels_packed_bytes(src));
     *out_chunk = tc_ring_chunk(tc_channels_packed_bytes(dst));
     *direct_in = tc_slot_direct(st->host->blocks, src);
-    *direct_out = tc_slot_direct(st->host->blocks, dst);
+    *direct_out = !(px && px->dst->format == TC_PIXELS_FLOAT32) &&
+                  tc_slot_direct(st->host->blocks, dst);
     if ((status = check_streams(st->d, src, dst, m)) != TC_OK)
         return status;
-    return tc_slot_ensure(s, st->d, src, dst, *in_chunk, *out_chunk, *direct_in, *direct_out, m);
+    return tc_slot_ensure(s, st->d, src, dst, planes_of(src, px), *in_chunk, *out_chunk,
+                          *direct_in, *direct_out, m);
 }
 
 /* Whether the image goes through one kernel that reads and writes its bytes (Common.cl's
@@ -182,11 +206,13 @@ static int prepare_image(tc_stream *st, tc_slot *s, const tc_image *src, const t
  * kernel of one pass, and rows that lie packed and top-down in the device's buffers (a direct
  * upload brings the caller's stride). */
 static int fused_bytes(const tc_job *job, const tc_image *src, const tc_image *dst,
-                       double scale, double offset, int direct_in, int direct_out)
+                       const tc_pixel_pair *px, double scale, double offset, int direct_in,
+                       int direct_out)
 {
     const tc_kernel_kind kind = tc_kernel_of(job);
     const tc_roi *r = &job->roi;
-    return !tc_tuning_now()->no_fused_bytes && tc_launch_preparable(job) &&
+    /* Not the older layouts: their raw bytes (palette indices, say) are no samples. */
+    return !px && !tc_tuning_now()->no_fused_bytes && tc_launch_preparable(job) &&
            (kind == TC_KERNEL_TILED || kind == TC_KERNEL_TILED_LONG) &&
            src->format == TC_PIXELS_U8 && src->planes == 1 && dst->format == TC_PIXELS_U8 &&
            dst->planes == 1 && scale == 1.0 && offset == 0.0 && r->src_left == 0 &&
@@ -197,15 +223,17 @@ static int fused_bytes(const tc_job *job, const tc_image *src, const tc_image *d
 
 /* Image src, prepared in slot s, enqueued: everything up to the download's start. gathered:
  * its input already lies in the slot's up ring (tc_slot_post_copies). One of several (many),
- * or a small one: its copies go a round at a time where there is a crew (stream_slot.c). */
+ * or a small one: its copies go a round at a time where there is a crew (stream_slot.c). px:
+ * the pair of the older layouts whose raw views src and dst are (NULL: none); its palette
+ * indices are checked before anything moves. */
 static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                          tc_slot *s, const tc_job *job, const tc_image *src, const tc_image *dst,
-                         double scale, double offset, int many, int gathered, size_t in_chunk,
-                         size_t out_chunk, int direct_in, int direct_out, tc_run_stats *total,
-                         int *have_total, tc_msg *m)
+                         const tc_pixel_pair *px, double scale, double offset, int many,
+                         int gathered, size_t in_chunk, size_t out_chunk, int direct_in,
+                         int direct_out, tc_run_stats *total, int *have_total, tc_msg *m)
 {
     const int fast = tc_launch_preparable(job);
-    const int bytes = fused_bytes(job, src, dst, scale, offset, direct_in, direct_out);
+    const int bytes = fused_bytes(job, src, dst, px, scale, offset, direct_in, direct_out);
     tc_job packed;
     if (bytes) { /* the same job, its kernel built for the bytes */
         packed = *job;
@@ -217,8 +245,10 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
     int status;
     const int small = tc_channels_packed_bytes(src) <= LONE_ROUND_BYTES &&
                       tc_channels_packed_bytes(dst) <= LONE_ROUND_BYTES;
-    tc_slot_begin(s, dst, src->planes, fast, st->host->timed, out_chunk, direct_out,
-                  (many || small) && tc_copier_width() > 1);
+    tc_slot_begin(s, dst, planes_of(src, px), fast, st->host->timed, out_chunk, direct_out,
+                  (many || small) && tc_copier_width() > 1, px);
+    if (px && (status = tc_pixels_check_indices(px->src, m)) != TC_OK)
+        return status;
     if (fast &&
         (status = tc_launch_cache_get(&st->launches, st->d, programs, job, s->src[0], s->dst[0],
                                       src->width, &launch, &build_ms, m)) != TC_OK)
@@ -250,16 +280,16 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
 /* Image i into slot s: prepared and enqueued at once. */
 static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                        tc_slot *s, const tc_job *job, const tc_image *src, const tc_image *dst,
-                       double scale, double offset, int many, tc_run_stats *total,
-                       int *have_total, tc_msg *m)
+                       const tc_pixel_pair *px, double scale, double offset, int many,
+                       tc_run_stats *total, int *have_total, tc_msg *m)
 {
     size_t in_chunk, out_chunk;
     int direct_in, direct_out;
-    const int status = prepare_image(st, s, src, dst, &in_chunk, &out_chunk, &direct_in,
+    const int status = prepare_image(st, s, src, dst, px, &in_chunk, &out_chunk, &direct_in,
                                      &direct_out, m);
     if (status != TC_OK)
         return status;
-    return enqueue_image(st, programs, buffers, s, job, src, dst, scale, offset, many, 0,
+    return enqueue_image(st, programs, buffers, s, job, src, dst, px, scale, offset, many, 0,
                          in_chunk, out_chunk, direct_in, direct_out, total, have_total, m);
 }
 
@@ -324,8 +354,8 @@ static int overlappable(const tc_stream *st, const tc_image *src, const tc_image
  */
 static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                           const tc_params *p, const tc_job *const *jobs, const tc_image *src,
-                          const tc_image *dst, int count, int slots, tc_stream_stats *stats,
-                          tc_msg *m)
+                          const tc_image *dst, const tc_pixel_pair *pixels, int count, int slots,
+                          tc_stream_stats *stats, tc_msg *m)
 {
     tc_run_stats *total = &stats->run;
     size_t in_chunk[MAX_SLOTS] = {0}, out_chunk[MAX_SLOTS] = {0};
@@ -343,7 +373,7 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
         /* The next image: the slot made ready for it (where its rings must grow, the image
          * the slot holds goes out first, without overlap: the rings are made anew). */
         if (next < count) {
-            status = open_slot(st, programs, s, &build_ms, m);
+            status = open_slot(st, programs, s, pixels_of(pixels, next) != NULL, &build_ms, m);
             total->build_ms += build_ms;
             build_ms = 0.0;
             if (status == TC_OK && scatter && tc_slot_rings_grow(s, &src[next], &dst[next])) {
@@ -357,8 +387,9 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
                 scatter = 0;
             }
             if (status == TC_OK)
-                status = prepare_image(st, s, &src[next], &dst[next], &in_chunk[k % slots],
-                                       &out_chunk[k % slots], &direct_in, &direct_out, m);
+                status = prepare_image(st, s, &src[next], &dst[next], pixels_of(pixels, next),
+                                       &in_chunk[k % slots], &out_chunk[k % slots], &direct_in,
+                                       &direct_out, m);
             if (status != TC_OK) {
                 failed = next;
                 break;
@@ -372,7 +403,8 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
             tc_slot *e = &st->slots[enq % slots];
             stats->job = *jobs[enq];
             status = enqueue_image(st, programs, buffers, e, &stats->job, &src[enq],
-                                   &dst[enq], p->out_scale, p->out_offset, 1, 1,
+                                   &dst[enq], pixels_of(pixels, enq), p->out_scale,
+                                   p->out_offset, 1, 1,
                                    in_chunk[enq % slots], out_chunk[enq % slots], 0, 0, total,
                                    &have_total, m);
             if (status != TC_OK)
@@ -402,9 +434,10 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
 
 static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *buffers,
                          const tc_params *p, const tc_job *const *jobs, const tc_image *src,
-                         const tc_image *dst, int count, tc_stream_stats *stats, tc_msg *m)
+                         const tc_image *dst, const tc_pixel_pair *pixels, int count,
+                         tc_stream_stats *stats, tc_msg *m)
 {
-    const int slots = slots_for(st->d, src, dst, count);
+    const int slots = slots_for(st->d, src, dst, pixels, count);
     const int set = tc_tuning_now()->stream_slots, most = set > 0 ? set : SLOTS;
     const int wanted = count < most ? count : most;
     int status = TC_OK, have_total = 0, i;
@@ -414,12 +447,13 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
     for (int k = slots; slots < wanted && k < MAX_SLOTS; k++)
         tc_slot_release_buffers(&st->slots[k]);
     if (overlappable(st, src, dst, count, slots))
-        return run_overlapped(st, programs, buffers, p, jobs, src, dst, count, slots, stats,
-                              m);
+        return run_overlapped(st, programs, buffers, p, jobs, src, dst, pixels, count, slots,
+                              stats, m);
     for (i = 0; i < count; i++) {
         tc_slot *s = &st->slots[i % slots];
         stats->job = *jobs[i];
-        if ((status = open_slot(st, programs, s, &build_ms, m)) != TC_OK) {
+        if ((status = open_slot(st, programs, s, pixels_of(pixels, i) != NULL, &build_ms, m)) !=
+            TC_OK) {
             name_image(status, i, count, m);
             break;
         }
@@ -433,8 +467,8 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
         }
         s->f.index = i;
         if ((status = start_image(st, programs, buffers, s, &stats->job, &src[i], &dst[i],
-                                  p->out_scale, p->out_offset, count > 1, total, &have_total,
-                                  m)) != TC_OK) {
+                                  pixels_of(pixels, i), p->out_scale, p->out_offset, count > 1,
+                                  total, &have_total, m)) != TC_OK) {
             name_image(status, i, count, m);
             break;
         }
@@ -496,17 +530,23 @@ static int run_on_host(const tc_device *d, tc_program_cache *programs, tc_buffer
 
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
                      tc_buffers *buffers, tc_copier **crew, const tc_stream_host *host,
-                     const tc_params *p,
-                     const tc_job *const *jobs, const tc_image *src, const tc_image *dst, int count,
+                     const tc_params *p, const tc_job *const *jobs, const tc_image *src,
+                     const tc_image *dst, const tc_pixel_pair *pixels, int count,
                      tc_stream_stats *stats, tc_msg *m)
 {
     const double t0 = tc_wall_ms();
     int status = TC_OK, have_total = 0;
     memset(stats, 0, sizeof *stats);
-    stats->planes = count > 0 ? src[0].planes : 0;
+    stats->planes = count > 0 ? planes_of(&src[0], pixels_of(pixels, 0)) : 0;
     stats->run.iterations = 1;
     if (!(stats->run.kernel_ms = calloc(1, sizeof(double))))
         return tc_fail(m, TC_ENOMEM, "out of host memory for a run's figures");
+    if (pixels && (!d->info.has_double || p->convert_on_host)) {
+        /* The older layouts' host conversions are pixels.c's (tc_run_image), not these. */
+        tc_run_stats_free(&stats->run);
+        return tc_fail(m, TC_EINVAL, "the older layouts convert on the host through "
+                                     "tc_run_image, not the pipeline");
+    }
     if (d->info.has_double && !p->convert_on_host) {
         if (!*stream && !(*stream = calloc(1, sizeof **stream)))
             status = tc_fail(m, TC_ENOMEM, "out of host memory for the image pipeline");
@@ -514,8 +554,8 @@ int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *p
             (*stream)->d = d;
             (*stream)->crew = crew;
             (*stream)->host = host;
-            status = run_on_device(*stream, programs, buffers, p, jobs, src, dst, count,
-                                   stats, m);
+            status = run_on_device(*stream, programs, buffers, p, jobs, src, dst, pixels,
+                                   count, stats, m);
         }
     } else {
         for (int i = 0; status == TC_OK && i < count; i++)

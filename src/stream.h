@@ -1,7 +1,8 @@
 /*
- * stream.h - channel-last images (channels.h) through the device in a pipeline: each image's
- * samples go up through pinned staging memory, Channels.cl turns them into one float plane a
- * channel, the filter runs on every plane, and the output samples come down through pinned
+ * stream.h - whole images through the device in a pipeline: each image's samples go up through
+ * pinned staging memory, Channels.cl turns them into one float plane a channel (channels.h's
+ * layouts), or Pixels.cl into the intensity or R, G, B planes (the older layouts' bytes,
+ * pixels.h), the filter runs on every plane, and the output samples come down through pinned
  * memory again. Three slots, each with its own in-order queue, device buffers and pinned
  * memory, hold three images in flight, so that one image's upload, another's kernels and a
  * third's download overlap on the device, while the host copies the next image into pinned
@@ -21,6 +22,7 @@
 #include "deferred_figures.h"
 #include "host_blocks.h"
 #include "launch.h"
+#include "pixels.h"
 #include "tiledconv_internal.h"
 
 typedef struct tc_stream tc_stream;
@@ -39,7 +41,8 @@ typedef struct {
 
 /* What a stream's run reports: the filter's figures (iterations 1, the kernel times of every
  * plane of every image summed, the transfers' spans summed, build time, the first image's
- * launch and classes), the conversions' kernel time, the channels, and the last image's job
+ * launch and classes), the conversions' kernel time, the first image's planes (its channels,
+ * or the older layouts' 1 or 3), and the last image's job
  * (for tc_last_stats's ROI). */
 typedef struct {
     tc_run_stats run;
@@ -49,9 +52,12 @@ typedef struct {
 } tc_stream_stats;
 
 /* Filters src[i] into dst[i], i < count: pairs already checked (tc_image_check and
- * tc_channels_check_pair), jobs[i] image i's job, built once by the caller (consecutive images
- * of one size share one: the stream builds none; p gives the output's scale, offset and
- * convert_on_host). On a device with double
+ * tc_channels_check_pair), or, where pixels (not NULL) has pixels[i].src, the raw views
+ * (tc_pixels_raw) of the checked pair pixels[i] of the older layouts, which Pixels.cl
+ * converts (given only where the device converts them: tc_pixels_device_converts; their gaps
+ * between rows are the caller's to zero, tc_channels_zero_gaps). jobs[i] is image i's job,
+ * built once by the caller (consecutive images of one size share one: the stream builds none;
+ * p gives the output's scale, offset and convert_on_host). On a device with double
  * precision (and unless p->convert_on_host) through the pipeline; otherwise one image after
  * another with the conversions on the host. *stream is made on first use (tc_stream_release
  * frees it). TC_OK with *stats filled (tc_run_stats_free(&stats->run) after), or the failure
@@ -61,7 +67,7 @@ typedef struct {
 int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *programs,
                      tc_buffers *buffers, tc_copier **crew, const tc_stream_host *host,
                      const tc_params *p, const tc_job *const *jobs, const tc_image *src,
-                     const tc_image *dst, int count,
+                     const tc_image *dst, const tc_pixel_pair *pixels, int count,
                      tc_stream_stats *stats, tc_msg *m);
 
 void tc_stream_release(tc_stream *stream);

@@ -21,6 +21,7 @@ static void release_flight(tc_flight *f)
 void tc_slot_release_buffers(tc_slot *s)
 {
     cl_mem *mems[2 + 2 * TC_MAX_CHANNELS] = {&s->in, &s->out};
+    /* (the palette's buffer goes with the kernels that read it, in tc_slot_release) */
     for (int c = 0; c < TC_MAX_CHANNELS; c++) {
         mems[2 + 2 * c] = &s->src[c];
         mems[3 + 2 * c] = &s->dst[c];
@@ -45,23 +46,48 @@ void tc_slot_release(tc_slot *s)
     tc_ring_release(&s->up, s->queue);
     tc_ring_release(&s->down, s->queue);
     tc_slot_release_buffers(s);
-    if (s->unpack)
-        clReleaseKernel(s->unpack);
-    if (s->pack)
-        clReleaseKernel(s->pack);
+    cl_kernel kernels[] = {s->unpack, s->pack, s->unpack_pixels, s->pack_pixels};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+        if (kernels[i])
+            clReleaseKernel(kernels[i]);
+    if (s->palette)
+        clReleaseMemObject(s->palette);
     if (s->queue)
         clReleaseCommandQueue(s->queue);
     memset(s, 0, sizeof *s);
 }
 
-int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m)
+/* Pixels.cl's kernels and the palette's buffer, which unpack_pixels reads for every format
+ * (a kernel argument needs a buffer), made on the slot's first image of the older layouts. */
+static int open_pixels(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m)
 {
     cl_int err;
     int status = TC_OK;
-    if (s->queue)
+    s->unpack_pixels = clCreateKernel(program, "unpack_pixels", &err);
+    CL_CHECK(status, done, m, err, "clCreateKernel(unpack_pixels)");
+    s->pack_pixels = clCreateKernel(program, "pack_pixels", &err);
+    CL_CHECK(status, done, m, err, "clCreateKernel(pack_pixels)");
+    s->palette = clCreateBuffer(d->context, CL_MEM_READ_ONLY, sizeof s->palette_bytes, NULL, &err);
+    CL_CHECK(status, done, m, err, "clCreateBuffer(palette)");
+done:
+    return status;
+}
+
+int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, int pixels, tc_msg *m)
+{
+    cl_int err;
+    int status = TC_OK;
+    if (!s->queue) {
+        s->queue = clCreateCommandQueue(d->context, d->device, CL_QUEUE_PROFILING_ENABLE, &err);
+        CL_CHECK(status, fail, m, err, "clCreateCommandQueue(stream slot)");
+    }
+    if (pixels) {
+        if (!s->palette && (status = open_pixels(s, d, program, m)) != TC_OK)
+            goto fail;
         return TC_OK;
-    s->queue = clCreateCommandQueue(d->context, d->device, CL_QUEUE_PROFILING_ENABLE, &err);
-    CL_CHECK(status, fail, m, err, "clCreateCommandQueue(stream slot)");
+    }
+    if (s->unpack)
+        return TC_OK;
     s->unpack = clCreateKernel(program, "unpack_samples", &err);
     CL_CHECK(status, fail, m, err, "clCreateKernel(unpack_samples)");
     s->pack = clCreateKernel(program, "pack_samples", &err);
@@ -105,10 +131,10 @@ int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img)
 }
 
 int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
-                   size_t in_chunk, size_t out_chunk, int direct_in, int direct_out,
+                   int planes, size_t in_chunk, size_t out_chunk, int direct_in, int direct_out,
                    tc_msg *m)
 {
-    const int channels = src->planes;
+    const int channels = planes;
     /* A direct upload brings the rows with the bytes between them (one plain transfer); the
      * staged way, and every download, the packed rows alone. */
     const size_t in_bytes = direct_in ? rows_span(src) : tc_channels_packed_bytes(src);
@@ -342,8 +368,111 @@ static int enqueue_samples(tc_slot *s, cl_kernel kernel, const char *name,
     return tc_enqueue(s->queue, kernel, global, NULL, done, m);
 }
 
+/* ---- The older layouts' conversions (Pixels.cl) ----------------------------------------- */
+
+/* Where row 0 of an image of the older layouts lies in a slot's buffer (*base) and the bytes
+ * from one row to the next (*stride), rows `step` bytes apart: top-down as staged, or as the
+ * caller's lie where they moved directly (tc_slot_upload, tc_slot_start_download), lowest
+ * address first, so that bottom-up rows (a BMP's) put row 0 last. */
+static void pixel_rows(const tc_image *raw, int direct, size_t step, cl_long *base,
+                       cl_long *stride)
+{
+    const int flip = direct && raw->stride < 0;
+    *stride = flip ? -(cl_long)step : (cl_long)step;
+    *base = flip ? (cl_long)step * (cl_long)(raw->height - 1) : 0;
+}
+
+/* unpack_pixels over the raw rows uploaded (src their raw view): the intensity plane, or the
+ * R, G and B planes, and the output planes as copies of them. An INDEXED8 source's palette goes
+ * first, from the slot's own copy: the write need not be waited for, since the slot's next
+ * image comes after this one is over, and its in-order queue runs the write before the kernel. */
+static int unpack_pixels(tc_slot *s, const tc_image *src, int direct, tc_msg *m)
+{
+    const tc_image *img = s->f.pixels.src;
+    const cl_int format = (cl_int)img->format, pitch = tc_device_pitch(img->width);
+    const cl_int planes = s->f.planes;
+    size_t abs_stride;
+    cl_long base, stride;
+    int status = TC_OK;
+    (void)rows_base(src, &abs_stride);
+    pixel_rows(src, direct, direct ? abs_stride : tc_channels_row_bytes(src), &base, &stride);
+    if (img->format == TC_PIXELS_INDEXED8) {
+        memset(s->palette_bytes, 0, sizeof s->palette_bytes);
+        memcpy(s->palette_bytes, img->palette, 3 * (size_t)img->palette_size);
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(s->queue, s->palette, CL_FALSE, 0, sizeof s->palette_bytes,
+                                     s->palette_bytes, 0, NULL, NULL));
+    }
+    cl_mem p[3], q[3];
+    for (int c = 0; c < 3; c++) { /* unused arguments still need a buffer */
+        p[c] = c < planes ? s->src[c] : s->src[0];
+        q[c] = c < planes ? s->dst[c] : s->dst[0];
+    }
+    const tc_kernel_arg args[] = {
+        TC_KARG(s->in),      TC_KARG(base),       TC_KARG(stride),     TC_KARG(format),
+        TC_KARG(img->width), TC_KARG(img->height), TC_KARG(s->palette), TC_KARG(planes),
+        TC_KARG(pitch),      TC_KARG(p[0]),       TC_KARG(p[1]),       TC_KARG(p[2]),
+        TC_KARG(q[0]),       TC_KARG(q[1]),       TC_KARG(q[2])};
+    return enqueue_samples(s, s->unpack_pixels, "unpack_pixels", args,
+                           (int)(sizeof args / sizeof args[0]), pitch, img->height,
+                           s->f.timed ? &s->f.unpack : NULL, m);
+cleanup:
+    return status;
+}
+
+/* Float planes out: each filtered plane's rows copied on the device into the output's packed
+ * rows, plane after plane (the raw view's rows). Not a conversion, so not timed as one: the
+ * planes that came down from their own buffers before were not either. */
+static int copy_planes(tc_slot *s, const tc_image *img, tc_msg *m)
+{
+    const size_t row = (size_t)img->width * sizeof(float);
+    const size_t pitch = (size_t)tc_device_pitch(img->width) * sizeof(float);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {row, (size_t)img->height, 1};
+    int status = TC_OK;
+    for (int c = 0; c < s->f.planes; c++) {
+        const size_t at[3] = {0, (size_t)c * (size_t)img->height, 0};
+        CL_CALL(status, cleanup, m,
+                clEnqueueCopyBufferRect(s->queue, s->dst[c], s->out, origin, at, region, pitch, 0,
+                                        row, 0, 0, NULL, NULL));
+    }
+cleanup:
+    return status;
+}
+
+/* pack_pixels into the raw rows that come down (dst their raw view): the mapping inside the
+ * target ROI. Only the pixels move, so the kernel writes no gap between rows: the caller's
+ * gaps are zeroed on the host (tc_channels_zero_gaps). */
+static int pack_pixels(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
+                       double offset, tc_msg *m)
+{
+    const tc_image *img = s->f.pixels.dst;
+    if (img->format == TC_PIXELS_FLOAT32)
+        return copy_planes(s, img, m);
+    const cl_int format = (cl_int)img->format, pitch = tc_device_pitch(img->width);
+    const cl_int planes = s->f.planes, gap = 0;
+    const tc_roi *r = &job->roi;
+    cl_long base, stride;
+    pixel_rows(dst, s->f.direct_out, tc_channels_row_bytes(dst), &base, &stride);
+    cl_mem q[3];
+    for (int c = 0; c < 3; c++)
+        q[c] = c < planes ? s->dst[c] : s->dst[0];
+    const tc_kernel_arg args[] = {
+        TC_KARG(q[0]),        TC_KARG(q[1]),       TC_KARG(q[2]),       TC_KARG(pitch),
+        TC_KARG(img->width),  TC_KARG(img->height), TC_KARG(planes),     TC_KARG(format),
+        TC_KARG(s->out),      TC_KARG(base),       TC_KARG(stride),     TC_KARG(gap),
+        TC_KARG(r->dst_left), TC_KARG(r->dst_top), TC_KARG(r->width),   TC_KARG(r->height),
+        TC_KARG(scale),       TC_KARG(offset)};
+    return enqueue_samples(s, s->pack_pixels, "pack_pixels", args,
+                           (int)(sizeof args / sizeof args[0]), pitch, img->height,
+                           s->f.timed ? &s->f.pack : NULL, m);
+}
+
+/* ---- The channel-last layouts' conversions (Channels.cl) --------------------------------- */
+
 int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direct, tc_msg *m)
 {
+    if (s->f.pixels.src)
+        return unpack_pixels(s, src, direct, m);
     const cl_int format = (cl_int)src->format, pitch = tc_device_pitch(src->width);
     const cl_int flip = direct && src->stride < 0; /* the buffer's rows as the caller's lie */
     /* Samples from one row's start to the next's: the caller's stride where the rows came up
@@ -376,6 +505,8 @@ int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direc
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
                  double offset, tc_msg *m)
 {
+    if (s->f.pixels.src)
+        return pack_pixels(s, dst, job, scale, offset, m);
     const cl_int format = (cl_int)dst->format, pitch = tc_device_pitch(dst->width);
     const cl_int flip = s->f.direct_out && dst->stride < 0;
     const tc_roi *r = &job->roi;
@@ -679,7 +810,7 @@ int tc_slot_upload_gathered(tc_slot *s, const tc_image *src, size_t chunk, tc_ms
 }
 
 void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, int timed,
-                   size_t out_chunk, int direct_out, int by_round)
+                   size_t out_chunk, int direct_out, int by_round, const tc_pixel_pair *pixels)
 {
     tc_flight *f = &s->f;
     memset(f, 0, sizeof *f);
@@ -694,6 +825,8 @@ void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, int ti
     f->regions = (int)(s->down.size / out_chunk);
     f->direct_out = direct_out;
     f->by_round = by_round;
+    if (pixels)
+        f->pixels = *pixels;
 }
 
 void tc_slot_abandon(tc_slot *s)

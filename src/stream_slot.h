@@ -15,6 +15,7 @@
 #include "host_blocks.h"
 #include "launch.h"
 #include "pinned_ring.h"
+#include "pixels.h"
 
 /* The image a slot holds until it is finished. */
 typedef struct {
@@ -30,6 +31,7 @@ typedef struct {
     cl_event direct_up, direct_down; /* the direct transfers, if any */
     cl_event unpack, pack;
     cl_event kernels[TC_MAX_CHANNELS];
+    tc_pixel_pair pixels;            /* the older layouts' pair (src NULL: channel-last) */
 } tc_flight;
 
 /* A round of one direction's copies: chunks' bytes [lo, hi) of the stream between img's rows
@@ -51,7 +53,10 @@ typedef struct {
 
 typedef struct {
     cl_command_queue queue;          /* its own, so that slots overlap on the device */
-    cl_kernel unpack, pack;
+    cl_kernel unpack, pack;          /* Channels.cl's, made on its first channel-last image */
+    cl_kernel unpack_pixels, pack_pixels; /* Pixels.cl's, on its first of the older layouts */
+    cl_mem palette;                  /* an INDEXED8 source's palette on the device (3 x 256) */
+    unsigned char palette_bytes[3 * 256]; /* what its write reads: kept until the image is over */
     cl_mem in, out;                  /* the packed samples */
     size_t in_size, out_size;
     cl_mem src[TC_MAX_CHANNELS], dst[TC_MAX_CHANNELS];
@@ -62,28 +67,30 @@ typedef struct {
     tc_slot_copies copies;
 } tc_slot;
 
-/* The slot's queue and conversion kernels (from program, Channels.cl's), made on its first
- * image; nothing to do when it has them. */
-int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, tc_msg *m);
+/* The slot's queue, made on its first image, and the conversion kernels of the image's kind
+ * (from program: Channels.cl's, or with pixels Pixels.cl's and the palette's buffer), made on
+ * its first image of that kind; nothing to do when it has them. */
+int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, int pixels, tc_msg *m);
 
 /* Whether img's rows can move directly: all of them inside one of blocks' blocks, a stride
  * of at least a row's samples (top-down, or bottom-up: a negative one), and the tuning's
  * host_staged off. */
 int tc_slot_direct(tc_host_blocks *blocks, const tc_image *img);
 
-/* The device buffers and pinned rings the image pair needs, grown where too small (a
- * direction that moves directly needs no ring). */
+/* The device buffers and pinned rings the image pair needs (planes: the float planes of each
+ * side filtered), grown where too small (a direction that moves directly needs no ring). */
 int tc_slot_ensure(tc_slot *s, const tc_device *d, const tc_image *src, const tc_image *dst,
-                   size_t in_chunk, size_t out_chunk, int direct_in, int direct_out,
+                   int planes, size_t in_chunk, size_t out_chunk, int direct_in, int direct_out,
                    tc_msg *m);
 
 /* The slot takes the image whose output is dst (planes planes; fast: its filters are
  * enqueued by tc_slot_filter, whose kernel times the slot adds up; timed: its conversions and
  * those filters get profiling events, else none and no time), downloaded in chunks of
  * out_chunk, or directly (direct_out); by_round: its copies through the rings go a round at a
- * time, on the crew (stream_slot.c says when that is faster). */
+ * time, on the crew (stream_slot.c says when that is faster). pixels: the caller's pair of the
+ * older layouts, whose raw views src and dst are (NULL: a channel-last pair). */
 void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, int timed,
-                   size_t out_chunk, int direct_out, int by_round);
+                   size_t out_chunk, int direct_out, int by_round, const tc_pixel_pair *pixels);
 
 /* src's packed samples up: directly (direct), or in rounds through the ring, copied by the
  * crew (copier.h), chunk by chunk or a round at a time as tc_slot_begin said. */
@@ -92,7 +99,9 @@ int tc_slot_upload(tc_slot *s, tc_copier **crew, const tc_image *src, size_t chu
 
 /* unpack_samples: one float plane per channel; the output planes start as the input where some
  * pixel lies outside the job's target ROI. direct: src went up directly (tc_slot_upload), so
- * bottom-up rows lie in the buffer bottom-up. */
+ * bottom-up rows lie in the buffer bottom-up. An image of the older layouts: unpack_pixels,
+ * its palette written first (an INDEXED8 source), the output planes always starting as the
+ * input. */
 int tc_slot_unpack(tc_slot *s, const tc_image *src, const tc_job *job, int direct, tc_msg *m);
 
 /* Each plane filtered by the prepared launch (its plane arguments set per plane). */
@@ -103,7 +112,9 @@ int tc_slot_filter(tc_slot *s, tc_launch *l, tc_msg *m);
 int tc_slot_filter_bytes(tc_slot *s, tc_launch *l, tc_msg *m);
 
 /* pack_samples: the output samples, v * scale + offset inside the target ROI (a direct
- * output's bottom-up rows packed bottom-up, as they come down). */
+ * output's bottom-up rows packed bottom-up, as they come down). An image of the older
+ * layouts: pack_pixels, or for float planes out the planes copied into the output's packed
+ * rows, unpadded. */
 int tc_slot_pack(tc_slot *s, const tc_image *dst, const tc_job *job, double scale,
                  double offset, tc_msg *m);
 
