@@ -423,79 +423,113 @@ static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
     return filter_pixels(ctx, src, dst, p, job);
 }
 
-/* count checked pairs through the pipeline, the older layouts' as their channel-last views. */
-static int filter_views(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
-                        const tc_params *p, const tc_job *const *jobs)
+/* How a checked pair is filtered: through the pipeline as it lies, as its channel-last view
+ * (channels.h), as its raw bytes that Pixels.cl converts in the slot (pixels.h), or alone
+ * (in bands, or with the host's conversions). filter_one takes the same ways. */
+typedef enum { WAY_AS_IT_LIES, WAY_VIEW, WAY_RAW, WAY_ALONE } pair_way;
+
+static pair_way way_of(const tc_context *ctx, const tc_image *src, const tc_image *dst,
+                       const tc_params *p, const tc_job *job)
 {
-    tc_image *views = malloc(2 * (size_t)count * sizeof *views);
-    int status;
-    if (!views)
-        return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %d images", count);
-    for (int i = 0; i < count; i++)
-        if (!tc_is_channels(src[i].format))
-            tc_channels_view(&src[i], &dst[i], &views[i], &views[count + i]);
-        else {
-            views[i] = src[i];
-            views[count + i] = dst[i];
-        }
-    status = filter_streamed(ctx, views, views + count, count, p, jobs, NULL);
-    for (int i = 0; status == TC_OK && i < count; i++)
-        tc_channels_zero_gaps(&dst[i]);
-    free(views);
+    tc_image cs, cd;
+    if (!whole_fits(ctx, job, src->width, src->height))
+        return WAY_ALONE;
+    if (tc_is_channels(src->format))
+        return WAY_AS_IT_LIES;
+    if (tc_channels_view(src, dst, &cs, &cd))
+        return WAY_VIEW;
+    return tc_pixels_device_converts(&ctx->device, src, p->convert_on_host) ? WAY_RAW
+                                                                            : WAY_ALONE;
+}
+
+/* The pairs of a batch that go through the pipeline together: their images as it moves them
+ * (views[i] and views[count + i]), their jobs, and for the older layouts' raw bytes the
+ * caller's pair that Pixels.cl converts (pixels[i].src NULL for the others). */
+typedef struct {
+    tc_image *views;
+    const tc_job **jobs;
+    tc_pixel_pair *pixels;
+    int *index; /* the pair's place in the call */
+    int n, any_pixels;
+} stream_set;
+
+static void stream_set_free(stream_set *ss)
+{
+    free(ss->views);
+    free(ss->jobs);
+    free(ss->pixels);
+    free(ss->index);
+}
+
+/* Adds pair i, which goes way (not WAY_ALONE), to the set of count pairs at most. */
+static void stream_set_add(stream_set *ss, int count, pair_way way, const tc_image *src,
+                           const tc_image *dst, const tc_job *job, int i)
+{
+    tc_image *vs = &ss->views[ss->n], *vd = &ss->views[count + ss->n];
+    ss->pixels[ss->n] = (tc_pixel_pair){NULL, NULL};
+    if (way == WAY_AS_IT_LIES) {
+        *vs = *src;
+        *vd = *dst;
+    } else if (way == WAY_VIEW) {
+        tc_channels_view(src, dst, vs, vd);
+    } else {
+        tc_pixels_raw(src, vs);
+        tc_pixels_raw(dst, vd);
+        ss->pixels[ss->n] = (tc_pixel_pair){src, dst};
+        ss->any_pixels = 1;
+    }
+    ss->jobs[ss->n] = job;
+    ss->index[ss->n++] = i;
+}
+
+/* The set's pairs through the pipeline in one run; the bytes between the rows of the views'
+ * and raw pairs' outputs zeroed after, as the device's pack did them before. */
+static int stream_set_run(tc_context *ctx, stream_set *ss, int count, const tc_image *dst,
+                          const tc_params *p)
+{
+    memmove(ss->views + ss->n, ss->views + count, (size_t)ss->n * sizeof *ss->views);
+    const int status = filter_streamed(ctx, ss->views, ss->views + ss->n, ss->n, p, ss->jobs,
+                                       ss->any_pixels ? ss->pixels : NULL);
+    for (int k = 0; status == TC_OK && k < ss->n; k++)
+        if (!tc_is_channels(dst[ss->index[k]].format))
+            tc_channels_zero_gaps(&dst[ss->index[k]]);
     return status;
 }
 
-/* Whether a checked pair goes through the pipeline: a channel-last layout or its view, whole;
- * *view says whether it needs the view. */
-static int takes_stream(const tc_context *ctx, const tc_image *src, const tc_image *dst,
-                        const tc_job *job, int *view)
-{
-    tc_image cs, cd;
-    *view = !tc_is_channels(src->format) && tc_channels_view(src, dst, &cs, &cd);
-    return (tc_is_channels(src->format) || *view) &&
-           whole_fits(ctx, job, src->width, src->height);
-}
-
-/* count checked pairs: those the pipeline takes through it together, then the others (the
- * older layouts, images that run in bands) one after another, so that one palette BMP among
- * a batch's photos does not take the pipeline from the rest (the command line's batch
- * overlaps the one-by-one kind with two contexts a device). */
+/* count checked pairs: those the pipeline takes (every layout, whole, where the device
+ * converts it) through it together, then the others (images that run in bands, the host's
+ * conversions) one after another, so that one of those among a batch's photos does not take
+ * the pipeline from the rest (the command line's batch overlaps the one-by-one kind with two
+ * contexts a device). */
 static int filter_sorted(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
                          const tc_params *p, const tc_job *const *jobs)
 {
-    tc_image *pairs = malloc(2 * (size_t)count * sizeof *pairs);
-    const tc_job **streamed = malloc((size_t)count * sizeof *streamed);
+    stream_set ss = {malloc(2 * (size_t)count * sizeof *ss.views),
+                     malloc((size_t)count * sizeof *ss.jobs),
+                     malloc((size_t)count * sizeof *ss.pixels),
+                     malloc((size_t)count * sizeof *ss.index), 0, 0};
     unsigned char *alone = malloc((size_t)count);
-    int n = 0, views = 0, status = TC_OK;
-    if (!pairs || !streamed || !alone) {
-        free(pairs);
-        free(streamed);
+    int status = TC_OK;
+    if (!ss.views || !ss.jobs || !ss.pixels || !ss.index || !alone) {
+        stream_set_free(&ss);
         free(alone);
         return tc_fail(&ctx->error, TC_ENOMEM, "out of host memory for %d images", count);
     }
     for (int i = 0; i < count; i++) {
-        int view;
-        alone[i] = !takes_stream(ctx, &src[i], &dst[i], jobs[i], &view);
-        if (alone[i])
-            continue;
-        views |= view;
-        pairs[n] = src[i];
-        pairs[count + n] = dst[i];
-        streamed[n++] = jobs[i];
+        const pair_way way = way_of(ctx, &src[i], &dst[i], p, jobs[i]);
+        alone[i] = way == WAY_ALONE;
+        if (!alone[i])
+            stream_set_add(&ss, count, way, &src[i], &dst[i], jobs[i], i);
     }
-    if (n > 0) {
-        memmove(pairs + n, pairs + count, (size_t)n * sizeof *pairs);
-        status = views ? filter_views(ctx, pairs, pairs + n, n, p, streamed)
-                       : filter_streamed(ctx, pairs, pairs + n, n, p, streamed, NULL);
-    }
+    if (ss.n > 0)
+        status = stream_set_run(ctx, &ss, count, dst, p);
     for (int i = 0; status == TC_OK && i < count; i++)
         if (alone[i] && (status = filter_one(ctx, &src[i], &dst[i], p, jobs[i])) != TC_OK) {
             char reason[sizeof ctx->error.text];
             snprintf(reason, sizeof reason, "%s", ctx->error.text);
             status = tc_fail(&ctx->error, status, "images[%d]: %s", i, reason);
         }
-    free(pairs);
-    free(streamed);
+    stream_set_free(&ss);
     free(alone);
     return status;
 }

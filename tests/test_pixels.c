@@ -283,9 +283,10 @@ static tc_image case_dst(const batch_case *c, unsigned char *block)
                       c->bottom_up ? -c->out_row : c->out_row, NULL, 0};
 }
 
-/* tc_filter_images over the older layouts: pairs the pipeline takes (gray, RGB and BGR to
- * themselves, gray to one float plane; padded, bottom-up) and, in a second batch, with a pair
- * it does not (BGRX to gray, first); every image's block equals its single call's byte for byte: the
+/* tc_filter_images over the older layouts: pairs the pipeline moves as channel-last views
+ * (gray, RGB and BGR to themselves, gray to one float plane; padded, bottom-up) and, in a
+ * second batch, with a pair it moves as raw bytes for Pixels.cl to convert (BGRX to gray,
+ * first), all in one run; every image's block equals its single call's byte for byte: the
  * padding between rows zeroed, the bytes past the rows untouched. */
 static void test_batches_of_older_layouts(void **state)
 {
@@ -305,8 +306,8 @@ static void test_batches_of_older_layouts(void **state)
     make_case(&c[4], TC_PIXELS_GRAY8, TC_PIXELS_GRAY8, 64, 9, 0, 0);
     make_case(&c[5], TC_PIXELS_BGRX32, TC_PIXELS_GRAY8, 30, 11, 1, 2);
     for (int round = 0; round < 2; round++) {
-        /* The second batch has the BGRX pair, first: the pairs after it still go through the
-         * pipeline together, it alone, and each gets its own bytes. */
+        /* The second batch has the BGRX pair, first, in the same run as the others: each
+         * gets its own bytes. */
         const int n = round == 0 ? N - 1 : N;
         batch_case *b[N];
         for (int i = 0; i < n; i++)
