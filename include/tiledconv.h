@@ -332,11 +332,11 @@ TC_API int tc_filter_image(tc_context *ctx, const tc_image *src, const tc_image 
  * sizes 0 give each its whole), sizes free to differ from one pair to the next. The U8, U16
  * and F32 layouts flow through a pipeline: while one image's samples go up, another's
  * kernels run and a third's result comes down, each through pinned staging memory the
- * context keeps (three images in flight). So do GRAY8 to GRAY8 or to one FLOAT32 plane,
- * RGB24 to RGB24 and BGR24 to BGR24, whose bytes that pipeline gives exactly; the other
- * layouts run one after another. Every
- * pair is checked before any work: TC_EINVAL names the first bad one ("images[3]: ...") and
- * nothing is written. A failure while running (TC_EDEVICE, TC_ENOMEM) leaves the dst of the
+ * context keeps (three images in flight). So do the older layouts wherever the device
+ * converts them (it has double precision and p->convert_on_host is 0; not FLOAT32 planes in);
+ * pairs the host converts, and images over the device's memory or the budget (in bands), run
+ * one after another after them. Every pair is checked before any work, palette indices
+ * included: TC_EINVAL names the first bad one ("images[3]: ...") and nothing is written. A failure while running (TC_EDEVICE, TC_ENOMEM) leaves the dst of the
  * images not yet finished undefined. Returns when every dst is written; until then src's
  * samples must not change and dst's must not be read or written (by other threads).
  * count 0 does nothing. tc_last_stats then gives the times summed over the images. */

@@ -275,9 +275,12 @@ TC_API int tc_filter(tc_context *ctx, const float *src, float *dst, int width, i
 static int check_images(const tc_image *src, const tc_image *dst, tc_msg *m)
 {
     int status;
+    /* A palette index past the palette is refused here, before any image of a batch is
+     * filtered, rather than when its turn comes. */
     if ((status = tc_image_check(src, 1, m)) != TC_OK ||
         (status = tc_image_check(dst, 0, m)) != TC_OK ||
-        (status = tc_channels_check_pair(src, dst, m)) != TC_OK)
+        (status = tc_channels_check_pair(src, dst, m)) != TC_OK ||
+        (status = tc_pixels_check_indices(src, m)) != TC_OK)
         return status;
     if (src->width != dst->width || src->height != dst->height)
         return tc_fail(m, TC_EINVAL, "src is %d x %d and dst %d x %d: they must be the same size",
@@ -343,11 +346,11 @@ static int job_set_make(const tc_image *src, const tc_image *dst, int count, con
  * views of pairs of the older layouts (stream.h). */
 static int filter_streamed(tc_context *ctx, const tc_image *src, const tc_image *dst, int count,
                            const tc_params *p, const tc_job *const *jobs,
-                           const tc_pixel_pair *pixels)
+                           const tc_pixel_pair *pixels, const int *names)
 {
     tc_stream_stats st;
     tc_deferred *run = &ctx->later[1];
-    const tc_stream_host host = {&ctx->host, &ctx->direct, run, !ctx->untimed};
+    const tc_stream_host host = {&ctx->host, &ctx->direct, run, !ctx->untimed, names};
     tc_deferred_clear(run);
     const int status = tc_stream_filter(&ctx->stream, &ctx->device, &ctx->programs,
                                         &ctx->buffers, &ctx->copier, &host, p, jobs, src,
@@ -376,7 +379,7 @@ static int filter_pixels(tc_context *ctx, const tc_image *src, const tc_image *d
         tc_image raw_src, raw_dst;
         tc_pixels_raw(src, &raw_src);
         tc_pixels_raw(dst, &raw_dst);
-        if ((status = filter_streamed(ctx, &raw_src, &raw_dst, 1, p, &job, &pair)) == TC_OK)
+        if ((status = filter_streamed(ctx, &raw_src, &raw_dst, 1, p, &job, &pair, NULL)) == TC_OK)
             tc_channels_zero_gaps(dst);
         return status;
     }
@@ -412,10 +415,10 @@ static int filter_one(tc_context *ctx, const tc_image *src, const tc_image *dst,
     if (!whole_fits(ctx, job, src->width, src->height))
         return filter_bands(ctx, src, dst, p, job);
     if (tc_is_channels(src->format))
-        return filter_streamed(ctx, src, dst, 1, p, &job, NULL);
+        return filter_streamed(ctx, src, dst, 1, p, &job, NULL, NULL);
     /* Pairs whose bytes the pipeline gives exactly take it (channels.h). */
     if (tc_channels_view(src, dst, &cs, &cd)) {
-        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job, NULL);
+        const int status = filter_streamed(ctx, &cs, &cd, 1, p, &job, NULL, NULL);
         if (status == TC_OK)
             tc_channels_zero_gaps(dst);
         return status;
@@ -488,8 +491,10 @@ static int stream_set_run(tc_context *ctx, stream_set *ss, int count, const tc_i
                           const tc_params *p)
 {
     memmove(ss->views + ss->n, ss->views + count, (size_t)ss->n * sizeof *ss->views);
+    /* A failure names the image by its place in the call, not in the run. */
     const int status = filter_streamed(ctx, ss->views, ss->views + ss->n, ss->n, p, ss->jobs,
-                                       ss->any_pixels ? ss->pixels : NULL);
+                                       ss->any_pixels ? ss->pixels : NULL,
+                                       ss->n < count ? ss->index : NULL);
     for (int k = 0; status == TC_OK && k < ss->n; k++)
         if (!tc_is_channels(dst[ss->index[k]].format))
             tc_channels_zero_gaps(&dst[ss->index[k]]);

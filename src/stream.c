@@ -247,8 +247,6 @@ static int enqueue_image(tc_stream *st, tc_program_cache *programs, tc_buffers *
                       tc_channels_packed_bytes(dst) <= LONE_ROUND_BYTES;
     tc_slot_begin(s, dst, planes_of(src, px), fast, st->host->timed, out_chunk, direct_out,
                   (many || small) && tc_copier_width() > 1, px);
-    if (px && (status = tc_pixels_check_indices(px->src, m)) != TC_OK)
-        return status;
     if (fast &&
         (status = tc_launch_cache_get(&st->launches, st->d, programs, job, s->src[0], s->dst[0],
                                       src->width, &launch, &build_ms, m)) != TC_OK)
@@ -294,12 +292,12 @@ static int start_image(tc_stream *st, tc_program_cache *programs, tc_buffers *bu
 }
 
 /* "images[i]: " before the reason, when the run has more than one image. */
-static int name_image(int status, int index, int count, tc_msg *m)
+static int name_image(int status, int index, int count, const tc_stream_host *host, tc_msg *m)
 {
-    if (count > 1 && m) {
+    if ((count > 1 || host->names) && m) {
         char reason[sizeof m->text];
         snprintf(reason, sizeof reason, "%s", m->text);
-        tc_fail(m, status, "images[%d]: %s", index, reason);
+        tc_fail(m, status, "images[%d]: %s", host->names ? host->names[index] : index, reason);
     }
     return status;
 }
@@ -423,7 +421,7 @@ static int run_overlapped(tc_stream *st, tc_program_cache *programs, tc_buffers 
         }
     }
     if (status != TC_OK) {
-        name_image(status, failed, count, m);
+        name_image(status, failed, count, st->host, m);
         abandon(st);
         return status;
     }
@@ -454,7 +452,7 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
         stats->job = *jobs[i];
         if ((status = open_slot(st, programs, s, pixels_of(pixels, i) != NULL, &build_ms, m)) !=
             TC_OK) {
-            name_image(status, i, count, m);
+            name_image(status, i, count, st->host, m);
             break;
         }
         total->build_ms += build_ms;
@@ -462,14 +460,14 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
         /* The image this slot held before is finished first. */
         if ((status = tc_slot_finish(s, st->crew, total, &stats->convert_ms, st->host->later,
                                      m)) != TC_OK) {
-            name_image(status, s->f.index, count, m);
+            name_image(status, s->f.index, count, st->host, m);
             break;
         }
         s->f.index = i;
         if ((status = start_image(st, programs, buffers, s, &stats->job, &src[i], &dst[i],
                                   pixels_of(pixels, i), p->out_scale, p->out_offset, count > 1,
                                   total, &have_total, m)) != TC_OK) {
-            name_image(status, i, count, m);
+            name_image(status, i, count, st->host, m);
             break;
         }
         s->f.index = i;
@@ -479,7 +477,7 @@ static int run_on_device(tc_stream *st, tc_program_cache *programs, tc_buffers *
         tc_slot *s = &st->slots[(i + k) % slots];
         if ((status = tc_slot_finish(s, st->crew, total, &stats->convert_ms, st->host->later,
                                      m)) != TC_OK)
-            name_image(status, s->f.index, count, m);
+            name_image(status, s->f.index, count, st->host, m);
     }
     if (status != TC_OK) {
         abandon(st);
@@ -561,7 +559,7 @@ int tc_stream_filter(tc_stream **stream, const tc_device *d, tc_program_cache *p
         for (int i = 0; status == TC_OK && i < count; i++)
             if ((status = run_on_host(d, programs, buffers, p, jobs[i], &src[i], &dst[i],
                                       stats, &have_total, m)) != TC_OK)
-                name_image(status, i, count, m);
+                name_image(status, i, count, host, m);
     }
     if (status != TC_OK) {
         tc_run_stats_free(&stats->run);

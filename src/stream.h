@@ -37,6 +37,7 @@ typedef struct {
     tc_direct_counts *counts;
     tc_deferred *later;
     int timed;
+    const int *names; /* image i's number in a failure's "images[N]: " (NULL: i itself) */
 } tc_stream_host;
 
 /* What a stream's run reports: the filter's figures (iterations 1, the kernel times of every

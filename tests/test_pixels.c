@@ -178,6 +178,35 @@ static void test_bad_images_refused(void **state)
     assert_int_equal(tc_filter_image(ctx, &src, &dst, &p), TC_EINVAL);
 }
 
+/* A batch with a palette index past its palette (image 2, after one the host converts and
+ * one the pipeline takes) is refused before any image is filtered, naming image 2 by its
+ * place in the call. */
+static void test_bad_palette_in_a_batch(void **state)
+{
+    unsigned char pix[4 * 4] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 9};
+    unsigned char palette[3 * 4] = {0}, gray[4 * 4] = {7};
+    float planes[4 * 4] = {1.0f};
+    unsigned char out[4][4 * 4 * 4];
+    tc_params p;
+    (void)state;
+    tc_params_init(&p);
+    memset(out, 0xA5, sizeof out);
+    const tc_image src[4] = {{TC_PIXELS_FLOAT32, 4, 4, 1, planes, 16, NULL, 0},
+                             {TC_PIXELS_GRAY8, 4, 4, 0, gray, 4, NULL, 0},
+                             {TC_PIXELS_INDEXED8, 4, 4, 0, pix, 4, palette, 4},
+                             {TC_PIXELS_GRAY8, 4, 4, 0, gray, 4, NULL, 0}};
+    const tc_image dst[4] = {{TC_PIXELS_FLOAT32, 4, 4, 1, out[0], 16, NULL, 0},
+                             {TC_PIXELS_GRAY8, 4, 4, 0, out[1], 4, NULL, 0},
+                             {TC_PIXELS_GRAY8, 4, 4, 0, out[2], 4, NULL, 0},
+                             {TC_PIXELS_GRAY8, 4, 4, 0, out[3], 4, NULL, 0}};
+    assert_int_equal(tc_filter_images(ctx, src, dst, 4, &p), TC_EINVAL);
+    assert_non_null(strstr(tc_error(ctx), "images[2]: src: pixel (3, 3) is palette index 9"));
+    for (size_t i = 0; i < sizeof out; i++)
+        assert_int_equal(((unsigned char *)out)[i], 0xA5);
+    pix[15] = 3;
+    assert_int_equal(tc_filter_images(ctx, src, dst, 4, &p), TC_OK);
+}
+
 /* A BMP-like dst: bottom-up rows of 451 bytes padded to 452, over a buffer full of garbage:
  * every pixel right, every padding byte between rows 0, nothing past the block touched; and a
  * second image through the same device buffers leaves nothing of the first. */
@@ -350,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_every_layout_in_and_out),
         cmocka_unit_test(test_mapping_on_halves),
         cmocka_unit_test(test_bad_images_refused),
+        cmocka_unit_test(test_bad_palette_in_a_batch),
         cmocka_unit_test(test_padded_bottom_up_rows),
         cmocka_unit_test(test_many_staging_chunks),
         cmocka_unit_test(test_gray_intensity_is_the_sample),

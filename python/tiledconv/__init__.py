@@ -538,10 +538,12 @@ class Context:
     def trim(self):
         """Gives back the buffers the context keeps between calls to save making them again
         (tc_trim): its device buffers (on a CPU device, host memory), its transfers'
-        page-locked staging. Its programs and device stay; the next call makes what it needs
-        again. For holding memory down between images of different sizes."""
+        page-locked staging; and the blocks kept for batches' new results (those of every
+        context: filter_batch). Its programs and device stay; the next call makes what it
+        needs again. For holding memory down between images of different sizes."""
         with self._lock:
             _lib.tc_trim(self._handle())
+        _result_memory.release()
 
     def close(self):
         """Releases the context and everything it holds on the device. Safe to call twice.

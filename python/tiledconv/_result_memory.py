@@ -18,6 +18,7 @@ still held. The price: one result held keeps its whole batch's block (docs/choic
 """
 
 import os
+import sys
 import threading
 import weakref
 
@@ -35,11 +36,20 @@ _kept = []  # blocks (flat uint8 arrays) whose results are all gone, the newest 
 
 
 def _memory_limit():
-    """The most bytes kept: an eighth of the machine's memory (a gigabyte where unknown)."""
+    """The most bytes kept: an eighth of the memory the process may have, the machine's or
+    its control group's (a container's) where that is less; a gigabyte where neither is
+    known."""
+    limits = []
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 8
+        limits.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
     except (ValueError, OSError, AttributeError):
-        return 1 << 30
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limits.append(int(f.read()))  # "max" (no limit) is no number
+    except (OSError, ValueError):
+        pass
+    return min(limits) // 8 if limits else 1 << 30
 
 
 class _Owner:
@@ -50,6 +60,8 @@ class _Owner:
 
 
 def _keep(block):
+    if sys.is_finalizing():  # the interpreter's end: nothing will take it
+        return
     with _lock:
         _kept.append(block)
         limit = _memory_limit()
@@ -73,7 +85,7 @@ def kept_blocks():
 
 
 def release():
-    """Lets every kept block go (for tests, and for a caller short of memory)."""
+    """Lets every kept block go (Context.trim calls it; tests too)."""
     with _lock:
         _kept.clear()
 
@@ -99,7 +111,9 @@ def arrays(specs, populate):
     owner.block = block
     owner.__array_interface__ = {"data": (block.__array_interface__["data"][0], False),
                                  "shape": (block.nbytes,), "typestr": "|u1", "version": 3}
-    weakref.finalize(owner, _keep, block)
+    # Not at exit: atexit would hand back blocks whose results are still alive, which a
+    # later exit handler's batch could then write into.
+    weakref.finalize(owner, _keep, block).atexit = False
     whole = np.asarray(owner)
     return [whole[at:at + size].view(dt).reshape(shape)
             for (shape, dt), at, size in zip(specs, offsets, sizes)]

@@ -106,3 +106,59 @@ def test_at_most_max_blocks_are_kept(cpu):
     del batches
     gc.collect()
     assert _result_memory.kept_blocks() == _result_memory.MAX_BLOCKS
+
+
+def test_a_derived_view_holds_the_block(cpu):
+    out = cpu.filter_batch(images(20), kx=KX, ky=KX)
+    kept = out[2].T[1:, ::2]  # a view of a view
+    saved = kept.copy()
+    del out
+    gc.collect()
+    assert _result_memory.kept_blocks() == 0
+    again = cpu.filter_batch(images(21), kx=KX, ky=KX)
+    assert not any(np.shares_memory(kept, r) for r in again)
+    assert np.array_equal(kept, saved)
+
+
+def test_a_larger_kept_block_serves_a_smaller_batch(cpu):
+    big = cpu.filter_batch(images(22, 6, (40, 56)), kx=KX, ky=KX)
+    at = address(big[0])
+    del big
+    gc.collect()
+    small = cpu.filter_batch(images(23, 4, (40, 56)), kx=KX, ky=KX)  # 4 of 6: within 2x
+    assert address(small[0]) == at
+    assert all(np.array_equal(r, cpu.filter(a, kx=KX, ky=KX))
+               for a, r in zip(images(23, 4, (40, 56)), small))
+
+
+def test_trim_lets_the_kept_blocks_go(cpu):
+    out = cpu.filter_batch(images(24), kx=KX, ky=KX)
+    del out
+    gc.collect()
+    assert _result_memory.kept_blocks() == 1
+    cpu.trim()
+    assert _result_memory.kept_blocks() == 0
+
+
+AT_EXIT = """
+import atexit, numpy as np, tiledconv
+from tiledconv import _result_memory
+_result_memory.MIN_BYTES = 1
+ctx = tiledconv.Context("cpu")
+imgs = [np.full((40, 56), i, np.uint8) for i in range(6)]
+def at_exit():
+    new = ctx.filter_batch(imgs, kx=[1, 2, 1], ky=[1, 2, 1])
+    print("shared", any(np.shares_memory(n, r) for n in new for r in held))
+atexit.register(at_exit)  # before the first batch's finalizer: it runs after finalize's hook
+held = ctx.filter_batch(imgs, kx=[1, 2, 1], ky=[1, 2, 1])
+"""
+
+
+def test_results_alive_at_exit_keep_their_block():
+    import os
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", AT_EXIT], capture_output=True, text=True,
+                       env=dict(os.environ), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "shared False" in r.stdout, r.stdout + r.stderr
