@@ -8,6 +8,7 @@ making the results present alone (no filtering): 1,000 separate arrays against o
 
     python3 bench/result_memory.py [DEVICE [N [TRIES]]]     (DEVICE gpu, N 1000, TRIES 4)
     python3 bench/result_memory.py cpu 40 3                  (a check on PoCL)
+    python3 bench/result_memory.py present 1000              (the first rows alone: no device)
 
 prints one line a measurement: the case, seconds (min / median / max), faults a batch (median).
 """
@@ -82,6 +83,8 @@ def main():
     tries = int(sys.argv[3]) if len(sys.argv) > 3 else 4
     for row in present_alone(n):
         print(row, flush=True)
+    if device == "present":
+        return
     for shape in ("1080x1920", "1080x1920x3"):
         for form in ("list", "array"):
             for blocks in ("on", "off"):
