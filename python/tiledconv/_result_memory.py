@@ -6,9 +6,10 @@ a list's 1,000 results of 2 MB each come one by one from the heap, in 4 KB pages
 glibc has given the last batch's pages back (506,000 faults a batch), and one N x H x W
 result is a new mapping every time. In a loop of batches, as in any script that times them or
 filters a video, that cost came back each batch and outweighed the filtering: on the 2-core
-test machine, making 1,000 such results present took 0.6-1.0 s as separate arrays and
-0.18-0.23 s as one block (bench/result_memory.py), and on the GPU machines the list's batch
-took 0.41 s against 0.26 s for the same images as one array (docs/benchmarks.md).
+test machine, making 1,000 such results present took 0.34-0.39 s as separate arrays (506,000
+faults) and 0.13-0.14 s as one block (1,200: bench/result_memory.py present 1000, medians of
+two runs), and on a GPU machine the list's batch took 0.41 s against 0.26 s for the same
+images as one array (docs/benchmarks.md).
 
 So the new results of a large batch are views of one block, and when the last of them is
 gone the block is kept, its pages present, for the next batch of about its size: up to
