@@ -73,28 +73,42 @@ done:
     return status;
 }
 
+static void drop_kernel(cl_kernel *k)
+{
+    if (*k)
+        clReleaseKernel(*k);
+    *k = NULL;
+}
+
+/* A failure takes back only what this call began to make: the slot keeps its queue and any
+ * image it has in flight (a slot meets its first image of a kind while its last image of the
+ * other kind may still be in the air), which releasing the whole slot would lose. */
 int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, int pixels, tc_msg *m)
 {
     cl_int err;
     int status = TC_OK;
     if (!s->queue) {
         s->queue = clCreateCommandQueue(d->context, d->device, CL_QUEUE_PROFILING_ENABLE, &err);
-        CL_CHECK(status, fail, m, err, "clCreateCommandQueue(stream slot)");
+        CL_CHECK(status, done, m, err, "clCreateCommandQueue(stream slot)");
     }
     if (pixels) {
-        if (!s->palette && (status = open_pixels(s, d, program, m)) != TC_OK)
-            goto fail;
-        return TC_OK;
+        if (!s->palette && (status = open_pixels(s, d, program, m)) != TC_OK) {
+            drop_kernel(&s->unpack_pixels); /* the palette, made last, was not */
+            drop_kernel(&s->pack_pixels);
+        }
+        return status;
     }
     if (s->unpack)
         return TC_OK;
     s->unpack = clCreateKernel(program, "unpack_samples", &err);
-    CL_CHECK(status, fail, m, err, "clCreateKernel(unpack_samples)");
+    CL_CHECK(status, kernels_failed, m, err, "clCreateKernel(unpack_samples)");
     s->pack = clCreateKernel(program, "pack_samples", &err);
-    CL_CHECK(status, fail, m, err, "clCreateKernel(pack_samples)");
+    CL_CHECK(status, kernels_failed, m, err, "clCreateKernel(pack_samples)");
     return TC_OK;
-fail:
-    tc_slot_release(s);
+kernels_failed:
+    drop_kernel(&s->unpack);
+    drop_kernel(&s->pack);
+done:
     return status;
 }
 

@@ -69,7 +69,8 @@ typedef struct {
 
 /* The slot's queue, made on its first image, and the conversion kernels of the image's kind
  * (from program: Channels.cl's, or with pixels Pixels.cl's and the palette's buffer), made on
- * its first image of that kind; nothing to do when it has them. */
+ * its first image of that kind; nothing to do when it has them. A failure leaves the slot as
+ * it was (its queue, an image in flight). */
 int tc_slot_open(tc_slot *s, const tc_device *d, cl_program program, int pixels, tc_msg *m);
 
 /* Whether img's rows can move directly: all of them inside one of blocks' blocks, a stride
