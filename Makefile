@@ -418,11 +418,12 @@ kernel-check: $(BIN) $(JPEG_ENCODE_SUITE) $(O)/tests/test_jpeg_device
 # the same, and seeds-tests and detach-tests (the article's example, its class map, a device run
 # in a child) and kernel-check build them as a user's run does (docs/testing.md).
 TEST_CL_OPTIONS ?= -cl-opt-disable -Werror
-# kernel-check (oclgrind: one process at a time, one core for about five minutes) runs beside
-# the suites, which mostly keep one core busy (a process at a time), its report after theirs
-# (build/kernel-check.log); the fuzzers (one core each for a fixed time) beside the sanitized
-# suites. The product binary and its library (and the suite kernel-check runs) are built
-# first, so that nothing rebuilds them under the checker.
+# kernel-check (oclgrind: one process at a time, one core for about five minutes), then
+# cold-builds and bench-smoke (each a process at a time, mostly PoCL's compiler on one core) run
+# beside the other suites, which mostly keep one core busy (a process at a time), their report
+# after theirs (build/background.log); the fuzzers (one core each for a fixed time) beside the
+# sanitized suites. Everything the background needs (the product binary, its library, the test
+# build, the suite kernel-check runs) is built first, so that nothing is built twice at once.
 # Each run of make test sees what a fresh machine sees: the suites run with a new, empty home
 # folder (build/test-home), so that nothing a machine keeps between runs can help them: PoCL's
 # kernel cache and the library's program cache (every program is built again: the compiler's
@@ -433,17 +434,19 @@ TEST_ENV  := HOME=$(TEST_HOME) XDG_CACHE_HOME=$(TEST_HOME)/.cache \
              TILEDCONV_PROGRAM_CACHE=$(TEST_HOME)/.cache/tiledconv
 test: deps-test
 	@sh scripts/install-deps.sh oclgrind
-	$(MAKE) WERROR=-Werror $(BIN) $(JPEG_ENCODE_SUITE) $(O)/tests/test_jpeg_device
+	$(MAKE) WERROR=-Werror all test-build $(JPEG_ENCODE_SUITE) $(O)/tests/test_jpeg_device
 	@rm -rf $(TEST_HOME); mkdir -p $(TEST_HOME)/.cache/pocl $(TEST_HOME)/.cache/tiledconv; \
 	    echo "tiledconv: the suites run with HOME=$(TEST_HOME), every cache in it empty"
-	@mkdir -p build; rm -f build/kernel-check.log build/kernel-check.status; \
-	    ( $(TEST_ENV) $(MAKE) -s kernel-check > build/kernel-check.log 2>&1; \
-	      echo $$? > build/kernel-check.status ) & \
+	@mkdir -p build; rm -f build/background.log build/background.status; \
+	    ( { $(TEST_ENV) $(MAKE) -s kernel-check; checked=$$?; \
+	        $(TEST_ENV) TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror \
+	        cold-builds bench-smoke; built=$$?; [ $$checked -eq 0 ] && [ $$built -eq 0 ]; } \
+	      > build/background.log 2>&1; echo $$? > build/background.status ) & \
 	    $(TEST_ENV) TILEDCONV_CL_OPTIONS='$(TEST_CL_OPTIONS)' $(MAKE) WERROR=-Werror all \
 	    unit-tests manual-check doc-tests e2e-tests batch-tests formats-tests jpeg-device-tests \
-	    images-tests gradient-tests pyramid-tests strips-tests hardening3-tests api-test python-tests \
-	    bench-smoke cold-builds; suites=$$?; wait; \
-	    cat build/kernel-check.log; [ $$suites -eq 0 ] && [ "$$(cat build/kernel-check.status)" = 0 ]
+	    images-tests gradient-tests pyramid-tests strips-tests hardening3-tests api-test \
+	    python-tests; suites=$$?; wait; \
+	    cat build/background.log; [ $$suites -eq 0 ] && [ "$$(cat build/background.status)" = 0 ]
 	$(TEST_ENV) TILEDCONV_CL_OPTIONS=-Werror $(MAKE) seeds-tests detach-tests
 	$(MAKE) build/fuzz/fuzz_bmp build/fuzz/fuzz_options $(FORMAT_FUZZERS) $(READER_FUZZERS)
 	@$(MAKE) fuzz-check & fuzzing=$$!; \
