@@ -118,20 +118,19 @@ uchar idct_limit(long x)
 
 /* Block `block` of all the components' blocks that are shown (the dummy blocks past a
  * component's samples are never decoded), in order: component 0's row by row, then 1's, 2's.
- *   coef0..2      each component's stored blocks (jpeg_coefs' layout), 64 int16 a block, in
- *                 a buffer of its own (one buffer written at three offsets reads as
- *                 uninitialised under oclgrind but for the last write);
+ *   coef          the components' stored blocks one after another (jpeg_coefs' layout), 64
+ *                 int16 a block, written in one transfer;
  *   quant         the components' tables, 64 a component, natural order;
  *   planes        the components' samples, blocks_used x 8 columns a row (its pitch);
  *   wrong_blocks  counts the blocks outside the SIMD code's bounds (SIMD_SAFE);
  *   block_end     the first block of the next component (cumulative counts);
  *   blocks_used   the shown blocks of a row of each component;
  *   blocks_stored the stored blocks of a row (jpeg_coefs' blocks_wide);
+ *   coef_start    each component's first coefficient in coef;
  *   plane_start   each component's first byte in planes. */
-__kernel void jpeg_idct(__global const short *coef0, __global const short *coef1,
-                        __global const short *coef2, __global const ushort *quant,
+__kernel void jpeg_idct(__global const short *coef, __global const ushort *quant,
                         __global uchar *planes, __global int *wrong_blocks, int4 block_end,
-                        int4 blocks_used, int4 blocks_stored, int4 plane_start)
+                        int4 blocks_used, int4 blocks_stored, int4 coef_start, int4 plane_start)
 {
     const int block = (int)get_global_id(0);
     if (block >= block_end.z)
@@ -142,7 +141,7 @@ __kernel void jpeg_idct(__global const short *coef0, __global const short *coef1
     /* bx by a product rather than a %: oclgrind's uninitialised-value checker cannot follow
      * the "freeze" LLVM emits for a paired / and % (as Common.cl notes). */
     const int by = (block - first) / wide, bx = block - first - by * wide;
-    __global const short *in = (c == 0 ? coef0 : c == 1 ? coef1 : coef2) +
+    __global const short *in = coef + lane(coef_start, c) +
                                ((size_t)by * (size_t)lane(blocks_stored, c) + (size_t)bx) * 64;
     __global const ushort *q = quant + c * 64;
     const int pitch = wide * 8;

@@ -27,8 +27,7 @@ static void release_events(tc_jpeg_decoder *dec)
 
 void tc_jpeg_decoder_release(tc_jpeg_decoder *dec)
 {
-    cl_mem *mems[] = {&dec->wrong, &dec->planes, &dec->quant, &dec->coef[2], &dec->coef[1],
-                      &dec->coef[0]};
+    cl_mem *mems[] = {&dec->wrong, &dec->planes, &dec->quant, &dec->coef};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
@@ -46,12 +45,13 @@ size_t tc_jpeg_decoded_bytes(const jpeg_coefs *c, int channels)
 }
 
 /* One decode's layout: per component (lanes of the kernels' int4s), the blocks shown and
- * stored a row, where its samples start, its upsampler, the bytes of its coefficients. */
+ * stored a row, where its coefficients and its samples start, its upsampler; the bytes of the
+ * coefficients the output reads (the first components' of c's block). */
 typedef struct {
     int components; /* the ones the output reads: 1 or 3 */
-    int block_end[3], blocks_used[3], blocks_stored[3], plane_start[3];
+    int block_end[3], blocks_used[3], blocks_stored[3], coef_start[3], plane_start[3];
     int method[3], h_expand[3], v_expand[3];
-    size_t coef_bytes[3], plane_bytes, blocks;
+    size_t coef_bytes, plane_bytes, blocks;
 } layout;
 
 /* jinit_upsampler's choice for a component expanded h x v times (do_fancy holds: TurboJPEG
@@ -86,12 +86,16 @@ static int plan(const jpeg_coefs *c, int channels, layout *l, tc_msg *m)
         return tc_fail(m, TC_EINVAL, "a JPEG of %d x %d pixels, sampling %d x %d", c->width,
                        c->height, c->max_h, c->max_v);
     l->components = channels;
-    size_t blocks = 0, plane_bytes = 0;
+    size_t blocks = 0, plane_bytes = 0, values = 0;
     for (int i = 0; i < channels; i++) {
         const jpeg_coef_component *k = &c->comp[i];
         const int used_wide = (k->width + 7) / 8, used_high = (k->height + 7) / 8;
+        /* The components lie one after another from the block's start (jpeg_coefs_alloc). */
+        if (!k->coef || k->coef != (const int16_t *)c->block + values)
+            return tc_fail(m, TC_EINVAL, "component %d's coefficients do not follow the ones "
+                                         "before it in the block (jpeg_coefs_alloc)", i);
         if (k->h_samp < 1 || k->v_samp < 1 || c->max_h % k->h_samp || c->max_v % k->v_samp ||
-            k->width < 1 || k->height < 1 || !k->coef || used_wide > k->blocks_wide ||
+            k->width < 1 || k->height < 1 || used_wide > k->blocks_wide ||
             used_high > k->blocks_high)
             return tc_fail(m, TC_EINVAL,
                            "component %d: %d x %d samples at %d x %d in %d x %d blocks does not "
@@ -104,12 +108,13 @@ static int plan(const jpeg_coefs *c, int channels, layout *l, tc_msg *m)
         l->blocks_used[i] = used_wide;
         l->blocks_stored[i] = k->blocks_wide;
         l->plane_start[i] = (int)plane_bytes;
+        l->coef_start[i] = (int)values;
         blocks += (size_t)used_wide * (size_t)used_high;
         l->block_end[i] = (int)blocks;
-        l->coef_bytes[i] = (size_t)k->blocks_wide * (size_t)k->blocks_high * 64 * sizeof(int16_t);
+        values += (size_t)k->blocks_wide * (size_t)k->blocks_high * 64;
         plane_bytes += (size_t)used_wide * (size_t)used_high * 64;
-        /* The kernels index in int: a decode stays under 2 GiB of samples. */
-        if (plane_bytes > INT_MAX)
+        /* The kernels index in int: a decode stays under 2 GiB of samples and coefficients. */
+        if (plane_bytes > INT_MAX || values > INT_MAX)
             return tc_fail(m, TC_EINVAL, "a JPEG of %d x %d pixels is too large to decode on "
                                          "the device in one piece", c->width, c->height);
     }
@@ -117,6 +122,7 @@ static int plan(const jpeg_coefs *c, int channels, layout *l, tc_msg *m)
         l->block_end[i] = (int)blocks;
     l->blocks = blocks;
     l->plane_bytes = plane_bytes;
+    l->coef_bytes = values * sizeof(int16_t);
     return TC_OK;
 }
 
@@ -155,18 +161,18 @@ static int ensure_buffers(const tc_jpeg_decode_parts *p, const layout *l, tc_msg
     tc_jpeg_decoder *dec = p->decoder;
     const size_t quant_bytes = 3 * 64 * sizeof(uint16_t);
     int status;
-    unsigned long long more = tc_new_bytes(dec->planes_bytes, l->plane_bytes);
-    for (int i = 0; i < l->components; i++)
-        more += tc_new_bytes(dec->coef_bytes[i], l->coef_bytes[i]);
+    const unsigned long long more = tc_new_bytes(dec->planes_bytes, l->plane_bytes) +
+                                    tc_new_bytes(dec->coef_bytes, l->coef_bytes);
     if ((status = tc_check_host_room(d, more, "the JPEG decoder's buffers", m)) != TC_OK)
         return status;
-    for (int i = 0; i < l->components; i++)
-        if ((status = tc_ensure_buffer(d, &dec->coef[i], &dec->coef_bytes[i], l->coef_bytes[i],
-                                       CL_MEM_READ_ONLY, "clCreateBuffer(JPEG coefficients)",
-                                       m)) != TC_OK)
-            return status;
-    if ((status = tc_ensure_buffer(d, &dec->quant, &dec->quant_bytes, quant_bytes,
-                                   CL_MEM_READ_ONLY, "clCreateBuffer(JPEG quantisers)", m)) !=
+    const cl_mem quant_before = dec->quant;
+    status = tc_ensure_buffer(d, &dec->quant, &dec->quant_bytes, quant_bytes, CL_MEM_READ_ONLY,
+                              "clCreateBuffer(JPEG quantisers)", m);
+    if (dec->quant != quant_before) /* a new buffer holds no tables yet */
+        dec->quant_sent = 0;
+    if (status != TC_OK ||
+        (status = tc_ensure_buffer(d, &dec->coef, &dec->coef_bytes, l->coef_bytes,
+                                   CL_MEM_READ_ONLY, "clCreateBuffer(JPEG coefficients)", m)) !=
             TC_OK ||
         (status = tc_ensure_buffer(d, &dec->planes, &dec->planes_bytes, l->plane_bytes,
                                    CL_MEM_READ_WRITE, "clCreateBuffer(JPEG sample planes)", m)) !=
@@ -178,24 +184,30 @@ static int ensure_buffers(const tc_jpeg_decode_parts *p, const layout *l, tc_msg
     return TC_OK;
 }
 
-/* The coefficients, the quantisers and a zero count to the device. The writes do not block:
- * the caller waits for the queue before c may change. */
+/* The coefficients (one transfer from c's block), the quantisers where they are not those the
+ * buffer holds, and a zero count to the device. The writes do not block: the caller waits for
+ * the queue before c may change. */
 static int upload(const tc_jpeg_decode_parts *p, cl_command_queue q, const jpeg_coefs *c,
                   const layout *l, cl_event ev[2], tc_msg *m)
 {
     tc_jpeg_decoder *dec = p->decoder;
-    uint16_t(*quant)[64] = dec->quant_host;
+    uint16_t quant[JPEG_COEFS_MAX_COMPONENTS][64];
     const cl_int zero = 0;
     int status = TC_OK;
-    for (int i = 0; i < l->components; i++) {
+    memcpy(quant, dec->quant_host, sizeof quant);
+    for (int i = 0; i < l->components; i++)
         memcpy(quant[i], c->comp[i].quant, sizeof quant[i]);
-        CL_CALL(status, done, m,
-                clEnqueueWriteBuffer(q, dec->coef[i], CL_FALSE, 0, l->coef_bytes[i],
-                                     c->comp[i].coef, 0, NULL, ev && i == 0 ? &ev[0] : NULL));
-    }
     CL_CALL(status, done, m,
-            clEnqueueWriteBuffer(q, dec->quant, CL_FALSE, 0, 3 * 64 * sizeof(uint16_t), quant,
-                                 0, NULL, ev ? &ev[1] : NULL));
+            clEnqueueWriteBuffer(q, dec->coef, CL_FALSE, 0, l->coef_bytes, c->block, 0, NULL,
+                                 ev ? &ev[0] : NULL));
+    if (!dec->quant_sent || memcmp(quant, dec->quant_host, sizeof quant) != 0) {
+        memcpy(dec->quant_host, quant, sizeof quant);
+        dec->quant_sent = 0; /* until the write is in the queue */
+        CL_CALL(status, done, m,
+                clEnqueueWriteBuffer(q, dec->quant, CL_FALSE, 0, sizeof quant, dec->quant_host,
+                                     0, NULL, ev ? &ev[1] : NULL));
+        dec->quant_sent = 1;
+    }
     CL_CALL(status, done, m,
             clEnqueueFillBuffer(q, dec->wrong, &zero, sizeof zero, 0, sizeof zero, 0, NULL,
                                 NULL));
@@ -221,18 +233,16 @@ static int launch(const tc_jpeg_decode_parts *p, cl_command_queue q, const jpeg_
         high[i] = i < l->components ? c->comp[i].height : 0;
     }
     const cl_int4 block_end = int4_of(l->block_end), used = int4_of(l->blocks_used),
-                  stored = int4_of(l->blocks_stored), plane_start = int4_of(l->plane_start), pitch4 = int4_of(pitch),
+                  stored = int4_of(l->blocks_stored), coef_start = int4_of(l->coef_start),
+                  plane_start = int4_of(l->plane_start), pitch4 = int4_of(pitch),
                   wide4 = int4_of(wide), high4 = int4_of(high), method = int4_of(l->method),
                   h_expand = int4_of(l->h_expand), v_expand = int4_of(l->v_expand);
     const cl_int width = c->width, height = c->height, ch = channels;
-    /* A gray decode passes component 0's coefficients for the two it has not (never read). */
-    const cl_mem coef1 = l->components > 1 ? dec->coef[1] : dec->coef[0],
-                 coef2 = l->components > 2 ? dec->coef[2] : dec->coef[0];
-    const tc_kernel_arg idct_args[] = {TC_KARG(dec->coef[0]), TC_KARG(coef1),
-                                       TC_KARG(coef2),        TC_KARG(dec->quant),
-                                       TC_KARG(dec->planes),  TC_KARG(dec->wrong),
-                                       TC_KARG(block_end),    TC_KARG(used),
-                                       TC_KARG(stored),       TC_KARG(plane_start)};
+    const tc_kernel_arg idct_args[] = {TC_KARG(dec->coef),      TC_KARG(dec->quant),
+                                       TC_KARG(dec->planes),    TC_KARG(dec->wrong),
+                                       TC_KARG(block_end),      TC_KARG(used),
+                                       TC_KARG(stored),         TC_KARG(coef_start),
+                                       TC_KARG(plane_start)};
     const tc_kernel_arg color_args[] = {TC_KARG(dec->planes), TC_KARG(out),
                                         TC_KARG(width),       TC_KARG(height),
                                         TC_KARG(ch),          TC_KARG(plane_start),
@@ -264,11 +274,13 @@ int tc_jpeg_decode_enqueue(const tc_jpeg_decode_parts *p, cl_command_queue queue
         (status = upload(p, queue, c, &l, p->times ? dec->up : NULL, m)) != TC_OK ||
         (status = launch(p, queue, c, channels, &l, out, p->times ? dec->blocks : NULL, m)) !=
             TC_OK)
-        return status;
+        goto done;
     CL_CALL(status, done, m,
             clEnqueueReadBuffer(queue, dec->wrong, CL_FALSE, 0, sizeof dec->wrong_host,
                                 &dec->wrong_host, 0, NULL, NULL));
 done:
+    if (status != TC_OK) /* whatever the queue made of it, the next decode sends its tables */
+        dec->quant_sent = 0;
     return status;
 }
 
@@ -278,8 +290,10 @@ int tc_jpeg_decode_finish(const tc_jpeg_decode_parts *p, int *exact, tc_msg *m)
     double up_ms = 0.0, blocks_ms = 0.0;
     int status = TC_OK;
     *exact = dec->wrong_host == 0;
+    /* Tables the buffer held already: the coefficients' one transfer is the whole span. */
     if (p->times && dec->up[0] &&
-        (status = tc_stat_span_ms(dec->up[0], dec->up[1], &up_ms, m)) == TC_OK &&
+        (status = tc_stat_span_ms(dec->up[0], dec->up[1] ? dec->up[1] : dec->up[0], &up_ms,
+                                  m)) == TC_OK &&
         (status = tc_stat_span_ms(dec->blocks[0], dec->blocks[1], &blocks_ms, m)) == TC_OK) {
         p->times->up_ms += up_ms;
         p->times->blocks_ms += blocks_ms;

@@ -11,15 +11,19 @@
 #include "programs.h"
 
 /* What the decoder keeps on a device between images: the two kernels, and buffers grown when an
- * image needs more (each component's coefficients, the quantisers, the components' planes of
- * samples, the count of blocks outside TurboJPEG's SIMD bounds). Zeroed: nothing made yet. */
+ * image needs more (the components' coefficients, one after another as jpeg_coefs_alloc lays
+ * them out, so that one transfer brings them; the quantisers; the components' planes of
+ * samples; the count of blocks outside TurboJPEG's SIMD bounds). Zeroed: nothing made yet. */
 typedef struct {
     cl_kernel idct, color;
-    cl_mem coef[JPEG_COEFS_MAX_COMPONENTS], quant, planes, wrong;
-    size_t coef_bytes[JPEG_COEFS_MAX_COMPONENTS], quant_bytes, planes_bytes, wrong_bytes;
+    cl_mem coef, quant, planes, wrong;
+    size_t coef_bytes, quant_bytes, planes_bytes, wrong_bytes;
     /* The decode in flight (tc_jpeg_decode_enqueue): the host's side of its transfers, which
-     * must live until its queue has finished, and its events where timed. */
+     * must live until its queue has finished, and its events where timed. quant_host is also
+     * what the quantisers' buffer holds where quant_sent: a photo with the tables of the one
+     * before (a camera's, an encoder's) sends none. */
     uint16_t quant_host[JPEG_COEFS_MAX_COMPONENTS][64];
+    int quant_sent;
     cl_int wrong_host;
     cl_event up[2], blocks[2];
 } tc_jpeg_decoder;

@@ -136,30 +136,19 @@ static int check_pixels(cl_mem pixels, const jpeg_coefs *c, tc_msg *m)
     return TC_OK;
 }
 
-/* Each component's coefficients from the device's buffer into c, whose block is allocated
- * here where it has none (jpeg_coefs_alloc: the calling thread's allocator, malloc else; *made
- * says so). Returns once no read is left in flight, so that the caller may free what a failure
- * leaves. */
-/* Where the read of component i keeps its event: the first's and the last's, for the span. */
-static cl_event *end_event(cl_event ev[2], int i, const jpeg_coefs *c)
-{
-    return i == 0 ? &ev[0] : i == c->components - 1 ? &ev[1] : NULL;
-}
-
-/* Each component's coefficients read from the device's buffer into c's block (not waited for). */
+/* Every component's coefficients read from the device's buffer into c's block in one transfer
+ * (not waited for): the kernel lays them out as jpeg_coefs_alloc does, one after another. */
 static int download(cl_command_queue q, cl_mem coef, jpeg_coefs *c,
-                    const tc_jpeg_block_layout *l, cl_event ev[2], tc_msg *m)
+                    const tc_jpeg_block_layout *l, size_t array_blocks, cl_event *ev, tc_msg *m)
 {
     int status = TC_OK;
-    for (int i = 0; i < c->components; i++) {
-        const jpeg_coef_component *k = &c->comp[i];
-        const size_t bytes =
-            (size_t)k->blocks_wide * (size_t)k->blocks_high * 64 * sizeof(int16_t);
-        CL_CALL(status, cleanup, m,
-                clEnqueueReadBuffer(q, coef, CL_FALSE,
-                                    (size_t)l[i].coef_block * 64 * sizeof(int16_t), bytes,
-                                    k->coef, 0, NULL, ev ? end_event(ev, i, c) : NULL));
-    }
+    for (int i = 0; i < c->components; i++)
+        if (c->comp[i].coef != (int16_t *)c->block + (size_t)l[i].coef_block * 64)
+            return tc_fail(m, TC_EINVAL, "component %d's coefficients do not follow the ones "
+                                         "before it in the block (jpeg_coefs_alloc)", i);
+    CL_CALL(status, cleanup, m,
+            clEnqueueReadBuffer(q, coef, CL_FALSE, 0, array_blocks * 64 * sizeof(int16_t),
+                                c->block, 0, NULL, ev));
 cleanup:
     return status;
 }
@@ -167,8 +156,7 @@ cleanup:
 void tc_jpeg_encoder_release(tc_jpeg_encoder *enc)
 {
     tc_event_release(&enc->kernel_done);
-    tc_event_release(&enc->down[0]);
-    tc_event_release(&enc->down[1]);
+    tc_event_release(&enc->down);
     cl_mem *mems[] = {&enc->coef, &enc->divisors, &enc->layouts};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (*mems[i])
@@ -194,22 +182,35 @@ static int ensure_encoder(tc_jpeg_encoder *enc, const tc_device *d, tc_program_c
         if (err != CL_SUCCESS)
             return cl_fail(m, err, "clCreateKernel(jpeg_encode_blocks)");
     }
+    if (!enc->group) {
+        CL_CALL(status, failed, m,
+                clGetKernelWorkGroupInfo(enc->kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                         sizeof enc->group, &enc->group, NULL));
+        enc->group = enc->group < BLOCKS_PER_GROUP ? enc->group : BLOCKS_PER_GROUP;
+    }
     const size_t layout_bytes = sizeof(tc_jpeg_block_layout) * (size_t)components,
                  divisor_bytes = sizeof(cl_int) * TC_JPEG_DIVISOR_INTS * (size_t)components;
-    if ((status = tc_ensure_buffer(d, &enc->layouts, &enc->layouts_size, layout_bytes,
-                                   CL_MEM_READ_ONLY, "clCreateBuffer(JPEG component layouts)",
-                                   m)) != TC_OK ||
-        (status = tc_ensure_buffer(d, &enc->divisors, &enc->divisors_size, divisor_bytes,
-                                   CL_MEM_READ_ONLY,
-                                   "clCreateBuffer(JPEG quantisation divisors)", m)) != TC_OK)
+    const cl_mem layouts_before = enc->layouts, divisors_before = enc->divisors;
+    status = tc_ensure_buffer(d, &enc->layouts, &enc->layouts_size, layout_bytes,
+                              CL_MEM_READ_ONLY, "clCreateBuffer(JPEG component layouts)", m);
+    if (status == TC_OK)
+        status = tc_ensure_buffer(d, &enc->divisors, &enc->divisors_size, divisor_bytes,
+                                  CL_MEM_READ_ONLY, "clCreateBuffer(JPEG quantisation divisors)",
+                                  m);
+    if (enc->layouts != layouts_before || enc->divisors != divisors_before)
+        enc->tables_sent = 0; /* a new buffer holds no tables yet */
+    if (status != TC_OK)
         return status;
     return tc_ensure_buffer(d, &enc->coef, &enc->coef_size, array_blocks * 64 * sizeof(int16_t),
                             CL_MEM_WRITE_ONLY, "clCreateBuffer(JPEG coefficients)", m);
+failed:
+    enc->group = 0;
+    return status;
 }
 
-/* The kernel over `blocks` work-items on queue, its tables written before it. */
-static int run_kernel(tc_jpeg_encoder *enc, const tc_device *d, cl_command_queue q,
-                      cl_mem pixels, const jpeg_coefs *c, size_t blocks, int timed, tc_msg *m)
+/* The kernel over `blocks` work-items on queue, its tables written before it where send. */
+static int run_kernel(tc_jpeg_encoder *enc, cl_command_queue q, cl_mem pixels,
+                      const jpeg_coefs *c, size_t blocks, int send, int timed, tc_msg *m)
 {
     const cl_int width = c->width, height = c->height, channels = c->components;
     const cl_int components = c->components;
@@ -218,23 +219,21 @@ static int run_kernel(tc_jpeg_encoder *enc, const tc_device *d, cl_command_queue
                                   TC_KARG(components),   TC_KARG(enc->divisors),
                                   TC_KARG(enc->coef)};
     int status = TC_OK;
-    CL_CALL(status, cleanup, m,
-            clEnqueueWriteBuffer(q, enc->layouts, CL_FALSE, 0,
-                                 sizeof enc->layout_host[0] * (size_t)components,
-                                 enc->layout_host, 0, NULL, NULL));
-    CL_CALL(status, cleanup, m,
-            clEnqueueWriteBuffer(q, enc->divisors, CL_FALSE, 0,
-                                 sizeof enc->divisor_host[0] * (size_t)components,
-                                 enc->divisor_host, 0, NULL, NULL));
+    if (send) {
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(q, enc->layouts, CL_FALSE, 0,
+                                     sizeof enc->layout_host[0] * (size_t)components,
+                                     enc->layout_host, 0, NULL, NULL));
+        CL_CALL(status, cleanup, m,
+                clEnqueueWriteBuffer(q, enc->divisors, CL_FALSE, 0,
+                                     sizeof enc->divisor_host[0] * (size_t)components,
+                                     enc->divisor_host, 0, NULL, NULL));
+    }
     /* Groups of a fixed size (the range rounded up; the kernel skips the items past the last
      * block): PoCL compiles a kernel again for each group size it meets, which a size of the
      * driver's choice, following the image's, would make once an image. */
-    size_t group = 0, global = 0;
-    CL_CALL(status, cleanup, m,
-            clGetKernelWorkGroupInfo(enc->kernel, d->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                     sizeof group, &group, NULL));
-    group = group < BLOCKS_PER_GROUP ? group : BLOCKS_PER_GROUP;
-    global = (blocks + group - 1) / group * group;
+    size_t group = enc->group;
+    const size_t global = (blocks + group - 1) / group * group;
     if ((status = tc_set_args(enc->kernel, "jpeg_encode_blocks", args,
                               (int)(sizeof args / sizeof args[0]), m)) == TC_OK)
         status = tc_enqueue_range(q, enc->kernel, 1, &global, &group,
@@ -247,39 +246,51 @@ int tc_jpeg_encode_enqueue(tc_jpeg_encoder *enc, const tc_device *d, tc_program_
                            cl_command_queue queue, cl_mem pixels, jpeg_coefs *c, int timed,
                            tc_msg *m)
 {
+    tc_jpeg_block_layout layouts[JPEG_COEFS_MAX_COMPONENTS];
+    cl_int divisors[JPEG_COEFS_MAX_COMPONENTS][TC_JPEG_DIVISOR_INTS];
     size_t blocks = 0, array_blocks = 0;
     int status;
     tc_event_release(&enc->kernel_done); /* an encode before that was never finished */
-    tc_event_release(&enc->down[0]);
-    tc_event_release(&enc->down[1]);
+    tc_event_release(&enc->down);
     if (!c->block)
         return tc_fail(m, TC_EINVAL, "the coefficients have no block (jpeg_coefs_alloc)");
-    if ((status = block_layouts(c, enc->layout_host, &blocks, &array_blocks, m)) != TC_OK ||
+    if ((status = block_layouts(c, layouts, &blocks, &array_blocks, m)) != TC_OK ||
         (status = check_pixels(pixels, c, m)) != TC_OK ||
         (status = ensure_encoder(enc, d, programs, array_blocks, c->components, m)) != TC_OK)
-        return status;
+        goto done;
     for (int i = 0; i < c->components; i++)
-        divisors_of(c->comp[i].quant, enc->divisor_host[i]);
-    if ((status = run_kernel(enc, d, queue, pixels, c, blocks, timed, m)) != TC_OK)
-        return status;
-    return download(queue, enc->coef, c, enc->layout_host, timed ? enc->down : NULL, m);
+        divisors_of(c->comp[i].quant, divisors[i]);
+    const size_t n = (size_t)c->components;
+    const int send = enc->tables_sent != c->components ||
+                     memcmp(layouts, enc->layout_host, n * sizeof layouts[0]) != 0 ||
+                     memcmp(divisors, enc->divisor_host, n * sizeof divisors[0]) != 0;
+    if (send) {
+        memcpy(enc->layout_host, layouts, n * sizeof layouts[0]);
+        memcpy(enc->divisor_host, divisors, n * sizeof divisors[0]);
+        enc->tables_sent = 0; /* until their writes are in the queue */
+    }
+    if ((status = run_kernel(enc, queue, pixels, c, blocks, send, timed, m)) != TC_OK)
+        goto done;
+    enc->tables_sent = c->components;
+    status = download(queue, enc->coef, c, layouts, array_blocks, timed ? &enc->down : NULL, m);
+done:
+    if (status != TC_OK) /* whatever the queue made of them, the next encode sends its tables */
+        enc->tables_sent = 0;
+    return status;
 }
 
 int tc_jpeg_encode_finish(tc_jpeg_encoder *enc, tc_jpeg_times *times, tc_msg *m)
 {
     double blocks_ms = 0.0, down_ms = 0.0;
     int status = TC_OK;
-    /* A gray image's one read is both ends of its span. */
     if (times && enc->kernel_done &&
         (status = tc_stat_ms(enc->kernel_done, &blocks_ms, m)) == TC_OK &&
-        (status = tc_stat_span_ms(enc->down[0], enc->down[1] ? enc->down[1] : enc->down[0],
-                                  &down_ms, m)) == TC_OK) {
+        (status = tc_stat_ms(enc->down, &down_ms, m)) == TC_OK) {
         times->blocks_ms += blocks_ms;
         times->down_ms += down_ms;
     }
     tc_event_release(&enc->kernel_done);
-    tc_event_release(&enc->down[0]);
-    tc_event_release(&enc->down[1]);
+    tc_event_release(&enc->down);
     return status;
 }
 

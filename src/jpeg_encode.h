@@ -28,17 +28,22 @@ typedef struct {
  * corrections, 64 shifts. */
 #define TC_JPEG_DIVISOR_INTS 192
 
-/* What the encoder keeps on a device between images: its kernel, the buffers of the
- * components' layouts, divisors and coefficients (grown when an image needs more), and the
- * encode in flight (tc_jpeg_encode_enqueue): the host's side of its writes, which must live
- * until its queue has finished, and its events where timed. Zeroed: nothing made yet. */
+/* What the encoder keeps on a device between images: its kernel and its work-group size, the
+ * buffers of the components' layouts, divisors and coefficients (grown when an image needs
+ * more), and the encode in flight (tc_jpeg_encode_enqueue): the host's side of its writes,
+ * which must live until its queue has finished, and its events where timed. The host's side
+ * of the tables is also what their buffers hold for tables_sent components (0: nothing known),
+ * so that a photo of the size and quality of the one before sends none. Zeroed: nothing made
+ * yet. */
 typedef struct {
     cl_kernel kernel;
+    size_t group;
     cl_mem layouts, divisors, coef;
     size_t layouts_size, divisors_size, coef_size;
     tc_jpeg_block_layout layout_host[JPEG_COEFS_MAX_COMPONENTS];
     cl_int divisor_host[JPEG_COEFS_MAX_COMPONENTS][TC_JPEG_DIVISOR_INTS];
-    cl_event kernel_done, down[2];
+    int tables_sent;
+    cl_event kernel_done, down;
 } tc_jpeg_encoder;
 
 void tc_jpeg_encoder_release(tc_jpeg_encoder *enc);

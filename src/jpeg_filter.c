@@ -314,7 +314,10 @@ int tc_jpeg_filter_finish(tc_jpeg_filter_state *st, const tc_device *d,
         status = encode_status;
     if (status == TC_OK && f->timed)
         status = add_slot_times(&s->f, &f->times, &f->total, m);
-    tc_slot_abandon(s); /* its work finished, its events released */
+    if (err == CL_SUCCESS)
+        tc_slot_end(s); /* its queue finished above: its events released */
+    else
+        tc_slot_abandon(s);
     f->busy = 0;
     if (status != TC_OK || !decoded) {
         tc_run_stats_free(&f->total);

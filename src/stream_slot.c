@@ -843,13 +843,18 @@ void tc_slot_begin(tc_slot *s, const tc_image *dst, int planes, int fast, int ti
         f->pixels = *pixels;
 }
 
+void tc_slot_end(tc_slot *s)
+{
+    release_flight(&s->f);
+    tc_ring_release_events(&s->up);
+    tc_ring_release_events(&s->down);
+    s->busy = 0;
+}
+
 void tc_slot_abandon(tc_slot *s)
 {
     (void)tc_slot_join_copies(s, NULL); /* the crew's hands off the rings first */
     if (s->queue)
         clFinish(s->queue);
-    release_flight(&s->f);
-    tc_ring_release_events(&s->up);
-    tc_ring_release_events(&s->down);
-    s->busy = 0;
+    tc_slot_end(s);
 }

@@ -171,6 +171,9 @@ int tc_slot_upload_gathered(tc_slot *s, const tc_image *src, size_t chunk, tc_ms
 /* Abandons the image after a failure: its work finished, its events released. */
 void tc_slot_abandon(tc_slot *s);
 
+/* Ends an image whose queue has finished (and which posted no copies): its events released. */
+void tc_slot_end(tc_slot *s);
+
 /* The slot's device buffers (not its queue, kernels or pinned memory). */
 void tc_slot_release_buffers(tc_slot *s);
 
