@@ -1,8 +1,9 @@
 #!/bin/bash
 # bench/jpeg-device-ab.sh - the JPEG rows of the batch with the CPU's codecs (--tune
-# jpeg-device=0) and with the device's transform stages (--tune jpeg-device=1), beside the
+# jpeg-device=0), with the device's transform stages (--tune jpeg-device=1), and with those on
+# two queues of the device (dev2: -d 0,0, two lanes, where one lane bounds the run), beside the
 # OpenCV script a skilled user writes (PEERS/opencv_job.py, run as it is), whole processes,
-# interleaved; then whether both ways wrote the same bytes.
+# interleaved; then whether every way wrote the same bytes.
 #
 #   bench/jpeg-device-ab.sh OUTDIR [TRIES [PEERS]]      (from the repository root; TRIES 3)
 #   sh bench/with-codecs.sh bench/jpeg-device-ab.sh "$OUT/ab" 3 .peers     (the GPU machine)
@@ -11,7 +12,7 @@
 # missing: PHOTOS, default 1000, of PHOTO_SIZE, default 1920x1080, JPEG quality 90, by
 # bench/make_photos.py, as bench/e2e-peers.sh makes them); DEVICE (default "--device gpu");
 # ROWS (default "5 6 9", numbered as in e2e-peers.sh: 5 colour JPEG -> JPEG q95 synced, 6 gray
-# synced, 9 31-tap gauss colour synced); PYTHON (default python3, with OpenCV for the peer);
+# synced, 9 31-tap gauss colour synced); LANES2 (default 1; 0 leaves dev2 out); PYTHON (default python3, with OpenCV for the peer);
 # SETTLE (default 1): seconds of rest before every run, after a `sync`, so that no run pays for
 # the one before it (a GPU process that follows another started 100-300 ms slower on the H200).
 # Writes OUTDIR/ab.csv (row, contender, try, seconds, exit status), OUTDIR/ab.log (every run's
@@ -45,6 +46,7 @@ command_of() { # ROW CONTENDER: the command line, the output folder being $o
     case $2 in
         cpu) echo "$bin $device --tune jpeg-device=0 $taps $colour -t -O \$o $work/jpg/*" ;;
         dev) echo "$bin $device --tune jpeg-device=1 $taps $colour -t -O \$o $work/jpg/*" ;;
+        dev2) echo "$bin -d 0,0 --tune jpeg-device=1 $taps $colour -t -O \$o $work/jpg/*" ;;
         opencv) echo "$python $peers/opencv_job.py $work/jpg \$o $gray --ext jpg $pflags" ;;
     esac
 }
@@ -64,6 +66,7 @@ run_one() { # ROW CONTENDER TRY [KEEP]: times one whole process; KEEP names a fo
 }
 
 contenders="cpu dev"
+[ "${LANES2:-1}" = 1 ] && contenders="$contenders dev2"
 [ -f "$peers/opencv_job.py" ] && $python -c "import cv2" 2>/dev/null && contenders="$contenders opencv"
 echo "row,name,try,seconds,status" >"$out/ab.csv"
 cat "$work"/jpg/* >/dev/null
@@ -72,7 +75,7 @@ cat "$work"/jpg/* >/dev/null
 for row in $rows; do
     for c in $contenders; do
         keep=""
-        case $c in cpu | dev) keep=$work/keep-$row-$c ;; esac
+        case $c in cpu | dev | dev2) keep=$work/keep-$row-$c ;; esac
         run_one "$row" "$c" warm-up "$keep"
     done
 done
@@ -92,11 +95,15 @@ done
 rm -rf "$work/out" "$out/run.txt"
 {
     for row in $rows; do
-        a=$work/keep-$row-cpu b=$work/keep-$row-dev
-        files=$(ls "$a" | wc -l)
-        differ=0
-        for f in "$a"/*; do cmp -s "$f" "$b/${f##*/}" || differ=$((differ + 1)); done
-        echo "row $row: $files outputs of jpeg-device=0, $(ls "$b" | wc -l) of jpeg-device=1; $differ differ"
+        a=$work/keep-$row-cpu
+        for c in dev dev2; do
+            b=$work/keep-$row-$c
+            [ -d "$b" ] || continue
+            files=$(ls "$a" | wc -l)
+            differ=0
+            for f in "$a"/*; do cmp -s "$f" "$b/${f##*/}" || differ=$((differ + 1)); done
+            echo "row $row: $files outputs of jpeg-device=0, $(ls "$b" | wc -l) of $c; $differ differ"
+        done
     done
 } | tee "$out/bytes.txt"
 $python - "$out/ab.csv" <<'PY' | tee "$out/ab.md"
