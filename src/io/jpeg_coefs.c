@@ -17,6 +17,7 @@
 
 #include "codec_common.h"
 #include "jpeg.h"
+#include "jpeg_arrays.h"
 #include "jpeg_trap.h"
 
 #include <stdio.h>
@@ -76,6 +77,7 @@ typedef struct {
     struct jpeg_decompress_struct d;
     jpeg_trap trap;
     struct jpeg_progress_mgr progress;
+    jpeg_arrays arrays; /* libjpeg's arrays on coefs' block */
     jpeg_coefs coefs;
 } coef_reader;
 
@@ -126,48 +128,32 @@ static const char *header_refusal(j_decompress_ptr d, int luma_only)
     return NULL;
 }
 
-/* Component ci's array size: width_in_blocks and height_in_blocks rounded up to the sampling
- * factors, as libjpeg allocates its arrays. */
-static void size_blocks(j_decompress_ptr d, int ci, jpeg_coef_component *c)
+/* The largest magnitude of each position of a row's blocks kept in most[] (as 16 bits
+ * unsigned, which -32768's is too), in loops the compiler vectorises. */
+static void scan_row(const int16_t *restrict from, int blocks, uint16_t *restrict most)
 {
-    const jpeg_component_info *info = &d->comp_info[ci];
-    c->blocks_wide = ((int)info->width_in_blocks + info->h_samp_factor - 1) /
-                     info->h_samp_factor * info->h_samp_factor;
-    c->blocks_high = ((int)info->height_in_blocks + info->v_samp_factor - 1) /
-                     info->v_samp_factor * info->v_samp_factor;
-}
-
-/* A row's blocks copied, the largest magnitude of each position kept in most[] (as 16 bits
- * unsigned, which -32768's is too): one pass, in loops the compiler vectorises (restrict: the
- * three never overlap). */
-static void copy_row(const int16_t *restrict from, int16_t *restrict to, int blocks,
-                     uint16_t *restrict most)
-{
-    for (int b = 0; b < blocks; b++, from += DCTSIZE2, to += DCTSIZE2)
+    for (int b = 0; b < blocks; b++, from += DCTSIZE2)
         for (int k = 0; k < DCTSIZE2; k++) {
             const int16_t v = from[k];
             const uint16_t m = (uint16_t)(v < 0 ? -v : v);
-            to[k] = v;
             most[k] = m > most[k] ? m : most[k];
         }
 }
 
-/* Component ci's blocks copied out of libjpeg's array into c->coef (the dummy blocks past the
- * image's blocks zeroed: a file's scans need not have written them, and nothing shows them),
- * with the largest magnitude of each of the 64 positions kept in most[]. */
-static void copy_blocks(j_decompress_ptr d, jvirt_barray_ptr array, int ci,
-                        jpeg_coef_component *c, uint16_t most[DCTSIZE2])
+/* Component ci's blocks as libjpeg decoded them into c->coef: the largest magnitude of each of
+ * the 64 positions of the image's blocks kept in most[], and the dummy blocks past them zeroed
+ * (an interleaved scan decodes those of its last MCUs; nothing shows them). */
+static void check_blocks(j_decompress_ptr d, int ci, jpeg_coef_component *c,
+                         uint16_t most[DCTSIZE2])
 {
     const jpeg_component_info *info = &d->comp_info[ci];
     const int used_wide = (int)info->width_in_blocks, used_high = (int)info->height_in_blocks;
     const size_t row_values = (size_t)c->blocks_wide * DCTSIZE2;
     const size_t used_values = (size_t)used_wide * DCTSIZE2;
     for (int y = 0; y < used_high; y++) {
-        JBLOCKARRAY rows =
-            (*d->mem->access_virt_barray)((j_common_ptr)d, array, (JDIMENSION)y, 1, FALSE);
-        int16_t *to = c->coef + (size_t)y * row_values;
-        copy_row(rows[0][0], to, used_wide, most);
-        memset(to + used_values, 0, (row_values - used_values) * sizeof *to);
+        int16_t *row = c->coef + (size_t)y * row_values;
+        scan_row(row, used_wide, most);
+        memset(row + used_values, 0, (row_values - used_values) * sizeof *row);
     }
     memset(c->coef + (size_t)used_high * row_values, 0,
            (size_t)(c->blocks_high - used_high) * row_values * sizeof *c->coef);
@@ -192,6 +178,10 @@ static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma
 {
     j_decompress_ptr d = &r->d;
     jpeg_create_decompress(d);
+    /* The components kept are decoded straight into r->coefs' block, allocated (and zeroed)
+     * when libjpeg makes its arrays; the others into libjpeg's own. */
+    jpeg_arrays_install((j_common_ptr)d, &r->arrays, &r->coefs,
+                        luma_only ? 1 : JPEG_COEFS_MAX_COMPONENTS, 1);
     r->progress.progress_monitor = jpeg_trap_limit_scans;
     d->progress = &r->progress;
     jpeg_mem_src(d, data, (unsigned long)size);
@@ -199,7 +189,7 @@ static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma
     const char *why = header_refusal(d, luma_only);
     if (why)
         return cpu_only(err, err_size, why);
-    jvirt_barray_ptr *arrays = jpeg_read_coefficients(d);
+    (void)jpeg_read_coefficients(d);
     if (smoothing_applies(d))
         return cpu_only(err, err_size,
                         "a progressive file whose low AC coefficients are not fully refined "
@@ -207,20 +197,16 @@ static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma
     jpeg_coefs *out = &r->coefs;
     out->width = (int)d->image_width;
     out->height = (int)d->image_height;
-    out->components = luma_only ? 1 : d->num_components;
     out->max_h = d->max_h_samp_factor;
     out->max_v = d->max_v_samp_factor;
-    for (int ci = 0; ci < out->components; ci++) {
-        describe(d, ci, &out->comp[ci]);
-        size_blocks(d, ci, &out->comp[ci]);
-    }
-    if (jpeg_coefs_alloc(out))
-        return io_fail(err, err_size, "JPEG: out of memory for the coefficients of a "
-                                      "%d x %d image", out->width, out->height);
+    if (out->components != (luma_only ? 1 : d->num_components) || !out->block)
+        return io_fail(err, err_size, "JPEG: %d of the %d components' coefficients decoded",
+                       out->components, luma_only ? 1 : d->num_components);
     for (int ci = 0; ci < out->components; ci++) {
         jpeg_coef_component *c = &out->comp[ci];
         uint16_t most[DCTSIZE2] = {0};
-        copy_blocks(d, arrays[ci], ci, c, most);
+        describe(d, ci, c);
+        check_blocks(d, ci, c, most);
         for (int k = 0; k < DCTSIZE2; k++)
             if ((long)most[k] * c->quant[k] > 32767)
                 return cpu_only(err, err_size, "a coefficient times its quantiser leaves "
@@ -245,7 +231,11 @@ int jpeg_coefs_read(const uint8_t *data, size_t size, int luma_only, long max_pi
     jpeg_trap_init(&r->trap);
     r->d.err = &r->trap.pub;
     if (setjmp(r->trap.jump))
-        rc = io_fail(err, err_size, "JPEG: %s", r->trap.msg);
+        rc = r->arrays.out_of_memory
+                 ? io_fail(err, err_size, "JPEG: out of memory for the coefficients of a "
+                                          "%u x %u image",
+                           (unsigned)r->d.image_width, (unsigned)r->d.image_height)
+                 : io_fail(err, err_size, "JPEG: %s", r->trap.msg);
     else
         rc = read_coefs(r, data, size, luma_only, err, err_size);
     jpeg_destroy_decompress(&r->d);

@@ -40,7 +40,8 @@ typedef struct jpeg_coefs { /* named, so that tiledconv_internal.h can declare i
     /* Every component's coefficients in one block, component 0 first (each comp[i].coef
      * points into it): one allocation an image, from the allocator the thread uses for
      * decoded pixels (codec_common.h's io_pixels_alloc), so that a batch's coefficients lie
-     * in page-locked memory and cross the bus at its rate, as its pixels do. */
+     * in page-locked memory and cross the bus at its rate, as its pixels do. libjpeg decodes
+     * into it and codes from it where it lies (jpeg_arrays.h). */
     void *block;
     const io_allocator *allocator; /* where block came from; NULL: malloc */
 } jpeg_coefs;

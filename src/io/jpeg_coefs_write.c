@@ -28,6 +28,7 @@ static int check_quality(int *quality, const char *path, char *err, size_t err_s
 }
 
 #ifdef TC_HAVE_JPEGLIB
+#include "jpeg_arrays.h"
 #include "jpeg_settings.h"
 
 /* x / y rounded up (libjpeg's jdiv_round_up). */
@@ -41,6 +42,7 @@ static long div_up(long x, long y)
 typedef struct {
     struct jpeg_compress_struct c;
     jpeg_trap trap;
+    jpeg_arrays arrays; /* libjpeg's arrays on the coefficients' block */
     int created;
 } coef_writer;
 
@@ -164,33 +166,20 @@ static int check_layout(coef_writer *w, const jpeg_coefs *c, int quality, const 
     return 0;
 }
 
-/* Every block of c into the compressor's arrays, which jpeg_write_coefficients has made. */
-static void copy_blocks(coef_writer *w, jvirt_barray_ptr *arrays, const jpeg_coefs *c)
-{
-    for (int i = 0; i < c->components; i++) {
-        const jpeg_coef_component *k = &c->comp[i];
-        const size_t row = (size_t)k->blocks_wide * 64;
-        for (int y = 0; y < k->blocks_high; y++) {
-            JBLOCKARRAY rows = (*w->c.mem->access_virt_barray)((j_common_ptr)&w->c, arrays[i],
-                                                               (JDIMENSION)y, 1, TRUE);
-            memcpy(rows[0], k->coef + (size_t)y * row, row * sizeof(JCOEF));
-        }
-    }
-}
-
-/* The file from c, through f; 0, or -1 with the trap's message. */
+/* The file from c, through f, libjpeg's arrays laid on c's block (jpeg_arrays.h: libjpeg
+ * only reads them here); 0, or -1 with the trap's message. */
 static int write_file(coef_writer *w, FILE *f, const jpeg_coefs *c)
 {
     jvirt_barray_ptr arrays[JPEG_COEFS_MAX_COMPONENTS];
     if (setjmp(w->trap.jump))
         return -1;
     jpeg_stdio_dest(&w->c, f);
+    jpeg_arrays_install((j_common_ptr)&w->c, &w->arrays, (jpeg_coefs *)c, c->components, 0);
     for (int i = 0; i < c->components; i++)
         arrays[i] = (*w->c.mem->request_virt_barray)(
             (j_common_ptr)&w->c, JPOOL_IMAGE, FALSE, (JDIMENSION)c->comp[i].blocks_wide,
             (JDIMENSION)c->comp[i].blocks_high, (JDIMENSION)c->comp[i].v_samp);
-    jpeg_write_coefficients(&w->c, arrays); /* makes the arrays, writes SOI and JFIF */
-    copy_blocks(w, arrays, c);
+    jpeg_write_coefficients(&w->c, arrays); /* places the arrays, writes SOI and JFIF */
     jpeg_finish_compress(&w->c); /* the tables, the scans, EOI, the stream flushed */
     return 0;
 }
