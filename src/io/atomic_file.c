@@ -16,6 +16,10 @@
 #include "signals.h"
 #include "text.h"
 
+/* The stdio buffer of an output being written: a JPEG of a 1080p photo in two or three writes,
+ * and little beside each worker's open output (a memory budget's margin holds it). */
+#define ATOMIC_FILE_BUFFER (256 * 1024)
+
 static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
 static mode_t process_umask = 022;
 
@@ -149,6 +153,7 @@ int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_si
     af->slot = -1;
     af->tmp_exists = 0;
     af->sync_folder = 1;
+    af->buffer = NULL;
     if (!path[dir_len]) {
         snprintf(err, err_size, "%s: names a folder, not a file", text_show(path, &shown));
         return -1;
@@ -190,6 +195,15 @@ int atomic_file_open(atomic_file *af, const char *path, char *err, size_t err_si
         snprintf(err, err_size, "%s: %s", text_show(path, &shown), strerror(errno));
         goto fail;
     }
+    /* Writers that stream (libjpeg's 4 KB at a time, the rows of BMP and PNM) reach the file
+     * in a few large writes rather than one a few KB; a whole image written at once is not
+     * copied through it (stdio writes a large block straight). glibc takes a size only with a
+     * buffer; without memory for one, stdio's own. */
+    if ((af->buffer = malloc(ATOMIC_FILE_BUFFER)) &&
+        setvbuf(af->f, af->buffer, _IOFBF, ATOMIC_FILE_BUFFER) != 0) {
+        free(af->buffer);
+        af->buffer = NULL;
+    }
     free(dir);
     return 0;
 fail:
@@ -225,6 +239,8 @@ int atomic_file_finish(atomic_file *af, int sync, char *err, size_t err_size)
         ok = 0;
         saved = errno;
     }
+    free(af->buffer);
+    af->buffer = NULL;
     if (!ok) {
         snprintf(err, err_size, "%s: write error: %s", text_show(af->path, &shown),
                  strerror(saved));
@@ -341,6 +357,8 @@ void atomic_file_discard(atomic_file *af)
         fclose(af->f);
         af->f = NULL;
     }
+    free(af->buffer);
+    af->buffer = NULL;
     if (af->unnamed && af->fd >= 0) { /* an unnamed file vanishes with its last descriptor */
         close(af->fd);
         af->fd = -1;

@@ -31,10 +31,11 @@ typedef struct {
     int slot;         /* the temporary name's registration (signals.h), or -1 */
     int tmp_exists;   /* 1 while a file has the temporary name */
     int sync_folder;  /* 1 (set by open): the commit syncs the folder */
+    char *buffer;     /* f's stdio buffer while open (NULL: stdio's own) */
 } atomic_file;
 
 /* An atomic_file that holds nothing: atomic_file_discard may be called on it. */
-#define ATOMIC_FILE_INIT {NULL, NULL, NULL, -1, 0, 0, -1, 0, 0}
+#define ATOMIC_FILE_INIT {NULL, NULL, NULL, -1, 0, 0, -1, 0, 0, NULL}
 
 /* Reads the process's umask once, for every file made after (a program calls it before it
  * starts threads; later calls do nothing). The umask is never changed. */
