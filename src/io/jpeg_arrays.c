@@ -1,5 +1,5 @@
 /*
- * jpeg_arrays.c - libjpeg's whole-image coefficient arrays on a jpeg_coefs block
+ * jpeg_arrays.c - libjpeg's whole-image coefficient arrays on the caller's memory
  * (jpeg_arrays.h).
  */
 #include "jpeg_arrays.h"
@@ -37,42 +37,29 @@ static jvirt_barray_ptr request(j_common_ptr c, int pool_id, boolean pre_zero,
     return (jvirt_barray_ptr)(void *)o;
 }
 
-/* The reader's block, sized from the requests and zeroed; 0, or -1 out of memory. */
-static int allocate(jpeg_arrays *a)
-{
-    jpeg_coefs *k = a->coefs;
-    k->components = a->placed;
-    for (int i = 0; i < a->placed; i++) {
-        k->comp[i].blocks_wide = (int)a->arrays[i].wide;
-        k->comp[i].blocks_high = (int)a->arrays[i].high;
-    }
-    if (jpeg_coefs_alloc(k))
-        return -1;
-    memset(k->block, 0, jpeg_coefs_bytes(k));
-    return 0;
-}
-
 static void realize(j_common_ptr c)
 {
     jpeg_arrays *a = state_of(c);
+    JDIMENSION wide[JPEG_ARRAYS_MAX], high[JPEG_ARRAYS_MAX];
+    JBLOCKROW first[JPEG_ARRAYS_MAX] = {NULL};
     a->realize(c); /* libjpeg's own arrays */
     if (a->placed == 0 || a->arrays[0].rows)
         return; /* nothing of ours, or placed already */
-    if (a->allocate && allocate(a)) {
+    for (int i = 0; i < a->placed; i++) {
+        wide[i] = a->arrays[i].wide;
+        high[i] = a->arrays[i].high;
+    }
+    if (a->place(a->user, a->placed, wide, high, first)) {
         a->out_of_memory = 1;
         ERREXIT1(c, JERR_OUT_OF_MEMORY, 0);
     }
     for (int i = 0; i < a->placed; i++) {
         jpeg_array *o = &a->arrays[i];
-        const jpeg_coef_component *k = &a->coefs->comp[i];
-        if (!k->coef || (JDIMENSION)k->blocks_wide != o->wide ||
-            (JDIMENSION)k->blocks_high != o->high)
-            ERREXIT(c, JERR_BAD_VIRTUAL_ACCESS);
         /* Freed with the image's pool, as libjpeg's own row pointers are. */
         o->rows = (JBLOCKROW *)(*c->mem->alloc_small)(c, JPOOL_IMAGE,
                                                       (size_t)o->high * sizeof(JBLOCKROW));
         for (JDIMENSION r = 0; r < o->high; r++)
-            o->rows[r] = (JBLOCKROW)(k->coef + (size_t)r * o->wide * DCTSIZE2);
+            o->rows[r] = first[i] + (size_t)r * o->wide;
     }
 }
 
@@ -88,17 +75,17 @@ static JBLOCKARRAY access(j_common_ptr c, jvirt_barray_ptr ptr, JDIMENSION start
     return o->rows + start_row;
 }
 
-void jpeg_arrays_install(j_common_ptr cinfo, jpeg_arrays *a, jpeg_coefs *coefs, int keep,
-                         int allocate_block)
+void jpeg_arrays_install(j_common_ptr cinfo, jpeg_arrays *a, int keep, jpeg_arrays_place place,
+                         void *user)
 {
     struct jpeg_memory_mgr *mem = cinfo->mem;
     memset(a, 0, sizeof *a);
     a->request = mem->request_virt_barray;
     a->realize = mem->realize_virt_arrays;
     a->access = mem->access_virt_barray;
-    a->coefs = coefs;
-    a->keep = keep < JPEG_COEFS_MAX_COMPONENTS ? keep : JPEG_COEFS_MAX_COMPONENTS;
-    a->allocate = allocate_block;
+    a->place = place;
+    a->user = user;
+    a->keep = keep < JPEG_ARRAYS_MAX ? keep : JPEG_ARRAYS_MAX;
     cinfo->client_data = a;
     mem->request_virt_barray = request;
     mem->realize_virt_arrays = realize;

@@ -172,6 +172,26 @@ static void describe(j_decompress_ptr d, int ci, jpeg_coef_component *c)
         c->quant[k] = info->quant_table ? (uint16_t)info->quant_table->quantval[k] : 0;
 }
 
+/* The kept components' arrays (jpeg_arrays_place): one block, allocated now for the sizes
+ * libjpeg asked for (jpeg_coefs_alloc: the thread's allocator) and zeroed, as libjpeg zeroes
+ * its own, since its decoder writes only a block's non-zero coefficients. */
+static int place_decoded(void *user, int count, const JDIMENSION wide[],
+                         const JDIMENSION high[], JBLOCKROW first[])
+{
+    jpeg_coefs *k = user;
+    k->components = count;
+    for (int i = 0; i < count; i++) {
+        k->comp[i].blocks_wide = (int)wide[i];
+        k->comp[i].blocks_high = (int)high[i];
+    }
+    if (jpeg_coefs_alloc(k))
+        return -1;
+    memset(k->block, 0, jpeg_coefs_bytes(k));
+    for (int i = 0; i < count; i++)
+        first[i] = (JBLOCKROW)k->comp[i].coef;
+    return 0;
+}
+
 /* The read itself, inside the trap: 0, -1 (the trap's message) or 1 (reason in err). */
 static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma_only,
                       char *err, size_t err_size)
@@ -180,8 +200,8 @@ static int read_coefs(coef_reader *r, const uint8_t *data, size_t size, int luma
     jpeg_create_decompress(d);
     /* The components kept are decoded straight into r->coefs' block, allocated (and zeroed)
      * when libjpeg makes its arrays; the others into libjpeg's own. */
-    jpeg_arrays_install((j_common_ptr)d, &r->arrays, &r->coefs,
-                        luma_only ? 1 : JPEG_COEFS_MAX_COMPONENTS, 1);
+    jpeg_arrays_install((j_common_ptr)d, &r->arrays, luma_only ? 1 : JPEG_COEFS_MAX_COMPONENTS,
+                        place_decoded, &r->coefs);
     r->progress.progress_monitor = jpeg_trap_limit_scans;
     d->progress = &r->progress;
     jpeg_mem_src(d, data, (unsigned long)size);

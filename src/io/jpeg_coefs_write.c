@@ -166,15 +166,34 @@ static int check_layout(coef_writer *w, const jpeg_coefs *c, int quality, const 
     return 0;
 }
 
-/* The file from c, through f, libjpeg's arrays laid on c's block (jpeg_arrays.h: libjpeg
- * only reads them here); 0, or -1 with the trap's message. */
+/* The compressor's arrays (jpeg_arrays_place) where c's components lie, which libjpeg only
+ * reads; -1 where libjpeg asked for other sizes than c's (check_layout has made them the
+ * same). */
+static int place_given(void *user, int count, const JDIMENSION wide[], const JDIMENSION high[],
+                       JBLOCKROW first[])
+{
+    const jpeg_coefs *c = user;
+    if (count != c->components)
+        return -1;
+    for (int i = 0; i < count; i++) {
+        if (wide[i] != (JDIMENSION)c->comp[i].blocks_wide ||
+            high[i] != (JDIMENSION)c->comp[i].blocks_high || !c->comp[i].coef)
+            return -1;
+        first[i] = (JBLOCKROW)c->comp[i].coef;
+    }
+    return 0;
+}
+
+/* The file from c, through f, libjpeg's arrays laid on c's block (jpeg_arrays.h); 0, or -1
+ * with the trap's message. */
 static int write_file(coef_writer *w, FILE *f, const jpeg_coefs *c)
 {
     jvirt_barray_ptr arrays[JPEG_COEFS_MAX_COMPONENTS];
     if (setjmp(w->trap.jump))
         return -1;
     jpeg_stdio_dest(&w->c, f);
-    jpeg_arrays_install((j_common_ptr)&w->c, &w->arrays, (jpeg_coefs *)c, c->components, 0);
+    jpeg_arrays_install((j_common_ptr)&w->c, &w->arrays, c->components, place_given,
+                        (void *)c);
     for (int i = 0; i < c->components; i++)
         arrays[i] = (*w->c.mem->request_virt_barray)(
             (j_common_ptr)&w->c, JPOOL_IMAGE, FALSE, (JDIMENSION)c->comp[i].blocks_wide,
