@@ -49,14 +49,14 @@ static int time_calls(tc_context *ctx, const char *what, unsigned char *in, unsi
                           NULL, 0};
     double wall[CALLS], up = 0.0, conv = 0.0, kernel = 0.0, down = 0.0;
     for (int i = 0; i < WARMUP + CALLS; i++) {
-        const double t0 = now_ms();
+        const double t0 = probe_now_ms();
         if (tc_filter_image(ctx, &src, &dst, &p) != TC_OK) {
             fprintf(stderr, "percall: %s: %s\n", what, tc_error(ctx));
             return -1;
         }
         if (i < WARMUP)
             continue;
-        wall[i - WARMUP] = now_ms() - t0;
+        wall[i - WARMUP] = probe_now_ms() - t0;
         tc_stats st;
         tc_last_stats(ctx, &st);
         up += st.upload_ms;
@@ -64,7 +64,7 @@ static int time_calls(tc_context *ctx, const char *what, unsigned char *in, unsi
         kernel += st.kernel_ms_median;
         down += st.download_ms;
     }
-    qsort(wall, CALLS, sizeof wall[0], by_value);
+    qsort(wall, CALLS, sizeof wall[0], probe_ascending);
     printf("%-44s min %.3f  median %.3f  p90 %.3f ms | device: up %.3f  conversions %.3f  "
            "kernel %.3f  down %.3f ms\n",
            what, wall[0], wall[CALLS / 2], wall[CALLS * 9 / 10], up / CALLS, conv / CALLS,
@@ -112,17 +112,17 @@ static double parallel_copy_rounds(unsigned char *dst, const unsigned char *src,
         }
     }
     for (int r = 0; r < rounds; r++) {
-        const double t0 = now_ms();
+        const double t0 = probe_now_ms();
         pthread_barrier_wait(&start);
         memcpy(args[0].dst, args[0].src, args[0].n);
         pthread_barrier_wait(&end);
-        t[r] = now_ms() - t0;
+        t[r] = probe_now_ms() - t0;
     }
     for (int i = 1; i < k; i++)
         pthread_join(threads[i], NULL);
     pthread_barrier_destroy(&start);
     pthread_barrier_destroy(&end);
-    qsort(t, (size_t)rounds, sizeof t[0], by_value);
+    qsort(t, (size_t)rounds, sizeof t[0], probe_ascending);
     return t[rounds / 2];
 }
 
@@ -148,16 +148,16 @@ static int time_batch(tc_context *ctx, const char *what, unsigned char *in, unsi
     }
     tc_copy_threads_here(one_thread ? 1 : 0);
     for (int i = 0; i < 53; i++) {
-        const double t0 = now_ms();
+        const double t0 = probe_now_ms();
         if (tc_filter_images(ctx, src, dst, BATCH, &p) != TC_OK) {
             fprintf(stderr, "percall: %s: %s\n", what, tc_error(ctx));
             return -1;
         }
         if (i >= 3)
-            t[i - 3] = (now_ms() - t0) / BATCH;
+            t[i - 3] = (probe_now_ms() - t0) / BATCH;
     }
     tc_copy_threads_here(0);
-    qsort(t, 50, sizeof t[0], by_value);
+    qsort(t, 50, sizeof t[0], probe_ascending);
     printf("%-56s median %.3f ms an image\n", what, t[25]);
     return 0;
 }
@@ -189,15 +189,15 @@ static int time_many(tc_context *ctx, const char *what)
         dst[i] = (tc_image){TC_PIXELS_U8, WIDTH, HEIGHT, 1, out + n * i, WIDTH, NULL, 0};
     }
     for (int i = 0; i < 6; i++) {
-        const double t0 = now_ms();
+        const double t0 = probe_now_ms();
         if (tc_filter_images(ctx, src, dst, MANY, &p) != TC_OK) {
             fprintf(stderr, "percall: %s: %s\n", what, tc_error(ctx));
             goto done;
         }
         if (i >= 1)
-            t[i - 1] = (now_ms() - t0) / MANY;
+            t[i - 1] = (probe_now_ms() - t0) / MANY;
     }
-    qsort(t, 5, sizeof t[0], by_value);
+    qsort(t, 5, sizeof t[0], probe_ascending);
     printf("%-56s median %.3f ms an image (min %.3f, max %.3f)\n", what, t[2], t[0], t[4]);
     /* The host's own rate on those bytes, out of every cache: the bound of the batch's copies
      * (each image crosses the memory bus four times on the host: read and written going in,
@@ -304,11 +304,11 @@ int main(int argc, char **argv)
         return 1;
     double t[CALLS];
     for (int i = 0; i < CALLS; i++) {
-        const double t0 = now_ms();
+        const double t0 = probe_now_ms();
         memcpy(out, in, n / 3);
-        t[i] = now_ms() - t0;
+        t[i] = probe_now_ms() - t0;
     }
-    qsort(t, CALLS, sizeof t[0], by_value);
+    qsort(t, CALLS, sizeof t[0], probe_ascending);
     printf("one-thread memcpy of the gray image's %zu bytes: median %.3f ms\n", n / 3,
            t[CALLS / 2]);
     /* The host's own bound on the copies: the gray image's bytes into page-locked memory and

@@ -9,7 +9,7 @@
 #include <time.h>
 
 /* Milliseconds on the monotonic clock: only differences mean anything. */
-static inline double now_ms(void)
+static inline double probe_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -18,7 +18,7 @@ static inline double now_ms(void)
 
 /* qsort's order for doubles, smallest first (medians and minima are read off the sorted
  * times). */
-static inline int by_value(const void *a, const void *b)
+static inline int probe_ascending(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);

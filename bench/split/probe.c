@@ -38,7 +38,7 @@ static cl_command_queue queue;
 static cl_device_id dev;
 static char *source;
 
-static int by_value(const void *a, const void *b)
+static int ascending(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -220,9 +220,9 @@ static double run_case(const probe_case *c, int w, int h, int iterations, int ch
             tc[i] = d;
         }
     }
-    qsort(t1, (size_t)iterations, sizeof *t1, by_value);
-    qsort(t2, (size_t)iterations, sizeof *t2, by_value);
-    qsort(tc, (size_t)iterations, sizeof *tc, by_value);
+    qsort(t1, (size_t)iterations, sizeof *t1, ascending);
+    qsort(t2, (size_t)iterations, sizeof *t2, ascending);
+    qsort(tc, (size_t)iterations, sizeof *tc, ascending);
     ms[0] = t1[iterations / 2];
     ms[1] = t2[iterations / 2];
     ms[2] = tc[iterations / 2];
@@ -278,7 +278,7 @@ static void peak(int constants)
         if (i >= 0)
             t[i] = ms;
     }
-    qsort(t, 20, sizeof t[0], by_value);
+    qsort(t, 20, sizeof t[0], ascending);
     const double fmas = (double)global * n * 16 * 32;
     printf("peak constants=%d: %.4f ms, %.1f G multiply-adds/s\n", constants, t[10],
            fmas / t[10] * 1e-6);
