@@ -288,6 +288,10 @@ typedef struct {
  * memory.max less memory.current, when set. */
 TC_INTERNAL void tc_host_room_now(tc_host_room *room);
 
+/* 1 when RLIMIT_AS or RLIMIT_DATA is set: the address space is bounded, so that what one
+ * thread maps can make another's thread stack fail (PoCL aborts then). */
+TC_INTERNAL int tc_host_address_bounded(void);
+
 /* The process's resident memory now (VmRSS of /proc/self/status), in bytes; 0 when unknown.
  * What a memory budget has already spent: the libraries, the OpenCL platform once open, and
  * whatever the allocator keeps of what was freed. */

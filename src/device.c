@@ -18,9 +18,15 @@ static unsigned long long platform_start_bytes(void)
     return (320ULL << 20) + (unsigned long long)(cpus > 0 ? cpus : 1) * (16ULL << 20);
 }
 
+/* Set once a platform has listed its devices: PoCL starts its threads then, whatever the type
+ * asked, and maps no more of them later. */
+static _Atomic int platforms_started;
+
 static int check_start_room(tc_msg *m)
 {
     tc_host_room room;
+    if (platforms_started)
+        return TC_OK;
     tc_host_room_now(&room);
     if (strncmp(room.limit, "RLIMIT", 6) != 0 || room.bytes >= platform_start_bytes())
         return TC_OK;
@@ -68,6 +74,7 @@ static int get_devices(cl_platform_id platform, cl_device_type type, cl_device_i
         return TC_OK;
     }
     CL_CHECK(status, cleanup, m, err, "clGetDeviceIDs");
+    platforms_started = 1;
     if (!(ids = malloc(*count * sizeof *ids)))
         return tc_fail(m, TC_ENOMEM, "out of host memory listing devices");
     CL_CALL(status, cleanup, m, clGetDeviceIDs(platform, type, *count, ids, NULL));

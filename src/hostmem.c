@@ -95,6 +95,13 @@ void tc_host_room_now(tc_host_room *room)
     consider_cgroup(room);
 }
 
+int tc_host_address_bounded(void)
+{
+    struct rlimit as, data;
+    return (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+           (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
+}
+
 unsigned long long tc_host_resident(void)
 {
     unsigned long long rss = 0;

@@ -162,23 +162,39 @@ static int batch_init(batch *b, const tc_options *o, const batch_list *list,
     return batch_make_lanes(b, n_requests, requests);
 }
 
-/* Starts every thread: the workers first, so that the first reads overlap with opening the
- * devices. The OpenCL loader reads its vendor list on the first call, which is not safe from
- * several threads at once (ocl-icd): one listing here, then the lanes open their contexts in
- * parallel. */
-static int batch_start(batch *b, pthread_t *workers)
+/* The platforms, listed once: the OpenCL loader reads its vendor list on the first call,
+ * which is not safe from several threads at once (ocl-icd); the lanes then open their
+ * contexts in parallel. */
+static void list_platforms(batch *b)
 {
-    int count, started = 0;
+    int count;
     char ignored[256];
-    for (int i = 0; i < b->n_workers; i++)
-        if (pthread_create(&workers[started], NULL, batch_worker_main, b) == 0)
+    (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
+    b->platforms_ms = batch_now_ms() - b->t0;
+}
+
+/* Starts every thread (*thread_error: the last pthread_create error): the workers first, so
+ * that the first reads overlap with opening the devices. Under an address-space limit the
+ * platforms start first instead: PoCL maps a stack for each of its threads as it starts and
+ * aborts the process when one fails, which the workers' first images could make happen;
+ * after it, an image that does not fit is refused in one line. */
+static int batch_start(batch *b, pthread_t *workers, int *thread_error)
+{
+    int started = 0;
+    const int platforms_first = b->n_lanes > 0 && tc_host_address_bounded();
+    if (platforms_first)
+        list_platforms(b);
+    for (int i = 0; i < b->n_workers; i++) {
+        const int err = pthread_create(&workers[started], NULL, batch_worker_main, b);
+        if (err == 0)
             started++;
+        else
+            *thread_error = err;
+    }
     if (started == 0)
         return 0; /* no lane either: nothing would take its images */
-    if (b->n_lanes > 0) {
-        (void)tc_list_devices(NULL, 0, &count, ignored, sizeof ignored);
-        b->platforms_ms = batch_now_ms() - b->t0;
-    }
+    if (b->n_lanes > 0 && !platforms_first)
+        list_platforms(b);
     for (int i = 0; i < b->n_lanes; i++) {
         lane *l = &b->lanes[i];
         if ((l->started = pthread_create(&l->thread, NULL, batch_lane_main, l) == 0) || i == 0)
@@ -198,9 +214,11 @@ static int batch_start(batch *b, pthread_t *workers)
 /* Waits for every thread, showing the progress line meanwhile where there is one. */
 static void batch_wait(batch *b, pthread_t *workers, int n_workers)
 {
-    if (b->n_lanes > 0 && !b->lanes[0].started)
+    /* With no worker no image is read, none done: nothing to wait for but the threads. */
+    const int images_come = n_workers > 0;
+    if (images_come && b->n_lanes > 0 && !b->lanes[0].started)
         (void)batch_lane_main(&b->lanes[0]); /* returns when no image is left to pass on */
-    while (b->progress) {
+    while (images_come && b->progress) {
         pthread_mutex_lock(&b->lock);
         const int done = b->done;
         if (done < b->list->count)
@@ -363,9 +381,13 @@ int batch_run(const tc_options *o, const batch_list *list, char requests[][64], 
     } else {
         if (r->start)
             r->start(b, r->arg);
-        const int started = batch_start(b, workers);
+        int thread_error = 0;
+        const int started = batch_start(b, workers, &thread_error);
         if (started == 0) {
-            say(b, "no worker thread could start");
+            char line[160];
+            snprintf(line, sizeof line, "no worker thread could start (pthread_create: %s)",
+                     strerror(thread_error));
+            say(b, line);
             b->failed = 1;
         }
         batch_wait(b, workers, started);
