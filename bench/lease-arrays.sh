@@ -17,7 +17,8 @@ step() { # step NAME SECONDS COMMAND...: the command's output in OUT/NAME.txt, i
     t0=$(date +%s.%N)
     PYTHONPATH=python timeout "$limit" "$@" >"$out/$name.txt" 2>&1
     rc=$?
-    printf '%s: exit %s in %.1f s (%s UTC)\n' "$name" "$rc" "$(echo "$(date +%s.%N) - $t0" | bc)" \
+    printf '%s: exit %s in %.1f s (%s UTC)\n' "$name" "$rc" \
+        "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" \
         "$(date -u +%H:%M:%S)" | tee -a "$out/steps.txt"
 }
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; git rev-parse HEAD 2>/dev/null; } >"$out/machine.txt" 2>&1
