@@ -1,9 +1,9 @@
 #!/bin/sh
 # bench/lease-arrays.sh - one GPU lease's Python array figures, in one call of the device tool:
 # builds the library with the carried codecs, then runs the shared side-by-side script as given
-# (arrays_side_by_side.py from .carry/peers, PYTHONPATH=python), bench/result_memory.py, and the
-# side-by-side script again in a new process, each under its own time limit, every output
-# under OUT. Prepare the carry first (sh bench/carry.sh).
+# (arrays_side_by_side.py from .carry/peers, PYTHONPATH=python), bench/result_memory.py, and
+# with AGAIN=1 the side-by-side script again in a new process, each under its own time limit,
+# every output under OUT. Prepare the carry first (sh bench/carry.sh).
 #
 #   sh bench/lease-arrays.sh OUT [PYTHON]      (PYTHON default /opt/torch/.venv/bin/python3)
 set -u
@@ -25,4 +25,4 @@ step() { # step NAME SECONDS COMMAND...: the command's output in OUT/NAME.txt, i
 step build 120 codecs make -s -j"$(nproc)" tiledconv lib
 step side_by_side_1 240 codecs "$py" .carry/peers/arrays_side_by_side.py
 step result_memory 150 codecs "$py" bench/result_memory.py gpu 1000 4
-step side_by_side_2 240 codecs "$py" .carry/peers/arrays_side_by_side.py
+[ "${AGAIN:-0}" = 1 ] && step side_by_side_2 240 codecs "$py" .carry/peers/arrays_side_by_side.py
