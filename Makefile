@@ -121,7 +121,8 @@ FILES_SRCS := src/files/batch.c src/files/batch_state.c src/files/batch_pool.c \
               src/files/sha256.c src/files/inputs.c src/files/name_list.c src/files/options.c \
               src/files/file_hooks.c src/files/compare.c src/files/files_api.c \
               src/files/option_parse.c src/files/option_values.c src/files/option_rules.c \
-              src/files/option_table.c src/files/bytes.c src/files/devices.c
+              src/files/option_table.c src/files/bytes.c src/files/devices.c \
+              src/files/image_files.c
 # The command line: options, messages and exit codes, and the studies of one image (-t, -e,
 # -a all, --class-map, --gradient, --pyramid), on the library.
 CLI_SRCS := cli/main.c \

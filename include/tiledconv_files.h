@@ -96,6 +96,40 @@ TC_API void tc_file_results_clear(tc_file_result *results, int count);
 /* Frees a run (NULL: nothing). */
 TC_API void tc_files_free(tc_files *run);
 
+/* ---- One image file in memory (since 1.3) ---------------------------------------------- */
+
+/* Reads one image file ("-": standard input) into memory through the reader tc_filter_files
+ * uses: the format from the first bytes (BMP, PNG, JPEG, PGM/PPM, never the name), the header
+ * checked against the run's "max-pixels" and decompression-bomb guard ("allow-high-ratio"
+ * lifts it) before any pixel is decoded; the run's other settings are not used. *image
+ * receives the file's samples channel-last, rows packed, the top row first, in memory of its
+ * own (free it with tc_image_free): 1 channel for gray, 3 for colour (palettes expanded, alpha
+ * dropped, a BMP always 3); TC_PIXELS_U8 for 8-bit samples, TC_PIXELS_U16 for 16-bit ones (PNG,
+ * PGM/PPM of maxval 65535), TC_PIXELS_F32 on the library's 0..255 scale (v * 255 / maxval) for
+ * a PGM/PPM of another maxval. TC_OK; TC_EINVAL with "NAME: reason" in err for a file that
+ * cannot be read or is refused (*image untouched); TC_ENOMEM. */
+TC_API int tc_read_image(tc_files *run, const char *path, tc_image *image, char *err,
+                         size_t err_size);
+
+/* Frees the samples tc_read_image gave; data is NULL after (NULL: nothing). */
+TC_API void tc_image_free(tc_image *image);
+
+/* Writes image to path as the command line writes its outputs: staged under a temporary name,
+ * synced and renamed into place (all or nothing; "no-sync" skips the syncs), an existing file's
+ * mode kept, a read-only one replaced only with "force". The run's settings say how: "format"
+ * (else path's extension: .bmp, .png, .jpg/.jpeg, .pgm/.ppm/.pnm; none is BMP), "quality" and
+ * "sampling" (JPEG), "depth" (else 16 bits for TC_PIXELS_U16 samples into PNG or PGM/PPM, 8
+ * otherwise). image: TC_PIXELS_U8, U16 or F32 samples, 1 or 3 channels, rows of any stride of
+ * at least one row (a view into a larger array is fine). U8 and U16 samples are written as
+ * they are where the depth is theirs; otherwise each sample v on the 0..255 scale (U16's v *
+ * 255 / 65535) is written as the command line writes a filtered value: floor(clamp(v, 0, 255)
+ * + 0.5) at 8 bits, round(clamp(v, 0, 255) * 65535 / 255) at 16 (NaN as 0). TC_OK; TC_EINVAL
+ * with the reason in err for an image, a path or a setting refused (nothing written);
+ * TC_EDEVICE when the write itself failed (the disk full or gone: the file, new or old, as it
+ * was); TC_ENOMEM. */
+TC_API int tc_write_image(tc_files *run, const char *path, const tc_image *image, char *err,
+                          size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

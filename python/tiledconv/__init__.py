@@ -102,7 +102,7 @@ __all__ = ["Context", "Error", "Device", "devices", "filter", "filter_batch", "e
            "gradient_reference", "gradient_tolerance", "GRADIENT_OPERATORS", "GRADIENT_METHODS",
            "pyramid", "pyramid_layout", "pyramid_reference", "pyramid_tolerance",
            "PYRAMID_LAUNCHES", "MAX_OCTAVES", "MAX_LEVELS", "filter_files", "filter_file",
-           "FileResult", "__version__"]
+           "read_image", "write_image", "FileResult", "__version__"]
 
 _lib = _native.lib
 _files.declare(_lib)
@@ -1491,6 +1491,42 @@ def filter_file(input, output, **options):
     """
     options["output"] = os.fspath(output)
     return _files.run(_lib, [input], options, None, (ValueError, Error))[0]
+
+
+def read_image(path, **options):
+    """One image file (BMP, PNG, JPEG, PGM/PPM; the format from its first bytes) as a new
+    array, through the reader filter_files uses: H x W for gray, H x W x 3 for colour
+    (palettes expanded, alpha dropped, a BMP always H x W x 3); uint8 for 8-bit samples,
+    uint16 for 16-bit ones (PNG, PGM/PPM of maxval 65535), float32 on the 0..255 scale for a
+    PGM/PPM of another maxval. ``max_pixels=`` and ``allow_high_ratio=True`` set the limits
+    checked on its header before anything is decoded. Raises ValueError for a file that cannot
+    be read or is refused, naming it.
+
+    >>> import tiledconv
+    >>> tiledconv.read_image("images/TiledConv_Input451x300.bmp").shape
+    (300, 451, 3)
+    """
+    return _files.read_image(_lib, path, options, (ValueError, Error))
+
+
+def write_image(path, array, **options):
+    """Writes an H x W, H x W x 1 or H x W x 3 array of uint8, uint16 or float32 samples as
+    the command line writes its outputs: the format from ``path``'s extension (or
+    ``format=``), ``quality=`` and ``sampling=`` for JPEG, ``depth=`` (default 16 bits for
+    uint16 into PNG or PGM/PPM, else 8); the file staged under a temporary name, synced
+    (unless ``no_sync=True``) and renamed into place, a read-only one replaced only with
+    ``force=True``. uint8 and uint16 samples are written as they are where the depth is
+    theirs; floats (and uint16 at 8 bits, as v * 255 / 65535) as floor(clamp(v, 0, 255) +
+    0.5). Raises ValueError for an array, path or option refused (nothing written),
+    tiledconv.Error when the write itself fails.
+
+    >>> import tiledconv, tempfile, os, numpy as np
+    >>> out = os.path.join(tempfile.mkdtemp(), "ramp.png")
+    >>> tiledconv.write_image(out, np.arange(12, dtype=np.uint8).reshape(3, 4))
+    >>> tiledconv.read_image(out)[2]
+    array([ 8,  9, 10, 11], dtype=uint8)
+    """
+    _files.write_image(_lib, path, array, options, (ValueError, Error))
 
 
 def __dir__():

@@ -8,11 +8,13 @@ here writes the bytes ``tiledconv`` writes for the same options.
 
 import ctypes
 import os
+
+import numpy as np
 from ctypes import POINTER, Structure, c_char, c_char_p, c_double, c_int, c_size_t, c_void_p
 from dataclasses import dataclass
 
 from . import _native
-from ._native import TC_EINVAL, TC_OK
+from ._native import TC_EINVAL, TC_ENOMEM, TC_OK, TcImage
 
 STATUS_NAMES = ("written", "failed", "refused", "not run")
 
@@ -45,7 +47,14 @@ PROTOTYPES = {
                                 Progress, c_void_p, c_char_p, c_size_t]),
     "tc_file_results_clear": (None, [POINTER(TcFileResult), c_int]),
     "tc_files_free": (None, [c_void_p]),
+    "tc_read_image": (c_int, [c_void_p, c_char_p, POINTER(TcImage), c_char_p, c_size_t]),
+    "tc_image_free": (None, [POINTER(TcImage)]),
+    "tc_write_image": (c_int, [c_void_p, c_char_p, POINTER(TcImage), c_char_p, c_size_t]),
 }
+
+_DTYPES = {_native.TC_PIXELS_U8: np.uint8, _native.TC_PIXELS_U16: np.uint16,
+           _native.TC_PIXELS_F32: np.float32}
+_LAYOUTS = {np.dtype(t): layout for layout, t in _DTYPES.items()}
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,85 @@ def _words(options):
                 yield name, ",".join(repr(float(v)) for v in value)
         else:
             yield name, str(value)
+
+
+class _Run:
+    """A tc_files handle with these options set, freed on leaving."""
+
+    def __init__(self, lib, options, value_error):
+        self.lib, self.handle = lib, c_void_p()
+        self.err = ctypes.create_string_buffer(_native.ERR_SIZE)
+        if lib.tc_files_new(ctypes.byref(self.handle)) != TC_OK:
+            raise MemoryError("tiledconv: out of host memory for a run of files")
+        try:
+            for name, value in _words(options):
+                rc = lib.tc_files_set(self.handle, name.encode(), None if value is None
+                                      else value.encode(), self.err, len(self.err))
+                if rc == TC_EINVAL:
+                    raise value_error(self.err.value.decode(errors="replace"))
+                if rc != TC_OK:
+                    raise MemoryError("tiledconv: out of host memory for a run of files")
+        except BaseException:
+            lib.tc_files_free(self.handle)
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.lib.tc_files_free(self.handle)
+
+    def raise_for(self, rc, errors):
+        """The status of a call as the package's exceptions."""
+        message = self.err.value.decode(errors="replace")
+        if rc == TC_EINVAL:
+            raise errors[0](message)
+        if rc == TC_ENOMEM:
+            raise MemoryError("tiledconv: " + message)
+        if rc != TC_OK:
+            raise errors[1](message, rc)
+
+
+def read_image(lib, path, options, errors):
+    """tc_read_image: the file's samples as a new array (H x W, or H x W x 3)."""
+    with _Run(lib, options, errors[0]) as r:
+        image = TcImage()
+        rc = lib.tc_read_image(r.handle, os.fsencode(path), ctypes.byref(image), r.err,
+                               len(r.err))
+        r.raise_for(rc, errors)
+        try:
+            dtype = np.dtype(_DTYPES[image.format])
+            shape = (image.height, image.width) + ((image.planes,) if image.planes > 1 else ())
+            count = image.height * image.width * image.planes
+            return np.ctypeslib.as_array(ctypes.cast(image.data, POINTER(
+                np.ctypeslib.as_ctypes_type(dtype))), (count,)).reshape(shape).copy()
+        finally:
+            lib.tc_image_free(ctypes.byref(image))
+
+
+def write_image(lib, path, array, options, errors):
+    """tc_write_image of a 2-D, H x W x 1 or H x W x 3 array of uint8, uint16 or float32."""
+    a = np.asarray(array)
+    if a.dtype not in _LAYOUTS:
+        raise errors[0]("write_image: samples of uint8, uint16 or float32, not %s" % a.dtype)
+    if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (1, 3)):
+        raise errors[0]("write_image: an H x W or H x W x C array with C 1 or 3, not shape %s"
+                        % (a.shape,))
+    if a.ndim == 3 and a.shape[2] == 1:
+        a = a[:, :, 0]
+    channels = a.shape[2] if a.ndim == 3 else 1
+    packed_row = a.strides[1] == a.itemsize * channels and (a.ndim == 2 or
+                                                            a.strides[2] == a.itemsize)
+    if not packed_row or a.strides[0] < a.shape[1] * channels * a.itemsize or \
+            not a.flags.aligned:
+        a = np.ascontiguousarray(a)  # each row's samples packed, rows top first: else a copy
+    image = TcImage(format=_LAYOUTS[a.dtype], width=a.shape[1], height=a.shape[0],
+                    planes=channels, data=a.ctypes.data,
+                    stride=a.strides[0])
+    with _Run(lib, options, errors[0]) as r:
+        rc = lib.tc_write_image(r.handle, os.fsencode(path), ctypes.byref(image), r.err,
+                                len(r.err))
+        r.raise_for(rc, errors)
 
 
 def run(lib, inputs, options, progress, errors):

@@ -21,6 +21,7 @@
 #include "option_table.h"
 #include "outputs.h"
 #include "plan.h"
+#include "files_run.h"
 
 struct tc_files {
     char **words; /* "--name" or "--name=value", in the order set */
@@ -201,6 +202,54 @@ static int parse(int argc, char **argv, tc_options *o, char *err, size_t err_siz
     }
     free(text);
     return rc == 0 ? TC_OK : TC_EINVAL;
+}
+
+/* Whether a word ("--name" or "--name=value") sets one of the input's limits. */
+static int sets_limit(const char *word)
+{
+    return strncmp(word, "--max-pixels=", 13) == 0 || strcmp(word, "--allow-high-ratio") == 0;
+}
+
+int files_parse_locked(const tc_files *run, const char *path, int output, files_parsed *p,
+                       char *err, size_t err_size)
+{
+    int argc = 0;
+    tc_files with = {.count = 0};
+    char *word = NULL;
+    const size_t size = strlen(path) + sizeof "--output=";
+    if (!(with.words = malloc(((size_t)run->count + 1) * sizeof *with.words)) ||
+        (output && !(word = malloc(size)))) {
+        free(with.words);
+        return TC_ENOMEM;
+    }
+    for (int i = 0; i < run->count; i++) /* a read is given its limits alone */
+        if (output || sets_limit(run->words[i]))
+            with.words[with.count++] = run->words[i];
+    if (output) { /* "--output=PATH" after the run's words: the last one counts */
+        snprintf(word, size, "--output=%s", path);
+        with.words[with.count++] = word;
+    }
+    p->argv = command_line(&with, &path, 1, &argc);
+    p->word = word;
+    free(with.words); /* argv holds the words themselves */
+    if (!p->argv) {
+        free(word);
+        return TC_ENOMEM;
+    }
+    pthread_mutex_lock(&run_lock);
+    const int status = parse(argc, p->argv, &p->o, err, err_size);
+    if (status != TC_OK)
+        files_parsed_end(p);
+    return status;
+}
+
+void files_parsed_end(files_parsed *p)
+{
+    free(p->argv); /* the options point into it and into word */
+    free(p->word);
+    p->argv = NULL;
+    p->word = NULL;
+    pthread_mutex_unlock(&run_lock);
 }
 
 /* The rules a run of files adds to the tool's: what only the tool's studies do. */

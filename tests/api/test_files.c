@@ -28,6 +28,109 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* A file of these bytes (a hand-made PGM). */
+static void put_file(const char *path, const char *bytes, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(bytes, 1, size, f);
+        fclose(f);
+    }
+}
+
+/* tc_read_image and tc_write_image: a round trip of every sample type, the conversions at
+ * their edges, and the refusals (nothing written). */
+static void image_files(const char *dir)
+{
+    char err[512] = "", path[600];
+    tc_files *run = NULL;
+    tc_image im = {0}, back = {0};
+    tc_files_new(&run);
+    tc_files_set(run, "no-sync", NULL, err, sizeof err);
+    int rc = tc_read_image(run, "images/TiledConv_Input512x512.bmp", &im, err, sizeof err);
+    check(rc == TC_OK && im.format == TC_PIXELS_U8 && im.planes == 3 && im.width == 512 &&
+              im.height == 512 && im.stride == 1536,
+          "tc_read_image: a BMP as 8-bit RGB, rows packed", err);
+    snprintf(path, sizeof path, "%s/round.png", dir);
+    rc = tc_write_image(run, path, &im, err, sizeof err);
+    check(rc == TC_OK, "tc_write_image: a PNG from the extension", err);
+    rc = tc_read_image(run, path, &back, err, sizeof err);
+    check(rc == TC_OK && back.format == TC_PIXELS_U8 && back.planes == 3 &&
+              memcmp(im.data, back.data, 512 * 1536) == 0,
+          "the PNG read back: the same samples", err);
+    tc_image_free(&back);
+    check(back.data == NULL, "tc_image_free: data NULL after", "");
+
+    /* 16 bits kept in a PGM; 8-bit samples widened exactly with depth 16. */
+    unsigned short deep[4] = {0, 1, 65535, 30000};
+    tc_image d = {.format = TC_PIXELS_U16, .width = 2, .height = 2, .planes = 1, .data = deep,
+                  .stride = 4};
+    snprintf(path, sizeof path, "%s/deep.pgm", dir);
+    rc = tc_write_image(run, path, &d, err, sizeof err);
+    if (rc == TC_OK)
+        rc = tc_read_image(run, path, &back, err, sizeof err);
+    check(rc == TC_OK && back.format == TC_PIXELS_U16 &&
+              memcmp(back.data, deep, sizeof deep) == 0,
+          "16-bit samples through a PGM, exactly", err);
+    tc_image_free(&back);
+
+    /* Floats on the 0..255 scale as the tool writes filtered values. */
+    float f[4] = {-1.0f, 0.5f, 254.5f, 0.0f / 0.0f};
+    const unsigned char want8[4] = {0, 1, 255, 0};
+    tc_image fl = {.format = TC_PIXELS_F32, .width = 4, .height = 1, .planes = 1, .data = f,
+                   .stride = 16};
+    snprintf(path, sizeof path, "%s/float.pgm", dir);
+    rc = tc_write_image(run, path, &fl, err, sizeof err);
+    if (rc == TC_OK)
+        rc = tc_read_image(run, path, &back, err, sizeof err);
+    check(rc == TC_OK && back.format == TC_PIXELS_U8 && memcmp(back.data, want8, 4) == 0,
+          "F32 -1, 0.5, 254.5, NaN written as 0, 1, 255, 0", err);
+    tc_image_free(&back);
+
+    /* Another maxval: floats on the 0..255 scale. */
+    snprintf(path, sizeof path, "%s/maxval.pgm", dir);
+    put_file(path, "P5 2 1 100\n\x32\x64", 13);
+    rc = tc_read_image(run, path, &back, err, sizeof err);
+    check(rc == TC_OK && back.format == TC_PIXELS_F32 && ((float *)back.data)[0] == 127.5f &&
+              ((float *)back.data)[1] == 255.0f,
+          "a PGM of maxval 100: 50 and 100 as 127.5 and 255", err);
+    tc_image_free(&back);
+
+    /* Refusals, each before anything is written. */
+    snprintf(path, sizeof path, "%s/no.gif", dir);
+    rc = tc_write_image(run, path, &im, err, sizeof err);
+    check(rc == TC_EINVAL && access(path, F_OK) != 0, "an unknown extension refused", err);
+    tc_image four = im;
+    four.planes = 4;
+    snprintf(path, sizeof path, "%s/four.png", dir);
+    rc = tc_write_image(run, path, &four, err, sizeof err);
+    check(rc == TC_EINVAL && access(path, F_OK) != 0, "4 channels refused", err);
+    rc = tc_read_image(run, "missing.png", &back, err, sizeof err);
+    check(rc == TC_EINVAL && strstr(err, "missing.png") && back.data == NULL,
+          "a missing file refused, named", err);
+    snprintf(path, sizeof path, "%s/round.png", dir);
+    chmod(path, 0444);
+    rc = tc_write_image(run, path, &im, err, sizeof err);
+    check(rc == TC_EINVAL && strstr(err, "read-only"), "a read-only file not replaced", err);
+    tc_files_set(run, "force", NULL, err, sizeof err);
+    check(tc_write_image(run, path, &im, err, sizeof err) == TC_OK, "... replaced with force",
+          err);
+    tc_files_set(run, "depth", "16", err, sizeof err);
+    snprintf(path, sizeof path, "%s/deep.bmp", dir);
+    rc = tc_write_image(run, path, &im, err, sizeof err);
+    check(rc == TC_EINVAL && access(path, F_OK) != 0, "16 bits into a BMP refused", err);
+    tc_files_set(run, "taps", "8", err, sizeof err);
+    rc = tc_write_image(run, path, &im, err, sizeof err);
+    check(rc == TC_EINVAL && strstr(err, "odd"), "a setting the parser refuses", err);
+    tc_files_set(run, "max-pixels", "1000", err, sizeof err);
+    rc = tc_read_image(run, "images/TiledConv_Input512x512.bmp", &back, err, sizeof err);
+    check(rc == TC_EINVAL && strstr(err, "exceeds the limit of 1000") && !back.data,
+          "max-pixels refuses a larger image before decoding it (the other settings unused)",
+          err);
+    tc_image_free(&im);
+    tc_files_free(run);
+}
+
 static void progress(int done, int total, void *user)
 {
     int *last = user;
@@ -94,6 +197,8 @@ int main(void)
     tc_file_results_clear(res, 1);
     tc_files_free(run);
     tc_files_free(NULL);
+
+    image_files(dir);
 
     snprintf(path, sizeof path, "rm -rf '%s'", dir);
     if (system(path) != 0)

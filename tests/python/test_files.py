@@ -5,6 +5,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tiledconv
@@ -137,3 +138,65 @@ def test_unwritable_folder_fails_each_file(tmp_path):
 
 def test_empty_list():
     assert tiledconv.filter_files([], None) == []
+
+
+# ---- read_image and write_image (tc_read_image, tc_write_image) -------------------------------
+
+@pytest.mark.parametrize("fmt", ["png", "jpg", "ppm", "bmp"])
+def test_read_then_write_gives_the_tools_bytes(tmp_path, fmt):
+    """An image read and written back is the file the tool's --no-filter --color copy writes."""
+    src = ROOT / "images" / "TiledConv_Input451x300.bmp"
+    tool("--no-filter", "--color", "-q", "--no-sync", "-O", tmp_path / "tool", "--format", fmt,
+         src)
+    image = tiledconv.read_image(src)
+    assert image.shape == (300, 451, 3) and image.dtype == "uint8"
+    out = tmp_path / ("written." + fmt)
+    tiledconv.write_image(out, image, no_sync=True)
+    expected = next((tmp_path / "tool").iterdir())
+    assert out.read_bytes() == expected.read_bytes()
+
+
+def test_samples_of_each_kind_round_trip(tmp_path):
+    """uint16 kept in PNG and PGM, a view written as its own pixels, floats rounded as the tool
+    rounds filtered values, another maxval read on the 0..255 scale."""
+    deep = (np.arange(24, dtype=np.uint16) * 2731).reshape(2, 4, 3)
+    for name in ("deep.png", "deep.ppm"):
+        tiledconv.write_image(tmp_path / name, deep, no_sync=True)
+        back = tiledconv.read_image(tmp_path / name)
+        assert back.dtype == np.uint16 and np.array_equal(back, deep)
+    big = np.arange(40 * 30, dtype=np.uint8).reshape(40, 30)
+    tiledconv.write_image(tmp_path / "view.pgm", big[::3, 5:17], no_sync=True)
+    assert np.array_equal(tiledconv.read_image(tmp_path / "view.pgm"), big[::3, 5:17])
+    floats = np.array([[-1.0, 0.5, 254.5, np.nan, 1.49]], dtype=np.float32)
+    tiledconv.write_image(tmp_path / "f.pgm", floats, no_sync=True)
+    assert tiledconv.read_image(tmp_path / "f.pgm").tolist() == [[0, 1, 255, 0, 1]]
+    (tmp_path / "m.pgm").write_bytes(b"P5 3 1 100\n\x00\x32\x64")
+    back = tiledconv.read_image(tmp_path / "m.pgm")
+    assert back.dtype == np.float32 and back.tolist() == [[0.0, 127.5, 255.0]]
+
+
+def test_read_and_write_refusals(tmp_path):
+    image = np.zeros((4, 4, 3), np.uint8)
+    refused = [
+        (lambda: tiledconv.write_image(tmp_path / "a.gif", image), "unknown image extension"),
+        (lambda: tiledconv.write_image(tmp_path / "b.png", np.zeros((4, 4, 4), np.uint8)),
+         "C 1 or 3"),
+        (lambda: tiledconv.write_image(tmp_path / "c.png", image.astype(np.int32)), "uint8"),
+        (lambda: tiledconv.write_image(tmp_path / "d.bmp", image, depth=16), "8-bit"),
+        (lambda: tiledconv.read_image(tmp_path / "missing.png"), "missing.png"),
+        (lambda: tiledconv.read_image(ROOT / "images" / "TiledConv_Input451x300.bmp",
+                                      max_pixels=1000), "exceeds the limit"),
+    ]
+    for call, words in refused:
+        with pytest.raises(ValueError, match=words):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written
+    kept = tmp_path / "kept.png"
+    tiledconv.write_image(kept, image, no_sync=True)
+    kept.chmod(0o444)
+    before = kept.read_bytes()
+    with pytest.raises(ValueError, match="read-only"):
+        tiledconv.write_image(kept, image + 1, no_sync=True)
+    assert kept.read_bytes() == before
+    tiledconv.write_image(kept, image + 1, no_sync=True, force=True)
+    assert np.array_equal(tiledconv.read_image(kept), image + 1)
