@@ -38,6 +38,21 @@ static void put_file(const char *path, const char *bytes, size_t size)
     }
 }
 
+/* image written to DIR/NAME and read back: the samples want, of this format. */
+static void round_trip(tc_files *run, const char *dir, const char *name, const tc_image *image,
+                       int format, const void *want, size_t size, const char *what)
+{
+    char path[600], err[512] = "";
+    tc_image back = {0};
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int rc = tc_write_image(run, path, image, err, sizeof err);
+    if (rc == TC_OK)
+        rc = tc_read_image(run, path, &back, err, sizeof err);
+    check(rc == TC_OK && (int)back.format == format && memcmp(back.data, want, size) == 0,
+          what, err);
+    tc_image_free(&back);
+}
+
 /* tc_read_image and tc_write_image: a round trip of every sample type, the conversions at
  * their edges, and the refusals (nothing written). */
 static void image_files(const char *dir)
@@ -61,31 +76,20 @@ static void image_files(const char *dir)
     tc_image_free(&back);
     check(back.data == NULL, "tc_image_free: data NULL after", "");
 
-    /* 16 bits kept in a PGM; 8-bit samples widened exactly with depth 16. */
+    /* 16 bits kept in a PGM. */
     unsigned short deep[4] = {0, 1, 65535, 30000};
     tc_image d = {.format = TC_PIXELS_U16, .width = 2, .height = 2, .planes = 1, .data = deep,
                   .stride = 4};
-    snprintf(path, sizeof path, "%s/deep.pgm", dir);
-    rc = tc_write_image(run, path, &d, err, sizeof err);
-    if (rc == TC_OK)
-        rc = tc_read_image(run, path, &back, err, sizeof err);
-    check(rc == TC_OK && back.format == TC_PIXELS_U16 &&
-              memcmp(back.data, deep, sizeof deep) == 0,
-          "16-bit samples through a PGM, exactly", err);
-    tc_image_free(&back);
+    round_trip(run, dir, "deep.pgm", &d, TC_PIXELS_U16, deep, sizeof deep,
+               "16-bit samples through a PGM, exactly");
 
     /* Floats on the 0..255 scale as the tool writes filtered values. */
     float f[4] = {-1.0f, 0.5f, 254.5f, 0.0f / 0.0f};
     const unsigned char want8[4] = {0, 1, 255, 0};
     tc_image fl = {.format = TC_PIXELS_F32, .width = 4, .height = 1, .planes = 1, .data = f,
                    .stride = 16};
-    snprintf(path, sizeof path, "%s/float.pgm", dir);
-    rc = tc_write_image(run, path, &fl, err, sizeof err);
-    if (rc == TC_OK)
-        rc = tc_read_image(run, path, &back, err, sizeof err);
-    check(rc == TC_OK && back.format == TC_PIXELS_U8 && memcmp(back.data, want8, 4) == 0,
-          "F32 -1, 0.5, 254.5, NaN written as 0, 1, 255, 0", err);
-    tc_image_free(&back);
+    round_trip(run, dir, "float.pgm", &fl, TC_PIXELS_U8, want8, sizeof want8,
+               "F32 -1, 0.5, 254.5, NaN written as 0, 1, 255, 0");
 
     /* Another maxval: floats on the 0..255 scale. */
     snprintf(path, sizeof path, "%s/maxval.pgm", dir);
