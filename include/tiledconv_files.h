@@ -99,7 +99,7 @@ TC_API void tc_files_free(tc_files *run);
 /* ---- One image file in memory (since 1.3) ---------------------------------------------- */
 
 /* Reads one image file ("-": standard input) into memory through the reader tc_filter_files
- * uses: the format from the first bytes (BMP, PNG, JPEG, PGM/PPM, never the name), the header
+ * uses (neither call may be made from a run's progress callback: TC_EINVAL): the format from the first bytes (BMP, PNG, JPEG, PGM/PPM, never the name), the header
  * checked against the run's "max-pixels" and decompression-bomb guard ("allow-high-ratio"
  * lifts it) before any pixel is decoded; the run's other settings are not used. *image
  * receives the file's samples channel-last, rows packed, the top row first, in memory of its
@@ -116,8 +116,9 @@ TC_API void tc_image_free(tc_image *image);
 
 /* Writes image to path as the command line writes its outputs: staged under a temporary name,
  * synced and renamed into place (all or nothing; "no-sync" skips the syncs), an existing file's
- * mode kept, a read-only one replaced only with "force". The run's settings say how: "format"
- * (else path's extension: .bmp, .png, .jpg/.jpeg, .pgm/.ppm/.pnm; none is BMP), "quality" and
+ * mode kept, a read-only one replaced only with "force". The run's settings say how: the format
+ * is path's extension (.bmp, .png, .jpg/.jpeg, .pgm/.ppm/.pnm), or "format" for a path without
+ * one (none and no "format": BMP; both must agree, as the tool's -o and --format), "quality" and
  * "sampling" (JPEG), "depth" (else 16 bits for TC_PIXELS_U16 samples into PNG or PGM/PPM, 8
  * otherwise). image: TC_PIXELS_U8, U16 or F32 samples, 1 or 3 channels, rows of any stride of
  * at least one row (a view into a larger array is fine). U8 and U16 samples are written as

@@ -18,8 +18,9 @@ static unsigned long long platform_start_bytes(void)
     return (320ULL << 20) + (unsigned long long)(cpus > 0 ? cpus : 1) * (16ULL << 20);
 }
 
-/* Set once a platform has listed its devices: PoCL starts its threads then, whatever the type
- * asked, and maps no more of them later. */
+/* Set once every platform has listed its devices (tc_device_list; opening one device may stop
+ * at another platform): PoCL starts its threads then, whatever the type asked, and maps no
+ * more of them later. */
 static _Atomic int platforms_started;
 
 static int check_start_room(tc_msg *m)
@@ -74,7 +75,6 @@ static int get_devices(cl_platform_id platform, cl_device_type type, cl_device_i
         return TC_OK;
     }
     CL_CHECK(status, cleanup, m, err, "clGetDeviceIDs");
-    platforms_started = 1;
     if (!(ids = malloc(*count * sizeof *ids)))
         return tc_fail(m, TC_ENOMEM, "out of host memory listing devices");
     CL_CALL(status, cleanup, m, clGetDeviceIDs(platform, type, *count, ids, NULL));
@@ -147,7 +147,7 @@ int tc_device_list(tc_device_info *list, int capacity, int *count, tc_msg *m)
     }
     free(platforms);
     if (status == TC_OK)
-        *count = n;
+        *count = n, platforms_started = 1; /* every platform's, PoCL's among them */
     return status;
 }
 

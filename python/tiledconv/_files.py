@@ -167,6 +167,8 @@ def read_image(lib, path, options, errors):
 def write_image(lib, path, array, options, errors):
     """tc_write_image of a 2-D, H x W x 1 or H x W x 3 array of uint8, uint16 or float32."""
     a = np.asarray(array)
+    if a.dtype.kind in "uf" and not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))  # the host's byte order, as the library reads
     if a.dtype not in _LAYOUTS:
         raise errors[0]("write_image: samples of uint8, uint16 or float32, not %s" % a.dtype)
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (1, 3)):

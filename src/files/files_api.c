@@ -38,6 +38,10 @@ static const char *const tool_only[] = {"source", "generate", "files-from", "cla
  * --tune) are one per process: runs take turns. */
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Set on the thread that holds run_lock for a run of files, whose progress callback runs on it:
+ * a call of this header from that callback is refused rather than waiting for itself. */
+static _Thread_local int in_run;
+
 static int fail(int status, char *err, size_t err_size, const char *fmt, const char *a,
                 const char *b)
 {
@@ -115,6 +119,7 @@ typedef struct {
     tc_file_progress progress;
     void *user;
     int shown; /* the last done the caller was told */
+    char whole[768]; /* the last line said of the whole batch (no file's), "" if none */
 } collector;
 
 static void on_image(const batch *b, const job *j, void *arg)
@@ -139,6 +144,8 @@ static void on_note(const batch *b, int index, const char *line, void *arg)
     if (index >= 0 && index < c->count) {
         c->results[index].status = TC_FILE_FAILED;
         snprintf(c->results[index].message, sizeof c->results[index].message, "%s", line);
+    } else {
+        snprintf(c->whole, sizeof c->whole, "%s", line);
     }
 }
 
@@ -229,6 +236,13 @@ int files_parse_locked(const tc_files *run, const char *path, int output, files_
         snprintf(word, size, "--output=%s", path);
         with.words[with.count++] = word;
     }
+    if (in_run) {
+        free(with.words);
+        free(word);
+        return fail(TC_EINVAL, err, err_size, "%s%s",
+                    "called from a run's progress callback: the run holds the process's "
+                    "settings until it returns", "");
+    }
     p->argv = command_line(&with, &path, 1, &argc);
     p->word = word;
     free(with.words); /* argv holds the words themselves */
@@ -273,7 +287,7 @@ static int run_batch(const tc_options *o, const batch_list *list, tc_file_result
 {
     char requests[TC_MAX_DEVICES][64], why[1024];
     int n_requests = 0;
-    collector c = {results, count, progress, user, -1};
+    collector c = {results, count, progress, user, -1, ""};
     int status = devices_resolve(o, requests, &n_requests, why, sizeof why);
     if (status != 0)
         return fail(status == 2 ? TC_EINVAL : TC_EDEVICE, err, err_size, "%s%s", why, "");
@@ -291,7 +305,8 @@ static int run_batch(const tc_options *o, const batch_list *list, tc_file_result
         opened |= results[i].status != TC_FILE_NOT_RUN;
     if (!opened && count > 0) {
         snprintf(err, err_size, "%s", results[0].message[0] ? results[0].message
-                                                             : "no device opened");
+                                      : c.whole[0]            ? c.whole
+                                                              : "no device opened");
         return status == 2 ? TC_EINVAL : TC_EDEVICE;
     }
     return TC_OK;
@@ -311,6 +326,10 @@ TC_API int tc_filter_files(tc_files *run, const char *const *inputs, int count,
     }
     if (count == 0)
         return TC_OK;
+    if (in_run)
+        return fail(TC_EINVAL, err, err_size, "%s%s",
+                    "called from a run's progress callback: the run holds the process's "
+                    "settings until it returns", "");
     int argc, status;
     char **argv = command_line(run, inputs, count, &argc);
     tc_options o;
@@ -319,6 +338,7 @@ TC_API int tc_filter_files(tc_files *run, const char *const *inputs, int count,
         return TC_ENOMEM;
     memset(&list, 0, sizeof list);
     pthread_mutex_lock(&run_lock);
+    in_run = 1;
     status = parse(argc, argv, &o, err, err_size);
     if (status == TC_OK)
         status = check_files_options(&o, err, err_size);
@@ -342,6 +362,7 @@ TC_API int tc_filter_files(tc_files *run, const char *const *inputs, int count,
     if (status == TC_OK)
         status = run_batch(&o, &list, results, count, progress, user, err, err_size);
     inputs_free(&list);
+    in_run = 0;
     pthread_mutex_unlock(&run_lock);
     free(argv);
     return status;

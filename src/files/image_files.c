@@ -13,7 +13,9 @@
 
 #include "atomic_file.h"
 #include "files_run.h"
+#include "bmp.h"
 #include "outputs.h"
+#include "plan.h"
 #include "source.h"
 
 static int fail(char *err, size_t err_size, const char *path, const char *why)
@@ -73,19 +75,22 @@ TC_API int tc_read_image(tc_files *run, const char *path, tc_image *image, char 
     if (!run || !path || !image)
         return fail(err, err_size, path ? path : "(null)", "no run, path or image");
     files_parsed p;
+    io_limits lim;
     int status = files_parse_locked(run, path, 0, &p, err, err_size);
     if (status != TC_OK)
         return status;
-    const long max_pixels = (long)p.o.max_pixels;
-    const long ratio = p.o.allow_high_ratio ? 0 : IO_MAX_PIXELS_PER_BYTE;
-    files_parsed_end(&p); /* the limits are all a read takes */
-    source s = {0};
+    plan_io_limits(&p.o, &lim); /* the limits are all a read takes */
+    files_parsed_end(&p);
+    lim.pixels_hint = "the run's \"max-pixels\"";
+    lim.ratio_hint = "\"allow-high-ratio\"";
+    /* The tool's reader: the header and the limits first, then the samples. */
+    source_reader reader;
     io_image img = {0};
-    if (source_read(path, &s, err, err_size) != 0)
+    if (source_reader_open(path, &lim, &reader, err, err_size) != 0)
         return TC_EINVAL;
-    if (source_decode(&s, source_name(path), max_pixels, ratio, &img, err, err_size) != 0)
+    if (source_reader_decode(&reader, &img, err, err_size) != 0)
         status = TC_EINVAL;
-    source_free(&s);
+    source_reader_close(&reader);
     if (status == TC_OK && (status = take_image(&img, image)) != TC_OK)
         fail(err, err_size, source_name(path), "out of host memory for its samples");
     io_image_free(&img);
@@ -106,7 +111,7 @@ TC_API void tc_image_free(tc_image *image)
  * round(clamp(v, 0, 255) * 65535 / 255) in double, halves up, v on the 0..255 scale (the
  * command line's rule for filtered values); U8 and U16 samples exact where the depth is
  * theirs. */
-static unsigned sample_out(const tc_image *im, const uint8_t *row, int i, int depth)
+static unsigned sample_out(const tc_image *im, const uint8_t *row, size_t i, int depth)
 {
     double v;
     if (im->format == TC_PIXELS_U8) {
@@ -125,17 +130,18 @@ static unsigned sample_out(const tc_image *im, const uint8_t *row, int i, int de
     return depth == 8 ? (unsigned)floor(v + 0.5) : (unsigned)floor(v * 65535.0 / 255.0 + 0.5);
 }
 
-/* The image's samples packed at the output's depth into img->pixels (malloc'd). */
+/* The image's samples packed at the output's depth into img->pixels (malloc'd); refusal() has
+ * bounded the image to TC_MAX_PIXELS. */
 static int pack(const tc_image *im, int depth, io_image *img)
 {
-    const int n = im->width * im->planes;
+    const size_t n = (size_t)im->width * (size_t)im->planes;
     const size_t bytes = (size_t)n * (size_t)im->height * (depth == 16 ? 2 : 1);
     uint8_t *out = malloc(bytes ? bytes : 1);
     if (!out)
         return TC_ENOMEM;
     for (int y = 0; y < im->height; y++) {
         const uint8_t *row = (const uint8_t *)im->data + (size_t)y * (size_t)im->stride;
-        for (int i = 0; i < n; i++) {
+        for (size_t i = 0; i < n; i++) {
             const unsigned s = sample_out(im, row, i, depth);
             if (depth == 16)
                 ((uint16_t *)(void *)out)[(size_t)y * n + i] = (uint16_t)s;
@@ -146,6 +152,23 @@ static int pack(const tc_image *im, int depth, io_image *img)
     *img = (io_image){im->width, im->height, im->planes, depth, depth == 16 ? 65535 : 255, out,
                       NULL};
     return TC_OK;
+}
+
+/* libjpeg's largest side (JPEG_MAX_DIMENSION). */
+#define JPEG_MAX_SIDE 65500
+
+/* Whether the format holds an image of this size: refused as the tool's writer refuses it
+ * (JPEG's largest side, a BMP's largest file), so that what the encoder would refuse is a
+ * refusal (TC_EINVAL), not a failed write. NULL, or why not. */
+static const char *size_refusal(io_format fmt, const tc_image *im)
+{
+    size_t file_size, offbits, stride;
+    if (fmt == IO_FORMAT_JPEG && (im->width > JPEG_MAX_SIDE || im->height > JPEG_MAX_SIDE))
+        return "JPEG holds at most 65500 pixels a side";
+    if (fmt == IO_FORMAT_BMP &&
+        bmp_layout(im->width, im->height, im->planes == 1 ? 8 : 24, &file_size, &offbits, &stride))
+        return "the image is too large for a BMP file";
+    return NULL;
 }
 
 /* What the writer takes: U8, U16 or F32 samples, 1 or 3 channels, rows top first. NULL, or why
@@ -159,6 +182,8 @@ static const char *refusal(const tc_image *im)
         return "an image file holds 1 channel (gray) or 3 (RGB)";
     if (im->width < 1 || im->height < 1 || !im->data)
         return "the image has no pixels";
+    if ((long long)im->width * im->height > TC_MAX_PIXELS)
+        return "the image has more pixels than the library takes (TC_MAX_PIXELS)";
     if (im->stride < (long)im->width * im->planes * sample || im->stride % sample)
         return "the image's stride is less than a row or not a multiple of its sample";
     if (((uintptr_t)im->data) % (uintptr_t)sample)
@@ -190,6 +215,8 @@ TC_API int tc_write_image(tc_files *run, const char *path, const tc_image *image
     if (status == TC_OK && io_check_writable(fmt, depth, depth == 16 ? 65535 : 255, path, err,
                                              err_size) != 0)
         status = TC_EINVAL;
+    if (status == TC_OK && (why = size_refusal(fmt, image)) != NULL)
+        status = fail(err, err_size, path, why);
     if (status == TC_OK && (outputs_check_flag("output", path, NULL, err, err_size) != 0 ||
                             outputs_check_replaceable("output", path, o->force, err,
                                                       err_size) != 0))

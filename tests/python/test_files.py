@@ -200,3 +200,40 @@ def test_read_and_write_refusals(tmp_path):
     assert kept.read_bytes() == before
     tiledconv.write_image(kept, image + 1, no_sync=True, force=True)
     assert np.array_equal(tiledconv.read_image(kept), image + 1)
+
+
+def _rle8_end_of_bitmap(width, height):
+    """A width x height RLE8 BMP of 2 bytes of data (end of bitmap at once): a ratio past the
+    bomb guard's, every pixel palette index 0."""
+    import struct
+    data = bytes([0, 1])
+    offset = 14 + 40 + 8
+    return (b"BM" + struct.pack("<IIIIiiHHIIiiII", offset + len(data), 0, offset, 40, width,
+                                height, 1, 8, 1, len(data), 2835, 2835, 2, 0)
+            + bytes([0, 0, 0, 0, 255, 255, 255, 0]) + data)
+
+
+def test_read_image_takes_the_runs_limits(tmp_path):
+    """The bomb guard refuses a 2048 x 1024 RLE8 BMP of 2 bytes, allow_high_ratio reads it."""
+    bomb = tmp_path / "small-bomb.bmp"
+    bomb.write_bytes(_rle8_end_of_bitmap(2048, 1024))
+    with pytest.raises(ValueError, match="allow-high-ratio"):
+        tiledconv.read_image(bomb)
+    image = tiledconv.read_image(bomb, allow_high_ratio=True)
+    assert image.shape == (1024, 2048, 3) and not image.any()
+
+
+def test_write_image_takes_either_byte_order(tmp_path):
+    big_endian = (np.arange(12, dtype=">u2") * 4000).reshape(3, 4)
+    tiledconv.write_image(tmp_path / "be.pgm", big_endian, no_sync=True)
+    assert np.array_equal(tiledconv.read_image(tmp_path / "be.pgm"), big_endian)
+
+
+def test_image_calls_refused_inside_a_runs_progress(tmp_path):
+    """A progress callback runs while the run holds the process's settings: a read from it is
+    refused (ValueError, raised after the run), not a wait for ever."""
+    def progress(done, total):
+        tiledconv.read_image(IMAGES[0])
+    with pytest.raises(ValueError, match="progress callback"):
+        tiledconv.filter_files(IMAGES[:1], tmp_path, progress=progress)
+    assert tiledconv.read_image(IMAGES[0]).ndim == 3  # and after it, reads go on
