@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/lease-arrays.sh - one GPU lease's Python array figures, in one call of the device tool:
 # builds the library with the carried codecs, then runs the shared side-by-side script as given
-# (arrays_side_by_side.py from .carry/peers, PYTHONPATH=python), bench/result_memory.py, and
+# (arrays_side_by_side.py from .carry/peers, PYTHONPATH=python), the JPEG stages of 20 batch
+# photos on one core (build/jpeg_stages --files), bench/result_memory.py, and
 # with AGAIN=1 the side-by-side script again in a new process, each under its own time limit,
 # every output under OUT. Prepare the carry first (sh bench/carry.sh).
 #
@@ -24,5 +25,10 @@ step() { # step NAME SECONDS COMMAND...: the command's output in OUT/NAME.txt, i
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; git rev-parse HEAD 2>/dev/null; } >"$out/machine.txt" 2>&1
 step build 120 codecs make -s -j"$(nproc)" tiledconv lib
 step side_by_side_1 240 codecs "$py" .carry/peers/arrays_side_by_side.py
+# The JPEG stages on one core with the batch benchmarks' photos (make_photos.py), not
+# jpeg_stages' own synthetic ones, whose texture makes the entropy coding several times dearer.
+step photos 60 "$py" bench/make_photos.py --out /tmp/lease-photos --count 20 --size 1920x1080 \
+    --format jpeg --quality 90
+step stages 90 codecs sh -c 'make -s build/jpeg_stages && build/jpeg_stages gpu --files /tmp/lease-photos/*.jpg'
 step result_memory 150 codecs "$py" bench/result_memory.py gpu 1000 4
 [ "${AGAIN:-0}" = 1 ] && step side_by_side_2 240 codecs "$py" .carry/peers/arrays_side_by_side.py
