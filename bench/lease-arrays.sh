@@ -11,7 +11,7 @@ set -u
 out=${1:?usage: bench/lease-arrays.sh OUT [PYTHON]}
 py=${2:-/opt/torch/.venv/bin/python3}
 mkdir -p "$out"
-codecs() { DEBS=$PWD/.carry/debs sh bench/with-codecs.sh "$@"; }
+codecs="env DEBS=$PWD/.carry/debs sh bench/with-codecs.sh"
 step() { # step NAME SECONDS COMMAND...: the command's output in OUT/NAME.txt, its time and status
     name=$1 limit=$2
     shift 2
@@ -23,12 +23,12 @@ step() { # step NAME SECONDS COMMAND...: the command's output in OUT/NAME.txt, i
         "$(date -u +%H:%M:%S)" | tee -a "$out/steps.txt"
 }
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; git rev-parse HEAD 2>/dev/null; } >"$out/machine.txt" 2>&1
-step build 120 codecs make -s -j"$(nproc)" tiledconv lib
-step side_by_side_1 240 codecs "$py" .carry/peers/arrays_side_by_side.py
+step build 120 $codecs make -s -j"$(nproc)" tiledconv lib
+step side_by_side_1 240 $codecs "$py" .carry/peers/arrays_side_by_side.py
 # The JPEG stages on one core with the batch benchmarks' photos (make_photos.py), not
 # jpeg_stages' own synthetic ones, whose texture makes the entropy coding several times dearer.
 step photos 60 "$py" bench/make_photos.py --out /tmp/lease-photos --count 20 --size 1920x1080 \
     --format jpeg --quality 90
-step stages 90 codecs sh -c 'make -s build/jpeg_stages && build/jpeg_stages gpu --files /tmp/lease-photos/*.jpg'
-step result_memory 150 codecs "$py" bench/result_memory.py gpu 1000 4
-[ "${AGAIN:-0}" = 1 ] && step side_by_side_2 240 codecs "$py" .carry/peers/arrays_side_by_side.py
+step stages 90 $codecs sh -c 'make -s build/jpeg_stages && build/jpeg_stages gpu --files /tmp/lease-photos/*.jpg'
+step result_memory 150 $codecs "$py" bench/result_memory.py gpu 1000 4
+[ "${AGAIN:-0}" = 1 ] && step side_by_side_2 240 $codecs "$py" .carry/peers/arrays_side_by_side.py
