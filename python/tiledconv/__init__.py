@@ -1016,13 +1016,13 @@ class Context:
         outputs = [_arrays.Output(a.shape, dt, o, c, f"out[{i}]")
                    for i, ((a, _, _, c), dt, o) in enumerate(zip(checked, dtypes, outs))]
         _arrays.populate([o.target for o in outputs if o.fresh])
-        srcs = (_native.TcImage * max(n, 1))()
-        dsts = (_native.TcImage * max(n, 1))()
-        keep = []
-        for i, ((a, h, w, c), output) in enumerate(zip(checked, outputs)):
-            srcs[i], arr = _arrays.image(a, h, w, c)
+        src_rows, keep = [], []
+        for a, h, w, c in checked:
+            fields, arr = _arrays.image_fields(a, h, w, c)
+            src_rows.append(fields)
             keep.append(arr)
-            dsts[i] = output.image()
+        srcs = _arrays.image_table(src_rows)
+        dsts = _arrays.image_table([output.image_fields() for output in outputs])
         self._run_batch(srcs, dsts, n, params)
         del keep
         return [output.finish() for output in outputs]
@@ -1044,13 +1044,17 @@ class Context:
         output = _arrays.Output(images.shape, rdtype, out, c, batch=True)
         if output.fresh:
             _arrays.populate([output.target])
-        srcs = (_native.TcImage * max(n, 1))()
-        dsts = (_native.TcImage * max(n, 1))()
-        keep = []
-        for i in range(n):
-            srcs[i], arr = _arrays.image(images[i], height, width, c)
-            keep.append(arr)
-            dsts[i] = output.image(i)
+        srcs, keep = _arrays.stack_table(images, c), []
+        if srcs is None:  # images the library reads through copies: one by one
+            src_rows = []
+            for i in range(n):
+                fields, arr = _arrays.image_fields(images[i], height, width, c)
+                src_rows.append(fields)
+                keep.append(arr)
+            srcs = _arrays.image_table(src_rows)
+        dsts = _arrays.stack_table(output.target, c)
+        if dsts is None:
+            dsts = _arrays.image_table([output.image_fields(i) for i in range(n)])
         self._run_batch(srcs, dsts, n, params)
         del keep
         return output.finish()

@@ -129,17 +129,62 @@ def _in_place_layout(arr, c):
     return arr.flags.aligned and arr.dtype.isnative
 
 
-def image(arr, height, width, c):
-    """(tc_image, the array it points into) for a checked array: float64 as a float32 copy,
-    any other layout the library cannot read in place as a contiguous copy."""
+def image_fields(arr, height, width, c):
+    """(tc_image's fields but the palette's, the array they point into) for a checked array:
+    float64 as a float32 copy, any other layout the library cannot read in place as a
+    contiguous copy."""
     if arr.dtype == _FLOAT64 or not arr.dtype.isnative:
         arr = arr.astype(_FLOAT32 if arr.dtype.kind == "f" and arr.dtype.itemsize == 8
                          else arr.dtype.newbyteorder("="))
     if not _in_place_layout(arr, c):
         arr = np.ascontiguousarray(arr)
     stride = arr.strides[0] if height > 1 else width * c * arr.dtype.itemsize
-    return _native.TcImage(_FORMATS[arr.dtype], width, height, c,
-                           arr.__array_interface__["data"][0], stride, None, 0), arr
+    return (_FORMATS[arr.dtype], width, height, c, arr.__array_interface__["data"][0],
+            stride), arr
+
+
+def image(arr, height, width, c):
+    """(tc_image, the array it points into) for a checked array (image_fields)."""
+    fields, arr = image_fields(arr, height, width, c)
+    return _native.TcImage(*fields, None, 0), arr
+
+
+# tc_image as a numpy record, field for field at ctypes' offsets: a batch's table of images is
+# filled a column at a time (a ctypes structure an image cost a batch of 1,000 about 5 ms).
+_FIELDS = ("format", "width", "height", "planes", "data", "stride")
+_TC_IMAGE = np.dtype({
+    "names": list(_FIELDS),
+    "formats": [np.intc] * 4 + [np.uintp, np.dtype("i%d" % ctypes.sizeof(ctypes.c_long))],
+    "offsets": [getattr(_native.TcImage, f).offset for f in _FIELDS],
+    "itemsize": ctypes.sizeof(_native.TcImage)})
+
+
+def stack_table(stack, c):
+    """image_table for the images of an N x H x W (x C) array, or None where image_fields
+    would copy them (float64, the other byte order, a layout read in place nowhere): each
+    image's fields are the first's but its data, stack.strides[0] bytes further."""
+    n = stack.shape[0]
+    if n == 0 or stack.dtype == _FLOAT64 or not stack.dtype.isnative or \
+            not stack.flags.aligned or not _in_place_layout(stack[0], c):
+        return None
+    height, width = stack.shape[1:3]
+    first = (_FORMATS[stack.dtype], width, height, c, stack.__array_interface__["data"][0],
+             stack.strides[1] if height > 1 else width * c * stack.dtype.itemsize)
+    table = np.zeros(n, _TC_IMAGE)
+    for k, name in enumerate(_FIELDS):
+        table[name] = first[k]
+    # user-space addresses fit int64; a negative stride (images last to first) too
+    table["data"] = first[4] + np.arange(n, dtype=np.int64) * stack.strides[0]
+    return (_native.TcImage * n).from_buffer(table)
+
+
+def image_table(rows):
+    """A ctypes array of tc_image (at least one element) from image_fields' tuples; the
+    palette fields zero."""
+    table = np.zeros(max(len(rows), 1), _TC_IMAGE)
+    for k, column in enumerate(zip(*rows)):
+        table[_FIELDS[k]] = column
+    return (_native.TcImage * len(table)).from_buffer(table)
 
 
 def _byte_bounds(arr):
@@ -274,13 +319,17 @@ class Output:
         #: whether the library writes an array made here (populate's to fault in), not out=
         self.fresh = out is None or self.target is not self.result
 
-    def image(self, index=None):
-        """The tc_image of the target (of image `index` of a batch)."""
+    def image_fields(self, index=None):
+        """image_fields' tuple for the target (for image `index` of a batch)."""
         t = self.target if index is None else self.target[index]
         height, width = t.shape[:2]
         stride = t.strides[0] if height > 1 else width * self.c * t.dtype.itemsize
-        return _native.TcImage(_FORMATS[t.dtype], width, height, self.c,
-                               t.__array_interface__["data"][0], stride, None, 0)
+        return (_FORMATS[t.dtype], width, height, self.c, t.__array_interface__["data"][0],
+                stride)
+
+    def image(self, index=None):
+        """The tc_image of the target (of image `index` of a batch)."""
+        return _native.TcImage(*self.image_fields(index), None, 0)
 
     def finish(self):
         if self.target is not self.result:

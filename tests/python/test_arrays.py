@@ -226,6 +226,17 @@ def test_batches_equal_single_calls(ctx):
     assert ctx.filter_batch(stack[:0], **kw).shape == (0, 24, 32, 3)
     module = tiledconv.filter_batch(stack, **kw)
     assert np.array_equal(module, whole)
+    # Views of a stack, whose images' table is made from the first image's (reversed, every
+    # other image, rows bottom-up) or one by one (every other column, float64, swapped bytes).
+    views = [stack[::-1], stack[::2], stack[:, ::-1], stack[:, :, ::2],
+             stack.astype(np.float64), stack.astype(">u2")]
+    for view in views:
+        got = ctx.filter_batch(view, **kw)
+        for i in range(len(view)):
+            assert np.array_equal(got[i], ctx.filter(view[i], **kw)), view.strides
+    into = np.empty_like(stack)[::-1]  # out= a reversed view
+    ctx.filter_batch(stack, out=into, **kw)
+    assert np.array_equal(into, whole)
 
 
 def test_untimed_calls_give_the_same_bytes(tune):
